@@ -1,0 +1,22 @@
+// @ts-check
+import mdx from '@astrojs/mdx';
+import node from '@astrojs/node';
+import react from '@astrojs/react';
+import tailwindcss from '@tailwindcss/vite';
+import { defineConfig } from 'astro/config';
+import devApi from './src/integrations/dev-api.ts';
+import precompress from './src/integrations/precompress.ts';
+
+const port = process.env.PORT || '3000';
+
+export default defineConfig({
+  site: process.env.SITE_URL || `http://localhost:${port}`,
+  outDir: process.env.DIST_DIR || 'dist',
+  output: 'static',
+  adapter: node({ mode: 'middleware' }),
+  trailingSlash: 'never',
+  integrations: [react(), mdx(), precompress(), devApi()],
+  security: { csp: true },
+  markdown: { syntaxHighlight: false },
+  vite: { plugins: [tailwindcss()] },
+});

@@ -1,0 +1,104 @@
+/**
+ * In-memory cache of the public content answers (items, serialised JSON, ETag and compressed bytes),
+ * dropped on every content write: local writes clear it at once, other instances' writes arrive as
+ * Postgres notifications. Concurrent misses share one load.
+ */
+import { createHash } from 'node:crypto';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
+import type { ContentType, PublicItemOf } from '../../src/lib/content/schema.ts';
+import { toPublicItem } from '../../src/lib/content/public.ts';
+import type { PublicContentReader } from '../../src/lib/content/reader.ts';
+import type { ContentService } from './service.ts';
+
+/** A serialised answer with its validator and lazily built compressed forms. */
+export interface CachedAnswer {
+  body: string;
+  etag: string;
+  encoded(encoding: 'br' | 'gzip'): Buffer;
+}
+
+const MAX_DETAIL_ENTRIES = 5000;
+
+export function createAnswer(value: unknown): CachedAnswer {
+  const body = JSON.stringify(value);
+  const etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
+  const encodings = new Map<string, Buffer>();
+  return {
+    body,
+    etag,
+    encoded(encoding) {
+      let bytes = encodings.get(encoding);
+      if (!bytes) {
+        bytes =
+          encoding === 'br'
+            ? brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 9 } })
+            : gzipSync(body, { level: 9 });
+        encodings.set(encoding, bytes);
+      }
+      return bytes;
+    },
+  };
+}
+
+interface Entry<V> {
+  value: V;
+  answer: CachedAnswer;
+}
+
+export function createPublicContentCache(service: ContentService) {
+  const lists = new Map<ContentType, Promise<Entry<unknown[]>>>();
+  const details = new Map<string, Promise<Entry<unknown> | undefined>>();
+
+  function remember<K, V>(map: Map<K, Promise<V>>, key: K, load: () => Promise<V>): Promise<V> {
+    const hit = map.get(key);
+    if (hit) return hit;
+    const pending = load().then(
+      (value) => {
+        if (value === undefined && map.get(key) === pending) map.delete(key);
+        return value;
+      },
+      (err: unknown) => {
+        if (map.get(key) === pending) map.delete(key);
+        throw err;
+      },
+    );
+    map.set(key, pending);
+    return pending;
+  }
+
+  const cache = {
+    listEntry(type: ContentType): Promise<Entry<unknown[]>> {
+      return remember(lists, type, async () => {
+        const items = (await service.list(type)).map(toPublicItem);
+        return { value: items, answer: createAnswer(items) };
+      });
+    },
+
+    itemEntry(type: ContentType, slug: string): Promise<Entry<unknown> | undefined> {
+      if (details.size >= MAX_DETAIL_ENTRIES) details.clear();
+      return remember(details, `${type}/${slug}`, async () => {
+        const item = await service.get(type, slug);
+        if (!item) return undefined;
+        const value = toPublicItem(item);
+        return { value, answer: createAnswer(value) };
+      });
+    },
+
+    /** Drops every cached answer. */
+    clear(): void {
+      lists.clear();
+      details.clear();
+    },
+  };
+
+  const reader: PublicContentReader = {
+    list: async <T extends ContentType>(type: T) => (await cache.listEntry(type)).value as PublicItemOf<T>[],
+    get: async <T extends ContentType>(type: T, slug: string) =>
+      (await cache.itemEntry(type, slug))?.value as PublicItemOf<T> | undefined,
+  };
+
+  service.onChange(() => cache.clear());
+  return { ...cache, reader };
+}
+
+export type PublicContentCache = ReturnType<typeof createPublicContentCache>;

@@ -1,0 +1,97 @@
+/**
+ * Reads the MDX collections in content/ (the git-managed source) with the same zod schemas the Astro
+ * build validates them with. Files are read once and kept in memory; `reload()` re-reads them.
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+import { CONTENT_TYPES, FRONTMATTER_SCHEMAS, SlugSchema, type ContentItem, type ContentType } from '../../src/lib/content/schema.ts';
+import { compareItems, itemFromMdx } from './normalize.ts';
+
+/** Folder of each type under the content directory. */
+export const CONTENT_FOLDERS: Record<ContentType, string> = {
+  blog: 'blog',
+  tool: 'tools',
+  course: 'courses',
+  market: 'market',
+};
+
+export class ContentFileError extends Error {
+  constructor(file: string, problems: string[]) {
+    super(`Invalid content file ${file}:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ContentFileError';
+  }
+}
+
+const FRONTMATTER = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/;
+
+/** Splits a Markdown/MDX file into its YAML frontmatter and body. */
+export function splitFrontmatter(text: string): { data: unknown; body: string } {
+  const match = FRONTMATTER.exec(text.replace(/^\uFEFF/, ''));
+  if (!match) return { data: {}, body: text };
+  return { data: parseYaml(match[1] ?? '') ?? {}, body: (match[2] ?? '').trim() };
+}
+
+/** Parses one file's text into an item, or throws ContentFileError naming the file and fields. */
+export function parseContentFile(type: ContentType, file: string, text: string): ContentItem {
+  let data: unknown;
+  let body: string;
+  try {
+    ({ data, body } = splitFrontmatter(text));
+  } catch (err) {
+    throw new ContentFileError(file, [`frontmatter is not valid YAML: ${(err as Error).message}`]);
+  }
+  const fm = FRONTMATTER_SCHEMAS[type].safeParse(data);
+  if (!fm.success) {
+    throw new ContentFileError(file, fm.error.issues.map((i) => `${i.path.join('.') || 'frontmatter'}: ${i.message}`));
+  }
+  const slug = SlugSchema.safeParse(fm.data.slug ?? path.basename(file).replace(/\.mdx?$/, ''));
+  if (!slug.success) throw new ContentFileError(file, [`slug: ${z.prettifyError(slug.error)}`]);
+  return itemFromMdx(type, slug.data, fm.data, body);
+}
+
+async function listFiles(dir: string): Promise<string[]> {
+  try {
+    const entries = await readdir(dir, { withFileTypes: true, recursive: true });
+    return entries
+      .filter((e) => e.isFile() && /\.mdx?$/.test(e.name) && !e.name.startsWith('_'))
+      .map((e) => path.join(e.parentPath, e.name))
+      .sort();
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw err;
+  }
+}
+
+export interface MdxSource {
+  list(type: ContentType): readonly ContentItem[];
+  get(type: ContentType, slug: string): ContentItem | undefined;
+  has(type: ContentType, slug: string): boolean;
+  reload(): Promise<void>;
+}
+
+/** Loads every collection under `contentDir`; throws on the first invalid or duplicate file. */
+export async function createMdxSource(contentDir: string): Promise<MdxSource> {
+  let byType = new Map<ContentType, Map<string, ContentItem>>();
+  const load = async () => {
+    const next = new Map<ContentType, Map<string, ContentItem>>();
+    for (const type of CONTENT_TYPES) {
+      const items = new Map<string, ContentItem>();
+      for (const file of await listFiles(path.join(contentDir, CONTENT_FOLDERS[type]))) {
+        const item = parseContentFile(type, path.relative(contentDir, file), await readFile(file, 'utf8'));
+        if (items.has(item.slug)) throw new ContentFileError(file, [`slug "${item.slug}" is used by another file`]);
+        items.set(item.slug, item);
+      }
+      next.set(type, new Map([...items.values()].sort(compareItems).map((i) => [i.slug, i])));
+    }
+    byType = next;
+  };
+  await load();
+  return {
+    list: (type) => [...(byType.get(type)?.values() ?? [])],
+    get: (type, slug) => byType.get(type)?.get(slug),
+    has: (type, slug) => byType.get(type)?.has(slug) ?? false,
+    reload: load,
+  };
+}

@@ -1,0 +1,157 @@
+/**
+ * The one content service: MDX items from git and database items from the creator tools, merged
+ * into one list per type. On a slug clash the reviewed MDX file wins and the row is reported.
+ * Writes notify every instance (Postgres NOTIFY, delivered on commit) and local listeners.
+ */
+import type { ContentItem, ContentItemOf, ContentType } from '../../src/lib/content/schema.ts';
+import type { Db } from '../db/client.ts';
+import type { ContentRow } from '../db/schema.ts';
+import { AppError, fieldErrors } from '../errors.ts';
+import type { Logger } from '../lib/logger.ts';
+import type { MdxSource } from './mdx-source.ts';
+import { compareItems, itemFromRow, rowFromInput, slugify } from './normalize.ts';
+import { CONTENT_INPUT_SCHEMAS } from './schema.ts';
+import { createContentStore, type ContentStore } from './store.ts';
+
+export interface ContentServiceDeps {
+  db: Db;
+  mdx: MdxSource;
+  logger: Logger;
+}
+
+export interface WriteOptions {
+  /** Id of the user who wrote the item. */
+  createdBy?: string;
+}
+
+function parseInput(type: ContentType, input: unknown) {
+  const parsed = CONTENT_INPUT_SCHEMAS[type].safeParse(input);
+  if (!parsed.success) throw new AppError('validation_failed', 'Some fields are not valid.', fieldErrors(parsed.error));
+  return parsed.data;
+}
+
+function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string; cause?: { code?: string } };
+  return e?.code === '23505' || e?.cause?.code === '23505';
+}
+
+/** Input shape of an existing row, so an update can be validated as a whole item. */
+function inputFromRow(row: ContentRow): Record<string, unknown> {
+  return {
+    title: row.title,
+    description: row.description,
+    slug: row.slug,
+    tags: row.tags,
+    accessLevel: row.accessLevel,
+    media: row.media,
+    ...row.details,
+  };
+}
+
+export function createContentService({ db, mdx, logger }: ContentServiceDeps) {
+  const store = createContentStore(db);
+  const listeners = new Set<(type: ContentType) => void>();
+  const changed = (type: ContentType) => listeners.forEach((fn) => fn(type));
+
+  const toItem = (row: ContentRow): ContentItem | undefined => {
+    try {
+      return itemFromRow(row);
+    } catch (err) {
+      logger.error({ err, id: row.id, type: row.type }, 'content row failed validation; skipped');
+      return undefined;
+    }
+  };
+
+  async function freeSlug(type: ContentType, wanted: string, explicit: boolean): Promise<string> {
+    const taken = new Set(await store.slugsLike(type, wanted));
+    const isFree = (s: string) => !taken.has(s) && !mdx.has(type, s);
+    if (isFree(wanted)) return wanted;
+    if (explicit) {
+      throw new AppError('conflict', `The slug "${wanted}" is already used by another ${type} item.`, {
+        slug: ['Already in use'],
+      });
+    }
+    for (let n = 2; ; n++) if (isFree(`${wanted}-${n}`)) return `${wanted}-${n}`;
+  }
+
+  /** Runs a write and its change notice in one transaction; maps slug races to 409. */
+  async function write<R>(type: ContentType, fn: (tx: ContentStore) => Promise<R>): Promise<R> {
+    try {
+      const result = await db.transaction(async (tx) => {
+        const txStore = createContentStore(tx);
+        const out = await fn(txStore);
+        await txStore.notifyChanged(type);
+        return out;
+      });
+      changed(type);
+      return result;
+    } catch (err) {
+      if (isUniqueViolation(err)) throw new AppError('conflict', 'That slug was just taken. Please choose another.', { slug: ['Already in use'] });
+      throw err;
+    }
+  }
+
+  return {
+    /** Every item of a type, gated fields included, in list order. */
+    async list<T extends ContentType>(type: T): Promise<ContentItemOf<T>[]> {
+      const rows = await store.listByType(type);
+      const fromDb = rows.flatMap((row) => {
+        if (mdx.has(type, row.slug)) {
+          logger.warn({ type, slug: row.slug }, 'database item shadowed by an MDX file with the same slug');
+          return [];
+        }
+        const item = toItem(row);
+        return item ? [item] : [];
+      });
+      return [...mdx.list(type), ...fromDb].sort(compareItems) as ContentItemOf<T>[];
+    },
+
+    /** One item by slug, gated fields included; undefined when no source has it. */
+    async get<T extends ContentType>(type: T, slug: string): Promise<ContentItemOf<T> | undefined> {
+      const fromMdx = mdx.get(type, slug);
+      if (fromMdx) return fromMdx as ContentItemOf<T>;
+      const row = await store.findBySlug(type, slug);
+      return (row && toItem(row)) as ContentItemOf<T> | undefined;
+    },
+
+    /** Creates a database item from unvalidated input; a missing slug is derived from the title. */
+    async create(type: ContentType, input: unknown, options: WriteOptions = {}): Promise<ContentItem> {
+      const data = parseInput(type, input);
+      const slug = await freeSlug(type, data.slug ?? slugify(data.title), data.slug !== undefined);
+      const row = await write(type, (tx) =>
+        tx.insert({ ...rowFromInput(type, slug, data), createdBy: options.createdBy ?? null }),
+      );
+      return itemFromRow(row);
+    },
+
+    /** Applies a partial change to a database item and validates the result as a whole. */
+    async update(type: ContentType, id: string, patch: Record<string, unknown>): Promise<ContentItem> {
+      const existing = await store.findById(id);
+      if (!existing || existing.type !== type) throw new AppError('not_found', `No ${type} item with id ${id}.`);
+      const data = parseInput(type, { ...inputFromRow(existing), ...patch });
+      const slug = data.slug === existing.slug ? existing.slug : await freeSlug(type, data.slug ?? existing.slug, true);
+      const { type: _type, ...columns } = rowFromInput(type, slug, data);
+      const row = await write(type, async (tx) => {
+        const updated = await tx.update(id, columns);
+        if (!updated) throw new AppError('not_found', `No ${type} item with id ${id}.`);
+        return updated;
+      });
+      return itemFromRow(row);
+    },
+
+    /** Deletes a database item. MDX items are removed through git. */
+    async remove(type: ContentType, id: string): Promise<void> {
+      const existing = await store.findById(id);
+      if (!existing || existing.type !== type) throw new AppError('not_found', `No ${type} item with id ${id}.`);
+      await write(type, (tx) => tx.remove(id));
+    },
+
+    /** Subscribes to local writes; returns the unsubscribe function. */
+    onChange(listener: (type: ContentType) => void): () => void {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
+
+export type ContentService = ReturnType<typeof createContentService>;

@@ -1,0 +1,68 @@
+/** The only module that touches the content_items table. */
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type { ContentType } from '../../src/lib/content/schema.ts';
+import type { DbOrTx } from '../db/client.ts';
+import { contentItems, type ContentRow, type NewContentRow } from '../db/schema.ts';
+
+/** NOTIFY channel that tells every instance to drop its cached content answers. */
+export const CONTENT_CHANNEL = 'content_changed';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function createContentStore(db: DbOrTx) {
+  return {
+    listByType(type: ContentType): Promise<ContentRow[]> {
+      return db.select().from(contentItems).where(eq(contentItems.type, type)).orderBy(asc(contentItems.createdAt));
+    },
+
+    async findBySlug(type: ContentType, slug: string): Promise<ContentRow | undefined> {
+      const [row] = await db
+        .select()
+        .from(contentItems)
+        .where(and(eq(contentItems.type, type), eq(contentItems.slug, slug)))
+        .limit(1);
+      return row;
+    },
+
+    async findById(id: string): Promise<ContentRow | undefined> {
+      if (!UUID.test(id)) return undefined;
+      const [row] = await db.select().from(contentItems).where(eq(contentItems.id, id)).limit(1);
+      return row;
+    },
+
+    /** Slugs of this type that start with `prefix`, for picking a free one. */
+    async slugsLike(type: ContentType, prefix: string): Promise<string[]> {
+      const rows = await db
+        .select({ slug: contentItems.slug })
+        .from(contentItems)
+        .where(and(eq(contentItems.type, type), sql`${contentItems.slug} like ${`${prefix.replace(/[\\%_]/g, '\\$&')}%`}`));
+      return rows.map((r) => r.slug);
+    },
+
+    async insert(row: NewContentRow): Promise<ContentRow> {
+      const [created] = await db.insert(contentItems).values(row).returning();
+      return created!;
+    },
+
+    async update(id: string, patch: Partial<NewContentRow>): Promise<ContentRow | undefined> {
+      const [updated] = await db
+        .update(contentItems)
+        .set({ ...patch, updatedAt: new Date() })
+        .where(eq(contentItems.id, id))
+        .returning();
+      return updated;
+    },
+
+    async remove(id: string): Promise<boolean> {
+      const deleted = await db.delete(contentItems).where(eq(contentItems.id, id)).returning({ id: contentItems.id });
+      return deleted.length > 0;
+    },
+
+    /** Queues a change notice; Postgres delivers it to listeners when the transaction commits. */
+    async notifyChanged(type: ContentType): Promise<void> {
+      await db.execute(sql`select pg_notify(${CONTENT_CHANNEL}, ${type})`);
+    },
+  };
+}
+
+export type ContentStore = ReturnType<typeof createContentStore>;

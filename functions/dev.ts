@@ -1,0 +1,22 @@
+/**
+ * The API for `npm run dev`: the same services and Hono app as production, mounted into Astro's dev
+ * server by src/integrations/dev-api.ts, so pages, islands and the API share one origin in
+ * development too.
+ */
+import { getRequestListener } from '@hono/node-server';
+import { createApp } from './app.ts';
+import { loadConfig } from './config.ts';
+import { createLogger } from './lib/logger.ts';
+import { createServices } from './services.ts';
+
+export async function createDevApi() {
+  const config = loadConfig({ NODE_ENV: 'development', ...process.env });
+  const logger = createLogger(config.logLevel);
+  const services = await createServices(config, logger);
+  const app = createApp({ config, logger, database: services.database, contentCache: services.contentCache });
+  return {
+    listener: getRequestListener(app.fetch),
+    reader: services.contentCache.reader,
+    close: () => services.close(),
+  };
+}

@@ -1,0 +1,43 @@
+/**
+ * Node entry: `node functions/server.ts`. Validates configuration, starts the product on one port,
+ * prints the URL and shuts down gracefully on SIGTERM/SIGINT. Start-up problems (configuration,
+ * unreachable database, invalid content, missing build) print one clear message and exit non-zero.
+ */
+import { ConfigError, loadConfig } from './config.ts';
+import { ContentFileError } from './content/mdx-source.ts';
+import { DatabaseUnavailableError } from './db/client.ts';
+import { createLogger } from './lib/logger.ts';
+import { startServer } from './main.ts';
+import { MissingBuildError } from './site/handler.ts';
+
+const EXPECTED = [ConfigError, DatabaseUnavailableError, ContentFileError, MissingBuildError];
+
+async function main() {
+  const config = loadConfig();
+  const logger = createLogger(config.logLevel);
+  const running = await startServer(config, logger);
+  logger.info({ url: running.url, database: config.database.kind }, 'server listening');
+  console.log(`\n  Beacon Growth is running at ${running.url}\n`);
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    running.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        logger.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+main().catch((err: unknown) => {
+  if (EXPECTED.some((E) => err instanceof E)) console.error(`\n${(err as Error).message}\n`);
+  else console.error(err);
+  process.exit(1);
+});

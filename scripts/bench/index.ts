@@ -1,0 +1,127 @@
+/**
+ * `npm run bench`: measures the budgets of the issues and prints the figures.
+ *  1. GET /api/public/blogs throughput and latency next to a bare node:http server returning the
+ *     same bytes (autocannon on loopback, each server in its own process).
+ *  2. JavaScript shipped per built page (gzip), as a table with the budgets.
+ *  3. Build time with the sample content and with 1,000 generated extra articles.
+ * Options: --only=api,weight,scale  --duration=10 (seconds per load run)
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { allPageWeights, kb } from './page-weight.ts';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const tmp = path.join(root, '.tmp', 'bench');
+const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=') as [string, string]));
+const only = new Set((args.get('only') ?? 'api,weight,scale').split(','));
+const duration = Number(args.get('duration') ?? 10);
+process.env.ASTRO_TELEMETRY_DISABLED = '1';
+
+function build(distDir: string, env: Record<string, string> = {}): number {
+  const started = performance.now();
+  const result = spawnSync('npx', ['astro', 'build'], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, DIST_DIR: distDir, DATA_DIR: path.join(tmp, 'build-data'), LOG_LEVEL: 'warn', ...env },
+  });
+  if (result.status !== 0) throw new Error(`build into ${distDir} failed`);
+  return (performance.now() - started) / 1000;
+}
+
+function startChild(script: string, env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, [script], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d) => {
+      out += d;
+      const url = /(http:\/\/[\d.:a-z]+)/.exec(out.split('\n').find((l) => l.includes('running at') || l.startsWith('bare ')) ?? '')?.[1];
+      if (url) resolve({ url, child });
+    });
+    child.on('exit', (code) => reject(new Error(`${script} exited with ${code}:\n${out}`)));
+  });
+}
+
+async function load(url: string) {
+  await autocannon({ url, connections: 20, duration: 2 }); // warm-up
+  const r = await autocannon({ url, connections: 50, pipelining: 1, duration });
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx };
+}
+
+async function apiThroughput(distDir: string) {
+  console.log(`\n## GET /api/public/blogs throughput (autocannon, 50 connections, ${duration}s, loopback)\n`);
+  const dataDir = path.join(tmp, 'api-data');
+  rmSync(dataDir, { recursive: true, force: true });
+  const ours = await startChild('functions/server.ts', { PORT: '0', DATA_DIR: dataDir, DIST_DIR: distDir, LOG_LEVEL: 'info' });
+  const body = await (await fetch(`${ours.url}/api/public/blogs`)).text();
+  const barePath = path.join(tmp, 'bare-server.mjs');
+  writeFileSync(barePath, `import http from 'node:http';
+const body = Buffer.from(process.env.BODY);
+const server = http.createServer((req, res) => { res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length }); res.end(body); });
+server.listen(0, '127.0.0.1', () => console.log('bare http://127.0.0.1:' + server.address().port));\n`);
+  const bare = await startChild(barePath, { BODY: body });
+  try {
+    const b = await load(`${bare.url}/api/public/blogs`);
+    const o = await load(`${ours.url}/api/public/blogs`);
+    const row = (name: string, r: typeof o) =>
+      `| ${name} | ${Math.round(r.rps)} | ${r.p50} ms | ${r.p99} ms | ${r.errors} |`;
+    console.log(`Answer: ${body.length} bytes (${JSON.parse(body).length} articles)\n`);
+    console.log('| server | req/s | p50 | p99 | errors |\n|---|---|---|---|---|');
+    console.log(row('bare node:http, same bytes', b));
+    console.log(row('product server (Hono, cache, logging, headers)', o));
+    const ratio = o.rps / b.rps;
+    console.log(`\nRatio: ${ratio.toFixed(2)}x of bare (budget >= 0.6x) ${ratio >= 0.6 ? 'PASS' : 'FAIL'}`);
+  } finally {
+    ours.child.kill('SIGTERM');
+    bare.child.kill('SIGTERM');
+  }
+}
+
+function pageWeights(distDir: string) {
+  console.log('\n## JavaScript shipped per built page (gzip)\n');
+  console.log('| page | islands | JS files | gzip JS | budget |\n|---|---|---|---|---|');
+  for (const w of allPageWeights(path.join(distDir, 'client'))) {
+    const isList = ['/blog', '/courses', '/tools', '/market'].includes(w.page);
+    const budget = isList ? 100 * 1024 : w.islands === 0 ? 0 : undefined;
+    const verdict = budget === undefined ? '-' : `${budget === 0 ? '0' : kb(budget)} ${w.gzipBytes <= budget ? 'PASS' : 'FAIL'}`;
+    console.log(`| ${w.page} | ${w.islands} | ${w.files.length} | ${kb(w.gzipBytes)} | ${verdict} |`);
+  }
+}
+
+function generateArticles(dir: string, count: number) {
+  const topics = ['SEO', 'Analytics', 'AI', 'Content Strategy', 'Email Marketing', 'Social Media', 'Automation'];
+  for (let i = 1; i <= count; i++) {
+    const tags = [topics[i % topics.length], topics[(i * 3) % topics.length]];
+    const day = String((i % 28) + 1).padStart(2, '0');
+    const month = String((i % 12) + 1).padStart(2, '0');
+    writeFileSync(
+      path.join(dir, `generated-article-${i}.mdx`),
+      `---\ntitle: Generated article number ${i}\ndescription: A generated article used to measure how the build scales with content.\ntags: [${tags.map((t) => `"${t}"`).join(', ')}]\naccessLevel: ${['free', 'subscriber', 'premium'][i % 3]}\npublishedDate: 2025-${month}-${day}\n---\n\n## Section\n\nParagraph ${i} of generated body text.\n`,
+    );
+  }
+}
+
+function scale(baseSeconds: number, basePages: number) {
+  console.log('\n## Build scale: sample content vs 1,000 extra articles\n');
+  const content = path.join(tmp, 'scale-content');
+  rmSync(content, { recursive: true, force: true });
+  cpSync(path.join(root, 'content'), content, { recursive: true });
+  generateArticles(path.join(content, 'blog'), 1000);
+  const distDir = path.join(tmp, 'scale-dist');
+  const seconds = build(distDir, { CONTENT_DIR: content });
+  const pages = allPageWeights(path.join(distDir, 'client')).length;
+  console.log('| content | pages | build time | time per page |\n|---|---|---|---|');
+  console.log(`| sample | ${basePages} | ${baseSeconds.toFixed(1)} s | ${((baseSeconds * 1000) / basePages).toFixed(0)} ms |`);
+  console.log(`| sample + 1,000 articles | ${pages} | ${seconds.toFixed(1)} s | ${((seconds * 1000) / pages).toFixed(0)} ms |`);
+  console.log(`\nGoal: under 60 s, growing linearly: ${seconds < 60 ? 'PASS' : 'FAIL'}`);
+}
+
+mkdirSync(tmp, { recursive: true });
+const distDir = path.join(tmp, 'dist');
+console.log('# Benchmarks\n\nBuilding the sample site...');
+const baseSeconds = build(distDir);
+const basePages = allPageWeights(path.join(distDir, 'client')).length;
+if (only.has('api')) await apiThroughput(distDir);
+if (only.has('weight')) pageWeights(distDir);
+if (only.has('scale')) scale(baseSeconds, basePages);

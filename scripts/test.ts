@@ -1,0 +1,50 @@
+/**
+ * `npm test`: every suite CI runs, in order, stopping at the first failure:
+ * type check, unit tests, then (with one Postgres server and one site build shared by all of them)
+ * integration and leak tests against PGlite and Postgres, and the browser tests in Chromium.
+ * Installs Debian's chromium first when it is missing and we are allowed to (root).
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { exportEnvironment, prepareTestEnvironment } from '../tests/support/site.ts';
+
+const root = path.resolve(import.meta.dirname, '..');
+process.env.ASTRO_TELEMETRY_DISABLED = '1';
+
+/** Runs one suite; returns its exit status (0 when it passed). */
+function run(title: string, cmd: string, args: string[]): number {
+  const started = Date.now();
+  console.log(`\n━━ ${title} ━━ ${cmd} ${args.join(' ')}`);
+  const result = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: process.env });
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  const status = result.status ?? 1;
+  if (status !== 0) console.error(`\n✖ ${title} failed after ${seconds}s`);
+  else console.log(`✔ ${title} (${seconds}s)`);
+  return status;
+}
+
+const must = (status: number) => status === 0 || process.exit(status);
+
+function ensureChromium(): void {
+  if (existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium')) return;
+  if (process.getuid?.() !== 0) {
+    console.error('Chromium is missing: install Debian\'s "chromium" package (apt-get install chromium).');
+    process.exit(1);
+  }
+  must(run('Install chromium', 'sh', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium']));
+}
+
+const only = process.argv[2];
+must(run('Type check', 'npx', ['astro', 'check', '--minimumSeverity', 'warning']));
+must(run('Unit tests', 'npx', ['vitest', 'run', '--project', 'unit']));
+if (only === 'unit') process.exit(0);
+
+ensureChromium();
+console.log('\n━━ Test environment ━━ Postgres server, seeded site database, site build');
+const env = await prepareTestEnvironment();
+exportEnvironment(env);
+let status = run('Integration and leak tests (PGlite and Postgres)', 'npx', ['vitest', 'run', '--project', 'integration']);
+if (status === 0) status = run('Browser tests (Chromium)', 'npx', ['playwright', 'test']);
+await env.stop();
+process.exit(status);

@@ -1,0 +1,76 @@
+import type { PublicItem } from '../../lib/content/schema.ts';
+import { itemPath } from '../../lib/content/types.ts';
+import { formatDate, formatPrice, skillLabel } from '../../lib/format.ts';
+import { AccessBadge } from './AccessBadge.tsx';
+import { CardImage } from './CardImage.tsx';
+import { TagBadges } from './TagBadges.tsx';
+
+export interface ContentCardProps {
+  item: PublicItem;
+  activeTag?: string;
+  onTagSelect?: (tag: string) => void;
+}
+
+function Meta({ item }: { item: PublicItem }) {
+  switch (item.type) {
+    case 'blog':
+      return (
+        <>
+          <span>{item.author}</span>
+          <span aria-hidden="true">·</span>
+          <time dateTime={item.publishedDate}>{formatDate(item.publishedDate)}</time>
+        </>
+      );
+    case 'course':
+      return (
+        <>
+          <span>{skillLabel(item.skillLevel)}</span>
+          <span aria-hidden="true">·</span>
+          <span>{item.duration}</span>
+        </>
+      );
+    case 'tool':
+      return (
+        <span>
+          Updated <time dateTime={item.updatedAt}>{formatDate(item.updatedAt)}</time>
+        </span>
+      );
+    case 'market':
+      return (
+        <>
+          <span className="font-semibold text-ink">{formatPrice(item.price)}</span>
+          <span aria-hidden="true">·</span>
+          <span>{item.fileType}</span>
+        </>
+      );
+  }
+}
+
+/** A list card: the whole card links to the detail page; tag chips stay clickable above the link. */
+export function ContentCard({ item, activeTag, onTagSelect }: ContentCardProps) {
+  return (
+    <article
+      data-testid="content-card"
+      className="group relative flex flex-col overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm transition-shadow hover:shadow-md focus-within:ring-2 focus-within:ring-brand-600"
+    >
+      <CardImage media={item.media} />
+      <div className="flex flex-1 flex-col gap-3 p-5">
+        <div className="flex items-center justify-between gap-2">
+          <AccessBadge level={item.accessLevel} />
+        </div>
+        <h3 className="text-lg font-semibold leading-snug text-ink">
+          <a href={itemPath(item.type, item.slug)} className="after:absolute after:inset-0 focus:outline-none">
+            {item.title}
+          </a>
+        </h3>
+        <p className="line-clamp-2 text-sm text-slate-600" data-testid="card-description">
+          {item.description}
+        </p>
+        <TagBadges tags={item.tags} active={activeTag} onSelect={onTagSelect} />
+        <p className="mt-auto flex flex-wrap items-center gap-1.5 pt-2 text-xs text-slate-500">
+          <Meta item={item} />
+        </p>
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,146 @@
+/**
+ * List island for /blog, /courses, /tools and /market: loads the items from the public API (six
+ * skeleton cards meanwhile), filters them in the browser, keeps the filters in the URL query, and
+ * shows the spec's error and empty states with their exact texts.
+ */
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import {
+  applyFilters,
+  filtersToQuery,
+  hasActiveFilters,
+  parseFilters,
+  tagOptions,
+  toggleValue,
+  EMPTY_FILTERS,
+  type ListFilters,
+} from '../../lib/content/filter.ts';
+import { SKILL_LEVELS, type ContentType } from '../../lib/content/constants.ts';
+import type { PublicItem } from '../../lib/content/schema.ts';
+import { CONTENT_TYPE_INFO, listFailureMessage } from '../../lib/content/types.ts';
+import { ContentCard } from './ContentCard.tsx';
+import { FilterBar } from './FilterBar.tsx';
+import { SkeletonGrid } from './SkeletonGrid.tsx';
+
+type LoadState = { status: 'loading' } | { status: 'error' } | { status: 'ready'; items: PublicItem[] };
+
+const SEARCH_PLACEHOLDER: Record<ContentType, string> = {
+  blog: 'Search articles…',
+  course: 'Search courses…',
+  tool: 'Search tools…',
+  market: 'Search the marketplace…',
+};
+
+function useItems(type: ContentType): LoadState {
+  const [state, setState] = useState<LoadState>({ status: 'loading' });
+  useEffect(() => {
+    const controller = new AbortController();
+    fetch(`/api/public/${CONTENT_TYPE_INFO[type].apiSegment}`, {
+      headers: { Accept: 'application/json' },
+      signal: controller.signal,
+    })
+      .then(async (res) => {
+        if (!res.ok) throw new Error(`${res.status} ${res.statusText}`);
+        const body: unknown = await res.json();
+        if (!Array.isArray(body)) throw new Error('Unexpected answer');
+        setState({ status: 'ready', items: body as PublicItem[] });
+      })
+      .catch((err: unknown) => {
+        if (controller.signal.aborted) return;
+        console.error(listFailureMessage(type), err);
+        setState({ status: 'error' });
+      });
+    return () => controller.abort();
+  }, [type]);
+  return state;
+}
+
+function useUrlFilters(type: ContentType) {
+  const kinds = CONTENT_TYPE_INFO[type].filters;
+  const [filters, setFilters] = useState<ListFilters>(() => parseFilters(new URLSearchParams(location.search), kinds));
+  useEffect(() => {
+    const query = filtersToQuery(filters, new URLSearchParams(location.search));
+    const next = `${location.pathname}${query}${location.hash}`;
+    if (next !== `${location.pathname}${location.search}${location.hash}`) history.replaceState(history.state, '', next);
+  }, [filters]);
+  const update = useCallback((patch: Partial<ListFilters>) => setFilters((f) => ({ ...f, ...patch })), []);
+  return { filters, update, clear: () => setFilters(EMPTY_FILTERS) };
+}
+
+export default function ContentList({ type }: { type: ContentType }) {
+  const info = CONTENT_TYPE_INFO[type];
+  const state = useItems(type);
+  const { filters, update, clear } = useUrlFilters(type);
+  const items = state.status === 'ready' ? state.items : [];
+  const visible = useMemo(() => applyFilters(items, filters), [items, filters]);
+  const tags = useMemo(() => tagOptions(items), [items]);
+  const levels = useMemo(
+    () => SKILL_LEVELS.filter((l) => items.some((i) => i.type === 'course' && i.skillLevel === l)),
+    [items],
+  );
+  // Card tags drive the list's tag-like filter: "tag" on the blog, "category" on courses and market.
+  const tagKey = info.filters.includes('tag') ? 'tag' : info.filters.includes('category') ? 'category' : undefined;
+  const onTagSelect = tagKey ? (tag: string) => update({ [tagKey]: toggleValue(filters[tagKey], tag) }) : undefined;
+
+  if (state.status === 'error') {
+    return (
+      <div role="alert" className="rounded-2xl border border-red-200 bg-red-50 p-8 text-center">
+        <p className="font-medium text-red-800">{info.loadError}</p>
+        <button
+          type="button"
+          onClick={() => location.reload()}
+          className="mt-4 rounded-lg bg-red-600 px-4 py-2 text-sm font-semibold text-white hover:bg-red-700"
+        >
+          Try Again
+        </button>
+      </div>
+    );
+  }
+
+  const filtered = hasActiveFilters(filters);
+  return (
+    <div className="flex flex-col gap-6">
+      {info.filters.length > 0 && (
+        <FilterBar
+          kinds={info.filters}
+          filters={filters}
+          tags={tags}
+          levels={levels}
+          searchPlaceholder={SEARCH_PLACEHOLDER[type]}
+          onChange={update}
+        />
+      )}
+      {state.status === 'loading' ? (
+        <SkeletonGrid />
+      ) : visible.length === 0 ? (
+        <div role="status" className="rounded-2xl border border-dashed border-slate-300 p-10 text-center">
+          <p className="text-slate-600">{filtered ? info.emptyFiltered : info.emptyAll}</p>
+          {filtered && (
+            <button
+              type="button"
+              onClick={clear}
+              className="mt-4 rounded-lg bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700"
+            >
+              Clear Filters
+            </button>
+          )}
+        </div>
+      ) : (
+        <>
+          <p className="sr-only" role="status">
+            {visible.length} of {items.length} shown
+          </p>
+          <div className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+            {visible.map((item) => (
+              <ContentCard
+                key={item.id}
+                item={item}
+                activeTag={tagKey ? filters[tagKey] : undefined}
+                onTagSelect={onTagSelect}
+              />
+            ))}
+          </div>
+        </>
+      )}
+    </div>
+  );
+}

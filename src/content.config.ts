@@ -1,0 +1,23 @@
+/**
+ * MDX collections in content/, validated at build time with the same schemas the server uses at
+ * run time. Each field carries a description for authors (editors show it from the generated JSON
+ * schema). CONTENT_DIR points the build at another folder (the scale benchmark uses this).
+ */
+import { defineCollection } from 'astro:content';
+import { glob } from 'astro/loaders';
+import {
+  BlogFrontmatterSchema,
+  CourseFrontmatterSchema,
+  MarketFrontmatterSchema,
+  ToolFrontmatterSchema,
+} from './lib/content/schema.ts';
+
+const root = process.env.CONTENT_DIR || './content';
+const files = (folder: string) => glob({ base: `${root}/${folder}`, pattern: '**/[^_]*.{md,mdx}' });
+
+export const collections = {
+  blog: defineCollection({ loader: files('blog'), schema: BlogFrontmatterSchema }),
+  courses: defineCollection({ loader: files('courses'), schema: CourseFrontmatterSchema }),
+  tools: defineCollection({ loader: files('tools'), schema: ToolFrontmatterSchema }),
+  market: defineCollection({ loader: files('market'), schema: MarketFrontmatterSchema }),
+};

@@ -1,0 +1,37 @@
+/** Data loading for the detail routes (server side only). */
+import type { AstroGlobal } from 'astro';
+import { SlugSchema, type ContentType, type PublicItemOf } from './schema.ts';
+import { getBuildReader, getContentReader } from './server-reader.ts';
+
+/** getStaticPaths for a type: one prebuilt page per item readable at build time. */
+export async function staticDetailPaths<T extends ContentType>(type: T) {
+  const items = await (await getBuildReader()).list(type);
+  return items.map((item) => ({ params: { slug: item.slug }, props: { item } }));
+}
+
+export type DetailResult<T extends ContentType> =
+  | { status: 200; item: PublicItemOf<T> }
+  | { status: 404 }
+  | { status: 503 };
+
+/**
+ * Looks an item up for an on-demand detail page (items added after the build) and sets the
+ * response status: 404 for unknown or malformed slugs, 503 when content cannot be read.
+ */
+export async function loadDetail<T extends ContentType>(astro: AstroGlobal, type: T): Promise<DetailResult<T>> {
+  const slug = SlugSchema.safeParse(astro.params.slug ?? '');
+  let result: DetailResult<T> = { status: 404 };
+  if (slug.success) {
+    try {
+      const item = await (await getContentReader(astro.locals)).get(type, slug.data);
+      if (item) result = { status: 200, item };
+    } catch (err) {
+      console.error(`Failed to load ${type} "${slug.data}"`, err);
+      result = { status: 503 };
+    }
+  }
+  astro.response.status = result.status;
+  astro.response.statusText = result.status === 200 ? 'OK' : result.status === 404 ? 'Not Found' : 'Service Unavailable';
+  astro.response.headers.set('Cache-Control', result.status === 200 ? 'public, max-age=0, must-revalidate' : 'no-store');
+  return result;
+}

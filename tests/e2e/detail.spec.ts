@@ -1,0 +1,91 @@
+/**
+ * Detail pages and the not-found page in Chromium: public metadata, author default and avatar,
+ * dates, media gallery fallbacks, the gate card, and database items added after the build.
+ */
+import { expect, test } from '@playwright/test';
+import { format, parseISO } from 'date-fns';
+import type { PublicItem } from '../../src/lib/content/schema.ts';
+import { BUILT_DB_ARTICLE } from '../support/site.ts';
+import { makeBlogInput } from '../support/fixtures.ts';
+import { apiList, siteContent } from './support.ts';
+
+type Blog = Extract<PublicItem, { type: 'blog' }>;
+
+test('a blog article shows its metadata, the team author default, the avatar and the gate card', async ({ page, request }) => {
+  const blogs = await apiList<Blog>(request, 'blogs');
+  const article = blogs.find((b) => b.author === 'Beacon Growth Team' && b.accessLevel === 'premium') ?? blogs.find((b) => b.author === 'Beacon Growth Team')!;
+  const res = await page.goto(`/blog/${article.slug}`);
+  expect(res?.status()).toBe(200);
+  await expect(page).toHaveTitle(`${article.title} | Beacon Growth`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(article.title);
+  await expect(page.getByText('Beacon Growth Team', { exact: true })).toBeVisible();
+  await expect(page.getByTestId('author-avatar')).toHaveText('BG');
+  await expect(page.getByText(format(parseISO(article.publishedDate), 'MMMM d, yyyy'))).toBeVisible();
+  for (const tag of article.tags) await expect(page.getByRole('list', { name: 'Tags' }).getByText(tag, { exact: true })).toBeVisible();
+  const gate = page.getByTestId('gate-card');
+  const title = { premium: 'Premium Content', subscriber: 'Subscriber Content', free: 'Restricted Content' }[article.accessLevel];
+  await expect(gate.getByRole('heading', { name: title })).toBeVisible();
+  await expect(gate.getByRole('link', { name: 'Upgrade Now' })).toHaveAttribute('href', '/pricing');
+});
+
+test('the media gallery shows images at 16:9 and replaces a broken image with the placeholder', async ({ page }) => {
+  await page.goto(`/blog/${BUILT_DB_ARTICLE.slug}`);
+  const img = page.getByTestId('media-image').locator('img');
+  await expect(img).toHaveAttribute('src', '/images/placeholder.svg');
+  const box = await page.getByTestId('media-image').locator('div').first().boundingBox();
+  expect(box!.width / box!.height).toBeCloseTo(16 / 9, 1);
+});
+
+test('a video the browser cannot play shows the fallback text', async ({ page }) => {
+  const { service, close } = await siteContent();
+  try {
+    const item = await service.create('blog', makeBlogInput({ media: [{ url: '/media/missing-clip.mp4', type: 'video', alt: 'Missing clip' }] }));
+    await page.goto(`/blog/${item.slug}`);
+    await expect(page.getByText("This video can't be played in your browser.")).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Download the video' })).toHaveAttribute('href', '/media/missing-clip.mp4');
+  } finally {
+    await close();
+  }
+});
+
+test('sample media of every type renders in a gallery', async ({ page, request }) => {
+  const segments = ['blogs', 'tools', 'courses', 'market'];
+  const paths = { blogs: '/blog', tools: '/tools', courses: '/courses', market: '/market' } as Record<string, string>;
+  for (const mediaType of ['image', 'video', 'pdf'] as const) {
+    let found: { segment: string; item: PublicItem } | undefined;
+    for (const segment of segments) {
+      const item = (await apiList(request, segment)).find((i) => i.media.some((m) => m.type === mediaType));
+      if (item) found = { segment, item };
+      if (found) break;
+    }
+    expect(found, `an item with ${mediaType} media`).toBeDefined();
+    await page.goto(`${paths[found!.segment]}/${found!.item.slug}`);
+    await expect(page.getByTestId(`media-${mediaType}`).first()).toBeVisible();
+  }
+});
+
+test('unknown pages show the not-found page with status 404 and a way home', async ({ page }) => {
+  for (const path of ['/this-does-not-exist', '/blog/no-such-article', '/courses/no-such-course']) {
+    const res = await page.goto(path);
+    expect(res?.status(), path).toBe(404);
+    await expect(page.getByText('404', { exact: true })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Page Not Found' })).toBeVisible();
+  }
+  await page.getByRole('link', { name: 'Back to Home' }).click();
+  await expect(page).toHaveURL(/\/$/);
+});
+
+test('a database item created after the build is live in its list and at its URL', async ({ page }) => {
+  const { service, close } = await siteContent();
+  try {
+    const item = await service.create('blog', makeBlogInput({ title: 'Fresh From The Creator Tools', tags: ['Fresh'] }));
+    const res = await page.goto(`/blog/${item.slug}`);
+    expect(res?.status()).toBe(200);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Fresh From The Creator Tools');
+    await page.goto('/blog?tag=Fresh');
+    await expect(page.getByTestId('content-card')).toHaveCount(1);
+    await expect(page.getByRole('heading', { name: 'Fresh From The Creator Tools' })).toBeVisible();
+  } finally {
+    await close();
+  }
+});

@@ -1,0 +1,155 @@
+/**
+ * Pages and files served by the one Node server from the test build, on both databases: caching
+ * headers, the not-found page, prebuilt and on-demand detail pages, and hostile paths.
+ */
+import { readdirSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { brotliDecompressSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { loadConfig } from '../../functions/config.ts';
+import { createMdxSource } from '../../functions/content/mdx-source.ts';
+import { createContentService } from '../../functions/content/service.ts';
+import { openDatabase } from '../../functions/db/client.ts';
+import { startServer, type RunningServer } from '../../functions/main.ts';
+import { CONTENT_DIR } from '../support/app.ts';
+import { DATABASE_KINDS, pgAdminUrl } from '../support/databases.ts';
+import { makeCourseInput, makeBlogInput, quietLogger } from '../support/fixtures.ts';
+import { createTestDatabase } from '../support/postgres.ts';
+import { BUILT_DB_ARTICLE } from '../support/site.ts';
+
+/** Raw GET that keeps the path exactly as written (fetch would normalise dots and encodings). */
+function rawGet(base: string, rawPath: string, headers: Record<string, string> = {}) {
+  const { hostname, port } = new URL(base);
+  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }>(
+    (resolve, reject) => {
+      const req = httpRequest({ hostname, port, path: rawPath, headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      });
+      req.on('error', reject);
+      req.end();
+    },
+  );
+}
+
+describe.each(DATABASE_KINDS)('site served on %s', (kind) => {
+  let server: RunningServer;
+  let base: string;
+  let service: ReturnType<typeof createContentService>;
+  let closeDb: () => Promise<void>;
+  const distDir = inject('testEnv').distDir;
+
+  beforeAll(async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'beacon-site-'));
+    const env: Record<string, string> = { PORT: '0', DATA_DIR: dataDir, DIST_DIR: distDir, LOG_LEVEL: 'silent' };
+    if (kind === 'postgres') env.DATABASE_URL = await createTestDatabase(pgAdminUrl(), 'site_test');
+    const config = loadConfig(env);
+    server = await startServer(config, quietLogger());
+    base = server.url;
+    // On Postgres a second handle writes as another instance would. PGlite allows one handle per
+    // folder, so the live-content test runs on Postgres only (the API suite covers PGlite writes).
+    if (kind === 'postgres') {
+      const database = await openDatabase(config.database, quietLogger());
+      service = createContentService({ db: database.db, mdx: await createMdxSource(CONTENT_DIR), logger: quietLogger() });
+      closeDb = () => database.close();
+    }
+  });
+  afterAll(async () => {
+    await server?.close();
+    await closeDb?.();
+  });
+
+  it('serves prebuilt pages with revalidation headers, ETag and 304', async () => {
+    const res = await fetch(`${base}/blog`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/text\/html/);
+    expect(res.headers.get('cache-control')).toBe('public, max-age=0, must-revalidate');
+    const etag = res.headers.get('etag')!;
+    expect(etag).toBeTruthy();
+    expect((await fetch(`${base}/blog`, { headers: { 'if-none-match': etag } })).status).toBe(304);
+  });
+
+  it('serves hashed assets as immutable and precompressed', async () => {
+    const asset = readdirSync(path.join(distDir, 'client', '_astro')).find((f) => f.endsWith('.js'))!;
+    const res = await rawGet(base, `/_astro/${asset}`, { 'accept-encoding': 'br' });
+    expect(res.status).toBe(200);
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(res.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(res.body).length).toBeGreaterThan(res.body.length);
+  });
+
+  it('adds security headers and a hashed script CSP to pages', async () => {
+    const res = await fetch(`${base}/courses`);
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect(await res.text()).toMatch(/<meta http-equiv="content-security-policy" content="script-src 'self' 'sha256-/);
+  });
+
+  it('prebuilds list and detail pages from both the MDX files and the database', async () => {
+    const list = await (await fetch(`${base}/blog`)).text();
+    expect(list).toContain(BUILT_DB_ARTICLE.title); // in the <noscript> snapshot
+    const detail = await fetch(`${base}/blog/${BUILT_DB_ARTICLE.slug}`);
+    expect(detail.status).toBe(200);
+    expect(await detail.text()).toContain(BUILT_DB_ARTICLE.description);
+  });
+
+  it('answers unknown paths with the not-found page and status 404', async () => {
+    for (const p of ['/no-such-page', '/blog/no-such-article', '/courses/missing/extra', '/market/nope', '/tools/x']) {
+      const res = await fetch(`${base}${p}`);
+      expect(res.status, p).toBe(404);
+      const html = await res.text();
+      expect(html).toContain('404');
+      expect(html).toContain('Page Not Found');
+      expect(html).toContain('Back to Home');
+    }
+  });
+
+  it('redirects a trailing slash to the canonical address without an open redirect', async () => {
+    const res = await rawGet(base, '/blog/?tag=SEO');
+    expect(res.status).toBe(301);
+    expect(res.headers.location).toBe('/blog?tag=SEO');
+    const sneaky = await rawGet(base, '//evil.example/');
+    expect(String(sneaky.headers.location ?? '')).not.toMatch(/^\/\//);
+  });
+
+  it('answers hostile and malformed paths with a 4xx and keeps serving', async () => {
+    const paths = [
+      '/blog/%E0%A4%A',
+      '/blog/..%2F..%2Fpackage.json',
+      '/%2e%2e/%2e%2e/etc/passwd',
+      '/_astro/../../package.json',
+      '/_astro/..%2F..%2Fpackage.json',
+      '/blog/%00',
+      `/blog/${'a'.repeat(3000)}`,
+      '/api/public/blogs/%ZZ',
+    ];
+    for (const p of paths) {
+      const res = await rawGet(base, p);
+      expect(res.status, p).toBeGreaterThanOrEqual(400);
+      expect(res.status, p).toBeLessThan(500);
+      expect(res.body.toString()).not.toContain('"dependencies"');
+    }
+    expect((await fetch(`${base}/healthz`)).status).toBe(200);
+  });
+
+  if (kind === 'postgres') {
+    it('renders a database-only item added after the build without a rebuild', async () => {
+      const blog = await service.create('blog', makeBlogInput({ title: 'Added long after the build' }));
+      const course = await service.create('course', makeCourseInput({ title: 'A course added after the build' }));
+      const page = await fetch(`${base}/blog/${blog.slug}`);
+      expect(page.status).toBe(200);
+      const html = await page.text();
+      expect(html).toContain('Added long after the build');
+      expect(html).toContain('Restricted Content'); // gate card for a visitor
+      const coursePage = await fetch(`${base}/courses/${course.slug}`);
+      expect(coursePage.status).toBe(200);
+      expect(await coursePage.text()).toContain('Getting started');
+      await service.remove('blog', blog.id);
+      await expect.poll(async () => (await fetch(`${base}/blog/${blog.slug}`)).status).toBe(404);
+    });
+  }
+});

@@ -1,0 +1,112 @@
+/**
+ * The Node entry as a user runs it: configuration errors, an unreachable database and broken content
+ * stop start-up with one clear message and a non-zero exit; a good start serves health checks, shuts
+ * down on SIGTERM, and keeps embedded data across restarts.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, mkdir, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { inject, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../functions/db/client.ts';
+import { createMdxSource } from '../../functions/content/mdx-source.ts';
+import { createContentService } from '../../functions/content/service.ts';
+import { CONTENT_DIR } from '../support/app.ts';
+import { makeBlogInput, quietLogger } from '../support/fixtures.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const SERVER = path.join(ROOT, 'functions', 'server.ts');
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the server entry with extra environment until it exits or `until` sees what it waits for. */
+function runServer(env: Record<string, string>, until?: (out: string) => boolean) {
+  const child = spawn(process.execPath, [SERVER], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  const exited = new Promise<Run>((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })));
+  const ready = until
+    ? new Promise<string>((resolve, reject) => {
+        const check = () => until(stdout) && resolve(stdout);
+        child.stdout.on('data', check);
+        void exited.then((r) => reject(new Error(`server exited (${r.code}):\n${r.stdout}\n${r.stderr}`)));
+      })
+    : undefined;
+  return { child, exited, ready };
+}
+
+const urlIn = (out: string) => /running at (http:\/\/\S+)/.exec(out)?.[1];
+
+describe('server start-up', () => {
+  it('stops with a message naming every bad variable', async () => {
+    const run = await runServer({ PORT: 'eighty', DATABASE_URL: 'mysql://db/app', LOG_LEVEL: 'loud' }).exited;
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toContain('Invalid configuration');
+    for (const name of ['PORT', 'DATABASE_URL', 'LOG_LEVEL']) expect(run.stderr).toContain(name);
+    expect(run.stderr).not.toMatch(/\n\s+at /); // a message, not a stack trace
+  });
+
+  it('stops with one clear message when the database cannot be reached', async () => {
+    const run = await runServer({ DATABASE_URL: 'postgres://nobody:secret@127.0.0.1:1/nothing' }).exited;
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toContain('Cannot reach the database at postgres://nobody:***@127.0.0.1:1/nothing (DATABASE_URL)');
+    expect(run.stderr).not.toContain('secret');
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('stops with the file and field when content is invalid', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'beacon-content-'));
+    await mkdir(path.join(dir, 'blog'));
+    await writeFile(path.join(dir, 'blog', 'broken.mdx'), '---\ntitle: Hi\ndescription: short\n---\nBody');
+    const run = await runServer({ CONTENT_DIR: dir, DATA_DIR: path.join(dir, 'data'), DIST_DIR: inject('testEnv').distDir }).exited;
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toContain('Invalid content file blog/broken.mdx');
+    expect(run.stderr).toContain('title');
+    expect(run.stderr).toContain('publishedDate');
+  });
+
+  it('stops with a clear message when the site has not been built', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'beacon-nobuild-'));
+    const run = await runServer({ DATA_DIR: dir, DIST_DIR: path.join(dir, 'dist') }).exited;
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toContain('No site build in');
+  });
+
+  it('serves health checks, shuts down on SIGTERM and keeps embedded data across restarts', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'beacon-data-'));
+    const env = { DATA_DIR: dataDir, DIST_DIR: inject('testEnv').distDir };
+
+    const first = runServer(env, (out) => Boolean(urlIn(out)));
+    const base = urlIn(await first.ready!)!;
+    expect((await fetch(`${base}/healthz`)).status).toBe(200);
+    const ready = await fetch(`${base}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toMatchObject({ status: 'ready', database: { kind: 'pglite' } });
+    first.child.kill('SIGTERM');
+    expect((await first.exited).code).toBe(0);
+
+    // Write an item into the embedded database while no server holds it.
+    const database = await openDatabase({ kind: 'pglite', dataDir: path.join(dataDir, 'pglite') }, quietLogger());
+    const service = createContentService({ db: database.db, mdx: await createMdxSource(CONTENT_DIR), logger: quietLogger() });
+    const created = await service.create('blog', makeBlogInput({ title: 'Persisted across restarts' }));
+    await database.close();
+
+    const second = runServer(env, (out) => Boolean(urlIn(out)));
+    const again = urlIn(await second.ready!)!;
+    const res = await fetch(`${again}/api/public/blogs/${created.slug}`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ title: 'Persisted across restarts' });
+    second.child.kill('SIGTERM');
+    expect((await second.exited).code).toBe(0);
+  });
+});

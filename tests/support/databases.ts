@@ -1,0 +1,25 @@
+/**
+ * The databases every integration suite runs against: embedded PGlite (in memory) and a real
+ * Postgres server (a fresh database per call, on the server the test set-up started).
+ */
+import { inject } from 'vitest';
+import { openDatabase, type Database } from '../../functions/db/client.ts';
+import { quietLogger } from './fixtures.ts';
+import { createTestDatabase } from './postgres.ts';
+
+export type TestDatabaseKind = 'pglite' | 'postgres';
+export const DATABASE_KINDS: TestDatabaseKind[] = ['pglite', 'postgres'];
+
+/** URL of the test Postgres server: from the runner's environment or the vitest global set-up. */
+export function pgAdminUrl(): string {
+  const url = process.env.TEST_PG_URL ?? inject('testEnv')?.pgAdminUrl;
+  if (!url) throw new Error('No test Postgres: run through `npm test` or the vitest integration project.');
+  return url;
+}
+
+export async function openTestDatabase(kind: TestDatabaseKind): Promise<Database & { url?: string }> {
+  if (kind === 'pglite') return openDatabase({ kind: 'pglite', dataDir: 'memory://' }, quietLogger());
+  const url = await createTestDatabase(pgAdminUrl());
+  const database = await openDatabase({ kind: 'postgres', url, poolSize: 5 }, quietLogger());
+  return Object.assign(database, { url });
+}

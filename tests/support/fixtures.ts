@@ -1,0 +1,67 @@
+/** Typed builders for test inputs and a quiet logger. */
+import { pino } from 'pino';
+import type { Logger } from '../../functions/lib/logger.ts';
+
+export const quietLogger = (): Logger => pino({ level: 'silent' });
+
+let n = 0;
+const unique = () => `${Date.now().toString(36)}${(n++).toString(36)}`;
+
+export function makeBlogInput(overrides: Record<string, unknown> = {}) {
+  return {
+    title: `Database article ${unique()}`,
+    description: 'An article written in the creator tools and stored in the database.',
+    tags: ['Testing', 'Database'],
+    accessLevel: 'free',
+    content: 'The body of a database article.',
+    ...overrides,
+  };
+}
+
+export function makeCourseInput(overrides: Record<string, unknown> = {}) {
+  return {
+    title: `Database course ${unique()}`,
+    description: 'A course written in the creator tools and stored in the database.',
+    tags: ['Testing'],
+    accessLevel: 'subscriber',
+    duration: '2 weeks',
+    skillLevel: 'intermediate',
+    sections: [
+      {
+        id: 'start',
+        title: 'Getting started',
+        lessons: [{ id: 'first', title: 'First lesson', content: 'Lesson body', media: [], downloadables: [] }],
+      },
+    ],
+    ...overrides,
+  };
+}
+
+export function makeToolInput(overrides: Record<string, unknown> = {}) {
+  return {
+    title: `Database tool ${unique()}`,
+    description: 'A tool written in the creator tools and stored in the database.',
+    tags: ['Testing'],
+    downloadUrl: 'downloads/test-file.pdf',
+    ...overrides,
+  };
+}
+
+export function makeMarketInput(overrides: Record<string, unknown> = {}) {
+  return {
+    title: `Database market item ${unique()}`,
+    description: 'A market item written in the creator tools and stored in the database.',
+    tags: ['Testing'],
+    price: 19,
+    fileType: 'PDF',
+    downloadUrl: 'downloads/test-file.pdf',
+    ...overrides,
+  };
+}
+
+export const INPUT_BUILDERS = {
+  blog: makeBlogInput,
+  course: makeCourseInput,
+  tool: makeToolInput,
+  market: makeMarketInput,
+} as const;

@@ -1,0 +1,27 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['src/**/*.test.ts', 'functions/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
+      {
+        test: {
+          name: 'integration',
+          include: ['tests/integration/**/*.test.ts', 'tests/leak/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['tests/support/vitest-global.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 120_000,
+          // Suites start servers and databases: a few at a time keeps two cores responsive.
+          maxWorkers: 2,
+        },
+      },
+    ],
+  },
+});
