@@ -29,5 +29,9 @@ export default defineConfig({
       args: CHROMIUM_ARGS,
     },
   },
-  projects: [{ name: 'chromium', use: { browserName: 'chromium', viewport: { width: 1280, height: 800 } } }],
+  projects: [
+    { name: 'chromium', testIgnore: /\.writes\.spec\.ts$/, use: { browserName: 'chromium', viewport: { width: 1280, height: 800 } } },
+    // Tests that write to the site database run after the read-only ones.
+    { name: 'writes', testMatch: /\.writes\.spec\.ts$/, dependencies: ['chromium'], use: { browserName: 'chromium' } },
+  ],
 });

@@ -53,10 +53,12 @@ export class ConfigError extends Error {
   }
 }
 
-/** Empty strings count as unset, so `PORT=` in a .env file falls back to the default. */
+/** Values are trimmed and blank ones count as unset, so `PORT=` in a .env file falls back to the default. */
 function withoutEmpty(source: Record<string, string | undefined>): Record<string, string> {
   return Object.fromEntries(
-    Object.entries(source).filter((e): e is [string, string] => e[1] !== undefined && e[1] !== ''),
+    Object.entries(source)
+      .map(([k, v]) => [k, v?.trim()] as const)
+      .filter((e): e is [string, string] => e[1] !== undefined && e[1] !== ''),
   );
 }
 

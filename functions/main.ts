@@ -12,7 +12,7 @@ import { lockFile } from './db/lock.ts';
 import type { Logger } from './lib/logger.ts';
 import { securityHeaders } from './lib/security-headers.ts';
 import { createServices } from './services.ts';
-import { createSiteHandler } from './site/handler.ts';
+import { assertBuild, createSiteHandler } from './site/handler.ts';
 
 export interface RunningServer {
   url: string;
@@ -42,6 +42,7 @@ function closeHttp(server: ReturnType<typeof serve>, graceMs = 10_000): Promise<
 }
 
 export async function startServer(config: Config, logger: Logger, options: StartOptions = {}): Promise<RunningServer> {
+  if (!options.withoutSite) assertBuild(config.distDir);
   const services = await createServices(config, logger);
   const closers: (() => Promise<unknown>)[] = [() => services.close()];
   try {

@@ -12,9 +12,10 @@ import { openDatabase } from './db/client.ts';
 import type { Logger } from './lib/logger.ts';
 
 export async function createServices(config: Config, logger: Logger) {
+  // Content first: a broken file fails fast, before the database is opened.
+  const mdx = await createMdxSource(config.contentDir);
   const database = await openDatabase(config.database, logger);
   try {
-    const mdx = await createMdxSource(config.contentDir);
     const content = createContentService({ db: database.db, mdx, logger });
     const contentCache = createPublicContentCache(content);
     const clear = () => contentCache.clear();

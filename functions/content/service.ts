@@ -128,7 +128,9 @@ export function createContentService({ db, mdx, logger }: ContentServiceDeps) {
     async update(type: ContentType, id: string, patch: Record<string, unknown>): Promise<ContentItem> {
       const existing = await store.findById(id);
       if (!existing || existing.type !== type) throw new AppError('not_found', `No ${type} item with id ${id}.`);
-      const data = parseInput(type, { ...inputFromRow(existing), ...patch });
+      // A tool's "updated" date means last edited, unless the change sets it.
+      const touched = type === 'tool' && !('updatedAt' in patch) ? { updatedAt: new Date() } : {};
+      const data = parseInput(type, { ...inputFromRow(existing), ...touched, ...patch });
       const slug = data.slug === existing.slug ? existing.slug : await freeSlug(type, data.slug ?? existing.slug, true);
       const { type: _type, ...columns } = rowFromInput(type, slug, data);
       const row = await write(type, async (tx) => {

@@ -18,7 +18,7 @@ export function pickEncoding(acceptEncoding: string | undefined): 'br' | 'gzip' 
     acceptEncoding
       .split(',')
       .map((part) => part.trim().split(';'))
-      .filter(([, q]) => !q || !/^q=0(\.0*)?$/.test(q.trim()))
+      .filter(([, q]) => !q || !/^q=0(\.0*)?$/i.test(q.trim()))
       .map(([name]) => name!.trim().toLowerCase()),
   );
   if (accepted.has('br')) return 'br';

@@ -33,6 +33,16 @@ export interface SiteHandlerOptions {
   logger: Logger;
 }
 
+/** Whether a request path's percent-encoding is valid (Astro would log an error for it). */
+function decodable(url: string): boolean {
+  try {
+    decodeURIComponent(url.split('?')[0] ?? '');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export class MissingBuildError extends Error {
   constructor(distDir: string) {
     super(`No site build in ${distDir}. Run "npm run build" (npm start builds automatically).`);
@@ -40,10 +50,17 @@ export class MissingBuildError extends Error {
   }
 }
 
+/** Throws MissingBuildError unless `distDir` holds a complete site build. */
+export function assertBuild(distDir: string): void {
+  if (!existsSync(path.join(distDir, 'server', 'entry.mjs')) || !existsSync(path.join(distDir, 'client'))) {
+    throw new MissingBuildError(distDir);
+  }
+}
+
 export async function createSiteHandler({ distDir, locals, headers, logger }: SiteHandlerOptions) {
+  assertBuild(distDir);
   const clientDir = path.join(distDir, 'client');
   const entry = path.join(distDir, 'server', 'entry.mjs');
-  if (!existsSync(entry) || !existsSync(clientDir)) throw new MissingBuildError(distDir);
   const astro = (await import(pathToFileURL(entry).href)) as { handler: AstroHandler };
   const notFoundPage = await readFile(path.join(clientDir, '404.html')).catch(() => Buffer.from('<h1>404</h1>'));
 
@@ -57,8 +74,8 @@ export async function createSiteHandler({ distDir, locals, headers, logger }: Si
     },
   });
 
-  const sendNotFound = (req: IncomingMessage, res: ServerResponse) => {
-    res.writeHead(404, {
+  const sendNotFound = (req: IncomingMessage, res: ServerResponse, status = 404) => {
+    res.writeHead(status, {
       'Content-Type': 'text/html; charset=utf-8',
       'Content-Length': notFoundPage.length,
       'Cache-Control': 'no-store',
@@ -88,6 +105,10 @@ export async function createSiteHandler({ distDir, locals, headers, logger }: Si
       return c.redirect(`/${url.replace(/^\/+|\/+$/g, '')}${query}`, 301);
     }
     for (const [name, value] of Object.entries(headers)) outgoing.setHeader(name, value);
+    if (!decodable(incoming.url ?? '/')) {
+      sendNotFound(incoming, outgoing, 400);
+      return RESPONSE_ALREADY_SENT;
+    }
     try {
       await serve(incoming, outgoing);
     } catch (err) {

@@ -9,7 +9,7 @@ const RANK: Record<AccessLevel, number> = { free: 0, subscriber: 1, premium: 2 }
 
 /** Numeric rank of a level; unknown values rank as free. */
 export function accessRank(level: string | null | undefined): number {
-  return level && level in RANK ? RANK[level as AccessLevel] : 0;
+  return level && Object.hasOwn(RANK, level) ? RANK[level as AccessLevel] : 0;
 }
 
 /** A viewer: `null` when not signed in. */

@@ -3,9 +3,7 @@
  * headers, the not-found page, prebuilt and on-demand detail pages, and hostile paths.
  */
 import { readdirSync } from 'node:fs';
-import { mkdtemp } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -15,6 +13,7 @@ import { createContentService } from '../../functions/content/service.ts';
 import { openDatabase } from '../../functions/db/client.ts';
 import { startServer, type RunningServer } from '../../functions/main.ts';
 import { CONTENT_DIR } from '../support/app.ts';
+import { tempDir } from '../support/temp.ts';
 import { DATABASE_KINDS, pgAdminUrl } from '../support/databases.ts';
 import { makeCourseInput, makeBlogInput, quietLogger } from '../support/fixtures.ts';
 import { createTestDatabase } from '../support/postgres.ts';
@@ -44,7 +43,7 @@ describe.each(DATABASE_KINDS)('site served on %s', (kind) => {
   const distDir = inject('testEnv').distDir;
 
   beforeAll(async () => {
-    const dataDir = await mkdtemp(path.join(tmpdir(), 'beacon-site-'));
+    const dataDir = await tempDir('site');
     const env: Record<string, string> = { PORT: '0', DATA_DIR: dataDir, DIST_DIR: distDir, LOG_LEVEL: 'silent' };
     if (kind === 'postgres') env.DATABASE_URL = await createTestDatabase(pgAdminUrl(), 'site_test');
     const config = loadConfig(env);

@@ -4,14 +4,14 @@
  * down on SIGTERM, and keeps embedded data across restarts.
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, mkdir, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { inject, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../functions/db/client.ts';
 import { createMdxSource } from '../../functions/content/mdx-source.ts';
 import { createContentService } from '../../functions/content/service.ts';
 import { CONTENT_DIR } from '../support/app.ts';
+import { tempDir } from '../support/temp.ts';
 import { makeBlogInput, quietLogger } from '../support/fixtures.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -65,7 +65,7 @@ describe('server start-up', () => {
   });
 
   it('stops with the file and field when content is invalid', async () => {
-    const dir = await mkdtemp(path.join(tmpdir(), 'beacon-content-'));
+    const dir = await tempDir('content');
     await mkdir(path.join(dir, 'blog'));
     await writeFile(path.join(dir, 'blog', 'broken.mdx'), '---\ntitle: Hi\ndescription: short\n---\nBody');
     const run = await runServer({ CONTENT_DIR: dir, DATA_DIR: path.join(dir, 'data'), DIST_DIR: inject('testEnv').distDir }).exited;
@@ -76,14 +76,14 @@ describe('server start-up', () => {
   });
 
   it('stops with a clear message when the site has not been built', async () => {
-    const dir = await mkdtemp(path.join(tmpdir(), 'beacon-nobuild-'));
+    const dir = await tempDir('nobuild');
     const run = await runServer({ DATA_DIR: dir, DIST_DIR: path.join(dir, 'dist') }).exited;
     expect(run.code).not.toBe(0);
     expect(run.stderr).toContain('No site build in');
   });
 
   it('serves health checks, shuts down on SIGTERM and keeps embedded data across restarts', async () => {
-    const dataDir = await mkdtemp(path.join(tmpdir(), 'beacon-data-'));
+    const dataDir = await tempDir('data');
     const env = { DATA_DIR: dataDir, DIST_DIR: inject('testEnv').distDir };
 
     const first = runServer(env, (out) => Boolean(urlIn(out)));

@@ -39,7 +39,8 @@ async function freePort(): Promise<number> {
 }
 
 const asRoot = process.getuid?.() === 0;
-const command = (bin: string, args: string[]) => (asRoot ? ['runuser', ['-u', 'postgres', '--', bin, ...args]] : [bin, args]) as [string, string[]];
+/** As root, run Postgres binaries as the postgres user (spawned directly, so signals reach them). */
+const runAs = () => (asRoot ? userIds('postgres') : {});
 
 async function waitReady(url: string, child: ChildProcess, log: () => string): Promise<void> {
   const deadline = Date.now() + 30_000;
@@ -67,17 +68,20 @@ export async function startPostgres(): Promise<TestPostgres> {
     await chown(dir, uid, gid);
   }
   await chmod(dir, 0o700);
-  const [initCmd, initArgs] = command(path.join(bin, 'initdb'), ['-D', dir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
-  const init = spawnSync(initCmd, initArgs, { encoding: 'utf8' });
+  const init = spawnSync(path.join(bin, 'initdb'), ['-D', dir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync'], {
+    encoding: 'utf8',
+    cwd: dir,
+    ...runAs(),
+  });
   if (init.status !== 0) throw new Error(`initdb failed:\n${init.stdout}\n${init.stderr}`);
 
   const port = await freePort();
-  const [cmd, args] = command(path.join(bin, 'postgres'), [
+  const args = [
     '-D', dir, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1',
     '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=200',
-  ]);
+  ];
   let output = '';
-  const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(path.join(bin, 'postgres'), args, { stdio: ['ignore', 'pipe', 'pipe'], cwd: dir, ...runAs() });
   child.stdout?.on('data', (d) => (output += d));
   child.stderr?.on('data', (d) => (output += d));
   const adminUrl = `postgres://postgres@127.0.0.1:${port}/postgres`;

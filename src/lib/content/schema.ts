@@ -23,9 +23,12 @@ export const SlugSchema = z
 export const PublicUrlSchema = z
   .string()
   .max(2048)
-  .refine((u) => (u.startsWith('/') && !u.startsWith('//')) || u.startsWith('https://'), {
-    message: 'Use a root-relative path such as /media/cover.jpg or an https:// URL',
-  });
+  .refine(
+    // Browsers read a slash followed by a backslash or a tab like "//" (another host), so
+    // backslashes, whitespace and control characters are refused outright.
+    (u) => !/[\\\s\u0000-\u001f\u007f]/.test(u) && ((u.startsWith('/') && !u.startsWith('//')) || u.startsWith('https://')),
+    { message: 'Use a root-relative path such as /media/cover.jpg or an https:// URL' },
+  );
 
 /**
  * A reference to a protected file: a key under the private files folder (e.g. "downloads/kit.zip"),

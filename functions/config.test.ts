@@ -1,0 +1,117 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.ts';
+
+const CWD = path.resolve('/srv/beacon');
+
+/** The ConfigError thrown for `env`, or a failure when none is thrown. */
+function configError(env: Record<string, string | undefined>): ConfigError {
+  try {
+    loadConfig(env, CWD);
+  } catch (err) {
+    if (err instanceof ConfigError) return err;
+    throw err;
+  }
+  throw new Error('expected loadConfig to throw a ConfigError');
+}
+
+describe('loadConfig defaults', () => {
+  it('listens on 127.0.0.1:3000 with embedded PGlite under DATA_DIR/pglite', () => {
+    const config = loadConfig({}, CWD);
+    expect(config).toMatchObject({
+      port: 3000,
+      host: '127.0.0.1',
+      dataDir: path.join(CWD, '.data'),
+      database: { kind: 'pglite', dataDir: path.join(CWD, '.data', 'pglite') },
+      contentDir: path.join(CWD, 'content'),
+      distDir: path.join(CWD, 'dist'),
+      siteUrl: 'http://127.0.0.1:3000',
+      logLevel: 'info',
+      trustProxy: false,
+      env: 'production',
+    });
+  });
+
+  it('resolves a relative DATA_DIR against the working directory and keeps an absolute one', () => {
+    expect(loadConfig({ DATA_DIR: 'var/data' }, CWD).database).toEqual({
+      kind: 'pglite',
+      dataDir: path.join(CWD, 'var', 'data', 'pglite'),
+    });
+    const absolute = path.resolve('/tmp/beacon-data');
+    expect(loadConfig({ DATA_DIR: absolute }, CWD).dataDir).toBe(absolute);
+  });
+
+  it('treats empty strings as unset', () => {
+    const config = loadConfig(
+      { PORT: '', HOST: '', DATA_DIR: '', DATABASE_URL: '', SITE_URL: '', LOG_LEVEL: '', TRUST_PROXY: '' },
+      CWD,
+    );
+    expect(config).toEqual(loadConfig({}, CWD));
+  });
+
+  it('ignores variables that are undefined', () => {
+    expect(loadConfig({ PORT: undefined }, CWD).port).toBe(3000);
+  });
+});
+
+describe('loadConfig overrides', () => {
+  it('uses Postgres when DATABASE_URL is set', () => {
+    const url = 'postgres://app:secret@db.internal:5432/beacon';
+    expect(loadConfig({ DATABASE_URL: url, DATABASE_POOL_SIZE: '4' }, CWD).database).toEqual({
+      kind: 'postgres',
+      url,
+      poolSize: 4,
+    });
+    expect(loadConfig({ DATABASE_URL: 'postgresql://db/beacon' }, CWD).database).toMatchObject({ kind: 'postgres' });
+  });
+
+  it('removes the trailing slash of SITE_URL', () => {
+    expect(loadConfig({ SITE_URL: 'https://beacongrowth.co/' }, CWD).siteUrl).toBe('https://beacongrowth.co');
+  });
+
+  it('builds the site URL from the port and host', () => {
+    expect(loadConfig({ PORT: '8080', HOST: 'example.internal' }, CWD).siteUrl).toBe('http://example.internal:8080');
+  });
+
+  it.each(['0.0.0.0', '::'])('shows the wildcard host %s as localhost in the site URL', (HOST) => {
+    const config = loadConfig({ HOST, PORT: '4000' }, CWD);
+    expect(config.host).toBe(HOST);
+    expect(config.siteUrl).toBe('http://localhost:4000');
+  });
+
+  it.each([
+    ['true', true],
+    ['1', true],
+    ['yes', true],
+    ['false', false],
+    ['0', false],
+    ['no', false],
+  ])('reads TRUST_PROXY=%s as %s', (TRUST_PROXY, expected) => {
+    expect(loadConfig({ TRUST_PROXY }, CWD).trustProxy).toBe(expected);
+  });
+});
+
+describe('loadConfig errors', () => {
+  it('lists every bad variable by name at once', () => {
+    const error = configError({
+      PORT: 'abc',
+      DATABASE_URL: 'mysql://x',
+      LOG_LEVEL: 'loud',
+      SITE_URL: 'ftp://x',
+      TRUST_PROXY: 'maybe',
+    });
+    const named = error.problems.map((p) => p.split(':')[0]);
+    expect(named.sort()).toEqual(['DATABASE_URL', 'LOG_LEVEL', 'PORT', 'SITE_URL', 'TRUST_PROXY']);
+    for (const name of named) expect(error.message).toContain(`${name}:`);
+  });
+
+  it.each(['70000', '-1', '80.5'])('rejects PORT=%s', (PORT) => {
+    const error = configError({ PORT });
+    expect(error.problems).toHaveLength(1);
+    expect(error.problems[0]).toMatch(/^PORT: /);
+  });
+
+  it('names the error ConfigError', () => {
+    expect(configError({ LOG_LEVEL: 'loud' }).name).toBe('ConfigError');
+  });
+});
