@@ -1,0 +1,25 @@
+/** Keys of what the browser keeps in localStorage (spec point 3). */
+export const STORAGE_KEYS = {
+  /** Email given in the newsletter or lead form; a stored email skips the lead form. */
+  userEmail: 'beacon.userEmail',
+  /** The signed-in user's access level, removed on sign-out. */
+  accessLevel: 'beacon.userAccessLevel',
+} as const;
+
+/** localStorage read that never throws (private modes, disabled storage). */
+export function readStored(key: string): string | null {
+  try {
+    return localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+/** localStorage write that never throws. */
+export function writeStored(key: string, value: string): void {
+  try {
+    localStorage.setItem(key, value);
+  } catch {
+    // Storage unavailable: the feature degrades to asking again.
+  }
+}
