@@ -1,30 +1,35 @@
 /**
  * The Hono application: middleware, the API sub-apps and (when given) the site handler for pages.
- * Built from its dependencies so tests can mount it on any database without a network port.
+ * Built from its services so tests can mount it on any database without a network port.
  */
 import { Hono, type Handler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { Config } from './config.ts';
-import type { PublicContentCache } from './content/cache.ts';
+import { createContactRoutes } from './contact/routes.ts';
 import { createPublicContentRoutes } from './content/routes.ts';
-import type { Database } from './db/client.ts';
+import { createEmailEventRoutes } from './email/routes.ts';
 import { AppError, createErrorHandler, errorBody } from './errors.ts';
+import { createFileRoutes } from './files/routes.ts';
 import { createHealthRoutes } from './health/routes.ts';
+import { createLeadRoutes } from './leads/routes.ts';
 import type { Logger } from './lib/logger.ts';
 import { requestLogger, urlLengthLimit, withHeaders } from './lib/middleware.ts';
 import { securityHeaders } from './lib/security-headers.ts';
+import { createNewsletterRoutes } from './newsletter/routes.ts';
+import type { Services } from './services.ts';
 
 export interface AppDeps {
-  config: Pick<Config, 'siteUrl' | 'maxBodyBytes'>;
+  config: Pick<Config, 'siteUrl' | 'maxBodyBytes' | 'trustProxy'> & { email: Pick<Config['email'], 'webhookSecret'> };
   logger: Logger;
-  database: Pick<Database, 'ping' | 'kind'>;
-  contentCache: PublicContentCache;
+  services: Services;
   /** Serves pages and files; absent in API-only tests. */
   site?: Handler;
 }
 
-export function createApp({ config, logger, database, contentCache, site }: AppDeps) {
+export function createApp({ config, logger, services, site }: AppDeps) {
   const headers = securityHeaders({ https: config.siteUrl.startsWith('https://') });
+  const { trustProxy } = config;
+  const { limiter } = services;
   const app = new Hono();
 
   app.use(requestLogger(logger));
@@ -40,8 +45,13 @@ export function createApp({ config, logger, database, contentCache, site }: AppD
     }),
   );
 
-  app.route('/', createHealthRoutes(database, logger));
-  app.route('/api/public', createPublicContentRoutes(contentCache));
+  app.route('/', createHealthRoutes(services.database, logger));
+  app.route('/api/public', createPublicContentRoutes(services.contentCache));
+  app.route('/api/newsletter', createNewsletterRoutes({ newsletter: services.newsletter, limiter, trustProxy }));
+  app.route('/api/contact', createContactRoutes({ contact: services.contact, limiter, trustProxy }));
+  app.route('/api/leads', createLeadRoutes({ leads: services.leads, limiter, trustProxy }));
+  app.route('/api/files', createFileRoutes(services.downloads));
+  app.route('/api/email', createEmailEventRoutes({ outbox: services.outbox, secret: config.email.webhookSecret }));
   app.all('/api/*', () => {
     throw new AppError('not_found', 'No such API endpoint.');
   });

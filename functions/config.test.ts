@@ -27,7 +27,7 @@ describe('loadConfig defaults', () => {
       distDir: path.join(CWD, 'dist'),
       siteUrl: 'http://127.0.0.1:3000',
       logLevel: 'info',
-      trustProxy: false,
+      trustProxy: 0,
       env: 'production',
     });
   });
@@ -80,13 +80,14 @@ describe('loadConfig overrides', () => {
   });
 
   it.each([
-    ['true', true],
-    ['1', true],
-    ['yes', true],
-    ['false', false],
-    ['0', false],
-    ['no', false],
-  ])('reads TRUST_PROXY=%s as %s', (TRUST_PROXY, expected) => {
+    ['true', 1],
+    ['1', 1],
+    ['2', 2],
+    ['yes', 1],
+    ['false', 0],
+    ['0', 0],
+    ['no', 0],
+  ])('reads TRUST_PROXY=%s as %i trusted proxies', (TRUST_PROXY, expected) => {
     expect(loadConfig({ TRUST_PROXY }, CWD).trustProxy).toBe(expected);
   });
 });

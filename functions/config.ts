@@ -23,8 +23,19 @@ const EnvSchema = z.object({
   DIST_DIR: z.string().min(1).default('dist'),
   SITE_URL: z.url({ protocol: /^https?$/ }).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  TRUST_PROXY: booleanFlag.default(false),
+  TRUST_PROXY: z
+    .string()
+    .regex(/^(true|false|yes|no|[0-9])$/, 'must be true, false or the number of proxies in front (0-9)')
+    .default('false'),
   MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(50 * 1024 * 1024).default(1024 * 1024),
+  SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+  MAIL_FROM: z.string().min(3).default('Beacon Growth <hello@beacongrowth.co>'),
+  CONTACT_INBOX: z.email().default('hello@beacongrowth.co'),
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
+  EMAIL_WEBHOOK_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+  EMAIL_WORKER: booleanFlag.default(true),
+  EMAIL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(6),
+  EMAIL_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(16),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -40,8 +51,25 @@ export interface Config {
   /** Public origin used for canonical URLs and links in emails. */
   siteUrl: string;
   logLevel: Env['LOG_LEVEL'];
-  trustProxy: boolean;
+  /** Number of proxies in front whose X-Forwarded-For entries are trusted (0: use the socket). */
+  trustProxy: number;
   maxBodyBytes: number;
+  /** Signing secret for links in emails and downloads; generated and kept in the database if unset. */
+  secretKey?: string;
+  email: {
+    from: string;
+    contactInbox: string;
+    /** SMTP server; without it, mail is written as .eml files into `mailboxDir`. */
+    smtpUrl?: string;
+    mailboxDir: string;
+    webhookSecret?: string;
+    /** Run the outbox worker inside the server process. */
+    worker: boolean;
+    maxAttempts: number;
+    concurrency: number;
+  };
+  /** Protected downloads (keys of downloadUrl) live here. */
+  filesDir: string;
 }
 
 export class ConfigError extends Error {
@@ -85,7 +113,19 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     distDir: path.resolve(cwd, env.DIST_DIR),
     siteUrl: (env.SITE_URL ?? `http://${shownHost}:${env.PORT}`).replace(/\/$/, ''),
     logLevel: env.LOG_LEVEL,
-    trustProxy: env.TRUST_PROXY,
+    trustProxy: /^\d$/.test(env.TRUST_PROXY) ? Number(env.TRUST_PROXY) : ['true', 'yes'].includes(env.TRUST_PROXY) ? 1 : 0,
     maxBodyBytes: env.MAX_BODY_BYTES,
+    ...(env.SECRET_KEY ? { secretKey: env.SECRET_KEY } : {}),
+    email: {
+      from: env.MAIL_FROM,
+      contactInbox: env.CONTACT_INBOX,
+      ...(env.SMTP_URL ? { smtpUrl: env.SMTP_URL } : {}),
+      mailboxDir: path.join(dataDir, 'mailbox'),
+      ...(env.EMAIL_WEBHOOK_SECRET ? { webhookSecret: env.EMAIL_WEBHOOK_SECRET } : {}),
+      worker: env.EMAIL_WORKER,
+      maxAttempts: env.EMAIL_MAX_ATTEMPTS,
+      concurrency: env.EMAIL_CONCURRENCY,
+    },
+    filesDir: path.join(path.resolve(cwd, env.CONTENT_DIR), 'files'),
   };
 }

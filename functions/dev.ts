@@ -6,6 +6,7 @@
 import { getRequestListener } from '@hono/node-server';
 import { createApp } from './app.ts';
 import { loadConfig } from './config.ts';
+import { createConfiguredWorker } from './email/setup.ts';
 import { createLogger } from './lib/logger.ts';
 import { createServices } from './services.ts';
 
@@ -13,10 +14,15 @@ export async function createDevApi() {
   const config = loadConfig({ NODE_ENV: 'development', ...process.env });
   const logger = createLogger(config.logLevel);
   const services = await createServices(config, logger);
-  const app = createApp({ config, logger, database: services.database, contentCache: services.contentCache });
+  const app = createApp({ config, logger, services });
+  const mail = createConfiguredWorker(config, services.database, logger);
+  if (config.email.worker) await mail.worker.start();
   return {
     listener: getRequestListener(app.fetch),
     reader: services.contentCache.reader,
-    close: () => services.close(),
+    close: async () => {
+      await mail.stop();
+      await services.close();
+    },
   };
 }

@@ -9,6 +9,7 @@ import { serve } from '@hono/node-server';
 import { createApp } from './app.ts';
 import type { Config } from './config.ts';
 import { lockFile } from './db/lock.ts';
+import { createConfiguredWorker } from './email/setup.ts';
 import type { Logger } from './lib/logger.ts';
 import { securityHeaders } from './lib/security-headers.ts';
 import { createServices } from './services.ts';
@@ -54,7 +55,7 @@ export async function startServer(config: Config, logger: Logger, options: Start
           headers: securityHeaders({ https: config.siteUrl.startsWith('https://') }),
           logger,
         });
-    const app = createApp({ config, logger, database: services.database, contentCache: services.contentCache, site });
+    const app = createApp({ config, logger, services, site });
 
     const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host });
     await new Promise<void>((resolve, reject) => {
@@ -62,6 +63,15 @@ export async function startServer(config: Config, logger: Logger, options: Start
       server.once('error', reject);
     });
     closers.unshift(() => closeHttp(server));
+    if (config.email.worker) {
+      const mail = createConfiguredWorker(config, services.database, logger);
+      await mail.worker.start();
+      // After the HTTP server has drained, so mail queued by the last requests is still sent.
+      closers.splice(1, 0, () => mail.stop());
+    }
+    const prune = setInterval(() => void services.limiter.prune().catch(() => undefined), 3_600_000);
+    prune.unref();
+    closers.unshift(async () => clearInterval(prune));
     if (config.database.kind === 'pglite') {
       await mkdir(config.dataDir, { recursive: true });
       await writeFile(lockFile(config), String(process.pid));

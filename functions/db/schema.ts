@@ -1,6 +1,6 @@
 /** Database tables (drizzle). Migrations in ./migrations are generated from this file. */
 import { sql } from 'drizzle-orm';
-import { check, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import type { MediaItem } from '../../src/lib/content/schema.ts';
 
 /** Content written at runtime by the creator tools; MDX in git is the other source. */
@@ -31,3 +31,121 @@ export const contentItems = pgTable(
 
 export type ContentRow = typeof contentItems.$inferSelect;
 export type NewContentRow = typeof contentItems.$inferInsert;
+
+const timestamptz = (name: string) => timestamp(name, { withTimezone: true });
+
+/** Secrets the server generates once and every instance shares (e.g. the link-signing key). */
+export const appSecrets = pgTable('app_secrets', {
+  name: text('name').primaryKey(),
+  value: text('value').notNull(),
+  createdAt: timestamptz('created_at').notNull().defaultNow(),
+});
+
+export const EMAIL_STATUSES = ['queued', 'sent', 'delivered', 'failed'] as const;
+export type EmailStatus = (typeof EMAIL_STATUSES)[number];
+
+/**
+ * The outbox: every message the product sends, written in the same transaction as the change that
+ * causes it, and delivered by the worker (lease + attempts + backoff).
+ */
+export const emails = pgTable(
+  'emails',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    subject: text('subject').notNull(),
+    bodyHtml: text('body_html').notNull(),
+    bodyText: text('body_text').notNull(),
+    to: text('to_address').notNull(),
+    from: text('from_address').notNull(),
+    replyTo: text('reply_to'),
+    headers: jsonb('headers').$type<Record<string, string>>().notNull().default({}),
+    template: text('template').notNull(),
+    status: text('status', { enum: EMAIL_STATUSES }).notNull().default('queued'),
+    attempts: integer('attempts').notNull().default(0),
+    maxAttempts: integer('max_attempts').notNull().default(6),
+    nextAttemptAt: timestamptz('next_attempt_at').notNull().defaultNow(),
+    leaseOwner: text('lease_owner'),
+    leaseExpiresAt: timestamptz('lease_expires_at'),
+    providerMessageId: text('provider_message_id'),
+    errorMessage: text('error_message'),
+    userId: text('user_id'),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+    updatedAt: timestamptz('updated_at').notNull().defaultNow(),
+    sentAt: timestamptz('sent_at'),
+    deliveredAt: timestamptz('delivered_at'),
+    failedAt: timestamptz('failed_at'),
+  },
+  (t) => [
+    index('emails_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'queued'`),
+    index('emails_created_idx').on(t.createdAt),
+    index('emails_provider_id_idx').on(t.providerMessageId),
+    check('emails_status_check', sql`${t.status} in ('queued', 'sent', 'delivered', 'failed')`),
+  ],
+);
+
+export type EmailRow = typeof emails.$inferSelect;
+export type NewEmailRow = typeof emails.$inferInsert;
+
+/** Delivery events reported by the mail provider, recorded once per provider event id. */
+export const emailEvents = pgTable('email_events', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  eventId: text('event_id').notNull().unique(),
+  emailId: uuid('email_id').references(() => emails.id, { onDelete: 'cascade' }),
+  type: text('type').notNull(),
+  detail: text('detail'),
+  occurredAt: timestamptz('occurred_at').notNull(),
+  receivedAt: timestamptz('received_at').notNull().defaultNow(),
+});
+
+export const SUBSCRIBER_STATUSES = ['pending', 'confirmed', 'unsubscribed'] as const;
+
+/** Newsletter subscribers with their double opt-in consent. */
+export const newsletterSubscribers = pgTable('newsletter_subscribers', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  email: text('email').notNull().unique(),
+  status: text('status', { enum: SUBSCRIBER_STATUSES }).notNull().default('pending'),
+  /** Bumped on every new subscription, so older confirmation links stop working. */
+  tokenVersion: integer('token_version').notNull().default(1),
+  consentSource: text('consent_source'),
+  consentAt: timestamptz('consent_at').notNull().defaultNow(),
+  confirmedAt: timestamptz('confirmed_at'),
+  unsubscribedAt: timestamptz('unsubscribed_at'),
+  createdAt: timestamptz('created_at').notNull().defaultNow(),
+  updatedAt: timestamptz('updated_at').notNull().defaultNow(),
+});
+
+export type SubscriberRow = typeof newsletterSubscribers.$inferSelect;
+
+/** Messages sent through the contact form. */
+export const contactMessages = pgTable('contact_messages', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  name: text('name').notNull(),
+  email: text('email').notNull(),
+  subject: text('subject').notNull(),
+  message: text('message').notNull(),
+  ip: text('ip'),
+  userAgent: text('user_agent'),
+  createdAt: timestamptz('created_at').notNull().defaultNow(),
+});
+
+/** People who left their details to download a free tool. */
+export const leads = pgTable(
+  'leads',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    name: text('name'),
+    email: text('email').notNull(),
+    phone: text('phone'),
+    toolSlug: text('tool_slug').notNull(),
+    ip: text('ip'),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('leads_email_idx').on(t.email)],
+);
+
+/** Fixed-window counters for abuse limits, shared by every instance. */
+export const rateLimits = pgTable('rate_limits', {
+  key: text('key').primaryKey(),
+  windowStart: timestamptz('window_start').notNull(),
+  count: integer('count').notNull(),
+});

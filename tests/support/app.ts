@@ -1,38 +1,38 @@
 /** The API app on a real database, mounted without a network port (`app.request()`). */
 import path from 'node:path';
 import { createApp } from '../../functions/app.ts';
-import { createPublicContentCache } from '../../functions/content/cache.ts';
-import { createMdxSource } from '../../functions/content/mdx-source.ts';
-import { createContentService } from '../../functions/content/service.ts';
-import { CONTENT_CHANNEL } from '../../functions/content/store.ts';
+import { loadConfig, type Config } from '../../functions/config.ts';
+import { createServices } from '../../functions/services.ts';
 import { quietLogger } from './fixtures.ts';
 import { openTestDatabase, type TestDatabaseKind } from './databases.ts';
 
 export const CONTENT_DIR = path.resolve(import.meta.dirname, '../../content');
 
+/** Configuration for tests: defaults plus `env` (mail goes to a temp mailbox unless SMTP is set). */
+export function testConfig(env: Record<string, string> = {}): Config {
+  return loadConfig({ CONTENT_DIR, LOG_LEVEL: 'silent', MAX_BODY_BYTES: String(64 * 1024), TRUST_PROXY: '1', ...env });
+}
+
 /** One server instance's worth of services on its own database (or on `shared` for a second instance). */
-export async function createTestApp(kind: TestDatabaseKind, shared?: Awaited<ReturnType<typeof openTestDatabase>>) {
+export async function createTestApp(
+  kind: TestDatabaseKind,
+  shared?: Awaited<ReturnType<typeof openTestDatabase>>,
+  env: Record<string, string> = {},
+) {
   const database = shared ?? (await openTestDatabase(kind));
-  const logger = quietLogger();
-  const mdx = await createMdxSource(CONTENT_DIR);
-  const content = createContentService({ db: database.db, mdx, logger });
-  const contentCache = createPublicContentCache(content);
-  const clear = () => contentCache.clear();
-  const unlisten = await database.listen(CONTENT_CHANNEL, clear, clear);
-  const app = createApp({
-    config: { siteUrl: 'http://localhost:3000', maxBodyBytes: 64 * 1024 },
-    logger,
-    database,
-    contentCache,
-  });
+  const config = testConfig(env);
+  const services = await createServices(config, quietLogger(), database);
+  const app = createApp({ config, logger: quietLogger(), services });
   return {
     app,
-    content,
-    contentCache,
-    mdx,
+    config,
+    services,
+    content: services.content,
+    contentCache: services.contentCache,
+    mdx: services.mdx,
     database,
     async close() {
-      await unlisten();
+      await services.close();
       if (!shared) await database.close();
     },
   };

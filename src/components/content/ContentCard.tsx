@@ -1,3 +1,4 @@
+import { lazy, Suspense, useState } from 'react';
 import type { PublicItem } from '../../lib/content/schema.ts';
 import { itemPath } from '../../lib/content/types.ts';
 import { formatDate, formatPrice, skillLabel } from '../../lib/format.ts';
@@ -46,6 +47,32 @@ function Meta({ item }: { item: PublicItem }) {
   }
 }
 
+const LeadDialog = lazy(() => import('./LeadDialog.tsx').then((m) => ({ default: m.LeadDialog })));
+
+/** Download Free for free tools (opens the lead dialog); members' tools link to their page. */
+function ToolAction({ item }: { item: Extract<PublicItem, { type: 'tool' }> }) {
+  const [open, setOpen] = useState(false);
+  if (item.accessLevel !== 'free') {
+    return <span className="relative z-10 text-xs font-medium text-slate-500">Members only</span>;
+  }
+  return (
+    <>
+      <button
+        type="button"
+        onClick={() => setOpen(true)}
+        className="relative z-10 rounded-lg bg-brand-600 px-3 py-1.5 text-xs font-semibold text-white hover:bg-brand-700"
+      >
+        Download Free
+      </button>
+      {open && (
+        <Suspense fallback={null}>
+          <LeadDialog toolId={item.slug} toolTitle={item.title} onClose={() => setOpen(false)} />
+        </Suspense>
+      )}
+    </>
+  );
+}
+
 /** A list card: the whole card links to the detail page; tag chips stay clickable above the link. */
 export function ContentCard({ item, activeTag, onTagSelect }: ContentCardProps) {
   return (
@@ -57,6 +84,7 @@ export function ContentCard({ item, activeTag, onTagSelect }: ContentCardProps) 
       <div className="flex flex-1 flex-col gap-3 p-5">
         <div className="flex items-center justify-between gap-2">
           <AccessBadge level={item.accessLevel} />
+          {item.type === 'tool' && <ToolAction item={item} />}
         </div>
         <h3 className="text-lg font-semibold leading-snug text-ink">
           <a href={itemPath(item.type, item.slug)} className="after:absolute after:inset-0 focus:outline-none">

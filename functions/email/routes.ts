@@ -1,0 +1,46 @@
+/**
+ * POST /api/email/events: delivery reports from the mail provider (thin: verify, parse, apply).
+ * Signed with HMAC-SHA256 of the raw body under EMAIL_WEBHOOK_SECRET, sent as
+ * `X-Webhook-Signature: sha256=<hex>`; one event or an array. Each event applies once (by id).
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { AppError, fieldErrors } from '../errors.ts';
+import { DeliveryEventSchema } from './schema.ts';
+import type { Outbox } from './service.ts';
+
+const EventsSchema = z.union([DeliveryEventSchema, z.array(DeliveryEventSchema).max(500)]);
+
+export function signWebhook(secret: string, body: string): string {
+  return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+}
+
+function verified(secret: string, body: string, header: string | undefined): boolean {
+  if (!header) return false;
+  const expected = Buffer.from(signWebhook(secret, body));
+  const given = Buffer.from(header);
+  return expected.length === given.length && timingSafeEqual(expected, given);
+}
+
+export function createEmailEventRoutes({ outbox, secret }: { outbox: Outbox; secret?: string }) {
+  return new Hono().post('/events', async (c) => {
+    if (!secret) throw new AppError('not_found', 'Delivery events are not enabled (set EMAIL_WEBHOOK_SECRET).');
+    const body = await c.req.text();
+    if (!verified(secret, body, c.req.header('x-webhook-signature'))) {
+      throw new AppError('unauthorized', 'The webhook signature is missing or wrong.');
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(body);
+    } catch {
+      throw new AppError('bad_request', 'The request body is not valid JSON.');
+    }
+    const parsed = EventsSchema.safeParse(json);
+    if (!parsed.success) throw new AppError('validation_failed', 'The event is not valid.', fieldErrors(parsed.error));
+    const events = Array.isArray(parsed.data) ? parsed.data : [parsed.data];
+    let applied = 0;
+    for (const event of events) if ((await outbox.applyEvent(event)).applied) applied += 1;
+    return c.json({ received: events.length, applied });
+  });
+}

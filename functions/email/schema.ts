@@ -1,0 +1,54 @@
+/** Email shapes: the spec's Email record (what the admin dashboard reads) and provider events. */
+import { z } from 'zod';
+import type { EmailRow, EmailStatus } from '../db/schema.ts';
+
+/** The spec's "Email record": id, subject, body (HTML), to, from, status and its times. */
+export interface EmailRecord {
+  id: string;
+  subject: string;
+  body: string;
+  to: string;
+  from: string;
+  status: EmailStatus;
+  createdAt: string;
+  sentAt: string | null;
+  deliveredAt: string | null;
+  failedAt: string | null;
+  errorMessage: string | null;
+  attempts: number;
+  template: string;
+}
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+export function toEmailRecord(row: EmailRow): EmailRecord {
+  return {
+    id: row.id,
+    subject: row.subject,
+    body: row.bodyHtml,
+    to: row.to,
+    from: row.from,
+    status: row.status,
+    createdAt: row.createdAt.toISOString(),
+    sentAt: iso(row.sentAt),
+    deliveredAt: iso(row.deliveredAt),
+    failedAt: iso(row.failedAt),
+    errorMessage: row.errorMessage,
+    attempts: row.attempts,
+    template: row.template,
+  };
+}
+
+/** A delivery event from the mail provider's webhook (mapped to this shape by its adapter). */
+export const DeliveryEventSchema = z.object({
+  id: z.string().min(1).max(200).describe('Provider event id; repeated deliveries of one event are ignored.'),
+  type: z.enum(['delivered', 'bounced', 'failed', 'complained']),
+  messageId: z.string().min(1).max(500).describe('Message-ID of the email the event is about.'),
+  occurredAt: z.coerce.date(),
+  detail: z.string().max(2000).optional(),
+});
+export type DeliveryEvent = z.infer<typeof DeliveryEventSchema>;
+
+export const LimitQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(10),
+});

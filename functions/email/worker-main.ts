@@ -1,0 +1,33 @@
+/**
+ * Runs the outbox worker on its own: `npm run worker` (or `node functions/email/worker-main.ts`).
+ * Useful to scale sending apart from the web servers (set EMAIL_WORKER=false on those).
+ * Needs Postgres (DATABASE_URL) when a server runs at the same time, since PGlite is single-process.
+ */
+import { ConfigError, loadConfig } from '../config.ts';
+import { DatabaseUnavailableError, openDatabase } from '../db/client.ts';
+import { createLogger } from '../lib/logger.ts';
+import { createConfiguredWorker } from './setup.ts';
+
+async function main() {
+  const config = loadConfig();
+  const logger = createLogger(config.logLevel);
+  const database = await openDatabase(config.database, logger);
+  const leaseMs = Number(process.env.EMAIL_LEASE_MS) || undefined;
+  const running = createConfiguredWorker(config, database, logger, leaseMs ? { leaseMs } : {});
+  await running.worker.start();
+  console.log(`email worker ${running.worker.owner} started (${running.transport.kind})`);
+
+  const stop = async () => {
+    await running.stop();
+    await database.close();
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void stop());
+  process.once('SIGINT', () => void stop());
+}
+
+main().catch((err: unknown) => {
+  if (err instanceof ConfigError || err instanceof DatabaseUnavailableError) console.error(`\n${err.message}\n`);
+  else console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,148 @@
+/**
+ * The outbox worker: claims due messages under a lease (FOR UPDATE SKIP LOCKED, so any number of
+ * workers can run), sends them through the transport with bounded concurrency, and records the
+ * result while it still holds the lease. Failures retry with exponential backoff until the
+ * message's maximum attempts; permanent rejections fail at once. A worker that dies leaves its
+ * leases to expire, after which another worker reclaims the messages. `stop()` claims nothing new,
+ * gives back messages it had not started, and waits for the ones in flight.
+ */
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { Db } from '../db/client.ts';
+import type { EmailRow } from '../db/schema.ts';
+import type { Logger } from '../lib/logger.ts';
+import { createEmailStore } from './store.ts';
+import { TransportError, type MailTransport } from './transports.ts';
+
+export interface WorkerOptions {
+  db: Db;
+  transport: MailTransport;
+  logger: Logger;
+  /** Messages claimed per round trip. */
+  batchSize?: number;
+  /** Messages sent at the same time. */
+  concurrency?: number;
+  /** How long a claim is exclusive; must exceed the transport's worst send time. */
+  leaseMs?: number;
+  /** Idle poll interval (wake-ups by NOTIFY come sooner). */
+  pollMs?: number;
+  /** Delay before retry number `attempt` (1-based). */
+  backoff?: (attempt: number) => number;
+  /** Subscribes to "mail queued" notices; returns the unsubscribe function. */
+  subscribe?: (wake: () => void) => Promise<() => Promise<void>>;
+}
+
+/** 30 s, 1 min, 2 min, 4 min... capped at 1 h, with ±20% jitter so retries do not stampede. */
+export function defaultBackoff(attempt: number): number {
+  const base = Math.min(30_000 * 2 ** Math.max(0, attempt - 1), 3_600_000);
+  return Math.round(base * (0.8 + Math.random() * 0.4));
+}
+
+export function createEmailWorker(options: WorkerOptions) {
+  const { db, transport, logger, batchSize = 50, concurrency = 16, leaseMs = 120_000, pollMs = 1000 } = options;
+  const backoff = options.backoff ?? defaultBackoff;
+  const owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  const store = createEmailStore(db);
+  const pending = new Set<string>();
+  let running = false;
+  let wake: (() => void) | undefined;
+  let loop: Promise<void> | undefined;
+  let unsubscribe: (() => Promise<void>) | undefined;
+  const stats = { sent: 0, failed: 0, retried: 0 };
+
+  async function deliver(email: EmailRow): Promise<void> {
+    try {
+      const result = await transport.send(email);
+      const now = new Date();
+      const kept = await store.settle(email.id, owner, {
+        status: result.delivered ? 'delivered' : 'sent',
+        sentAt: now,
+        deliveredAt: result.delivered ? now : null,
+        providerMessageId: result.providerMessageId,
+        errorMessage: null,
+      });
+      if (!kept) logger.warn({ emailId: email.id }, 'lease lost before the result was recorded');
+      stats.sent += 1;
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      const final = (err instanceof TransportError && err.permanent) || email.attempts >= email.maxAttempts;
+      await store.settle(
+        email.id,
+        owner,
+        final
+          ? { status: 'failed', failedAt: new Date(), errorMessage: message }
+          : { status: 'queued', nextAttemptAt: new Date(Date.now() + backoff(email.attempts)), errorMessage: message },
+      );
+      if (final) stats.failed += 1;
+      else stats.retried += 1;
+      logger.warn({ emailId: email.id, attempt: email.attempts, final, err: message }, 'email delivery failed');
+    }
+  }
+
+  /** Claims one batch and sends it; returns how many messages were claimed. */
+  async function runOnce(): Promise<number> {
+    const batch = await store.claim(owner, batchSize, leaseMs);
+    for (const e of batch) pending.add(e.id);
+    let next = 0;
+    const lane = async () => {
+      while (next < batch.length) {
+        const email = batch[next++]!;
+        if (!running && !pending.has(email.id)) continue;
+        pending.delete(email.id);
+        await deliver(email);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(concurrency, batch.length) }, lane));
+    return batch.length;
+  }
+
+  function idle(): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, pollMs);
+      function done() {
+        clearTimeout(timer);
+        wake = undefined;
+        resolve();
+      }
+      wake = done;
+    });
+  }
+
+  async function run(): Promise<void> {
+    while (running) {
+      try {
+        if ((await runOnce()) < batchSize && running) await idle();
+      } catch (err) {
+        logger.error({ err }, 'email worker round failed');
+        if (running) await idle();
+      }
+    }
+  }
+
+  return {
+    owner,
+    stats,
+    runOnce,
+    async start(): Promise<void> {
+      if (running) return;
+      running = true;
+      unsubscribe = await options.subscribe?.(() => wake?.());
+      loop = run();
+      logger.info({ owner, transport: transport.kind }, 'email worker started');
+    },
+    /** Stops claiming, gives back unstarted messages, and waits up to `graceMs` for sends in flight. */
+    async stop(graceMs = 10_000): Promise<void> {
+      if (!running) return;
+      running = false;
+      wake?.();
+      const unstarted = [...pending];
+      pending.clear();
+      await store.release(unstarted, owner).catch((err: unknown) => logger.warn({ err }, 'could not release email leases'));
+      await Promise.race([loop, new Promise((r) => setTimeout(r, graceMs).unref())]);
+      await unsubscribe?.().catch(() => undefined);
+      logger.info({ owner, ...stats }, 'email worker stopped');
+    },
+  };
+}
+
+export type EmailWorker = ReturnType<typeof createEmailWorker>;

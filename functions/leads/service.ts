@@ -1,0 +1,86 @@
+/**
+ * Lead capture for free tools: the visitor's details are stored, the download link is emailed (valid
+ * for days) and a short-lived link is returned for the Download Now button. Gated tools are not
+ * offered here; the gated-content work serves them to entitled members.
+ */
+import { eq } from 'drizzle-orm';
+import { itemPath } from '../../src/lib/content/types.ts';
+import type { ContentService } from '../content/service.ts';
+import type { Db } from '../db/client.ts';
+import { leads } from '../db/schema.ts';
+import type { Outbox } from '../email/service.ts';
+import { AppError } from '../errors.ts';
+import type { Downloads } from '../files/service.ts';
+import type { Newsletter } from '../newsletter/service.ts';
+
+const EMAIL_LINK_DAYS = 7;
+const BUTTON_LINK_SECONDS = 15 * 60;
+
+export interface LeadInput {
+  name?: string;
+  email: string;
+  phone?: string;
+  toolId: string;
+}
+
+export interface LeadDeps {
+  db: Db;
+  content: ContentService;
+  outbox: Outbox;
+  downloads: Downloads;
+  newsletter: Newsletter;
+  siteUrl: string;
+}
+
+export function createLeads({ db, content, outbox, downloads, newsletter, siteUrl }: LeadDeps) {
+  async function findTool(toolId: string) {
+    const bySlug = await content.get('tool', toolId);
+    if (bySlug) return bySlug;
+    return (await content.list('tool')).find((t) => t.id === toolId);
+  }
+
+  async function isKnown(email: string): Promise<boolean> {
+    const [lead] = await db.select({ id: leads.id }).from(leads).where(eq(leads.email, email)).limit(1);
+    return Boolean(lead) || (await newsletter.isKnown(email));
+  }
+
+  return {
+    /**
+     * Records a lead and sends the download. A returning visitor (stored email, already known) may
+     * leave the name out; a new one must give it.
+     */
+    async request(input: LeadInput, meta: { ip: string }): Promise<{ downloadUrl: string; toolTitle: string }> {
+      const tool = await findTool(input.toolId);
+      if (!tool) throw new AppError('not_found', 'tool not found');
+      if (tool.accessLevel !== 'free') throw new AppError('forbidden', 'This tool is for members. Sign in to download it.');
+      if (!tool.downloadUrl) throw new AppError('not_found', 'This tool has no download yet.');
+      if (!input.name && !(await isKnown(input.email))) {
+        throw new AppError('validation_failed', 'Some fields are not valid.', { name: ['Name is required'] });
+      }
+      const emailLink = await downloads.link(tool.downloadUrl, EMAIL_LINK_DAYS * 24 * 3600);
+      await db.transaction(async (tx) => {
+        await tx.insert(leads).values({
+          name: input.name ?? null,
+          email: input.email,
+          phone: input.phone ?? null,
+          toolSlug: tool.slug,
+          ip: meta.ip,
+        });
+        await outbox.enqueue(tx, {
+          to: input.email,
+          template: 'lead-download',
+          data: {
+            ...(input.name ? { name: input.name } : {}),
+            toolTitle: tool.title,
+            toolUrl: `${siteUrl}${itemPath('tool', tool.slug)}`,
+            downloadUrl: emailLink,
+            validDays: EMAIL_LINK_DAYS,
+          },
+        });
+      });
+      return { downloadUrl: await downloads.link(tool.downloadUrl, BUTTON_LINK_SECONDS), toolTitle: tool.title };
+    },
+  };
+}
+
+export type Leads = ReturnType<typeof createLeads>;

@@ -1,0 +1,33 @@
+/**
+ * Signed, purpose-bound tokens for links (newsletter confirmation and unsubscribe, downloads):
+ * compact HS256 JWTs (jose). A token made for one purpose never verifies for another.
+ */
+import { errors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
+
+export type TokenPurpose = 'newsletter-confirm' | 'newsletter-unsubscribe' | 'download';
+
+export type TokenResult<T> = { ok: true; claims: T } | { ok: false; reason: 'expired' | 'invalid' };
+
+export function createTokens(secret: Uint8Array) {
+  return {
+    /** Signs `claims` for `purpose`; `ttlSeconds` omitted means the token does not expire. */
+    async sign(purpose: TokenPurpose, claims: Record<string, string | number>, ttlSeconds?: number): Promise<string> {
+      const jwt = new SignJWT({ ...claims }).setProtectedHeader({ alg: 'HS256' }).setAudience(purpose).setIssuedAt();
+      if (ttlSeconds !== undefined) jwt.setExpirationTime(`${ttlSeconds}s`);
+      return jwt.sign(secret);
+    },
+
+    /** Verifies a token for `purpose`; tells expired tokens apart from bad ones. */
+    async verify<T extends JWTPayload>(purpose: TokenPurpose, token: string): Promise<TokenResult<T>> {
+      if (!token || token.length > 2048) return { ok: false, reason: 'invalid' };
+      try {
+        const { payload } = await jwtVerify<T>(token, secret, { audience: purpose, algorithms: ['HS256'] });
+        return { ok: true, claims: payload };
+      } catch (err) {
+        return { ok: false, reason: err instanceof errors.JWTExpired ? 'expired' : 'invalid' };
+      }
+    },
+  };
+}
+
+export type Tokens = ReturnType<typeof createTokens>;

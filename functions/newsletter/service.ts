@@ -1,0 +1,98 @@
+/**
+ * Newsletter double opt-in: subscribing queues a confirmation mail (in the same transaction); only a
+ * POST with the signed link's token confirms, so link scanners that follow GET links cannot. Every
+ * newsletter mail carries an unsubscribe link and one-click List-Unsubscribe headers.
+ */
+import type { Db } from '../db/client.ts';
+import type { SubscriberRow } from '../db/schema.ts';
+import type { Outbox } from '../email/service.ts';
+import { LINK_MESSAGES, type LinkProblem } from '../../src/lib/newsletter.ts';
+import { AppError } from '../errors.ts';
+import type { Logger } from '../lib/logger.ts';
+import type { Tokens } from '../lib/tokens.ts';
+import { createSubscriberStore } from './store.ts';
+
+const CONFIRM_TTL_SECONDS = 7 * 24 * 3600;
+
+/** A confirmation or unsubscribe link that cannot be used; `problem` picks the page's message. */
+export class NewsletterLinkError extends AppError {
+  readonly problem: LinkProblem;
+  constructor(problem: LinkProblem) {
+    super('bad_request', LINK_MESSAGES[problem]);
+    this.problem = problem;
+  }
+}
+
+export interface NewsletterDeps {
+  db: Db;
+  outbox: Outbox;
+  tokens: Tokens;
+  siteUrl: string;
+  logger: Logger;
+}
+
+export function createNewsletter({ db, outbox, tokens, siteUrl, logger }: NewsletterDeps) {
+  async function links(subscriber: SubscriberRow) {
+    const unsubscribe = await tokens.sign('newsletter-unsubscribe', { sub: subscriber.id });
+    const confirm = await tokens.sign('newsletter-confirm', { sub: subscriber.id, v: subscriber.tokenVersion }, CONFIRM_TTL_SECONDS);
+    return {
+      confirmUrl: `${siteUrl}/newsletter/confirm?token=${confirm}`,
+      unsubscribeUrl: `${siteUrl}/newsletter/unsubscribe?token=${unsubscribe}`,
+      oneClickUrl: `${siteUrl}/api/newsletter/unsubscribe?token=${unsubscribe}`,
+    };
+  }
+
+  async function subscriberFrom(purpose: 'newsletter-confirm' | 'newsletter-unsubscribe', token: string) {
+    const result = await tokens.verify<{ sub?: string; v?: number }>(purpose, token);
+    if (!result.ok) throw new NewsletterLinkError(result.reason);
+    const subscriber = result.claims.sub ? await createSubscriberStore(db).findById(result.claims.sub) : undefined;
+    if (!subscriber) throw new NewsletterLinkError('invalid');
+    return { subscriber, version: result.claims.v };
+  }
+
+  return {
+    /**
+     * Records consent and queues the confirmation mail. Answers the same whatever the address's
+     * state, so the form reveals nothing about who is subscribed; confirmed addresses get no mail.
+     */
+    async subscribe(email: string, source: string | null): Promise<void> {
+      await db.transaction(async (tx) => {
+        const store = createSubscriberStore(tx);
+        let subscriber = await store.insertPending(email, source);
+        if (!subscriber) {
+          const existing = await store.lockByEmail(email);
+          if (!existing) throw new Error(`subscriber ${email} vanished during subscribe`);
+          if (existing.status === 'confirmed') return;
+          subscriber = await store.renewConsent(existing, source);
+        }
+        await outbox.enqueue(tx, { to: email, template: 'newsletter-confirm', data: await links(subscriber) });
+      });
+    },
+
+    /** Confirms with the token from the confirmation link; confirming twice is harmless. */
+    async confirm(token: string): Promise<'confirmed' | 'already-confirmed'> {
+      const { subscriber, version } = await subscriberFrom('newsletter-confirm', token);
+      if (subscriber.status === 'confirmed') return 'already-confirmed';
+      if (subscriber.status !== 'pending' || version !== subscriber.tokenVersion) throw new NewsletterLinkError('stale');
+      await db.transaction(async (tx) => {
+        await createSubscriberStore(tx).setStatus(subscriber.id, 'confirmed');
+        await outbox.enqueue(tx, { to: subscriber.email, template: 'newsletter-welcome', data: await links(subscriber) });
+      });
+      logger.info({ subscriberId: subscriber.id }, 'newsletter subscription confirmed');
+      return 'confirmed';
+    },
+
+    /** Unsubscribes with the token from any newsletter mail; repeating it is harmless. */
+    async unsubscribe(token: string): Promise<void> {
+      const { subscriber } = await subscriberFrom('newsletter-unsubscribe', token);
+      if (subscriber.status !== 'unsubscribed') await createSubscriberStore(db).setStatus(subscriber.id, 'unsubscribed');
+    },
+
+    /** Whether an address is on the list in any state (used to recognise returning visitors). */
+    async isKnown(email: string): Promise<boolean> {
+      return Boolean(await createSubscriberStore(db).findByEmail(email));
+    },
+  };
+}
+
+export type Newsletter = ReturnType<typeof createNewsletter>;

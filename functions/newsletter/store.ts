@@ -1,0 +1,62 @@
+/** The only module that touches newsletter_subscribers. */
+import { eq, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../db/client.ts';
+import { newsletterSubscribers, type SubscriberRow } from '../db/schema.ts';
+
+export function createSubscriberStore(db: DbOrTx) {
+  return {
+    /** Inserts a pending subscriber, or returns undefined when the address exists already. */
+    async insertPending(email: string, source: string | null): Promise<SubscriberRow | undefined> {
+      const [row] = await db
+        .insert(newsletterSubscribers)
+        .values({ email, consentSource: source })
+        .onConflictDoNothing({ target: newsletterSubscribers.email })
+        .returning();
+      return row;
+    },
+
+    /** The subscriber row for an address, locked until the transaction ends. */
+    async lockByEmail(email: string): Promise<SubscriberRow | undefined> {
+      const [row] = await db.select().from(newsletterSubscribers).where(eq(newsletterSubscribers.email, email)).for('update');
+      return row;
+    },
+
+    async findById(id: string): Promise<SubscriberRow | undefined> {
+      if (!/^[0-9a-f-]{36}$/i.test(id)) return undefined;
+      const [row] = await db.select().from(newsletterSubscribers).where(eq(newsletterSubscribers.id, id)).limit(1);
+      return row;
+    },
+
+    async findByEmail(email: string): Promise<SubscriberRow | undefined> {
+      const [row] = await db.select().from(newsletterSubscribers).where(eq(newsletterSubscribers.email, email)).limit(1);
+      return row;
+    },
+
+    /** Records fresh consent; a returning (unsubscribed) address becomes pending with a new token version. */
+    async renewConsent(row: SubscriberRow, source: string | null): Promise<SubscriberRow> {
+      const restart = row.status === 'unsubscribed';
+      const [updated] = await db
+        .update(newsletterSubscribers)
+        .set({
+          consentSource: source,
+          consentAt: sql`now()`,
+          updatedAt: sql`now()`,
+          ...(restart ? { status: 'pending' as const, tokenVersion: row.tokenVersion + 1, unsubscribedAt: null } : {}),
+        })
+        .where(eq(newsletterSubscribers.id, row.id))
+        .returning();
+      return updated!;
+    },
+
+    async setStatus(id: string, status: 'confirmed' | 'unsubscribed'): Promise<void> {
+      await db
+        .update(newsletterSubscribers)
+        .set({
+          status,
+          updatedAt: sql`now()`,
+          ...(status === 'confirmed' ? { confirmedAt: sql`now()` } : { unsubscribedAt: sql`now()` }),
+        })
+        .where(eq(newsletterSubscribers.id, id));
+    },
+  };
+}

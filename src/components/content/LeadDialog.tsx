@@ -1,0 +1,135 @@
+/**
+ * The lead dialog of the tools list (spec point 2): a form (name, email, optional phone), then a
+ * Thank You state with Download Now. A visitor whose email is stored skips the form. The server
+ * emails the link too; failures show the spec's 'Error' toast.
+ */
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { readStored, STORAGE_KEYS, writeStored } from '../../lib/storage-keys.ts';
+import { toast } from '../../lib/toast.ts';
+
+type Step =
+  | { kind: 'preparing' }
+  | { kind: 'form'; email: string; sending: boolean }
+  | { kind: 'thanks'; email: string; downloadUrl: string };
+type FieldErrors = Partial<Record<'name' | 'email' | 'phone', string>>;
+
+class LeadError extends Error {
+  fields: FieldErrors;
+  constructor(fields: FieldErrors) {
+    super('lead request failed');
+    this.fields = fields;
+  }
+}
+
+async function requestDownload(body: Record<string, string>): Promise<string> {
+  const res = await fetch('/api/leads', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const json = (await res.json().catch(() => ({}))) as { downloadUrl?: string; error?: { fields?: Record<string, string[]> } };
+  if (res.ok && json.downloadUrl) return json.downloadUrl;
+  const fields = Object.fromEntries(Object.entries(json.error?.fields ?? {}).map(([k, v]) => [k, v[0] ?? ''])) as FieldErrors;
+  throw new LeadError(fields);
+}
+
+function failToast() {
+  toast({ title: 'Error', description: 'Something went wrong. Please try again.', variant: 'destructive' });
+}
+
+const input = 'mt-1 w-full rounded-lg border border-slate-300 px-3 py-2 text-sm focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-600/30';
+
+export function LeadDialog({ toolId, toolTitle, onClose }: { toolId: string; toolTitle: string; onClose: () => void }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const [step, setStep] = useState<Step>({ kind: 'preparing' });
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const id = useId();
+
+  useEffect(() => {
+    ref.current?.showModal();
+    const stored = readStored(STORAGE_KEYS.userEmail);
+    if (!stored) return setStep({ kind: 'form', email: '', sending: false });
+    requestDownload({ email: stored, toolId })
+      .then((downloadUrl) => setStep({ kind: 'thanks', email: stored, downloadUrl }))
+      .catch(() => setStep({ kind: 'form', email: stored, sending: false }));
+  }, [toolId]);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const data = Object.fromEntries(new FormData(event.currentTarget)) as Record<string, string>;
+    const body = { name: data.name ?? '', email: data.email ?? '', toolId, ...(data.phone ? { phone: data.phone } : {}), website: data.website ?? '' };
+    setStep({ kind: 'form', email: body.email, sending: true });
+    try {
+      const downloadUrl = await requestDownload(body);
+      writeStored(STORAGE_KEYS.userEmail, body.email.trim().toLowerCase());
+      setErrors({});
+      setStep({ kind: 'thanks', email: body.email, downloadUrl });
+    } catch (err) {
+      setErrors(err instanceof LeadError ? err.fields : {});
+      setStep({ kind: 'form', email: body.email, sending: false });
+      failToast();
+    }
+  }
+
+  const described = (field: keyof FieldErrors) => (errors[field] ? { 'aria-invalid': true, 'aria-describedby': `${id}-${field}` } : {});
+  const error = (field: keyof FieldErrors) =>
+    errors[field] ? <p id={`${id}-${field}`} className="mt-1 text-xs text-red-700">{errors[field]}</p> : null;
+
+  return (
+    <dialog
+      ref={ref}
+      onClose={onClose}
+      aria-labelledby={`${id}-title`}
+      className="m-auto w-[min(28rem,calc(100vw-2rem))] rounded-2xl p-0 shadow-2xl backdrop:bg-slate-900/50"
+    >
+      <div className="p-6">
+        {step.kind === 'preparing' ? (
+          <p id={`${id}-title`} role="status" className="py-6 text-center text-sm text-slate-600">
+            Preparing your download…
+          </p>
+        ) : step.kind === 'thanks' ? (
+          <div className="text-center">
+            <h2 id={`${id}-title`} className="text-xl font-semibold text-ink">Thank You!</h2>
+            <p className="mt-2 text-sm text-slate-600">
+              Your copy of {toolTitle} is ready. We also emailed the link to {step.email}.
+            </p>
+            <a href={step.downloadUrl} download className="mt-6 inline-block rounded-lg bg-brand-600 px-5 py-2.5 text-sm font-semibold text-white hover:bg-brand-700">
+              Download Now
+            </a>
+          </div>
+        ) : (
+          <form onSubmit={submit}>
+            <h2 id={`${id}-title`} className="text-xl font-semibold text-ink">Download {toolTitle}</h2>
+            <p className="mt-1 text-sm text-slate-600">Tell us where to send it. We will email you the link as well.</p>
+            <div className="mt-4 flex flex-col gap-3">
+              <label className="text-sm font-medium text-slate-700">
+                Name
+                <input name="name" required maxLength={100} autoComplete="name" className={input} {...described('name')} />
+                {error('name')}
+              </label>
+              <label className="text-sm font-medium text-slate-700">
+                Email
+                <input name="email" type="email" required maxLength={254} autoComplete="email" defaultValue={step.email} className={input} {...described('email')} />
+                {error('email')}
+              </label>
+              <label className="text-sm font-medium text-slate-700">
+                Phone <span className="font-normal text-slate-500">(optional)</span>
+                <input name="phone" type="tel" maxLength={40} autoComplete="tel" className={input} {...described('phone')} />
+                {error('phone')}
+              </label>
+              <input name="website" tabIndex={-1} autoComplete="off" aria-hidden="true" className="absolute -left-[9999px] h-0 w-0 opacity-0" />
+            </div>
+            <div className="mt-6 flex justify-end gap-3">
+              <button type="button" onClick={() => ref.current?.close()} className="rounded-lg px-4 py-2 text-sm font-semibold text-slate-700 hover:bg-slate-100">
+                Cancel
+              </button>
+              <button type="submit" disabled={step.sending} className="rounded-lg bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700 disabled:opacity-60">
+                {step.sending ? 'Sending…' : 'Get the download'}
+              </button>
+            </div>
+          </form>
+        )}
+      </div>
+    </dialog>
+  );
+}

@@ -1,0 +1,274 @@
+/**
+ * The email outbox on both databases: enqueue commits with the caller's transaction, the mailbox
+ * and SMTP transports (a real SMTP server on loopback), retries with backoff, permanent failures,
+ * leases, graceful stop, the admin functions and provider delivery events.
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import PostalMime from 'postal-mime';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { emails } from '../../functions/db/schema.ts';
+import { signWebhook } from '../../functions/email/routes.ts';
+import { createEmailStore } from '../../functions/email/store.ts';
+import { createMailboxTransport, createSmtpTransport, type MailTransport } from '../../functions/email/transports.ts';
+import { createEmailWorker, type WorkerOptions } from '../../functions/email/worker.ts';
+import { createTestApp, type TestApp } from '../support/app.ts';
+import { DATABASE_KINDS } from '../support/databases.ts';
+import { quietLogger } from '../support/fixtures.ts';
+import { startTestSmtp, type TestSmtp } from '../support/smtp.ts';
+import { tempDir } from '../support/temp.ts';
+
+const WEBHOOK_SECRET = 'test-webhook-secret-123456';
+
+describe.each(DATABASE_KINDS)('email outbox on %s', (kind) => {
+  let t: TestApp;
+  const workers: { stop(): Promise<void> }[] = [];
+
+  beforeAll(async () => {
+    t = await createTestApp(kind, undefined, { EMAIL_WEBHOOK_SECRET: WEBHOOK_SECRET });
+  });
+  afterEach(async () => {
+    for (const w of workers.splice(0)) await w.stop();
+    await t.database.db.delete(emails);
+  });
+  afterAll(() => t?.close());
+
+  const outbox = () => t.services.outbox;
+  const rows = () => t.database.db.select().from(emails);
+  const row = async (id: string) => (await t.database.db.select().from(emails).where(eq(emails.id, id)))[0]!;
+  const enqueueAck = (to = 'reader@example.com', tx = t.database.db) =>
+    outbox().enqueue(tx, { to, template: 'contact-acknowledgement', data: { name: 'Ada', subject: 'Hello', message: 'Line one\n\nLine <b>two</b>' } });
+  const worker = (transport: MailTransport, extra: Partial<WorkerOptions> = {}) => {
+    const w = createEmailWorker({ db: t.database.db, transport, logger: quietLogger(), pollMs: 20, ...extra });
+    workers.push(w);
+    return w;
+  };
+
+  it('commits a queued email with the caller’s transaction, and drops it on rollback', async () => {
+    await expect(
+      t.database.db.transaction(async (tx) => {
+        await enqueueAck('rolled-back@example.com', tx);
+        throw new Error('the state change failed');
+      }),
+    ).rejects.toThrow('the state change failed');
+    expect(await rows()).toHaveLength(0);
+    await t.database.db.transaction((tx) => enqueueAck('committed@example.com', tx));
+    expect((await rows()).map((r) => r.to)).toEqual(['committed@example.com']);
+  });
+
+  it('writes mail into the local mailbox as .eml with HTML and text parts, status delivered', async () => {
+    const dir = await tempDir('mailbox');
+    const email = await enqueueAck();
+    expect(await worker(createMailboxTransport(dir, quietLogger())).runOnce()).toBe(1);
+    const files = await readdir(dir);
+    expect(files).toEqual([expect.stringMatching(new RegExp(`${email.id}\\.eml$`))]);
+    const parsed = await PostalMime.parse(await readFile(path.join(dir, files[0]!), 'utf8'));
+    expect(parsed.subject).toBe('We received your message: Hello');
+    expect(parsed.text).toContain('Line <b>two</b>');
+    expect(parsed.html).toContain('Line &lt;b&gt;two&lt;/b&gt;');
+    expect(parsed.messageId).toBe(email.headers['Message-ID']);
+    const done = await row(email.id);
+    expect(done).toMatchObject({ status: 'delivered', attempts: 1, leaseOwner: null, errorMessage: null });
+    expect(done.sentAt).toBeInstanceOf(Date);
+    expect(done.deliveredAt).toBeInstanceOf(Date);
+  });
+
+  describe('over SMTP', () => {
+    let smtp: TestSmtp;
+    const transports: MailTransport[] = [];
+    const smtpTransport = (url: string) => {
+      const transport = createSmtpTransport(url);
+      transports.push(transport);
+      return transport;
+    };
+    afterEach(async () => {
+      // Close pooled client connections first, or the server waits for them before closing.
+      for (const transport of transports.splice(0)) await transport.close();
+      await smtp?.close();
+    });
+
+    it('hands over both parts and the list headers; the message is sent', async () => {
+      smtp = await startTestSmtp();
+      await t.services.newsletter.subscribe('list@example.com', '/blog');
+      const [queued] = await rows();
+      await worker(smtpTransport(smtp.url)).runOnce();
+      expect(smtp.received).toHaveLength(1);
+      const mail = await smtp.parse(smtp.received[0]!);
+      expect(mail.text).toContain('/newsletter/confirm?token=');
+      expect(mail.html).toContain('Confirm my subscription');
+      const header = (name: string) => mail.headers.find((h) => h.key === name)?.value;
+      expect(header('list-unsubscribe')).toMatch(/^<http:\/\/.+\/api\/newsletter\/unsubscribe\?token=.+>, <mailto:/);
+      expect(header('list-unsubscribe-post')).toBe('List-Unsubscribe=One-Click');
+      expect(smtp.received[0]!.messageId).toBe(queued!.headers['Message-ID']);
+      expect(await row(queued!.id)).toMatchObject({ status: 'sent', deliveredAt: null, errorMessage: null });
+    });
+
+    it('fails a rejected recipient at once with the server’s message', async () => {
+      smtp = await startTestSmtp({ rejectRecipients: ['nobody@example.com'] });
+      const email = await enqueueAck('nobody@example.com');
+      await worker(smtpTransport(smtp.url)).runOnce();
+      const failed = await row(email.id);
+      expect(failed.status).toBe('failed');
+      expect(failed.attempts).toBe(1);
+      expect(failed.errorMessage).toContain('No such user here');
+      expect(failed.failedAt).toBeInstanceOf(Date);
+    });
+
+    it('retries while the server is down with growing delays, then delivers once it is back', async () => {
+      smtp = await startTestSmtp();
+      const port = smtp.port;
+      await smtp.close();
+      const delays: number[] = [];
+      const backoff = (attempt: number) => {
+        const ms = 40 * 2 ** (attempt - 1);
+        delays.push(ms);
+        return ms;
+      };
+      const email = await enqueueAck();
+      const w = worker(smtpTransport(`smtp://127.0.0.1:${port}`), { backoff });
+      await w.runOnce();
+      let waiting = await row(email.id);
+      expect(waiting).toMatchObject({ status: 'queued', attempts: 1, leaseOwner: null });
+      expect(waiting.errorMessage).toMatch(/ECONNREFUSED|connect/i);
+      expect(waiting.nextAttemptAt.getTime()).toBeGreaterThan(Date.now() - 5);
+      await new Promise((r) => setTimeout(r, 60));
+      await w.runOnce();
+      waiting = await row(email.id);
+      expect(waiting.attempts).toBe(2);
+      expect(delays).toEqual([40, 80]);
+      smtp = await startTestSmtp({ port });
+      await new Promise((r) => setTimeout(r, 120));
+      await w.runOnce();
+      expect(await row(email.id)).toMatchObject({ status: 'sent', attempts: 3, errorMessage: null });
+      expect(smtp.received).toHaveLength(1);
+    });
+
+    it('gives up after the maximum attempts and records the last error', async () => {
+      smtp = await startTestSmtp();
+      await smtp.close();
+      const email = await enqueueAck();
+      await t.database.db.update(emails).set({ maxAttempts: 2 }).where(eq(emails.id, email.id));
+      const w = worker(smtpTransport(`smtp://127.0.0.1:${smtp.port}`), { backoff: () => 0 });
+      await w.runOnce();
+      await w.runOnce();
+      expect(await w.runOnce()).toBe(0);
+      expect(await row(email.id)).toMatchObject({ status: 'failed', attempts: 2 });
+    });
+  });
+
+  it('leases a claimed message to one worker until the lease expires, and fences late results', async () => {
+    const email = await enqueueAck();
+    const store = createEmailStore(t.database.db);
+    expect(await store.claim('worker-a', 10, 200)).toHaveLength(1);
+    expect(await store.claim('worker-b', 10, 200)).toHaveLength(0);
+    await new Promise((r) => setTimeout(r, 250));
+    const reclaimed = await store.claim('worker-b', 10, 60_000);
+    expect(reclaimed.map((e) => e.id)).toEqual([email.id]);
+    expect(reclaimed[0]!.attempts).toBe(2);
+    expect(await store.settle(email.id, 'worker-a', { status: 'sent' })).toBe(false);
+    expect(await store.settle(email.id, 'worker-b', { status: 'sent' })).toBe(true);
+  });
+
+  it('stops gracefully: finishes the message in flight and gives back the rest at once', async () => {
+    const dir = await tempDir('slow-mailbox');
+    const mailbox = createMailboxTransport(dir, quietLogger());
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let started = 0;
+    const slow: MailTransport = {
+      kind: 'mailbox',
+      async send(email) {
+        started += 1;
+        await gate;
+        return mailbox.send(email);
+      },
+      close: async () => undefined,
+    };
+    for (let i = 0; i < 5; i++) await enqueueAck(`reader${i}@example.com`);
+    const w = createEmailWorker({ db: t.database.db, transport: slow, logger: quietLogger(), concurrency: 1, pollMs: 20 });
+    await w.start();
+    await expect.poll(() => started).toBe(1);
+    const stopping = w.stop(5000);
+    setTimeout(release, 50);
+    await stopping;
+    const all = await rows();
+    expect(all.filter((e) => e.status === 'delivered')).toHaveLength(1);
+    const back = all.filter((e) => e.status === 'queued');
+    expect(back).toHaveLength(4);
+    for (const e of back) expect(e).toMatchObject({ leaseOwner: null, leaseExpiresAt: null, attempts: 0 });
+  });
+
+  describe('admin functions', () => {
+    it('lists the queue and recent emails with a default limit of 10', async () => {
+      for (let i = 0; i < 12; i++) await enqueueAck(`q${i}@example.com`);
+      expect(await outbox().queue()).toHaveLength(10);
+      expect(await outbox().queue(3)).toHaveLength(3);
+      expect(await outbox().recent()).toHaveLength(0);
+      await worker(createMailboxTransport(await tempDir('admin-mailbox'), quietLogger()), { batchSize: 5 }).runOnce();
+      expect(await outbox().recent()).toHaveLength(5);
+      expect(await outbox().queue(100)).toHaveLength(7);
+    });
+
+    it('resends a failed email as a new attempt of the same message', async () => {
+      const email = await enqueueAck();
+      await t.database.db
+        .update(emails)
+        .set({ status: 'failed', attempts: 6, errorMessage: 'boom', failedAt: new Date() })
+        .where(eq(emails.id, email.id));
+      const resent = await outbox().resend(email.id);
+      expect(resent).toMatchObject({ id: email.id, status: 'queued', attempts: 0, errorMessage: null, failedAt: null });
+      expect(resent.subject).toBe(email.subject);
+      await expect(outbox().resend(email.id)).rejects.toMatchObject({ code: 'conflict' });
+      await expect(outbox().resend('00000000-0000-4000-8000-000000000000')).rejects.toMatchObject({ code: 'not_found' });
+      await expect(outbox().resend('not-a-uuid')).rejects.toMatchObject({ code: 'not_found' });
+    });
+  });
+
+  describe('delivery events webhook', () => {
+    const post = (body: unknown, signature?: string) => {
+      const text = JSON.stringify(body);
+      return t.app.request('/api/email/events', {
+        method: 'POST',
+        body: text,
+        headers: { 'content-type': 'application/json', 'x-webhook-signature': signature ?? signWebhook(WEBHOOK_SECRET, text) },
+      });
+    };
+    const sentEmail = async () => {
+      const email = await enqueueAck();
+      await t.database.db.update(emails).set({ status: 'sent', providerMessageId: '<provider-1@mail>' }).where(eq(emails.id, email.id));
+      return email;
+    };
+
+    it('marks a sent email delivered, once per event id', async () => {
+      const email = await sentEmail();
+      const event = { id: 'evt-1', type: 'delivered', messageId: '<provider-1@mail>', occurredAt: '2026-11-21T10:00:00Z' };
+      const res = await post(event);
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ received: 1, applied: 1 });
+      expect(await row(email.id)).toMatchObject({ status: 'delivered', deliveredAt: new Date('2026-11-21T10:00:00Z') });
+      expect(await (await post(event)).json()).toEqual({ received: 1, applied: 0 });
+    });
+
+    it('applies events in any order: a bounce after delivery fails it, a late delivery does not revive it', async () => {
+      const email = await sentEmail();
+      await post([
+        { id: 'evt-a', type: 'delivered', messageId: '<provider-1@mail>', occurredAt: '2026-11-21T10:00:00Z' },
+        { id: 'evt-b', type: 'bounced', messageId: '<provider-1@mail>', occurredAt: '2026-11-21T10:05:00Z', detail: 'Mailbox full' },
+      ]);
+      expect(await row(email.id)).toMatchObject({ status: 'failed', errorMessage: 'Mailbox full' });
+      await post({ id: 'evt-c', type: 'delivered', messageId: '<provider-1@mail>', occurredAt: '2026-11-21T10:06:00Z' });
+      expect((await row(email.id)).status).toBe('failed');
+    });
+
+    it('rejects a missing or wrong signature with 401, and bad events with 422', async () => {
+      const event = { id: 'evt-x', type: 'delivered', messageId: 'x', occurredAt: '2026-11-21T10:00:00Z' };
+      expect((await post(event, 'sha256=deadbeef')).status).toBe(401);
+      const unsigned = await t.app.request('/api/email/events', { method: 'POST', body: JSON.stringify(event), headers: { 'content-type': 'application/json' } });
+      expect(unsigned.status).toBe(401);
+      const bad = await post({ id: 'evt-y', type: 'exploded', messageId: 'x', occurredAt: 'yesterday' });
+      expect(bad.status).toBe(422);
+      expect(await bad.json()).toMatchObject({ error: { code: 'validation_failed', fields: expect.any(Object) } });
+    });
+  });
+});
