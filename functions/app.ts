@@ -12,9 +12,10 @@ import { AppError, createErrorHandler, errorBody } from './errors.ts';
 import { createFileRoutes } from './files/routes.ts';
 import { createHealthRoutes } from './health/routes.ts';
 import { createLeadRoutes } from './leads/routes.ts';
+import { createAccessLog } from './lib/access-log.ts';
 import type { Logger } from './lib/logger.ts';
 import { requestLogger, urlLengthLimit, withHeaders } from './lib/middleware.ts';
-import { securityHeaders } from './lib/security-headers.ts';
+import { apiSecurityHeaders } from './lib/security-headers.ts';
 import { createNewsletterRoutes } from './newsletter/routes.ts';
 import type { Services } from './services.ts';
 
@@ -27,23 +28,22 @@ export interface AppDeps {
 }
 
 export function createApp({ config, logger, services, site }: AppDeps) {
-  const headers = securityHeaders({ https: config.siteUrl.startsWith('https://') });
+  const headers = apiSecurityHeaders({ https: config.siteUrl.startsWith('https://') });
   const { trustProxy } = config;
   const { limiter } = services;
   const app = new Hono();
 
-  app.use(requestLogger(logger));
+  app.use(requestLogger(createAccessLog(process.stdout, logger.isLevelEnabled('info'))));
   app.use(urlLengthLimit());
   app.use(withHeaders(headers));
-  app.use(
-    '/api/*',
-    bodyLimit({
-      maxSize: config.maxBodyBytes,
-      onError: () => {
-        throw new AppError('payload_too_large', `The request body is larger than ${config.maxBodyBytes} bytes.`);
-      },
-    }),
-  );
+  const limitBody = bodyLimit({
+    maxSize: config.maxBodyBytes,
+    onError: () => {
+      throw new AppError('payload_too_large', `The request body is larger than ${config.maxBodyBytes} bytes.`);
+    },
+  });
+  // Only requests that may carry a body pay for the check (it materialises the request body stream).
+  app.use('/api/*', (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitBody(c, next)));
 
   app.route('/', createHealthRoutes(services.database, logger));
   app.route('/api/public', createPublicContentRoutes(services.contentCache));

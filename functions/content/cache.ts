@@ -47,6 +47,7 @@ interface Entry<V> {
 
 export function createPublicContentCache(service: ContentService) {
   const lists = new Map<ContentType, Promise<Entry<unknown[]>>>();
+  let clears = 0;
   const details = new Map<string, Promise<Entry<unknown> | undefined>>();
 
   function remember<K, V>(map: Map<K, Promise<V>>, key: K, load: () => Promise<V>): Promise<V> {
@@ -66,11 +67,22 @@ export function createPublicContentCache(service: ContentService) {
     return pending;
   }
 
+  /** Settled list entries, so the hottest path can answer without waiting on a promise. */
+  const settled = new Map<ContentType, Entry<unknown[]>>();
+
   const cache = {
+    /** The list entry when it is already loaded (no await), else undefined. */
+    peekList(type: ContentType): Entry<unknown[]> | undefined {
+      return settled.get(type);
+    },
+
     listEntry(type: ContentType): Promise<Entry<unknown[]>> {
       return remember(lists, type, async () => {
+        const generation = clears;
         const items = (await service.list(type)).map(toPublicItem);
-        return { value: items, answer: createAnswer(items) };
+        const entry = { value: items, answer: createAnswer(items) };
+        if (generation === clears) settled.set(type, entry);
+        return entry;
       });
     },
 
@@ -86,7 +98,9 @@ export function createPublicContentCache(service: ContentService) {
 
     /** Drops every cached answer. */
     clear(): void {
+      clears += 1;
       lists.clear();
+      settled.clear();
       details.clear();
     },
   };

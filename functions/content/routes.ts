@@ -18,7 +18,8 @@ export function createPublicContentRoutes(cache: PublicContentCache) {
   return new Hono()
     .get('/:segment', async (c) => {
       const type = resolveType(c.req.param('segment'));
-      return sendCachedJson(c, (await cache.listEntry(type)).answer);
+      const entry = cache.peekList(type) ?? (await cache.listEntry(type));
+      return sendCachedJson(c, entry.answer);
     })
     .get('/:segment/:slug', async (c) => {
       const type = resolveType(c.req.param('segment'));

@@ -19,3 +19,18 @@ export function securityHeaders({ https }: SecurityHeaderOptions): Record<string
     ...(https ? { 'Strict-Transport-Security': 'max-age=63072000; includeSubDomains' } : {}),
   };
 }
+
+/**
+ * The smaller set for API answers (JSON, never rendered as a page): no sniffing, no framing, no
+ * active content, no referrer, same-origin reads only.
+ */
+export function apiSecurityHeaders({ https }: SecurityHeaderOptions): Record<string, string> {
+  return {
+    'X-Content-Type-Options': 'nosniff',
+    'X-Frame-Options': 'DENY',
+    'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'",
+    'Referrer-Policy': 'no-referrer',
+    'Cross-Origin-Resource-Policy': 'same-origin',
+    ...(https ? { 'Strict-Transport-Security': 'max-age=63072000; includeSubDomains' } : {}),
+  };
+}

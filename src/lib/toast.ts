@@ -2,7 +2,9 @@
  * Toast notifications without a framework, so pages without islands stay light. A toast is a
  * title and a description; 'destructive' toasts go to an assertive live region, others to a polite
  * one. The regions are created once (call `ensureToastRegion()` early) so screen readers already
- * watch them when the first toast arrives. Toasts pause while hovered or focused and can be closed.
+ * watch them when the first toast arrives; they are plain aria-live containers rather than
+ * role=alert/status, so an empty region never reads as an alert on the page.
+ * Toasts pause while hovered or focused and can be closed.
  */
 export interface ToastOptions {
   title: string;
@@ -14,9 +16,15 @@ export interface ToastOptions {
 
 const REGION_ID = 'toast-region';
 
-function liveRegion(role: 'status' | 'alert'): HTMLElement {
+type Politeness = 'polite' | 'assertive';
+
+function liveRegion(politeness: Politeness): HTMLElement {
   const root = ensureToastRegion();
-  return root.querySelector<HTMLElement>(`[role="${role}"]`)!;
+  // Everything outside an open modal dialog is inert and painted below it, so toasts raised while
+  // one is open go inside it.
+  const host = document.querySelector('dialog:modal') ?? document.body;
+  if (root.parentElement !== host) host.append(root);
+  return root.querySelector<HTMLElement>(`[aria-live="${politeness}"]`)!;
 }
 
 /** Creates the fixed toast container and its two live regions if they are not there yet. */
@@ -26,9 +34,8 @@ export function ensureToastRegion(): HTMLElement {
   root = document.createElement('div');
   root.id = REGION_ID;
   root.className = 'pointer-events-none fixed bottom-4 right-4 z-[100] flex w-[min(24rem,calc(100vw-2rem))] flex-col gap-2';
-  for (const [role, live] of [['status', 'polite'], ['alert', 'assertive']] as const) {
+  for (const live of ['polite', 'assertive'] as const) {
     const region = document.createElement('div');
-    region.setAttribute('role', role);
     region.setAttribute('aria-live', live);
     region.className = 'flex flex-col gap-2';
     root.append(region);
@@ -83,7 +90,7 @@ export function toast({ title, description, variant = 'default', duration = 5000
   item.addEventListener('focusin', () => window.clearTimeout(timer));
   item.addEventListener('focusout', schedule);
 
-  liveRegion(destructive ? 'alert' : 'status').append(item);
+  liveRegion(destructive ? 'assertive' : 'polite').append(item);
   schedule();
   return dismiss;
 }

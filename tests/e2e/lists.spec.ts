@@ -39,7 +39,7 @@ for (const list of LISTS) {
         fail ? route.fulfill({ status: 500, body: '{}' }) : route.continue(),
       );
       await page.goto(list.path);
-      await expect(page.getByRole('alert')).toContainText(list.loadError);
+      await expect(page.getByRole('alert').filter({ hasText: list.loadError })).toBeVisible();
       fail = false;
       await Promise.all([page.waitForEvent('load'), page.getByRole('button', { name: 'Try Again' }).click()]);
       await expect(cards(page).first()).toBeVisible();

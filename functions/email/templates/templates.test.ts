@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { escapeHtml, html, paragraphs, safe } from './html.ts';
+import { renderEmail, TEMPLATE_NAMES, type TemplateData, type TemplateName } from './index.ts';
+
+const ctx = { siteUrl: 'https://www.beacongrowth.co' };
+const hostile = '<script>alert("x")</script> & \'quotes\'';
+
+const SAMPLE: { [N in TemplateName]: TemplateData<N> } = {
+  'newsletter-confirm': { confirmUrl: 'https://x.test/c?token=a', unsubscribeUrl: 'https://x.test/u?token=b', oneClickUrl: 'https://x.test/api/u?token=b' },
+  'newsletter-welcome': { unsubscribeUrl: 'https://x.test/u?token=b', oneClickUrl: 'https://x.test/api/u?token=b' },
+  'contact-notification': { name: hostile, email: 'a@example.com', subject: hostile, message: hostile, receivedAt: 'now' },
+  'contact-acknowledgement': { name: hostile, subject: hostile, message: `${hostile}\n\nsecond paragraph` },
+  'lead-download': { name: hostile, toolTitle: hostile, toolUrl: 'https://x.test/tools/t', downloadUrl: 'https://x.test/d?token=c', validDays: 7 },
+};
+
+describe('email templates', () => {
+  it.each(TEMPLATE_NAMES)('%s renders a subject, an HTML part in the layout and a plain-text part', (name) => {
+    const mail = renderEmail(name, SAMPLE[name] as never, ctx);
+    expect(mail.subject.length).toBeGreaterThan(5);
+    expect(mail.subject).not.toMatch(/[\r\n]/);
+    expect(mail.html).toMatch(/^<!doctype html>/);
+    expect(mail.html).toContain('Beacon Growth');
+    // The text part carries user text verbatim; apart from it, no markup.
+    expect(mail.text.replaceAll(hostile, '')).not.toMatch(/<\/?(p|a|table|div|script|br)\b/);
+    expect(mail.text).toContain('Baltimore, Maryland');
+  });
+
+  it.each(TEMPLATE_NAMES)('%s escapes every value in the HTML part', (name) => {
+    const mail = renderEmail(name, SAMPLE[name] as never, ctx);
+    expect(mail.html).not.toContain('<script>');
+    if (JSON.stringify(SAMPLE[name]).includes('script')) expect(mail.html).toContain('&lt;script&gt;');
+  });
+
+  it('puts confirm and unsubscribe links and one-click headers in newsletter mail', () => {
+    const mail = renderEmail('newsletter-confirm', SAMPLE['newsletter-confirm'], ctx);
+    expect(mail.html).toContain('href="https://x.test/c?token=a"');
+    expect(mail.text).toContain('https://x.test/c?token=a');
+    expect(mail.text).toContain('Unsubscribe: https://x.test/u?token=b');
+    expect(mail.headers).toEqual({
+      'List-Unsubscribe': '<https://x.test/api/u?token=b>, <mailto:hello@beacongrowth.co?subject=unsubscribe>',
+      'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+    });
+  });
+
+  it('addresses the inbox notification so a reply goes to the sender', () => {
+    expect(renderEmail('contact-notification', SAMPLE['contact-notification'], ctx).replyTo).toBe('a@example.com');
+  });
+
+  it('promises a reply within 24 hours in the acknowledgement', () => {
+    expect(renderEmail('contact-acknowledgement', SAMPLE['contact-acknowledgement'], ctx).text).toContain('within 24 hours');
+  });
+});
+
+describe('html helpers', () => {
+  it('escapes interpolations but keeps safe fragments and arrays', () => {
+    expect(html`<p>${'<b>'}</p>${safe('<br>')}${['<i>', safe('<hr>')]}`.__html).toBe('<p>&lt;b&gt;</p><br>&lt;i&gt;<hr>');
+    expect(escapeHtml(`"'&<>`)).toBe('&quot;&#39;&amp;&lt;&gt;');
+  });
+
+  it('turns blank-line separated text into escaped paragraphs with line breaks', () => {
+    expect(paragraphs('a<b\nc\n\nd').__html).toBe('<p style="margin:0 0 16px">a&lt;b<br>c</p><p style="margin:0 0 16px">d</p>');
+  });
+});

@@ -1,0 +1,39 @@
+/**
+ * The access log: one JSON line per request, in the same shape as the pino logs. It is written
+ * apart from pino because it runs on every request, including the cached API answers that take
+ * ~40 µs in all: a generic logger call costs a quarter of that, this one well under a microsecond.
+ * Lines are buffered and flushed in chunks (and on exit), so a burst costs one write, not thousands.
+ */
+import type { Writable } from 'node:stream';
+
+const FLUSH_BYTES = 16 * 1024;
+const FLUSH_MS = 250;
+
+export interface AccessLog {
+  record(method: string, path: string, status: number, ms: number): void;
+  flush(): void;
+}
+
+export function createAccessLog(out: Writable = process.stdout, enabled = true): AccessLog {
+  let buffer = '';
+  let timer: NodeJS.Timeout | undefined;
+  const flush = () => {
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+    if (!buffer) return;
+    const chunk = buffer;
+    buffer = '';
+    out.write(chunk);
+  };
+  process.once('exit', flush);
+  return {
+    record(method, path, status, ms) {
+      if (!enabled) return;
+      const level = status >= 500 ? 'error' : 'info';
+      buffer += `{"level":"${level}","time":"${new Date().toISOString()}","method":"${method}","path":${JSON.stringify(path)},"status":${status},"ms":${ms},"msg":"request"}\n`;
+      if (buffer.length >= FLUSH_BYTES) flush();
+      else timer ??= setTimeout(flush, FLUSH_MS).unref();
+    },
+    flush,
+  };
+}
