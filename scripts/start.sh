@@ -4,8 +4,10 @@
 set -e
 cd "$(dirname "$0")/.."
 if [ ! -x node_modules/.bin/node ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  echo "Installing dependencies (npm ci)..."
-  npm ci --no-audit --no-fund
+  echo "Installing dependencies..."
+  # npm ci refuses a lock whose optional per-platform packages the registry mirror lacks (it has
+  # only some versions of them); npm install then installs the same locked versions.
+  npm ci --no-audit --no-fund || npm install --no-audit --no-fund
 fi
 # A fresh npm run puts node_modules/.bin first on PATH, so the rest runs on the project's Node 22.
 exec npm run --silent serve

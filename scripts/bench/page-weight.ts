@@ -12,6 +12,8 @@ export interface PageWeight {
   files: string[];
   inlineBytes: number;
   gzipBytes: number;
+  /** The part of gzipBytes that hydrates islands (components, renderers and what they import). */
+  islandGzipBytes: number;
   islands: number;
 }
 
@@ -42,20 +44,26 @@ function closure(clientDir: string, entries: string[]): string[] {
 export function pageWeight(clientDir: string, htmlFile: string): PageWeight {
   const html = readFileSync(htmlFile, 'utf8');
   const entries = new Set<string>();
+  const islandEntries = new Set<string>();
   for (const m of html.matchAll(/<script[^>]*\ssrc="(\/[^"]+\.js)"/g)) entries.add(m[1]!);
   for (const m of html.matchAll(/<link[^>]*rel="modulepreload"[^>]*href="(\/[^"]+\.js)"/g)) entries.add(m[1]!);
-  for (const m of html.matchAll(/(?:component-url|renderer-url)="(\/[^"]+\.js)"/g)) entries.add(m[1]!);
+  for (const m of html.matchAll(/(?:component-url|renderer-url)="(\/[^"]+\.js)"/g)) {
+    entries.add(m[1]!);
+    islandEntries.add(m[1]!);
+  }
   const inline = [...html.matchAll(/<script(?![^>]*\ssrc=)(?![^>]*type="application\/ld\+json")[^>]*>([\s\S]*?)<\/script>/g)]
     .map((m) => m[1]!)
     .join('\n');
   const files = closure(clientDir, [...entries]);
   const gzipBytes = files.reduce((n, f) => n + gz(readFileSync(f)), 0) + (inline ? gz(inline) : 0);
+  const islandGzipBytes = closure(clientDir, [...islandEntries]).reduce((n, f) => n + gz(readFileSync(f)), 0);
   const page = '/' + path.relative(clientDir, htmlFile).replace(/(^|\/)index\.html$/, '').replace(/\.html$/, '');
   return {
     page: page === '/' ? '/' : page.replace(/\/$/, ''),
     files: files.map((f) => path.relative(clientDir, f)),
     inlineBytes: Buffer.byteLength(inline),
     gzipBytes,
+    islandGzipBytes,
     islands: (html.match(/<astro-island/g) ?? []).length,
   };
 }
