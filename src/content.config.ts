@@ -11,6 +11,7 @@ import {
   MarketFrontmatterSchema,
   ToolFrontmatterSchema,
 } from './lib/content/schema.ts';
+import { ServiceSchema } from './lib/services.ts';
 
 const root = process.env.CONTENT_DIR || './content';
 const files = (folder: string) => glob({ base: `${root}/${folder}`, pattern: '**/[^_]*.{md,mdx}' });
@@ -20,4 +21,9 @@ export const collections = {
   courses: defineCollection({ loader: files('courses'), schema: CourseFrontmatterSchema }),
   tools: defineCollection({ loader: files('tools'), schema: ToolFrontmatterSchema }),
   market: defineCollection({ loader: files('market'), schema: MarketFrontmatterSchema }),
+  /** The consultancy's services (YAML, one file per service; the file name is the URL slug). */
+  services: defineCollection({
+    loader: glob({ base: `${root}/services`, pattern: '**/[^_]*.{yaml,yml}' }),
+    schema: ServiceSchema,
+  }),
 };

@@ -4,8 +4,9 @@ import { pino, type Logger as PinoLogger } from 'pino';
 export type Logger = PinoLogger;
 
 /**
- * Logs to stdout through an asynchronous buffered destination (a synchronous write per request
- * would cost more than the request itself); the buffer is flushed on exit.
+ * Logs to stdout through an asynchronous destination: lines written while a write is in flight are
+ * coalesced into the next one, and what is left is flushed on exit. (Per-request access lines go
+ * through the access log, see access-log.ts.)
  */
 export function createLogger(level: string): Logger {
   return pino(
@@ -15,6 +16,6 @@ export function createLogger(level: string): Logger {
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
     },
-    pino.destination({ dest: 1, sync: false, minLength: 4096 }),
+    pino.destination({ dest: 1, sync: false }),
   );
 }

@@ -1,0 +1,150 @@
+/**
+ * Behaviour of the top navigation (spec point 2, timings from point 9), without a framework:
+ * - the bar turns opaque past 20px of scroll (data-scrolled);
+ * - the desktop Services dropdown is a disclosure: click, arrow keys, Escape returns focus;
+ * - the mobile menu moves open → closing (300 ms) → closed; it closes on an outside click, on
+ *   Escape (focus back to the button), 150 ms after a link is chosen, when focus leaves the
+ *   header, and on route changes (a back/forward restore or a hash change).
+ */
+export const SCROLL_THRESHOLD = 20;
+export const CLOSE_DURATION_MS = 300;
+export const LINK_CLOSE_DELAY_MS = 150;
+const DESKTOP_QUERY = '(min-width: 768px)';
+
+type MenuState = 'open' | 'closing' | 'closed';
+
+function byId<T extends HTMLElement>(id: string): T | null {
+  return document.getElementById(id) as T | null;
+}
+
+function setExpanded(button: HTMLElement, target: HTMLElement, open: boolean): void {
+  button.setAttribute('aria-expanded', String(open));
+  target.hidden = !open;
+}
+
+/** The desktop Services dropdown. */
+function initDropdown(header: HTMLElement): void {
+  const button = byId<HTMLButtonElement>('services-button');
+  const menu = byId('services-menu');
+  const container = button?.closest<HTMLElement>('[data-dropdown]');
+  if (!button || !menu || !container) return;
+  const items = () => [...menu.querySelectorAll<HTMLAnchorElement>('a')];
+  const isOpen = () => button.getAttribute('aria-expanded') === 'true';
+  const close = (returnFocus = false) => {
+    if (!isOpen()) return;
+    setExpanded(button, menu, false);
+    if (returnFocus) button.focus();
+  };
+  const openAndFocus = (index: number) => {
+    setExpanded(button, menu, true);
+    const list = items();
+    list.at(index)?.focus();
+  };
+
+  button.addEventListener('click', () => setExpanded(button, menu, !isOpen()));
+  button.addEventListener('keydown', (e) => {
+    if (e.key === 'ArrowDown') openAndFocus(0);
+    else if (e.key === 'ArrowUp') openAndFocus(-1);
+    else return;
+    e.preventDefault();
+  });
+  menu.addEventListener('keydown', (e) => {
+    const list = items();
+    const at = list.indexOf(document.activeElement as HTMLAnchorElement);
+    const moves: Record<string, number> = { ArrowDown: at + 1, ArrowUp: at - 1, Home: 0, End: list.length - 1 };
+    if (!(e.key in moves)) return;
+    e.preventDefault();
+    list[(moves[e.key]! + list.length) % list.length]?.focus();
+  });
+  container.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape' && isOpen()) {
+      e.stopPropagation();
+      close(true);
+    }
+  });
+  container.addEventListener('focusout', (e) => {
+    const next = e.relatedTarget as Node | null;
+    if (next && !container.contains(next)) close();
+  });
+  document.addEventListener('click', (e) => {
+    if (!container.contains(e.target as Node)) close();
+  });
+  header.addEventListener('click', (e) => {
+    if ((e.target as Element).closest('#services-menu a')) close();
+  });
+}
+
+/** The slide-down menu under 768px. */
+function initMobileMenu(header: HTMLElement): void {
+  const button = byId<HTMLButtonElement>('menu-button');
+  const panel = byId('mobile-menu');
+  if (!button || !panel) return;
+  let timer: number | undefined;
+  const state = () => panel.dataset.state as MenuState;
+  const setState = (next: MenuState) => {
+    panel.dataset.state = next;
+    button.setAttribute('aria-expanded', String(next === 'open'));
+  };
+
+  const open = () => {
+    window.clearTimeout(timer);
+    panel.hidden = false;
+    void panel.offsetHeight; // start the slide from the closed look
+    setState('open');
+  };
+  const closeNow = () => {
+    window.clearTimeout(timer);
+    setState('closed');
+    panel.hidden = true;
+  };
+  const close = (returnFocus = false) => {
+    if (state() !== 'open') return;
+    setState('closing');
+    timer = window.setTimeout(closeNow, CLOSE_DURATION_MS);
+    if (returnFocus) button.focus();
+  };
+
+  button.addEventListener('click', () => (state() === 'open' ? close() : open()));
+  panel.addEventListener('click', (e) => {
+    if (!(e.target as Element).closest('a')) return;
+    window.clearTimeout(timer);
+    timer = window.setTimeout(() => close(), LINK_CLOSE_DELAY_MS);
+  });
+  document.addEventListener('click', (e) => {
+    if (!header.contains(e.target as Node)) close();
+  });
+  document.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape' && state() === 'open') close(true);
+  });
+  header.addEventListener('focusout', (e) => {
+    const next = e.relatedTarget as Node | null;
+    if (next && !header.contains(next)) close();
+  });
+  window.addEventListener('hashchange', () => close());
+  window.addEventListener('pageshow', (e) => e.persisted && closeNow());
+  window.matchMedia(DESKTOP_QUERY).addEventListener('change', (e) => e.matches && closeNow());
+
+  const servicesButton = byId<HTMLButtonElement>('mobile-services-button');
+  const servicesList = byId('mobile-services');
+  servicesButton?.addEventListener('click', () => {
+    if (servicesList) setExpanded(servicesButton, servicesList, servicesList.hidden !== false);
+  });
+}
+
+function initScroll(header: HTMLElement): void {
+  let frame = 0;
+  const update = () => {
+    frame = 0;
+    header.dataset.scrolled = String(window.scrollY > SCROLL_THRESHOLD);
+  };
+  update();
+  window.addEventListener('scroll', () => (frame ||= requestAnimationFrame(update)), { passive: true });
+}
+
+export function initSiteHeader(): void {
+  const header = byId('site-header');
+  if (!header) return;
+  initScroll(header);
+  initDropdown(header);
+  initMobileMenu(header);
+}

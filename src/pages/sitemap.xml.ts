@@ -1,0 +1,51 @@
+/**
+ * sitemap.xml: every public page, prebuilt. Content detail pages come from the build's reader (MDX
+ * and database items readable at build time); items added later reach crawlers through their lists.
+ * A new public page must be added to STATIC_ROUTES (the integration test checks the built site).
+ */
+import type { APIRoute } from 'astro';
+import { getServices } from '../components/marketing/service-collection.ts';
+import { escapeXml } from '../components/marketing/xml.ts';
+import { CONTENT_TYPES } from '../lib/content/schema.ts';
+import { getBuildReader } from '../lib/content/server-reader.ts';
+import { itemPath } from '../lib/content/types.ts';
+import { servicePath } from '../lib/services.ts';
+
+export const STATIC_ROUTES = [
+  '/',
+  '/services',
+  '/about',
+  '/faq',
+  '/pricing',
+  '/contact',
+  '/blog',
+  '/courses',
+  '/tools',
+  '/market',
+  '/privacy-policy',
+  '/terms-of-service',
+];
+
+interface Entry {
+  path: string;
+  lastmod?: string;
+}
+
+async function contentEntries(): Promise<Entry[]> {
+  const reader = await getBuildReader();
+  const lists = await Promise.all(CONTENT_TYPES.map((type) => reader.list(type)));
+  return lists.flat().map((item) => ({
+    path: itemPath(item.type, item.slug),
+    lastmod: item.type === 'blog' ? item.publishedDate : item.type === 'tool' ? item.updatedAt : undefined,
+  }));
+}
+
+export const GET: APIRoute = async ({ site }) => {
+  const services = (await getServices()).map((s) => ({ path: servicePath(s.id) }));
+  const entries: Entry[] = [...STATIC_ROUTES.map((path) => ({ path })), ...services, ...(await contentEntries())];
+  const urls = entries
+    .map((e) => `  <url><loc>${escapeXml(new URL(e.path, site).href)}</loc>${e.lastmod ? `<lastmod>${e.lastmod}</lastmod>` : ''}</url>`)
+    .join('\n');
+  const xml = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`;
+  return new Response(xml, { headers: { 'Content-Type': 'application/xml; charset=utf-8' } });
+};
