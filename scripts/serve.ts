@@ -31,7 +31,7 @@ function needsBuild(): boolean {
 
 if (process.env.SKIP_BUILD !== '1' && needsBuild()) {
   console.log('Building the site (astro build)...');
-  const result = spawnSync('npx', ['astro', 'build'], { cwd: root, stdio: 'inherit', env: process.env });
+  const result = spawnSync('npx', ['astro', 'build'], { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
   if (result.status !== 0) {
     console.error('\nThe site build failed; see the messages above.');
     process.exit(result.status ?? 1);

@@ -27,7 +27,7 @@ function build(distDir: string, env: Record<string, string> = {}): number {
   const result = spawnSync('npx', ['astro', 'build'], {
     cwd: root,
     stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, DIST_DIR: distDir, DATA_DIR: path.join(tmp, 'build-data'), LOG_LEVEL: 'warn', ...env },
+    env: { ...process.env, NODE_ENV: 'production', DIST_DIR: distDir, DATA_DIR: path.join(tmp, 'build-data'), LOG_LEVEL: 'warn', ...env },
   });
   if (result.status !== 0) throw new Error(`build into ${distDir} failed`);
   return (performance.now() - started) / 1000;

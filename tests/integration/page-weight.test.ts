@@ -3,7 +3,7 @@
  * 20 KB on home, services (overview and every service), about, FAQ, contact and the legal pages.
  * Deterministic: measured from the test build's bytes with scripts/bench/page-weight.ts.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import { kb, pageWeight } from '../../scripts/bench/page-weight.ts';
@@ -37,5 +37,31 @@ describe('marketing page weight', () => {
     expect(weight.gzipBytes, `${page}: ${kb(weight.gzipBytes)} (${weight.files.join(', ') || 'inline only'})`).toBeLessThanOrEqual(BUDGET);
     // The page's behaviour really ships: an empty measurement would pass any budget.
     expect(weight.gzipBytes, `${page} has its navigation script`).toBeGreaterThan(500);
+  });
+});
+
+describe('content page weight', () => {
+  const client = path.join(inject('testEnv').distDir, 'client');
+  const htmlFile = (page: string) => path.join(client, page, 'index.html');
+
+  it.each(['/blog', '/courses', '/tools', '/market'])('%s ships its list island within 100 KB of gzip JavaScript', (page) => {
+    const weight = pageWeight(client, htmlFile(page));
+    expect(weight.islands).toBe(1);
+    expect(weight.islandGzipBytes, 'the island (React and the list) is measured').toBeGreaterThan(30 * 1024);
+    expect(weight.gzipBytes, `${page}: ${kb(weight.gzipBytes)}`).toBeLessThanOrEqual(100 * 1024);
+  });
+
+  it('ships no island JavaScript on any prebuilt detail page', () => {
+    const details = ['blog', 'courses', 'tools', 'market'].flatMap((type) =>
+      readdirSync(path.join(client, type), { withFileTypes: true })
+        .filter((e) => e.isDirectory())
+        .map((e) => `/${type}/${e.name}`),
+    );
+    expect(details.length).toBeGreaterThanOrEqual(24);
+    for (const page of details) {
+      const weight = pageWeight(client, htmlFile(page));
+      expect(weight.islands, page).toBe(0);
+      expect(weight.islandGzipBytes, page).toBe(0);
+    }
   });
 });
