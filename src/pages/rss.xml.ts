@@ -4,12 +4,15 @@
  */
 import type { APIRoute } from 'astro';
 import { escapeXml, rfc822 } from '../components/marketing/xml.ts';
-import { getBuildReader } from '../lib/content/server-reader.ts';
+import { getContentReader } from '../lib/content/server-reader.ts';
 import { itemPath } from '../lib/content/types.ts';
 import { SITE } from '../lib/site.ts';
 
-export const GET: APIRoute = async ({ site }) => {
-  const posts = await (await getBuildReader()).list('blog');
+/** Rendered per request from the server's cached content, so new articles appear at once. */
+export const prerender = false;
+
+export const GET: APIRoute = async ({ site, locals }) => {
+  const posts = await (await getContentReader(locals)).list('blog');
   const abs = (path: string) => escapeXml(new URL(path, site).href);
   const items = posts.map((p) =>
     [
@@ -36,5 +39,5 @@ ${items.join('\n')}
   </channel>
 </rss>
 `;
-  return new Response(xml, { headers: { 'Content-Type': 'application/rss+xml; charset=utf-8' } });
+  return new Response(xml, { headers: { 'Content-Type': 'application/rss+xml; charset=utf-8', 'Cache-Control': 'public, max-age=300' } });
 };

@@ -1,13 +1,13 @@
 /**
- * sitemap.xml: every public page, prebuilt. Content detail pages come from the build's reader (MDX
- * and database items readable at build time); items added later reach crawlers through their lists.
- * A new public page must be added to STATIC_ROUTES (the integration test checks the built site).
+ * sitemap.xml: every public page. Content detail pages come from the content reader (MDX and
+ * database items, live), so items created after the build are listed at once.
+ * A new public page must be added to STATIC_ROUTES (the browser test checks the built site).
  */
 import type { APIRoute } from 'astro';
 import { getServices } from '../components/marketing/service-collection.ts';
 import { escapeXml } from '../components/marketing/xml.ts';
 import { CONTENT_TYPES } from '../lib/content/schema.ts';
-import { getBuildReader } from '../lib/content/server-reader.ts';
+import { getContentReader } from '../lib/content/server-reader.ts';
 import { itemPath } from '../lib/content/types.ts';
 import { servicePath } from '../lib/services.ts';
 
@@ -31,8 +31,8 @@ interface Entry {
   lastmod?: string;
 }
 
-async function contentEntries(): Promise<Entry[]> {
-  const reader = await getBuildReader();
+async function contentEntries(locals: App.Locals): Promise<Entry[]> {
+  const reader = await getContentReader(locals);
   const lists = await Promise.all(CONTENT_TYPES.map((type) => reader.list(type)));
   return lists.flat().map((item) => ({
     path: itemPath(item.type, item.slug),
@@ -40,12 +40,15 @@ async function contentEntries(): Promise<Entry[]> {
   }));
 }
 
-export const GET: APIRoute = async ({ site }) => {
+/** Rendered per request from the server's cached content, so items created after the build are listed. */
+export const prerender = false;
+
+export const GET: APIRoute = async ({ site, locals }) => {
   const services = (await getServices()).map((s) => ({ path: servicePath(s.id) }));
-  const entries: Entry[] = [...STATIC_ROUTES.map((path) => ({ path })), ...services, ...(await contentEntries())];
+  const entries: Entry[] = [...STATIC_ROUTES.map((path) => ({ path })), ...services, ...(await contentEntries(locals))];
   const urls = entries
     .map((e) => `  <url><loc>${escapeXml(new URL(e.path, site).href)}</loc>${e.lastmod ? `<lastmod>${e.lastmod}</lastmod>` : ''}</url>`)
     .join('\n');
   const xml = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`;
-  return new Response(xml, { headers: { 'Content-Type': 'application/xml; charset=utf-8' } });
+  return new Response(xml, { headers: { 'Content-Type': 'application/xml; charset=utf-8', 'Cache-Control': 'public, max-age=300' } });
 };

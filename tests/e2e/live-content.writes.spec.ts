@@ -30,6 +30,8 @@ test('a database item created after the build is live in its list and at its URL
     await page.goto('/blog?tag=Fresh');
     await expect(page.getByTestId('content-card')).toHaveCount(1);
     await expect(page.getByRole('heading', { name: 'Fresh From The Creator Tools' })).toBeVisible();
+    expect(await (await request.get('/rss.xml')).text()).toContain('Fresh From The Creator Tools');
+    expect(await (await request.get('/sitemap.xml')).text()).toContain(`/blog/${item.slug}</loc>`);
   } finally {
     await close();
   }
