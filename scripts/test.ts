@@ -7,6 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { CHROMIUM_PATH } from '../tests/support/chromium.ts';
 import { exportEnvironment, prepareTestEnvironment } from '../tests/support/site.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -27,7 +28,7 @@ function run(title: string, cmd: string, args: string[]): number {
 const must = (status: number) => status === 0 || process.exit(status);
 
 function ensureChromium(): void {
-  if (existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium')) return;
+  if (existsSync(CHROMIUM_PATH)) return;
   if (process.getuid?.() !== 0) {
     console.error('Chromium is missing: install Debian\'s "chromium" package (apt-get install chromium).');
     process.exit(1);

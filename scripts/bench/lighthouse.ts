@@ -12,6 +12,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../tests/support/chromium.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -19,15 +20,7 @@ export const LIGHTHOUSE_PAGES = ['/', '/services/seo-optimization', '/pricing'];
 export const LIGHTHOUSE_BUDGETS = { performance: 95, accessibility: 100, 'best-practices': 100, seo: 100 } as const;
 type Category = keyof typeof LIGHTHOUSE_BUDGETS;
 const CATEGORIES = Object.keys(LIGHTHOUSE_BUDGETS) as Category[];
-const CHROME_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
+const CHROME_FLAGS = CHROMIUM_ARGS;
 const METRICS = ['first-contentful-paint', 'largest-contentful-paint', 'total-blocking-time', 'cumulative-layout-shift', 'speed-index'];
 
 export interface LighthouseOptions {
@@ -77,7 +70,7 @@ export async function lighthouseBench({ distDir, runs = 3 }: LighthouseOptions):
   const dataDir = path.join(root, '.tmp', 'bench', 'lighthouse-data');
   rmSync(dataDir, { recursive: true, force: true });
   const server = await startServer(distDir, dataDir);
-  const chrome = await chromeLauncher.launch({ chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', chromeFlags: CHROME_FLAGS });
+  const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM_PATH, chromeFlags: CHROME_FLAGS });
   let pass = true;
   const notes: string[] = [];
   try {
