@@ -57,7 +57,7 @@ describe('server start-up', () => {
   });
 
   it('stops with one clear message when the database cannot be reached', async () => {
-    const run = await runServer({ DATABASE_URL: 'postgres://nobody:secret@127.0.0.1:1/nothing' }).exited;
+    const run = await runServer({ DATABASE_URL: 'postgres://nobody:secret@127.0.0.1:1/nothing', DIST_DIR: inject('testEnv').distDir }).exited;
     expect(run.code).not.toBe(0);
     expect(run.stderr).toContain('Cannot reach the database at postgres://nobody:***@127.0.0.1:1/nothing (DATABASE_URL)');
     expect(run.stderr).not.toContain('secret');
