@@ -37,7 +37,11 @@ async function main() {
 }
 
 main().catch((err: unknown) => {
+  const code = (err as NodeJS.ErrnoException).code;
   if (EXPECTED.some((E) => err instanceof E)) console.error(`\n${(err as Error).message}\n`);
-  else console.error(err);
+  else if (code === 'EADDRINUSE' || code === 'EACCES') {
+    const { address, port } = err as NodeJS.ErrnoException & { address?: string; port?: number };
+    console.error(`\nCannot listen on ${address ?? ''}:${port ?? ''} (${code}). Set PORT (and HOST) to a free address.\n`);
+  } else console.error(err);
   process.exit(1);
 });

@@ -4,6 +4,7 @@
  * down on SIGTERM, and keeps embedded data across restarts.
  */
 import { spawn } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { inject, describe, expect, it } from 'vitest';
@@ -73,6 +74,20 @@ describe('server start-up', () => {
     expect(run.stderr).toContain('Invalid content file blog/broken.mdx');
     expect(run.stderr).toContain('title');
     expect(run.stderr).toContain('publishedDate');
+  });
+
+  it('stops with a clear message when the port is taken', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as AddressInfo).port;
+    try {
+      const run = await runServer({ PORT: String(port), DATA_DIR: await tempDir('busy'), DIST_DIR: inject('testEnv').distDir }).exited;
+      expect(run.code).not.toBe(0);
+      expect(run.stderr).toContain(`Cannot listen on 127.0.0.1:${port} (EADDRINUSE). Set PORT`);
+      expect(run.stderr).not.toMatch(/\n\s+at /);
+    } finally {
+      blocker.close();
+    }
   });
 
   it('stops with a clear message when the site has not been built', async () => {
