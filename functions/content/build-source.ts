@@ -1,6 +1,7 @@
 /**
  * Content for the static build: MDX from content/ plus the database rows that exist at build time,
- * read once and held in memory. The database part is skipped, with a note, when it cannot be read
+ * read once and held in memory. Lists use both (their <noscript> snapshot); detail pages are
+ * prebuilt for MDX items only, since database items change at run time and must render live. The database part is skipped, with a note, when it cannot be read
  * (no data yet, a server holding the embedded database, or Postgres unreachable): those items still
  * reach visitors through the list islands and on-demand detail pages.
  * Loaded with a native import (never bundled by Vite), so server code stays out of the site bundle.
@@ -59,10 +60,16 @@ async function readAll(mdx: MdxSource, database: Database | undefined, logger: L
   return byType;
 }
 
-let loaded: Promise<PublicContentReader> | undefined;
+/** The build's reader, plus which items come from git (the only ones with prebuilt detail pages). */
+export interface BuildContent extends PublicContentReader {
+  /** Public items of a type that come from MDX files. */
+  fromGit<T extends ContentType>(type: T): Promise<PublicItemOf<T>[]>;
+}
+
+let loaded: Promise<BuildContent> | undefined;
 
 /** The build's content, loaded once per build process. */
-export function getBuildContent(): Promise<PublicContentReader> {
+export function getBuildContent(): Promise<BuildContent> {
   loaded ??= (async () => {
     const config = loadConfig();
     const logger = createLogger(process.env.LOG_LEVEL ?? 'warn');
@@ -73,6 +80,7 @@ export function getBuildContent(): Promise<PublicContentReader> {
       list: async <T extends ContentType>(type: T) => (byType.get(type) ?? []) as PublicItemOf<T>[],
       get: async <T extends ContentType>(type: T, slug: string) =>
         byType.get(type)?.find((i) => i.slug === slug) as PublicItemOf<T> | undefined,
+      fromGit: async <T extends ContentType>(type: T) => mdx.list(type).map(toPublicItem) as PublicItemOf<T>[],
     };
   })();
   return loaded;

@@ -3,9 +3,12 @@ import type { AstroGlobal } from 'astro';
 import { SlugSchema, type ContentType, type PublicItemOf } from './schema.ts';
 import { getBuildReader, getContentReader } from './server-reader.ts';
 
-/** getStaticPaths for a type: one prebuilt page per item readable at build time. */
+/**
+ * getStaticPaths for a type: one prebuilt page per MDX item. Database items always render on demand,
+ * so an edit or a deletion at run time shows at once instead of leaving a stale file behind.
+ */
 export async function staticDetailPaths<T extends ContentType>(type: T) {
-  const items = await (await getBuildReader()).list(type);
+  const items = await (await getBuildReader()).fromGit(type);
   return items.map((item) => ({ params: { slug: item.slug }, props: { item } }));
 }
 

@@ -6,12 +6,18 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { PublicContentReader } from './reader.ts';
+import type { ContentType, PublicItemOf } from './schema.ts';
 
 /** The build's content reader (MDX plus database rows readable at build time). */
-export async function getBuildReader(): Promise<PublicContentReader> {
+export async function getBuildReader(): Promise<BuildReader> {
   const url = pathToFileURL(path.resolve('functions/content/build-source.ts')).href;
-  const mod = (await import(/* @vite-ignore */ url)) as { getBuildContent(): Promise<PublicContentReader> };
+  const mod = (await import(/* @vite-ignore */ url)) as { getBuildContent(): Promise<BuildReader> };
   return mod.getBuildContent();
+}
+
+/** The build's reader, which also tells which items come from git (see build-source.ts). */
+export interface BuildReader extends PublicContentReader {
+  fromGit<T extends ContentType>(type: T): Promise<PublicItemOf<T>[]>;
 }
 
 /** Where the dev server integration leaves its reader (see src/integrations/dev-api.ts). */
