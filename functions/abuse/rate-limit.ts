@@ -2,6 +2,7 @@
  * Fixed-window rate limits kept in Postgres, so they hold across any number of server instances.
  * One upsert per check: the window restarts when it has passed, otherwise the counter grows.
  */
+import { createHash } from 'node:crypto';
 import { lt, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { rateLimits } from '../db/schema.ts';
@@ -22,7 +23,8 @@ export interface LimitResult {
 
 export function createRateLimiter(db: Db) {
   async function hit(limit: Limit, subject: string): Promise<LimitResult> {
-    const key = `${limit.name}:${subject.toLowerCase()}`;
+    // Subjects are addresses and IPs: only a digest is stored, so the table holds no personal data.
+    const key = `${limit.name}:${createHash('sha256').update(subject.toLowerCase()).digest('base64url').slice(0, 32)}`;
     const window = sql`make_interval(secs => ${limit.windowSeconds})`;
     const expired = sql`${rateLimits.windowStart} <= now() - ${window}`;
     const [row] = await db
