@@ -162,3 +162,19 @@ test('the tools list has no filters and links each card to its detail page', asy
   await expect(page).toHaveURL(new RegExp(`/tools/${tools[0]!.slug}$`));
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(tools[0]!.title);
 });
+
+test('a long list shows 24 cards at a time with Show more, starting again when filters change', async ({ page, request }) => {
+  const blogs = await apiList(request, 'blogs');
+  const many = Array.from({ length: 60 }, (_, i) => ({ ...blogs[i % blogs.length]!, id: `generated-${i}`, slug: `generated-${i}`, title: `Generated article ${i}` }));
+  await page.route('**/api/public/blogs', (route) => route.fulfill({ json: many }));
+  await page.goto('/blog');
+  await expect(cards(page)).toHaveCount(24);
+  await expect(page.getByText('Showing 24 of 60')).toBeVisible();
+  await page.getByRole('button', { name: 'Show more' }).click();
+  await expect(cards(page)).toHaveCount(48);
+  await page.getByRole('button', { name: 'Show more' }).click();
+  await expect(cards(page)).toHaveCount(60);
+  await expect(page.getByRole('button', { name: 'Show more' })).toHaveCount(0);
+  await page.getByRole('searchbox').fill('Generated article');
+  await expect(cards(page)).toHaveCount(24);
+});

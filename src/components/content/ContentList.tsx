@@ -23,6 +23,8 @@ import { SkeletonGrid } from './SkeletonGrid.tsx';
 
 type LoadState = { status: 'loading' } | { status: 'error' } | { status: 'ready'; items: PublicItem[] };
 
+const PAGE_SIZE = 24;
+
 const SEARCH_PLACEHOLDER: Record<ContentType, string> = {
   blog: 'Search articles…',
   course: 'Search courses…',
@@ -72,6 +74,9 @@ export default function ContentList({ type }: { type: ContentType }) {
   const { filters, update, clear } = useUrlFilters(type);
   const items = state.status === 'ready' ? state.items : [];
   const visible = useMemo(() => applyFilters(items, filters), [items, filters]);
+  // Long lists render a page of cards at a time; a new filter starts again from the first page.
+  const [shown, setShown] = useState(PAGE_SIZE);
+  useEffect(() => setShown(PAGE_SIZE), [filters]);
   const tags = useMemo(() => tagOptions(items), [items]);
   const levels = useMemo(
     () => SKILL_LEVELS.filter((l) => items.some((i) => i.type === 'course' && i.skillLevel === l)),
@@ -127,10 +132,10 @@ export default function ContentList({ type }: { type: ContentType }) {
       ) : (
         <>
           <p className="sr-only" role="status">
-            {visible.length} of {items.length} shown
+            {visible.length} of {items.length} match
           </p>
           <div className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
-            {visible.map((item) => (
+            {visible.slice(0, shown).map((item) => (
               <ContentCard
                 key={item.id}
                 item={item}
@@ -139,6 +144,20 @@ export default function ContentList({ type }: { type: ContentType }) {
               />
             ))}
           </div>
+          {visible.length > shown && (
+            <div className="flex flex-col items-center gap-2">
+              <p className="text-sm text-slate-500">
+                Showing {shown} of {visible.length}
+              </p>
+              <button
+                type="button"
+                onClick={() => setShown((n) => n + PAGE_SIZE)}
+                className="rounded-lg px-5 py-2.5 text-sm font-semibold text-brand-700 ring-1 ring-inset ring-brand-200 hover:bg-brand-50"
+              >
+                Show more
+              </button>
+            </div>
+          )}
         </>
       )}
     </div>
