@@ -124,12 +124,17 @@ test.describe('mobile navigation at 375px', () => {
   });
 
   test('closes on an outside click', async ({ page }) => {
+    // The 300 ms closing state is checked on a paused clock: under load, real time could pass it.
+    await page.clock.install({ time: new Date('2026-03-02T09:00:00Z') });
+    await page.clock.pauseAt(new Date('2026-03-02T09:00:01Z'));
     await page.goto('/about');
     await menuButton(page).click();
     await expect(panel(page)).toBeVisible();
     await page.mouse.click(8, 730);
     await expect(panel(page)).toHaveAttribute('data-state', 'closing');
     await expect(menuButton(page)).toHaveAttribute('aria-expanded', 'false');
+    await page.clock.runFor(300);
+    await expect(panel(page)).toHaveAttribute('data-state', 'closed');
     await expect(panel(page)).toBeHidden();
   });
 
