@@ -2,6 +2,8 @@
  * The Hono application: middleware, the API sub-apps and (when given) the site handler for pages.
  * Built from its services so tests can mount it on any database without a network port.
  */
+import type { Http2Bindings, HttpBindings } from '@hono/node-server';
+import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { Hono, type Handler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { Config } from './config.ts';
@@ -63,3 +65,16 @@ export function createApp({ config, logger, services, site }: AppDeps) {
 }
 
 export type App = ReturnType<typeof createApp>;
+
+/**
+ * The app's fetch for @hono/node-server. Some handlers write the Node response themselves (cached
+ * API answers, pages and files) and return RESPONSE_ALREADY_SENT; Hono answers HEAD by wrapping the
+ * GET response in a new Response, which would lose that marker and make the adapter write a second
+ * time. What has been written is therefore reported as already sent, whatever Hono returned.
+ */
+export function nodeFetch(app: App) {
+  return async (request: Request, env: HttpBindings | Http2Bindings): Promise<Response> => {
+    const response = await app.fetch(request, env);
+    return env.outgoing.headersSent ? RESPONSE_ALREADY_SENT : response;
+  };
+}

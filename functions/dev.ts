@@ -4,7 +4,7 @@
  * development too.
  */
 import { getRequestListener } from '@hono/node-server';
-import { createApp } from './app.ts';
+import { createApp, nodeFetch } from './app.ts';
 import { loadConfig } from './config.ts';
 import { createConfiguredWorker } from './email/setup.ts';
 import { createLogger } from './lib/logger.ts';
@@ -18,7 +18,7 @@ export async function createDevApi() {
   const mail = createConfiguredWorker(config, services.database, logger);
   if (config.email.worker) await mail.worker.start();
   return {
-    listener: getRequestListener(app.fetch),
+    listener: getRequestListener(nodeFetch(app)),
     reader: services.contentCache.reader,
     close: async () => {
       await mail.stop();

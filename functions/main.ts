@@ -6,7 +6,7 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
-import { createApp } from './app.ts';
+import { createApp, nodeFetch } from './app.ts';
 import type { Config } from './config.ts';
 import { lockFile } from './db/lock.ts';
 import { createConfiguredWorker } from './email/setup.ts';
@@ -57,7 +57,7 @@ export async function startServer(config: Config, logger: Logger, options: Start
         });
     const app = createApp({ config, logger, services, site });
 
-    const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host });
+    const server = serve({ fetch: nodeFetch(app), port: config.port, hostname: config.host });
     await new Promise<void>((resolve, reject) => {
       server.once('listening', resolve);
       server.once('error', reject);

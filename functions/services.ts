@@ -40,7 +40,7 @@ export async function createServices(config: Config, logger: Logger, database?: 
     const downloads = createDownloads({ tokens, filesDir: config.filesDir, siteUrl });
     const newsletter = createNewsletter({ db: db.db, outbox, tokens, siteUrl, logger });
     const contact = createContact({ db: db.db, outbox, inbox: config.email.contactInbox });
-    const leads = createLeads({ db: db.db, content, outbox, downloads, newsletter, siteUrl });
+    const leads = createLeads({ db: db.db, content, outbox, downloads, siteUrl });
 
     return {
       database: db,

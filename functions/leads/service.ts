@@ -3,7 +3,6 @@
  * for days) and a short-lived link is returned for the Download Now button. Gated tools are not
  * offered here; the gated-content work serves them to entitled members.
  */
-import { eq } from 'drizzle-orm';
 import { itemPath } from '../../src/lib/content/types.ts';
 import type { ContentService } from '../content/service.ts';
 import type { Db } from '../db/client.ts';
@@ -11,7 +10,6 @@ import { leads } from '../db/schema.ts';
 import type { Outbox } from '../email/service.ts';
 import { AppError } from '../errors.ts';
 import type { Downloads } from '../files/service.ts';
-import type { Newsletter } from '../newsletter/service.ts';
 
 const EMAIL_LINK_DAYS = 7;
 const BUTTON_LINK_SECONDS = 15 * 60;
@@ -28,35 +26,27 @@ export interface LeadDeps {
   content: ContentService;
   outbox: Outbox;
   downloads: Downloads;
-  newsletter: Newsletter;
   siteUrl: string;
 }
 
-export function createLeads({ db, content, outbox, downloads, newsletter, siteUrl }: LeadDeps) {
+export function createLeads({ db, content, outbox, downloads, siteUrl }: LeadDeps) {
   async function findTool(toolId: string) {
     const bySlug = await content.get('tool', toolId);
     if (bySlug) return bySlug;
     return (await content.list('tool')).find((t) => t.id === toolId);
   }
 
-  async function isKnown(email: string): Promise<boolean> {
-    const [lead] = await db.select({ id: leads.id }).from(leads).where(eq(leads.email, email)).limit(1);
-    return Boolean(lead) || (await newsletter.isKnown(email));
-  }
-
   return {
     /**
-     * Records a lead and sends the download. A returning visitor (stored email, already known) may
-     * leave the name out; a new one must give it.
+     * Records a lead and sends the download. The name may be missing: a returning visitor's browser
+     * skips the form and sends only the stored email. The answer never depends on whether the
+     * address is known, so this endpoint cannot be used to find out who left their details.
      */
     async request(input: LeadInput, meta: { ip: string }): Promise<{ downloadUrl: string; toolTitle: string }> {
       const tool = await findTool(input.toolId);
       if (!tool) throw new AppError('not_found', 'tool not found');
       if (tool.accessLevel !== 'free') throw new AppError('forbidden', 'This tool is for members. Sign in to download it.');
       if (!tool.downloadUrl) throw new AppError('not_found', 'This tool has no download yet.');
-      if (!input.name && !(await isKnown(input.email))) {
-        throw new AppError('validation_failed', 'Some fields are not valid.', { name: ['Name is required'] });
-      }
       const emailLink = await downloads.link(tool.downloadUrl, EMAIL_LINK_DAYS * 24 * 3600);
       await db.transaction(async (tx) => {
         await tx.insert(leads).values({

@@ -25,7 +25,7 @@ export function createAccessLog(out: Writable = process.stdout, enabled = true):
     buffer = '';
     out.write(chunk);
   };
-  process.once('exit', flush);
+  if (enabled) process.once('exit', flush);
   return {
     record(method, path, status, ms) {
       if (!enabled) return;

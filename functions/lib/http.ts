@@ -46,23 +46,27 @@ export function pickEncoding(acceptEncoding: string | undefined): 'br' | 'gzip' 
 const COMPRESS_MIN_BYTES = 1024;
 const CACHE_CONTROL = 'public, max-age=0, must-revalidate';
 
-/** Head of a cached answer for one encoding, built once per answer and header set. */
-const heads = new WeakMap<CachedAnswer, Map<string, Record<string, string | number>>>();
+type Head = Record<string, string | number>;
+const NO_HEADERS: Record<string, string> = {};
 
-function headFor(answer: CachedAnswer, status: 200 | 304, encoding: 'br' | 'gzip' | undefined, extra: Record<string, string>) {
-  let byKey = heads.get(answer);
-  if (!byKey) heads.set(answer, (byKey = new Map()));
+/** Prepared heads per answer, per header set (one per app), per status and encoding. */
+const heads = new WeakMap<CachedAnswer, WeakMap<object, Map<string, Head>>>();
+
+function headFor(answer: CachedAnswer, status: 200 | 304, encoding: 'br' | 'gzip' | undefined, extra: Record<string, string>): Head {
+  let perAnswer = heads.get(answer);
+  if (!perAnswer) heads.set(answer, (perAnswer = new WeakMap()));
+  let perHeaders = perAnswer.get(extra);
+  if (!perHeaders) perAnswer.set(extra, (perHeaders = new Map()));
   const key = `${status}:${encoding ?? 'identity'}`;
-  let head = byKey.get(key);
-  if (!head || head.__extra !== (extra as unknown)) {
+  let head = perHeaders.get(key);
+  if (!head) {
     head = { ...extra, ETag: answer.etag, 'Cache-Control': CACHE_CONTROL, Vary: 'Accept-Encoding' };
     if (status === 200) {
       head['Content-Type'] = 'application/json; charset=utf-8';
       head['Content-Length'] = encoding ? answer.encoded(encoding).length : Buffer.byteLength(answer.body);
       if (encoding) head['Content-Encoding'] = encoding;
     }
-    Object.defineProperty(head, '__extra', { value: extra, enumerable: false });
-    byKey.set(key, head);
+    perHeaders.set(key, head);
   }
   return head;
 }
@@ -78,7 +82,7 @@ export function sendCachedJson(c: Context, answer: CachedAnswer): Response {
   const encoding = !fresh && answer.body.length >= COMPRESS_MIN_BYTES ? pickEncoding(requestHeader(c, 'accept-encoding')) : undefined;
   const outgoing = (c.env as Partial<HttpBindings> | undefined)?.outgoing;
   if (outgoing) {
-    const extra = (c.get(RESPONSE_HEADERS as never) as Record<string, string> | undefined) ?? {};
+    const extra = (c.get(RESPONSE_HEADERS as never) as Record<string, string> | undefined) ?? NO_HEADERS;
     outgoing.writeHead(fresh ? 304 : 200, headFor(answer, fresh ? 304 : 200, encoding, extra));
     outgoing.end(fresh || c.req.method === 'HEAD' ? undefined : encoding ? answer.encoded(encoding) : answer.body);
     return RESPONSE_ALREADY_SENT;

@@ -87,11 +87,6 @@ export function createNewsletter({ db, outbox, tokens, siteUrl, logger }: Newsle
       const { subscriber } = await subscriberFrom('newsletter-unsubscribe', token);
       if (subscriber.status !== 'unsubscribed') await createSubscriberStore(db).setStatus(subscriber.id, 'unsubscribed');
     },
-
-    /** Whether an address is on the list in any state (used to recognise returning visitors). */
-    async isKnown(email: string): Promise<boolean> {
-      return Boolean(await createSubscriberStore(db).findByEmail(email));
-    },
   };
 }
 

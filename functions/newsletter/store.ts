@@ -27,11 +27,6 @@ export function createSubscriberStore(db: DbOrTx) {
       return row;
     },
 
-    async findByEmail(email: string): Promise<SubscriberRow | undefined> {
-      const [row] = await db.select().from(newsletterSubscribers).where(eq(newsletterSubscribers.email, email)).limit(1);
-      return row;
-    },
-
     /** Records fresh consent; a returning (unsubscribed) address becomes pending with a new token version. */
     async renewConsent(row: SubscriberRow, source: string | null): Promise<SubscriberRow> {
       const restart = row.status === 'unsubscribed';

@@ -2,6 +2,9 @@
  * Starts the whole product for the browser tests: the test build, served by the real server on a
  * free port, on the seeded Postgres site database. Tests reach it through baseURL.
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { FullConfig } from '@playwright/test';
 import { loadConfig } from '../../functions/config.ts';
 import { startServer } from '../../functions/main.ts';
@@ -11,8 +14,10 @@ import { exportEnvironment, prepareTestEnvironment } from '../support/site.ts';
 export default async function globalSetup(config: FullConfig) {
   const env = await prepareTestEnvironment();
   exportEnvironment(env);
+  // Its own data folder: the server's mailbox and lock file must not land in the developer's .data/.
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'beacon-e2e-'));
   const server = await startServer(
-    loadConfig({ PORT: '0', DATABASE_URL: env.siteDbUrl, DIST_DIR: env.distDir, NODE_ENV: 'test', LOG_LEVEL: 'silent' }),
+    loadConfig({ PORT: '0', DATA_DIR: dataDir, DATABASE_URL: env.siteDbUrl, DIST_DIR: env.distDir, NODE_ENV: 'test', LOG_LEVEL: 'silent' }),
     quietLogger(),
   );
   process.env.E2E_BASE_URL = server.url;
@@ -20,5 +25,6 @@ export default async function globalSetup(config: FullConfig) {
   return async () => {
     await server.close();
     await env.stop();
+    await rm(dataDir, { recursive: true, force: true });
   };
 }

@@ -6,7 +6,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import path from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { loadConfig } from '../../functions/config.ts';
 import { createMdxSource } from '../../functions/content/mdx-source.ts';
 import { createContentService } from '../../functions/content/service.ts';
@@ -95,6 +95,49 @@ describe.each(DATABASE_KINDS)('site served on %s', (kind) => {
     expect(existsSync(path.join(client, 'pillar-pages-that-rank', 'index.html'))).toBe(true);
     // Database items render on demand, so run-time edits never leave a stale file behind.
     expect(existsSync(path.join(client, BUILT_DB_ARTICLE.slug))).toBe(false);
+  });
+
+  it('answers the public API over a real socket with headers, ETag, 304, HEAD and compression', async () => {
+    // On Node, cached answers are written straight to the socket: check what actually goes out.
+    const res = await rawGet(base, '/api/public/blogs');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(res.headers['cache-control']).toBe('public, max-age=0, must-revalidate');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
+    expect(Number(res.headers['content-length'])).toBe(res.body.length);
+    const items = JSON.parse(res.body.toString()) as unknown[];
+    expect(items.length).toBeGreaterThanOrEqual(6);
+    const etag = String(res.headers.etag);
+
+    const fresh = await rawGet(base, '/api/public/blogs', { 'if-none-match': etag });
+    expect(fresh.status).toBe(304);
+    expect(fresh.body.length).toBe(0);
+    expect(fresh.headers.etag).toBe(etag);
+    expect(fresh.headers['x-frame-options']).toBe('DENY');
+
+    const br = await rawGet(base, '/api/public/blogs', { 'accept-encoding': 'br' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(JSON.parse(brotliDecompressSync(br.body).toString())).toEqual(items);
+
+    // HEAD goes through Hono's GET-and-rewrap path: the answer must still be written exactly once.
+    const errors = vi.spyOn(console, 'error');
+    try {
+      for (const p of ['/api/public/blogs', '/blog', '/no-such-page']) {
+        const head = await fetch(`${base}${p}`, { method: 'HEAD' });
+        expect(head.status, p).toBe(p === '/no-such-page' ? 404 : 200);
+        expect(await head.text()).toBe('');
+      }
+      await new Promise((r) => setTimeout(r, 50));
+      expect(errors).not.toHaveBeenCalled();
+    } finally {
+      errors.mockRestore();
+    }
+
+    const missing = await rawGet(base, '/api/nothing-here');
+    expect(missing.status).toBe(404);
+    expect(missing.headers['x-content-type-options']).toBe('nosniff');
+    expect(JSON.parse(missing.body.toString())).toMatchObject({ error: { code: 'not_found' } });
   });
 
   it('answers unknown paths with the not-found page and status 404', async () => {

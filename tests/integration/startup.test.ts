@@ -5,7 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { inject, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../functions/db/client.ts';
@@ -123,5 +123,25 @@ describe('server start-up', () => {
     expect(await res.json()).toMatchObject({ title: 'Persisted across restarts' });
     second.child.kill('SIGTERM');
     expect((await second.exited).code).toBe(0);
+  });
+
+  it('runs the outbox worker: mail queued by a request lands in the local mailbox', async () => {
+    const dataDir = await tempDir('mail');
+    const running = runServer({ DATA_DIR: dataDir, DIST_DIR: inject('testEnv').distDir, LOG_LEVEL: 'info' }, (out) => Boolean(urlIn(out)));
+    const base = urlIn(await running.ready!)!;
+    const res = await fetch(`${base}/api/contact`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Ada', email: 'ada@example.com', subject: 'Hello', message: 'A question about SEO.' }),
+    });
+    expect(res.status).toBe(201);
+    const mailbox = path.join(dataDir, 'mailbox');
+    await expect.poll(async () => (await readdir(mailbox).catch(() => [])).filter((f) => f.endsWith('.eml')).length, { timeout: 10_000 }).toBe(2);
+    running.child.kill('SIGTERM');
+    const run = await running.exited;
+    expect(run.code).toBe(0);
+    // The log says where each message went, and access lines are written before exit.
+    expect(run.stdout).toContain('email written to the local mailbox');
+    expect(run.stdout).toMatch(/"method":"POST","path":"\/api\/contact","status":201/);
   });
 });

@@ -6,35 +6,30 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { readStored, STORAGE_KEYS, writeStored } from '../../lib/storage-keys.ts';
 import { toast } from '../../lib/toast.ts';
+import { fieldMessage, GENERIC_ERROR, postJson } from '../forms/post-json.ts';
 
 type Step =
   | { kind: 'preparing' }
   | { kind: 'form'; email: string; sending: boolean }
   | { kind: 'thanks'; email: string; downloadUrl: string };
-type FieldErrors = Partial<Record<'name' | 'email' | 'phone', string>>;
+type Field = 'name' | 'email' | 'phone';
+type FieldErrors = Partial<Record<Field, string>>;
+type Outcome = { ok: true; downloadUrl: string } | { ok: false; fields: FieldErrors };
 
-class LeadError extends Error {
-  fields: FieldErrors;
-  constructor(fields: FieldErrors) {
-    super('lead request failed');
-    this.fields = fields;
+/** Asks the server for the download (it also emails the link); field errors come back by name. */
+async function requestDownload(body: Record<string, string>): Promise<Outcome> {
+  const result = await postJson<{ downloadUrl?: string }>('/api/leads', body);
+  if (result.ok && result.data.downloadUrl) return { ok: true, downloadUrl: result.data.downloadUrl };
+  const fields: FieldErrors = {};
+  if (!result.ok) for (const f of ['name', 'email', 'phone'] as const) {
+    const message = fieldMessage(result.error, f);
+    if (message) fields[f] = message;
   }
-}
-
-async function requestDownload(body: Record<string, string>): Promise<string> {
-  const res = await fetch('/api/leads', {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-    body: JSON.stringify(body),
-  });
-  const json = (await res.json().catch(() => ({}))) as { downloadUrl?: string; error?: { fields?: Record<string, string[]> } };
-  if (res.ok && json.downloadUrl) return json.downloadUrl;
-  const fields = Object.fromEntries(Object.entries(json.error?.fields ?? {}).map(([k, v]) => [k, v[0] ?? ''])) as FieldErrors;
-  throw new LeadError(fields);
+  return { ok: false, fields };
 }
 
 function failToast() {
-  toast({ title: 'Error', description: 'Something went wrong. Please try again.', variant: 'destructive' });
+  toast({ title: 'Error', description: GENERIC_ERROR, variant: 'destructive' });
 }
 
 const input = 'mt-1 w-full rounded-lg border border-slate-300 px-3 py-2 text-sm focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-600/30';
@@ -49,9 +44,9 @@ export function LeadDialog({ toolId, toolTitle, onClose }: { toolId: string; too
     ref.current?.showModal();
     const stored = readStored(STORAGE_KEYS.userEmail);
     if (!stored) return setStep({ kind: 'form', email: '', sending: false });
-    requestDownload({ email: stored, toolId })
-      .then((downloadUrl) => setStep({ kind: 'thanks', email: stored, downloadUrl }))
-      .catch(() => setStep({ kind: 'form', email: stored, sending: false }));
+    void requestDownload({ email: stored, toolId }).then((outcome) =>
+      setStep(outcome.ok ? { kind: 'thanks', email: stored, downloadUrl: outcome.downloadUrl } : { kind: 'form', email: stored, sending: false }),
+    );
   }, [toolId]);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
@@ -59,20 +54,20 @@ export function LeadDialog({ toolId, toolTitle, onClose }: { toolId: string; too
     const data = Object.fromEntries(new FormData(event.currentTarget)) as Record<string, string>;
     const body = { name: data.name ?? '', email: data.email ?? '', toolId, ...(data.phone ? { phone: data.phone } : {}), website: data.website ?? '' };
     setStep({ kind: 'form', email: body.email, sending: true });
-    try {
-      const downloadUrl = await requestDownload(body);
+    const outcome = await requestDownload(body);
+    if (outcome.ok) {
       writeStored(STORAGE_KEYS.userEmail, body.email.trim().toLowerCase());
       setErrors({});
-      setStep({ kind: 'thanks', email: body.email, downloadUrl });
-    } catch (err) {
-      setErrors(err instanceof LeadError ? err.fields : {});
+      setStep({ kind: 'thanks', email: body.email, downloadUrl: outcome.downloadUrl });
+    } else {
+      setErrors(outcome.fields);
       setStep({ kind: 'form', email: body.email, sending: false });
       failToast();
     }
   }
 
-  const described = (field: keyof FieldErrors) => (errors[field] ? { 'aria-invalid': true, 'aria-describedby': `${id}-${field}` } : {});
-  const error = (field: keyof FieldErrors) =>
+  const described = (field: Field) => (errors[field] ? { 'aria-invalid': true, 'aria-describedby': `${id}-${field}` } : {});
+  const error = (field: Field) =>
     errors[field] ? <p id={`${id}-${field}`} className="mt-1 text-xs text-red-700">{errors[field]}</p> : null;
 
   return (
