@@ -2,22 +2,23 @@
  * The Hono application: middleware, the API sub-apps and (when given) the site handler for pages.
  * Built from its services so tests can mount it on any database without a network port.
  */
-import type { Http2Bindings, HttpBindings } from '@hono/node-server';
-import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
-import { Hono, type Handler } from 'hono';
+import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { Config } from './config.ts';
 import { createContactRoutes } from './contact/routes.ts';
 import { createPublicContentRoutes } from './content/routes.ts';
 import { createEmailEventRoutes } from './email/routes.ts';
-import { AppError, createErrorHandler, errorBody } from './errors.ts';
+import { AppError, createErrorHandler, errorResponse } from './errors.ts';
 import { createFileRoutes } from './files/routes.ts';
 import { createHealthRoutes } from './health/routes.ts';
 import { createLeadRoutes } from './leads/routes.ts';
-import { createAccessLog } from './lib/access-log.ts';
+import { createAccessLog, type AccessLog } from './lib/access-log.ts';
+import type { AppContext, AppEnv } from './lib/context.ts';
 import type { Logger } from './lib/logger.ts';
-import { requestLogger, urlLengthLimit, withHeaders } from './lib/middleware.ts';
-import { apiSecurityHeaders } from './lib/security-headers.ts';
+import { createMethodIndex } from './lib/methods.ts';
+import { refuseCrossSiteWrites, requestContext, urlLengthLimit } from './lib/middleware.ts';
+import { answerHeaders } from './lib/respond.ts';
+import { apiSecurityHeaders, pageSecurityHeaders } from './lib/security-headers.ts';
 import { createNewsletterRoutes } from './newsletter/routes.ts';
 import type { Services } from './services.ts';
 
@@ -26,18 +27,21 @@ export interface AppDeps {
   logger: Logger;
   services: Services;
   /** Serves pages and files; absent in API-only tests. */
-  site?: Handler;
+  site?: (c: AppContext) => Promise<Response>;
+  /** Where access lines go (stdout by default). */
+  accessLog?: AccessLog;
 }
 
-export function createApp({ config, logger, services, site }: AppDeps) {
-  const headers = apiSecurityHeaders({ https: config.siteUrl.startsWith('https://') });
+export function createApp({ config, logger, services, site, accessLog }: AppDeps) {
+  const https = config.siteUrl.startsWith('https://');
   const { trustProxy } = config;
   const { limiter } = services;
-  const app = new Hono();
+  const app = new Hono<AppEnv>();
 
-  app.use(requestLogger(createAccessLog(process.stdout, logger.isLevelEnabled('info'))));
+  app.use(requestContext({ accessLog: accessLog ?? createAccessLog(process.stdout, logger.isLevelEnabled('info')), logger, trustProxy }));
   app.use(urlLengthLimit());
-  app.use(withHeaders(headers));
+  app.use(answerHeaders(apiSecurityHeaders({ https })));
+  app.use('/api/*', refuseCrossSiteWrites(config.siteUrl));
   const limitBody = bodyLimit({
     maxSize: config.maxBodyBytes,
     onError: () => {
@@ -54,27 +58,20 @@ export function createApp({ config, logger, services, site }: AppDeps) {
   app.route('/api/leads', createLeadRoutes({ leads: services.leads, limiter, trustProxy }));
   app.route('/api/files', createFileRoutes(services.downloads));
   app.route('/api/email', createEmailEventRoutes({ outbox: services.outbox, secret: config.email.webhookSecret }));
-  app.all('/api/*', () => {
-    throw new AppError('not_found', 'No such API endpoint.');
-  });
-  if (site) app.all('*', site);
 
-  app.notFound((c) => c.json(errorBody('not_found', 'Not found'), 404));
+  // No route matched: 405 with the Allow list when the path exists under other methods, else 404.
+  let methodsFor: ((path: string) => string[]) | undefined;
+  const noRoute = (c: AppContext) => {
+    methodsFor ??= createMethodIndex(app.routes);
+    const allowed = methodsFor(c.req.path);
+    if (allowed.length === 0) return errorResponse(c, 'not_found', 'No such API endpoint.');
+    return errorResponse(c, 'method_not_allowed', `Use ${allowed.join(', ')} for this endpoint.`, { headers: { Allow: allowed.join(', ') } });
+  };
+  app.all('/api/*', noRoute);
+  if (site) app.all('*', answerHeaders(pageSecurityHeaders({ https })), site);
+  app.notFound(noRoute);
   app.onError(createErrorHandler(logger));
   return app;
 }
 
 export type App = ReturnType<typeof createApp>;
-
-/**
- * The app's fetch for @hono/node-server. Some handlers write the Node response themselves (cached
- * API answers, pages and files) and return RESPONSE_ALREADY_SENT; Hono answers HEAD by wrapping the
- * GET response in a new Response, which would lose that marker and make the adapter write a second
- * time. What has been written is therefore reported as already sent, whatever Hono returned.
- */
-export function nodeFetch(app: App) {
-  return async (request: Request, env: HttpBindings | Http2Bindings): Promise<Response> => {
-    const response = await app.fetch(request, env);
-    return env.outgoing.headersSent ? RESPONSE_ALREADY_SENT : response;
-  };
-}

@@ -28,6 +28,10 @@ const EnvSchema = z.object({
     .regex(/^(true|false|yes|no|[0-9])$/, 'must be true, false or the number of proxies in front (0-9)')
     .default('false'),
   MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(50 * 1024 * 1024).default(1024 * 1024),
+  HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(5_000),
+  HTTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(100_000).default(1024),
   SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
   MAIL_FROM: z.string().min(3).default('Beacon Growth <hello@beacongrowth.co>'),
   CONTACT_INBOX: z.email().default('hello@beacongrowth.co'),
@@ -54,6 +58,17 @@ export interface Config {
   /** Number of proxies in front whose X-Forwarded-For entries are trusted (0: use the socket). */
   trustProxy: number;
   maxBodyBytes: number;
+  /** Limits that keep slow or idle clients from holding connections. */
+  http: {
+    /** Time allowed to send the request head. */
+    headersTimeoutMs: number;
+    /** Time allowed to send the whole request, body included. */
+    requestTimeoutMs: number;
+    /** How long an idle keep-alive connection stays open. */
+    keepAliveTimeoutMs: number;
+    /** Connections open at once; more are refused. */
+    maxConnections: number;
+  };
   /** Signing secret for links in emails and downloads; generated and kept in the database if unset. */
   secretKey?: string;
   email: {
@@ -115,6 +130,12 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     logLevel: env.LOG_LEVEL,
     trustProxy: /^\d$/.test(env.TRUST_PROXY) ? Number(env.TRUST_PROXY) : ['true', 'yes'].includes(env.TRUST_PROXY) ? 1 : 0,
     maxBodyBytes: env.MAX_BODY_BYTES,
+    http: {
+      headersTimeoutMs: env.HTTP_HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: Math.max(env.HTTP_REQUEST_TIMEOUT_MS, env.HTTP_HEADERS_TIMEOUT_MS),
+      keepAliveTimeoutMs: env.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+      maxConnections: env.HTTP_MAX_CONNECTIONS,
+    },
     ...(env.SECRET_KEY ? { secretKey: env.SECRET_KEY } : {}),
     email: {
       from: env.MAIL_FROM,

@@ -4,25 +4,23 @@
  * development too.
  */
 import { getRequestListener } from '@hono/node-server';
-import { createApp, nodeFetch } from './app.ts';
+import { createApp } from './app.ts';
+import { nodeFetch } from './lib/respond.ts';
 import { loadConfig } from './config.ts';
-import { createConfiguredWorker } from './email/setup.ts';
 import { createLogger } from './lib/logger.ts';
 import { createServices } from './services.ts';
+import { createPageLocals } from './site/locals.ts';
 
 export async function createDevApi() {
   const config = loadConfig({ NODE_ENV: 'development', ...process.env });
   const logger = createLogger(config.logLevel);
   const services = await createServices(config, logger);
   const app = createApp({ config, logger, services });
-  const mail = createConfiguredWorker(config, services.database, logger);
-  if (config.email.worker) await mail.worker.start();
+  await services.start();
   return {
     listener: getRequestListener(nodeFetch(app)),
-    reader: services.contentCache.reader,
-    close: async () => {
-      await mail.stop();
-      await services.close();
-    },
+    /** Astro.locals for one page request, as the production server builds them. */
+    locals: createPageLocals(services),
+    close: () => services.close(),
   };
 }

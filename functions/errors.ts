@@ -1,24 +1,29 @@
 /**
- * The API's one error shape, `{ error: { code, message, fields? } }`, with a closed set of codes.
- * Domain code throws AppError; `onError` maps it (and anything unexpected) to a response.
+ * The API's one error shape, `{ error: { code, message, requestId, fields? } }`, with a closed set of
+ * codes. Domain code throws AppError; `onError` maps it (and anything unexpected) to a response.
  */
-import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { z } from 'zod';
+import type { AppContext } from './lib/context.ts';
 import type { Logger } from './lib/logger.ts';
+import { abortAfterHead } from './lib/respond.ts';
 
 export const ERROR_STATUS = {
   bad_request: 400,
-  validation_failed: 422,
   unauthorized: 401,
   forbidden: 403,
   not_found: 404,
   method_not_allowed: 405,
+  request_timeout: 408,
   conflict: 409,
+  gone: 410,
   payload_too_large: 413,
+  uri_too_long: 414,
   unsupported_media_type: 415,
+  validation_failed: 422,
   rate_limited: 429,
+  headers_too_large: 431,
   internal: 500,
   unavailable: 503,
 } as const satisfies Record<string, ContentfulStatusCode>;
@@ -26,18 +31,31 @@ export const ERROR_STATUS = {
 export type ErrorCode = keyof typeof ERROR_STATUS;
 export type FieldErrors = Record<string, string[]>;
 
+export interface AppErrorOptions {
+  fields?: FieldErrors;
+  /** Headers the answer must carry, e.g. Retry-After on 429 or Allow on 405. */
+  headers?: Record<string, string>;
+}
+
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly fields?: FieldErrors;
-  constructor(code: ErrorCode, message: string, fields?: FieldErrors) {
+  readonly headers?: Record<string, string>;
+  constructor(code: ErrorCode, message: string, options: AppErrorOptions | FieldErrors = {}) {
     super(message);
     this.name = 'AppError';
     this.code = code;
+    const { fields, headers } = isOptions(options) ? options : { fields: options, headers: undefined };
     if (fields) this.fields = fields;
+    if (headers) this.headers = headers;
   }
   get status(): ContentfulStatusCode {
     return ERROR_STATUS[this.code];
   }
+}
+
+function isOptions(value: AppErrorOptions | FieldErrors): value is AppErrorOptions {
+  return 'fields' in value || 'headers' in value || Object.keys(value).length === 0;
 }
 
 export const notFound = (message = 'Not found') => new AppError('not_found', message);
@@ -52,20 +70,34 @@ export function fieldErrors(error: z.ZodError): FieldErrors {
   return out;
 }
 
-export function errorBody(code: ErrorCode, message: string, fields?: FieldErrors) {
-  return { error: { code, message, ...(fields ? { fields } : {}) } };
+/** The error body; `requestId` lets a user's report be matched with the server's log lines. */
+export function errorBody(code: ErrorCode, message: string, requestId: string | undefined, fields?: FieldErrors) {
+  return { error: { code, message, ...(requestId ? { requestId } : {}), ...(fields ? { fields } : {}) } };
 }
 
-/** Hono onError handler: known errors keep their code, everything else is logged and becomes 500. */
+/** Answers an error in the one shape, with the request's id. */
+export function errorResponse(c: AppContext, code: ErrorCode, message: string, options: AppErrorOptions = {}): Response {
+  return c.json(errorBody(code, message, c.get('requestId'), options.fields), ERROR_STATUS[code], {
+    'Cache-Control': 'no-store',
+    ...options.headers,
+  });
+}
+
+const codeForStatus = (status: number): ErrorCode =>
+  (Object.entries(ERROR_STATUS).find(([, s]) => s === status)?.[0] ?? (status >= 500 ? 'internal' : 'bad_request')) as ErrorCode;
+
+/**
+ * Hono onError handler: known errors keep their code, everything else is logged and becomes 500.
+ * When the answer had already started, the failure is logged and the connection closed instead.
+ */
 export function createErrorHandler(logger: Logger) {
-  return (err: Error, c: Context) => {
-    if (err instanceof AppError) return c.json(errorBody(err.code, err.message, err.fields), err.status);
-    if (err instanceof HTTPException) {
-      const status = err.status;
-      const code = (Object.entries(ERROR_STATUS).find(([, s]) => s === status)?.[0] ?? 'bad_request') as ErrorCode;
-      return c.json(errorBody(code, err.message || 'Bad request'), ERROR_STATUS[code]);
+  return (err: Error, c: AppContext) => {
+    if (c.env?.outgoing?.headersSent) return abortAfterHead(c, logger, err);
+    if (err instanceof AppError) return errorResponse(c, err.code, err.message, err);
+    if (err instanceof HTTPException && err.status < 500) {
+      return errorResponse(c, codeForStatus(err.status), err.message || 'Bad request');
     }
     logger.error({ err, path: c.req.path, method: c.req.method }, 'unhandled error');
-    return c.json(errorBody('internal', 'Something went wrong on our side. Please try again.'), 500);
+    return errorResponse(c, 'internal', 'Something went wrong on our side. Please try again.');
   };
 }

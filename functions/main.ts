@@ -5,15 +5,15 @@
  */
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
-import { createApp, nodeFetch } from './app.ts';
+import type { Server } from 'node:http';
+import { createApp } from './app.ts';
 import type { Config } from './config.ts';
 import { lockFile } from './db/lock.ts';
-import { createConfiguredWorker } from './email/setup.ts';
+import { listen } from './lib/http-server.ts';
 import type { Logger } from './lib/logger.ts';
-import { securityHeaders } from './lib/security-headers.ts';
 import { createServices } from './services.ts';
 import { assertBuild, createSiteHandler } from './site/handler.ts';
+import { createPageLocals } from './site/locals.ts';
 
 export interface RunningServer {
   url: string;
@@ -27,10 +27,10 @@ export interface StartOptions {
 }
 
 /** Stops accepting connections and lets in-flight requests finish (up to `graceMs`). */
-function closeHttp(server: ReturnType<typeof serve>, graceMs = 10_000): Promise<void> {
+function closeHttp(server: Server, graceMs = 10_000): Promise<void> {
   return new Promise((resolve) => {
     const timer = setTimeout(() => {
-      if ('closeAllConnections' in server) server.closeAllConnections();
+      server.closeAllConnections();
       resolve();
     }, graceMs);
     timer.unref();
@@ -38,7 +38,7 @@ function closeHttp(server: ReturnType<typeof serve>, graceMs = 10_000): Promise<
       clearTimeout(timer);
       resolve();
     });
-    if ('closeIdleConnections' in server) server.closeIdleConnections();
+    server.closeIdleConnections();
   });
 }
 
@@ -51,27 +51,15 @@ export async function startServer(config: Config, logger: Logger, options: Start
       ? undefined
       : await createSiteHandler({
           distDir: config.distDir,
-          locals: { content: services.contentCache.reader },
-          headers: securityHeaders({ https: config.siteUrl.startsWith('https://') }),
+          locals: createPageLocals(services),
           logger,
         });
     const app = createApp({ config, logger, services, site });
 
-    const server = serve({ fetch: nodeFetch(app), port: config.port, hostname: config.host });
-    await new Promise<void>((resolve, reject) => {
-      server.once('listening', resolve);
-      server.once('error', reject);
-    });
+    const server = await listen(app, config);
+    // Services close after the HTTP server has drained, so mail queued by the last requests is still sent.
     closers.unshift(() => closeHttp(server));
-    if (config.email.worker) {
-      const mail = createConfiguredWorker(config, services.database, logger);
-      await mail.worker.start();
-      // After the HTTP server has drained, so mail queued by the last requests is still sent.
-      closers.splice(1, 0, () => mail.stop());
-    }
-    const prune = setInterval(() => void services.limiter.prune().catch(() => undefined), 3_600_000);
-    prune.unref();
-    closers.unshift(async () => clearInterval(prune));
+    await services.start();
     if (config.database.kind === 'pglite') {
       await mkdir(config.dataDir, { recursive: true });
       await writeFile(lockFile(config), String(process.pid));

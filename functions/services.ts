@@ -1,32 +1,65 @@
 /**
  * Opens the database and builds the services every entry point shares (the Node server, the dev
- * server integration, tests): content sources and cache, the email outbox, abuse limits, signed
- * links, newsletter, contact, leads and downloads.
+ * server integration, tests): content sources and cache, the email outbox and its worker, abuse
+ * limits, signed links, newsletter, contact, leads and downloads. Each outside service's adapter
+ * (the mail transport today) is picked here, once, from configuration.
  */
-import { createRateLimiter } from './abuse/rate-limit.ts';
+import { createRateLimitService } from './abuse/service.ts';
+import { createRateLimitStore } from './abuse/store.ts';
 import type { Config } from './config.ts';
-import { createContact } from './contact/service.ts';
+import { createContactService } from './contact/service.ts';
 import { createPublicContentCache } from './content/cache.ts';
 import { createMdxSource } from './content/mdx-source.ts';
 import { createContentService } from './content/service.ts';
 import { CONTENT_CHANNEL } from './content/store.ts';
 import { openDatabase, type Database } from './db/client.ts';
-import { createOutbox } from './email/service.ts';
-import { createDownloads } from './files/service.ts';
-import { createLeads } from './leads/service.ts';
+import { createEmailService } from './email/service.ts';
+import { EMAIL_CHANNEL } from './email/store.ts';
+import { pickMailTransport, type MailTransport } from './email/transport/index.ts';
+import { createEmailWorker, type WorkerOptions } from './email/worker.ts';
+import { createFileService } from './files/service.ts';
+import { createLeadService } from './leads/service.ts';
 import type { Logger } from './lib/logger.ts';
-import { loadSigningSecret } from './lib/secrets.ts';
 import { createTokens } from './lib/tokens.ts';
-import { createNewsletter } from './newsletter/service.ts';
+import { createNewsletterService } from './newsletter/service.ts';
+import { loadSigningSecret } from './secrets/service.ts';
+import { createSecretStore } from './secrets/store.ts';
 
-/**
- * Builds the services. With `database`, uses that (already migrated) database and leaves closing it
- * to the caller; otherwise opens the configured one.
- */
-export async function createServices(config: Config, logger: Logger, database?: Database) {
+export interface ServiceOptions {
+  /** An already migrated database; the caller closes it. Otherwise the configured one is opened. */
+  database?: Database;
+  /** The mail adapter; otherwise the configured one (SMTP or the embedded mailbox). */
+  mailTransport?: MailTransport;
+  /** Worker tuning (tests, the stand-alone worker). */
+  worker?: Partial<Omit<WorkerOptions, 'db' | 'transport' | 'logger'>>;
+}
+
+/** The outbox worker and its transport on `database`: what the stand-alone worker runs, and part of the services. */
+export function createMailDelivery(config: Config, database: Database, logger: Logger, options: ServiceOptions = {}) {
+  const transport = options.mailTransport ?? pickMailTransport(config.email, logger);
+  const worker = createEmailWorker({
+    db: database.db,
+    transport,
+    logger,
+    concurrency: config.email.concurrency,
+    subscribe: (wake) => database.listen(EMAIL_CHANNEL, wake),
+    ...options.worker,
+  });
+  return {
+    worker,
+    transport,
+    /** Stops the worker (finishing sends in flight) and closes the transport. */
+    async stop(graceMs?: number) {
+      await worker.stop(graceMs);
+      await transport.close();
+    },
+  };
+}
+
+export async function createServices(config: Config, logger: Logger, options: ServiceOptions = {}) {
   // Content first: a broken file fails fast, before the database is opened.
   const mdx = await createMdxSource(config.contentDir);
-  const db = database ?? (await openDatabase(config.database, logger));
+  const db = options.database ?? (await openDatabase(config.database, logger));
   try {
     const content = createContentService({ db: db.db, mdx, logger });
     const contentCache = createPublicContentCache(content);
@@ -34,14 +67,17 @@ export async function createServices(config: Config, logger: Logger, database?: 
     const unlisten = await db.listen(CONTENT_CHANNEL, clear, clear);
 
     const { siteUrl } = config;
-    const tokens = createTokens(await loadSigningSecret(db.db, config.secretKey));
-    const outbox = createOutbox({ db: db.db, from: config.email.from, siteUrl, maxAttempts: config.email.maxAttempts, logger });
-    const limiter = createRateLimiter(db.db);
-    const downloads = createDownloads({ tokens, filesDir: config.filesDir, siteUrl });
-    const newsletter = createNewsletter({ db: db.db, outbox, tokens, siteUrl, logger });
-    const contact = createContact({ db: db.db, outbox, inbox: config.email.contactInbox });
-    const leads = createLeads({ db: db.db, content, outbox, downloads, siteUrl });
+    const tokens = createTokens(await loadSigningSecret(createSecretStore(db.db), config.secretKey));
+    const outbox = createEmailService({ db: db.db, from: config.email.from, siteUrl, maxAttempts: config.email.maxAttempts, logger });
+    const mail = createMailDelivery(config, db, logger, options);
+    const limiter = createRateLimitService(createRateLimitStore(db.db));
+    const downloads = createFileService({ tokens, filesDir: config.filesDir, siteUrl });
+    const newsletter = createNewsletterService({ db: db.db, outbox, tokens, siteUrl, logger });
+    const contact = createContactService({ db: db.db, outbox, inbox: config.email.contactInbox });
+    const leads = createLeadService({ db: db.db, content, outbox, downloads, siteUrl });
 
+    let prune: NodeJS.Timeout | undefined;
+    let started = false;
     return {
       database: db,
       mdx,
@@ -49,19 +85,34 @@ export async function createServices(config: Config, logger: Logger, database?: 
       contentCache,
       tokens,
       outbox,
+      mail,
       limiter,
       downloads,
       newsletter,
       contact,
       leads,
-      /** Stops listening and closes the database (when this call opened it). */
+      /** Starts background work: the outbox worker (unless EMAIL_WORKER=false) and the hourly prune of rate limits. */
+      async start() {
+        if (started) return;
+        started = true;
+        if (config.email.worker) await mail.worker.start();
+        prune = setInterval(() => void limiter.prune().catch(() => undefined), 3_600_000);
+        prune.unref();
+      },
+      /**
+       * Stops background work (sends in flight finish), closes the transport, stops listening and
+       * closes the database when this call opened it. Call after the HTTP server has drained, so
+       * mail queued by the last requests is still sent.
+       */
       async close() {
+        clearInterval(prune);
+        await mail.stop().catch((err: unknown) => logger.warn({ err }, 'mail shutdown failed'));
         await unlisten().catch(() => undefined);
-        if (!database) await db.close();
+        if (!options.database) await db.close();
       },
     };
   } catch (err) {
-    if (!database) await db.close().catch(() => undefined);
+    if (!options.database) await db.close().catch(() => undefined);
     throw err;
   }
 }

@@ -1,26 +1,26 @@
 /**
- * MDX collections in content/, validated at build time with the same schemas the server uses at
- * run time. Each field carries a description for authors (editors show it from the generated JSON
- * schema). CONTENT_DIR points the build at another folder (the scale benchmark uses this).
+ * MDX collections in content/, one per content type (named after its folder), validated at build
+ * time with the same strict frontmatter schemas the server uses at run time (see
+ * lib/content/registry.ts). Each field carries a description for authors (editors show it from the
+ * generated JSON schema). CONTENT_DIR points the build at another folder (the scale benchmark uses this).
  */
 import { defineCollection } from 'astro:content';
 import { glob } from 'astro/loaders';
-import {
-  BlogFrontmatterSchema,
-  CourseFrontmatterSchema,
-  MarketFrontmatterSchema,
-  ToolFrontmatterSchema,
-} from './lib/content/schema.ts';
+import { CONTENT_REGISTRY, CONTENT_TYPES } from './lib/content/registry.ts';
 import { ServiceSchema } from './lib/services.ts';
 
 const root = process.env.CONTENT_DIR || './content';
 const files = (folder: string) => glob({ base: `${root}/${folder}`, pattern: '**/[^_]*.{md,mdx}' });
 
+const contentCollections = Object.fromEntries(
+  CONTENT_TYPES.map((type) => {
+    const { folder, frontmatter } = CONTENT_REGISTRY[type];
+    return [folder, defineCollection({ loader: files(folder), schema: frontmatter })];
+  }),
+);
+
 export const collections = {
-  blog: defineCollection({ loader: files('blog'), schema: BlogFrontmatterSchema }),
-  courses: defineCollection({ loader: files('courses'), schema: CourseFrontmatterSchema }),
-  tools: defineCollection({ loader: files('tools'), schema: ToolFrontmatterSchema }),
-  market: defineCollection({ loader: files('market'), schema: MarketFrontmatterSchema }),
+  ...contentCollections,
   /** The consultancy's services (YAML, one file per service; the file name is the URL slug). */
   services: defineCollection({
     loader: glob({ base: `${root}/services`, pattern: '**/[^_]*.{yaml,yml}' }),

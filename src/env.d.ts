@@ -2,7 +2,7 @@
 
 declare namespace App {
   interface Locals {
-    /** Public content, injected by the server for on-demand pages. */
-    content?: import('./lib/content/reader.ts').PublicContentReader;
+    /** This request's server data, set by the server per request; read it through `serverContext(locals)`. */
+    server?: import('./lib/server/context.ts').ServerContext;
   }
 }

@@ -1,10 +1,12 @@
 /**
- * The contact form: the message is stored, the consultancy inbox is notified (Reply-To the sender)
- * and the sender gets an acknowledgement, all in one transaction.
+ * The contact form: the message is stored, the consultancy inbox is notified (Reply-To the sender,
+ * with everything the visitor wrote) and the sender gets an acknowledgement in our own words, all in
+ * one transaction. The acknowledgement quotes nothing the visitor typed: its address is unverified,
+ * and quoting would let anyone send text of their choosing to anyone from our domain.
  */
-import { contactMessages } from '../db/schema.ts';
 import type { Db } from '../db/client.ts';
-import type { Outbox } from '../email/service.ts';
+import type { EmailService } from '../email/service.ts';
+import { createContactStore } from './store.ts';
 
 export interface ContactMessage {
   name: string;
@@ -13,34 +15,27 @@ export interface ContactMessage {
   message: string;
 }
 
-export interface ContactDeps {
+export interface ContactServiceDeps {
   db: Db;
-  outbox: Outbox;
+  outbox: EmailService;
   inbox: string;
 }
 
-export function createContact({ db, outbox, inbox }: ContactDeps) {
+export function createContactService({ db, outbox, inbox }: ContactServiceDeps) {
   return {
     async submit(input: ContactMessage, meta: { ip: string; userAgent?: string }): Promise<{ id: string }> {
       return db.transaction(async (tx) => {
-        const [row] = await tx
-          .insert(contactMessages)
-          .values({ ...input, ip: meta.ip, userAgent: meta.userAgent?.slice(0, 300) ?? null })
-          .returning({ id: contactMessages.id, createdAt: contactMessages.createdAt });
+        const row = await createContactStore(tx).insert({ ...input, ip: meta.ip, userAgent: meta.userAgent?.slice(0, 300) ?? null });
         await outbox.enqueue(tx, {
           to: inbox,
           template: 'contact-notification',
-          data: { ...input, receivedAt: row!.createdAt.toUTCString() },
+          data: { ...input, receivedAt: row.createdAt.toUTCString() },
         });
-        await outbox.enqueue(tx, {
-          to: input.email,
-          template: 'contact-acknowledgement',
-          data: { name: input.name, subject: input.subject, message: input.message },
-        });
-        return { id: row!.id };
+        await outbox.enqueue(tx, { to: input.email, template: 'contact-acknowledgement', data: {} });
+        return { id: row.id };
       });
     },
   };
 }
 
-export type Contact = ReturnType<typeof createContact>;
+export type ContactService = ReturnType<typeof createContactService>;

@@ -7,9 +7,14 @@
  * Loaded with a native import (never bundled by Vite), so server code stays out of the site bundle.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { CONTENT_TYPES, type ContentType, type PublicItem, type PublicItemOf } from '../../src/lib/content/schema.ts';
-import { toPublicItem } from '../../src/lib/content/public.ts';
-import type { PublicContentReader } from '../../src/lib/content/reader.ts';
+import {
+  CONTENT_TYPES,
+  toPublicItem,
+  type ContentType,
+  type PublicItem,
+  type PublicItemOf,
+} from '../../src/lib/content/registry.ts';
+import type { BuildReader } from '../../src/lib/content/reader.ts';
 import { loadConfig, type Config } from '../config.ts';
 import { openDatabase, type Database } from '../db/client.ts';
 import { createLogger, type Logger } from '../lib/logger.ts';
@@ -60,16 +65,10 @@ async function readAll(mdx: MdxSource, database: Database | undefined, logger: L
   return byType;
 }
 
-/** The build's reader, plus which items come from git (the only ones with prebuilt detail pages). */
-export interface BuildContent extends PublicContentReader {
-  /** Public items of a type that come from MDX files. */
-  fromGit<T extends ContentType>(type: T): Promise<PublicItemOf<T>[]>;
-}
-
-let loaded: Promise<BuildContent> | undefined;
+let loaded: Promise<BuildReader> | undefined;
 
 /** The build's content, loaded once per build process. */
-export function getBuildContent(): Promise<BuildContent> {
+export function getBuildContent(): Promise<BuildReader> {
   loaded ??= (async () => {
     const config = loadConfig();
     const logger = createLogger(process.env.LOG_LEVEL ?? 'warn');

@@ -5,8 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
-import type { ContentType, PublicItemOf } from '../../src/lib/content/schema.ts';
-import { toPublicItem } from '../../src/lib/content/public.ts';
+import { toPublicItem, type ContentType, type PublicItemOf } from '../../src/lib/content/registry.ts';
 import type { PublicContentReader } from '../../src/lib/content/reader.ts';
 import type { ContentService } from './service.ts';
 

@@ -5,15 +5,16 @@ import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { ACCESS_LEVELS } from '../../src/lib/access.ts';
+import { MEDIA_TYPES } from '../../src/lib/content/constants.ts';
 import {
+  CONTENT_REGISTRY,
   CONTENT_TYPES,
-  MEDIA_TYPES,
   type ContentItem,
   type ContentType,
   type CourseItem,
   type MarketItem,
-} from '../../src/lib/content/schema.ts';
-import { CONTENT_FOLDERS, ContentFileError, createMdxSource, parseContentFile, splitFrontmatter, type MdxSource } from './mdx-source.ts';
+} from '../../src/lib/content/registry.ts';
+import { ContentFileError, createMdxSource, parseContentFile, splitFrontmatter, type MdxSource } from './mdx-source.ts';
 
 /** A Markdown file with `frontmatter` as YAML and `body` after it. */
 function mdFile(frontmatter: Record<string, unknown>, body = 'Body text.'): string {
@@ -160,6 +161,24 @@ describe('parseContentFile', () => {
     for (const field of ['title', 'description', 'downloadUrl', 'updatedAt']) expect(error.message).toContain(`${field}:`);
   });
 
+  it.each(CONTENT_TYPES)('refuses a %s file with a misspelt field, naming the file and the field', (type) => {
+    const { title, ...rest } = FRONTMATTER[type];
+    const file = `${CONTENT_REGISTRY[type].folder}/typo.md`;
+    const error = thrown(() => parseContentFile(type, file, mdFile({ ...rest, titel: title })));
+    expect(error).toBeInstanceOf(ContentFileError);
+    expect(error.message).toContain(file);
+    expect(error.message).toContain('titel: unknown field');
+    expect(error.message).toContain('title:');
+  });
+
+  it('refuses a misspelt field deep inside a course, naming its path', () => {
+    const sections = [{ id: 'start', title: 'Start', lessons: [{ id: 'one', title: 'One', contnet: 'Text' }] }];
+    const error = thrown(() => parseContentFile('course', 'courses/typo.md', makeFile('course', { sections })));
+    expect(error).toBeInstanceOf(ContentFileError);
+    expect(error.message).toContain('courses/typo.md');
+    expect(error.message).toContain('sections.0.lessons.0.contnet: unknown field');
+  });
+
   it('throws a ContentFileError for invalid YAML', () => {
     const error = thrown(() => parseContentFile('blog', 'blog/broken.md', '---\ntitle: [unclosed\n  - : :\n---\nBody'));
     expect(error).toBeInstanceOf(ContentFileError);
@@ -253,6 +272,11 @@ describe('createMdxSource on a folder', () => {
     await expect(createMdxSource(dir)).rejects.toThrow(/market[\\/]bad\.md[\s\S]*price:/);
   });
 
+  it('refuses to start on a file with a misspelt field', async () => {
+    await makeFolder({ 'tools/kit.md': makeFile('tool', { downloadURL: 'downloads/kit.zip' }) });
+    await expect(createMdxSource(dir)).rejects.toThrow(/tools[\\/]kit\.md[\s\S]*downloadURL: unknown field/);
+  });
+
   it('sorts blog articles newest first and market items by title', async () => {
     await makeFolder({
       'blog/old.md': makeFile('blog', { publishedDate: '2024-05-01' }),
@@ -313,7 +337,7 @@ describe('the repository content folder', () => {
   const isHttps = (u: string) => u.startsWith('https://');
 
   it.each(CONTENT_TYPES)('has at least 6 %s items', (type) => {
-    expect(source.list(type).length, `${CONTENT_FOLDERS[type]}/`).toBeGreaterThanOrEqual(6);
+    expect(source.list(type).length, `${CONTENT_REGISTRY[type].folder}/`).toBeGreaterThanOrEqual(6);
   });
 
   it.each(CONTENT_TYPES)('has %s items at every access level', (type) => {

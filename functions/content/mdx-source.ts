@@ -1,21 +1,21 @@
 /**
  * Reads the MDX collections in content/ (the git-managed source) with the same zod schemas the Astro
- * build validates them with. Files are read once and kept in memory; `reload()` re-reads them.
+ * build validates them with (each type's strict frontmatter, see the registry). Files are read once
+ * and kept in memory; `reload()` re-reads them.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { CONTENT_TYPES, FRONTMATTER_SCHEMAS, SlugSchema, type ContentItem, type ContentType } from '../../src/lib/content/schema.ts';
-import { compareItems, itemFromMdx } from './normalize.ts';
-
-/** Folder of each type under the content directory. */
-export const CONTENT_FOLDERS: Record<ContentType, string> = {
-  blog: 'blog',
-  tool: 'tools',
-  course: 'courses',
-  market: 'market',
-};
+import {
+  CONTENT_REGISTRY,
+  CONTENT_TYPES,
+  compareItems,
+  itemFromMdx,
+  type ContentItem,
+  type ContentType,
+} from '../../src/lib/content/registry.ts';
+import { SlugSchema } from '../../src/lib/content/schema.ts';
 
 export class ContentFileError extends Error {
   constructor(file: string, problems: string[]) {
@@ -33,6 +33,14 @@ export function splitFrontmatter(text: string): { data: unknown; body: string } 
   return { data: parseYaml(match[1] ?? '') ?? {}, body: (match[2] ?? '').trim() };
 }
 
+/** One line per problem, naming the field; an unknown field is named by its full path. */
+function describeIssue(issue: z.core.$ZodIssue): string[] {
+  if (issue.code === 'unrecognized_keys') {
+    return issue.keys.map((key) => `${[...issue.path, key].join('.')}: unknown field (check its spelling)`);
+  }
+  return [`${issue.path.join('.') || 'frontmatter'}: ${issue.message}`];
+}
+
 /** Parses one file's text into an item, or throws ContentFileError naming the file and fields. */
 export function parseContentFile(type: ContentType, file: string, text: string): ContentItem {
   let data: unknown;
@@ -42,10 +50,8 @@ export function parseContentFile(type: ContentType, file: string, text: string):
   } catch (err) {
     throw new ContentFileError(file, [`frontmatter is not valid YAML: ${(err as Error).message}`]);
   }
-  const fm = FRONTMATTER_SCHEMAS[type].safeParse(data);
-  if (!fm.success) {
-    throw new ContentFileError(file, fm.error.issues.map((i) => `${i.path.join('.') || 'frontmatter'}: ${i.message}`));
-  }
+  const fm = CONTENT_REGISTRY[type].frontmatter.safeParse(data);
+  if (!fm.success) throw new ContentFileError(file, fm.error.issues.flatMap(describeIssue));
   const slug = SlugSchema.safeParse(fm.data.slug ?? path.basename(file).replace(/\.mdx?$/, ''));
   if (!slug.success) throw new ContentFileError(file, [`slug: ${z.prettifyError(slug.error)}`]);
   return itemFromMdx(type, slug.data, fm.data, body);
@@ -78,7 +84,7 @@ export async function createMdxSource(contentDir: string): Promise<MdxSource> {
     const next = new Map<ContentType, Map<string, ContentItem>>();
     for (const type of CONTENT_TYPES) {
       const items = new Map<string, ContentItem>();
-      for (const file of await listFiles(path.join(contentDir, CONTENT_FOLDERS[type]))) {
+      for (const file of await listFiles(path.join(contentDir, CONTENT_REGISTRY[type].folder))) {
         const item = parseContentFile(type, path.relative(contentDir, file), await readFile(file, 'utf8'));
         if (items.has(item.slug)) throw new ContentFileError(file, [`slug "${item.slug}" is used by another file`]);
         items.set(item.slug, item);

@@ -1,9 +1,10 @@
 /** Public content API (spec point 7): lists and details, public fields only, cached with ETags. */
 import { Hono } from 'hono';
 import { SlugSchema } from '../../src/lib/content/schema.ts';
-import { CONTENT_TYPE_INFO, typeFromApiSegment } from '../../src/lib/content/types.ts';
+import { CONTENT_TYPE_INFO, typeFromApiSegment } from '../../src/lib/content/registry.ts';
 import { AppError } from '../errors.ts';
-import { sendCachedJson } from '../lib/http.ts';
+import type { AppEnv } from '../lib/context.ts';
+import { sendCachedJson } from '../lib/respond.ts';
 import type { PublicContentCache } from './cache.ts';
 
 const SEGMENTS = Object.values(CONTENT_TYPE_INFO).map((i) => i.apiSegment).join(', ');
@@ -15,7 +16,7 @@ function resolveType(segment: string) {
 }
 
 export function createPublicContentRoutes(cache: PublicContentCache) {
-  return new Hono()
+  return new Hono<AppEnv>()
     .get('/:segment', async (c) => {
       const type = resolveType(c.req.param('segment'));
       const entry = cache.peekList(type) ?? (await cache.listEntry(type));

@@ -3,13 +3,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { pino } from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ContentType } from '../../src/lib/content/schema.ts';
+import type { ContentInputOf, ContentType } from '../../src/lib/content/registry.ts';
+import { toDateOnly } from '../../src/lib/content/schema.ts';
 import { openDatabase, type Database } from '../db/client.ts';
 import { contentItems, type NewContentRow } from '../db/schema.ts';
 import { AppError } from '../errors.ts';
 import { createMdxSource, type MdxSource } from './mdx-source.ts';
-import { toDateOnly } from './normalize.ts';
-import type { ContentInputOf } from './schema.ts';
 import { createContentService, type ContentService } from './service.ts';
 import { CONTENT_CHANNEL, createContentStore } from './store.ts';
 

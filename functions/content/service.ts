@@ -3,14 +3,13 @@
  * into one list per type. On a slug clash the reviewed MDX file wins and the row is reported.
  * Writes notify every instance (Postgres NOTIFY, delivered on commit) and local listeners.
  */
-import type { ContentItem, ContentItemOf, ContentType } from '../../src/lib/content/schema.ts';
+import { CONTENT_REGISTRY, compareItems, type ContentItem, type ContentItemOf, type ContentType } from '../../src/lib/content/registry.ts';
 import type { Db } from '../db/client.ts';
 import type { ContentRow } from '../db/schema.ts';
 import { AppError, fieldErrors } from '../errors.ts';
 import type { Logger } from '../lib/logger.ts';
 import type { MdxSource } from './mdx-source.ts';
-import { compareItems, itemFromRow, rowFromInput, slugify } from './normalize.ts';
-import { CONTENT_INPUT_SCHEMAS } from './schema.ts';
+import { itemFromRow, rowFromInput, slugify } from './rows.ts';
 import { createContentStore, type ContentStore } from './store.ts';
 
 export interface ContentServiceDeps {
@@ -25,7 +24,7 @@ export interface WriteOptions {
 }
 
 function parseInput(type: ContentType, input: unknown) {
-  const parsed = CONTENT_INPUT_SCHEMAS[type].safeParse(input);
+  const parsed = CONTENT_REGISTRY[type].input.safeParse(input);
   if (!parsed.success) throw new AppError('validation_failed', 'Some fields are not valid.', fieldErrors(parsed.error));
   return parsed.data;
 }

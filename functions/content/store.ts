@@ -1,6 +1,6 @@
 /** The only module that touches the content_items table. */
 import { and, asc, eq, sql } from 'drizzle-orm';
-import type { ContentType } from '../../src/lib/content/schema.ts';
+import type { ContentType } from '../../src/lib/content/registry.ts';
 import type { DbOrTx } from '../db/client.ts';
 import { contentItems, type ContentRow, type NewContentRow } from '../db/schema.ts';
 

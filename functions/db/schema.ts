@@ -1,19 +1,24 @@
 /** Database tables (drizzle). Migrations in ./migrations are generated from this file. */
 import { sql } from 'drizzle-orm';
 import { check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { ACCESS_LEVELS } from '../../src/lib/access.ts';
+import { CONTENT_TYPES } from '../../src/lib/content/registry.ts';
 import type { MediaItem } from '../../src/lib/content/schema.ts';
+
+/** `'a', 'b'` for a check constraint's `in (...)` list (the values are our own literals). */
+const sqlList = (values: readonly string[]) => sql.raw(values.map((v) => `'${v}'`).join(', '));
 
 /** Content written at runtime by the creator tools; MDX in git is the other source. */
 export const contentItems = pgTable(
   'content_items',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    type: text('type', { enum: ['blog', 'tool', 'course', 'market'] }).notNull(),
+    type: text('type', { enum: CONTENT_TYPES }).notNull(),
     slug: text('slug').notNull(),
     title: text('title').notNull(),
     description: text('description').notNull(),
     tags: jsonb('tags').$type<string[]>().notNull().default([]),
-    accessLevel: text('access_level', { enum: ['free', 'subscriber', 'premium'] }).notNull().default('free'),
+    accessLevel: text('access_level', { enum: ACCESS_LEVELS }).notNull().default('free'),
     media: jsonb('media').$type<MediaItem[]>().notNull().default([]),
     /** Type-specific fields (body, sections, price, download URL...), validated by zod on every read. */
     details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
@@ -24,8 +29,8 @@ export const contentItems = pgTable(
   (t) => [
     uniqueIndex('content_items_type_slug_key').on(t.type, t.slug),
     index('content_items_type_created_idx').on(t.type, t.createdAt),
-    check('content_items_type_check', sql`${t.type} in ('blog', 'tool', 'course', 'market')`),
-    check('content_items_access_check', sql`${t.accessLevel} in ('free', 'subscriber', 'premium')`),
+    check('content_items_type_check', sql`${t.type} in (${sqlList(CONTENT_TYPES)})`),
+    check('content_items_access_check', sql`${t.accessLevel} in (${sqlList(ACCESS_LEVELS)})`),
   ],
 );
 

@@ -7,8 +7,9 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { AppError, fieldErrors } from '../errors.ts';
+import type { AppEnv } from '../lib/context.ts';
 import { DeliveryEventSchema } from './schema.ts';
-import type { Outbox } from './service.ts';
+import type { EmailService } from './service.ts';
 
 const EventsSchema = z.union([DeliveryEventSchema, z.array(DeliveryEventSchema).max(500)]);
 
@@ -23,8 +24,8 @@ function verified(secret: string, body: string, header: string | undefined): boo
   return expected.length === given.length && timingSafeEqual(expected, given);
 }
 
-export function createEmailEventRoutes({ outbox, secret }: { outbox: Outbox; secret?: string }) {
-  return new Hono().post('/events', async (c) => {
+export function createEmailEventRoutes({ outbox, secret }: { outbox: EmailService; secret?: string }) {
+  return new Hono<AppEnv>().post('/events', async (c) => {
     if (!secret) throw new AppError('not_found', 'Delivery events are not enabled (set EMAIL_WEBHOOK_SECRET).');
     const body = await c.req.text();
     if (!verified(secret, body, c.req.header('x-webhook-signature'))) {
@@ -37,7 +38,7 @@ export function createEmailEventRoutes({ outbox, secret }: { outbox: Outbox; sec
       throw new AppError('bad_request', 'The request body is not valid JSON.');
     }
     const parsed = EventsSchema.safeParse(json);
-    if (!parsed.success) throw new AppError('validation_failed', 'The event is not valid.', fieldErrors(parsed.error));
+    if (!parsed.success) throw new AppError('validation_failed', 'The event is not valid.', { fields: fieldErrors(parsed.error) });
     const events = Array.isArray(parsed.data) ? parsed.data : [parsed.data];
     let applied = 0;
     for (const event of events) if ((await outbox.applyEvent(event)).applied) applied += 1;

@@ -1,6 +1,8 @@
 /** Email shapes: the spec's Email record (what the admin dashboard reads) and provider events. */
 import { z } from 'zod';
+import { multiLine, singleLine } from '../lib/request.ts';
 import type { EmailRow, EmailStatus } from '../db/schema.ts';
+import type { MailMessage } from './transport/port.ts';
 
 /** The spec's "Email record": id, subject, body (HTML), to, from, status and its times. */
 export interface EmailRecord {
@@ -20,6 +22,21 @@ export interface EmailRecord {
 }
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+/** The message the mail port sends for an outbox row. */
+export function toMailMessage(row: EmailRow): MailMessage {
+  return {
+    id: row.id,
+    from: row.from,
+    to: row.to,
+    ...(row.replyTo ? { replyTo: row.replyTo } : {}),
+    subject: row.subject,
+    text: row.bodyText,
+    html: row.bodyHtml,
+    headers: row.headers,
+    date: row.createdAt,
+  };
+}
 
 export function toEmailRecord(row: EmailRow): EmailRecord {
   return {
@@ -41,11 +58,14 @@ export function toEmailRecord(row: EmailRow): EmailRecord {
 
 /** A delivery event from the mail provider's webhook (mapped to this shape by its adapter). */
 export const DeliveryEventSchema = z.object({
-  id: z.string().min(1).max(200).describe('Provider event id; repeated deliveries of one event are ignored.'),
+  id: singleLine('id', 200).describe('Provider event id; repeated deliveries of one event are ignored.'),
   type: z.enum(['delivered', 'bounced', 'failed', 'complained']),
-  messageId: z.string().min(1).max(500).describe('Message-ID of the email the event is about.'),
-  occurredAt: z.coerce.date(),
-  detail: z.string().max(2000).optional(),
+  messageId: singleLine('messageId', 500).describe('Message-ID of the email the event is about.'),
+  occurredAt: z.coerce
+    .date()
+    .min(new Date('2000-01-01T00:00:00Z'), 'Must be a date after 2000')
+    .max(new Date('2100-01-01T00:00:00Z'), 'Must be a date before 2100'),
+  detail: multiLine('detail', 2000).optional(),
 });
 export type DeliveryEvent = z.infer<typeof DeliveryEventSchema>;
 

@@ -11,7 +11,7 @@ import type { DeliveryEvent } from './schema.ts';
 import { createEmailStore } from './store.ts';
 import { renderEmail, type TemplateData, type TemplateName } from './templates/index.ts';
 
-export interface OutboxOptions {
+export interface EmailServiceDeps {
   db: DbOrTx;
   from: string;
   siteUrl: string;
@@ -32,7 +32,7 @@ export function messageIdFor(id: string, siteUrl: string): string {
   return `<${id}@${new URL(siteUrl).hostname}>`;
 }
 
-export function createOutbox({ db, from, siteUrl, maxAttempts, logger }: OutboxOptions) {
+export function createEmailService({ db, from, siteUrl, maxAttempts, logger }: EmailServiceDeps) {
   const store = createEmailStore(db);
   return {
     /** Renders and queues a message; pass the caller's transaction as `tx` to commit with it. */
@@ -99,4 +99,4 @@ export function createOutbox({ db, from, siteUrl, maxAttempts, logger }: OutboxO
   };
 }
 
-export type Outbox = ReturnType<typeof createOutbox>;
+export type EmailService = ReturnType<typeof createEmailService>;

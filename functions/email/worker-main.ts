@@ -6,14 +6,14 @@
 import { ConfigError, loadConfig } from '../config.ts';
 import { DatabaseUnavailableError, openDatabase } from '../db/client.ts';
 import { createLogger } from '../lib/logger.ts';
-import { createConfiguredWorker } from './setup.ts';
+import { createMailDelivery } from '../services.ts';
 
 async function main() {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
   const database = await openDatabase(config.database, logger);
   const leaseMs = Number(process.env.EMAIL_LEASE_MS) || undefined;
-  const running = createConfiguredWorker(config, database, logger, leaseMs ? { leaseMs } : {});
+  const running = createMailDelivery(config, database, logger, { worker: leaseMs ? { leaseMs } : {} });
   await running.worker.start();
   console.log(`email worker ${running.worker.owner} started (${running.transport.kind})`);
 

@@ -12,7 +12,8 @@ import type { Db } from '../db/client.ts';
 import type { EmailRow } from '../db/schema.ts';
 import type { Logger } from '../lib/logger.ts';
 import { createEmailStore } from './store.ts';
-import { TransportError, type MailTransport } from './transports.ts';
+import { toMailMessage } from './schema.ts';
+import { TransportError, type MailTransport } from './transport/index.ts';
 
 export interface WorkerOptions {
   db: Db;
@@ -52,7 +53,7 @@ export function createEmailWorker(options: WorkerOptions) {
 
   async function deliver(email: EmailRow): Promise<void> {
     try {
-      const result = await transport.send(email);
+      const result = await transport.send(toMailMessage(email));
       const now = new Date();
       const kept = await store.settle(email.id, owner, {
         status: result.delivered ? 'delivered' : 'sent',

@@ -6,11 +6,12 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import { lookup } from 'mrmime';
 import { AppError } from '../errors.ts';
 import type { Tokens } from '../lib/tokens.ts';
 
-export interface DownloadsDeps {
+export interface FileServiceDeps {
   tokens: Tokens;
   filesDir: string;
   siteUrl: string;
@@ -18,9 +19,9 @@ export interface DownloadsDeps {
 
 export type ResolvedDownload =
   | { kind: 'redirect'; url: string }
-  | { kind: 'file'; stream: NodeJS.ReadableStream; size: number; name: string; contentType: string };
+  | { kind: 'file'; stream: Readable; size: number; name: string; contentType: string };
 
-export function createDownloads({ tokens, filesDir, siteUrl }: DownloadsDeps) {
+export function createFileService({ tokens, filesDir, siteUrl }: FileServiceDeps) {
   const root = path.resolve(filesDir);
   return {
     /** A signed link to `key` valid for `ttlSeconds`. */
@@ -53,4 +54,4 @@ export function createDownloads({ tokens, filesDir, siteUrl }: DownloadsDeps) {
   };
 }
 
-export type Downloads = ReturnType<typeof createDownloads>;
+export type FileService = ReturnType<typeof createFileService>;

@@ -1,11 +1,12 @@
 /** Liveness (`/healthz`: the process serves) and readiness (`/readyz`: the database answers). */
 import { Hono } from 'hono';
 import type { Database } from '../db/client.ts';
-import { errorBody } from '../errors.ts';
+import { errorResponse } from '../errors.ts';
+import type { AppEnv } from '../lib/context.ts';
 import type { Logger } from '../lib/logger.ts';
 
 export function createHealthRoutes(database: Pick<Database, 'ping' | 'kind'>, logger: Logger) {
-  return new Hono()
+  return new Hono<AppEnv>()
     .get('/healthz', (c) => c.json({ status: 'ok' }, 200, { 'Cache-Control': 'no-store' }))
     .get('/readyz', async (c) => {
       const started = performance.now();
@@ -13,7 +14,7 @@ export function createHealthRoutes(database: Pick<Database, 'ping' | 'kind'>, lo
         await database.ping();
       } catch (err) {
         logger.warn({ err }, 'readiness check failed');
-        return c.json(errorBody('unavailable', 'The database is not answering.'), 503, { 'Cache-Control': 'no-store' });
+        return errorResponse(c, 'unavailable', 'The database is not answering.');
       }
       const ms = Math.round((performance.now() - started) * 100) / 100;
       return c.json({ status: 'ready', database: { kind: database.kind, ms } }, 200, { 'Cache-Control': 'no-store' });

@@ -1,9 +1,10 @@
 /** POST /api/leads: the lead dialog of the tools list. */
 import { Hono } from 'hono';
 import { z } from 'zod';
-import type { RateLimiter } from '../abuse/rate-limit.ts';
-import { clientIp, emailAddress, honeypot, readBody, singleLine } from '../lib/request.ts';
-import type { Leads } from './service.ts';
+import type { RateLimitService } from '../abuse/service.ts';
+import type { AppEnv } from '../lib/context.ts';
+import { clientIp, emailAddress, honeypot, itemRef, readBody, singleLine } from '../lib/request.ts';
+import type { LeadService } from './service.ts';
 
 export const LeadSchema = z.object({
   name: singleLine('Name', 100).optional(),
@@ -12,10 +13,10 @@ export const LeadSchema = z.object({
     .string()
     .trim()
     .max(40, 'Phone must be at most 40 characters')
-    .regex(/^[+()\d\s.-]*$/, 'Use digits, spaces and + ( ) - . only')
+    .regex(/^[+()\d .-]*$/, 'Use digits, spaces and + ( ) - . only')
     .optional()
     .transform((v) => v || undefined),
-  toolId: z.string().trim().min(1, 'Choose a tool').max(120),
+  toolId: itemRef('Tool'),
   website: honeypot,
 });
 
@@ -24,16 +25,23 @@ const LIMITS = {
   perAddress: { name: 'leads:email', max: 10, windowSeconds: 3600 },
 };
 
-export function createLeadRoutes({ leads, limiter, trustProxy }: { leads: Leads; limiter: RateLimiter; trustProxy: number }) {
-  return new Hono().post('/', async (c) => {
+export interface LeadRouteDeps {
+  leads: LeadService;
+  limiter: RateLimitService;
+  trustProxy: number;
+}
+
+export function createLeadRoutes({ leads, limiter, trustProxy }: LeadRouteDeps) {
+  return new Hono<AppEnv>().post('/', async (c) => {
     const { website, ...input } = await readBody(c, LeadSchema);
     const ip = clientIp(c, trustProxy);
     await limiter.enforce([
       [LIMITS.perIp, ip],
       [LIMITS.perAddress, input.email],
     ]);
-    if (website) return c.json({ downloadUrl: null }, 201);
-    const { downloadUrl } = await leads.request(input, { ip });
+    // A filled honeypot means a bot: the same answer (a working link to the free file), but no lead
+    // is stored and no email sent, so the form cannot be used to mail strangers.
+    const { downloadUrl } = await leads.request(input, { ip, record: !website });
     return c.json({ downloadUrl }, 201);
   });
 }

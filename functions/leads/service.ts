@@ -3,13 +3,13 @@
  * for days) and a short-lived link is returned for the Download Now button. Gated tools are not
  * offered here; the gated-content work serves them to entitled members.
  */
-import { itemPath } from '../../src/lib/content/types.ts';
+import { itemPath } from '../../src/lib/content/registry.ts';
 import type { ContentService } from '../content/service.ts';
 import type { Db } from '../db/client.ts';
-import { leads } from '../db/schema.ts';
-import type { Outbox } from '../email/service.ts';
+import type { EmailService } from '../email/service.ts';
 import { AppError } from '../errors.ts';
-import type { Downloads } from '../files/service.ts';
+import type { FileService } from '../files/service.ts';
+import { createLeadStore } from './store.ts';
 
 const EMAIL_LINK_DAYS = 7;
 const BUTTON_LINK_SECONDS = 15 * 60;
@@ -21,15 +21,15 @@ export interface LeadInput {
   toolId: string;
 }
 
-export interface LeadDeps {
+export interface LeadServiceDeps {
   db: Db;
   content: ContentService;
-  outbox: Outbox;
-  downloads: Downloads;
+  outbox: EmailService;
+  downloads: FileService;
   siteUrl: string;
 }
 
-export function createLeads({ db, content, outbox, downloads, siteUrl }: LeadDeps) {
+export function createLeadService({ db, content, outbox, downloads, siteUrl }: LeadServiceDeps) {
   async function findTool(toolId: string) {
     const bySlug = await content.get('tool', toolId);
     if (bySlug) return bySlug;
@@ -40,16 +40,19 @@ export function createLeads({ db, content, outbox, downloads, siteUrl }: LeadDep
     /**
      * Records a lead and sends the download. The name may be missing: a returning visitor's browser
      * skips the form and sends only the stored email. The answer never depends on whether the
-     * address is known, so this endpoint cannot be used to find out who left their details.
+     * address is known, so this endpoint cannot be used to find out who left their details. With
+     * `record: false` (a bot filled the honeypot) the answer is the same but nothing is stored or sent.
      */
-    async request(input: LeadInput, meta: { ip: string }): Promise<{ downloadUrl: string; toolTitle: string }> {
+    async request(input: LeadInput, meta: { ip: string; record?: boolean }): Promise<{ downloadUrl: string; toolTitle: string }> {
       const tool = await findTool(input.toolId);
       if (!tool) throw new AppError('not_found', 'tool not found');
       if (tool.accessLevel !== 'free') throw new AppError('forbidden', 'This tool is for members. Sign in to download it.');
       if (!tool.downloadUrl) throw new AppError('not_found', 'This tool has no download yet.');
+      const downloadUrl = await downloads.link(tool.downloadUrl, BUTTON_LINK_SECONDS);
+      if (meta.record === false) return { downloadUrl, toolTitle: tool.title };
       const emailLink = await downloads.link(tool.downloadUrl, EMAIL_LINK_DAYS * 24 * 3600);
       await db.transaction(async (tx) => {
-        await tx.insert(leads).values({
+        await createLeadStore(tx).insert({
           name: input.name ?? null,
           email: input.email,
           phone: input.phone ?? null,
@@ -60,7 +63,6 @@ export function createLeads({ db, content, outbox, downloads, siteUrl }: LeadDep
           to: input.email,
           template: 'lead-download',
           data: {
-            ...(input.name ? { name: input.name } : {}),
             toolTitle: tool.title,
             toolUrl: `${siteUrl}${itemPath('tool', tool.slug)}`,
             downloadUrl: emailLink,
@@ -68,9 +70,9 @@ export function createLeads({ db, content, outbox, downloads, siteUrl }: LeadDep
           },
         });
       });
-      return { downloadUrl: await downloads.link(tool.downloadUrl, BUTTON_LINK_SECONDS), toolTitle: tool.title };
+      return { downloadUrl, toolTitle: tool.title };
     },
   };
 }
 
-export type Leads = ReturnType<typeof createLeads>;
+export type LeadService = ReturnType<typeof createLeadService>;

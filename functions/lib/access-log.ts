@@ -10,7 +10,7 @@ const FLUSH_BYTES = 16 * 1024;
 const FLUSH_MS = 250;
 
 export interface AccessLog {
-  record(method: string, path: string, status: number, ms: number): void;
+  record(method: string, path: string, status: number, ms: number, requestId: string): void;
   flush(): void;
 }
 
@@ -27,10 +27,12 @@ export function createAccessLog(out: Writable = process.stdout, enabled = true):
   };
   if (enabled) process.once('exit', flush);
   return {
-    record(method, path, status, ms) {
+    record(method, path, status, ms, requestId) {
       if (!enabled) return;
       const level = status >= 500 ? 'error' : 'info';
-      buffer += `{"level":"${level}","time":"${new Date().toISOString()}","method":"${method}","path":${JSON.stringify(path)},"status":${status},"ms":${ms},"msg":"request"}\n`;
+      // The method comes from Node's parser (a token) and the request id is checked or generated,
+      // so only the path needs escaping.
+      buffer += `{"level":"${level}","time":"${new Date().toISOString()}","requestId":"${requestId}","method":"${method}","path":${JSON.stringify(path)},"status":${status},"ms":${ms},"msg":"request"}\n`;
       if (buffer.length >= FLUSH_BYTES) flush();
       else timer ??= setTimeout(flush, FLUSH_MS).unref();
     },

@@ -1,64 +1,91 @@
-/** Cross-cutting middleware: request logging, security headers and the URL length limit. */
-import type { HttpBindings } from '@hono/node-server';
-import type { MiddlewareHandler } from 'hono';
-import { errorBody } from '../errors.ts';
+/** Cross-cutting middleware: request context and logging, the URL length limit, cross-site writes. */
+import { randomUUID } from 'node:crypto';
+import { AppError } from '../errors.ts';
 import type { AccessLog } from './access-log.ts';
+import type { AppMiddleware } from './context.ts';
+import { requestHeader } from './http.ts';
+import { runInRequest, type Logger } from './logger.ts';
 
-type Bindings = Partial<HttpBindings>;
+const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 
-/**
- * Logs one line per request with its final status and duration. On Node it logs when the response
- * has been written (also for responses the site layer writes itself), without touching `c.res`,
- * which would turn the adapter's cheap cached response into a full Fetch Response.
- */
-export function requestLogger(accessLog: AccessLog): MiddlewareHandler<{ Bindings: Bindings }> {
-  return async (c, next) => {
-    const start = performance.now();
-    const log = (status: number) =>
-      accessLog.record(c.req.method, c.req.path, status, Math.round((performance.now() - start) * 10) / 10);
-    const outgoing = c.env?.outgoing;
-    if (outgoing) {
-      outgoing.once('finish', () => log(outgoing.statusCode));
-      return next();
-    }
-    await next();
-    log(c.res.status);
-  };
+export interface RequestContextOptions {
+  accessLog: AccessLog;
+  logger: Logger;
+  /** Behind trusted proxies the request id they assigned is kept, so lines correlate end to end. */
+  trustProxy: number;
 }
 
-/** Context key under which `withHeaders` leaves its headers for handlers that write raw responses. */
-export const RESPONSE_HEADERS = 'responseHeaders';
-
 /**
- * Adds the given headers to every response a handler returns. On Node they go onto the outgoing
- * message just before the adapter writes it (a handler's own header of the same name still wins);
- * handlers that write the response themselves read them from the context. Elsewhere (tests,
- * serverless) they are added to the Response.
+ * First middleware: gives the request an id (`X-Request-Id` on the answer, in every log line and
+ * every error body) and logs one access line with its final status and duration. On Node it logs
+ * when the response closes (also for answers written straight to the socket) without touching
+ * `c.res`, which would turn the adapter's cheap cached response into a full Fetch Response.
  */
-export function withHeaders(headers: Record<string, string>): MiddlewareHandler<{ Bindings: Bindings }> {
-  const entries = Object.entries(headers);
-  return async (c, next) => {
-    c.set(RESPONSE_HEADERS as never, headers as never);
-    await next();
+export function requestContext({ accessLog, logger, trustProxy }: RequestContextOptions): AppMiddleware {
+  return (c, next) => {
+    const given = trustProxy > 0 ? requestHeader(c, 'x-request-id') : undefined;
+    const requestId = given && REQUEST_ID.test(given) ? given : randomUUID();
+    c.set('requestId', requestId);
+    c.set('logger', logger);
+    const start = performance.now();
+    const log = (status: number) =>
+      accessLog.record(c.req.method, c.req.path, status, Math.round((performance.now() - start) * 10) / 10, requestId);
     const outgoing = c.env?.outgoing;
     if (outgoing) {
-      if (!outgoing.headersSent) for (const [name, value] of entries) outgoing.setHeader(name, value);
-      return;
+      outgoing.setHeader('X-Request-Id', requestId);
+      // 499: the client closed the connection before the answer was complete.
+      outgoing.once('close', () => log(outgoing.writableFinished ? outgoing.statusCode : 499));
+      return runInRequest(requestId, next);
     }
-    if (c.res.headers.has('x-hono-already-sent')) return;
-    for (const [name, value] of entries) if (!c.res.headers.has(name)) c.res.headers.set(name, value);
+    return runInRequest(requestId, async () => {
+      await next();
+      c.res.headers.set('X-Request-Id', requestId);
+      log(c.res.status);
+    });
   };
 }
 
 const MAX_URL_LENGTH = 2048;
 
 /** Rejects absurdly long URLs before any routing work. */
-export function urlLengthLimit(): MiddlewareHandler<{ Bindings: Bindings }> {
+export function urlLengthLimit(): AppMiddleware {
   return (c, next) => {
     const length = c.env?.incoming?.url?.length ?? c.req.url.length;
-    if (length > MAX_URL_LENGTH) {
-      return Promise.resolve(c.json(errorBody('bad_request', `The address is longer than ${MAX_URL_LENGTH} characters.`), 414));
+    if (length > MAX_URL_LENGTH) throw new AppError('uri_too_long', `The address is longer than ${MAX_URL_LENGTH} characters.`);
+    return next();
+  };
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Refuses writes that a browser marks as cross-site: `Sec-Fetch-Site` other than same-origin (or
+ * none, a user's own navigation), or an `Origin` that is neither the site's nor the request's own
+ * host. Clients that send neither header (server-side SDKs, signed webhooks) are judged by their
+ * credentials as before. With no auth cookies this is defence in depth, and it keeps the forms from
+ * being posted from other sites on a visitor's behalf.
+ */
+export function refuseCrossSiteWrites(siteUrl: string): AppMiddleware {
+  const siteOrigin = new URL(siteUrl).origin;
+  return (c, next) => {
+    if (SAFE_METHODS.has(c.req.method)) return next();
+    const fetchSite = requestHeader(c, 'sec-fetch-site');
+    if (fetchSite && fetchSite !== 'same-origin' && fetchSite !== 'none') throw crossSite();
+    const origin = requestHeader(c, 'origin');
+    if (origin !== undefined && origin !== siteOrigin && !sameHost(origin, requestHeader(c, 'host') ?? new URL(c.req.url).host)) {
+      throw crossSite();
     }
     return next();
   };
 }
+
+function sameHost(origin: string, host: string): boolean {
+  if (origin === 'null') return false;
+  try {
+    return new URL(origin).host === host.toLowerCase();
+  } catch {
+    return false;
+  }
+}
+
+const crossSite = () => new AppError('forbidden', 'Requests from other sites are not accepted.');

@@ -1,55 +1,97 @@
-/** Request helpers shared by routes: the client's address and validated bodies. */
-import type { HttpBindings } from '@hono/node-server';
-import type { Context } from 'hono';
+/**
+ * Request helpers shared by routes: the client's address, validated bodies and queries, and the zod
+ * building blocks every free-text field, token and id goes through before any query runs.
+ */
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { AppError, fieldErrors } from '../errors.ts';
+import type { AppContext } from './context.ts';
+import { requestHeader } from './http.ts';
 
 /**
  * The client's IP address. Behind `trustProxy` proxies, the entry that many hops from the right of
- * X-Forwarded-For (the one our nearest trusted proxy saw); otherwise the socket's peer address.
+ * X-Forwarded-For (the one our nearest trusted proxy saw), when it is an IP address; otherwise the
+ * socket's peer address.
  */
-export function clientIp(c: Context, trustProxy: number): string {
+export function clientIp(c: AppContext, trustProxy: number): string {
   if (trustProxy > 0) {
-    const hops = (c.req.header('x-forwarded-for') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+    const hops = (requestHeader(c, 'x-forwarded-for') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
     const entry = hops[hops.length - trustProxy];
-    if (entry) return entry.slice(0, 64);
+    if (entry && isIP(entry)) return entry;
   }
-  const env = c.env as Partial<HttpBindings> | undefined;
-  return env?.incoming?.socket?.remoteAddress ?? 'unknown';
+  return c.env?.incoming?.socket?.remoteAddress ?? 'unknown';
+}
+
+/** Body types a route accepts; JSON unless it also serves plain HTML forms. */
+export type BodyKind = 'json' | 'form';
+
+const FORM_TYPES = new Set(['application/x-www-form-urlencoded', 'multipart/form-data']);
+
+function mediaType(c: AppContext): string {
+  return (requestHeader(c, 'content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+}
+
+async function readForm(c: AppContext): Promise<Record<string, string>> {
+  let parsed: Record<string, unknown>;
+  try {
+    parsed = await c.req.parseBody();
+  } catch {
+    // A multipart body with a missing or broken boundary, or bytes that are not what the type says.
+    throw new AppError('bad_request', 'The request body could not be read as the form data its Content-Type declares.');
+  }
+  return Object.fromEntries(Object.entries(parsed).filter((e): e is [string, string] => typeof e[1] === 'string'));
 }
 
 /**
- * Reads a JSON or form-encoded body and validates it. Wrong content type: 415; unreadable JSON:
- * 400; invalid fields: 422 with the fields named.
+ * Reads a body and validates it. JSON by default; `accept: ['json', 'form']` also takes HTML form
+ * posts. Another content type: 415; unreadable bytes: 400; invalid fields: 422 with the fields named.
  */
-export async function readBody<S extends z.ZodType>(c: Context, schema: S): Promise<z.output<S>> {
-  const type = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+export async function readBody<S extends z.ZodType>(
+  c: AppContext,
+  schema: S,
+  { accept = ['json'] }: { accept?: BodyKind[] } = {},
+): Promise<z.output<S>> {
+  const type = mediaType(c);
   let raw: unknown;
-  if (type === 'application/json') {
+  if (type === 'application/json' && accept.includes('json')) {
     try {
       raw = await c.req.json();
     } catch {
       throw new AppError('bad_request', 'The request body is not valid JSON.');
     }
-  } else if (type === 'application/x-www-form-urlencoded' || type === 'multipart/form-data') {
-    raw = Object.fromEntries(
-      Object.entries(await c.req.parseBody()).filter((e): e is [string, string] => typeof e[1] === 'string'),
-    );
+  } else if (FORM_TYPES.has(type) && accept.includes('form')) {
+    raw = await readForm(c);
   } else {
-    throw new AppError('unsupported_media_type', 'Send the request body as JSON (Content-Type: application/json).');
+    const wanted = accept.includes('form') ? 'JSON or form data' : 'JSON (Content-Type: application/json)';
+    throw new AppError('unsupported_media_type', `Send the request body as ${wanted}.`);
   }
+  return validate(schema, raw);
+}
+
+/** Validates the query string against a schema (422 with the parameters named). */
+export function readQuery<S extends z.ZodType>(c: AppContext, schema: S): z.output<S> {
+  return validate(schema, c.req.query());
+}
+
+function validate<S extends z.ZodType>(schema: S, raw: unknown): z.output<S> {
   const parsed = schema.safeParse(raw);
-  if (!parsed.success) throw new AppError('validation_failed', 'Some fields are not valid.', fieldErrors(parsed.error));
+  if (!parsed.success) throw new AppError('validation_failed', 'Some fields are not valid.', { fields: fieldErrors(parsed.error) });
   return parsed.data;
 }
 
 /** Whether the request came from an HTML form (so the answer should be a page, not JSON). */
-export function isFormPost(c: Context): boolean {
-  const type = c.req.header('content-type') ?? '';
-  return type.startsWith('application/x-www-form-urlencoded') || type.startsWith('multipart/form-data');
+export function isFormPost(c: AppContext): boolean {
+  return FORM_TYPES.has(mediaType(c));
 }
 
-const CONTROL = /[\u0000-\u001f\u007f]/;
+// ---------------------------------------------------------------------------------------------
+// Field schemas. Postgres refuses NUL in text and other control characters have no business in
+// user text, so they are refused here, with a field error, before anything reaches a query.
+
+/** Any control character (C0, DEL, C1). */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+/** Control characters other than tab, line feed and carriage return. */
+const CONTROL_IN_TEXT = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
 
 /** A trimmed one-line text field: no line breaks or control characters (no header injection). */
 export const singleLine = (label: string, max: number) =>
@@ -60,6 +102,15 @@ export const singleLine = (label: string, max: number) =>
     .max(max, `${label} must be at most ${max} characters`)
     .refine((v) => !CONTROL.test(v), `${label} must be a single line of text`);
 
+/** A trimmed multi-line text field: line breaks and tabs are fine, other control characters not. */
+export const multiLine = (label: string, max: number) =>
+  z
+    .string({ error: `${label} is required` })
+    .trim()
+    .min(1, `${label} is required`)
+    .max(max, `${label} must be at most ${max} characters`)
+    .refine((v) => !CONTROL_IN_TEXT.test(v), `${label} contains characters that are not allowed`);
+
 /** A trimmed, lower-cased email address. */
 export const emailAddress = z
   .string({ error: 'Email is required' })
@@ -67,6 +118,32 @@ export const emailAddress = z
   .toLowerCase()
   .max(254, 'Email must be at most 254 characters')
   .pipe(z.email('Please enter a valid email address'));
+
+/** A signed token from a link (JWT characters only). */
+export const linkToken = z
+  .string({ error: 'The link is incomplete' })
+  .min(1, 'The link is incomplete')
+  .max(2048, 'The link is not valid')
+  .regex(/^[A-Za-z0-9_.-]+$/, 'The link is not valid');
+
+/** A site path such as the page a form was sent from: printable ASCII, one leading slash. */
+export const sitePath = z
+  .string()
+  .trim()
+  .max(200)
+  .regex(/^\/(?![/\\])[\u0021-\u005b\u005d-\u007e]*$/, 'Must be a page path');
+
+/** A slug or a UUID naming an item. */
+export const itemRef = (label: string) =>
+  z
+    .string({ error: `${label} is required` })
+    .trim()
+    .min(1, `${label} is required`)
+    .max(120)
+    .regex(/^[A-Za-z0-9-]+$/, `${label} is not valid`);
+
+/** A database id (UUID). */
+export const uuid = z.uuid('Not a valid id');
 
 /** The hidden field bots fill in; people never see it. */
 export const honeypot = z.string().max(500).optional();

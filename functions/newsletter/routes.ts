@@ -2,19 +2,21 @@
  * Newsletter endpoints. JSON clients get JSON; the confirmation and unsubscribe pages post plain
  * HTML forms and get a redirect to a result page (so they work without JavaScript).
  */
-import { Hono, type Context } from 'hono';
+import { Hono } from 'hono';
 import { z } from 'zod';
-import type { RateLimiter } from '../abuse/rate-limit.ts';
-import { clientIp, emailAddress, honeypot, isFormPost, readBody } from '../lib/request.ts';
-import { NewsletterLinkError, type Newsletter } from './service.ts';
+import type { RateLimitService } from '../abuse/service.ts';
+import type { AppContext, AppEnv } from '../lib/context.ts';
+import { clientIp, emailAddress, honeypot, isFormPost, linkToken, readBody, sitePath } from '../lib/request.ts';
+import { redirectLocal } from '../lib/respond.ts';
+import { NewsletterLinkError, type NewsletterService } from './service.ts';
 
 const SubscribeSchema = z.object({
   email: emailAddress,
-  source: z.string().trim().max(200).regex(/^\/[^\s]*$/, 'Must be a page path').optional(),
+  source: sitePath.optional(),
   website: honeypot,
 });
 
-const TokenSchema = z.object({ token: z.string().min(1, 'The link is incomplete').max(2048) });
+const TokenSchema = z.object({ token: linkToken });
 
 const LIMITS = {
   perIp: { name: 'newsletter:ip', max: 10, windowSeconds: 3600 },
@@ -22,20 +24,27 @@ const LIMITS = {
 };
 
 export interface NewsletterRouteDeps {
-  newsletter: Newsletter;
-  limiter: RateLimiter;
+  newsletter: NewsletterService;
+  limiter: RateLimitService;
   trustProxy: number;
 }
 
-/** Token from the query (one-click unsubscribe puts it there) or from the body. */
-async function tokenFrom(c: Context): Promise<string> {
+/**
+ * Token from the query (one-click unsubscribe puts it there) or from the body (the pages' forms).
+ * A malformed token is a link problem like any other, shown on the page for form posts.
+ */
+async function tokenFrom(c: AppContext): Promise<string> {
   const fromQuery = c.req.query('token');
-  if (fromQuery) return fromQuery;
-  return (await readBody(c, TokenSchema)).token;
+  if (fromQuery !== undefined) {
+    const token = linkToken.safeParse(fromQuery);
+    if (!token.success) throw new NewsletterLinkError('invalid');
+    return token.data;
+  }
+  return (await readBody(c, TokenSchema, { accept: ['json', 'form'] })).token;
 }
 
 export function createNewsletterRoutes({ newsletter, limiter, trustProxy }: NewsletterRouteDeps) {
-  return new Hono()
+  return new Hono<AppEnv>()
     .post('/subscribe', async (c) => {
       const body = await readBody(c, SubscribeSchema);
       await limiter.enforce([
@@ -50,20 +59,20 @@ export function createNewsletterRoutes({ newsletter, limiter, trustProxy }: News
       const form = isFormPost(c);
       try {
         const outcome = await newsletter.confirm(await tokenFrom(c));
-        return form ? c.redirect('/newsletter/confirmed', 303) : c.json({ status: outcome === 'confirmed' ? 'confirmed' : 'already-confirmed' });
+        return form ? redirectLocal(c, '/newsletter/confirmed') : c.json({ status: outcome === 'confirmed' ? 'confirmed' : 'already-confirmed' });
       } catch (err) {
         if (!form || !(err instanceof NewsletterLinkError)) throw err;
-        return c.redirect(`/newsletter/confirm?error=${err.problem}`, 303);
+        return redirectLocal(c, `/newsletter/confirm?error=${err.problem}`);
       }
     })
     .post('/unsubscribe', async (c) => {
       const form = isFormPost(c) && !c.req.query('token');
       try {
         await newsletter.unsubscribe(await tokenFrom(c));
-        return form ? c.redirect('/newsletter/unsubscribed', 303) : c.json({ status: 'unsubscribed' });
+        return form ? redirectLocal(c, '/newsletter/unsubscribed') : c.json({ status: 'unsubscribed' });
       } catch (err) {
         if (!form || !(err instanceof NewsletterLinkError)) throw err;
-        return c.redirect(`/newsletter/unsubscribe?error=${err.problem}`, 303);
+        return redirectLocal(c, `/newsletter/unsubscribe?error=${err.problem}`);
       }
     });
 }

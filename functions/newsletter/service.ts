@@ -5,12 +5,12 @@
  */
 import type { Db } from '../db/client.ts';
 import type { SubscriberRow } from '../db/schema.ts';
-import type { Outbox } from '../email/service.ts';
+import type { EmailService } from '../email/service.ts';
 import { LINK_MESSAGES, type LinkProblem } from '../../src/lib/newsletter.ts';
 import { AppError } from '../errors.ts';
 import type { Logger } from '../lib/logger.ts';
 import type { Tokens } from '../lib/tokens.ts';
-import { createSubscriberStore } from './store.ts';
+import { createNewsletterStore } from './store.ts';
 
 const CONFIRM_TTL_SECONDS = 7 * 24 * 3600;
 
@@ -23,15 +23,15 @@ export class NewsletterLinkError extends AppError {
   }
 }
 
-export interface NewsletterDeps {
+export interface NewsletterServiceDeps {
   db: Db;
-  outbox: Outbox;
+  outbox: EmailService;
   tokens: Tokens;
   siteUrl: string;
   logger: Logger;
 }
 
-export function createNewsletter({ db, outbox, tokens, siteUrl, logger }: NewsletterDeps) {
+export function createNewsletterService({ db, outbox, tokens, siteUrl, logger }: NewsletterServiceDeps) {
   async function links(subscriber: SubscriberRow) {
     const unsubscribe = await tokens.sign('newsletter-unsubscribe', { sub: subscriber.id });
     const confirm = await tokens.sign('newsletter-confirm', { sub: subscriber.id, v: subscriber.tokenVersion }, CONFIRM_TTL_SECONDS);
@@ -45,7 +45,7 @@ export function createNewsletter({ db, outbox, tokens, siteUrl, logger }: Newsle
   async function subscriberFrom(purpose: 'newsletter-confirm' | 'newsletter-unsubscribe', token: string) {
     const result = await tokens.verify<{ sub?: string; v?: number }>(purpose, token);
     if (!result.ok) throw new NewsletterLinkError(result.reason);
-    const subscriber = result.claims.sub ? await createSubscriberStore(db).findById(result.claims.sub) : undefined;
+    const subscriber = result.claims.sub ? await createNewsletterStore(db).findById(result.claims.sub) : undefined;
     if (!subscriber) throw new NewsletterLinkError('invalid');
     return { subscriber, version: result.claims.v };
   }
@@ -57,7 +57,7 @@ export function createNewsletter({ db, outbox, tokens, siteUrl, logger }: Newsle
      */
     async subscribe(email: string, source: string | null): Promise<void> {
       await db.transaction(async (tx) => {
-        const store = createSubscriberStore(tx);
+        const store = createNewsletterStore(tx);
         let subscriber = await store.insertPending(email, source);
         if (!subscriber) {
           const existing = await store.lockByEmail(email);
@@ -75,7 +75,7 @@ export function createNewsletter({ db, outbox, tokens, siteUrl, logger }: Newsle
       if (subscriber.status === 'confirmed') return 'already-confirmed';
       if (subscriber.status !== 'pending' || version !== subscriber.tokenVersion) throw new NewsletterLinkError('stale');
       await db.transaction(async (tx) => {
-        await createSubscriberStore(tx).setStatus(subscriber.id, 'confirmed');
+        await createNewsletterStore(tx).setStatus(subscriber.id, 'confirmed');
         await outbox.enqueue(tx, { to: subscriber.email, template: 'newsletter-welcome', data: await links(subscriber) });
       });
       logger.info({ subscriberId: subscriber.id }, 'newsletter subscription confirmed');
@@ -85,9 +85,9 @@ export function createNewsletter({ db, outbox, tokens, siteUrl, logger }: Newsle
     /** Unsubscribes with the token from any newsletter mail; repeating it is harmless. */
     async unsubscribe(token: string): Promise<void> {
       const { subscriber } = await subscriberFrom('newsletter-unsubscribe', token);
-      if (subscriber.status !== 'unsubscribed') await createSubscriberStore(db).setStatus(subscriber.id, 'unsubscribed');
+      if (subscriber.status !== 'unsubscribed') await createNewsletterStore(db).setStatus(subscriber.id, 'unsubscribed');
     },
   };
 }
 
-export type Newsletter = ReturnType<typeof createNewsletter>;
+export type NewsletterService = ReturnType<typeof createNewsletterService>;

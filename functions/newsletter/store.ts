@@ -3,7 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.ts';
 import { newsletterSubscribers, type SubscriberRow } from '../db/schema.ts';
 
-export function createSubscriberStore(db: DbOrTx) {
+export function createNewsletterStore(db: DbOrTx) {
   return {
     /** Inserts a pending subscriber, or returns undefined when the address exists already. */
     async insertPending(email: string, source: string | null): Promise<SubscriberRow | undefined> {

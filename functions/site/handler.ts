@@ -1,21 +1,25 @@
 /**
  * Serves the Astro build on the API's port: prebuilt files from dist/client (hashed assets cached for
  * a year, everything else revalidated by ETag, precompressed variants when present), on-demand pages
- * through Astro's Node handler, and the prebuilt 404 page for everything else.
+ * through Astro's Node handler with per-request locals, and the prebuilt 404 page for everything else.
+ * Paths that are not safe to route (control characters, backslashes, broken percent-encoding) get
+ * 400, methods other than GET and HEAD get 405, and "/page/" redirects to "/page" on our origin only.
  */
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { HttpBindings } from '@hono/node-server';
-import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
-import type { Context } from 'hono';
 import sirv from 'sirv';
+import { isSafePath, withoutTrailingSlash } from '../../src/lib/redirect.ts';
+import type { AppContext } from '../lib/context.ts';
 import type { Logger } from '../lib/logger.ts';
+import type { PageLocals } from './locals.ts';
+import { abortAfterHead, alreadySent } from '../lib/respond.ts';
 
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
 export const REVALIDATE = 'public, max-age=0, must-revalidate';
+const PAGE_METHODS = 'GET, HEAD';
 
 type AstroHandler = (
   req: IncomingMessage,
@@ -26,17 +30,15 @@ type AstroHandler = (
 
 export interface SiteHandlerOptions {
   distDir: string;
-  /** Passed to on-demand pages as Astro.locals. */
-  locals: object;
-  /** Headers added to every page and file response. */
-  headers: Record<string, string>;
+  /** Builds Astro.locals for one request (on-demand pages read server data from it). */
+  locals: (c: AppContext) => PageLocals;
   logger: Logger;
 }
 
 /** Whether a request path's percent-encoding is valid (Astro would log an error for it). */
-function decodable(url: string): boolean {
+function decodable(rawPath: string): boolean {
   try {
-    decodeURIComponent(url.split('?')[0] ?? '');
+    decodeURIComponent(rawPath);
     return true;
   } catch {
     return false;
@@ -57,7 +59,7 @@ export function assertBuild(distDir: string): void {
   }
 }
 
-export async function createSiteHandler({ distDir, locals, headers, logger }: SiteHandlerOptions) {
+export async function createSiteHandler({ distDir, locals, logger }: SiteHandlerOptions) {
   assertBuild(distDir);
   const clientDir = path.join(distDir, 'client');
   const entry = path.join(distDir, 'server', 'entry.mjs');
@@ -74,50 +76,59 @@ export async function createSiteHandler({ distDir, locals, headers, logger }: Si
     },
   });
 
-  const sendNotFound = (req: IncomingMessage, res: ServerResponse, status = 404) => {
+  /** The not-found page with a status: 404, or 400/405 for requests no page can answer. */
+  const sendErrorPage = (req: IncomingMessage, res: ServerResponse, status: number, extra: Record<string, string> = {}) => {
     res.writeHead(status, {
       'Content-Type': 'text/html; charset=utf-8',
       'Content-Length': notFoundPage.length,
       'Cache-Control': 'no-store',
+      ...extra,
     });
     res.end(req.method === 'HEAD' ? undefined : notFoundPage);
   };
 
-  const serve = (req: IncomingMessage, res: ServerResponse) =>
+  const serve = (req: IncomingMessage, res: ServerResponse, pageLocals: object) =>
     new Promise<void>((resolve, reject) => {
       res.once('finish', resolve);
       res.once('close', resolve);
       const toAstro = () => {
-        astro
-          .handler(req, res, (err) => (err ? reject(err) : sendNotFound(req, res)), locals)
-          .catch(reject);
+        astro.handler(req, res, (err) => (err ? reject(err) : sendErrorPage(req, res, 404)), pageLocals).catch(reject);
       };
-      if (req.method === 'GET' || req.method === 'HEAD') files(req, res, toAstro);
-      else toAstro();
+      files(req, res, toAstro);
     });
 
-  return async (c: Context<{ Bindings: HttpBindings }>) => {
+  return async (c: AppContext) => {
     const { incoming, outgoing } = c.env;
-    const url = c.req.path;
-    // One canonical form per page: "/blog/" redirects to "/blog".
-    if (url.length > 1 && url.endsWith('/') && (c.req.method === 'GET' || c.req.method === 'HEAD')) {
-      const query = c.req.url.includes('?') ? c.req.url.slice(c.req.url.indexOf('?')) : '';
-      return c.redirect(`/${url.replace(/^\/+|\/+$/g, '')}${query}`, 301);
+    if (!incoming || !outgoing) throw new Error('The site handler runs on the Node adapter only.');
+    for (const [name, value] of Object.entries(c.get('answerHeaders'))) outgoing.setHeader(name, value);
+    const raw = incoming.url ?? '/';
+    const rawPath = raw.split('?')[0]!;
+    if (!isSafePath(rawPath) || !decodable(rawPath)) {
+      sendErrorPage(incoming, outgoing, 400);
+      return alreadySent();
     }
-    for (const [name, value] of Object.entries(headers)) outgoing.setHeader(name, value);
-    if (!decodable(incoming.url ?? '/')) {
-      sendNotFound(incoming, outgoing, 400);
-      return RESPONSE_ALREADY_SENT;
+    if (incoming.method !== 'GET' && incoming.method !== 'HEAD') {
+      sendErrorPage(incoming, outgoing, 405, { Allow: PAGE_METHODS });
+      return alreadySent();
+    }
+    // One canonical form per page: "/blog/" redirects to "/blog", built from the raw path.
+    if (rawPath.length > 1 && rawPath.endsWith('/')) {
+      const location = withoutTrailingSlash(raw);
+      if (!location) sendErrorPage(incoming, outgoing, 400);
+      else {
+        outgoing.writeHead(301, { Location: location, 'Content-Length': 0, 'Cache-Control': REVALIDATE });
+        outgoing.end();
+      }
+      return alreadySent();
     }
     try {
-      await serve(incoming, outgoing);
+      await serve(incoming, outgoing, locals(c));
     } catch (err) {
-      logger.error({ err, path: url }, 'page rendering failed');
-      if (!outgoing.headersSent) {
-        outgoing.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
-        outgoing.end('Internal Server Error');
-      }
+      if (outgoing.headersSent) return abortAfterHead(c, logger, err);
+      logger.error({ err, path: rawPath }, 'page rendering failed');
+      outgoing.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
+      outgoing.end('Something went wrong on our side. Please try again.');
     }
-    return RESPONSE_ALREADY_SENT;
+    return alreadySent();
   };
 }

@@ -4,15 +4,15 @@
  */
 import type { APIRoute } from 'astro';
 import { escapeXml, rfc822 } from '../components/marketing/xml.ts';
-import { getContentReader } from '../lib/content/server-reader.ts';
-import { itemPath } from '../lib/content/types.ts';
+import { serverContext } from '../lib/server/context.ts';
+import { itemPath } from '../lib/content/registry.ts';
 import { SITE } from '../lib/site.ts';
 
 /** Rendered per request from the server's cached content, so new articles appear at once. */
 export const prerender = false;
 
 export const GET: APIRoute = async ({ site, locals }) => {
-  const posts = await (await getContentReader(locals)).list('blog');
+  const posts = await (await serverContext(locals)).content.list('blog');
   const abs = (path: string) => escapeXml(new URL(path, site).href);
   const items = posts.map((p) =>
     [

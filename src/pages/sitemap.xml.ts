@@ -6,9 +6,8 @@
 import type { APIRoute } from 'astro';
 import { getServices } from '../components/marketing/service-collection.ts';
 import { escapeXml } from '../components/marketing/xml.ts';
-import { CONTENT_TYPES } from '../lib/content/schema.ts';
-import { getContentReader } from '../lib/content/server-reader.ts';
-import { itemPath } from '../lib/content/types.ts';
+import { serverContext } from '../lib/server/context.ts';
+import { CONTENT_TYPES, itemPath } from '../lib/content/registry.ts';
 import { servicePath } from '../lib/services.ts';
 
 export const STATIC_ROUTES = [
@@ -32,7 +31,7 @@ interface Entry {
 }
 
 async function contentEntries(locals: App.Locals): Promise<Entry[]> {
-  const reader = await getContentReader(locals);
+  const reader = (await serverContext(locals)).content;
   const lists = await Promise.all(CONTENT_TYPES.map((type) => reader.list(type)));
   return lists.flat().map((item) => ({
     path: itemPath(item.type, item.slug),

@@ -4,7 +4,7 @@ import type { APIRequestContext } from '@playwright/test';
 import { createMdxSource } from '../../functions/content/mdx-source.ts';
 import { createContentService, type ContentService } from '../../functions/content/service.ts';
 import { openDatabase, type Database } from '../../functions/db/client.ts';
-import type { PublicItem } from '../../src/lib/content/schema.ts';
+import type { PublicItem } from '../../src/lib/content/registry.ts';
 import { quietLogger } from '../support/fixtures.ts';
 
 export async function apiList<T extends PublicItem = PublicItem>(request: APIRequestContext, segment: string): Promise<T[]> {

@@ -10,8 +10,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../functions/db/client.ts';
 import { emails } from '../../functions/db/schema.ts';
-import { createOutbox } from '../../functions/email/service.ts';
-import { createSmtpTransport } from '../../functions/email/transports.ts';
+import { createEmailService } from '../../functions/email/service.ts';
+import { createSmtpTransport } from '../../functions/email/transport/index.ts';
 import { createEmailWorker } from '../../functions/email/worker.ts';
 import { CONTENT_DIR } from '../support/app.ts';
 import { pgAdminUrl } from '../support/databases.ts';
@@ -22,12 +22,12 @@ import { startTestSmtp } from '../support/smtp.ts';
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
 async function enqueueMany(database: Database, count: number) {
-  const outbox = createOutbox({ db: database.db, from: 'Beacon Growth <hello@beacongrowth.co>', siteUrl: 'http://localhost:3000', maxAttempts: 6, logger: quietLogger() });
+  const outbox = createEmailService({ db: database.db, from: 'Beacon Growth <hello@beacongrowth.co>', siteUrl: 'http://localhost:3000', maxAttempts: 6, logger: quietLogger() });
   for (let i = 0; i < count; i++) {
     await outbox.enqueue(database.db, {
       to: `reader${i}@example.com`,
       template: 'contact-acknowledgement',
-      data: { name: `Reader ${i}`, subject: `Question ${i}`, message: 'Hello there' },
+      data: {},
     });
   }
 }

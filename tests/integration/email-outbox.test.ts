@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { emails } from '../../functions/db/schema.ts';
 import { signWebhook } from '../../functions/email/routes.ts';
 import { createEmailStore } from '../../functions/email/store.ts';
-import { createMailboxTransport, createSmtpTransport, type MailTransport } from '../../functions/email/transports.ts';
+import { createMailboxTransport, createSmtpTransport, type MailTransport } from '../../functions/email/transport/index.ts';
 import { createEmailWorker, type WorkerOptions } from '../../functions/email/worker.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { DATABASE_KINDS } from '../support/databases.ts';
@@ -38,7 +38,11 @@ describe.each(DATABASE_KINDS)('email outbox on %s', (kind) => {
   const rows = () => t.database.db.select().from(emails);
   const row = async (id: string) => (await t.database.db.select().from(emails).where(eq(emails.id, id)))[0]!;
   const enqueueAck = (to = 'reader@example.com', tx = t.database.db) =>
-    outbox().enqueue(tx, { to, template: 'contact-acknowledgement', data: { name: 'Ada', subject: 'Hello', message: 'Line one\n\nLine <b>two</b>' } });
+    outbox().enqueue(tx, {
+      to,
+      template: 'contact-notification',
+      data: { name: 'Ada', email: 'ada@example.com', subject: 'Hello', message: 'Line one\n\nLine <b>two</b>', receivedAt: 'now' },
+    });
   const worker = (transport: MailTransport, extra: Partial<WorkerOptions> = {}) => {
     const w = createEmailWorker({ db: t.database.db, transport, logger: quietLogger(), pollMs: 20, ...extra });
     workers.push(w);
@@ -64,7 +68,7 @@ describe.each(DATABASE_KINDS)('email outbox on %s', (kind) => {
     const files = await readdir(dir);
     expect(files).toEqual([expect.stringMatching(new RegExp(`${email.id}\\.eml$`))]);
     const parsed = await PostalMime.parse(await readFile(path.join(dir, files[0]!), 'utf8'));
-    expect(parsed.subject).toBe('We received your message: Hello');
+    expect(parsed.subject).toBe('New enquiry: Hello');
     expect(parsed.text).toContain('Line <b>two</b>');
     expect(parsed.html).toContain('Line &lt;b&gt;two&lt;/b&gt;');
     expect(parsed.messageId).toBe(email.headers['Message-ID']);

@@ -50,6 +50,11 @@ describe.each(DATABASE_KINDS)('contact and leads on %s', (kind) => {
       const [ack] = await mailsTo('ada@example.com');
       expect(ack!.template).toBe('contact-acknowledgement');
       expect(ack!.bodyText).toContain('within 24 hours');
+      // The unverified address gets our words only: nothing the visitor typed is quoted back.
+      for (const typed of [VALID_CONTACT.name, VALID_CONTACT.subject, 'bakeries', 'map pack']) {
+        expect(`${ack!.subject}\n${ack!.bodyText}\n${ack!.bodyHtml}`).not.toContain(typed);
+      }
+      expect(notice!.bodyText).toContain('map pack');
     });
 
     it('keeps HTML as text: stored as typed, escaped in every email', async () => {
@@ -61,8 +66,8 @@ describe.each(DATABASE_KINDS)('contact and leads on %s', (kind) => {
         expect(mail.bodyHtml).not.toContain('<script>');
         expect(mail.bodyHtml).not.toContain('<img src=x');
       }
-      const [ack] = await mailsTo('mallory@example.com');
-      expect(ack!.bodyHtml).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;');
+      const notices = await mailsTo('inbox@beacongrowth.co');
+      expect(notices.some((m) => m.bodyHtml.includes('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;'))).toBe(true);
     });
 
     it.each([
@@ -86,9 +91,12 @@ describe.each(DATABASE_KINDS)('contact and leads on %s', (kind) => {
       expect(await t.database.db.select().from(emails)).toHaveLength(before.length);
     });
 
-    it('answers a filled honeypot as success and stores nothing', async () => {
+    it('answers a filled honeypot exactly like a real message and stores nothing', async () => {
+      const real = await post('/api/contact', { ...VALID_CONTACT, email: 'human@example.com' });
       const res = await post('/api/contact', { ...VALID_CONTACT, email: 'bot@example.com', website: 'http://spam.example' });
-      expect(res.status).toBe(201);
+      expect(res.status).toBe(real.status);
+      expect(await res.json()).toEqual(await real.json());
+      expect(res.headers.get('content-type')).toBe(real.headers.get('content-type'));
       expect(await t.database.db.select().from(contactMessages).where(eq(contactMessages.email, 'bot@example.com'))).toHaveLength(0);
       expect(await mailsTo('bot@example.com')).toHaveLength(0);
     });
@@ -97,7 +105,9 @@ describe.each(DATABASE_KINDS)('contact and leads on %s', (kind) => {
       for (let i = 0; i < 5; i++) expect((await post('/api/contact', { ...VALID_CONTACT, email: `p${i}@example.com` })).status).toBe(201);
       const perIp = await post('/api/contact', { ...VALID_CONTACT, email: 'p9@example.com' });
       expect(perIp.status).toBe(429);
-      expect(await perIp.json()).toMatchObject({ error: { code: 'rate_limited' } });
+      expect(await perIp.json()).toMatchObject({ error: { code: 'rate_limited', requestId: expect.any(String) } });
+      const retryAfter = Number(perIp.headers.get('retry-after'));
+      expect(Number.isInteger(retryAfter) && retryAfter > 0 && retryAfter <= 600).toBe(true);
       ip += 1;
       for (let i = 0; i < 3; i++) expect((await post('/api/contact', { ...VALID_CONTACT, email: 'same@example.com' })).status).toBe(201);
       ip += 1;
@@ -145,6 +155,20 @@ describe.each(DATABASE_KINDS)('contact and leads on %s', (kind) => {
       expect(Object.keys((await known.json()) as object)).toEqual(Object.keys((await unknown.json()) as object));
       const [lead] = await t.database.db.select().from(leads).where(eq(leads.email, 'stranger@example.com'));
       expect(lead).toMatchObject({ name: null, toolSlug: tool.slug });
+    });
+
+    it('answers a filled honeypot like a real request (a working link) but stores and sends nothing', async () => {
+      const tool = await freeTool();
+      const real = await post('/api/leads', { name: 'Real', email: 'real-lead@example.com', toolId: tool.slug });
+      const bot = await post('/api/leads', { name: 'Bot', email: 'bot-lead@example.com', toolId: tool.slug, website: 'https://spam.example' });
+      expect(bot.status).toBe(real.status);
+      const [realBody, botBody] = [(await real.json()) as { downloadUrl: string }, (await bot.json()) as { downloadUrl: string }];
+      expect(Object.keys(botBody)).toEqual(Object.keys(realBody));
+      expect(botBody.downloadUrl).toMatch(/\/api\/files\/download\?token=[\w.-]+$/);
+      const file = await t.app.request(new URL(botBody.downloadUrl).pathname + new URL(botBody.downloadUrl).search);
+      expect(file.status).toBe(200);
+      expect(await t.database.db.select().from(leads).where(eq(leads.email, 'bot-lead@example.com'))).toHaveLength(0);
+      expect(await mailsTo('bot-lead@example.com')).toHaveLength(0);
     });
 
     it('answers an unknown tool with 404 and a members-only tool with 403', async () => {

@@ -10,7 +10,8 @@ import { openDatabase, type Database } from '../../functions/db/client.ts';
 import { emails, newsletterSubscribers, rateLimits } from '../../functions/db/schema.ts';
 import { startServer, type RunningServer } from '../../functions/main.ts';
 import { createTokens } from '../../functions/lib/tokens.ts';
-import { loadSigningSecret } from '../../functions/lib/secrets.ts';
+import { loadSigningSecret } from '../../functions/secrets/service.ts';
+import { createSecretStore } from '../../functions/secrets/store.ts';
 import { CONTENT_DIR } from '../support/app.ts';
 import { DATABASE_KINDS, pgAdminUrl } from '../support/databases.ts';
 import { quietLogger } from '../support/fixtures.ts';
@@ -117,6 +118,32 @@ describe.each(DATABASE_KINDS)('newsletter on %s', (kind) => {
       expect((await fetch(`${base}/newsletter/confirmed`)).status).toBe(200);
     });
 
+    it('refuses the confirmation form when another site posts it, and confirms nothing', async () => {
+      await post('/api/newsletter/subscribe', { email: 'csrf@example.com' });
+      const token = new URL(linkIn((await latestMailTo('csrf@example.com')).bodyText, '/newsletter/confirm')).searchParams.get('token')!;
+      const crossSite: Record<string, string>[] = [{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }];
+      for (const headers of crossSite) {
+        const res = await fetch(`${base}/api/newsletter/confirm`, {
+          method: 'POST',
+          redirect: 'manual',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+          body: new URLSearchParams({ token }).toString(),
+        });
+        expect(res.status).toBe(403);
+        expect(await res.json()).toMatchObject({ error: { code: 'forbidden', requestId: expect.any(String) } });
+      }
+      expect((await subscriber('csrf@example.com'))!.status).toBe('pending');
+      // The same form from our own pages goes through.
+      const own = await fetch(`${base}/api/newsletter/confirm`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: new URL(base).origin, 'sec-fetch-site': 'same-origin' },
+        body: new URLSearchParams({ token }).toString(),
+      });
+      expect(own.status).toBe(303);
+      expect((await subscriber('csrf@example.com'))!.status).toBe('confirmed');
+    });
+
     it('keeps one subscriber when subscribing twice, and sends nothing to a confirmed address', async () => {
       await post('/api/newsletter/subscribe', { email: 'twice@example.com' });
       await post('/api/newsletter/subscribe', { email: 'twice@example.com' });
@@ -172,7 +199,7 @@ describe.each(DATABASE_KINDS)('newsletter on %s', (kind) => {
     it('tells an expired confirmation link apart from a forged one', async () => {
       await post('/api/newsletter/subscribe', { email: 'slow@example.com' });
       const id = (await subscriber('slow@example.com'))!.id;
-      const tokens = createTokens(await loadSigningSecret(db));
+      const tokens = createTokens(await loadSigningSecret(createSecretStore(db)));
       const expired = await tokens.sign('newsletter-confirm', { sub: id, v: 1 }, 1);
       await new Promise((r) => setTimeout(r, 1100));
       expect(await (await post('/api/newsletter/confirm', { token: expired })).json()).toMatchObject({ error: { message: expect.stringContaining('expired') } });
@@ -187,6 +214,7 @@ describe.each(DATABASE_KINDS)('newsletter on %s', (kind) => {
       const limited = await post('/api/newsletter/subscribe', { email: 'limit@example.com' });
       expect(limited.status).toBe(429);
       expect(await limited.json()).toMatchObject({ error: { code: 'rate_limited', message: expect.stringContaining('Too many requests') } });
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
       ip += 1;
       for (let i = 0; i < 10; i++) await post('/api/newsletter/subscribe', { email: `many${i}@example.com` });
       expect((await post('/api/newsletter/subscribe', { email: 'many-more@example.com' })).status).toBe(429);

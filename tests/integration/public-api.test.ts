@@ -5,8 +5,7 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../functions/db/client.ts';
-import { PublicItemSchema, type ContentType, type PublicItem } from '../../src/lib/content/schema.ts';
-import { CONTENT_TYPE_INFO } from '../../src/lib/content/types.ts';
+import { CONTENT_TYPE_INFO, PublicItemSchema, type ContentType, type PublicItem } from '../../src/lib/content/registry.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { DATABASE_KINDS } from '../support/databases.ts';
 import { INPUT_BUILDERS, makeBlogInput, quietLogger } from '../support/fixtures.ts';
@@ -113,19 +112,22 @@ describe.each(DATABASE_KINDS)('public content API on %s', (kind) => {
   it('rejects a very long address with 414 and the error shape', async () => {
     const res = await get(`/api/public/blogs/${'a'.repeat(5000)}`);
     expect(res.status).toBe(414);
-    expectErrorShape(await json(res), 'bad_request');
+    expectErrorShape(await json(res), 'uri_too_long');
   });
 
-  it('answers other methods and unknown API paths with a JSON 404', async () => {
+  it('answers other methods with a JSON 405 and Allow, and unknown API paths with a JSON 404', async () => {
     for (const [method, path] of [
       ['POST', '/api/public/blogs'],
       ['DELETE', '/api/public/blogs/some-slug'],
-      ['GET', '/api/nothing-here'],
     ] as const) {
       const res = await t.app.request(path, { method });
-      expect(res.status, `${method} ${path}`).toBe(404);
-      expectErrorShape(await json(res), 'not_found');
+      expect(res.status, `${method} ${path}`).toBe(405);
+      expect(res.headers.get('allow')).toBe('GET, HEAD');
+      expectErrorShape(await json(res), 'method_not_allowed');
     }
+    const res = await t.app.request('/api/nothing-here');
+    expect(res.status).toBe(404);
+    expectErrorShape(await json(res), 'not_found');
   });
 
   it('rejects an oversized request body with 413 and the error shape', async () => {

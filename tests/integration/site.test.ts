@@ -3,7 +3,6 @@
  * headers, the not-found page, prebuilt and on-demand detail pages, and hostile paths.
  */
 import { existsSync, readdirSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
 import path from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
@@ -16,24 +15,9 @@ import { CONTENT_DIR } from '../support/app.ts';
 import { tempDir } from '../support/temp.ts';
 import { DATABASE_KINDS, pgAdminUrl } from '../support/databases.ts';
 import { makeCourseInput, makeBlogInput, quietLogger } from '../support/fixtures.ts';
+import { rawGet } from '../support/http.ts';
 import { createTestDatabase } from '../support/postgres.ts';
 import { BUILT_DB_ARTICLE } from '../support/site.ts';
-
-/** Raw GET that keeps the path exactly as written (fetch would normalise dots and encodings). */
-function rawGet(base: string, rawPath: string, headers: Record<string, string> = {}) {
-  const { hostname, port } = new URL(base);
-  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }>(
-    (resolve, reject) => {
-      const req = httpRequest({ hostname, port, path: rawPath, headers }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-      });
-      req.on('error', reject);
-      req.end();
-    },
-  );
-}
 
 describe.each(DATABASE_KINDS)('site served on %s', (kind) => {
   let server: RunningServer;

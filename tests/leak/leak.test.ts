@@ -7,9 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { ContentItem } from '../../src/lib/content/schema.ts';
-import { CONTENT_TYPES } from '../../src/lib/content/schema.ts';
-import { CONTENT_TYPE_INFO } from '../../src/lib/content/types.ts';
+import { CONTENT_TYPE_INFO, CONTENT_TYPES, type ContentItem } from '../../src/lib/content/registry.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 
 const SENTINEL = 'PREMIUM-SENTINEL-7f3a';

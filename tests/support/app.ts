@@ -21,7 +21,7 @@ export async function createTestApp(
 ) {
   const database = shared ?? (await openTestDatabase(kind));
   const config = testConfig(env);
-  const services = await createServices(config, quietLogger(), database);
+  const services = await createServices(config, quietLogger(), { database });
   const app = createApp({ config, logger: quietLogger(), services });
   return {
     app,

@@ -96,36 +96,38 @@ ${button(`${siteUrl}/tools`, 'Browse the free tools')}`,
     ),
   }),
 
-  'contact-acknowledgement': (d: { name: string; subject: string; message: string }, { siteUrl }: TemplateContext): RenderedEmail => ({
-    subject: `We received your message: ${d.subject}`,
+  /** Sent to an unverified address, so it quotes nothing the visitor typed (no relay for spam). */
+  'contact-acknowledgement': (_d: Record<string, never>, { siteUrl }: TemplateContext): RenderedEmail => ({
+    subject: `We received your message`,
     html: layout({
       siteUrl,
       preheader: 'Thanks for reaching out. We reply within 24 hours.',
-      content: html`<h1 style="font-size:22px;margin:0 0 16px">Thanks, ${d.name}!</h1>
-<p style="margin:0 0 16px">We received your message and a consultant will reply within 24 hours (Monday-Friday, 9am-5pm EST). For reference, here is what you sent:</p>
-<div style="border-left:3px solid #bfd3fe;padding-left:16px;color:#334155"><p style="margin:0 0 8px;font-weight:600">${d.subject}</p>${paragraphs(d.message)}</div>
+      content: html`<h1 style="font-size:22px;margin:0 0 16px">Thanks for getting in touch</h1>
+<p style="margin:0 0 16px">We received your message through the contact form on our website, and a consultant will reply within 24 hours (Monday-Friday, 9am-5pm EST).</p>
+<p style="margin:0 0 16px">If you did not write to us, someone else entered this address: you can ignore this email, and we will not contact you again about it.</p>
 <p style="margin:16px 0 0">Talk soon,<br>The ${SITE.name} team</p>`,
     }),
     text: textLayout(
-      `Thanks, ${d.name}!\n\nWe received your message and a consultant will reply within 24 hours (Monday-Friday, 9am-5pm EST). For reference, here is what you sent:\n\n${d.subject}\n\n${d.message}\n\nTalk soon,\nThe ${SITE.name} team`,
+      `Thanks for getting in touch\n\nWe received your message through the contact form on our website, and a consultant will reply within 24 hours (Monday-Friday, 9am-5pm EST).\n\nIf you did not write to us, someone else entered this address: you can ignore this email, and we will not contact you again about it.\n\nTalk soon,\nThe ${SITE.name} team`,
     ),
   }),
 
+  /** Sent to an unverified address: only our own text and the tool's (no visitor text). */
   'lead-download': (
-    d: { name?: string; toolTitle: string; toolUrl: string; downloadUrl: string; validDays: number },
+    d: { toolTitle: string; toolUrl: string; downloadUrl: string; validDays: number },
     { siteUrl }: TemplateContext,
   ): RenderedEmail => ({
     subject: `Your download: ${d.toolTitle}`,
     html: layout({
       siteUrl,
       preheader: `Here is your copy of ${d.toolTitle}.`,
-      content: html`<h1 style="font-size:22px;margin:0 0 16px">${d.name ? `Here you go, ${d.name}` : 'Here you go'}</h1>
+      content: html`<h1 style="font-size:22px;margin:0 0 16px">Here you go</h1>
 <p style="margin:0 0 16px">Thanks for your interest in <a href="${d.toolUrl}">${d.toolTitle}</a>. Your download link works for ${d.validDays} days:</p>
 ${button(d.downloadUrl, 'Download now')}
 <p style="margin:0;color:#64748b;font-size:14px">Questions about putting it to work? Just reply: a consultant reads every message.</p>`,
     }),
     text: textLayout(
-      `${d.name ? `Here you go, ${d.name}` : 'Here you go'}\n\nThanks for your interest in ${d.toolTitle} (${d.toolUrl}). Your download link works for ${d.validDays} days:\n${d.downloadUrl}\n\nQuestions about putting it to work? Just reply: a consultant reads every message.`,
+      `Here you go\n\nThanks for your interest in ${d.toolTitle} (${d.toolUrl}). Your download link works for ${d.validDays} days:\n${d.downloadUrl}\n\nQuestions about putting it to work? Just reply: a consultant reads every message.`,
     ),
   }),
 };

@@ -9,8 +9,8 @@ const SAMPLE: { [N in TemplateName]: TemplateData<N> } = {
   'newsletter-confirm': { confirmUrl: 'https://x.test/c?token=a', unsubscribeUrl: 'https://x.test/u?token=b', oneClickUrl: 'https://x.test/api/u?token=b' },
   'newsletter-welcome': { unsubscribeUrl: 'https://x.test/u?token=b', oneClickUrl: 'https://x.test/api/u?token=b' },
   'contact-notification': { name: hostile, email: 'a@example.com', subject: hostile, message: hostile, receivedAt: 'now' },
-  'contact-acknowledgement': { name: hostile, subject: hostile, message: `${hostile}\n\nsecond paragraph` },
-  'lead-download': { name: hostile, toolTitle: hostile, toolUrl: 'https://x.test/tools/t', downloadUrl: 'https://x.test/d?token=c', validDays: 7 },
+  'contact-acknowledgement': {},
+  'lead-download': { toolTitle: hostile, toolUrl: 'https://x.test/tools/t', downloadUrl: 'https://x.test/d?token=c', validDays: 7 },
 };
 
 describe('email templates', () => {
@@ -48,6 +48,14 @@ describe('email templates', () => {
 
   it('promises a reply within 24 hours in the acknowledgement', () => {
     expect(renderEmail('contact-acknowledgement', SAMPLE['contact-acknowledgement'], ctx).text).toContain('within 24 hours');
+  });
+
+  it('acknowledges in our own words: nothing the visitor typed reaches the unverified address', () => {
+    // The template takes no visitor data at all; the type makes quoting impossible.
+    const ack = renderEmail('contact-acknowledgement', {}, ctx);
+    expect(ack.subject).toBe('We received your message');
+    const lead = renderEmail('lead-download', SAMPLE['lead-download'], ctx);
+    expect(lead.text.startsWith('Here you go\n')).toBe(true);
   });
 });
 

@@ -1,6 +1,5 @@
 import { lazy, Suspense, useState } from 'react';
-import type { PublicItem } from '../../lib/content/schema.ts';
-import { itemPath } from '../../lib/content/types.ts';
+import type { PublicItem } from '../../lib/content/registry.ts';
 import { formatDate, formatPrice, skillLabel } from '../../lib/format.ts';
 import { AccessBadge } from './AccessBadge.tsx';
 import { CardImage } from './CardImage.tsx';
@@ -8,6 +7,8 @@ import { TagBadges } from './TagBadges.tsx';
 
 export interface ContentCardProps {
   item: PublicItem;
+  /** The item's detail page (the caller knows its type's path: this island never imports the registry). */
+  href: string;
   activeTag?: string;
   onTagSelect?: (tag: string) => void;
 }
@@ -74,7 +75,7 @@ function ToolAction({ item }: { item: Extract<PublicItem, { type: 'tool' }> }) {
 }
 
 /** A list card: the whole card links to the detail page; tag chips stay clickable above the link. */
-export function ContentCard({ item, activeTag, onTagSelect }: ContentCardProps) {
+export function ContentCard({ item, href, activeTag, onTagSelect }: ContentCardProps) {
   return (
     <article
       data-testid="content-card"
@@ -87,7 +88,7 @@ export function ContentCard({ item, activeTag, onTagSelect }: ContentCardProps) 
           {item.type === 'tool' && <ToolAction item={item} />}
         </div>
         <h3 className="text-lg font-semibold leading-snug text-ink">
-          <a href={itemPath(item.type, item.slug)} className="after:absolute after:inset-0 focus:outline-none">
+          <a href={href} className="after:absolute after:inset-0 focus:outline-none">
             {item.title}
           </a>
         </h3>

@@ -1,7 +1,8 @@
 /**
  * List island for /blog, /courses, /tools and /market: loads the items from the public API (six
  * skeleton cards meanwhile), filters them in the browser, keeps the filters in the URL query, and
- * shows the spec's error and empty states with their exact texts.
+ * shows the spec's error and empty states with their exact texts. The type's facts and texts come
+ * as a prop (`info`, plain data from the registry), so the island never bundles zod.
  */
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import {
@@ -14,9 +15,8 @@ import {
   EMPTY_FILTERS,
   type ListFilters,
 } from '../../lib/content/filter.ts';
-import { SKILL_LEVELS, type ContentType } from '../../lib/content/constants.ts';
-import type { PublicItem } from '../../lib/content/schema.ts';
-import { CONTENT_TYPE_INFO, listFailureMessage } from '../../lib/content/types.ts';
+import { SKILL_LEVELS } from '../../lib/content/constants.ts';
+import type { ContentTypeInfo, PublicItem } from '../../lib/content/registry.ts';
 import { ContentCard } from './ContentCard.tsx';
 import { FilterBar } from './FilterBar.tsx';
 import { SkeletonGrid } from './SkeletonGrid.tsx';
@@ -25,18 +25,11 @@ type LoadState = { status: 'loading' } | { status: 'error' } | { status: 'ready'
 
 const PAGE_SIZE = 24;
 
-const SEARCH_PLACEHOLDER: Record<ContentType, string> = {
-  blog: 'Search articles…',
-  course: 'Search courses…',
-  tool: 'Search tools…',
-  market: 'Search the marketplace…',
-};
-
-function useItems(type: ContentType): LoadState {
+function useItems({ apiSegment, listFailure }: ContentTypeInfo): LoadState {
   const [state, setState] = useState<LoadState>({ status: 'loading' });
   useEffect(() => {
     const controller = new AbortController();
-    fetch(`/api/public/${CONTENT_TYPE_INFO[type].apiSegment}`, {
+    fetch(`/api/public/${apiSegment}`, {
       headers: { Accept: 'application/json' },
       signal: controller.signal,
     })
@@ -48,16 +41,15 @@ function useItems(type: ContentType): LoadState {
       })
       .catch((err: unknown) => {
         if (controller.signal.aborted) return;
-        console.error(listFailureMessage(type), err);
+        console.error(listFailure, err);
         setState({ status: 'error' });
       });
     return () => controller.abort();
-  }, [type]);
+  }, [apiSegment, listFailure]);
   return state;
 }
 
-function useUrlFilters(type: ContentType) {
-  const kinds = CONTENT_TYPE_INFO[type].filters;
+function useUrlFilters(kinds: ContentTypeInfo['filters']) {
   const [filters, setFilters] = useState<ListFilters>(() => parseFilters(new URLSearchParams(location.search), kinds));
   useEffect(() => {
     const query = filtersToQuery(filters, new URLSearchParams(location.search));
@@ -68,10 +60,9 @@ function useUrlFilters(type: ContentType) {
   return { filters, update, clear: () => setFilters(EMPTY_FILTERS) };
 }
 
-export default function ContentList({ type }: { type: ContentType }) {
-  const info = CONTENT_TYPE_INFO[type];
-  const state = useItems(type);
-  const { filters, update, clear } = useUrlFilters(type);
+export default function ContentList({ info }: { info: ContentTypeInfo }) {
+  const state = useItems(info);
+  const { filters, update, clear } = useUrlFilters(info.filters);
   const items = state.status === 'ready' ? state.items : [];
   const visible = useMemo(() => applyFilters(items, filters), [items, filters]);
   // Long lists render a page of cards at a time; a new filter starts again from the first page.
@@ -110,7 +101,7 @@ export default function ContentList({ type }: { type: ContentType }) {
           filters={filters}
           tags={tags}
           levels={levels}
-          searchPlaceholder={SEARCH_PLACEHOLDER[type]}
+          searchPlaceholder={info.searchPlaceholder}
           onChange={update}
         />
       )}
@@ -139,6 +130,7 @@ export default function ContentList({ type }: { type: ContentType }) {
               <ContentCard
                 key={item.id}
                 item={item}
+                href={`${info.path}/${item.slug}`}
                 activeTag={tagKey ? filters[tagKey] : undefined}
                 onTagSelect={onTagSelect}
               />

@@ -1,6 +1,5 @@
 import { useId } from 'react';
-import type { ListFilters } from '../../lib/content/filter.ts';
-import type { ListFilterKind } from '../../lib/content/types.ts';
+import type { ListFilterKind, ListFilters } from '../../lib/content/filter.ts';
 import { skillLabel } from '../../lib/format.ts';
 
 interface ChipGroupProps {

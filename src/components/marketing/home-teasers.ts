@@ -4,8 +4,8 @@
  * the content itself so they never drift. Posts are the latest three at build time.
  * Build time only: reads content through the build reader.
  */
-import type { PublicBlog, PublicCourse, PublicTool } from '../../lib/content/schema.ts';
-import { getBuildReader } from '../../lib/content/server-reader.ts';
+import type { PublicBlog, PublicCourse, PublicTool } from '../../lib/content/registry.ts';
+import { getBuildReader } from '../../lib/server/context.ts';
 
 export const TEASER_TOOL_SLUGS = ['seo-audit-checklist', 'marketing-roi-calculator', 'content-calendar-template'] as const;
 export const TEASER_COURSES = [

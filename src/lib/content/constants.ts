@@ -1,7 +1,7 @@
-/** Content enums without zod, so browser islands can import them cheaply. */
-export const CONTENT_TYPES = ['blog', 'tool', 'course', 'market'] as const;
-export type ContentType = (typeof CONTENT_TYPES)[number];
-
+/**
+ * Content enums without zod, so browser islands can import them cheaply. The content types
+ * themselves are listed in registry.ts.
+ */
 export const SKILL_LEVELS = ['beginner', 'intermediate', 'advanced'] as const;
 export type SkillLevel = (typeof SKILL_LEVELS)[number];
 

@@ -8,10 +8,10 @@ import {
   tagOptions,
   tagOverflow,
   toggleValue,
+  type ListFilterKind,
   type ListFilters,
 } from './filter.ts';
-import type { PublicBlog, PublicCourse, PublicItem, PublicMarket, PublicTool } from './schema.ts';
-import type { ListFilterKind } from './types.ts';
+import type { PublicBlog, PublicCourse, PublicItem, PublicMarket, PublicTool } from './registry.ts';
 
 const base = {
   description: 'A description that is long enough.',

@@ -3,8 +3,10 @@
  * match on title or description; filters combine with AND. Courses and market items have no category
  * field in the spec, so their "category" is one of the item's tags (see ARCHITECTURE.md).
  */
-import type { PublicItem } from './schema.ts';
-import type { ListFilterKind } from './types.ts';
+import type { PublicItem } from './registry.ts';
+
+/** The filters a list page may offer; each content type picks its own (see registry.ts). */
+export type ListFilterKind = 'search' | 'tag' | 'category' | 'skillLevel' | 'price';
 
 export const PRICE_FILTERS = ['free', 'paid'] as const;
 export type PriceFilter = (typeof PRICE_FILTERS)[number];

@@ -1,15 +1,11 @@
 /**
- * Content schemas shared by the Astro collections (authoring, build-time validation), the server's
- * content service (runtime validation of MDX and database rows) and the browser (public item types).
- * Field names follow the spec's "Content item" entity. Pure module: no Node or browser APIs.
+ * Field schemas shared by every content type: slugs, links, media, dates, and the common fields of
+ * frontmatter and of items. The content types themselves are defined in types/ and listed in
+ * registry.ts. Pure module: no Node or browser APIs.
  */
 import { z } from 'zod';
 import { ACCESS_LEVELS } from '../access.ts';
-
-import { CONTENT_TYPES, MEDIA_TYPES, SKILL_LEVELS, type ContentType } from './constants.ts';
-
-export { CONTENT_TYPES, MEDIA_TYPES, SKILL_LEVELS };
-export type { ContentType, MediaType, SkillLevel } from './constants.ts';
+import { MEDIA_TYPES } from './constants.ts';
 
 /** Lower-case words joined by single hyphens, as used in every content URL. */
 export const SlugSchema = z
@@ -42,6 +38,9 @@ export const FileRefSchema = z
     { message: 'Use a private file key such as downloads/kit.zip or an https:// URL' },
   );
 
+/** An https link to an outside page (tools' online versions, market items' shop pages). */
+export const ExternalLinkSchema = z.url({ protocol: /^https$/ });
+
 export const MediaItemSchema = z.object({
   url: PublicUrlSchema.describe('Where the file lives: /media/... for files in public/, or an https URL.'),
   type: z.enum(MEDIA_TYPES).describe('How the gallery shows it: image, video or pdf.'),
@@ -49,20 +48,18 @@ export const MediaItemSchema = z.object({
 });
 export type MediaItem = z.infer<typeof MediaItemSchema>;
 
-/** Lesson media may point at protected files as well as public ones. */
-export const LessonMediaItemSchema = MediaItemSchema.extend({
-  url: z.union([PublicUrlSchema, FileRefSchema]).describe('Public path, https URL or private file key.'),
-});
+/** Date-only string (YYYY-MM-DD); kept as text so that no time zone shifts the day. */
+export const DateOnlySchema = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 
-export const DownloadableSchema = z.object({
-  name: z.string().min(1).max(200).describe('Label shown on the download button.'),
-  url: FileRefSchema.describe('Private file key (e.g. "downloads/workbook.pdf") or https URL.'),
-});
-export type Downloadable = z.infer<typeof DownloadableSchema>;
+/** Calendar day of a date in UTC, so a date written as 2026-03-14 stays the 14th everywhere. */
+export function toDateOnly(date: Date): string {
+  return date.toISOString().slice(0, 10);
+}
 
 const TagSchema = z.string().trim().min(1).max(40);
 
-const baseFields = {
+/** Frontmatter fields every content type has; each type adds its own (see content-type.ts). */
+export const BASE_FRONTMATTER = {
   title: z.string().trim().min(3).max(200).describe('Headline shown on cards and the detail page.'),
   description: z
     .string()
@@ -79,65 +76,8 @@ const baseFields = {
   media: z.array(MediaItemSchema).max(30).default([]).describe('Gallery shown on the detail page.'),
 };
 
-/** Frontmatter of a blog article; the MDX body is the gated article content. */
-export const BlogFrontmatterSchema = z.object({
-  ...baseFields,
-  publishedDate: z.coerce.date().describe('Publication date (YYYY-MM-DD).'),
-  author: z.string().trim().min(1).max(120).optional().describe('Byline; defaults to the team name.'),
-});
-
-export const LessonSchema = z.object({
-  id: SlugSchema.describe('Stable id of the lesson within its course.'),
-  title: z.string().trim().min(1).max(200).describe('Lesson title shown in the curriculum.'),
-  content: z.string().max(100_000).default('').describe('Lesson text (Markdown). Gated.'),
-  media: z.array(LessonMediaItemSchema).max(20).default([]).describe('Lesson media. Gated.'),
-  downloadables: z.array(DownloadableSchema).max(20).default([]).describe('Lesson files. Gated.'),
-});
-export type Lesson = z.infer<typeof LessonSchema>;
-
-export const SectionSchema = z.object({
-  id: SlugSchema.describe('Stable id of the section within its course.'),
-  title: z.string().trim().min(1).max(200).describe('Section title shown in the curriculum.'),
-  lessons: z.array(LessonSchema).min(1).max(100).describe('Lessons in reading order.'),
-});
-export type Section = z.infer<typeof SectionSchema>;
-
-export const CourseFrontmatterSchema = z.object({
-  ...baseFields,
-  duration: z.string().trim().min(1).max(60).describe('Total length, e.g. "6 weeks" or "4h 30m".'),
-  skillLevel: z.enum(SKILL_LEVELS).describe('beginner, intermediate or advanced.'),
-  sections: z.array(SectionSchema).min(1).max(50).describe('Curriculum sections in order.'),
-});
-
-export const ToolFrontmatterSchema = z.object({
-  ...baseFields,
-  downloadUrl: FileRefSchema.describe('The file a visitor receives. Gated: never shown publicly.'),
-  externalLink: z.url({ protocol: /^https$/ }).optional().describe('Optional link to an online version.'),
-  updatedAt: z.coerce.date().describe('Date of the last update (YYYY-MM-DD).'),
-});
-
-export const MarketFrontmatterSchema = z.object({
-  ...baseFields,
-  price: z.number().min(0).max(100_000).optional().describe('Price in dollars; absent or 0 means free.'),
-  fileType: z.string().trim().min(1).max(40).describe('What the buyer gets, e.g. "PDF" or "Figma file".'),
-  downloadUrl: FileRefSchema.optional().describe('The file a buyer receives. Gated.'),
-  externalLink: z.url({ protocol: /^https$/ }).optional().describe('Optional link to an outside page.'),
-});
-
-export const FRONTMATTER_SCHEMAS = {
-  blog: BlogFrontmatterSchema,
-  tool: ToolFrontmatterSchema,
-  course: CourseFrontmatterSchema,
-  market: MarketFrontmatterSchema,
-} as const;
-
-// ---------------------------------------------------------------------------------------------
-// Normalised items: what the content service holds (gated fields included; server side only).
-
-/** Date-only string (YYYY-MM-DD); kept as text so that no time zone shifts the day. */
-export const DateOnlySchema = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
-
-const itemBase = {
+/** Fields every item has, full or public: the common columns of a database row. */
+export const ITEM_BASE = {
   id: z.string().min(1).max(64),
   slug: SlugSchema,
   title: z.string(),
@@ -146,63 +86,8 @@ const itemBase = {
   accessLevel: z.enum(ACCESS_LEVELS),
   media: z.array(MediaItemSchema),
 };
-
-export const PublicBlogSchema = z.strictObject({
-  ...itemBase,
-  type: z.literal('blog'),
-  publishedDate: DateOnlySchema,
-  author: z.string(),
-});
-export const PublicLessonSchema = z.strictObject({ id: z.string(), title: z.string() });
-export const PublicSectionSchema = z.strictObject({
-  id: z.string(),
-  title: z.string(),
-  lessons: z.array(PublicLessonSchema),
-});
-export const PublicCourseSchema = z.strictObject({
-  ...itemBase,
-  type: z.literal('course'),
-  duration: z.string(),
-  skillLevel: z.enum(SKILL_LEVELS),
-  sections: z.array(PublicSectionSchema),
-});
-export const PublicToolSchema = z.strictObject({
-  ...itemBase,
-  type: z.literal('tool'),
-  externalLink: z.string().optional(),
-  updatedAt: DateOnlySchema,
-});
-export const PublicMarketSchema = z.strictObject({
-  ...itemBase,
-  type: z.literal('market'),
-  price: z.number().optional(),
-  fileType: z.string(),
-  externalLink: z.string().optional(),
-});
-
-/** What the public API answers: the spec's fields minus everything gated. Strict: no extra keys. */
-export const PublicItemSchema = z.discriminatedUnion('type', [
-  PublicBlogSchema,
-  PublicCourseSchema,
-  PublicToolSchema,
-  PublicMarketSchema,
-]);
-export type PublicItem = z.infer<typeof PublicItemSchema>;
-export type PublicBlog = z.infer<typeof PublicBlogSchema>;
-export type PublicCourse = z.infer<typeof PublicCourseSchema>;
-export type PublicTool = z.infer<typeof PublicToolSchema>;
-export type PublicMarket = z.infer<typeof PublicMarketSchema>;
-export type PublicItemOf<T extends ContentType> = Extract<PublicItem, { type: T }>;
+export type ItemBase = z.output<z.ZodObject<typeof ITEM_BASE>>;
 
 /** Where an item comes from: an MDX file in git, or a database row written by the creator tools. */
-export type ContentSource = 'mdx' | 'db';
-
-type Internal = { source: ContentSource };
-/** Blog bodies are MDX from git or Markdown written in the creator tools. */
-export type BlogItem = PublicBlog & Internal & { content: string; contentFormat: 'mdx' | 'markdown' };
-export type CourseItem = Omit<PublicCourse, 'sections'> & Internal & { sections: Section[] };
-export type ToolItem = PublicTool & Internal & { downloadUrl?: string };
-export type MarketItem = PublicMarket & Internal & { downloadUrl?: string };
-/** A full item with its gated fields. Never serialised to a visitor without `toPublicItem`. */
-export type ContentItem = BlogItem | CourseItem | ToolItem | MarketItem;
-export type ContentItemOf<T extends ContentType> = Extract<ContentItem, { type: T }>;
+export const CONTENT_SOURCES = ['mdx', 'db'] as const;
+export type ContentSource = (typeof CONTENT_SOURCES)[number];

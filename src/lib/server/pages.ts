@@ -1,7 +1,8 @@
-/** Data loading for the detail routes (server side only). */
+/** Data loading for the detail routes (server side only: page frontmatter). */
 import type { AstroGlobal } from 'astro';
-import { SlugSchema, type ContentType, type PublicItemOf } from './schema.ts';
-import { getBuildReader, getContentReader } from './server-reader.ts';
+import type { ContentType, PublicItemOf } from '../content/registry.ts';
+import { SlugSchema } from '../content/schema.ts';
+import { getBuildReader, serverContext } from './context.ts';
 
 /**
  * getStaticPaths for a type: one prebuilt page per MDX item. Database items always render on demand,
@@ -26,7 +27,7 @@ export async function loadDetail<T extends ContentType>(astro: AstroGlobal, type
   let result: DetailResult<T> = { status: 404 };
   if (slug.success) {
     try {
-      const item = await (await getContentReader(astro.locals)).get(type, slug.data);
+      const item = await (await serverContext(astro.locals)).content.get(type, slug.data);
       if (item) result = { status: 200, item };
     } catch (err) {
       console.error(`Failed to load ${type} "${slug.data}"`, err);

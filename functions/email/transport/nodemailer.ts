@@ -1,54 +1,32 @@
 /**
- * Mail transports behind one interface. The embedded default writes each message as an .eml file
- * into a mailbox folder (delivered at once); SMTP hands messages to a server through nodemailer
- * (sent on acceptance; delivery is reported later through the events webhook).
+ * Mail adapters built on nodemailer. The embedded default writes each message as an .eml file into
+ * a mailbox folder (delivered at once); SMTP hands messages to a server (sent on acceptance; delivery
+ * is reported later through the events webhook).
  */
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer, { type SendMailOptions, type TransportOptions } from 'nodemailer';
-import type { EmailRow } from '../db/schema.ts';
-import type { Logger } from '../lib/logger.ts';
+import type { Logger } from '../../lib/logger.ts';
+import { TransportError, type MailMessage, type MailTransport } from './port.ts';
 
-export interface SendResult {
-  providerMessageId: string;
-  /** True when the transport itself completes delivery (the mailbox). */
-  delivered: boolean;
-}
-
-export interface MailTransport {
-  kind: 'mailbox' | 'smtp';
-  send(email: EmailRow): Promise<SendResult>;
-  close(): Promise<void>;
-}
-
-/** A send failure; permanent ones (5xx, rejected recipient) are not retried. */
-export class TransportError extends Error {
-  readonly permanent: boolean;
-  constructor(message: string, permanent: boolean) {
-    super(message);
-    this.name = 'TransportError';
-    this.permanent = permanent;
-  }
-}
-
-/** The nodemailer message for an outbox row: both parts, our headers and a stable Message-ID. */
-export function toMailOptions(email: EmailRow): SendMailOptions {
-  const { 'Message-ID': messageId, ...headers } = email.headers;
+/** The nodemailer message: both parts, our headers and a stable Message-ID. */
+export function toMailOptions(message: MailMessage): SendMailOptions {
+  const { 'Message-ID': messageId, ...headers } = message.headers;
   return {
-    from: email.from,
-    to: email.to,
-    ...(email.replyTo ? { replyTo: email.replyTo } : {}),
-    subject: email.subject,
-    text: email.bodyText,
-    html: email.bodyHtml,
+    from: message.from,
+    to: message.to,
+    ...(message.replyTo ? { replyTo: message.replyTo } : {}),
+    subject: message.subject,
+    text: message.text,
+    html: message.html,
     headers,
     ...(messageId ? { messageId } : {}),
-    date: email.createdAt,
+    date: message.date,
   };
 }
 
 function classify(err: unknown): TransportError {
-  const e = err as { responseCode?: number; response?: string; message?: string; code?: string };
+  const e = err as { responseCode?: number; response?: string; message?: string };
   const permanent = typeof e.responseCode === 'number' && e.responseCode >= 500 && e.responseCode < 600;
   return new TransportError(e.response ?? e.message ?? String(err), permanent);
 }
@@ -58,15 +36,15 @@ export function createMailboxTransport(dir: string, logger: Logger): MailTranspo
   const composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
     kind: 'mailbox',
-    async send(email) {
-      const info = await composer.sendMail(toMailOptions(email));
+    async send(message) {
+      const info = await composer.sendMail(toMailOptions(message));
       await mkdir(dir, { recursive: true });
-      const stamp = email.createdAt.toISOString().replace(/[:.]/g, '-');
-      const file = path.join(dir, `${stamp}_${email.id}.eml`);
+      const stamp = message.date.toISOString().replace(/[:.]/g, '-');
+      const file = path.join(dir, `${stamp}_${message.id}.eml`);
       // Write then rename, so a reader never sees half a message and a retry replaces, not duplicates.
       await writeFile(`${file}.tmp`, info.message as Buffer);
       await rename(`${file}.tmp`, file);
-      logger.info({ emailId: email.id, to: email.to, file }, 'email written to the local mailbox');
+      logger.info({ emailId: message.id, to: message.to, file }, 'email written to the local mailbox');
       return { providerMessageId: info.messageId, delivered: true };
     },
     close: async () => composer.close(),
@@ -86,9 +64,9 @@ export function createSmtpTransport(url: string, options: { maxConnections?: num
   } as TransportOptions);
   return {
     kind: 'smtp',
-    async send(email) {
+    async send(message) {
       try {
-        const info = await transport.sendMail(toMailOptions(email));
+        const info = await transport.sendMail(toMailOptions(message));
         if (info.rejected?.length) throw new TransportError(`Recipient rejected: ${info.response}`, true);
         return { providerMessageId: info.messageId, delivered: false };
       } catch (err) {

@@ -1,0 +1,58 @@
+/**
+ * Fixed-window rate limits kept in the database (abuse/store.ts), so they hold across any number of
+ * server instances.
+ */
+import { createHash } from 'node:crypto';
+import { AppError } from '../errors.ts';
+import type { RateLimitStore } from './store.ts';
+
+export interface Limit {
+  /** What is limited, e.g. "contact:ip". */
+  name: string;
+  max: number;
+  windowSeconds: number;
+}
+
+export interface LimitResult {
+  allowed: boolean;
+  remaining: number;
+  retryAfterSeconds: number;
+}
+
+export function createRateLimitService(store: RateLimitStore) {
+  async function hit(limit: Limit, subject: string): Promise<LimitResult> {
+    // Subjects are addresses and IPs: only a digest is stored, so the table holds no personal data.
+    const key = `${limit.name}:${createHash('sha256').update(subject.toLowerCase()).digest('base64url').slice(0, 32)}`;
+    const { count, retrySeconds } = await store.hit(key, limit.windowSeconds);
+    return {
+      allowed: count <= limit.max,
+      remaining: Math.max(0, limit.max - count),
+      retryAfterSeconds: Math.max(1, retrySeconds),
+    };
+  }
+
+  return {
+    hit,
+    /** Counts one use against every limit and throws 429 (rate_limited, with Retry-After) when any is exceeded. */
+    async enforce(checks: [Limit, string][]): Promise<void> {
+      for (const [limit, subject] of checks) {
+        const result = await hit(limit, subject);
+        if (!result.allowed) {
+          throw new AppError('rate_limited', `Too many requests. Please try again in ${formatWait(result.retryAfterSeconds)}.`, {
+            headers: { 'Retry-After': String(result.retryAfterSeconds) },
+          });
+        }
+      }
+    },
+    /** Deletes counters whose window ended more than a day ago. */
+    prune: () => store.prune(),
+  };
+}
+
+function formatWait(seconds: number): string {
+  if (seconds < 90) return `${seconds} seconds`;
+  const minutes = Math.ceil(seconds / 60);
+  return minutes < 90 ? `${minutes} minutes` : `${Math.ceil(minutes / 60)} hours`;
+}
+
+export type RateLimitService = ReturnType<typeof createRateLimitService>;

@@ -1,0 +1,229 @@
+/**
+ * The one response path. Most answers are Fetch Responses that the Node adapter writes; three kinds
+ * are written straight to Node's response instead: cached public answers (the hottest path of the
+ * site), pages and files (written by sirv and Astro), and file downloads (streamed). This module
+ * owns the rules all of them share:
+ * - every answer carries the headers middleware asked for (`setAnswerHeader`, `varyOn`,
+ *   `markPrivate`), whichever path writes it;
+ * - a handler that wrote the Node response itself returns `alreadySent()`, and `nodeFetch` reports
+ *   whatever was written as sent (Hono's HEAD handling re-wraps responses and would lose the marker);
+ * - a failure after the head went out is logged and the connection closed: never a second head;
+ * - per-user answers never go through the public answer cache.
+ */
+import { createHash } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { Readable as NodeReadable } from 'node:stream';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
+import type { Http2Bindings, HttpBindings } from '@hono/node-server';
+import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
+import type { Hono } from 'hono';
+import { localPath } from '../../src/lib/redirect.ts';
+import type { AnswerHeaders, AppContext, AppEnv, AppMiddleware } from './context.ts';
+import { etagMatches, pickEncoding, requestHeader } from './http.ts';
+import type { Logger } from './logger.ts';
+
+// ---------------------------------------------------------------------------------------------
+// Headers that middleware adds to the answer
+
+/** Sets a header on this request's answer (copy on write: the shared base set is never changed). */
+export function setAnswerHeader(c: AppContext, name: string, value: string): void {
+  c.set('answerHeaders', { ...c.get('answerHeaders'), [name]: value });
+}
+
+/** Joins Vary lists without duplicates ("Accept-Encoding" + "Authorization"). */
+export function mergeVary(...lists: (string | undefined)[]): string {
+  const names = new Map<string, string>();
+  for (const list of lists) for (const n of (list ?? '').split(',')) if (n.trim()) names.set(n.trim().toLowerCase(), n.trim());
+  return [...names.values()].join(', ');
+}
+
+/** Marks the answer as varying on a request header (e.g. Authorization). */
+export function varyOn(c: AppContext, header: string): void {
+  setAnswerHeader(c, 'Vary', mergeVary(c.get('answerHeaders').Vary, header));
+}
+
+/** Marks the answer as depending on the viewer: private, never stored by shared caches or ours. */
+export function markPrivate(c: AppContext): void {
+  setAnswerHeader(c, 'Cache-Control', 'private, no-store');
+  varyOn(c, 'Authorization');
+}
+
+function isPrivate(headers: AnswerHeaders): boolean {
+  return /\b(private|no-store)\b/i.test(headers['Cache-Control'] ?? '');
+}
+
+/**
+ * Middleware: makes `base` the answer's headers, then applies whatever is set by the time the
+ * handler returns. On Node they go onto the outgoing message before the adapter writes it (a
+ * handler's own header of the same name wins, Vary lists are merged); elsewhere onto the Response.
+ */
+export function answerHeaders(base: Record<string, string>): AppMiddleware {
+  const frozen: AnswerHeaders = Object.freeze({ ...base });
+  return async (c, next) => {
+    c.set('answerHeaders', frozen);
+    await next();
+    const headers = c.get('answerHeaders');
+    const outgoing = c.env?.outgoing;
+    if (outgoing?.headersSent) return;
+    if (c.res.headers.has('x-hono-already-sent')) return;
+    if (outgoing) {
+      for (const name in headers) outgoing.setHeader(name, headers[name]!);
+      if (headers.Vary && c.res.headers.has('vary')) c.res.headers.set('Vary', mergeVary(c.res.headers.get('vary')!, headers.Vary));
+      return;
+    }
+    for (const name in headers) {
+      if (name === 'Vary') c.res.headers.set('Vary', mergeVary(c.res.headers.get('vary') ?? undefined, headers.Vary));
+      else if (!c.res.headers.has(name)) c.res.headers.set(name, headers[name]!);
+    }
+  };
+}
+
+/**
+ * Redirects to a path on our own origin (303 See Other after a form post by default). Every redirect
+ * the product makes goes through the one rule of src/lib/redirect.ts; a target that breaks it is a
+ * programming error, never an open redirect.
+ */
+export function redirectLocal(c: AppContext, target: string, status: 301 | 302 | 303 | 307 = 303): Response {
+  const location = localPath(target);
+  if (!location) throw new Error(`Refusing to redirect off the site: ${JSON.stringify(target)}`);
+  return c.redirect(location, status);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Answers written to Node directly
+
+/** What a handler returns after writing the Node response itself. */
+export function alreadySent(): Response {
+  return RESPONSE_ALREADY_SENT;
+}
+
+/**
+ * The app's fetch for @hono/node-server: whatever has been written to the Node response is reported
+ * as sent, so the adapter never writes a second head.
+ */
+export function nodeFetch(app: Hono<AppEnv>) {
+  return async (request: Request, env: HttpBindings | Http2Bindings): Promise<Response> => {
+    const response = await app.fetch(request, env);
+    return env.outgoing.headersSent ? RESPONSE_ALREADY_SENT : response;
+  };
+}
+
+/**
+ * After the head was written nothing can change the status any more: the failure is logged and the
+ * connection closed, so the client sees a truncated answer rather than a wrong one.
+ */
+export function abortAfterHead(c: AppContext, logger: Logger, err: unknown): Response {
+  logger.error({ err, method: c.req.method, path: c.req.path }, 'failed after the answer started; connection closed');
+  c.env?.outgoing?.destroy();
+  return RESPONSE_ALREADY_SENT;
+}
+
+/**
+ * Streams a Node readable (a file) with the given head. On Node it is piped straight to the
+ * response; a read error mid-way is logged and closes the connection.
+ */
+export function sendStream(c: AppContext, status: number, head: Record<string, string>, stream: Readable): Response {
+  const outgoing = c.env?.outgoing;
+  const headers = { ...c.get('answerHeaders'), ...head };
+  if (!outgoing) return c.body(NodeReadable.toWeb(stream) as unknown as ReadableStream, status as 200, headers);
+  outgoing.writeHead(status, headers);
+  if (c.req.method === 'HEAD') {
+    stream.destroy();
+    outgoing.end();
+    return RESPONSE_ALREADY_SENT;
+  }
+  pipeline(stream, outgoing).catch((err: unknown) => {
+    if ((err as NodeJS.ErrnoException).code === 'ERR_STREAM_PREMATURE_CLOSE') return; // the client went away
+    c.get('logger').error({ err, path: c.req.path }, 'stream failed after the answer started; connection closed');
+    outgoing.destroy();
+  });
+  return RESPONSE_ALREADY_SENT;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cached public answers
+
+/** A serialised public answer with its validator and lazily built compressed forms. */
+export interface CachedAnswer {
+  body: string;
+  etag: string;
+  encoded(encoding: 'br' | 'gzip'): Buffer;
+}
+
+/** Serialises a value once: JSON, a SHA-1 ETag, and brotli/gzip bytes made on first use. */
+export function createAnswer(value: unknown): CachedAnswer {
+  const body = JSON.stringify(value);
+  const etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
+  const encodings = new Map<string, Buffer>();
+  return {
+    body,
+    etag,
+    encoded(encoding) {
+      let bytes = encodings.get(encoding);
+      if (!bytes) {
+        bytes =
+          encoding === 'br'
+            ? brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 9 } })
+            : gzipSync(body, { level: 9 });
+        encodings.set(encoding, bytes);
+      }
+      return bytes;
+    },
+  };
+}
+
+const COMPRESS_MIN_BYTES = 1024;
+const PUBLIC_CACHE = 'public, max-age=0, must-revalidate';
+
+type Head = Record<string, string | number>;
+
+/**
+ * Prepared heads per answer, per header set, per status and encoding. Requests whose middleware
+ * added nothing share the app's frozen base set, so the hot path builds no head at all.
+ */
+const heads = new WeakMap<CachedAnswer, WeakMap<AnswerHeaders, Map<string, Head>>>();
+
+function headFor(answer: CachedAnswer, status: 200 | 304, encoding: 'br' | 'gzip' | undefined, extra: AnswerHeaders): Head {
+  let perAnswer = heads.get(answer);
+  if (!perAnswer) heads.set(answer, (perAnswer = new WeakMap()));
+  let perHeaders = perAnswer.get(extra);
+  if (!perHeaders) perAnswer.set(extra, (perHeaders = new Map()));
+  const key = `${status}:${encoding ?? 'identity'}`;
+  let head = perHeaders.get(key);
+  if (!head) {
+    head = { ...extra, ETag: answer.etag, 'Cache-Control': PUBLIC_CACHE, Vary: mergeVary('Accept-Encoding', extra.Vary) };
+    if (status === 200) {
+      head['Content-Type'] = 'application/json; charset=utf-8';
+      head['Content-Length'] = encoding ? answer.encoded(encoding).length : Buffer.byteLength(answer.body);
+      if (encoding) head['Content-Encoding'] = encoding;
+    }
+    perHeaders.set(key, head);
+  }
+  return head;
+}
+
+/**
+ * Sends a cached public answer with validators: 304 when the client's copy is current, otherwise the
+ * body, compressed when worth it and accepted. Shared caches must revalidate. On Node the prepared
+ * head and bytes are written straight to the socket: going through a Fetch Response would double
+ * the cost of the site's busiest answer. Refuses answers marked per-user (a programming error).
+ */
+export function sendCachedJson(c: AppContext, answer: CachedAnswer): Response {
+  const extra = c.get('answerHeaders');
+  if (isPrivate(extra)) throw new Error('A per-user answer must not be served from the public answer cache.');
+  const fresh = etagMatches(requestHeader(c, 'if-none-match'), answer.etag);
+  const encoding = !fresh && answer.body.length >= COMPRESS_MIN_BYTES ? pickEncoding(requestHeader(c, 'accept-encoding')) : undefined;
+  const status = fresh ? 304 : 200;
+  const head = headFor(answer, status, encoding, extra);
+  const outgoing = c.env?.outgoing;
+  if (outgoing) {
+    outgoing.writeHead(status, head);
+    outgoing.end(fresh || c.req.method === 'HEAD' ? undefined : encoding ? answer.encoded(encoding) : answer.body);
+    return RESPONSE_ALREADY_SENT;
+  }
+  const headers = Object.fromEntries(Object.entries(head).map(([k, v]) => [k, String(v)]));
+  delete headers['Content-Length'];
+  if (fresh) return c.body(null, 304, headers);
+  return c.body(encoding ? (answer.encoded(encoding) as unknown as ArrayBuffer) : answer.body, 200, headers);
+}

@@ -1,0 +1,140 @@
+/**
+ * What a content type is: one definition (`defineContentType`) holding its facts and texts, its
+ * schemas (frontmatter, creator-tools input, full fields, public fields), its gated fields and its
+ * mappers. registry.ts lists the types and derives everything generic from these definitions.
+ * Pure module: no Node or browser APIs.
+ */
+import { z } from 'zod';
+import type { ListFilterKind } from './filter.ts';
+import { BASE_FRONTMATTER, CONTENT_SOURCES, ITEM_BASE } from './schema.ts';
+
+type Shape = z.core.$ZodShape;
+type Extend<A extends Shape, B extends Shape> = z.core.util.Extend<A, B>;
+type Out<S extends Shape> = z.output<z.ZodObject<S>>;
+type In<S extends Shape> = z.input<z.ZodObject<S>>;
+type BaseFrontmatter = typeof BASE_FRONTMATTER;
+type FrontmatterShape<FM extends Shape> = Extend<BaseFrontmatter, FM>;
+type InputShape<FM extends Shape, IN extends Shape> = Extend<FrontmatterShape<FM>, IN>;
+
+/**
+ * Dotted paths into a value's fields: "content", "sections.lessons.media". Arrays are walked
+ * through, so a path names the field in every element.
+ */
+export type FieldPath<T, Depth extends unknown[] = []> = Depth['length'] extends 6
+  ? never
+  : T extends readonly (infer E)[]
+    ? FieldPath<E, Depth>
+    : T extends object
+      ? { [K in keyof T & string]-?: K | `${K}.${FieldPath<NonNullable<T[K]>, [...Depth, 0]>}` }[keyof T & string]
+      : never;
+
+/** User-facing texts of a type, worded as in the spec's error catalogue. */
+export interface ContentTypeLabels {
+  /** Singular noun used in messages ("Failed to load blog. ..."). */
+  singular: string;
+  /** Plural noun used in messages ("Failed to load blogs. ..."). */
+  plural: string;
+  listTitle: string;
+  listIntro: string;
+  /** Shown when the list cannot be loaded. */
+  loadError: string;
+  /** Shown when the type has no items at all. */
+  emptyAll: string;
+  /** Shown when no item matches the active filters. */
+  emptyFiltered: string;
+  searchPlaceholder: string;
+}
+
+/** What one content type declares; `defineContentType` builds its schemas from it. */
+export interface ContentTypeSpec<T extends string, FM extends Shape, IN extends Shape, F extends Shape, P extends Shape> {
+  /** The `type` of its items and of its database rows. */
+  type: T;
+  /** Folder of its MDX files under content/ (also the Astro collection's name). */
+  folder: string;
+  /** Segment of the public API: /api/public/{apiSegment}. */
+  apiSegment: string;
+  /** Route of the list page; detail pages live under it. */
+  path: `/${string}`;
+  labels: ContentTypeLabels;
+  /** Filters the list page offers, in the order they show. */
+  filters: readonly ListFilterKind[];
+  /** A date field (YYYY-MM-DD) that orders lists newest first; without one, lists go by title. */
+  newestFirst?: NoInfer<keyof F & string>;
+  /** Frontmatter fields of the type, added to the common ones. Unknown fields are refused. */
+  frontmatter: FM;
+  /** Fields of a creator-tools write that replace or add to the frontmatter's (relaxed, defaulted). */
+  input: IN;
+  /** The type's own fields in a full item: exactly what a database row keeps in `details`. */
+  fields: F;
+  /** What a visitor may see of `fields`. Everything else is dropped from public answers. */
+  publicFields: P;
+  /** Paths of the gated fields in `fields` (see FieldPath); none may be public. */
+  gated: readonly NoInfer<FieldPath<Out<F>>>[];
+  /** An MDX file's validated frontmatter and body as the type's fields. */
+  fromFrontmatter(fm: Out<FrontmatterShape<FM>>, body: string): In<F>;
+  /** A validated creator-tools input as the type's fields; `now` dates what the input leaves undated. */
+  fromInput(input: Out<InputShape<FM, IN>>, now: Date): In<F>;
+}
+
+type WalkDef = { type: string; innerType?: z.ZodType; element?: z.ZodType; shape?: Shape };
+const defOf = (schema: z.core.$ZodType) => schema._zod.def as unknown as WalkDef;
+
+/**
+ * A copy of `schema` in which every object, however deeply nested, refuses unknown keys. Checks,
+ * defaults and descriptions are kept (the copies inherit their originals' metadata).
+ */
+export function strictDeep<S extends z.core.$ZodType>(schema: S): S {
+  const def = defOf(schema);
+  let next: WalkDef;
+  if (def.type === 'object' && def.shape) {
+    const shape = Object.fromEntries(Object.entries(def.shape).map(([k, v]) => [k, strictDeep(v)]));
+    next = { ...def, shape, catchall: z.never() } as WalkDef;
+  } else if (def.type === 'array' && def.element) next = { ...def, element: strictDeep(def.element) };
+  else if (def.innerType) next = { ...def, innerType: strictDeep(def.innerType) };
+  else return schema;
+  return z.core.clone(schema, next as unknown as S['_zod']['def'], { parent: true });
+}
+
+/** The schema at a dotted path (see FieldPath), looking through optional, default and array wrappers. */
+export function schemaAt(schema: z.core.$ZodType, path: string): z.core.$ZodType | undefined {
+  let current: z.core.$ZodType | undefined = schema;
+  for (const key of path.split('.')) {
+    let def = defOf(current);
+    while (def.innerType || def.element) {
+      current = (def.innerType ?? def.element)!;
+      def = defOf(current);
+    }
+    current = def.shape && Object.hasOwn(def.shape, key) ? def.shape[key] : undefined;
+    if (!current) return undefined;
+  }
+  return current;
+}
+
+/**
+ * One content type's definition. Builds its schemas: `frontmatter` (strict at every level, so a
+ * misspelt field fails), `input` (frontmatter with the input overrides; unknown keys are dropped),
+ * `fields`, `item` (a full item), `public` (what a visitor may see; parsing copies public fields only)
+ * and `publicStrict` (the same, refusing extra keys: for checks). Throws when a gated path is not a
+ * field or is public, so a mistake there stops the build and the server at start.
+ */
+export function defineContentType<T extends string, FM extends Shape, IN extends Shape, F extends Shape, P extends Shape>(
+  spec: ContentTypeSpec<T, FM, IN, F, P>,
+) {
+  const fields = z.object(spec.fields);
+  const publicFields = z.object(spec.publicFields);
+  for (const path of spec.gated) {
+    if (!schemaAt(fields, path)) throw new Error(`Content type ${spec.type}: gated field "${path}" is not one of its fields`);
+    if (schemaAt(publicFields, path)) throw new Error(`Content type ${spec.type}: gated field "${path}" is public`);
+  }
+  const publicItem = z.object({ ...ITEM_BASE, type: z.literal(spec.type) }).extend(spec.publicFields);
+  return {
+    ...spec,
+    frontmatter: strictDeep(z.strictObject(BASE_FRONTMATTER).extend(spec.frontmatter)),
+    input: z.object(BASE_FRONTMATTER).extend(spec.frontmatter).extend(spec.input),
+    fields,
+    publicFields,
+    item: z.object({ ...ITEM_BASE, type: z.literal(spec.type), source: z.enum(CONTENT_SOURCES) }).extend(spec.fields),
+    public: publicItem,
+    publicStrict: strictDeep(publicItem),
+  };
+}

@@ -1,0 +1,171 @@
+/**
+ * The content types, one definition each (types/), and everything derived from them: the type list
+ * and the database enum, item and public item types, the public projection, the MDX and database
+ * mappers' generic part, list ordering, folders and texts. Adding a type is a file in types/ and a
+ * line in ENTRIES; adding a gated field is an edit of its type's definition.
+ * Pure module: no Node or browser APIs. Browser islands take `ContentTypeInfo` as props instead of
+ * importing this module, which would bundle zod.
+ */
+import { z } from 'zod';
+import type { ContentTypeLabels } from './content-type.ts';
+import type { ListFilterKind } from './filter.ts';
+import { type ContentSource, type ItemBase } from './schema.ts';
+import { blog } from './types/blog.ts';
+import { course } from './types/course.ts';
+import { market } from './types/market.ts';
+import { tool } from './types/tool.ts';
+
+export type { ContentSource, MediaItem } from './schema.ts';
+export type { Downloadable, Lesson, Section } from './types/course.ts';
+export type { MediaType, SkillLevel } from './constants.ts';
+
+/** Every content type, in the order of the database enum. */
+const ENTRIES = [blog, tool, course, market] as const;
+
+type Entries = typeof ENTRIES;
+export type ContentTypeEntry = Entries[number];
+export type ContentType = ContentTypeEntry['type'];
+type EntryOf<T extends ContentType> = Extract<ContentTypeEntry, { type: T }>;
+
+type TypeNames<E extends readonly unknown[]> = { readonly [K in keyof E]: E[K] extends { type: infer T } ? T : never };
+
+/** The content type names, e.g. for the database's `type` column and its check constraint. */
+export const CONTENT_TYPES = ENTRIES.map((e) => e.type) as unknown as TypeNames<Entries>;
+
+/** Each type's definition by name. */
+export const CONTENT_REGISTRY = Object.fromEntries(ENTRIES.map((e) => [e.type, e])) as {
+  readonly [T in ContentType]: EntryOf<T>;
+};
+
+type ItemsByType = { [T in ContentType]: z.output<EntryOf<T>['item']> };
+type PublicByType = { [T in ContentType]: z.output<EntryOf<T>['public']> };
+
+/** A full item with its gated fields. Never serialised to a visitor without `toPublicItem`. */
+export type ContentItem = ItemsByType[ContentType];
+export type ContentItemOf<T extends ContentType> = ItemsByType[T];
+/** What the public API answers: common fields, the type's public fields and `type`. */
+export type PublicItem = PublicByType[ContentType];
+export type PublicItemOf<T extends ContentType> = PublicByType[T];
+export type FrontmatterOf<T extends ContentType> = z.output<EntryOf<T>['frontmatter']>;
+/** A creator-tools write as sent, and as validated (defaults applied). */
+export type ContentInputOf<T extends ContentType> = z.input<EntryOf<T>['input']>;
+export type ContentInput = ContentInputOf<ContentType>;
+export type ParsedInputOf<T extends ContentType> = z.output<EntryOf<T>['input']>;
+
+export type BlogItem = ContentItemOf<'blog'>;
+export type CourseItem = ContentItemOf<'course'>;
+export type ToolItem = ContentItemOf<'tool'>;
+export type MarketItem = ContentItemOf<'market'>;
+export type PublicBlog = PublicItemOf<'blog'>;
+export type PublicCourse = PublicItemOf<'course'>;
+export type PublicTool = PublicItemOf<'tool'>;
+export type PublicMarket = PublicItemOf<'market'>;
+
+/** Public items of every type, refusing any key (at any depth) that is not public: for checks and tests. */
+export const PublicItemSchema = z.discriminatedUnion(
+  'type',
+  ENTRIES.map((e) => e.publicStrict) as unknown as [Entries[number]['publicStrict']],
+) as unknown as z.ZodType<PublicItem>;
+
+/** Generic code's view of an entry: the correlation between a type and its schemas is lost here. */
+interface LooseEntry {
+  item: z.ZodType<ContentItem>;
+  public: z.ZodType<PublicItem>;
+  fields: z.ZodType<Record<string, unknown>>;
+  newestFirst?: string;
+  fromFrontmatter(fm: unknown, body: string): object;
+  fromInput(input: unknown, now: Date): object;
+}
+const entryOf = (type: ContentType) => CONTENT_REGISTRY[type] as unknown as LooseEntry;
+
+/**
+ * What a visitor may see of an item: parsing with the type's public schema copies the public fields
+ * only (into new objects), so gated fields and anything not declared public are left out.
+ */
+export function toPublicItem<I extends ContentItem>(item: I): PublicItemOf<I['type']> {
+  return entryOf(item.type).public.parse(item) as PublicItemOf<I['type']>;
+}
+
+/** Keys whose value is undefined, dropped so that absent optional fields stay absent in items. */
+function defined(fields: object): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
+}
+
+/** A full item from its common fields and its type's fields, validated; throws a ZodError if they do not fit. */
+export function parseItem<T extends ContentType>(type: T, source: ContentSource, base: ItemBase, fields: unknown): ContentItemOf<T> {
+  return entryOf(type).item.parse({ ...(fields as object), ...base, type, source }) as ContentItemOf<T>;
+}
+
+/** An MDX file's validated frontmatter and body as a content item; `slug` is also its id. */
+export function itemFromMdx<T extends ContentType>(type: T, slug: string, fm: FrontmatterOf<T>, body: string): ContentItemOf<T> {
+  const { title, description, tags, accessLevel, media } = fm;
+  const fields = defined(entryOf(type).fromFrontmatter(fm, body));
+  return parseItem(type, 'mdx', { id: slug, slug, title, description, tags, accessLevel, media }, fields);
+}
+
+/**
+ * The `details` JSON a database row keeps for a validated input (JSON only: absent fields are left
+ * out). Checked against the type's fields, so what is written reads back.
+ */
+export function detailsFromInput(type: ContentType, input: ParsedInputOf<ContentType>, now: Date): Record<string, unknown> {
+  const entry = entryOf(type);
+  const details = JSON.parse(JSON.stringify(entry.fromInput(input, now))) as Record<string, unknown>;
+  entry.fields.parse(details);
+  return details;
+}
+
+/** Ordering of lists: by the type's `newestFirst` date when it has one (newest first), then by title. */
+export function compareItems(a: ContentItem, b: ContentItem): number {
+  const key = a.type === b.type ? entryOf(a.type).newestFirst : undefined;
+  const field = (item: ContentItem) => String((item as Record<string, unknown>)[key ?? ''] ?? '');
+  return (key ? field(b).localeCompare(field(a)) : 0) || a.title.localeCompare(b.title);
+}
+
+/** A type's facts and texts as plain data (no zod): what pages use, and what islands receive as props. */
+export interface ContentTypeInfo extends ContentTypeLabels {
+  type: ContentType;
+  apiSegment: string;
+  path: string;
+  filters: readonly ListFilterKind[];
+  /** "Failed to load {plural}. Please try again later." as the spec's hooks word it. */
+  listFailure: string;
+  /** "Failed to load {singular}. Please try again later." for a detail page. */
+  detailFailure: string;
+}
+
+export const CONTENT_TYPE_INFO = Object.fromEntries(
+  ENTRIES.map(({ type, apiSegment, path, filters, labels }) => [
+    type,
+    {
+      type,
+      apiSegment,
+      path,
+      filters,
+      ...labels,
+      listFailure: `Failed to load ${labels.plural}. Please try again later.`,
+      detailFailure: `Failed to load ${labels.singular}. Please try again later.`,
+    },
+  ]),
+) as Record<ContentType, ContentTypeInfo>;
+
+const BY_SEGMENT = new Map<string, ContentType>(ENTRIES.map((e) => [e.apiSegment, e.type]));
+
+/** Resolves an API segment (blogs, tools, courses, market) to its type, or undefined. */
+export function typeFromApiSegment(segment: string): ContentType | undefined {
+  return BY_SEGMENT.get(segment);
+}
+
+/** "Failed to load {type}. Please try again later." as the spec's hooks word it. */
+export function listFailureMessage(type: ContentType): string {
+  return CONTENT_TYPE_INFO[type].listFailure;
+}
+
+/** "Failed to load {singular type}. Please try again later." for a detail page. */
+export function detailFailureMessage(type: ContentType): string {
+  return CONTENT_TYPE_INFO[type].detailFailure;
+}
+
+/** Detail URL of an item. */
+export function itemPath(type: ContentType, slug: string): string {
+  return `${CONTENT_TYPE_INFO[type].path}/${slug}`;
+}

@@ -1,0 +1,27 @@
+/**
+ * Server data for page frontmatter and endpoints, the one way pages reach it: `serverContext(locals)`.
+ * At run time the server (functions/site/handler.ts) and the dev server (src/integrations/dev-api.ts)
+ * build a context per request and hand it to Astro as `locals.server`; while prerendering there is no
+ * request, and the build's context is used. Server side only: never import from an island.
+ */
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { BuildReader, PublicContentReader } from '../content/reader.ts';
+
+/** What a page may read on the server for one request. The viewer joins it with accounts. */
+export interface ServerContext {
+  /** Public content (the server's cache; the build's reader while prerendering). */
+  content: PublicContentReader;
+}
+
+/** The build's content reader, loaded with a native import so that server code is never bundled into the site. */
+export async function getBuildReader(): Promise<BuildReader> {
+  const url = pathToFileURL(path.resolve('functions/content/build-source.ts')).href;
+  const mod = (await import(/* @vite-ignore */ url)) as typeof import('../../../functions/content/build-source.ts');
+  return mod.getBuildContent();
+}
+
+/** This request's server context: the server's when running, the build's while prerendering. */
+export async function serverContext(locals: App.Locals): Promise<ServerContext> {
+  return locals.server ?? { content: await getBuildReader() };
+}

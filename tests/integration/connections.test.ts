@@ -1,0 +1,91 @@
+/**
+ * Connection limits of the real server: a client that trickles its head or body is cut off with 408
+ * (activity does not extend the deadline), idle connections are capped, and a malformed request gets
+ * the JSON error shape. Timeouts are set small here; the checks allow ten times the limit, so they
+ * test behaviour, not speed.
+ */
+import { connect, type Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../functions/config.ts';
+import { startServer, type RunningServer } from '../../functions/main.ts';
+import { quietLogger } from '../support/fixtures.ts';
+import { tempDir } from '../support/temp.ts';
+
+const HEADERS_MS = 300;
+const REQUEST_MS = 600;
+const MAX_CONNECTIONS = 4;
+
+interface Exchange {
+  socket: Socket;
+  /** Everything received until the server closed the connection, and when that was. */
+  closed: Promise<{ data: string; afterMs: number }>;
+}
+
+function open(port: number): Promise<Exchange> {
+  return new Promise((resolve) => {
+    const started = performance.now();
+    const socket = connect(port, '127.0.0.1');
+    let data = '';
+    socket.on('data', (d) => (data += d.toString()));
+    socket.on('error', () => undefined);
+    const closed = new Promise<{ data: string; afterMs: number }>((done) =>
+      socket.on('close', () => done({ data, afterMs: performance.now() - started })),
+    );
+    socket.once('connect', () => resolve({ socket, closed }));
+  });
+}
+
+describe('connection limits', () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    const config = loadConfig({
+      PORT: '0',
+      DATA_DIR: await tempDir('connections'),
+      LOG_LEVEL: 'silent',
+      EMAIL_WORKER: 'false',
+      HTTP_HEADERS_TIMEOUT_MS: String(HEADERS_MS),
+      HTTP_REQUEST_TIMEOUT_MS: String(REQUEST_MS),
+      HTTP_KEEP_ALIVE_TIMEOUT_MS: '200',
+      HTTP_MAX_CONNECTIONS: String(MAX_CONNECTIONS),
+    });
+    server = await startServer(config, quietLogger(), { withoutSite: true });
+  });
+  afterAll(() => server?.close());
+
+  it('cuts off a client that never finishes its head with 408', async () => {
+    const { socket, closed } = await open(server.port);
+    socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n');
+    const { data, afterMs } = await closed;
+    expect(data).toMatch(/^HTTP\/1\.1 408/);
+    expect(data).toContain('"code":"request_timeout"');
+    expect(afterMs).toBeLessThan(HEADERS_MS * 10);
+  });
+
+  it('cuts off a client that trickles its body, however active it stays', async () => {
+    const { socket, closed } = await open(server.port);
+    socket.write('POST /api/contact HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{');
+    const drip = setInterval(() => socket.writable && socket.write(' '), 50);
+    const { data, afterMs } = await closed;
+    clearInterval(drip);
+    expect(data).toMatch(/^HTTP\/1\.1 408/);
+    expect(afterMs).toBeLessThan(REQUEST_MS * 10);
+  });
+
+  it('refuses connections beyond the cap and accepts new ones once they close', async () => {
+    const idle = await Promise.all(Array.from({ length: MAX_CONNECTIONS }, () => open(server.port)));
+    const extra = await open(server.port);
+    const { data } = await extra.closed;
+    expect(data).toBe('');
+    for (const { socket } of idle) socket.destroy();
+    await Promise.all(idle.map((e) => e.closed));
+    await expect.poll(async () => (await fetch(`${server.url}/healthz`)).status).toBe(200);
+  });
+
+  it('answers a request Node cannot parse in the JSON error shape', async () => {
+    const { socket, closed } = await open(server.port);
+    socket.write('GET /a b c HTTP/1.1\r\nHost: x\r\n\r\n');
+    const { data } = await closed;
+    expect(data).toMatch(/^HTTP\/1\.1 400/);
+    expect(data).toContain('"code":"bad_request"');
+  });
+});

@@ -1,0 +1,207 @@
+/**
+ * The bad-input suite for the API: every route the app registers, tried from outside with each class
+ * of hostile input (control characters in every text field, bodies whose type does not match their
+ * bytes, cross-site writes, wrong methods, hostile path and query values). Each must answer a 4xx in
+ * the one error shape with a request id, never a 5xx, and write nothing to the database (the outbox
+ * there is where every email starts). A route added without a sample here fails the first test.
+ * Pages get the same treatment against the real server in pages.security.test.ts.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { signWebhook } from '../../functions/email/routes.ts';
+import { newsletterSubscribers, rateLimits } from '../../functions/db/schema.ts';
+import { createTestApp, type TestApp } from '../support/app.ts';
+import { DATABASE_KINDS } from '../support/databases.ts';
+import { rowCounts } from '../support/db-snapshot.ts';
+
+const WEBHOOK_SECRET = 'edge-suite-webhook-secret';
+
+interface Sample {
+  /** A concrete path for the route. */
+  path: string;
+  /** A valid JSON body (write routes). */
+  body?: Record<string, unknown>;
+  /** Sign the body as the mail provider's webhook does. */
+  signed?: boolean;
+  /** Also serves plain HTML form posts. */
+  forms?: boolean;
+}
+
+/** One valid request per route; each hostile class varies it. Keyed as Hono lists routes. */
+async function samples(t: TestApp): Promise<Record<string, Sample>> {
+  const tool = (await t.content.list('tool')).find((i) => i.accessLevel === 'free' && i.downloadUrl)!;
+  await t.services.newsletter.subscribe('edge-suite@example.com', '/');
+  const [subscriber] = await t.database.db.select().from(newsletterSubscribers);
+  const confirm = await t.services.tokens.sign('newsletter-confirm', { sub: subscriber!.id, v: subscriber!.tokenVersion });
+  const unsubscribe = await t.services.tokens.sign('newsletter-unsubscribe', { sub: subscriber!.id });
+  const download = new URL(await t.services.downloads.link(tool.downloadUrl!, 600));
+  return {
+    'GET /healthz': { path: '/healthz' },
+    'GET /readyz': { path: '/readyz' },
+    'GET /api/public/:segment': { path: '/api/public/blogs' },
+    'GET /api/public/:segment/:slug': { path: `/api/public/tools/${tool.slug}` },
+    'GET /api/files/download': { path: `${download.pathname}${download.search}` },
+    'POST /api/newsletter/subscribe': { path: '/api/newsletter/subscribe', body: { email: 'edge-new@example.com', source: '/blog' } },
+    'POST /api/newsletter/confirm': { path: '/api/newsletter/confirm', body: { token: confirm }, forms: true },
+    'POST /api/newsletter/unsubscribe': { path: '/api/newsletter/unsubscribe', body: { token: unsubscribe }, forms: true },
+    'POST /api/contact': {
+      path: '/api/contact',
+      body: { name: 'Ada Lovelace', email: 'ada@example.com', subject: 'Local SEO', message: 'Two bakeries.\nCan you help?' },
+    },
+    'POST /api/leads': { path: '/api/leads', body: { name: 'Grace', email: 'grace@example.com', phone: '+1 410 555 0100', toolId: tool.slug } },
+    'POST /api/email/events': {
+      path: '/api/email/events',
+      body: { id: 'evt-1', type: 'delivered', messageId: '<m-1@example.com>', occurredAt: '2026-11-01T10:00:00Z' },
+      signed: true,
+    },
+  };
+}
+
+/** Hostile text values: NUL (Postgres refuses it), other C0 controls, DEL, a C1 control. */
+const CONTROL_VALUES = ['a\u0000b', '\u0000', 'x\u0007y', 'esc\u001b[31m', 'del\u007f', 'c1\u0085'];
+
+describe.each(DATABASE_KINDS)('API bad-input suite on %s', (kind) => {
+  let t: TestApp;
+  let routes: Record<string, Sample>;
+  let ip = 0;
+  beforeAll(async () => {
+    t = await createTestApp(kind, undefined, { EMAIL_WEBHOOK_SECRET: WEBHOOK_SECRET });
+    routes = await samples(t);
+  });
+  afterAll(() => t?.close());
+  beforeEach(async () => {
+    await t.database.db.delete(rateLimits);
+  });
+
+  function send(method: string, path: string, init: { body?: string; headers?: Record<string, string> } = {}) {
+    ip += 1;
+    return t.app.request(path, {
+      method,
+      headers: { 'x-forwarded-for': `198.51.100.${ip % 250}`, ...init.headers },
+      ...(init.body !== undefined ? { body: init.body } : {}),
+    });
+  }
+
+  function sendJson(route: Sample, body: unknown, headers: Record<string, string> = {}) {
+    const text = JSON.stringify(body);
+    const signature: Record<string, string> = route.signed ? { 'x-webhook-signature': signWebhook(WEBHOOK_SECRET, text) } : {};
+    return send('POST', route.path, { body: text, headers: { 'content-type': 'application/json', ...signature, ...headers } });
+  }
+
+  /** A 4xx in the one error shape with the request id; nothing written anywhere. */
+  async function expectRefused(res: Response, before: Record<string, number>, label: string) {
+    expect(res.status, label).toBeGreaterThanOrEqual(400);
+    expect(res.status, label).toBeLessThan(500);
+    const body = (await res.json()) as { error?: { code?: string; message?: string; requestId?: string } };
+    expect(body.error?.code, label).toEqual(expect.any(String));
+    expect(body.error?.message, label).toEqual(expect.any(String));
+    expect(body.error?.requestId, label).toBe(res.headers.get('x-request-id'));
+    expect(await rowCounts(t.database.db), label).toEqual(before);
+  }
+
+  const writeRoutes = () => Object.entries(routes).filter(([key]) => !key.startsWith('GET '));
+
+  it('has a sample for every route the app serves', () => {
+    const served = t.app.routes.filter((r) => r.method !== 'ALL').map((r) => `${r.method} ${r.path}`);
+    expect([...new Set(served)].sort()).toEqual(Object.keys(routes).sort());
+  });
+
+  it('refuses control characters in every text field of every write with 4xx', async () => {
+    const before = await rowCounts(t.database.db);
+    for (const [key, route] of writeRoutes()) {
+      for (const field of Object.keys(route.body!).filter((f) => typeof route.body![f] === 'string')) {
+        for (const value of CONTROL_VALUES) {
+          const res = await sendJson(route, { ...route.body, [field]: value });
+          await expectRefused(res, before, `${key} ${field}=${JSON.stringify(value)}`);
+        }
+      }
+    }
+  });
+
+  it('refuses bodies whose declared type does not match their bytes with 4xx', async () => {
+    const before = await rowCounts(t.database.db);
+    const bodies: [string, Record<string, string>, string][] = [
+      ['multipart without a boundary', { 'content-type': 'multipart/form-data' }, 'token=abc'],
+      ['multipart with a broken boundary', { 'content-type': 'multipart/form-data; boundary=zzz' }, '--yyy\r\nnot a part\r\n'],
+      ['multipart with an empty boundary', { 'content-type': 'multipart/form-data; boundary=' }, '--\r\n'],
+      ['form-encoded where JSON is expected', { 'content-type': 'application/x-www-form-urlencoded' }, 'email=a%40example.com&name=x'],
+      ['form-encoded with broken escapes', { 'content-type': 'application/x-www-form-urlencoded' }, 'token=%E0%A4%A&x=%zz'],
+      ['form bytes declared as JSON', { 'content-type': 'application/json' }, 'email=a%40example.com'],
+      ['truncated JSON', { 'content-type': 'application/json' }, '{"email": "a@example.com"'],
+      ['JSON that is not an object', { 'content-type': 'application/json' }, '[1, 2, 3]'],
+      ['JSON null', { 'content-type': 'application/json' }, 'null'],
+      ['text/plain', { 'content-type': 'text/plain' }, '{"email":"a@example.com"}'],
+      ['no content type', {}, '{"email":"a@example.com"}'],
+      ['invalid UTF-8 as JSON', { 'content-type': 'application/json' }, '{"email":"\udc80@example.com"}'],
+    ];
+    for (const [key, route] of writeRoutes()) {
+      for (const [label, headers, body] of bodies) {
+        const signature: Record<string, string> = route.signed ? { 'x-webhook-signature': signWebhook(WEBHOOK_SECRET, body) } : {};
+        const res = await send('POST', route.path, { body, headers: { ...headers, ...signature } });
+        await expectRefused(res, before, `${key}: ${label}`);
+      }
+    }
+  });
+
+  it('refuses writes that a browser marks as cross-site with 403, before reading them', async () => {
+    const before = await rowCounts(t.database.db);
+    const crossSite: Record<string, string>[] = [
+      { origin: 'https://evil.example' },
+      { origin: 'null' },
+      { 'sec-fetch-site': 'cross-site' },
+      { 'sec-fetch-site': 'same-site' },
+      { origin: 'http://localhost.evil.example', 'sec-fetch-site': 'cross-site' },
+    ];
+    for (const [key, route] of writeRoutes()) {
+      for (const headers of crossSite) {
+        const res = await sendJson(route, route.body, headers);
+        expect(res.status, `${key} ${JSON.stringify(headers)}`).toBe(403);
+        await expectRefused(res, before, key);
+      }
+    }
+  });
+
+  it('answers other methods with 405 and the Allow list', async () => {
+    const before = await rowCounts(t.database.db);
+    for (const [key, route] of Object.entries(routes)) {
+      const allowed = key.startsWith('GET ') ? 'GET, HEAD' : 'POST';
+      for (const method of ['PUT', 'PATCH', 'DELETE', 'OPTIONS', 'PROPFIND', key.startsWith('GET ') ? 'POST' : 'GET']) {
+        const res = await send(method, route.path);
+        expect(res.status, `${method} ${key}`).toBe(405);
+        expect(res.headers.get('allow'), `${method} ${key}`).toBe(allowed);
+        await expectRefused(res, before, `${method} ${key}`);
+      }
+    }
+  });
+
+  it('refuses hostile path and query values with 4xx', async () => {
+    const before = await rowCounts(t.database.db);
+    const paths = [
+      '/api/public/blogs/%00',
+      '/api/public/blogs/a%0d%0aSet-Cookie:%20x=1',
+      '/api/public/%0a',
+      '/api/public/blogs/%E0%A4%A',
+      '/api/public/blogs/..%2F..%2Fpackage.json',
+      '/api/public/tools/%5c%5cevil.example',
+      `/api/public/blogs/${'a'.repeat(500)}`,
+      '/api/files/download?token=%00',
+      '/api/files/download?token=a%0d%0ab',
+      '/api/files/download?token=',
+      '/api/files/download?token=../../package.json',
+      '/api/files/download',
+      '/api/nothing-here',
+      '/api/%00',
+    ];
+    for (const path of paths) await expectRefused(await send('GET', path), before, path);
+    for (const token of ['%00', 'a%0d%0ab', '..%2F..', 'x'.repeat(3000)]) {
+      const res = await send('POST', `/api/newsletter/unsubscribe?token=${token}`, { body: '{}', headers: { 'content-type': 'application/json' } });
+      await expectRefused(res, before, `unsubscribe ?token=${token}`);
+    }
+  });
+
+  it('answers every sample itself without error (so the refusals above are about the hostile part)', async () => {
+    for (const [key, route] of Object.entries(routes)) {
+      const res = route.body ? await sendJson(route, route.body) : await send('GET', route.path);
+      expect(res.status, key).toBeLessThan(400);
+    }
+  });
+});
