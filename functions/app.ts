@@ -65,7 +65,9 @@ export function createApp({ config, logger, services, site, accessLog }: AppDeps
     methodsFor ??= createMethodIndex(app.routes);
     const allowed = methodsFor(c.req.path);
     if (allowed.length === 0) return errorResponse(c, 'not_found', 'No such API endpoint.');
-    return errorResponse(c, 'method_not_allowed', `Use ${allowed.join(', ')} for this endpoint.`, { headers: { Allow: allowed.join(', ') } });
+    return errorResponse(c, 'method_not_allowed', `Use ${allowed.join(', ')} for this endpoint.`, {
+      headers: { Allow: allowed.join(', ') },
+    });
   };
   app.all('/api/*', noRoute);
   if (site) app.all('*', answerHeaders(pageSecurityHeaders({ https })), site);

@@ -42,10 +42,7 @@ describe('loadConfig defaults', () => {
   });
 
   it('treats empty strings as unset', () => {
-    const config = loadConfig(
-      { PORT: '', HOST: '', DATA_DIR: '', DATABASE_URL: '', SITE_URL: '', LOG_LEVEL: '', TRUST_PROXY: '' },
-      CWD,
-    );
+    const config = loadConfig({ PORT: '', HOST: '', DATA_DIR: '', DATABASE_URL: '', SITE_URL: '', LOG_LEVEL: '', TRUST_PROXY: '' }, CWD);
     expect(config).toEqual(loadConfig({}, CWD));
   });
 

@@ -5,9 +5,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 
-const booleanFlag = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
-  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const booleanFlag = z.enum(['true', 'false', '1', '0', 'yes', 'no', '']).transform((v) => v === 'true' || v === '1' || v === 'yes');
 
 const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
@@ -27,7 +25,12 @@ const EnvSchema = z.object({
     .string()
     .regex(/^(true|false|yes|no|[0-9])$/, 'must be true, false or the number of proxies in front (0-9)')
     .default('false'),
-  MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(50 * 1024 * 1024).default(1024 * 1024),
+  MAX_BODY_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(50 * 1024 * 1024)
+    .default(1024 * 1024),
   HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
   HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(5_000),
@@ -35,7 +38,10 @@ const EnvSchema = z.object({
   SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
   MAIL_FROM: z.string().min(3).default('Beacon Growth <hello@beacongrowth.co>'),
   CONTACT_INBOX: z.email().default('hello@beacongrowth.co'),
-  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+    .optional(),
   EMAIL_WEBHOOK_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
   EMAIL_WORKER: booleanFlag.default(true),
   EMAIL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(6),
@@ -109,9 +115,7 @@ function withoutEmpty(source: Record<string, string | undefined>): Record<string
 export function loadConfig(source: Record<string, string | undefined> = process.env, cwd = process.cwd()): Config {
   const parsed = EnvSchema.safeParse(withoutEmpty(source));
   if (!parsed.success) {
-    throw new ConfigError(
-      parsed.error.issues.map((i) => `${i.path.join('.') || 'environment'}: ${i.message}`),
-    );
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.') || 'environment'}: ${i.message}`));
   }
   const env = parsed.data;
   const dataDir = path.resolve(cwd, env.DATA_DIR);

@@ -4,12 +4,12 @@
  */
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { AppContext } from './lib/context.ts';
 import type { Logger } from './lib/logger.ts';
 import { abortAfterHead } from './lib/respond.ts';
 
-export const ERROR_STATUS = {
+const ERROR_STATUS = {
   bad_request: 400,
   unauthorized: 401,
   forbidden: 403,
@@ -41,11 +41,10 @@ export class AppError extends Error {
   readonly code: ErrorCode;
   readonly fields?: FieldErrors;
   readonly headers?: Record<string, string>;
-  constructor(code: ErrorCode, message: string, options: AppErrorOptions | FieldErrors = {}) {
+  constructor(code: ErrorCode, message: string, { fields, headers }: AppErrorOptions = {}) {
     super(message);
     this.name = 'AppError';
     this.code = code;
-    const { fields, headers } = isOptions(options) ? options : { fields: options, headers: undefined };
     if (fields) this.fields = fields;
     if (headers) this.headers = headers;
   }
@@ -53,12 +52,6 @@ export class AppError extends Error {
     return ERROR_STATUS[this.code];
   }
 }
-
-function isOptions(value: AppErrorOptions | FieldErrors): value is AppErrorOptions {
-  return 'fields' in value || 'headers' in value || Object.keys(value).length === 0;
-}
-
-export const notFound = (message = 'Not found') => new AppError('not_found', message);
 
 /** Field errors keyed by dotted path, from a zod error. */
 export function fieldErrors(error: z.ZodError): FieldErrors {

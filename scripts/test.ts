@@ -1,6 +1,6 @@
 /**
  * `npm test`: every suite CI runs, in order, stopping at the first failure:
- * type check, unit tests, then (with one Postgres server and one site build shared by all of them)
+ * type check, lint and format check, unit tests, then (with one Postgres server and one site build shared by all of them)
  * integration and leak tests against PGlite and Postgres, and the browser tests in Chromium.
  * Installs Debian's chromium first when it is missing and we are allowed to (root).
  */
@@ -33,11 +33,17 @@ function ensureChromium(): void {
     console.error('Chromium is missing: install Debian\'s "chromium" package (apt-get install chromium).');
     process.exit(1);
   }
-  must(run('Install chromium', 'sh', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium']));
+  must(
+    run('Install chromium', 'sh', [
+      '-c',
+      'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium',
+    ]),
+  );
 }
 
 const only = process.argv[2];
 must(run('Type check', 'npm', ['run', '--silent', 'check']));
+must(run('Lint and format', 'npm', ['run', '--silent', 'lint']));
 must(run('Unit tests', 'npx', ['vitest', 'run', '--project', 'unit']));
 if (only === 'unit') process.exit(0);
 

@@ -6,7 +6,7 @@ import type { AppEnv } from '../lib/context.ts';
 import { clientIp, emailAddress, honeypot, multiLine, readBody, singleLine } from '../lib/request.ts';
 import type { ContactService } from './service.ts';
 
-export const ContactSchema = z.object({
+const ContactSchema = z.object({
   name: singleLine('Name', 100),
   email: emailAddress,
   subject: singleLine('Subject', 150),

@@ -3,41 +3,12 @@
  * dropped on every content write: local writes clear it at once, other instances' writes arrive as
  * Postgres notifications. Concurrent misses share one load.
  */
-import { createHash } from 'node:crypto';
-import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { toPublicItem, type ContentType, type PublicItemOf } from '../../src/lib/content/registry.ts';
 import type { PublicContentReader } from '../../src/lib/content/reader.ts';
+import { createAnswer, type CachedAnswer } from '../lib/respond.ts';
 import type { ContentService } from './service.ts';
 
-/** A serialised answer with its validator and lazily built compressed forms. */
-export interface CachedAnswer {
-  body: string;
-  etag: string;
-  encoded(encoding: 'br' | 'gzip'): Buffer;
-}
-
 const MAX_DETAIL_ENTRIES = 5000;
-
-export function createAnswer(value: unknown): CachedAnswer {
-  const body = JSON.stringify(value);
-  const etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
-  const encodings = new Map<string, Buffer>();
-  return {
-    body,
-    etag,
-    encoded(encoding) {
-      let bytes = encodings.get(encoding);
-      if (!bytes) {
-        bytes =
-          encoding === 'br'
-            ? brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 9 } })
-            : gzipSync(body, { level: 9 });
-        encodings.set(encoding, bytes);
-      }
-      return bytes;
-    },
-  };
-}
 
 interface Entry<V> {
   value: V;

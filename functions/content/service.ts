@@ -25,7 +25,7 @@ export interface WriteOptions {
 
 function parseInput(type: ContentType, input: unknown) {
   const parsed = CONTENT_REGISTRY[type].input.safeParse(input);
-  if (!parsed.success) throw new AppError('validation_failed', 'Some fields are not valid.', fieldErrors(parsed.error));
+  if (!parsed.success) throw new AppError('validation_failed', 'Some fields are not valid.', { fields: fieldErrors(parsed.error) });
   return parsed.data;
 }
 
@@ -67,7 +67,7 @@ export function createContentService({ db, mdx, logger }: ContentServiceDeps) {
     if (isFree(wanted)) return wanted;
     if (explicit) {
       throw new AppError('conflict', `The slug "${wanted}" is already used by another ${type} item.`, {
-        slug: ['Already in use'],
+        fields: { slug: ['Already in use'] },
       });
     }
     for (let n = 2; ; n++) if (isFree(`${wanted}-${n}`)) return `${wanted}-${n}`;
@@ -85,7 +85,9 @@ export function createContentService({ db, mdx, logger }: ContentServiceDeps) {
       changed(type);
       return result;
     } catch (err) {
-      if (isUniqueViolation(err)) throw new AppError('conflict', 'That slug was just taken. Please choose another.', { slug: ['Already in use'] });
+      if (isUniqueViolation(err)) throw new AppError('conflict', 'That slug was just taken. Please choose another.', {
+          fields: { slug: ['Already in use'] },
+        });
       throw err;
     }
   }

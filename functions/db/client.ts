@@ -38,11 +38,11 @@ export class DatabaseUnavailableError extends Error {
   }
 }
 
-export const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations', import.meta.url));
+const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations', import.meta.url));
 const MIGRATION_LOCK_KEY = 7_311_024;
 
 /** Postgres URL without its password, for messages. */
-export function describeUrl(url: string): string {
+function describeUrl(url: string): string {
   try {
     const u = new URL(url);
     if (u.password) u.password = '***';
@@ -144,12 +144,6 @@ export interface OpenOptions {
 }
 
 /** Opens the configured database and applies pending migrations. */
-export async function openDatabase(
-  config: Config['database'],
-  logger: Logger,
-  { migrate = true }: OpenOptions = {},
-): Promise<Database> {
-  return config.kind === 'postgres'
-    ? openPostgres(config.url, config.poolSize, logger, migrate)
-    : openPglite(config.dataDir, migrate);
+export async function openDatabase(config: Config['database'], logger: Logger, { migrate = true }: OpenOptions = {}): Promise<Database> {
+  return config.kind === 'postgres' ? openPostgres(config.url, config.poolSize, logger, migrate) : openPglite(config.dataDir, migrate);
 }

@@ -81,7 +81,9 @@ export const emails = pgTable(
     failedAt: timestamptz('failed_at'),
   },
   (t) => [
-    index('emails_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'queued'`),
+    index('emails_due_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`${t.status} = 'queued'`),
     index('emails_created_idx').on(t.createdAt),
     index('emails_provider_id_idx').on(t.providerMessageId),
     check('emails_status_check', sql`${t.status} in ('queued', 'sent', 'delivered', 'failed')`),

@@ -1,27 +1,8 @@
-/** Email shapes: the spec's Email record (what the admin dashboard reads) and provider events. */
+/** Email shapes: the message an outbox row becomes, and provider delivery events. */
 import { z } from 'zod';
 import { multiLine, singleLine } from '../lib/request.ts';
-import type { EmailRow, EmailStatus } from '../db/schema.ts';
+import type { EmailRow } from '../db/schema.ts';
 import type { MailMessage } from './transport/port.ts';
-
-/** The spec's "Email record": id, subject, body (HTML), to, from, status and its times. */
-export interface EmailRecord {
-  id: string;
-  subject: string;
-  body: string;
-  to: string;
-  from: string;
-  status: EmailStatus;
-  createdAt: string;
-  sentAt: string | null;
-  deliveredAt: string | null;
-  failedAt: string | null;
-  errorMessage: string | null;
-  attempts: number;
-  template: string;
-}
-
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 /** The message the mail port sends for an outbox row. */
 export function toMailMessage(row: EmailRow): MailMessage {
@@ -38,24 +19,6 @@ export function toMailMessage(row: EmailRow): MailMessage {
   };
 }
 
-export function toEmailRecord(row: EmailRow): EmailRecord {
-  return {
-    id: row.id,
-    subject: row.subject,
-    body: row.bodyHtml,
-    to: row.to,
-    from: row.from,
-    status: row.status,
-    createdAt: row.createdAt.toISOString(),
-    sentAt: iso(row.sentAt),
-    deliveredAt: iso(row.deliveredAt),
-    failedAt: iso(row.failedAt),
-    errorMessage: row.errorMessage,
-    attempts: row.attempts,
-    template: row.template,
-  };
-}
-
 /** A delivery event from the mail provider's webhook (mapped to this shape by its adapter). */
 export const DeliveryEventSchema = z.object({
   id: singleLine('id', 200).describe('Provider event id; repeated deliveries of one event are ignored.'),
@@ -68,7 +31,3 @@ export const DeliveryEventSchema = z.object({
   detail: multiLine('detail', 2000).optional(),
 });
 export type DeliveryEvent = z.infer<typeof DeliveryEventSchema>;
-
-export const LimitQuerySchema = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(10),
-});

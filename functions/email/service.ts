@@ -28,7 +28,7 @@ export interface EnqueueInput<N extends TemplateName> {
 }
 
 /** Message-ID domain: the site's host, so retries of one email keep one Message-ID. */
-export function messageIdFor(id: string, siteUrl: string): string {
+function messageIdFor(id: string, siteUrl: string): string {
   return `<${id}@${new URL(siteUrl).hostname}>`;
 }
 

@@ -116,7 +116,10 @@ export function createEmailStore(db: DbOrTx) {
     },
 
     async update(id: string, patch: Partial<NewEmailRow>): Promise<void> {
-      await db.update(emails).set({ ...patch, updatedAt: sql`now()` }).where(eq(emails.id, id));
+      await db
+        .update(emails)
+        .set({ ...patch, updatedAt: sql`now()` })
+        .where(eq(emails.id, id));
     },
   };
 }

@@ -3,7 +3,12 @@ import { defaultBackoff } from './worker.ts';
 
 describe('defaultBackoff', () => {
   it('doubles from 30 seconds per attempt, within 20% jitter', () => {
-    for (const [attempt, base] of [[1, 30_000], [2, 60_000], [3, 120_000], [4, 240_000]] as const) {
+    for (const [attempt, base] of [
+      [1, 30_000],
+      [2, 60_000],
+      [3, 120_000],
+      [4, 240_000],
+    ] as const) {
       for (let i = 0; i < 50; i++) {
         const ms = defaultBackoff(attempt);
         expect(ms).toBeGreaterThanOrEqual(base * 0.8);

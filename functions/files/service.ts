@@ -18,8 +18,7 @@ export interface FileServiceDeps {
 }
 
 export type ResolvedDownload =
-  | { kind: 'redirect'; url: string }
-  | { kind: 'file'; stream: Readable; size: number; name: string; contentType: string };
+  { kind: 'redirect'; url: string } | { kind: 'file'; stream: Readable; size: number; name: string; contentType: string };
 
 export function createFileService({ tokens, filesDir, siteUrl }: FileServiceDeps) {
   const root = path.resolve(filesDir);

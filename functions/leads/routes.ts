@@ -6,7 +6,7 @@ import type { AppEnv } from '../lib/context.ts';
 import { clientIp, emailAddress, honeypot, itemRef, readBody, singleLine } from '../lib/request.ts';
 import type { LeadService } from './service.ts';
 
-export const LeadSchema = z.object({
+const LeadSchema = z.object({
   name: singleLine('Name', 100).optional(),
   email: emailAddress,
   phone: z

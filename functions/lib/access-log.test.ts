@@ -10,7 +10,16 @@ function sink() {
       done();
     },
   });
-  return { out, writes, lines: () => writes.join('').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>) };
+  return {
+    out,
+    writes,
+    lines: () =>
+      writes
+        .join('')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Record<string, unknown>),
+  };
 }
 
 describe('access log', () => {
@@ -21,8 +30,26 @@ describe('access log', () => {
     log.record('POST', '/api/contact', 503, 12.5, 'req-1');
     log.flush();
     expect(s.lines()).toEqual([
-      { level: 'info', time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), requestId: 'req-1', method: 'GET', path: '/api/public/blogs', status: 200, ms: 0.4, msg: 'request' },
-      { level: 'error', time: expect.any(String), requestId: 'req-1', method: 'POST', path: '/api/contact', status: 503, ms: 12.5, msg: 'request' },
+      {
+        level: 'info',
+        time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+        requestId: 'req-1',
+        method: 'GET',
+        path: '/api/public/blogs',
+        status: 200,
+        ms: 0.4,
+        msg: 'request',
+      },
+      {
+        level: 'error',
+        time: expect.any(String),
+        requestId: 'req-1',
+        method: 'POST',
+        path: '/api/contact',
+        status: 503,
+        ms: 12.5,
+        msg: 'request',
+      },
     ]);
   });
 

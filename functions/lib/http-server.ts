@@ -43,7 +43,7 @@ function requestListener(app: Hono<AppEnv>) {
   });
   return (incoming: IncomingMessage, outgoing: ServerResponse) => {
     if (incoming.url?.includes('\\')) incoming.url = incoming.url.replaceAll('\\', '%5C');
-    return listener(incoming, outgoing);
+    void listener(incoming, outgoing);
   };
 }
 

@@ -19,7 +19,7 @@ export function runInRequest<T>(requestId: string, fn: () => T): T {
 }
 
 /** Fields every log line gets: the current request's id, when there is one. */
-export function requestFields(): Partial<RequestScope> {
+function requestFields(): Partial<RequestScope> {
   return scope.getStore() ?? {};
 }
 

@@ -15,7 +15,10 @@ import { requestHeader } from './http.ts';
  */
 export function clientIp(c: AppContext, trustProxy: number): string {
   if (trustProxy > 0) {
-    const hops = (requestHeader(c, 'x-forwarded-for') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+    const hops = (requestHeader(c, 'x-forwarded-for') ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     const entry = hops[hops.length - trustProxy];
     if (entry && isIP(entry)) return entry;
   }
@@ -66,11 +69,6 @@ export async function readBody<S extends z.ZodType>(
     throw new AppError('unsupported_media_type', `Send the request body as ${wanted}.`);
   }
   return validate(schema, raw);
-}
-
-/** Validates the query string against a schema (422 with the parameters named). */
-export function readQuery<S extends z.ZodType>(c: AppContext, schema: S): z.output<S> {
-  return validate(schema, c.req.query());
 }
 
 function validate<S extends z.ZodType>(schema: S, raw: unknown): z.output<S> {
@@ -141,9 +139,6 @@ export const itemRef = (label: string) =>
     .min(1, `${label} is required`)
     .max(120)
     .regex(/^[A-Za-z0-9-]+$/, `${label} is not valid`);
-
-/** A database id (UUID). */
-export const uuid = z.uuid('Not a valid id');
 
 /** The hidden field bots fill in; people never see it. */
 export const honeypot = z.string().max(500).optional();

@@ -32,7 +32,7 @@ export function setAnswerHeader(c: AppContext, name: string, value: string): voi
 }
 
 /** Joins Vary lists without duplicates ("Accept-Encoding" + "Authorization"). */
-export function mergeVary(...lists: (string | undefined)[]): string {
+function mergeVary(...lists: (string | undefined)[]): string {
   const names = new Map<string, string>();
   for (const list of lists) for (const n of (list ?? '').split(',')) if (n.trim()) names.set(n.trim().toLowerCase(), n.trim());
   return [...names.values()].join(', ');
@@ -162,10 +162,7 @@ export function createAnswer(value: unknown): CachedAnswer {
     encoded(encoding) {
       let bytes = encodings.get(encoding);
       if (!bytes) {
-        bytes =
-          encoding === 'br'
-            ? brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 9 } })
-            : gzipSync(body, { level: 9 });
+        bytes = encoding === 'br' ? brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 9 } }) : gzipSync(body, { level: 9 });
         encodings.set(encoding, bytes);
       }
       return bytes;

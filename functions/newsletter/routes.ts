@@ -59,7 +59,9 @@ export function createNewsletterRoutes({ newsletter, limiter, trustProxy }: News
       const form = isFormPost(c);
       try {
         const outcome = await newsletter.confirm(await tokenFrom(c));
-        return form ? redirectLocal(c, '/newsletter/confirmed') : c.json({ status: outcome === 'confirmed' ? 'confirmed' : 'already-confirmed' });
+        return form
+          ? redirectLocal(c, '/newsletter/confirmed')
+          : c.json({ status: outcome === 'confirmed' ? 'confirmed' : 'already-confirmed' });
       } catch (err) {
         if (!form || !(err instanceof NewsletterLinkError)) throw err;
         return redirectLocal(c, `/newsletter/confirm?error=${err.problem}`);

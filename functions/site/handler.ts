@@ -17,16 +17,11 @@ import type { Logger } from '../lib/logger.ts';
 import type { PageLocals } from './locals.ts';
 import { abortAfterHead, alreadySent } from '../lib/respond.ts';
 
-export const IMMUTABLE = 'public, max-age=31536000, immutable';
-export const REVALIDATE = 'public, max-age=0, must-revalidate';
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+const REVALIDATE = 'public, max-age=0, must-revalidate';
 const PAGE_METHODS = 'GET, HEAD';
 
-type AstroHandler = (
-  req: IncomingMessage,
-  res: ServerResponse,
-  next: (err?: unknown) => void,
-  locals?: object,
-) => Promise<void>;
+type AstroHandler = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void, locals?: object) => Promise<void>;
 
 export interface SiteHandlerOptions {
   distDir: string;

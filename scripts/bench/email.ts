@@ -51,7 +51,13 @@ function percentile(sorted: number[], p: number): number {
 }
 
 async function measureEnqueue(database: Database) {
-  const outbox = createEmailService({ db: database.db, from: 'Beacon Growth <hello@beacongrowth.co>', siteUrl: 'http://localhost:3000', maxAttempts: 6, logger });
+  const outbox = createEmailService({
+    db: database.db,
+    from: 'Beacon Growth <hello@beacongrowth.co>',
+    siteUrl: 'http://localhost:3000',
+    maxAttempts: 6,
+    logger,
+  });
   const timings: number[] = [];
   for (let i = 0; i < MESSAGES; i++) {
     await database.db.transaction(async (tx) => {
@@ -122,6 +128,8 @@ export async function emailBench(tmp: string): Promise<void> {
       `| ${r.label} | ${Math.round(r.rate)} | ${r.seconds.toFixed(1)} s | ${r.sent} | ${r.accepted} | ${r.duplicates} | ${r.enqueue.p50.toFixed(2)} ms | ${r.enqueue.p99.toFixed(2)} ms |`,
     );
   }
-  const ok = results.every((r) => r.rate >= 100 && r.sent === MESSAGES && r.accepted === MESSAGES && r.duplicates === 0 && r.enqueue.p99 < 5);
+  const ok = results.every(
+    (r) => r.rate >= 100 && r.sent === MESSAGES && r.accepted === MESSAGES && r.duplicates === 0 && r.enqueue.p99 < 5,
+  );
   console.log(`\nBudgets: >= 100 emails/s, none lost or duplicated, enqueue p99 < 5 ms: ${ok ? 'PASS' : 'FAIL'}`);
 }

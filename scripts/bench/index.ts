@@ -58,7 +58,11 @@ function ensureWrk(): string {
   const found = spawnSync('sh', ['-c', 'command -v wrk'], { encoding: 'utf8' }).stdout.trim();
   if (found) return found;
   if (process.getuid?.() !== 0) throw new Error('wrk is missing: install Debian\'s "wrk" package (apt-get install wrk).');
-  const result = spawnSync('sh', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends wrk'], { stdio: 'inherit' });
+  const result = spawnSync(
+    'sh',
+    ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends wrk'],
+    { stdio: 'inherit' },
+  );
   if (result.status !== 0) throw new Error('could not install wrk');
   return WRK;
 }
@@ -87,20 +91,27 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 async function apiThroughput(distDir: string) {
   const bin = ensureWrk();
   const rounds = Number(args.get('rounds') ?? 3);
-  console.log(`\n## GET /api/public/blogs throughput (wrk, 1 thread, 50 connections, ${duration}s, loopback, ${rounds} alternating rounds)\n`);
+  console.log(
+    `\n## GET /api/public/blogs throughput (wrk, 1 thread, 50 connections, ${duration}s, loopback, ${rounds} alternating rounds)\n`,
+  );
   const dataDir = path.join(tmp, 'api-data');
   rmSync(dataDir, { recursive: true, force: true });
   const ours = await startChild('functions/server.ts', { PORT: '0', DATA_DIR: dataDir, DIST_DIR: distDir, LOG_LEVEL: 'info' });
   // The bare server answers exactly the bytes ours does: same status, headers and body.
   const sample = await fetch(`${ours.url}/api/public/blogs`, { headers: { 'accept-encoding': 'identity' } });
   const body = await sample.text();
-  const headers = Object.fromEntries([...sample.headers].filter(([k]) => !['date', 'connection', 'keep-alive', 'x-request-id'].includes(k)));
+  const headers = Object.fromEntries(
+    [...sample.headers].filter(([k]) => !['date', 'connection', 'keep-alive', 'x-request-id'].includes(k)),
+  );
   const barePath = path.join(tmp, 'bare-server.mjs');
-  writeFileSync(barePath, `import http from 'node:http';
+  writeFileSync(
+    barePath,
+    `import http from 'node:http';
 const body = Buffer.from(process.env.BODY);
 const headers = JSON.parse(process.env.HEADERS);
 const server = http.createServer((req, res) => { res.writeHead(200, headers); res.end(body); });
-server.listen(0, '127.0.0.1', () => console.log('bare http://127.0.0.1:' + server.address().port));\n`);
+server.listen(0, '127.0.0.1', () => console.log('bare http://127.0.0.1:' + server.address().port));\n`,
+  );
   const bare = await startChild(barePath, { BODY: body, HEADERS: JSON.stringify(headers) });
   try {
     const bareUrl = `${bare.url}/api/public/blogs`;
@@ -124,7 +135,9 @@ server.listen(0, '127.0.0.1', () => console.log('bare http://127.0.0.1:' + serve
       ratios.push(results.ours.rps / results.bare.rps);
     }
     const m = median(ratios);
-    console.log(`\nRatios by round: ${ratios.map((r) => r.toFixed(2)).join(', ')}; spread ${(Math.max(...ratios) - Math.min(...ratios)).toFixed(2)}`);
+    console.log(
+      `\nRatios by round: ${ratios.map((r) => r.toFixed(2)).join(', ')}; spread ${(Math.max(...ratios) - Math.min(...ratios)).toFixed(2)}`,
+    );
     console.log(`Median ratio: ${m.toFixed(2)}x of bare (budget >= 0.6x) ${m >= 0.6 ? 'PASS' : 'FAIL'}`);
   } finally {
     ours.child.kill('SIGTERM');

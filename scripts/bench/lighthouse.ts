@@ -59,9 +59,9 @@ async function audit(url: string, port: number, attempts = 3): Promise<Report> {
 
 /** Audits that cost points in a category, for the table's notes. */
 function losses(lhr: Report, category: Category): string[] {
-  return lhr.categories[category]!.auditRefs
-    .filter((ref) => ref.weight > 0 && (lhr.audits[ref.id]?.score ?? 1) < 1)
-    .map((ref) => `${ref.id} (${lhr.audits[ref.id]!.displayValue ?? lhr.audits[ref.id]!.score})`);
+  return lhr.categories[category]!.auditRefs.filter((ref) => ref.weight > 0 && (lhr.audits[ref.id]?.score ?? 1) < 1).map(
+    (ref) => `${ref.id} (${lhr.audits[ref.id]!.displayValue ?? lhr.audits[ref.id]!.score})`,
+  );
 }
 
 /** Runs the audits and prints a table against the budgets; returns whether every budget holds. */
@@ -108,7 +108,13 @@ if (import.meta.filename === path.resolve(process.argv[1] ?? '')) {
   const built = spawnSync('npx', ['astro', 'build'], {
     cwd: root,
     stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, DIST_DIR: distDir, DATA_DIR: path.join(root, '.tmp', 'bench', 'build-data'), LOG_LEVEL: 'warn', ASTRO_TELEMETRY_DISABLED: '1' },
+    env: {
+      ...process.env,
+      DIST_DIR: distDir,
+      DATA_DIR: path.join(root, '.tmp', 'bench', 'build-data'),
+      LOG_LEVEL: 'warn',
+      ASTRO_TELEMETRY_DISABLED: '1',
+    },
   });
   if (built.status !== 0) throw new Error('build failed');
   const ok = await lighthouseBench({ distDir, runs: Number(args.get('runs') ?? 3) });

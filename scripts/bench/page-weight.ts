@@ -57,7 +57,12 @@ export function pageWeight(clientDir: string, htmlFile: string): PageWeight {
   const files = closure(clientDir, [...entries]);
   const gzipBytes = files.reduce((n, f) => n + gz(readFileSync(f)), 0) + (inline ? gz(inline) : 0);
   const islandGzipBytes = closure(clientDir, [...islandEntries]).reduce((n, f) => n + gz(readFileSync(f)), 0);
-  const page = '/' + path.relative(clientDir, htmlFile).replace(/(^|\/)index\.html$/, '').replace(/\.html$/, '');
+  const page =
+    '/' +
+    path
+      .relative(clientDir, htmlFile)
+      .replace(/(^|\/)index\.html$/, '')
+      .replace(/\.html$/, '');
   return {
     page: page === '/' ? '/' : page.replace(/\/$/, ''),
     files: files.map((f) => path.relative(clientDir, f)),

@@ -13,12 +13,9 @@ describe('accessRank', () => {
   });
 
   // Names every object inherits must not be mistaken for levels.
-  it.each(['toString', 'constructor', '__proto__', 'hasOwnProperty'])(
-    'ranks the inherited property name %j as free',
-    (level) => {
-      expect(accessRank(level)).toBe(0);
-    },
-  );
+  it.each(['toString', 'constructor', '__proto__', 'hasOwnProperty'])('ranks the inherited property name %j as free', (level) => {
+    expect(accessRank(level)).toBe(0);
+  });
 });
 
 describe('checkAccess', () => {

@@ -15,9 +15,7 @@ export function accessRank(level: string | null | undefined): number {
 /** A viewer: `null` when not signed in. */
 export type Viewer = { accessLevel: AccessLevel } | null;
 
-export type AccessDecision =
-  | { allowed: true }
-  | { allowed: false; reason: 'login_required' | 'upgrade_required' };
+export type AccessDecision = { allowed: true } | { allowed: false; reason: 'login_required' | 'upgrade_required' };
 
 /**
  * Whether a viewer may see an item requiring `required`. A visitor who is not signed in has no access

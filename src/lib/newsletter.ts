@@ -8,7 +8,7 @@ export const LINK_MESSAGES: Record<LinkProblem, string> = {
 };
 
 /** The message for a problem code carried in a result page's query (never free text). */
-export function linkProblemMessage(code: string | null | undefined): string | undefined {
+function linkProblemMessage(code: string | null | undefined): string | undefined {
   return code && Object.hasOwn(LINK_MESSAGES, code) ? LINK_MESSAGES[code as LinkProblem] : undefined;
 }
 

@@ -10,6 +10,8 @@ export const PAGE_CSP = "frame-ancestors 'none'; base-uri 'self'; object-src 'no
 export function withPageCsp(astroPolicy: string | null): string {
   if (!astroPolicy) return PAGE_CSP;
   const present = new Set(astroPolicy.split(';').map((d) => d.trim().split(/\s+/)[0]?.toLowerCase()));
-  const ours = PAGE_CSP.split(';').map((d) => d.trim()).filter((d) => !present.has(d.split(/\s+/)[0]!.toLowerCase()));
+  const ours = PAGE_CSP.split(';')
+    .map((d) => d.trim())
+    .filter((d) => !present.has(d.split(/\s+/)[0]!.toLowerCase()));
   return [astroPolicy.trim().replace(/;+$/, ''), ...ours].join('; ');
 }

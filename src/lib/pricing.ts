@@ -5,8 +5,7 @@
  */
 import type { AccessLevel } from './access.ts';
 
-export const BILLING_INTERVALS = ['month', 'year'] as const;
-export type BillingInterval = (typeof BILLING_INTERVALS)[number];
+export type BillingInterval = 'month' | 'year';
 
 export interface PriceTier {
   /** Checkout price id of the monthly plan, e.g. "price_subscriber_monthly". */
@@ -66,10 +65,10 @@ export const PRICE_TIERS: readonly PriceTier[] = [
 ];
 
 /** Yearly plans cost twelve months less this share (20%). */
-export const YEARLY_DISCOUNT = 0.2;
+const YEARLY_DISCOUNT = 0.2;
 
 /** Dollars to whole cents, rounding away float noise (9.99 → 999). */
-export function toCents(dollars: number): number {
+function toCents(dollars: number): number {
   return Math.round(dollars * 100);
 }
 

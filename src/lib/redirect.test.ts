@@ -47,25 +47,35 @@ const PROTOCOL_RELATIVE = [
 ];
 
 describe('localPath', () => {
-  it.each(['/', '/blog', '/blog?tag=SEO', '/account?tab=profile#billing', '/blog/a-b-c', '/search?q=a%20b', '/pricing?plan=premium&x=%2F%2F'])(
-    'keeps the local path %j as it is',
-    (target) => {
-      expect(localPath(target)).toBe(target);
-      expect(resolved(target).origin).toBe(ORIGIN);
-    },
-  );
+  it.each([
+    '/',
+    '/blog',
+    '/blog?tag=SEO',
+    '/account?tab=profile#billing',
+    '/blog/a-b-c',
+    '/search?q=a%20b',
+    '/pricing?plan=premium&x=%2F%2F',
+  ])('keeps the local path %j as it is', (target) => {
+    expect(localPath(target)).toBe(target);
+    expect(resolved(target).origin).toBe(ORIGIN);
+  });
 
   it.each(PROTOCOL_RELATIVE)('never yields a Location that leaves the site for %j', (target) => {
     const location = localPath(target);
     if (location !== undefined) expect(resolved(location).origin).toBe(ORIGIN);
   });
 
-  it.each(['//evil.example', '/\\evil.example', '/%5cevil.example', '/%09/evil.example', '/%0d%0a/evil.example', 'https://evil.example', 'javascript:alert(1)'])(
-    'refuses %j outright rather than repairing it',
-    (target) => {
-      expect(localPath(target)).toBeUndefined();
-    },
-  );
+  it.each([
+    '//evil.example',
+    '/\\evil.example',
+    '/%5cevil.example',
+    '/%09/evil.example',
+    '/%0d%0a/evil.example',
+    'https://evil.example',
+    'javascript:alert(1)',
+  ])('refuses %j outright rather than repairing it', (target) => {
+    expect(localPath(target)).toBeUndefined();
+  });
 
   it.each([undefined, null, 42, {}, '', 'blog', `/${'a'.repeat(2048)}`])('refuses %j', (target) => {
     expect(localPath(target)).toBeUndefined();

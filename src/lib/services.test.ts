@@ -6,7 +6,10 @@ import { ServiceSchema, sortServices, stepDuration, STEP_DURATIONS } from './ser
 
 const dir = path.resolve(import.meta.dirname, '../../content/services');
 const files = readdirSync(dir).filter((f) => f.endsWith('.yaml'));
-const services = files.map((f) => ({ id: f.replace(/\.yaml$/, ''), data: ServiceSchema.parse(parse(readFileSync(path.join(dir, f), 'utf8'))) }));
+const services = files.map((f) => ({
+  id: f.replace(/\.yaml$/, ''),
+  data: ServiceSchema.parse(parse(readFileSync(path.join(dir, f), 'utf8'))),
+}));
 
 describe('service step durations', () => {
   it('labels the six steps by position as the spec lists them', () => {

@@ -6,12 +6,12 @@
 import { z } from 'zod';
 
 /** Icons the service pages can draw (src/components/marketing/ServiceIcon.astro). */
-export const SERVICE_ICONS = ['bot', 'search', 'pen', 'monitor', 'share', 'message'] as const;
+const SERVICE_ICONS = ['bot', 'search', 'pen', 'monitor', 'share', 'message'] as const;
 export type ServiceIcon = (typeof SERVICE_ICONS)[number];
 
 const text = (min: number, max: number) => z.string().trim().min(min).max(max);
 
-export const CaseStudySchema = z.object({
+const CaseStudySchema = z.object({
   title: text(5, 120).describe('Client and outcome in a few words, e.g. "Regional HVAC company".'),
   description: text(40, 600).describe('What we did and the measurable result, in two or three sentences.'),
 });
@@ -22,10 +22,7 @@ export const ServiceSchema = z.object({
   icon: z.enum(SERVICE_ICONS).describe(`Icon drawn beside the title: one of ${SERVICE_ICONS.join(', ')}.`),
   shortDescription: text(20, 160).describe('One sentence for the home page card and search snippets.'),
   fullDescription: text(80, 900).describe('The paragraph under the title on the overview and detail pages.'),
-  benefits: z
-    .array(text(10, 200))
-    .length(5)
-    .describe('Exactly five benefits, shown as "Key Benefits" and "Core Benefits".'),
+  benefits: z.array(text(10, 200)).length(5).describe('Exactly five benefits, shown as "Key Benefits" and "Core Benefits".'),
   process: z
     .array(text(3, 80))
     .length(6)

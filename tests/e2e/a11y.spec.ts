@@ -8,7 +8,19 @@ import { expect, test, type Page } from '@playwright/test';
 import { apiList } from './support.ts';
 import { SERVICES } from './marketing-support.ts';
 
-const MARKETING = ['/', '/services', `/services/${SERVICES[1]!.id}`, '/services/no-such-service', '/about', '/faq', '/pricing', '/contact', '/privacy-policy', '/terms-of-service', '/no-such-page'];
+const MARKETING = [
+  '/',
+  '/services',
+  `/services/${SERVICES[1]!.id}`,
+  '/services/no-such-service',
+  '/about',
+  '/faq',
+  '/pricing',
+  '/contact',
+  '/privacy-policy',
+  '/terms-of-service',
+  '/no-such-page',
+];
 const LISTS = ['/blog', '/courses', '/tools', '/market'];
 
 async function settle(page: Page, path: string): Promise<void> {
@@ -18,7 +30,9 @@ async function settle(page: Page, path: string): Promise<void> {
 }
 
 async function expectNoSeriousViolations(page: Page, label: string): Promise<void> {
-  const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']).analyze();
+  const { violations } = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
+    .analyze();
   const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   const report = serious.map((v) => `${v.id} (${v.impact}): ${v.help}\n  ${v.nodes.map((n) => n.target.join(' ')).join('\n  ')}`);
   expect(report, `${label}\n${report.join('\n')}`).toEqual([]);
@@ -32,7 +46,12 @@ for (const path of [...MARKETING, ...LISTS]) {
 }
 
 test('axe: one detail page of each content type', async ({ page, request }) => {
-  for (const [segment, base] of [['blogs', '/blog'], ['courses', '/courses'], ['tools', '/tools'], ['market', '/market']] as const) {
+  for (const [segment, base] of [
+    ['blogs', '/blog'],
+    ['courses', '/courses'],
+    ['tools', '/tools'],
+    ['market', '/market'],
+  ] as const) {
     const [item] = await apiList(request, segment);
     await settle(page, `${base}/${item!.slug}`);
     await expectNoSeriousViolations(page, `${base}/${item!.slug}`);

@@ -12,7 +12,9 @@ type Blog = Extract<PublicItem, { type: 'blog' }>;
 
 test('a blog article shows its metadata, the team author default, the avatar and the gate card', async ({ page, request }) => {
   const blogs = await apiList<Blog>(request, 'blogs');
-  const article = blogs.find((b) => b.author === 'Beacon Growth Team' && b.accessLevel === 'premium') ?? blogs.find((b) => b.author === 'Beacon Growth Team')!;
+  const article =
+    blogs.find((b) => b.author === 'Beacon Growth Team' && b.accessLevel === 'premium') ??
+    blogs.find((b) => b.author === 'Beacon Growth Team')!;
   const res = await page.goto(`/blog/${article.slug}`);
   expect(res?.status()).toBe(200);
   await expect(page).toHaveTitle(`${article.title} | Beacon Growth`);

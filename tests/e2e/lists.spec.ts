@@ -7,10 +7,38 @@ import type { PublicItem } from '../../src/lib/content/registry.ts';
 import { apiList } from './support.ts';
 
 const LISTS = [
-  { path: '/blog', segment: 'blogs', loadError: 'Failed to load blog articles.', emptyAll: 'No blog articles found.', emptyFiltered: 'No articles match your search criteria.', tagGroup: 'Tag' },
-  { path: '/courses', segment: 'courses', loadError: 'Failed to load courses.', emptyAll: 'No courses found.', emptyFiltered: 'No courses match your search criteria.', tagGroup: 'Category' },
-  { path: '/tools', segment: 'tools', loadError: 'Failed to load tools.', emptyAll: 'No tools found.', emptyFiltered: undefined, tagGroup: undefined },
-  { path: '/market', segment: 'market', loadError: 'Failed to load marketplace items.', emptyAll: 'No marketplace items found.', emptyFiltered: 'No items match your search criteria.', tagGroup: 'Category' },
+  {
+    path: '/blog',
+    segment: 'blogs',
+    loadError: 'Failed to load blog articles.',
+    emptyAll: 'No blog articles found.',
+    emptyFiltered: 'No articles match your search criteria.',
+    tagGroup: 'Tag',
+  },
+  {
+    path: '/courses',
+    segment: 'courses',
+    loadError: 'Failed to load courses.',
+    emptyAll: 'No courses found.',
+    emptyFiltered: 'No courses match your search criteria.',
+    tagGroup: 'Category',
+  },
+  {
+    path: '/tools',
+    segment: 'tools',
+    loadError: 'Failed to load tools.',
+    emptyAll: 'No tools found.',
+    emptyFiltered: undefined,
+    tagGroup: undefined,
+  },
+  {
+    path: '/market',
+    segment: 'market',
+    loadError: 'Failed to load marketplace items.',
+    emptyAll: 'No marketplace items found.',
+    emptyFiltered: 'No items match your search criteria.',
+    tagGroup: 'Category',
+  },
 ] as const;
 
 const cards = (page: Page) => page.getByTestId('content-card');
@@ -35,9 +63,7 @@ for (const list of LISTS) {
 
     test('shows the error message when the API fails, and Try Again reloads the page', async ({ page }) => {
       let fail = true;
-      await page.route(`**/api/public/${list.segment}`, (route) =>
-        fail ? route.fulfill({ status: 500, body: '{}' }) : route.continue(),
-      );
+      await page.route(`**/api/public/${list.segment}`, (route) => (fail ? route.fulfill({ status: 500, body: '{}' }) : route.continue()));
       await page.goto(list.path);
       await expect(page.getByRole('alert').filter({ hasText: list.loadError })).toBeVisible();
       fail = false;
@@ -149,7 +175,10 @@ test('market filters by price: Free is missing or 0, Paid is above 0', async ({ 
   await price.getByRole('button', { name: 'Paid', exact: true }).click();
   await expect(cards(page)).toHaveCount(items.length - free);
   await page.reload();
-  await expect(page.getByRole('group', { name: 'Price' }).getByRole('button', { name: 'Paid', exact: true })).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.getByRole('group', { name: 'Price' }).getByRole('button', { name: 'Paid', exact: true })).toHaveAttribute(
+    'aria-pressed',
+    'true',
+  );
   await expect(cards(page)).toHaveCount(items.length - free);
 });
 
@@ -165,7 +194,12 @@ test('the tools list has no filters and links each card to its detail page', asy
 
 test('a long list shows 24 cards at a time with Show more, starting again when filters change', async ({ page, request }) => {
   const blogs = await apiList(request, 'blogs');
-  const many = Array.from({ length: 60 }, (_, i) => ({ ...blogs[i % blogs.length]!, id: `generated-${i}`, slug: `generated-${i}`, title: `Generated article ${i}` }));
+  const many = Array.from({ length: 60 }, (_, i) => ({
+    ...blogs[i % blogs.length]!,
+    id: `generated-${i}`,
+    slug: `generated-${i}`,
+    title: `Generated article ${i}`,
+  }));
   await page.route('**/api/public/blogs', (route) => route.fulfill({ json: many }));
   await page.goto('/blog');
   await expect(cards(page)).toHaveCount(24);

@@ -9,7 +9,10 @@ import { siteContent } from './support.ts';
 test('a video the browser cannot play shows the fallback text', async ({ page }) => {
   const { service, close } = await siteContent();
   try {
-    const item = await service.create('blog', makeBlogInput({ media: [{ url: '/media/missing-clip.mp4', type: 'video', alt: 'Missing clip' }] }));
+    const item = await service.create(
+      'blog',
+      makeBlogInput({ media: [{ url: '/media/missing-clip.mp4', type: 'video', alt: 'Missing clip' }] }),
+    );
     await page.goto(`/blog/${item.slug}`);
     await expect(page.getByText("This video can't be played in your browser.")).toBeVisible();
     await expect(page.getByRole('link', { name: 'Download the video' })).toHaveAttribute('href', '/media/missing-clip.mp4');

@@ -77,7 +77,10 @@ test.describe('newsletter form', () => {
     const held = new Promise<void>((r) => (release = r));
     await page.route('**/api/newsletter/subscribe', async (route) => {
       await held;
-      await route.fulfill({ status: 500, json: { error: { code: 'internal', message: 'Something went wrong on our side. Please try again.' } } });
+      await route.fulfill({
+        status: 500,
+        json: { error: { code: 'internal', message: 'Something went wrong on our side. Please try again.' } },
+      });
     });
     await page.goto('/about');
     await newsletter(page).getByLabel('Email address').fill('owner@example.com');
@@ -119,7 +122,13 @@ test.describe('contact form', () => {
     await page.route('**/api/contact', (route) =>
       route.fulfill({
         status: 422,
-        json: { error: { code: 'validation_failed', message: 'Some fields need attention.', fields: { email: ['This address cannot receive mail'], message: ['Message looks like spam'] } } },
+        json: {
+          error: {
+            code: 'validation_failed',
+            message: 'Some fields need attention.',
+            fields: { email: ['This address cannot receive mail'], message: ['Message looks like spam'] },
+          },
+        },
       }),
     );
     await page.goto('/contact');
@@ -133,12 +142,17 @@ test.describe('contact form', () => {
 
   test('shows the rate-limit message (429) and keeps the form', async ({ page }) => {
     await page.route('**/api/contact', (route) =>
-      route.fulfill({ status: 429, json: { error: { code: 'rate_limited', message: 'Too many requests. Please try again in 10 minutes.' } } }),
+      route.fulfill({
+        status: 429,
+        json: { error: { code: 'rate_limited', message: 'Too many requests. Please try again in 10 minutes.' } },
+      }),
     );
     await page.goto('/contact');
     await fillContact(page, 'Dana Whitfield');
     await page.getByRole('button', { name: 'Send Message' }).click();
-    await expect(page.getByRole('form', { name: 'Send us a message' }).getByRole('alert')).toHaveText('Too many requests. Please try again in 10 minutes.');
+    await expect(page.getByRole('form', { name: 'Send us a message' }).getByRole('alert')).toHaveText(
+      'Too many requests. Please try again in 10 minutes.',
+    );
     await expect(field(page, 'Message')).toHaveValue(/local search/);
   });
 

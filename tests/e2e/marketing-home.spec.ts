@@ -142,13 +142,22 @@ test('the latest posts are the three newest articles', async ({ page, request })
   const blogs = (await (await request.get('/api/public/blogs')).json()) as { slug: string; publishedDate: string }[];
   const newest = [...blogs].sort((a, b) => b.publishedDate.localeCompare(a.publishedDate)).slice(0, 3);
   await gotoReady(page, '/');
-  const hrefs = await page.getByRole('region', { name: 'Latest Blog Posts' }).getByRole('listitem').getByRole('link').evaluateAll((els) => els.map((e) => e.getAttribute('href')));
+  const hrefs = await page
+    .getByRole('region', { name: 'Latest Blog Posts' })
+    .getByRole('listitem')
+    .getByRole('link')
+    .evaluateAll((els) => els.map((e) => e.getAttribute('href')));
   expect(hrefs).toEqual(newest.map((b) => `/blog/${b.slug}`));
 });
 
 test('describes the organisation in JSON-LD', async ({ page }) => {
   await page.goto('/');
   const org = (await jsonLd(page)).find((o) => o['@type'] === 'Organization');
-  expect(org).toMatchObject({ '@context': 'https://schema.org', name: 'Beacon Growth', email: 'hello@beacongrowth.co', foundingDate: '2018' });
+  expect(org).toMatchObject({
+    '@context': 'https://schema.org',
+    name: 'Beacon Growth',
+    email: 'hello@beacongrowth.co',
+    foundingDate: '2018',
+  });
   expect(org!.sameAs).toContain('https://www.linkedin.com/company/beacon-growth');
 });

@@ -88,7 +88,8 @@ test.describe('mobile navigation at 375px', () => {
     await expect(menuButton(page)).toHaveAttribute('aria-expanded', 'true');
     await expect(panel(page)).toBeVisible();
     await expect(panel(page).getByRole('link', { name: 'All Services' })).toHaveAttribute('href', '/services');
-    for (const [name, href] of SECTION_LINKS) await expect(panel(page).getByRole('link', { name, exact: true })).toHaveAttribute('href', href);
+    for (const [name, href] of SECTION_LINKS)
+      await expect(panel(page).getByRole('link', { name, exact: true })).toHaveAttribute('href', href);
     await expect(panel(page).getByRole('link', { name: 'Contact', exact: true })).toHaveAttribute('href', '/contact');
 
     const services = panel(page).getByRole('button', { name: 'Services' });
@@ -180,7 +181,8 @@ test.describe('footer', () => {
     for (const [name, href] of expected) await expect(nav.getByRole('link', { name, exact: true })).toHaveAttribute('href', href!);
     const social = footer.getByRole('list', { name: 'Beacon Growth on social media' }).getByRole('link');
     await expect(social).toHaveCount(4);
-    for (const link of await social.all()) await expect(link).toHaveAttribute('href', /^https:\/\/(www\.)?(linkedin|x|facebook|instagram)\.com\//);
+    for (const link of await social.all())
+      await expect(link).toHaveAttribute('href', /^https:\/\/(www\.)?(linkedin|x|facebook|instagram)\.com\//);
     await expect(footer.getByRole('link', { name: /LinkedIn/ })).toHaveAttribute('href', 'https://www.linkedin.com/company/beacon-growth');
     await expect(footer.getByRole('form', { name: 'Newsletter' })).toBeVisible();
     // The page was built earlier; the script corrects the year.
@@ -189,7 +191,10 @@ test.describe('footer', () => {
 
   test('every footer link leads to a page that exists', async ({ page, request }) => {
     await page.goto('/');
-    const hrefs = await page.getByRole('navigation', { name: 'Footer' }).getByRole('link').evaluateAll((els) => els.map((e) => e.getAttribute('href')!));
+    const hrefs = await page
+      .getByRole('navigation', { name: 'Footer' })
+      .getByRole('link')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('href')!));
     for (const href of hrefs) expect((await request.get(href)).status(), href).toBe(200);
   });
 });

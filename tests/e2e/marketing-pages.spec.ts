@@ -156,10 +156,20 @@ test('the legal pages cover storage, payments, email, retention, deletion and co
   await page.goto('/privacy-policy');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Privacy Policy');
   const privacy = page.getByRole('main');
-  for (const text of ['local storage', 'beacon.userEmail', 'beacon.userAccessLevel', 'Stripe', 'Email', 'How long we keep data', 'deleting your data', 'hello@beacongrowth.co']) {
+  for (const text of [
+    'local storage',
+    'beacon.userEmail',
+    'beacon.userAccessLevel',
+    'Stripe',
+    'Email',
+    'How long we keep data',
+    'deleting your data',
+    'hello@beacongrowth.co',
+  ]) {
     await expect(privacy, text).toContainText(text);
   }
   await page.goto('/terms-of-service');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Terms of Service');
-  for (const text of ['Cancellation', 'Stripe', 'Maryland', 'hello@beacongrowth.co']) await expect(page.getByRole('main'), text).toContainText(text);
+  for (const text of ['Cancellation', 'Stripe', 'Maryland', 'hello@beacongrowth.co'])
+    await expect(page.getByRole('main'), text).toContainText(text);
 });

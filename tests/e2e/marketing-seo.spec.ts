@@ -27,19 +27,40 @@ function builtIndexablePages(): string[] {
     .filter((e) => e.isFile() && e.name.endsWith('.html'))
     .map((e) => path.join(e.parentPath, e.name))
     .filter((file) => !readFileSync(file, 'utf8').includes('<meta name="robots" content="noindex"'))
-    .map((file) => '/' + path.relative(client, file).replace(/(^|\/)index\.html$/, '').replace(/\.html$/, ''))
+    .map(
+      (file) =>
+        '/' +
+        path
+          .relative(client, file)
+          .replace(/(^|\/)index\.html$/, '')
+          .replace(/\.html$/, ''),
+    )
     .map((p) => (p.length > 1 ? p.replace(/\/$/, '') : p));
 }
 
 test('the sitemap lists every public page, service and content item', async ({ request }) => {
   const paths = await sitemapPaths(request);
   expect(new Set(paths).size).toBe(paths.length);
-  const expected = ['/', '/services', '/about', '/faq', '/pricing', '/contact', '/privacy-policy', '/terms-of-service', ...Object.values(SEGMENTS)];
+  const expected = [
+    '/',
+    '/services',
+    '/about',
+    '/faq',
+    '/pricing',
+    '/contact',
+    '/privacy-policy',
+    '/terms-of-service',
+    ...Object.values(SEGMENTS),
+  ];
   expected.push(...SERVICES.map((s) => `/services/${s.id}`));
-  for (const [segment, base] of Object.entries(SEGMENTS)) expected.push(...(await apiList(request, segment)).map((i) => `${base}/${i.slug}`));
+  for (const [segment, base] of Object.entries(SEGMENTS))
+    expected.push(...(await apiList(request, segment)).map((i) => `${base}/${i.slug}`));
   expect(paths.sort()).toEqual([...new Set(expected)].sort());
   const missing = builtIndexablePages().filter((p) => !paths.includes(p));
-  expect(missing, 'prebuilt pages missing from the sitemap: add them to STATIC_ROUTES in src/pages/sitemap.xml.ts, or mark them noindex').toEqual([]);
+  expect(
+    missing,
+    'prebuilt pages missing from the sitemap: add them to STATIC_ROUTES in src/pages/sitemap.xml.ts, or mark them noindex',
+  ).toEqual([]);
 });
 
 test('every page in the sitemap answers 200 with a unique title, description and canonical URL', async ({ request }) => {
@@ -55,8 +76,10 @@ test('every page in the sitemap answers 200 with a unique title, description and
     expect(title, p).not.toBe('');
     expect(description.length, `${p} description`).toBeGreaterThan(40);
     expect(new URL(canonical).pathname, p).toBe(p);
-    for (const tag of ['og:title', 'og:description', 'og:url', 'og:image', 'og:type']) expect(html, `${p} ${tag}`).toContain(`property="${tag}"`);
-    for (const tag of ['twitter:card', 'twitter:title', 'twitter:description', 'twitter:image']) expect(html, `${p} ${tag}`).toContain(`name="${tag}"`);
+    for (const tag of ['og:title', 'og:description', 'og:url', 'og:image', 'og:type'])
+      expect(html, `${p} ${tag}`).toContain(`property="${tag}"`);
+    for (const tag of ['twitter:card', 'twitter:title', 'twitter:description', 'twitter:image'])
+      expect(html, `${p} ${tag}`).toContain(`name="${tag}"`);
     expect(titles.get(title), `title of ${p} is also used by`).toBeUndefined();
     expect(descriptions.get(description), `description of ${p} is also used by`).toBeUndefined();
     titles.set(title, p);

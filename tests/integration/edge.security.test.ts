@@ -47,7 +47,10 @@ async function samples(t: TestApp): Promise<Record<string, Sample>> {
       path: '/api/contact',
       body: { name: 'Ada Lovelace', email: 'ada@example.com', subject: 'Local SEO', message: 'Two bakeries.\nCan you help?' },
     },
-    'POST /api/leads': { path: '/api/leads', body: { name: 'Grace', email: 'grace@example.com', phone: '+1 410 555 0100', toolId: tool.slug } },
+    'POST /api/leads': {
+      path: '/api/leads',
+      body: { name: 'Grace', email: 'grace@example.com', phone: '+1 410 555 0100', toolId: tool.slug },
+    },
     'POST /api/email/events': {
       path: '/api/email/events',
       body: { id: 'evt-1', type: 'delivered', messageId: '<m-1@example.com>', occurredAt: '2026-11-01T10:00:00Z' },
@@ -193,7 +196,10 @@ describe.each(DATABASE_KINDS)('API bad-input suite on %s', (kind) => {
     ];
     for (const path of paths) await expectRefused(await send('GET', path), before, path);
     for (const token of ['%00', 'a%0d%0ab', '..%2F..', 'x'.repeat(3000)]) {
-      const res = await send('POST', `/api/newsletter/unsubscribe?token=${token}`, { body: '{}', headers: { 'content-type': 'application/json' } });
+      const res = await send('POST', `/api/newsletter/unsubscribe?token=${token}`, {
+        body: '{}',
+        headers: { 'content-type': 'application/json' },
+      });
       await expectRefused(res, before, `unsubscribe ?token=${token}`);
     }
   });

@@ -22,7 +22,13 @@ import { startTestSmtp } from '../support/smtp.ts';
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
 async function enqueueMany(database: Database, count: number) {
-  const outbox = createEmailService({ db: database.db, from: 'Beacon Growth <hello@beacongrowth.co>', siteUrl: 'http://localhost:3000', maxAttempts: 6, logger: quietLogger() });
+  const outbox = createEmailService({
+    db: database.db,
+    from: 'Beacon Growth <hello@beacongrowth.co>',
+    siteUrl: 'http://localhost:3000',
+    maxAttempts: 6,
+    logger: quietLogger(),
+  });
   for (let i = 0; i < count; i++) {
     await outbox.enqueue(database.db, {
       to: `reader${i}@example.com`,

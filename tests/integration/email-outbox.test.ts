@@ -12,6 +12,7 @@ import { emails } from '../../functions/db/schema.ts';
 import { signWebhook } from '../../functions/email/routes.ts';
 import { createEmailStore } from '../../functions/email/store.ts';
 import { createMailboxTransport, createSmtpTransport, type MailTransport } from '../../functions/email/transport/index.ts';
+import { createRecordingTransport, permanentFailure, temporaryFailure } from '../../functions/email/transport/recording.ts';
 import { createEmailWorker, type WorkerOptions } from '../../functions/email/worker.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { DATABASE_KINDS } from '../support/databases.ts';
@@ -175,20 +176,15 @@ describe.each(DATABASE_KINDS)('email outbox on %s', (kind) => {
   });
 
   it('stops gracefully: finishes the message in flight and gives back the rest at once', async () => {
-    const dir = await tempDir('slow-mailbox');
-    const mailbox = createMailboxTransport(dir, quietLogger());
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     let started = 0;
-    const slow: MailTransport = {
-      kind: 'mailbox',
-      async send(email) {
+    const slow = createRecordingTransport({
+      before: () => {
         started += 1;
-        await gate;
-        return mailbox.send(email);
+        return gate;
       },
-      close: async () => undefined,
-    };
+    });
     for (let i = 0; i < 5; i++) await enqueueAck(`reader${i}@example.com`);
     const w = createEmailWorker({ db: t.database.db, transport: slow, logger: quietLogger(), concurrency: 1, pollMs: 20 });
     await w.start();
@@ -197,10 +193,50 @@ describe.each(DATABASE_KINDS)('email outbox on %s', (kind) => {
     setTimeout(release, 50);
     await stopping;
     const all = await rows();
-    expect(all.filter((e) => e.status === 'delivered')).toHaveLength(1);
+    expect(slow.sent).toHaveLength(1);
+    expect(all.filter((e) => e.status === 'sent')).toHaveLength(1);
     const back = all.filter((e) => e.status === 'queued');
     expect(back).toHaveLength(4);
     for (const e of back) expect(e).toMatchObject({ leaseOwner: null, leaseExpiresAt: null, attempts: 0 });
+  });
+
+  describe('through the mail port (recording fake)', () => {
+    it('hands the transport a message, not the stored row, and records the result', async () => {
+      const email = await enqueueAck('port@example.com');
+      const transport = createRecordingTransport();
+      expect(await worker(transport).runOnce()).toBe(1);
+      expect(transport.sent).toHaveLength(1);
+      const message = transport.sent[0]!;
+      expect(message).toMatchObject({
+        id: email.id,
+        to: 'port@example.com',
+        subject: email.subject,
+        html: email.bodyHtml,
+        text: email.bodyText,
+      });
+      for (const column of ['bodyHtml', 'status', 'attempts', 'leaseOwner']) expect(message).not.toHaveProperty(column);
+      const messageId = email.headers['Message-ID'];
+      expect(messageId).toMatch(/^<.+@.+>$/);
+      expect(message.headers['Message-ID']).toBe(messageId);
+      expect(await row(email.id)).toMatchObject({ status: 'sent', attempts: 1, providerMessageId: messageId, errorMessage: null });
+    });
+
+    it('retries a temporary failure later and gives up on a permanent one at once', async () => {
+      const flaky = await enqueueAck('flaky@example.com');
+      const gone = await enqueueAck('gone@example.com');
+      const transport = createRecordingTransport({
+        fail: (message, attempt) =>
+          message.to === 'gone@example.com' ? permanentFailure() : attempt === 1 ? temporaryFailure() : undefined,
+      });
+      const w = worker(transport, { backoff: () => 0 });
+      await w.runOnce();
+      expect(await row(flaky.id)).toMatchObject({ status: 'queued', attempts: 1, errorMessage: '451 try again later' });
+      expect(await row(gone.id)).toMatchObject({ status: 'failed', attempts: 1, errorMessage: '550 no such user' });
+      await w.runOnce();
+      expect(await row(flaky.id)).toMatchObject({ status: 'sent', attempts: 2, errorMessage: null });
+      expect(transport.sent.map((m) => m.to)).toEqual(['flaky@example.com']);
+      expect(transport.attemptsFor(gone.id)).toBe(1);
+    });
   });
 
   describe('admin functions', () => {
@@ -268,7 +304,11 @@ describe.each(DATABASE_KINDS)('email outbox on %s', (kind) => {
     it('rejects a missing or wrong signature with 401, and bad events with 422', async () => {
       const event = { id: 'evt-x', type: 'delivered', messageId: 'x', occurredAt: '2026-11-21T10:00:00Z' };
       expect((await post(event, 'sha256=deadbeef')).status).toBe(401);
-      const unsigned = await t.app.request('/api/email/events', { method: 'POST', body: JSON.stringify(event), headers: { 'content-type': 'application/json' } });
+      const unsigned = await t.app.request('/api/email/events', {
+        method: 'POST',
+        body: JSON.stringify(event),
+        headers: { 'content-type': 'application/json' },
+      });
       expect(unsigned.status).toBe(401);
       const bad = await post({ id: 'evt-y', type: 'exploded', messageId: 'x', occurredAt: 'yesterday' });
       expect(bad.status).toBe(422);

@@ -46,7 +46,11 @@ describe.each(DATABASE_KINDS)('contact and leads on %s', (kind) => {
       const [stored] = await t.database.db.select().from(contactMessages).where(eq(contactMessages.email, 'ada@example.com'));
       expect(stored).toMatchObject({ name: 'Ada Lovelace', subject: 'Help with local SEO', ip: `192.0.2.${ip}` });
       const [notice] = await mailsTo('inbox@beacongrowth.co');
-      expect(notice).toMatchObject({ template: 'contact-notification', replyTo: 'ada@example.com', subject: 'New enquiry: Help with local SEO' });
+      expect(notice).toMatchObject({
+        template: 'contact-notification',
+        replyTo: 'ada@example.com',
+        subject: 'New enquiry: Help with local SEO',
+      });
       const [ack] = await mailsTo('ada@example.com');
       expect(ack!.template).toBe('contact-acknowledgement');
       expect(ack!.bodyText).toContain('within 24 hours');
@@ -58,7 +62,12 @@ describe.each(DATABASE_KINDS)('contact and leads on %s', (kind) => {
     });
 
     it('keeps HTML as text: stored as typed, escaped in every email', async () => {
-      const attack = { ...VALID_CONTACT, email: 'mallory@example.com', name: 'Mal <img src=x onerror=alert(1)>', message: '<script>alert("x")</script>' };
+      const attack = {
+        ...VALID_CONTACT,
+        email: 'mallory@example.com',
+        name: 'Mal <img src=x onerror=alert(1)>',
+        message: '<script>alert("x")</script>',
+      };
       expect((await post('/api/contact', attack)).status).toBe(201);
       const [stored] = await t.database.db.select().from(contactMessages).where(eq(contactMessages.email, 'mallory@example.com'));
       expect(stored!.message).toBe('<script>alert("x")</script>');
@@ -160,7 +169,12 @@ describe.each(DATABASE_KINDS)('contact and leads on %s', (kind) => {
     it('answers a filled honeypot like a real request (a working link) but stores and sends nothing', async () => {
       const tool = await freeTool();
       const real = await post('/api/leads', { name: 'Real', email: 'real-lead@example.com', toolId: tool.slug });
-      const bot = await post('/api/leads', { name: 'Bot', email: 'bot-lead@example.com', toolId: tool.slug, website: 'https://spam.example' });
+      const bot = await post('/api/leads', {
+        name: 'Bot',
+        email: 'bot-lead@example.com',
+        toolId: tool.slug,
+        website: 'https://spam.example',
+      });
       expect(bot.status).toBe(real.status);
       const [realBody, botBody] = [(await real.json()) as { downloadUrl: string }, (await bot.json()) as { downloadUrl: string }];
       expect(Object.keys(botBody)).toEqual(Object.keys(realBody));
@@ -193,7 +207,9 @@ describe.each(DATABASE_KINDS)('contact and leads on %s', (kind) => {
 
     it('refuses tampered, foreign and escaping download tokens', async () => {
       const tool = await freeTool();
-      const { downloadUrl } = (await (await post('/api/leads', { name: 'T', email: 't@example.com', toolId: tool.slug })).json()) as { downloadUrl: string };
+      const { downloadUrl } = (await (await post('/api/leads', { name: 'T', email: 't@example.com', toolId: tool.slug })).json()) as {
+        downloadUrl: string;
+      };
       const token = new URL(downloadUrl).searchParams.get('token')!;
       const tampered = `${token.slice(0, -3)}${token.slice(-3) === 'AAA' ? 'BBB' : 'AAA'}`;
       expect((await t.app.request(`/api/files/download?token=${tampered}`)).status).toBe(404);

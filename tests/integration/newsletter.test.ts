@@ -177,13 +177,25 @@ describe.each(DATABASE_KINDS)('newsletter on %s', (kind) => {
       });
       expect(res.status).toBe(200);
       expect((await subscriber('oneclick@example.com'))!.status).toBe('unsubscribed');
-      expect((await fetch(oneClick, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' })).status).toBe(200);
+      expect(
+        (
+          await fetch(oneClick, {
+            method: 'POST',
+            headers: { 'content-type': 'application/x-www-form-urlencoded' },
+            body: 'List-Unsubscribe=One-Click',
+          })
+        ).status,
+      ).toBe(200);
     });
 
     it('starts over after unsubscribing: old confirmation links stop working', async () => {
       await post('/api/newsletter/subscribe', { email: 'comeback@example.com' });
-      const oldToken = new URL(linkIn((await latestMailTo('comeback@example.com')).bodyText, '/newsletter/confirm')).searchParams.get('token')!;
-      const unsubscribe = new URL(linkIn((await latestMailTo('comeback@example.com')).bodyText, '/newsletter/unsubscribe')).searchParams.get('token')!;
+      const oldToken = new URL(linkIn((await latestMailTo('comeback@example.com')).bodyText, '/newsletter/confirm')).searchParams.get(
+        'token',
+      )!;
+      const unsubscribe = new URL(
+        linkIn((await latestMailTo('comeback@example.com')).bodyText, '/newsletter/unsubscribe'),
+      ).searchParams.get('token')!;
       await post('/api/newsletter/unsubscribe', { token: unsubscribe });
       await db.delete(rateLimits);
       await post('/api/newsletter/subscribe', { email: 'comeback@example.com' });
@@ -202,9 +214,13 @@ describe.each(DATABASE_KINDS)('newsletter on %s', (kind) => {
       const tokens = createTokens(await loadSigningSecret(createSecretStore(db)));
       const expired = await tokens.sign('newsletter-confirm', { sub: id, v: 1 }, 1);
       await new Promise((r) => setTimeout(r, 1100));
-      expect(await (await post('/api/newsletter/confirm', { token: expired })).json()).toMatchObject({ error: { message: expect.stringContaining('expired') } });
+      expect(await (await post('/api/newsletter/confirm', { token: expired })).json()).toMatchObject({
+        error: { message: expect.stringContaining('expired') },
+      });
       const forged = await createTokens(new TextEncoder().encode('x'.repeat(48))).sign('newsletter-confirm', { sub: id, v: 1 });
-      expect(await (await post('/api/newsletter/confirm', { token: forged })).json()).toMatchObject({ error: { message: expect.stringContaining('not valid') } });
+      expect(await (await post('/api/newsletter/confirm', { token: forged })).json()).toMatchObject({
+        error: { message: expect.stringContaining('not valid') },
+      });
       const wrongPurpose = await tokens.sign('newsletter-unsubscribe', { sub: id });
       expect((await post('/api/newsletter/confirm', { token: wrongPurpose })).status).toBe(400);
     });
@@ -213,7 +229,9 @@ describe.each(DATABASE_KINDS)('newsletter on %s', (kind) => {
       for (let i = 0; i < 3; i++) expect((await post('/api/newsletter/subscribe', { email: 'limit@example.com' })).status).toBe(202);
       const limited = await post('/api/newsletter/subscribe', { email: 'limit@example.com' });
       expect(limited.status).toBe(429);
-      expect(await limited.json()).toMatchObject({ error: { code: 'rate_limited', message: expect.stringContaining('Too many requests') } });
+      expect(await limited.json()).toMatchObject({
+        error: { code: 'rate_limited', message: expect.stringContaining('Too many requests') },
+      });
       expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
       ip += 1;
       for (let i = 0; i < 10; i++) await post('/api/newsletter/subscribe', { email: `many${i}@example.com` });

@@ -44,12 +44,29 @@ describe('pages bad-input suite', () => {
 
   beforeAll(async () => {
     const dataDir = await tempDir('pages-security');
-    const config = loadConfig({ PORT: '0', DATA_DIR: dataDir, DIST_DIR: inject('testEnv').distDir, LOG_LEVEL: 'silent', EMAIL_WORKER: 'false' });
+    const config = loadConfig({
+      PORT: '0',
+      DATA_DIR: dataDir,
+      DIST_DIR: inject('testEnv').distDir,
+      LOG_LEVEL: 'silent',
+      EMAIL_WORKER: 'false',
+    });
     server = await startServer(config, quietLogger());
     base = server.url;
     const sitemap = (await rawGet(base, '/sitemap.xml')).body.toString();
     const listed = [...sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1]!).pathname);
-    pages = [...new Set([...listed, '/blog/no-such-article', '/services/no-such-service', '/no-such-page', '/rss.xml', '/robots.txt', '/sitemap.xml', '/favicon.svg'])];
+    pages = [
+      ...new Set([
+        ...listed,
+        '/blog/no-such-article',
+        '/services/no-such-service',
+        '/no-such-page',
+        '/rss.xml',
+        '/robots.txt',
+        '/sitemap.xml',
+        '/favicon.svg',
+      ]),
+    ];
     expect(listed.length).toBeGreaterThan(20);
   });
   afterAll(() => server?.close());
@@ -57,7 +74,10 @@ describe('pages bad-input suite', () => {
   it('answers unusual methods on every page with 405 and Allow: GET, HEAD', async () => {
     for (const page of pages) {
       for (const method of ODD_METHODS) {
-        const res = await rawRequest(base, page, { method: method === 'CONNECT_LIKE' ? 'LINK' : method, body: method === 'POST' ? 'a=1' : undefined });
+        const res = await rawRequest(base, page, {
+          method: method === 'CONNECT_LIKE' ? 'LINK' : method,
+          body: method === 'POST' ? 'a=1' : undefined,
+        });
         expectErrorPage(res, 405, `${method} ${page}`);
         expect(res.headers.allow, `${method} ${page}`).toBe('GET, HEAD');
       }

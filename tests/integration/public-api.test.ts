@@ -173,31 +173,28 @@ describe.each(DATABASE_KINDS)('public content API on %s', (kind) => {
     expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
   });
 
-  describe.each(Object.entries(INPUT_BUILDERS) as [ContentType, () => Record<string, unknown>][])(
-    'database %s items',
-    (type, build) => {
-      const segment = CONTENT_TYPE_INFO[type].apiSegment;
+  describe.each(Object.entries(INPUT_BUILDERS) as [ContentType, () => Record<string, unknown>][])('database %s items', (type, build) => {
+    const segment = CONTENT_TYPE_INFO[type].apiSegment;
 
-      it('appear in the list and at their detail URL at once, and go when deleted', async () => {
-        const before = await get(`/api/public/${segment}`);
-        const created = await t.content.create(type, build());
-        const after = await get(`/api/public/${segment}`);
-        expect(after.headers.get('etag')).not.toBe(before.headers.get('etag'));
-        const items = (await after.json()) as PublicItem[];
-        const listed = items.find((i) => i.slug === created.slug);
-        expect(listed).toBeDefined();
-        PublicItemSchema.parse(listed);
-        const detail = await get(`/api/public/${segment}/${created.slug}`);
-        expect(detail.status).toBe(200);
-        expect(await detail.json()).toEqual(listed);
+    it('appear in the list and at their detail URL at once, and go when deleted', async () => {
+      const before = await get(`/api/public/${segment}`);
+      const created = await t.content.create(type, build());
+      const after = await get(`/api/public/${segment}`);
+      expect(after.headers.get('etag')).not.toBe(before.headers.get('etag'));
+      const items = (await after.json()) as PublicItem[];
+      const listed = items.find((i) => i.slug === created.slug);
+      expect(listed).toBeDefined();
+      PublicItemSchema.parse(listed);
+      const detail = await get(`/api/public/${segment}/${created.slug}`);
+      expect(detail.status).toBe(200);
+      expect(await detail.json()).toEqual(listed);
 
-        await t.content.remove(type, created.id);
-        expect((await get(`/api/public/${segment}/${created.slug}`)).status).toBe(404);
-        const gone = (await (await get(`/api/public/${segment}`)).json()) as PublicItem[];
-        expect(gone.some((i) => i.slug === created.slug)).toBe(false);
-      });
-    },
-  );
+      await t.content.remove(type, created.id);
+      expect((await get(`/api/public/${segment}/${created.slug}`)).status).toBe(404);
+      const gone = (await (await get(`/api/public/${segment}`)).json()) as PublicItem[];
+      expect(gone.some((i) => i.slug === created.slug)).toBe(false);
+    });
+  });
 
   it('shows an update at once', async () => {
     const created = await t.content.create('blog', makeBlogInput());

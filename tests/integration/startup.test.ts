@@ -58,7 +58,8 @@ describe('server start-up', () => {
   });
 
   it('stops with one clear message when the database cannot be reached', async () => {
-    const run = await runServer({ DATABASE_URL: 'postgres://nobody:secret@127.0.0.1:1/nothing', DIST_DIR: inject('testEnv').distDir }).exited;
+    const run = await runServer({ DATABASE_URL: 'postgres://nobody:secret@127.0.0.1:1/nothing', DIST_DIR: inject('testEnv').distDir })
+      .exited;
     expect(run.code).not.toBe(0);
     expect(run.stderr).toContain('Cannot reach the database at postgres://nobody:***@127.0.0.1:1/nothing (DATABASE_URL)');
     expect(run.stderr).not.toContain('secret');
@@ -136,7 +137,9 @@ describe('server start-up', () => {
     });
     expect(res.status).toBe(201);
     const mailbox = path.join(dataDir, 'mailbox');
-    await expect.poll(async () => (await readdir(mailbox).catch(() => [])).filter((f) => f.endsWith('.eml')).length, { timeout: 10_000 }).toBe(2);
+    await expect
+      .poll(async () => (await readdir(mailbox).catch(() => [])).filter((f) => f.endsWith('.eml')).length, { timeout: 10_000 })
+      .toBe(2);
     running.child.kill('SIGTERM');
     const run = await running.exited;
     expect(run.code).toBe(0);

@@ -52,7 +52,14 @@ export function buildSite(distDir: string, databaseUrl: string): void {
     stdio: ['ignore', 'pipe', 'pipe'],
     encoding: 'utf8',
     // A production build whatever runs it (vitest sets NODE_ENV=test, which would bundle React's dev build).
-    env: { ...process.env, NODE_ENV: 'production', DIST_DIR: distDir, DATABASE_URL: databaseUrl, ASTRO_TELEMETRY_DISABLED: '1', LOG_LEVEL: 'warn' },
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      DIST_DIR: distDir,
+      DATABASE_URL: databaseUrl,
+      ASTRO_TELEMETRY_DISABLED: '1',
+      LOG_LEVEL: 'warn',
+    },
   });
   if (result.status !== 0) throw new Error(`Test build failed:\n${result.stdout}\n${result.stderr}`);
   writeFileSync(path.join(distDir, '.build-stamp'), new Date().toISOString());

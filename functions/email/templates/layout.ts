@@ -13,11 +13,11 @@ export interface LayoutInput {
   unsubscribeUrl?: string;
 }
 
-const BUTTON = 'display:inline-block;background:#2453e6;color:#ffffff;text-decoration:none;font-weight:600;padding:12px 22px;border-radius:8px';
+const BUTTON =
+  'display:inline-block;background:#2453e6;color:#ffffff;text-decoration:none;font-weight:600;padding:12px 22px;border-radius:8px';
 
 /** A call-to-action button. */
-export const button = (href: string, label: string) =>
-  html`<p style="margin:24px 0"><a href="${href}" style="${BUTTON}">${label}</a></p>`;
+export const button = (href: string, label: string) => html`<p style="margin:24px 0"><a href="${href}" style="${BUTTON}">${label}</a></p>`;
 
 export function layout({ siteUrl, preheader, content, unsubscribeUrl }: LayoutInput): string {
   return html`<!doctype html>

@@ -6,7 +6,11 @@ const ctx = { siteUrl: 'https://www.beacongrowth.co' };
 const hostile = '<script>alert("x")</script> & \'quotes\'';
 
 const SAMPLE: { [N in TemplateName]: TemplateData<N> } = {
-  'newsletter-confirm': { confirmUrl: 'https://x.test/c?token=a', unsubscribeUrl: 'https://x.test/u?token=b', oneClickUrl: 'https://x.test/api/u?token=b' },
+  'newsletter-confirm': {
+    confirmUrl: 'https://x.test/c?token=a',
+    unsubscribeUrl: 'https://x.test/u?token=b',
+    oneClickUrl: 'https://x.test/api/u?token=b',
+  },
   'newsletter-welcome': { unsubscribeUrl: 'https://x.test/u?token=b', oneClickUrl: 'https://x.test/api/u?token=b' },
   'contact-notification': { name: hostile, email: 'a@example.com', subject: hostile, message: hostile, receivedAt: 'now' },
   'contact-acknowledgement': {},

@@ -10,7 +10,7 @@ import type { Logger } from '../../lib/logger.ts';
 import { TransportError, type MailMessage, type MailTransport } from './port.ts';
 
 /** The nodemailer message: both parts, our headers and a stable Message-ID. */
-export function toMailOptions(message: MailMessage): SendMailOptions {
+function toMailOptions(message: MailMessage): SendMailOptions {
   const { 'Message-ID': messageId, ...headers } = message.headers;
   return {
     from: message.from,

@@ -10,8 +10,8 @@ export interface RecordingTransportOptions {
   delivered?: boolean;
   /** Decides per message whether sending fails; undefined means it succeeds. */
   fail?: (message: MailMessage, attempt: number) => TransportError | undefined;
-  /** Time each send takes. */
-  delayMs?: number;
+  /** Awaited before each send completes: a delay, or a gate the test opens. */
+  before?: (message: MailMessage) => Promise<void>;
 }
 
 export function createRecordingTransport(options: RecordingTransportOptions = {}) {
@@ -26,7 +26,7 @@ export function createRecordingTransport(options: RecordingTransportOptions = {}
     async send(message) {
       const attempt = (attempts.get(message.id) ?? 0) + 1;
       attempts.set(message.id, attempt);
-      if (options.delayMs) await new Promise((r) => setTimeout(r, options.delayMs));
+      await options.before?.(message);
       const failure = options.fail?.(message, attempt);
       if (failure) throw failure;
       sent.push(message);

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { MediaItem } from '../../lib/content/schema.ts';
 
-export const PLACEHOLDER_IMAGE = '/images/placeholder.svg';
+const PLACEHOLDER_IMAGE = '/images/placeholder.svg';
 
 /** 16:9 cover from the item's first image; the placeholder shows when there is none or it fails. */
 export function CardImage({ media }: { media: readonly MediaItem[] }) {

@@ -60,14 +60,17 @@ function useUrlFilters(kinds: ContentTypeInfo['filters']) {
   return { filters, update, clear: () => setFilters(EMPTY_FILTERS) };
 }
 
+const NO_ITEMS: PublicItem[] = [];
+
 export default function ContentList({ info }: { info: ContentTypeInfo }) {
   const state = useItems(info);
   const { filters, update, clear } = useUrlFilters(info.filters);
-  const items = state.status === 'ready' ? state.items : [];
+  const items = state.status === 'ready' ? state.items : NO_ITEMS;
   const visible = useMemo(() => applyFilters(items, filters), [items, filters]);
   // Long lists render a page of cards at a time; a new filter starts again from the first page.
-  const [shown, setShown] = useState(PAGE_SIZE);
-  useEffect(() => setShown(PAGE_SIZE), [filters]);
+  const [paging, setPaging] = useState({ filters, shown: PAGE_SIZE });
+  if (paging.filters !== filters) setPaging({ filters, shown: PAGE_SIZE });
+  const shown = paging.filters === filters ? paging.shown : PAGE_SIZE;
   const tags = useMemo(() => tagOptions(items), [items]);
   const levels = useMemo(
     () => SKILL_LEVELS.filter((l) => items.some((i) => i.type === 'course' && i.skillLevel === l)),
@@ -143,7 +146,7 @@ export default function ContentList({ info }: { info: ContentTypeInfo }) {
               </p>
               <button
                 type="button"
-                onClick={() => setShown((n) => n + PAGE_SIZE)}
+                onClick={() => setPaging((p) => ({ ...p, shown: p.shown + PAGE_SIZE }))}
                 className="rounded-lg px-5 py-2.5 text-sm font-semibold text-brand-700 ring-1 ring-inset ring-brand-200 hover:bg-brand-50"
               >
                 Show more

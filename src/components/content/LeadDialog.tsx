@@ -36,18 +36,19 @@ const input = 'mt-1 w-full rounded-lg border border-slate-300 px-3 py-2 text-sm 
 
 export function LeadDialog({ toolId, toolTitle, onClose }: { toolId: string; toolTitle: string; onClose: () => void }) {
   const ref = useRef<HTMLDialogElement>(null);
-  const [step, setStep] = useState<Step>({ kind: 'preparing' });
+  // A returning visitor (email remembered) gets the link at once; others start with the form.
+  const [stored] = useState(() => readStored(STORAGE_KEYS.userEmail));
+  const [step, setStep] = useState<Step>(stored ? { kind: 'preparing' } : { kind: 'form', email: '', sending: false });
   const [errors, setErrors] = useState<FieldErrors>({});
   const id = useId();
 
   useEffect(() => {
     ref.current?.showModal();
-    const stored = readStored(STORAGE_KEYS.userEmail);
-    if (!stored) return setStep({ kind: 'form', email: '', sending: false });
+    if (!stored) return;
     void requestDownload({ email: stored, toolId }).then((outcome) =>
       setStep(outcome.ok ? { kind: 'thanks', email: stored, downloadUrl: outcome.downloadUrl } : { kind: 'form', email: stored, sending: false }),
     );
-  }, [toolId]);
+  }, [toolId, stored]);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();

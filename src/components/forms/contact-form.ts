@@ -6,7 +6,7 @@
 import { postJson, setBusy } from './post-json.ts';
 import { CONTACT_FIELDS, contactPayload, validateContact, type ContactErrors, type ContactInput } from './contact-validation.ts';
 
-export const CONTACT_PATH = '/api/contact';
+const CONTACT_PATH = '/api/contact';
 
 function control(form: HTMLFormElement, field: string): HTMLInputElement | HTMLTextAreaElement {
   return form.elements.namedItem(field) as HTMLInputElement | HTMLTextAreaElement;

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { contactPayload, validateContact, type ContactInput } from './contact-validation.ts';
 
-const valid: ContactInput = { name: 'Dana Whitfield', email: 'dana@harborbakery.com', subject: 'SEO for our bakery', message: 'We would like help with local search.' };
+const valid: ContactInput = {
+  name: 'Dana Whitfield',
+  email: 'dana@harborbakery.com',
+  subject: 'SEO for our bakery',
+  message: 'We would like help with local search.',
+};
 
 describe('contact form validation', () => {
   it('accepts a complete message', () => {

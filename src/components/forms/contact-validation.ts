@@ -18,7 +18,7 @@ const REQUIRED: Record<ContactField, string> = {
 const LABELS: Record<ContactField, string> = { name: 'Name', email: 'Email', subject: 'Subject', message: 'Message' };
 
 /** One "@", something before it, and a dotted domain after it, with no spaces. */
-export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** Messages for the fields that fail, keyed by field; empty when the input can be sent. */
 export function validateContact(input: ContactInput): ContactErrors {

@@ -7,9 +7,9 @@ import { STORAGE_KEYS, writeStored } from '../../lib/storage-keys.ts';
 import { ensureToastRegion, toast } from '../../lib/toast.ts';
 import { fieldMessage, postJson, setBusy } from './post-json.ts';
 
-export const INVALID_EMAIL = 'Please enter a valid email address';
-export const SUCCESS_TEXT = 'Thank you for subscribing to our newsletter.';
-export const SUBSCRIBE_PATH = '/api/newsletter/subscribe';
+const INVALID_EMAIL = 'Please enter a valid email address';
+const SUCCESS_TEXT = 'Thank you for subscribing to our newsletter.';
+const SUBSCRIBE_PATH = '/api/newsletter/subscribe';
 
 /** The spec's rule: non-empty and contains an @. */
 export function isNewsletterEmail(value: string): boolean {

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fieldMessage, GENERIC_ERROR, NETWORK_ERROR, postJson } from './post-json.ts';
 
-const answer = (status: number, body: unknown) => vi.fn(async () => new Response(typeof body === 'string' ? body : JSON.stringify(body), { status }));
+const answer = (status: number, body: unknown) =>
+  vi.fn(async () => new Response(typeof body === 'string' ? body : JSON.stringify(body), { status }));
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -9,7 +10,11 @@ describe('postJson', () => {
   it('posts JSON and returns the data of a 2xx answer', async () => {
     const fetch = answer(202, { status: 'pending' });
     vi.stubGlobal('fetch', fetch);
-    expect(await postJson('/api/newsletter/subscribe', { email: 'a@b.co' })).toEqual({ ok: true, status: 202, data: { status: 'pending' } });
+    expect(await postJson('/api/newsletter/subscribe', { email: 'a@b.co' })).toEqual({
+      ok: true,
+      status: 202,
+      data: { status: 'pending' },
+    });
     const [url, init] = fetch.mock.calls[0] as unknown as [string, RequestInit];
     expect(url).toBe('/api/newsletter/subscribe');
     expect(init.method).toBe('POST');
@@ -32,7 +37,10 @@ describe('postJson', () => {
   });
 
   it('reports a network failure as status 0 without throwing', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))),
+    );
     expect(await postJson('/api/contact', {})).toEqual({ ok: false, status: 0, error: { code: 'network', message: NETWORK_ERROR } });
   });
 });

@@ -6,9 +6,9 @@
  *   Escape (focus back to the button), 150 ms after a link is chosen, when focus leaves the
  *   header, and on route changes (a back/forward restore or a hash change).
  */
-export const SCROLL_THRESHOLD = 20;
-export const CLOSE_DURATION_MS = 300;
-export const LINK_CLOSE_DELAY_MS = 150;
+const SCROLL_THRESHOLD = 20;
+const CLOSE_DURATION_MS = 300;
+const LINK_CLOSE_DELAY_MS = 150;
 const DESKTOP_QUERY = '(min-width: 768px)';
 
 type MenuState = 'open' | 'closing' | 'closed';

@@ -7,8 +7,8 @@
 import type { PublicBlog, PublicCourse, PublicTool } from '../../lib/content/registry.ts';
 import { getBuildReader } from '../../lib/server/context.ts';
 
-export const TEASER_TOOL_SLUGS = ['seo-audit-checklist', 'marketing-roi-calculator', 'content-calendar-template'] as const;
-export const TEASER_COURSES = [
+const TEASER_TOOL_SLUGS = ['seo-audit-checklist', 'marketing-roi-calculator', 'content-calendar-template'] as const;
+const TEASER_COURSES = [
   { slug: 'ai-automation-playbook', price: 149 },
   { slug: 'chatbot-development-essentials', price: 199 },
   { slug: 'content-strategy-sprint', price: 129 },

@@ -4,9 +4,9 @@
  * a timer late cannot stretch the splash: it still reaches 100% after 400 ms (a late tick may
  * skip a step).
  */
-export const SPLASH_STEP = 5;
-export const SPLASH_TICK_MS = 20;
-export const SPLASH_HIDE_DELAY_MS = 300;
+const SPLASH_STEP = 5;
+const SPLASH_TICK_MS = 20;
+const SPLASH_HIDE_DELAY_MS = 300;
 const FADE_MS = 200;
 
 /** Percentage shown after `elapsed` milliseconds. */

@@ -27,7 +27,12 @@ export function organizationLd(site: URL) {
       email: SITE.email,
       telephone: SITE.phone,
       availableLanguage: 'English',
-      hoursAvailable: { '@type': 'OpeningHoursSpecification', dayOfWeek: ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday'], opens: '09:00', closes: '17:00' },
+      hoursAvailable: {
+        '@type': 'OpeningHoursSpecification',
+        dayOfWeek: ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday'],
+        opens: '09:00',
+        closes: '17:00',
+      },
     },
     sameAs: SOCIAL_PROFILES.map((p) => p.url),
   };

@@ -49,7 +49,7 @@ describe('schemaAt', () => {
   });
 });
 
-type Spec = ContentTypeSpec<'note', { body: z.ZodString }, {}, { body: z.ZodString }, { summary: z.ZodOptional<z.ZodString> }>;
+type Spec = ContentTypeSpec<'note', { body: z.ZodString }, Record<never, never>, { body: z.ZodString }, { summary: z.ZodOptional<z.ZodString> }>;
 
 /** A small valid definition to vary. */
 function makeSpec(overrides: Partial<Spec> = {}): Spec {

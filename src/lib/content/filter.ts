@@ -8,7 +8,7 @@ import type { PublicItem } from './registry.ts';
 /** The filters a list page may offer; each content type picks its own (see registry.ts). */
 export type ListFilterKind = 'search' | 'tag' | 'category' | 'skillLevel' | 'price';
 
-export const PRICE_FILTERS = ['free', 'paid'] as const;
+const PRICE_FILTERS = ['free', 'paid'] as const;
 export type PriceFilter = (typeof PRICE_FILTERS)[number];
 
 export interface ListFilters {
@@ -60,7 +60,7 @@ export function hasActiveFilters(filters: ListFilters): boolean {
 }
 
 /** Case-insensitive substring match on title or description; an empty query matches everything. */
-export function matchesSearch(item: Pick<PublicItem, 'title' | 'description'>, query: string): boolean {
+function matchesSearch(item: Pick<PublicItem, 'title' | 'description'>, query: string): boolean {
   const needle = query.trim().toLocaleLowerCase();
   if (!needle) return true;
   return (
@@ -75,7 +75,7 @@ function hasTag(item: PublicItem, tag: string): boolean {
 }
 
 /** Market price rule: missing or 0 is free, above 0 is paid. */
-export function isFree(item: { price?: number }): boolean {
+function isFree(item: { price?: number }): boolean {
   return item.price === undefined || item.price <= 0;
 }
 

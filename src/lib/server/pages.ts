@@ -13,10 +13,7 @@ export async function staticDetailPaths<T extends ContentType>(type: T) {
   return items.map((item) => ({ params: { slug: item.slug }, props: { item } }));
 }
 
-export type DetailResult<T extends ContentType> =
-  | { status: 200; item: PublicItemOf<T> }
-  | { status: 404 }
-  | { status: 503 };
+export type DetailResult<T extends ContentType> = { status: 200; item: PublicItemOf<T> } | { status: 404 } | { status: 503 };
 
 /**
  * Looks an item up for an on-demand detail page (items added after the build) and sets the

@@ -5,17 +5,17 @@ import { defineContentType } from '../content-type.ts';
 import { FileRefSchema, MediaItemSchema, PublicUrlSchema, SlugSchema } from '../schema.ts';
 
 /** Lesson media may point at protected files as well as public ones. */
-export const LessonMediaItemSchema = MediaItemSchema.extend({
+const LessonMediaItemSchema = MediaItemSchema.extend({
   url: z.union([PublicUrlSchema, FileRefSchema]).describe('Public path, https URL or private file key.'),
 });
 
-export const DownloadableSchema = z.object({
+const DownloadableSchema = z.object({
   name: z.string().min(1).max(200).describe('Label shown on the download button.'),
   url: FileRefSchema.describe('Private file key (e.g. "downloads/workbook.pdf") or https URL.'),
 });
 export type Downloadable = z.infer<typeof DownloadableSchema>;
 
-export const LessonSchema = z.object({
+const LessonSchema = z.object({
   id: SlugSchema.describe('Stable id of the lesson within its course.'),
   title: z.string().trim().min(1).max(200).describe('Lesson title shown in the curriculum.'),
   content: z.string().max(100_000).default('').describe('Lesson text (Markdown). Gated.'),
@@ -24,7 +24,7 @@ export const LessonSchema = z.object({
 });
 export type Lesson = z.infer<typeof LessonSchema>;
 
-export const SectionSchema = z.object({
+const SectionSchema = z.object({
   id: SlugSchema.describe('Stable id of the section within its course.'),
   title: z.string().trim().min(1).max(200).describe('Section title shown in the curriculum.'),
   lessons: z.array(LessonSchema).min(1).max(100).describe('Lessons in reading order.'),
