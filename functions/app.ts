@@ -16,7 +16,7 @@ import { createAccessLog, type AccessLog } from './lib/access-log.ts';
 import type { AppContext, AppEnv } from './lib/context.ts';
 import type { Logger } from './lib/logger.ts';
 import { createMethodIndex } from './lib/methods.ts';
-import { refuseCrossSiteWrites, requestContext, urlLengthLimit } from './lib/middleware.ts';
+import { refuseCrossSiteWrites, requestContext } from './lib/middleware.ts';
 import { answerHeaders } from './lib/respond.ts';
 import { apiSecurityHeaders, pageSecurityHeaders } from './lib/security-headers.ts';
 import { createNewsletterRoutes } from './newsletter/routes.ts';
@@ -39,17 +39,19 @@ export function createApp({ config, logger, services, site, accessLog }: AppDeps
   const app = new Hono<AppEnv>();
 
   app.use(requestContext({ accessLog: accessLog ?? createAccessLog(process.stdout, logger.isLevelEnabled('info')), logger, trustProxy }));
-  app.use(urlLengthLimit());
   app.use(answerHeaders(apiSecurityHeaders({ https })));
-  app.use('/api/*', refuseCrossSiteWrites(config.siteUrl));
+  const refuseCrossSite = refuseCrossSiteWrites(config.siteUrl);
   const limitBody = bodyLimit({
     maxSize: config.maxBodyBytes,
     onError: () => {
       throw new AppError('payload_too_large', `The request body is larger than ${config.maxBodyBytes} bytes.`);
     },
   });
-  // Only requests that may carry a body pay for the check (it materialises the request body stream).
-  app.use('/api/*', (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitBody(c, next)));
+  // Writes only: cross-site ones are refused, then the body size is checked (which materialises the
+  // request body stream, so reads do not pay for it).
+  app.use('/api/*', (c, next) =>
+    c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : refuseCrossSite(c, async () => void (await limitBody(c, next))),
+  );
 
   app.route('/', createHealthRoutes(services.database, logger));
   app.route('/api/public', createPublicContentRoutes(services.contentCache));

@@ -85,12 +85,12 @@ const codeForStatus = (status: number): ErrorCode =>
  */
 export function createErrorHandler(logger: Logger) {
   return (err: Error, c: AppContext) => {
-    if (c.env?.outgoing?.headersSent) return abortAfterHead(c, logger, err);
+    if (c.env?.outgoing?.headersSent) return abortAfterHead(c, err);
     if (err instanceof AppError) return errorResponse(c, err.code, err.message, err);
     if (err instanceof HTTPException && err.status < 500) {
       return errorResponse(c, codeForStatus(err.status), err.message || 'Bad request');
     }
-    logger.error({ err, path: c.req.path, method: c.req.method }, 'unhandled error');
+    (c.get('log')?.() ?? logger).error({ err, path: c.req.path, method: c.req.method }, 'unhandled error');
     return errorResponse(c, 'internal', 'Something went wrong on our side. Please try again.');
   };
 }

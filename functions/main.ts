@@ -52,7 +52,6 @@ export async function startServer(config: Config, logger: Logger, options: Start
       : await createSiteHandler({
           distDir: config.distDir,
           locals: createPageLocals(services),
-          logger,
         });
     const app = createApp({ config, logger, services, site });
 

@@ -14,8 +14,8 @@ export interface AppVariables {
   requestId: string;
   /** Headers middleware wants on the answer, whatever path writes it (see respond.ts). */
   answerHeaders: AnswerHeaders;
-  /** The process logger; lines logged while serving a request carry its id (see logger.ts). */
-  logger: Logger;
+  /** This request's logger: its lines carry the request id. Made on first use (most requests log nothing but the access line). */
+  log: () => Logger;
 }
 
 /** On Node the adapter passes the raw request and response; elsewhere (tests, serverless) they are absent. */

@@ -1,10 +1,11 @@
 /** Cross-cutting middleware: request context and logging, the URL length limit, cross-site writes. */
 import { randomUUID } from 'node:crypto';
-import { AppError } from '../errors.ts';
+import { AppError, errorResponse } from '../errors.ts';
 import type { AccessLog } from './access-log.ts';
 import type { AppMiddleware } from './context.ts';
+import { finishAnswer } from './respond.ts';
 import { requestHeader } from './http.ts';
-import { runInRequest, type Logger } from './logger.ts';
+import type { Logger } from './logger.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 
@@ -15,46 +16,40 @@ export interface RequestContextOptions {
   trustProxy: number;
 }
 
+const MAX_URL_LENGTH = 2048;
+
 /**
- * First middleware: gives the request an id (`X-Request-Id` on the answer, in every log line and
- * every error body) and logs one access line with its final status and duration. On Node it logs
- * when the response closes (also for answers written straight to the socket) without touching
- * `c.res`, which would turn the adapter's cheap cached response into a full Fetch Response.
+ * First middleware, the edge of every request: gives it an id (`X-Request-Id` on the answer, in its
+ * log lines and error bodies), rejects absurdly long URLs before any routing work, finishes the
+ * answer's headers (respond.ts) and logs one access line with the final status and duration. Answers
+ * written straight to Node are logged without touching `c.res`, which would turn the adapter's cheap
+ * response marker into a full Fetch Response.
  */
 export function requestContext({ accessLog, logger, trustProxy }: RequestContextOptions): AppMiddleware {
   return (c, next) => {
     const given = trustProxy > 0 ? requestHeader(c, 'x-request-id') : undefined;
     const requestId = given && REQUEST_ID.test(given) ? given : randomUUID();
     c.set('requestId', requestId);
-    c.set('logger', logger);
+    let child: Logger | undefined;
+    c.set('log', () => (child ??= logger.child({ requestId })));
     const start = performance.now();
     const log = (status: number) =>
       accessLog.record(c.req.method, c.req.path, status, Math.round((performance.now() - start) * 10) / 10, requestId);
     const outgoing = c.env?.outgoing;
-    if (outgoing) {
-      outgoing.setHeader('X-Request-Id', requestId);
-      // 499: the client closed the connection before the answer was complete.
-      outgoing.once('close', () => log(outgoing.writableFinished ? outgoing.statusCode : 499));
-      return runInRequest(requestId, next);
-    }
-    return runInRequest(requestId, async () => {
-      await next();
-      c.res.headers.set('X-Request-Id', requestId);
-      log(c.res.status);
+    const tooLong = (outgoing ? (c.env?.incoming?.url?.length ?? 0) : c.req.url.length) > MAX_URL_LENGTH;
+    const handled = tooLong ? ((c.res = errorResponse(c, 'uri_too_long', URI_TOO_LONG)), Promise.resolve()) : next();
+    return handled.then(() => {
+      finishAnswer(c);
+      if (!outgoing) return log(c.res.status);
+      // Answers written straight to the socket (the cached ones) are complete here; the rest are
+      // logged when the response closes: 499 when the client left before the answer was complete.
+      if (outgoing.writableEnded) log(outgoing.statusCode);
+      else outgoing.once('close', () => log(outgoing.writableFinished ? outgoing.statusCode : 499));
     });
   };
 }
 
-const MAX_URL_LENGTH = 2048;
-
-/** Rejects absurdly long URLs before any routing work. */
-export function urlLengthLimit(): AppMiddleware {
-  return (c, next) => {
-    const length = c.env?.incoming?.url?.length ?? c.req.url.length;
-    if (length > MAX_URL_LENGTH) throw new AppError('uri_too_long', `The address is longer than ${MAX_URL_LENGTH} characters.`);
-    return next();
-  };
-}
+const URI_TOO_LONG = `The address is longer than ${MAX_URL_LENGTH} characters.`;
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 

@@ -13,9 +13,8 @@ import { pathToFileURL } from 'node:url';
 import sirv from 'sirv';
 import { isSafePath, withoutTrailingSlash } from '../../src/lib/redirect.ts';
 import type { AppContext } from '../lib/context.ts';
-import type { Logger } from '../lib/logger.ts';
 import type { PageLocals } from './locals.ts';
-import { abortAfterHead, alreadySent } from '../lib/respond.ts';
+import { abortAfterHead, alreadySent, REQUEST_ID_HEADER } from '../lib/respond.ts';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const REVALIDATE = 'public, max-age=0, must-revalidate';
@@ -27,7 +26,6 @@ export interface SiteHandlerOptions {
   distDir: string;
   /** Builds Astro.locals for one request (on-demand pages read server data from it). */
   locals: (c: AppContext) => PageLocals;
-  logger: Logger;
 }
 
 /** Whether a request path's percent-encoding is valid (Astro would log an error for it). */
@@ -54,7 +52,7 @@ export function assertBuild(distDir: string): void {
   }
 }
 
-export async function createSiteHandler({ distDir, locals, logger }: SiteHandlerOptions) {
+export async function createSiteHandler({ distDir, locals }: SiteHandlerOptions) {
   assertBuild(distDir);
   const clientDir = path.join(distDir, 'client');
   const entry = path.join(distDir, 'server', 'entry.mjs');
@@ -95,6 +93,7 @@ export async function createSiteHandler({ distDir, locals, logger }: SiteHandler
   return async (c: AppContext) => {
     const { incoming, outgoing } = c.env;
     if (!incoming || !outgoing) throw new Error('The site handler runs on the Node adapter only.');
+    outgoing.setHeader(REQUEST_ID_HEADER, c.get('requestId'));
     for (const [name, value] of Object.entries(c.get('answerHeaders'))) outgoing.setHeader(name, value);
     const raw = incoming.url ?? '/';
     const rawPath = raw.split('?')[0]!;
@@ -119,8 +118,8 @@ export async function createSiteHandler({ distDir, locals, logger }: SiteHandler
     try {
       await serve(incoming, outgoing, locals(c));
     } catch (err) {
-      if (outgoing.headersSent) return abortAfterHead(c, logger, err);
-      logger.error({ err, path: rawPath }, 'page rendering failed');
+      if (outgoing.headersSent) return abortAfterHead(c, err);
+      c.get('log')().error({ err, path: rawPath }, 'page rendering failed');
       outgoing.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
       outgoing.end('Something went wrong on our side. Please try again.');
     }

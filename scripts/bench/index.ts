@@ -9,7 +9,7 @@
  * Options: --only=api,weight,scale,email,lighthouse  --duration=10 (seconds per load run)  --rounds=3
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, cpSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { emailBench } from './email.ts';
 import { lighthouseBench } from './lighthouse.ts';
@@ -33,22 +33,27 @@ function build(distDir: string, env: Record<string, string> = {}): number {
   return (performance.now() - started) / 1000;
 }
 
-function startChild(script: string, env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [script], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const onData = (d: Buffer) => {
-      out += d;
-      const url = /(http:\/\/[\d.:a-z]+)/.exec(out.split('\n').find((l) => l.includes('running at') || l.startsWith('bare ')) ?? '')?.[1];
-      if (!url) return;
-      // From here on the logs are only drained, as a log shipper would.
-      child.stdout!.off('data', onData);
-      child.stdout!.resume();
-      resolve({ url, child });
-    };
-    child.stdout!.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`${script} exited with ${code}:\n${out}`)));
-  });
+/**
+ * Starts a server in its own process, its output (the access log) going to a file as it would in
+ * production (a pipe drained by this process would take CPU from the servers under load), and
+ * resolves with the URL it prints once it listens.
+ */
+async function startChild(script: string, env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
+  const logFile = path.join(tmp, `${path.basename(script)}.log`);
+  const out = openSync(logFile, 'w');
+  const child = spawn(process.execPath, [script], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', out, 'inherit'] });
+  closeSync(out);
+  let exited: number | null | undefined;
+  child.on('exit', (code) => (exited = code));
+  for (let waited = 0; waited < 120_000; waited += 100) {
+    const text = readFileSync(logFile, 'utf8');
+    const url = /(http:\/\/[\d.:a-z]+)/.exec(text.split('\n').find((l) => l.includes('running at') || l.startsWith('bare ')) ?? '')?.[1];
+    if (url) return { url, child };
+    if (exited !== undefined) throw new Error(`${script} exited with ${exited}:\n${text}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  child.kill('SIGTERM');
+  throw new Error(`${script} did not start within two minutes (log: ${logFile})`);
 }
 
 const WRK = '/usr/bin/wrk';
