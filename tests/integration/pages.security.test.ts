@@ -129,6 +129,23 @@ describe('pages bad-input suite', () => {
     expect(String(onDemand.headers['content-security-policy'])).toMatch(/script-src 'self' 'sha256-/);
   });
 
+  it('answers API paths with raw backslashes or a bad Host in the JSON error shape, with the X-Request-Id header on every answer', async () => {
+    for (const path of ['/api/public/blogs/\\evil', '/api/public/\\blogs', '/api/%5Cpublic/blogs']) {
+      const res = await rawGet(base, path);
+      expect(res.status, path).toBeGreaterThanOrEqual(400);
+      expect(res.status, path).toBeLessThan(500);
+      const body = JSON.parse(res.body.toString()) as { error: { code: string; requestId: string } };
+      expect(body.error.requestId, path).toMatch(/^[0-9a-f-]{36}$/);
+      expect(body.error.requestId, path).toBe(res.headers['x-request-id']);
+    }
+    const badHost = await rawGet(base, '/api/public/blogs', { host: 'a b' });
+    expect(badHost.status).toBe(400);
+    expect(JSON.parse(badHost.body.toString())).toMatchObject({ error: { code: 'bad_request' } });
+    for (const path of ['/api/public/blogs', '/about', '/blog/no-such-article', '/no-such-page', '/about/']) {
+      expect((await rawGet(base, path)).headers['x-request-id'], path).toMatch(/^[0-9a-f-]{36}$/);
+    }
+  });
+
   it('still serves after all of that', async () => {
     expect((await rawGet(base, '/healthz')).status).toBe(200);
     expect((await rawGet(base, '/about')).status).toBe(200);
