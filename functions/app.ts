@@ -4,6 +4,7 @@
  */
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { createAuthRoutes } from './auth/routes.ts';
 import type { Config } from './config.ts';
 import { createContactRoutes } from './contact/routes.ts';
 import { createPublicContentRoutes } from './content/routes.ts';
@@ -54,6 +55,7 @@ export function createApp({ config, logger, services, site, accessLog }: AppDeps
   );
 
   app.route('/', createHealthRoutes(services.database, logger));
+  app.route('/auth/v1', createAuthRoutes({ auth: services.auth, keys: services.authKeys, trustProxy }));
   app.route('/api/public', createPublicContentRoutes(services.contentCache));
   app.route('/api/newsletter', createNewsletterRoutes({ newsletter: services.newsletter, limiter, trustProxy }));
   app.route('/api/contact', createContactRoutes({ contact: services.contact, limiter, trustProxy }));

@@ -46,6 +46,13 @@ const EnvSchema = z.object({
   EMAIL_WORKER: booleanFlag.default(true),
   EMAIL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(6),
   EMAIL_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(16),
+  AUTH_AUTOCONFIRM: booleanFlag.default(false),
+  AUTH_JWT_EXPIRY_SECONDS: z.coerce.number().int().min(60).max(604_800).default(3600),
+  AUTH_MIN_PASSWORD_LENGTH: z.coerce.number().int().min(6).max(72).default(8),
+  AUTH_BCRYPT_COST: z.coerce.number().int().min(4).max(15).default(10),
+  AUTH_REDIRECT_URLS: z.string().default(''),
+  AUTH_MAIL_COOLDOWN_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
+  AUTH_OTP_EXPIRY_SECONDS: z.coerce.number().int().min(60).max(86_400).default(3600),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -91,6 +98,20 @@ export interface Config {
   };
   /** Protected downloads (keys of downloadUrl) live here. */
   filesDir: string;
+  /** The embedded auth service (functions/auth), Supabase Auth's defaults unless noted. */
+  auth: {
+    /** Sign-up confirms at once (GoTrue "autoconfirm"); off: a confirmation link is mailed first. */
+    autoconfirm: boolean;
+    jwtExpirySeconds: number;
+    minPasswordLength: number;
+    bcryptCost: number;
+    /** Extra allowed `redirect_to` patterns (globs); the site's own origin is always allowed. */
+    redirectUrls: string[];
+    /** Least time between two mails of one kind to one user. */
+    mailCooldownSeconds: number;
+    /** Life of emailed links and codes. */
+    otpExpirySeconds: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -152,5 +173,16 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       concurrency: env.EMAIL_CONCURRENCY,
     },
     filesDir: path.join(path.resolve(cwd, env.CONTENT_DIR), 'files'),
+    auth: {
+      autoconfirm: env.AUTH_AUTOCONFIRM,
+      jwtExpirySeconds: env.AUTH_JWT_EXPIRY_SECONDS,
+      minPasswordLength: env.AUTH_MIN_PASSWORD_LENGTH,
+      bcryptCost: env.AUTH_BCRYPT_COST,
+      redirectUrls: env.AUTH_REDIRECT_URLS.split(',')
+        .map((u) => u.trim())
+        .filter(Boolean),
+      mailCooldownSeconds: env.AUTH_MAIL_COOLDOWN_SECONDS,
+      otpExpirySeconds: env.AUTH_OTP_EXPIRY_SECONDS,
+    },
   };
 }

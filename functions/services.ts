@@ -5,6 +5,10 @@
  * (the mail transport today) is picked here, once, from configuration.
  */
 import { createRateLimitService } from './abuse/service.ts';
+import { createSigningKeys } from './auth/keys.ts';
+import { createAuthService } from './auth/service.ts';
+import { createAuthStore } from './auth/store.ts';
+import { createAccessTokenVerifier, localKeySet } from './auth/verify.ts';
 import { createRateLimitStore } from './abuse/store.ts';
 import type { Config } from './config.ts';
 import { createContactService } from './contact/service.ts';
@@ -67,7 +71,8 @@ export async function createServices(config: Config, logger: Logger, options: Se
     const unlisten = await db.listen(CONTENT_CHANNEL, clear, clear);
 
     const { siteUrl } = config;
-    const tokens = createTokens(await loadSigningSecret(createSecretStore(db.db), config.secretKey));
+    const secret = await loadSigningSecret(createSecretStore(db.db), config.secretKey);
+    const tokens = createTokens(secret);
     const outbox = createEmailService({ db: db.db, from: config.email.from, siteUrl, maxAttempts: config.email.maxAttempts, logger });
     const mail = createMailDelivery(config, db, logger, options);
     const limiter = createRateLimitService(createRateLimitStore(db.db));
@@ -75,6 +80,20 @@ export async function createServices(config: Config, logger: Logger, options: Se
     const newsletter = createNewsletterService({ db: db.db, outbox, tokens, siteUrl, logger });
     const contact = createContactService({ db: db.db, outbox, inbox: config.email.contactInbox });
     const leads = createLeadService({ db: db.db, content, outbox, downloads, siteUrl });
+    const authKeys = createSigningKeys(createAuthStore(db.db), { tokenLifetimeSeconds: config.auth.jwtExpirySeconds });
+    await authKeys.load();
+    const verifyAccessToken = createAccessTokenVerifier({ issuer: `${siteUrl}/auth/v1`, keySet: localKeySet(authKeys) });
+    const auth = createAuthService({
+      db: db.db,
+      outbox,
+      limiter,
+      keys: authKeys,
+      verify: verifyAccessToken,
+      secret,
+      siteUrl,
+      settings: config.auth,
+      logger,
+    });
 
     let prune: NodeJS.Timeout | undefined;
     let started = false;
@@ -91,6 +110,9 @@ export async function createServices(config: Config, logger: Logger, options: Se
       newsletter,
       contact,
       leads,
+      auth,
+      authKeys,
+      verifyAccessToken,
       /** Starts background work: the outbox worker (unless EMAIL_WORKER=false) and the hourly prune of rate limits. */
       async start() {
         if (started) return;

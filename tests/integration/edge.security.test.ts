@@ -104,7 +104,8 @@ describe.each(DATABASE_KINDS)('API bad-input suite on %s', (kind) => {
   const writeRoutes = () => Object.entries(routes).filter(([key]) => !key.startsWith('GET '));
 
   it('has a sample for every route the app serves', () => {
-    const served = t.app.routes.filter((r) => r.method !== 'ALL').map((r) => `${r.method} ${r.path}`);
+    // The auth API answers in Supabase Auth's own error shape; its bad-input suite is auth.test.ts.
+    const served = t.app.routes.filter((r) => r.method !== 'ALL' && !r.path.startsWith('/auth/v1/')).map((r) => `${r.method} ${r.path}`);
     expect([...new Set(served)].sort()).toEqual(Object.keys(routes).sort());
   });
 

@@ -130,7 +130,66 @@ ${button(d.downloadUrl, 'Download now')}
       `Here you go\n\nThanks for your interest in ${d.toolTitle} (${d.toolUrl}). Your download link works for ${d.validDays} days:\n${d.downloadUrl}\n\nQuestions about putting it to work? Just reply: a consultant reads every message.`,
     ),
   }),
+
+  // Account mails (the embedded auth service). Each carries the link and the 6-digit code.
+  'auth-confirm-signup': (d: AuthLink, { siteUrl }: TemplateContext): RenderedEmail =>
+    authMail(siteUrl, d, {
+      subject: `Confirm your ${SITE.name} account`,
+      heading: 'Confirm your email address',
+      intro: `Welcome to ${SITE.name}. Confirm that this address is yours to finish creating your account:`,
+      action: 'Confirm my account',
+      outro: 'If you did not create an account, ignore this message: nothing happens without confirmation.',
+    }),
+
+  'auth-recovery': (d: AuthLink, { siteUrl }: TemplateContext): RenderedEmail =>
+    authMail(siteUrl, d, {
+      subject: `Reset your ${SITE.name} password`,
+      heading: 'Reset your password',
+      intro: 'Someone (hopefully you) asked to reset the password of your account. Choose a new one here:',
+      action: 'Choose a new password',
+      outro: 'If you did not ask for this, ignore this message: your password stays as it is.',
+    }),
+
+  'auth-magic-link': (d: AuthLink, { siteUrl }: TemplateContext): RenderedEmail =>
+    authMail(siteUrl, d, {
+      subject: `Your ${SITE.name} sign-in link`,
+      heading: 'Sign in',
+      intro: 'Use this link to sign in to your account:',
+      action: 'Sign in',
+      outro: 'If you did not ask for this link, ignore this message.',
+    }),
 };
+
+interface AuthLink {
+  /** The verification link. */
+  url: string;
+  /** The 6-digit code, for typing in instead of following the link. */
+  code: string;
+  /** How long link and code work, in minutes. */
+  validMinutes: number;
+}
+
+function authMail(
+  siteUrl: string,
+  d: AuthLink,
+  copy: { subject: string; heading: string; intro: string; action: string; outro: string },
+): RenderedEmail {
+  const validity = `The link and the code work for ${d.validMinutes} minutes, once.`;
+  return {
+    subject: copy.subject,
+    html: layout({
+      siteUrl,
+      preheader: copy.intro,
+      content: html`<h1 style="font-size:22px;margin:0 0 16px">${copy.heading}</h1>
+<p style="margin:0 0 16px">${copy.intro}</p>
+${button(d.url, copy.action)}
+<p style="margin:0 0 16px">Or enter this code: <strong style="font-size:18px;letter-spacing:2px">${d.code}</strong></p>
+<p style="margin:0 0 16px;color:#64748b;font-size:14px">${validity}</p>
+<p style="margin:0;color:#64748b;font-size:14px">${copy.outro}</p>`,
+    }),
+    text: textLayout(`${copy.heading}\n\n${copy.intro}\n${d.url}\n\nOr enter this code: ${d.code}\n\n${validity}\n\n${copy.outro}`),
+  };
+}
 
 export type TemplateName = keyof typeof templates;
 export type TemplateData<N extends TemplateName> = Parameters<(typeof templates)[N]>[0];

@@ -1,0 +1,156 @@
+/** The auth tables' SQL: users, sessions, refresh tokens, emailed one-time tokens, signing keys. */
+import { and, desc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../db/client.ts';
+import {
+  authOneTimeTokens,
+  authRefreshTokens,
+  authSessions,
+  authSigningKeys,
+  authUsers,
+  type AuthUserRow,
+  type OneTimeTokenKind,
+} from '../db/schema.ts';
+
+export function createAuthStore(db: DbOrTx) {
+  return {
+    // Users ------------------------------------------------------------------------------------
+    async userByEmail(email: string): Promise<AuthUserRow | undefined> {
+      const [row] = await db.select().from(authUsers).where(eq(authUsers.email, email));
+      return row;
+    },
+    async userById(id: string): Promise<AuthUserRow | undefined> {
+      const [row] = await db.select().from(authUsers).where(eq(authUsers.id, id));
+      return row;
+    },
+    /** Inserts a user; undefined when the address was taken meanwhile. */
+    async insertUser(values: typeof authUsers.$inferInsert): Promise<AuthUserRow | undefined> {
+      const [row] = await db.insert(authUsers).values(values).onConflictDoNothing().returning();
+      return row;
+    },
+    async updateUser(id: string, patch: Partial<typeof authUsers.$inferInsert>): Promise<AuthUserRow> {
+      const [row] = await db
+        .update(authUsers)
+        .set({ ...patch, updatedAt: new Date() })
+        .where(eq(authUsers.id, id))
+        .returning();
+      return row!;
+    },
+
+    // Sessions and refresh tokens --------------------------------------------------------------
+    async createSession(userId: string, amr: { method: string; timestamp: number }[]) {
+      const [row] = await db.insert(authSessions).values({ userId, amr }).returning();
+      return row!;
+    },
+    async session(id: string) {
+      const [row] = await db.select().from(authSessions).where(eq(authSessions.id, id));
+      return row;
+    },
+    async touchSession(id: string) {
+      await db.update(authSessions).set({ refreshedAt: new Date() }).where(eq(authSessions.id, id));
+    },
+    async deleteSession(id: string) {
+      await db.delete(authSessions).where(eq(authSessions.id, id));
+    },
+    /** Deletes the user's sessions, all of them or all but `keep`. */
+    async deleteSessionsOf(userId: string, keep?: string) {
+      await db
+        .delete(authSessions)
+        .where(keep ? and(eq(authSessions.userId, userId), ne(authSessions.id, keep)) : eq(authSessions.userId, userId));
+    },
+    async insertRefreshToken(id: string, sessionId: string, parentId: string | null = null) {
+      await db.insert(authRefreshTokens).values({ id, sessionId, parentId });
+    },
+    /** The session's current (unused) refresh token. */
+    async currentRefreshTokenRow(sessionId: string) {
+      const [row] = await db
+        .select()
+        .from(authRefreshTokens)
+        .where(and(eq(authRefreshTokens.sessionId, sessionId), isNull(authRefreshTokens.usedAt)))
+        .orderBy(desc(authRefreshTokens.createdAt))
+        .limit(1);
+      return row;
+    },
+    /** A refresh token row, locked for this transaction, with its session. */
+    async refreshTokenForUpdate(id: string) {
+      const rows = await db.select().from(authRefreshTokens).where(eq(authRefreshTokens.id, id)).for('update');
+      return rows[0];
+    },
+    /** The session's current (unused) refresh token id. */
+    async currentRefreshToken(sessionId: string): Promise<string | undefined> {
+      const [row] = await db
+        .select({ id: authRefreshTokens.id })
+        .from(authRefreshTokens)
+        .where(and(eq(authRefreshTokens.sessionId, sessionId), isNull(authRefreshTokens.usedAt)))
+        .orderBy(desc(authRefreshTokens.createdAt))
+        .limit(1);
+      return row?.id;
+    },
+    /** Marks a token used; false when it was used already (a concurrent refresh won). */
+    async useRefreshToken(id: string): Promise<boolean> {
+      const rows = await db
+        .update(authRefreshTokens)
+        .set({ usedAt: new Date() })
+        .where(and(eq(authRefreshTokens.id, id), isNull(authRefreshTokens.usedAt)))
+        .returning({ id: authRefreshTokens.id });
+      return rows.length === 1;
+    },
+    /** Locks the session row, so refreshes of one session run one at a time. */
+    async lockSession(id: string) {
+      const rows = await db.select({ id: authSessions.id }).from(authSessions).where(eq(authSessions.id, id)).for('update');
+      return rows.length === 1;
+    },
+
+    // Emailed one-time tokens --------------------------------------------------------------------
+    /** Stores the latest token of a kind for a user (replacing, and so voiding, the previous one). */
+    async putOneTimeToken(userId: string, kind: OneTimeTokenKind, tokenHash: string, email: string) {
+      await db
+        .insert(authOneTimeTokens)
+        .values({ userId, kind, tokenHash, email })
+        .onConflictDoUpdate({
+          target: [authOneTimeTokens.userId, authOneTimeTokens.kind],
+          set: { tokenHash, email, createdAt: sql`now()` },
+        });
+    },
+    async oneTimeTokenByHash(tokenHash: string, kinds: readonly OneTimeTokenKind[]) {
+      const [row] = await db
+        .select()
+        .from(authOneTimeTokens)
+        .where(and(eq(authOneTimeTokens.tokenHash, tokenHash), inArray(authOneTimeTokens.kind, [...kinds])));
+      return row;
+    },
+    /** Deletes one token; false when it was gone already (used by a concurrent request). */
+    async takeOneTimeToken(userId: string, kind: OneTimeTokenKind, tokenHash: string): Promise<boolean> {
+      const rows = await db
+        .delete(authOneTimeTokens)
+        .where(and(eq(authOneTimeTokens.userId, userId), eq(authOneTimeTokens.kind, kind), eq(authOneTimeTokens.tokenHash, tokenHash)))
+        .returning({ kind: authOneTimeTokens.kind });
+      return rows.length === 1;
+    },
+    async deleteOneTimeTokens(userId: string, kinds?: readonly OneTimeTokenKind[]) {
+      await db
+        .delete(authOneTimeTokens)
+        .where(
+          kinds
+            ? and(eq(authOneTimeTokens.userId, userId), inArray(authOneTimeTokens.kind, [...kinds]))
+            : eq(authOneTimeTokens.userId, userId),
+        );
+    },
+
+    // Signing keys -------------------------------------------------------------------------------
+    signingKeys: () => db.select().from(authSigningKeys).orderBy(desc(authSigningKeys.createdAt)),
+    async insertSigningKey(values: typeof authSigningKeys.$inferInsert) {
+      await db.insert(authSigningKeys).values(values);
+    },
+    async retireSigningKeys(exceptKid: string) {
+      await db
+        .update(authSigningKeys)
+        .set({ retiredAt: new Date() })
+        .where(and(ne(authSigningKeys.kid, exceptKid), isNull(authSigningKeys.retiredAt)));
+    },
+    async deleteSigningKeysRetiredBefore(before: Date) {
+      await db.delete(authSigningKeys).where(sql`${authSigningKeys.retiredAt} < ${before}`);
+    },
+  };
+}
+
+export type AuthStore = ReturnType<typeof createAuthStore>;

@@ -1,0 +1,440 @@
+/**
+ * The embedded auth service through the unmodified supabase-js client, on both databases: sign-up
+ * with confirmation by the mailed link, sign-in, refresh rotation with reuse detection, getUser and
+ * getClaims through the JWKS, updateUser, the three sign-out scopes, recovery, sign-in links, resend,
+ * and the contract's error codes. The client's fetch goes straight into the app (no port).
+ */
+import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import { and, desc, eq } from 'drizzle-orm';
+import { exportJWK, generateKeyPair, SignJWT, decodeProtectedHeader, decodeJwt } from 'jose';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { authRefreshTokens, authSessions, authUsers, emails } from '../../functions/db/schema.ts';
+import { createTestApp, type TestApp } from '../support/app.ts';
+import { DATABASE_KINDS } from '../support/databases.ts';
+
+const PASSWORD = 'correct horse battery';
+
+describe.each(DATABASE_KINDS)('embedded auth on %s', (kind) => {
+  let t: TestApp;
+  let ip = 0;
+
+  beforeAll(async () => {
+    t = await createTestApp(kind, undefined, { AUTH_MAIL_COOLDOWN_SECONDS: '0', AUTH_BCRYPT_COST: '4' });
+  });
+  afterAll(() => t?.close());
+  beforeEach(() => {
+    ip += 1; // a fresh client address per test keeps the per-IP limits out of the way
+  });
+
+  const site = () => t.config.siteUrl;
+  /** A fresh supabase-js client whose requests go into the app. */
+  function client(): SupabaseClient {
+    const address = `10.1.0.${ip}`;
+    return createClient(site(), 'public-anon-key', {
+      auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+      global: {
+        fetch: async (input, init) => {
+          const headers = new Headers(init?.headers);
+          headers.set('x-forwarded-for', address);
+          return t.app.request(input instanceof Request ? input : String(input), { ...init, headers });
+        },
+      },
+    });
+  }
+  const db = () => t.database.db;
+  const email = (name: string) => `${name}-${kind}@example.test`;
+  async function latestMail(to: string) {
+    const [mail] = await db().select().from(emails).where(eq(emails.to, to)).orderBy(desc(emails.createdAt)).limit(1);
+    return mail;
+  }
+  const linkIn = (text: string) => /https?:\/\/\S+\/auth\/v1\/verify\?\S+/.exec(text)![0];
+  const codeIn = (text: string) => /code: (\d{6})/.exec(text)![1]!;
+
+  /** Opens the mailed link as a browser would; returns the redirect's fragment. */
+  async function follow(link: string) {
+    const res = await t.app.request(link, { headers: { 'x-forwarded-for': `10.1.0.${ip}` } });
+    expect(res.status).toBe(303);
+    const location = res.headers.get('location')!;
+    return { location, fragment: new URLSearchParams(location.split('#')[1]) };
+  }
+
+  async function confirmedUser(name: string) {
+    const address = email(name);
+    const sb = client();
+    await sb.auth.signUp({ email: address, password: PASSWORD, options: { data: { name: 'Ada' } } });
+    await follow(linkIn((await latestMail(address))!.bodyText));
+    return address;
+  }
+
+  it('signs up with a confirmation mail, refuses sign-in until the link is followed, then signs in', async () => {
+    const address = email('ada');
+    const sb = client();
+    const { data, error } = await sb.auth.signUp({ email: address, password: PASSWORD, options: { data: { name: 'Ada' } } });
+    expect(error).toBeNull();
+    expect(data.session).toBeNull();
+    expect(data.user).toMatchObject({ email: address, aud: 'authenticated', role: 'authenticated' });
+    expect(data.user!.identities).toHaveLength(1);
+    expect(data.user!.user_metadata).toMatchObject({ name: 'Ada', email_verified: false, sub: data.user!.id });
+    expect(data.user!.email_confirmed_at).toBeUndefined();
+
+    const early = await sb.auth.signInWithPassword({ email: address, password: PASSWORD });
+    expect(early.error).toMatchObject({ status: 400, code: 'email_not_confirmed', message: 'Email not confirmed' });
+
+    const mail = (await latestMail(address))!;
+    expect(mail.template).toBe('auth-confirm-signup');
+    const { location, fragment } = await follow(linkIn(mail.bodyText));
+    expect(location.startsWith(site())).toBe(true);
+    expect(fragment.get('type')).toBe('signup');
+    expect(fragment.get('token_type')).toBe('bearer');
+    expect(Number(fragment.get('expires_in'))).toBe(3600);
+    const confirmedToken = fragment.get('access_token')!;
+    expect((await sb.auth.getUser(confirmedToken)).data.user).toMatchObject({ email: address, user_metadata: { email_verified: true } });
+    // The link works once.
+    expect((await follow(linkIn(mail.bodyText))).fragment.get('error_code')).toBe('otp_expired');
+
+    const signedIn = await sb.auth.signInWithPassword({ email: address.toUpperCase(), password: PASSWORD });
+    expect(signedIn.error).toBeNull();
+    expect(signedIn.data.session).toMatchObject({ token_type: 'bearer', expires_in: 3600 });
+    expect(signedIn.data.user!.last_sign_in_at).toBeTruthy();
+  });
+
+  it('answers a sign-up for a confirmed address with a look-alike user and sends nothing', async () => {
+    const address = await confirmedUser('taken');
+    const before = await db().select().from(emails).where(eq(emails.to, address));
+    const { data, error } = await client().auth.signUp({ email: address, password: 'another password' });
+    expect(error).toBeNull();
+    expect(data.user!.identities).toEqual([]);
+    expect(await db().select().from(emails).where(eq(emails.to, address))).toHaveLength(before.length);
+    expect((await client().auth.signInWithPassword({ email: address, password: PASSWORD })).error).toBeNull();
+  });
+
+  it('gives the contract’s errors for wrong passwords, unknown users, weak and overlong passwords and bad addresses', async () => {
+    const address = await confirmedUser('errors');
+    const sb = client();
+    for (const attempt of [
+      { email: address, password: 'wrong password' },
+      { email: email('nobody'), password: PASSWORD },
+    ]) {
+      const { error } = await sb.auth.signInWithPassword(attempt);
+      expect(error).toMatchObject({ status: 400, code: 'invalid_credentials', message: 'Invalid login credentials' });
+    }
+    const weak = await sb.auth.signUp({ email: email('weak'), password: 'short' });
+    expect(weak.error).toMatchObject({ status: 422, code: 'weak_password', message: 'Password should be at least 8 characters.' });
+    expect(weak.error).toHaveProperty('reasons', ['length']);
+    const long = await sb.auth.signUp({ email: email('long'), password: 'x'.repeat(73) });
+    expect(long.error).toMatchObject({ status: 400, code: 'validation_failed', message: 'Password cannot be longer than 72 characters' });
+    const bad = await sb.auth.signUp({ email: 'not an address', password: PASSWORD });
+    expect(bad.error).toMatchObject({
+      status: 400,
+      code: 'validation_failed',
+      message: 'Unable to validate email address: invalid format',
+    });
+    const nul = await sb.auth.signUp({ email: email('nul'), password: PASSWORD, options: { data: { name: 'a\u0000b' } } });
+    expect(nul.error).toMatchObject({ status: 400, code: 'validation_failed' });
+    expect(
+      await db()
+        .select()
+        .from(authUsers)
+        .where(eq(authUsers.email, email('nul'))),
+    ).toHaveLength(0);
+  });
+
+  it('rotates refresh tokens, tolerates a lost answer, and revokes the session when an old token is replayed', async () => {
+    const address = await confirmedUser('refresh');
+    const sb = client();
+    const { data } = await sb.auth.signInWithPassword({ email: address, password: PASSWORD });
+    const first = data.session!.refresh_token;
+    const second = (await sb.auth.refreshSession({ refresh_token: first })).data.session!;
+    expect(second.refresh_token).not.toBe(first);
+    expect(decodeJwt(second.access_token).session_id).toBe(decodeJwt(data.session!.access_token).session_id);
+    // The client lost the answer and asks again: it gets the current token, no new one.
+    const again = (await sb.auth.refreshSession({ refresh_token: first })).data.session!;
+    expect(again.refresh_token).toBe(second.refresh_token);
+    const third = (await sb.auth.refreshSession({ refresh_token: second.refresh_token })).data.session!;
+    // Replaying the first token outside the reuse window signs the whole session out.
+    await db()
+      .update(authRefreshTokens)
+      .set({ usedAt: new Date(Date.now() - 60_000) })
+      .where(eq(authRefreshTokens.sessionId, String(decodeJwt(third.access_token).session_id)));
+    const replay = await sb.auth.refreshSession({ refresh_token: first });
+    expect(replay.error).toMatchObject({ status: 400, code: 'refresh_token_already_used' });
+    const after = await sb.auth.refreshSession({ refresh_token: third.refresh_token });
+    expect(after.error).toMatchObject({ status: 400, code: 'refresh_token_not_found' });
+    expect((await sb.auth.getUser(third.access_token)).error).toMatchObject({ name: 'AuthSessionMissingError' });
+    const forged = await sb.auth.refreshSession({ refresh_token: `${third.refresh_token.slice(0, 22)}${'A'.repeat(22)}` });
+    expect(forged.error).toMatchObject({ status: 400, code: 'refresh_token_not_found' });
+  });
+
+  it('verifies tokens through the JWKS with getClaims, and publishes only public keys', async () => {
+    const address = await confirmedUser('claims');
+    const sb = client();
+    const { data } = await sb.auth.signInWithPassword({ email: address, password: PASSWORD });
+    const header = decodeProtectedHeader(data.session!.access_token);
+    expect(header).toMatchObject({ alg: 'ES256', typ: 'JWT' });
+    const jwks = (await (await t.app.request('/auth/v1/.well-known/jwks.json')).json()) as { keys: Record<string, unknown>[] };
+    expect(jwks.keys.map((k) => k.kid)).toContain(header.kid);
+    for (const key of jwks.keys) {
+      expect(key).not.toHaveProperty('d');
+      expect(key).toMatchObject({ kty: 'EC', crv: 'P-256', alg: 'ES256', use: 'sig', key_ops: ['verify'] });
+    }
+    const claims = await sb.auth.getClaims(data.session!.access_token);
+    expect(claims.error).toBeNull();
+    expect(claims.data!.claims).toMatchObject({
+      sub: data.user!.id,
+      email: address,
+      aud: 'authenticated',
+      role: 'authenticated',
+      iss: `${site()}/auth/v1`,
+      aal: 'aal1',
+      is_anonymous: false,
+    });
+  });
+
+  it('refuses forged, expired and foreign tokens on /user with bad_jwt', async () => {
+    const address = await confirmedUser('forged');
+    const sb = client();
+    const { data } = await sb.auth.signInWithPassword({ email: address, password: PASSWORD });
+    const good = data.session!.access_token;
+    const claims = decodeJwt(good);
+    const kid = decodeProtectedHeader(good).kid!;
+    const { privateKey: stranger } = await generateKeyPair('ES256');
+    const sign = (key: CryptoKey | Uint8Array, payload: Record<string, unknown>, header: Record<string, unknown>) =>
+      new SignJWT(payload).setProtectedHeader(header as never).sign(key);
+    const now = Math.floor(Date.now() / 1000);
+    const publicJwk = (await (await t.app.request('/auth/v1/.well-known/jwks.json')).json()) as { keys: { x: string }[] };
+    const [head, body] = good.split('.');
+    const tampered = `${head}.${Buffer.from(JSON.stringify({ ...claims, email: 'admin@example.test' })).toString('base64url')}.${good.split('.')[2]}`;
+    const none = `${Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url')}.${body}.`;
+    const tokens = {
+      'a stranger’s key': await sign(stranger, claims, { alg: 'ES256', kid }),
+      'an unknown kid': await sign(stranger, claims, { alg: 'ES256', kid: crypto.randomUUID() }),
+      'HS256 with the public key': await sign(new TextEncoder().encode(JSON.stringify(publicJwk.keys[0])), claims, { alg: 'HS256', kid }),
+      'alg none': none,
+      'a tampered payload': tampered,
+      garbage: 'not.a.jwt',
+    };
+    for (const [label, token] of Object.entries(tokens)) {
+      const res = await t.app.request('/auth/v1/user', {
+        headers: { authorization: `Bearer ${token}`, 'x-supabase-api-version': '2024-01-01' },
+      });
+      expect(res.status, label).toBe(403);
+      expect(await res.json(), label).toMatchObject({ code: 'bad_jwt' });
+    }
+    const missing = await t.app.request('/auth/v1/user', { headers: { 'x-supabase-api-version': '2024-01-01' } });
+    expect(missing.status).toBe(401);
+    expect(await missing.json()).toEqual({ code: 'no_authorization', message: 'This endpoint requires a valid Bearer token' });
+    expect(now).toBeGreaterThan(0);
+    // Expired and wrong-issuer tokens signed with our own key are refused too (key taken from the database).
+    const { authSigningKeys } = await import('../../functions/db/schema.ts');
+    const [row] = await db().select().from(authSigningKeys).where(eq(authSigningKeys.kid, kid));
+    const { importJWK } = await import('jose');
+    const ours = (await importJWK(row!.privateJwk as never, 'ES256')) as CryptoKey;
+    for (const [label, payload] of Object.entries({
+      expired: { ...claims, iat: now - 7200, exp: now - 3600 },
+      'wrong issuer': { ...claims, iss: 'https://evil.example/auth/v1' },
+      'wrong audience': { ...claims, aud: 'service_role' },
+    })) {
+      const res = await t.app.request('/auth/v1/user', {
+        headers: { authorization: `Bearer ${await sign(ours, payload, { alg: 'ES256', kid })}` },
+      });
+      expect(res.status, label).toBe(403);
+      expect(await res.json(), label).toMatchObject({ error_code: 'bad_jwt' });
+    }
+    expect(await exportJWK((await generateKeyPair('ES256')).publicKey)).toHaveProperty('kty', 'EC');
+  });
+
+  it('updates the name and the password; a new password signs other devices out', async () => {
+    const address = await confirmedUser('update');
+    const laptop = client();
+    const phone = client();
+    const onLaptop = (await laptop.auth.signInWithPassword({ email: address, password: PASSWORD })).data.session!;
+    const onPhone = (await phone.auth.signInWithPassword({ email: address, password: PASSWORD })).data.session!;
+    await laptop.auth.setSession({ access_token: onLaptop.access_token, refresh_token: onLaptop.refresh_token });
+    const renamed = await laptop.auth.updateUser({ data: { name: 'Ada Lovelace', language: 'fr' } });
+    expect(renamed.error).toBeNull();
+    expect(renamed.data.user!.user_metadata).toMatchObject({ name: 'Ada Lovelace', language: 'fr', email_verified: true });
+    const same = await laptop.auth.updateUser({ password: PASSWORD });
+    expect(same.error).toMatchObject({ status: 422, code: 'same_password' });
+    const weak = await laptop.auth.updateUser({ password: 'short' });
+    expect(weak.error).toMatchObject({ status: 422, code: 'weak_password' });
+    expect((await laptop.auth.updateUser({ password: 'a brand new passphrase' })).error).toBeNull();
+    expect((await phone.auth.getUser(onPhone.access_token)).error).toMatchObject({ name: 'AuthSessionMissingError' });
+    expect((await laptop.auth.getUser(onLaptop.access_token)).error).toBeNull();
+    expect((await client().auth.signInWithPassword({ email: address, password: PASSWORD })).error).toMatchObject({
+      code: 'invalid_credentials',
+    });
+    expect((await client().auth.signInWithPassword({ email: address, password: 'a brand new passphrase' })).error).toBeNull();
+  });
+
+  it('signs out one device, the others, or all of them', async () => {
+    const address = await confirmedUser('logout');
+    const sessions = async () => {
+      const [user] = await db().select().from(authUsers).where(eq(authUsers.email, address));
+      return db().select().from(authSessions).where(eq(authSessions.userId, user!.id));
+    };
+    const signIn = async () => {
+      const sb = client();
+      const { data } = await sb.auth.signInWithPassword({ email: address, password: PASSWORD });
+      await sb.auth.setSession(data.session!);
+      return { sb, token: data.session!.access_token };
+    };
+    const confirmation = (await sessions()).length; // following the confirmation link signed in once
+    const [a, b, c] = [await signIn(), await signIn(), await signIn()];
+    expect(await sessions()).toHaveLength(confirmation + 3);
+    expect((await a.sb.auth.signOut({ scope: 'local' })).error).toBeNull();
+    expect(await sessions()).toHaveLength(confirmation + 2);
+    expect((await client().auth.getUser(a.token)).error).toMatchObject({ name: 'AuthSessionMissingError' });
+    expect((await b.sb.auth.signOut({ scope: 'others' })).error).toBeNull();
+    expect((await client().auth.getUser(c.token)).error).toMatchObject({ name: 'AuthSessionMissingError' });
+    expect((await client().auth.getUser(b.token)).error).toBeNull();
+    const d = await signIn();
+    expect((await d.sb.auth.signOut()).error).toBeNull();
+    expect(await sessions()).toHaveLength(0);
+    const badScope = await t.app.request('/auth/v1/logout?scope=everything', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${b.token}` },
+    });
+    expect(badScope.status).toBe(400);
+  });
+
+  it('recovers a password by the mailed code, answering {} for unknown addresses alike', async () => {
+    const address = await confirmedUser('recover');
+    const sb = client();
+    expect(await sb.auth.resetPasswordForEmail(email('nobody-recover'))).toEqual({ data: {}, error: null });
+    expect(await sb.auth.resetPasswordForEmail(address)).toEqual({ data: {}, error: null });
+    const mail = (await latestMail(address))!;
+    expect(mail.template).toBe('auth-recovery');
+    const wrong = await sb.auth.verifyOtp({
+      email: address,
+      token: '000000' === codeIn(mail.bodyText) ? '111111' : '000000',
+      type: 'recovery',
+    });
+    expect(wrong.error).toMatchObject({ status: 403, code: 'otp_expired', message: 'Token has expired or is invalid' });
+    const { data, error } = await sb.auth.verifyOtp({ email: address, token: codeIn(mail.bodyText), type: 'recovery' });
+    expect(error).toBeNull();
+    expect(decodeJwt(data.session!.access_token).amr).toEqual([{ method: 'otp', timestamp: expect.any(Number) }]);
+    await sb.auth.setSession(data.session!);
+    expect((await sb.auth.updateUser({ password: 'recovered passphrase' })).error).toBeNull();
+    expect((await client().auth.signInWithPassword({ email: address, password: 'recovered passphrase' })).error).toBeNull();
+  });
+
+  it('signs in by an emailed link, and resends a confirmation only to an unconfirmed address', async () => {
+    const address = await confirmedUser('magic');
+    const sb = client();
+    expect((await sb.auth.signInWithOtp({ email: address })).error).toBeNull();
+    const mail = (await latestMail(address))!;
+    expect(mail.template).toBe('auth-magic-link');
+    const { fragment } = await follow(linkIn(mail.bodyText));
+    expect(fragment.get('type')).toBe('magiclink');
+    expect(fragment.get('access_token')).toBeTruthy();
+
+    const pending = email('pending');
+    await sb.auth.signUp({ email: pending, password: PASSWORD });
+    const firstLink = linkIn((await latestMail(pending))!.bodyText);
+    expect((await sb.auth.resend({ type: 'signup', email: pending })).error).toBeNull();
+    const secondLink = linkIn((await latestMail(pending))!.bodyText);
+    expect(secondLink).not.toBe(firstLink);
+    // Only the latest link works.
+    expect((await follow(firstLink)).fragment.get('error_code')).toBe('otp_expired');
+    expect((await follow(secondLink)).fragment.get('access_token')).toBeTruthy();
+    const count = (await db().select().from(emails).where(eq(emails.to, address))).length;
+    expect((await sb.auth.resend({ type: 'signup', email: address })).error).toBeNull();
+    expect(await db().select().from(emails).where(eq(emails.to, address))).toHaveLength(count);
+  });
+
+  it('keeps redirect_to on the allow-list: other sites fall back to the site URL', async () => {
+    const address = email('redirect');
+    const sb = client();
+    await sb.auth.signUp({ email: address, password: PASSWORD, options: { emailRedirectTo: 'https://evil.example/steal' } });
+    const link = new URL(linkIn((await latestMail(address))!.bodyText));
+    expect(link.searchParams.get('redirect_to')).toBe(site());
+    await sb.auth.resend({ type: 'signup', email: address, options: { emailRedirectTo: `${site()}/account?tab=profile` } });
+    const own = new URL(linkIn((await latestMail(address))!.bodyText));
+    expect(own.searchParams.get('redirect_to')).toBe(`${site()}/account?tab=profile`);
+    const { location } = await follow(own.toString());
+    expect(location.startsWith(`${site()}/account?tab=profile#access_token=`)).toBe(true);
+  });
+
+  it('answers malformed bodies, unknown endpoints and huge input with 4xx in the GoTrue shape, changing nothing', async () => {
+    const users = (await db().select().from(authUsers)).length;
+    const post = (path: string, body: string) =>
+      t.app.request(`/auth/v1${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': `10.1.0.${ip}` },
+        body,
+      });
+    for (const [path, body] of [
+      ['/signup', '{not json'],
+      ['/signup', '[]'],
+      ['/signup', JSON.stringify({ email: 42, password: PASSWORD })],
+      ['/signup', JSON.stringify({ email: email('huge'), password: 'x'.repeat(5000) })],
+      ['/token?grant_type=password', '{'],
+      ['/token?grant_type=magic', '{}'],
+      ['/token?grant_type=refresh_token', JSON.stringify({ refresh_token: 'short' })],
+      ['/verify', JSON.stringify({ type: 'signup', token_hash: 'zz' })],
+      ['/verify', JSON.stringify({ type: 'nonsense', token_hash: 'a'.repeat(56) })],
+      ['/recover', '{}'],
+      ['/factors', '{}'],
+    ] as const) {
+      const res = await post(path, body);
+      expect(res.status, `${path} ${body.slice(0, 40)}`).toBeGreaterThanOrEqual(400);
+      expect(res.status, `${path} ${body.slice(0, 40)}`).toBeLessThan(500);
+      expect(await res.json(), path).toMatchObject({ code: res.status, error_code: expect.any(String), msg: expect.any(String) });
+    }
+    const big = await post(
+      '/signup',
+      JSON.stringify({ email: email('big'), password: PASSWORD, data: { blob: 'x'.repeat(2 * 1024 * 1024) } }),
+    );
+    expect(big.status).toBe(413);
+    expect((await db().select().from(authUsers)).length).toBe(users);
+  });
+
+  it('refuses control characters in every field of every auth write with 4xx, writing nothing', async () => {
+    const address = await confirmedUser('controls');
+    const users = (await db().select().from(authUsers)).length;
+    const mails = (await db().select().from(emails)).length;
+    const post = (path: string, body: unknown) =>
+      t.app.request(`/auth/v1${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': `10.2.${ip}.1` },
+        body: JSON.stringify(body),
+      });
+    for (const bad of ['a\u0000b', 'x\u0007y', 'del\u007f']) {
+      const cases: [string, unknown][] = [
+        ['/signup', { email: `${bad}@example.test`, password: PASSWORD }],
+        ['/signup', { email: email('ctl'), password: `${PASSWORD}${bad}` }],
+        ['/signup', { email: email('ctl'), password: PASSWORD, data: { [bad]: 1 } }],
+        ['/token?grant_type=password', { email: `${address}${bad}`, password: PASSWORD }],
+        ['/token?grant_type=password', { email: address, password: `${PASSWORD}${bad}` }],
+        ['/token?grant_type=refresh_token', { refresh_token: `${bad}${'a'.repeat(40)}` }],
+        ['/recover', { email: `${bad}${address}` }],
+        ['/resend', { type: 'signup', email: `${address}${bad}` }],
+        ['/otp', { email: `${bad}${address}` }],
+        ['/verify', { type: 'email', email: `${address}${bad}`, token: '123456' }],
+        ['/verify', { type: 'signup', token_hash: `${bad}${'a'.repeat(50)}` }],
+      ];
+      for (const [path, body] of cases) {
+        const res = await post(path, body);
+        expect(res.status, `${path} ${JSON.stringify(body)}`).toBeGreaterThanOrEqual(400);
+        expect(res.status, `${path} ${JSON.stringify(body)}`).toBeLessThan(500);
+      }
+    }
+    expect((await db().select().from(authUsers)).length).toBe(users);
+    expect((await db().select().from(emails)).length).toBe(mails);
+  });
+
+  it('limits requests per client address with over_request_rate_limit', async () => {
+    const sb = client();
+    let limited: unknown;
+    for (let i = 0; i < 31 && !limited; i++) {
+      const { error } = await sb.auth.resetPasswordForEmail(email(`limit${i}`));
+      if (error) limited = error;
+    }
+    expect(limited).toMatchObject({ status: 429, code: 'over_request_rate_limit' });
+    const used = await db()
+      .select()
+      .from(authUsers)
+      .where(and(eq(authUsers.email, 'x')));
+    expect(used).toEqual([]);
+  });
+});
