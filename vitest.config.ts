@@ -7,13 +7,15 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['src/**/*.test.ts', 'functions/**/*.test.ts'],
+          // Route security tables need a database: they run with the integration suites.
+          exclude: ['**/*.security.test.ts', '**/node_modules/**'],
           environment: 'node',
         },
       },
       {
         test: {
           name: 'integration',
-          include: ['tests/integration/**/*.test.ts', 'tests/leak/**/*.test.ts'],
+          include: ['tests/integration/**/*.test.ts', 'tests/leak/**/*.test.ts', 'functions/**/*.security.test.ts'],
           environment: 'node',
           globalSetup: ['tests/support/vitest-global.ts'],
           testTimeout: 30_000,

@@ -21,6 +21,7 @@ import { refuseCrossSiteWrites, requestContext } from './lib/middleware.ts';
 import { answerHeaders } from './lib/respond.ts';
 import { apiSecurityHeaders, pageSecurityHeaders } from './lib/security-headers.ts';
 import { createNewsletterRoutes } from './newsletter/routes.ts';
+import { createUserRoutes } from './users/routes.ts';
 import type { Services } from './services.ts';
 
 export interface AppDeps {
@@ -61,6 +62,7 @@ export function createApp({ config, logger, services, site, accessLog }: AppDeps
   app.route('/api/contact', createContactRoutes({ contact: services.contact, limiter, trustProxy }));
   app.route('/api/leads', createLeadRoutes({ leads: services.leads, limiter, trustProxy }));
   app.route('/api/files', createFileRoutes(services.downloads));
+  app.route('/api/users', createUserRoutes({ users: services.users, verify: services.verifyAccessToken }));
   app.route('/api/email', createEmailEventRoutes({ outbox: services.outbox, secret: config.email.webhookSecret }));
 
   // No route matched: 405 with the Allow list when the path exists under other methods, else 404.

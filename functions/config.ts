@@ -53,6 +53,10 @@ const EnvSchema = z.object({
   AUTH_REDIRECT_URLS: z.string().default(''),
   AUTH_MAIL_COOLDOWN_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
   AUTH_OTP_EXPIRY_SECONDS: z.coerce.number().int().min(60).max(86_400).default(3600),
+  AUTH_SEED_DEMO: booleanFlag.optional(),
+  ADMIN_EMAILS: z.string().default(''),
+  SUPABASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  SUPABASE_ANON_KEY: z.string().min(10).optional(),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -111,6 +115,12 @@ export interface Config {
     mailCooldownSeconds: number;
     /** Life of emailed links and codes. */
     otpExpirySeconds: number;
+    /** Seed the demo accounts (one per access level and role): by default only on the embedded defaults. */
+    seedDemo: boolean;
+    /** Addresses that get the admin role at sign-up or first call. */
+    adminEmails: string[];
+    /** A hosted Supabase project: when set, the browser signs in there and the embedded service is off. */
+    hosted?: { url: string; anonKey: string };
   };
 }
 
@@ -183,6 +193,12 @@ export function loadConfig(source: Record<string, string | undefined> = process.
         .filter(Boolean),
       mailCooldownSeconds: env.AUTH_MAIL_COOLDOWN_SECONDS,
       otpExpirySeconds: env.AUTH_OTP_EXPIRY_SECONDS,
+      // On by default only on the embedded defaults (PGlite, embedded auth, no https site): a deployment never gets them.
+      seedDemo: env.AUTH_SEED_DEMO ?? (!env.DATABASE_URL && !env.SUPABASE_URL && !env.SITE_URL?.startsWith('https://')),
+      adminEmails: env.ADMIN_EMAILS.split(',')
+        .map((e) => e.trim().toLowerCase())
+        .filter(Boolean),
+      ...(env.SUPABASE_URL ? { hosted: { url: env.SUPABASE_URL.replace(/\/$/, ''), anonKey: env.SUPABASE_ANON_KEY ?? '' } } : {}),
     },
   };
 }

@@ -8,6 +8,7 @@ import { ContentFileError } from './content/mdx-source.ts';
 import { DatabaseUnavailableError } from './db/client.ts';
 import { createLogger } from './lib/logger.ts';
 import { startServer } from './main.ts';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './users/demo.ts';
 import { MissingBuildError } from './site/handler.ts';
 
 const EXPECTED = [ConfigError, DatabaseUnavailableError, ContentFileError, MissingBuildError];
@@ -18,6 +19,12 @@ async function main() {
   const running = await startServer(config, logger);
   logger.info({ url: running.url, database: config.database.kind }, 'server listening');
   console.log(`\n  Beacon Growth is running at ${running.url}\n`);
+  if (config.auth.seedDemo && !config.auth.hosted) {
+    console.log(`  Demo accounts (password "${DEMO_PASSWORD}"):`);
+    for (const a of DEMO_ACCOUNTS)
+      console.log(`    ${a.email.padEnd(34)} ${a.role === 'member' ? a.accessLevel : `${a.role}, ${a.accessLevel}`}`);
+    console.log('');
+  }
 
   let stopping = false;
   const stop = (signal: string) => {

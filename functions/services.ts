@@ -9,6 +9,8 @@ import { createSigningKeys } from './auth/keys.ts';
 import { createAuthService } from './auth/service.ts';
 import { createAuthStore } from './auth/store.ts';
 import { createAccessTokenVerifier, localKeySet } from './auth/verify.ts';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './users/demo.ts';
+import { createUserService } from './users/service.ts';
 import { createRateLimitStore } from './abuse/store.ts';
 import type { Config } from './config.ts';
 import { createContactService } from './contact/service.ts';
@@ -93,6 +95,13 @@ export async function createServices(config: Config, logger: Logger, options: Se
       siteUrl,
       settings: config.auth,
       logger,
+      onUserCreated: (tx, user) => users.createProfile(tx, user.id, user.email, user.name),
+    });
+    const users = createUserService({
+      db: db.db,
+      outbox,
+      adminEmails: config.auth.adminEmails,
+      deleteAccount: (id) => auth.deleteUser(id),
     });
 
     let prune: NodeJS.Timeout | undefined;
@@ -112,11 +121,18 @@ export async function createServices(config: Config, logger: Logger, options: Se
       leads,
       auth,
       authKeys,
+      users,
       verifyAccessToken,
       /** Starts background work: the outbox worker (unless EMAIL_WORKER=false) and the hourly prune of rate limits. */
       async start() {
         if (started) return;
         started = true;
+        if (config.auth.seedDemo && !config.auth.hosted) {
+          for (const account of DEMO_ACCOUNTS) {
+            const id = await auth.createConfirmedUser(account.email, DEMO_PASSWORD, account.name);
+            await users.assign(id, account.role, account.accessLevel);
+          }
+        }
         if (config.email.worker) await mail.worker.start();
         prune = setInterval(() => void limiter.prune().catch(() => undefined), 3_600_000);
         prune.unref();

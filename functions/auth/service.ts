@@ -42,6 +42,8 @@ export interface AuthServiceDeps {
   siteUrl: string;
   settings: AuthSettings;
   logger: Logger;
+  /** Called in the sign-up's transaction, so the product's profile exists with the account. */
+  onUserCreated?: (tx: DbOrTx, user: { id: string; email: string; name?: string }) => Promise<unknown>;
 }
 
 /** Per-IP limits, Supabase's hosted defaults (contract 7.4), held in the database. */
@@ -301,6 +303,7 @@ export function createAuthService(deps: AuthServiceDeps) {
         const user = await txStore.updateUser(created.id, {
           userMetadata: { ...data, sub: created.id, email, email_verified: settings.autoconfirm, phone_verified: false },
         });
+        await deps.onUserCreated?.(tx, { id: user.id, email, ...(typeof data.name === 'string' ? { name: data.name } : {}) });
         if (settings.autoconfirm) return { kind: 'session' as const, session: await openSession(tx, user, 'password') };
         await sendLink(tx, user, 'confirmation', redirectTo);
         return { kind: 'user' as const, user: userJson(user) };
@@ -366,6 +369,30 @@ export function createAuthService(deps: AuthServiceDeps) {
         throw outcome.error;
       }
       return sessionAnswer(outcome.user, outcome.session.id, outcome.session.amr, outcome.refreshId);
+    },
+
+    /** Creates a confirmed account with a password unless the address has one (demo seeding); returns its id. */
+    async createConfirmedUser(rawEmail: string, password: string, name: string): Promise<string> {
+      const email = emailOf(rawEmail);
+      const existing = await store.userByEmail(email);
+      if (existing) return existing.id;
+      checkNewPassword(password);
+      const passwordHash = await bcrypt.hash(password, settings.bcryptCost);
+      return db.transaction(async (tx) => {
+        const txStore = createAuthStore(tx);
+        const created = await txStore.insertUser({ email, passwordHash, emailConfirmedAt: new Date() });
+        if (!created) return (await txStore.userByEmail(email))!.id;
+        await txStore.updateUser(created.id, {
+          userMetadata: { name, sub: created.id, email, email_verified: true, phone_verified: false },
+        });
+        await deps.onUserCreated?.(tx, { id: created.id, email, name });
+        return created.id;
+      });
+    },
+
+    /** Deletes an account with its sessions and tokens (the member's own deletion). */
+    async deleteUser(id: string): Promise<void> {
+      await store.deleteUser(id);
     },
 
     /** GET /user (contract 3.4). */
@@ -495,6 +522,7 @@ export function createAuthService(deps: AuthServiceDeps) {
         const row = await txStore.updateUser(created.id, {
           userMetadata: { ...data, sub: created.id, email, email_verified: false, phone_verified: false },
         });
+        await deps.onUserCreated?.(tx, { id: row.id, email, ...(typeof data.name === 'string' ? { name: data.name } : {}) });
         await sendLink(tx, row, 'confirmation', redirectTo);
       });
     },

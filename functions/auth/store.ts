@@ -36,6 +36,10 @@ export function createAuthStore(db: DbOrTx) {
       return row!;
     },
 
+    async deleteUser(id: string) {
+      await db.delete(authUsers).where(eq(authUsers.id, id));
+    },
+
     // Sessions and refresh tokens --------------------------------------------------------------
     async createSession(userId: string, amr: { method: string; timestamp: number }[]) {
       const [row] = await db.insert(authSessions).values({ userId, amr }).returning();

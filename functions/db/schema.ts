@@ -268,3 +268,52 @@ export const authSigningKeys = pgTable('auth_signing_keys', {
   retiredAt: timestamptz('retired_at'),
 });
 export type AuthSigningKeyRow = typeof authSigningKeys.$inferSelect;
+
+// ---------------------------------------------------------------------------------------------
+// Members (functions/users): the product's side of an account, keyed by the auth user id.
+
+export const ROLES = ['member', 'editor', 'admin'] as const;
+export type Role = (typeof ROLES)[number];
+export const LANGUAGES = ['en', 'es', 'fr'] as const;
+export type Language = (typeof LANGUAGES)[number];
+
+/**
+ * One profile per account (id = the auth user id, embedded or hosted): what the member pays for
+ * (access level), what staff may do (role), the payment customer and the language of their emails.
+ */
+export const profiles = pgTable(
+  'profiles',
+  {
+    id: uuid('id').primaryKey(),
+    email: text('email').notNull(),
+    name: text('name'),
+    avatar: text('avatar'),
+    accessLevel: text('access_level', { enum: ACCESS_LEVELS }).notNull().default('free'),
+    role: text('role', { enum: ROLES }).notNull().default('member'),
+    customerId: text('customer_id'),
+    language: text('language', { enum: LANGUAGES }).notNull().default('en'),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+    updatedAt: timestamptz('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('profiles_email_idx').on(t.email),
+    check('profiles_access_check', sql`${t.accessLevel} in (${sqlList(ACCESS_LEVELS)})`),
+    check('profiles_role_check', sql`${t.role} in (${sqlList(ROLES)})`),
+    check('profiles_language_check', sql`${t.language} in (${sqlList(LANGUAGES)})`),
+  ],
+);
+export type ProfileRow = typeof profiles.$inferSelect;
+
+/** What staff changed about whom (access levels today), kept when the member is deleted. */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    actorId: uuid('actor_id').notNull(),
+    action: text('action').notNull(),
+    targetId: uuid('target_id').notNull(),
+    detail: jsonb('detail').$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('audit_log_target_idx').on(t.targetId)],
+);

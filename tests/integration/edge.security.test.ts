@@ -24,6 +24,10 @@ interface Sample {
   signed?: boolean;
   /** Also serves plain HTML form posts. */
   forms?: boolean;
+  /** Request headers every try carries (a signed-in member's access token). */
+  headers?: Record<string, string>;
+  /** The methods the path answers, when not the route's own (GET, HEAD) or POST. */
+  allow?: string;
 }
 
 /** One valid request per route; each hostile class varies it. Keyed as Hono lists routes. */
@@ -34,6 +38,14 @@ async function samples(t: TestApp): Promise<Record<string, Sample>> {
   const confirm = await t.services.tokens.sign('newsletter-confirm', { sub: subscriber!.id, v: subscriber!.tokenVersion });
   const unsubscribe = await t.services.tokens.sign('newsletter-unsubscribe', { sub: subscriber!.id });
   const download = new URL(await t.services.downloads.link(tool.downloadUrl!, 600));
+  const member = async (email: string) => {
+    const id = await t.services.auth.createConfirmedUser(email, 'edge suite password', 'Edge');
+    const session = await t.services.auth.signInWithPassword({ email, password: 'edge suite password' });
+    return { id, headers: { authorization: `Bearer ${session.access_token}` } };
+  };
+  const admin = await member('edge-admin@example.com');
+  await t.services.users.assign(admin.id, 'admin', 'premium');
+  const doomed = await member('edge-doomed@example.com');
   return {
     'GET /healthz': { path: '/healthz' },
     'GET /readyz': { path: '/readyz' },
@@ -51,6 +63,22 @@ async function samples(t: TestApp): Promise<Record<string, Sample>> {
       path: '/api/leads',
       body: { name: 'Grace', email: 'grace@example.com', phone: '+1 410 555 0100', toolId: tool.slug },
     },
+    'GET /api/users/byEmail/:email': { path: '/api/users/byEmail/edge-admin%40example.com', headers: admin.headers },
+    'GET /api/users/me/export': { path: '/api/users/me/export', headers: admin.headers },
+    'PATCH /api/users/me': {
+      path: '/api/users/me',
+      body: { name: 'Edge Admin', language: 'fr' },
+      headers: admin.headers,
+      allow: 'PATCH, DELETE',
+    },
+    'PUT /api/users/:id/accessLevel': {
+      path: `/api/users/${doomed.id}/accessLevel`,
+      body: { accessLevel: 'subscriber' },
+      headers: admin.headers,
+      allow: 'PUT',
+    },
+    // Last, as the samples run in order: the check that every sample works deletes this account.
+    'DELETE /api/users/me': { path: '/api/users/me', headers: doomed.headers, allow: 'PATCH, DELETE' },
     'POST /api/email/events': {
       path: '/api/email/events',
       body: { id: 'evt-1', type: 'delivered', messageId: '<m-1@example.com>', occurredAt: '2026-11-01T10:00:00Z' },
@@ -84,10 +112,15 @@ describe.each(DATABASE_KINDS)('API bad-input suite on %s', (kind) => {
     });
   }
 
-  function sendJson(route: Sample, body: unknown, headers: Record<string, string> = {}) {
+  const methodOf = (key: string) => key.split(' ')[0]!;
+
+  function sendJson(key: string, route: Sample, body: unknown, headers: Record<string, string> = {}) {
     const text = JSON.stringify(body);
     const signature: Record<string, string> = route.signed ? { 'x-webhook-signature': signWebhook(WEBHOOK_SECRET, text) } : {};
-    return send('POST', route.path, { body: text, headers: { 'content-type': 'application/json', ...signature, ...headers } });
+    return send(methodOf(key), route.path, {
+      body: text,
+      headers: { 'content-type': 'application/json', ...route.headers, ...signature, ...headers },
+    });
   }
 
   /** A 4xx in the one error shape with the request id; nothing written anywhere. */
@@ -101,7 +134,8 @@ describe.each(DATABASE_KINDS)('API bad-input suite on %s', (kind) => {
     expect(await rowCounts(t.database.db), label).toEqual(before);
   }
 
-  const writeRoutes = () => Object.entries(routes).filter(([key]) => !key.startsWith('GET '));
+  /** Routes that take a body. */
+  const writeRoutes = () => Object.entries(routes).filter(([key, route]) => !key.startsWith('GET ') && route.body);
 
   it('has a sample for every route the app serves', () => {
     // The auth API answers in Supabase Auth's own error shape; its bad-input suite is auth.test.ts.
@@ -114,7 +148,7 @@ describe.each(DATABASE_KINDS)('API bad-input suite on %s', (kind) => {
     for (const [key, route] of writeRoutes()) {
       for (const field of Object.keys(route.body!).filter((f) => typeof route.body![f] === 'string')) {
         for (const value of CONTROL_VALUES) {
-          const res = await sendJson(route, { ...route.body, [field]: value });
+          const res = await sendJson(key, route, { ...route.body, [field]: value });
           await expectRefused(res, before, `${key} ${field}=${JSON.stringify(value)}`);
         }
       }
@@ -140,7 +174,7 @@ describe.each(DATABASE_KINDS)('API bad-input suite on %s', (kind) => {
     for (const [key, route] of writeRoutes()) {
       for (const [label, headers, body] of bodies) {
         const signature: Record<string, string> = route.signed ? { 'x-webhook-signature': signWebhook(WEBHOOK_SECRET, body) } : {};
-        const res = await send('POST', route.path, { body, headers: { ...headers, ...signature } });
+        const res = await send(methodOf(key), route.path, { body, headers: { ...route.headers, ...headers, ...signature } });
         await expectRefused(res, before, `${key}: ${label}`);
       }
     }
@@ -157,7 +191,7 @@ describe.each(DATABASE_KINDS)('API bad-input suite on %s', (kind) => {
     ];
     for (const [key, route] of writeRoutes()) {
       for (const headers of crossSite) {
-        const res = await sendJson(route, route.body, headers);
+        const res = await sendJson(key, route, route.body, headers);
         expect(res.status, `${key} ${JSON.stringify(headers)}`).toBe(403);
         await expectRefused(res, before, key);
       }
@@ -167,9 +201,10 @@ describe.each(DATABASE_KINDS)('API bad-input suite on %s', (kind) => {
   it('answers other methods with 405 and the Allow list', async () => {
     const before = await rowCounts(t.database.db);
     for (const [key, route] of Object.entries(routes)) {
-      const allowed = key.startsWith('GET ') ? 'GET, HEAD' : 'POST';
-      for (const method of ['PUT', 'PATCH', 'DELETE', 'OPTIONS', 'PROPFIND', key.startsWith('GET ') ? 'POST' : 'GET']) {
-        const res = await send(method, route.path);
+      const allowed = route.allow ?? (key.startsWith('GET ') ? 'GET, HEAD' : 'POST');
+      const tried = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'PROPFIND'].filter((m) => !allowed.split(', ').includes(m));
+      for (const method of tried) {
+        const res = await send(method, route.path, { headers: route.headers ?? {} });
         expect(res.status, `${method} ${key}`).toBe(405);
         expect(res.headers.get('allow'), `${method} ${key}`).toBe(allowed);
         await expectRefused(res, before, `${method} ${key}`);
@@ -207,7 +242,9 @@ describe.each(DATABASE_KINDS)('API bad-input suite on %s', (kind) => {
 
   it('answers every sample itself without error (so the refusals above are about the hostile part)', async () => {
     for (const [key, route] of Object.entries(routes)) {
-      const res = route.body ? await sendJson(route, route.body) : await send('GET', route.path);
+      const res = route.body
+        ? await sendJson(key, route, route.body)
+        : await send(methodOf(key), route.path, { headers: route.headers ?? {} });
       expect(res.status, key).toBeLessThan(400);
     }
   });

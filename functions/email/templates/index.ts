@@ -131,6 +131,22 @@ ${button(d.downloadUrl, 'Download now')}
     ),
   }),
 
+  /** After the member deleted their account: our words only. */
+  'account-deleted': (_d: Record<string, never>, { siteUrl }: TemplateContext): RenderedEmail => ({
+    subject: `Your ${SITE.name} account has been deleted`,
+    html: layout({
+      siteUrl,
+      preheader: 'Your account and the personal data we kept are gone.',
+      content: html`<h1 style="font-size:22px;margin:0 0 16px">Your account has been deleted</h1>
+<p style="margin:0 0 16px">As you asked, we deleted your ${SITE.name} account, your profile, your newsletter subscription and the details you left when downloading our tools.</p>
+<p style="margin:0 0 16px">If you did not ask for this, reply to this message and we will look into it straight away.</p>
+<p style="margin:16px 0 0">Thank you for the time you spent with us,<br>The ${SITE.name} team</p>`,
+    }),
+    text: textLayout(
+      `Your account has been deleted\n\nAs you asked, we deleted your ${SITE.name} account, your profile, your newsletter subscription and the details you left when downloading our tools.\n\nIf you did not ask for this, reply to this message and we will look into it straight away.\n\nThank you for the time you spent with us,\nThe ${SITE.name} team`,
+    ),
+  }),
+
   // Account mails (the embedded auth service). Each carries the link and the 6-digit code.
   'auth-confirm-signup': (d: AuthLink, { siteUrl }: TemplateContext): RenderedEmail =>
     authMail(siteUrl, d, {

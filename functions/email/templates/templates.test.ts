@@ -15,6 +15,7 @@ const SAMPLE: { [N in TemplateName]: TemplateData<N> } = {
   'contact-notification': { name: hostile, email: 'a@example.com', subject: hostile, message: hostile, receivedAt: 'now' },
   'contact-acknowledgement': {},
   'lead-download': { toolTitle: hostile, toolUrl: 'https://x.test/tools/t', downloadUrl: 'https://x.test/d?token=c', validDays: 7 },
+  'account-deleted': {},
   'auth-confirm-signup': { url: 'https://x.test/auth/v1/verify?token=a&type=signup', code: '012345', validMinutes: 60 },
   'auth-recovery': { url: 'https://x.test/auth/v1/verify?token=a&type=recovery', code: '012345', validMinutes: 60 },
   'auth-magic-link': { url: 'https://x.test/auth/v1/verify?token=a&type=magiclink', code: '012345', validMinutes: 60 },

@@ -1,0 +1,18 @@
+/**
+ * Demo accounts for the embedded defaults: one per access level and one per staff role, confirmed
+ * and ready to sign in, so every part of the product can be tried at once. `npm start` prints them
+ * and the README lists them. Seeded only on the embedded defaults (PGlite, embedded auth, no https
+ * SITE_URL) unless AUTH_SEED_DEMO says otherwise, so a deployment never has them.
+ */
+import type { AccessLevel } from '../../src/lib/access.ts';
+import type { Role } from '../db/schema.ts';
+
+export const DEMO_PASSWORD = 'beacon-demo-2026';
+
+export const DEMO_ACCOUNTS: readonly { email: string; name: string; accessLevel: AccessLevel; role: Role }[] = [
+  { email: 'free@demo.beacongrowth.co', name: 'Frankie Free', accessLevel: 'free', role: 'member' },
+  { email: 'subscriber@demo.beacongrowth.co', name: 'Sam Subscriber', accessLevel: 'subscriber', role: 'member' },
+  { email: 'premium@demo.beacongrowth.co', name: 'Pat Premium', accessLevel: 'premium', role: 'member' },
+  { email: 'editor@demo.beacongrowth.co', name: 'Eddie Editor', accessLevel: 'premium', role: 'editor' },
+  { email: 'admin@demo.beacongrowth.co', name: 'Ada Admin', accessLevel: 'premium', role: 'admin' },
+];

@@ -1,0 +1,61 @@
+/**
+ * Server-side identity: the one middleware that turns `Authorization: Bearer <access token>` into a
+ * typed viewer. The token is verified with jose against the JWKS (ours, or the hosted project's),
+ * with issuer, audience and expiry checked; the profile comes from the database (made on the first
+ * call when the account was created elsewhere). Authorization comes only from the token: the
+ * `apikey` header the browser client sends is never trusted. Every answer behind it depends on the
+ * viewer, so it is marked private (`Cache-Control: private`, `Vary: Authorization`).
+ */
+import { z } from 'zod';
+import { InvalidTokenError, type AccessTokenVerifier } from '../auth/verify.ts';
+import { AppError } from '../errors.ts';
+import type { AppContext, AppMiddleware } from '../lib/context.ts';
+import { requestHeader } from '../lib/http.ts';
+import { markPrivate } from '../lib/respond.ts';
+import type { UserService, Viewer } from './service.ts';
+
+declare module '../lib/context.ts' {
+  interface AppVariables {
+    /** The signed-in caller, when the request carried a valid access token. */
+    viewer?: Viewer;
+  }
+}
+
+const unauthorized = (message: string) => new AppError('unauthorized', message, { headers: { 'WWW-Authenticate': 'Bearer' } });
+const Uuid = z.uuid();
+
+export function identify({ verify, users }: { verify: AccessTokenVerifier; users: UserService }): AppMiddleware {
+  return async (c, next) => {
+    markPrivate(c);
+    const header = requestHeader(c, 'authorization');
+    if (header !== undefined) {
+      const token = /^Bearer +([A-Za-z0-9._~+/=-]+)$/.exec(header)?.[1];
+      if (!token) throw unauthorized('Send the access token as "Authorization: Bearer <token>".');
+      let claims;
+      try {
+        claims = await verify(token);
+      } catch (err) {
+        if (err instanceof InvalidTokenError)
+          throw unauthorized(err.expired ? 'Your session has expired. Please sign in again.' : 'The access token is not valid.');
+        throw err;
+      }
+      if (claims.role !== 'authenticated' || !Uuid.safeParse(claims.sub).success) throw unauthorized('The access token is not valid.');
+      const profile = await users.profileFor(claims.sub, claims.email?.toLowerCase());
+      c.set('viewer', {
+        id: profile.id,
+        email: profile.email,
+        role: profile.role,
+        accessLevel: profile.accessLevel,
+        ...(typeof claims.session_id === 'string' ? { sessionId: claims.session_id } : {}),
+      });
+    }
+    await next();
+  };
+}
+
+/** The signed-in caller, or 401. */
+export function requireViewer(c: AppContext): Viewer {
+  const viewer = c.get('viewer');
+  if (!viewer) throw unauthorized('Please sign in.');
+  return viewer;
+}

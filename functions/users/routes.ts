@@ -1,0 +1,54 @@
+/** The user API (spec point 7), every call authorised on the server from the access token. */
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { ACCESS_LEVELS } from '../../src/lib/access.ts';
+import type { AccessTokenVerifier } from '../auth/verify.ts';
+import { LANGUAGES } from '../db/schema.ts';
+import { AppError } from '../errors.ts';
+import type { AppEnv } from '../lib/context.ts';
+import { emailAddress, readBody, singleLine } from '../lib/request.ts';
+import { identify, requireViewer } from './identity.ts';
+import type { UserService } from './service.ts';
+
+const AccessLevelBody = z.object({ accessLevel: z.enum(ACCESS_LEVELS) });
+const ProfilePatch = z
+  .object({
+    name: singleLine('name', 100).nullable().optional(),
+    language: z.enum(LANGUAGES).optional(),
+  })
+  .strict();
+
+export function createUserRoutes({ users, verify }: { users: UserService; verify: AccessTokenVerifier }) {
+  const id = (raw: string) => {
+    const parsed = z.uuid().safeParse(raw);
+    if (!parsed.success) throw new AppError('not_found', 'No such user.');
+    return parsed.data;
+  };
+  return new Hono<AppEnv>()
+    .use(identify({ verify, users }))
+    .get('/byEmail/:email', async (c) => {
+      const viewer = requireViewer(c);
+      const email = emailAddress.safeParse(c.req.param('email'));
+      if (!email.success)
+        throw new AppError('validation_failed', 'Not a valid email address.', { fields: { email: ['Not a valid email address'] } });
+      return c.json(await users.byEmail(viewer, email.data));
+    })
+    .put('/:id/accessLevel', async (c) => {
+      const viewer = requireViewer(c);
+      const target = id(c.req.param('id'));
+      const { accessLevel } = await readBody(c, AccessLevelBody);
+      return c.json(await users.setAccessLevel(viewer, target, accessLevel));
+    })
+    .patch('/me', async (c) => {
+      const viewer = requireViewer(c);
+      return c.json(await users.updateMe(viewer, await readBody(c, ProfilePatch)));
+    })
+    .delete('/me', async (c) => {
+      await users.deleteMe(requireViewer(c));
+      return c.body(null, 204);
+    })
+    .get('/me/export', async (c) => {
+      const data = await users.exportMe(requireViewer(c));
+      return c.json(data, 200, { 'Content-Disposition': 'attachment; filename="beacon-growth-data.json"' });
+    });
+}

@@ -1,0 +1,137 @@
+/**
+ * Members: the profile behind each account (created at sign-up in embedded mode, on the first
+ * authenticated call otherwise), the user API's rules (spec point 7, with real authorisation), and
+ * the member's own data: export and deletion.
+ */
+import type { AccessLevel } from '../../src/lib/access.ts';
+import type { Db, DbOrTx } from '../db/client.ts';
+import type { Language, ProfileRow, Role } from '../db/schema.ts';
+import type { EmailService } from '../email/service.ts';
+import { AppError } from '../errors.ts';
+import { createUserStore } from './store.ts';
+
+/** Who is asking: set by the identity middleware from a verified access token. */
+export interface Viewer {
+  id: string;
+  email: string;
+  role: Role;
+  accessLevel: AccessLevel;
+  /** The auth session of the token (signed-out sessions are refused where it matters). */
+  sessionId?: string;
+}
+
+export interface UserServiceDeps {
+  db: Db;
+  outbox: EmailService;
+  adminEmails: readonly string[];
+  /** Deletes the account at the auth service (embedded: ours; hosted: the project's admin API). */
+  deleteAccount: (userId: string) => Promise<void>;
+}
+
+/** The spec's "User data" plus role and language. */
+export function profileJson(p: ProfileRow) {
+  return {
+    id: p.id,
+    email: p.email,
+    name: p.name,
+    avatar: p.avatar,
+    accessLevel: p.accessLevel,
+    role: p.role,
+    customerId: p.customerId,
+    language: p.language,
+    createdAt: p.createdAt.toISOString(),
+  };
+}
+export type ProfileJson = ReturnType<typeof profileJson>;
+
+const forbidden = () => new AppError('forbidden', 'You do not have access to this user.');
+
+export function createUserService({ db, outbox, adminEmails, deleteAccount }: UserServiceDeps) {
+  const store = createUserStore(db);
+  const admins = new Set(adminEmails);
+
+  /** A new account's profile: admins by configuration; staff get premium access. */
+  function newProfile(id: string, email: string, name?: string) {
+    const admin = admins.has(email.toLowerCase());
+    return {
+      id,
+      email: email.toLowerCase(),
+      name: name ?? null,
+      role: admin ? ('admin' as const) : ('member' as const),
+      accessLevel: admin ? ('premium' as const) : ('free' as const),
+    };
+  }
+
+  return {
+    /** Creates the profile of a new account inside the sign-up's transaction (embedded mode). */
+    createProfile: (tx: DbOrTx, id: string, email: string, name?: string) => createUserStore(tx).ensure(newProfile(id, email, name)),
+
+    /** The caller's profile, made on their first authenticated call when there is none (hosted mode). */
+    async profileFor(id: string, email: string | undefined): Promise<ProfileRow> {
+      const existing = await store.byId(id);
+      if (existing) return existing;
+      if (!email) throw new AppError('unauthorized', 'The access token carries no email address.');
+      return store.ensure(newProfile(id, email));
+    },
+
+    /** Sets a profile's role and access level directly (demo seeding). */
+    async assign(id: string, role: Role, accessLevel: AccessLevel): Promise<void> {
+      await store.update(id, { role, accessLevel });
+    },
+
+    /** GET /api/users/byEmail/{email}: your own profile; admins may read anyone's. No answer tells whether an address exists. */
+    async byEmail(viewer: Viewer, email: string): Promise<ProfileJson> {
+      const wanted = email.trim().toLowerCase();
+      if (viewer.role !== 'admin' && wanted !== viewer.email) throw forbidden();
+      const profile = await store.byEmail(wanted);
+      if (!profile) throw new AppError('not_found', 'No user with that email address.');
+      return profileJson(profile);
+    },
+
+    /** PUT /api/users/{id}/accessLevel: admins only, written to the audit log. */
+    async setAccessLevel(viewer: Viewer, id: string, accessLevel: AccessLevel): Promise<ProfileJson> {
+      if (viewer.role !== 'admin') throw new AppError('forbidden', 'Only administrators can change access levels.');
+      return db.transaction(async (tx) => {
+        const txStore = createUserStore(tx);
+        const before = await txStore.byId(id);
+        if (!before) throw new AppError('not_found', 'No such user.');
+        const after = (await txStore.update(id, { accessLevel }))!;
+        await txStore.audit({
+          actorId: viewer.id,
+          action: 'access_level.set',
+          targetId: id,
+          detail: { from: before.accessLevel, to: accessLevel },
+        });
+        return profileJson(after);
+      });
+    },
+
+    /** PATCH /api/users/me: name and language. */
+    async updateMe(viewer: Viewer, patch: { name?: string | null; language?: Language }): Promise<ProfileJson> {
+      const updated = await store.update(viewer.id, patch);
+      if (!updated) throw new AppError('not_found', 'No such user.');
+      return profileJson(updated);
+    },
+
+    /** GET /api/users/me/export: everything we keep about the member. */
+    async exportMe(viewer: Viewer) {
+      const profile = await store.byId(viewer.id);
+      if (!profile) throw new AppError('not_found', 'No such user.');
+      const data = await store.personalData(profile.email);
+      return { exportedAt: new Date().toISOString(), profile: profileJson(profile), ...data };
+    },
+
+    /** DELETE /api/users/me: the account and the personal data kept by address; a confirmation mail goes out. */
+    async deleteMe(viewer: Viewer): Promise<void> {
+      const profile = await store.byId(viewer.id);
+      const email = profile?.email ?? viewer.email;
+      await db.transaction(async (tx) => {
+        await createUserStore(tx).deleteAll(viewer.id, email);
+        await outbox.enqueue(tx, { to: email, template: 'account-deleted', data: {} });
+      });
+      await deleteAccount(viewer.id);
+    },
+  };
+}
+
+export type UserService = ReturnType<typeof createUserService>;

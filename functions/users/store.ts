@@ -1,0 +1,53 @@
+/** The members' tables: profiles, the audit log, and the personal data other domains keep by address. */
+import { eq, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../db/client.ts';
+import { auditLog, contactMessages, leads, newsletterSubscribers, profiles, type ProfileRow } from '../db/schema.ts';
+
+export function createUserStore(db: DbOrTx) {
+  return {
+    async byId(id: string): Promise<ProfileRow | undefined> {
+      const [row] = await db.select().from(profiles).where(eq(profiles.id, id));
+      return row;
+    },
+    async byEmail(email: string): Promise<ProfileRow | undefined> {
+      const [row] = await db.select().from(profiles).where(eq(profiles.email, email));
+      return row;
+    },
+    /** Inserts a profile unless one exists; returns the stored one either way. */
+    async ensure(values: typeof profiles.$inferInsert): Promise<ProfileRow> {
+      const [inserted] = await db.insert(profiles).values(values).onConflictDoNothing().returning();
+      if (inserted) return inserted;
+      const [row] = await db.select().from(profiles).where(eq(profiles.id, values.id));
+      return row!;
+    },
+    async update(id: string, patch: Partial<typeof profiles.$inferInsert>): Promise<ProfileRow | undefined> {
+      const [row] = await db
+        .update(profiles)
+        .set({ ...patch, updatedAt: sql`now()` })
+        .where(eq(profiles.id, id))
+        .returning();
+      return row;
+    },
+    async audit(entry: typeof auditLog.$inferInsert) {
+      await db.insert(auditLog).values(entry);
+    },
+    /** Everything we keep about an address, for the member's export. */
+    async personalData(email: string) {
+      const [subscriptions, downloads, messages] = await Promise.all([
+        db.select().from(newsletterSubscribers).where(eq(newsletterSubscribers.email, email)),
+        db.select().from(leads).where(eq(leads.email, email)),
+        db.select().from(contactMessages).where(eq(contactMessages.email, email)),
+      ]);
+      return { subscriptions, downloads, messages };
+    },
+    /** Deletes the profile and the personal data kept by address (newsletter, leads, contact messages). */
+    async deleteAll(id: string, email: string) {
+      await db.delete(newsletterSubscribers).where(eq(newsletterSubscribers.email, email));
+      await db.delete(leads).where(eq(leads.email, email));
+      await db.delete(contactMessages).where(eq(contactMessages.email, email));
+      await db.delete(profiles).where(eq(profiles.id, id));
+    },
+  };
+}
+
+export type UserStore = ReturnType<typeof createUserStore>;
