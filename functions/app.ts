@@ -25,7 +25,10 @@ import { createUserRoutes } from './users/routes.ts';
 import type { Services } from './services.ts';
 
 export interface AppDeps {
-  config: Pick<Config, 'siteUrl' | 'maxBodyBytes' | 'trustProxy'> & { email: Pick<Config['email'], 'webhookSecret'> };
+  config: Pick<Config, 'siteUrl' | 'maxBodyBytes' | 'trustProxy'> & {
+    email: Pick<Config['email'], 'webhookSecret'>;
+    auth: Pick<Config['auth'], 'hosted'>;
+  };
   logger: Logger;
   services: Services;
   /** Serves pages and files; absent in API-only tests. */
@@ -56,7 +59,8 @@ export function createApp({ config, logger, services, site, accessLog }: AppDeps
   );
 
   app.route('/', createHealthRoutes(services.database, logger));
-  app.route('/auth/v1', createAuthRoutes({ auth: services.auth, keys: services.authKeys, trustProxy }));
+  // The embedded auth service, unless a hosted Supabase project is configured.
+  if (!config.auth.hosted) app.route('/auth/v1', createAuthRoutes({ auth: services.auth, keys: services.authKeys, trustProxy }));
   app.route('/api/public', createPublicContentRoutes(services.contentCache));
   app.route('/api/newsletter', createNewsletterRoutes({ newsletter: services.newsletter, limiter, trustProxy }));
   app.route('/api/contact', createContactRoutes({ contact: services.contact, limiter, trustProxy }));

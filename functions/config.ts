@@ -57,6 +57,7 @@ const EnvSchema = z.object({
   ADMIN_EMAILS: z.string().default(''),
   SUPABASE_URL: z.url({ protocol: /^https?$/ }).optional(),
   SUPABASE_ANON_KEY: z.string().min(10).optional(),
+  SUPABASE_SERVICE_ROLE_KEY: z.string().min(10).optional(),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -120,7 +121,7 @@ export interface Config {
     /** Addresses that get the admin role at sign-up or first call. */
     adminEmails: string[];
     /** A hosted Supabase project: when set, the browser signs in there and the embedded service is off. */
-    hosted?: { url: string; anonKey: string };
+    hosted?: { url: string; anonKey: string; serviceRoleKey?: string };
   };
 }
 
@@ -198,7 +199,15 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       adminEmails: env.ADMIN_EMAILS.split(',')
         .map((e) => e.trim().toLowerCase())
         .filter(Boolean),
-      ...(env.SUPABASE_URL ? { hosted: { url: env.SUPABASE_URL.replace(/\/$/, ''), anonKey: env.SUPABASE_ANON_KEY ?? '' } } : {}),
+      ...(env.SUPABASE_URL
+        ? {
+            hosted: {
+              url: env.SUPABASE_URL.replace(/\/$/, ''),
+              anonKey: env.SUPABASE_ANON_KEY ?? '',
+              ...(env.SUPABASE_SERVICE_ROLE_KEY ? { serviceRoleKey: env.SUPABASE_SERVICE_ROLE_KEY } : {}),
+            },
+          }
+        : {}),
     },
   };
 }

@@ -8,7 +8,8 @@ import { createRateLimitService } from './abuse/service.ts';
 import { createSigningKeys } from './auth/keys.ts';
 import { createAuthService } from './auth/service.ts';
 import { createAuthStore } from './auth/store.ts';
-import { createAccessTokenVerifier, localKeySet } from './auth/verify.ts';
+import { deleteHostedAccount } from './auth/hosted.ts';
+import { createAccessTokenVerifier, localKeySet, remoteKeySet } from './auth/verify.ts';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './users/demo.ts';
 import { createUserService } from './users/service.ts';
 import { createRateLimitStore } from './abuse/store.ts';
@@ -84,7 +85,11 @@ export async function createServices(config: Config, logger: Logger, options: Se
     const leads = createLeadService({ db: db.db, content, outbox, downloads, siteUrl });
     const authKeys = createSigningKeys(createAuthStore(db.db), { tokenLifetimeSeconds: config.auth.jwtExpirySeconds });
     await authKeys.load();
-    const verifyAccessToken = createAccessTokenVerifier({ issuer: `${siteUrl}/auth/v1`, keySet: localKeySet(authKeys) });
+    // Hosted mode: tokens come from the Supabase project and are checked against its published keys.
+    const { hosted } = config.auth;
+    const verifyAccessToken = hosted
+      ? createAccessTokenVerifier({ issuer: `${hosted.url}/auth/v1`, keySet: remoteKeySet(`${hosted.url}/auth/v1/.well-known/jwks.json`) })
+      : createAccessTokenVerifier({ issuer: `${siteUrl}/auth/v1`, keySet: localKeySet(authKeys) });
     const auth = createAuthService({
       db: db.db,
       outbox,
@@ -101,7 +106,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
       db: db.db,
       outbox,
       adminEmails: config.auth.adminEmails,
-      deleteAccount: (id) => auth.deleteUser(id),
+      deleteAccount: hosted ? (id) => deleteHostedAccount(hosted, id) : (id) => auth.deleteUser(id),
     });
 
     let prune: NodeJS.Timeout | undefined;

@@ -125,11 +125,12 @@ export function createUserService({ db, outbox, adminEmails, deleteAccount }: Us
     async deleteMe(viewer: Viewer): Promise<void> {
       const profile = await store.byId(viewer.id);
       const email = profile?.email ?? viewer.email;
+      // The sign-in goes first: if that fails, nothing is lost and the member can try again.
+      await deleteAccount(viewer.id);
       await db.transaction(async (tx) => {
         await createUserStore(tx).deleteAll(viewer.id, email);
         await outbox.enqueue(tx, { to: email, template: 'account-deleted', data: {} });
       });
-      await deleteAccount(viewer.id);
     },
   };
 }
