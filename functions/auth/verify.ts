@@ -49,8 +49,19 @@ export function remoteKeySet(jwksUrl: string): JWTVerifyGetKey {
   return createRemoteJWKSet(new URL(jwksUrl), { cacheMaxAge: 600_000, cooldownDuration: 30_000 });
 }
 
+/** Tokens verified lately, so a member's next calls skip the signature check (bounded; entries die with the token). */
+const VERIFIED_CACHE_SIZE = 10_000;
+
 export function createAccessTokenVerifier({ issuer, keySet }: { issuer: string; keySet: JWTVerifyGetKey }) {
+  // Keyed by the whole token string: only the exact bytes that passed verification hit.
+  const verified = new Map<string, AccessClaims>();
   return async function verifyAccessToken(token: string): Promise<AccessClaims> {
+    const known = verified.get(token);
+    if (known) {
+      if (known.exp! * 1000 > Date.now()) return known;
+      verified.delete(token);
+      throw new InvalidTokenError('token has invalid claims: token is expired', true);
+    }
     try {
       const { payload } = await jwtVerify(token, keySet, {
         issuer,
@@ -58,6 +69,8 @@ export function createAccessTokenVerifier({ issuer, keySet }: { issuer: string; 
         algorithms: ALGORITHMS,
         requiredClaims: ['sub', 'exp'],
       });
+      if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value!);
+      verified.set(token, payload as AccessClaims);
       return payload as AccessClaims;
     } catch (err) {
       if (err instanceof errors.JWTExpired) throw new InvalidTokenError('token has invalid claims: token is expired', true);

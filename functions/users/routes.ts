@@ -24,31 +24,40 @@ export function createUserRoutes({ users, verify }: { users: UserService; verify
     if (!parsed.success) throw new AppError('not_found', 'No such user.');
     return parsed.data;
   };
-  return new Hono<AppEnv>()
-    .use(identify({ verify, users }))
-    .get('/byEmail/:email', async (c) => {
-      const viewer = requireViewer(c);
-      const email = emailAddress.safeParse(c.req.param('email'));
-      if (!email.success)
-        throw new AppError('validation_failed', 'Not a valid email address.', { fields: { email: ['Not a valid email address'] } });
-      return c.json(await users.byEmail(viewer, email.data));
-    })
-    .put('/:id/accessLevel', async (c) => {
-      const viewer = requireViewer(c);
-      const target = id(c.req.param('id'));
-      const { accessLevel } = await readBody(c, AccessLevelBody);
-      return c.json(await users.setAccessLevel(viewer, target, accessLevel));
-    })
-    .patch('/me', async (c) => {
-      const viewer = requireViewer(c);
-      return c.json(await users.updateMe(viewer, await readBody(c, ProfilePatch)));
-    })
-    .delete('/me', async (c) => {
-      await users.deleteMe(requireViewer(c));
-      return c.body(null, 204);
-    })
-    .get('/me/export', async (c) => {
-      const data = await users.exportMe(requireViewer(c));
-      return c.json(data, 200, { 'Content-Disposition': 'attachment; filename="beacon-growth-data.json"' });
-    });
+  return (
+    new Hono<AppEnv>()
+      .use(identify({ verify, users }))
+      // Who the server takes the caller to be (null when signed out): the browser's check of its access level.
+      .get('/me', (c) => {
+        const viewer = c.get('viewer');
+        return c.json({
+          viewer: viewer ? { id: viewer.id, email: viewer.email, role: viewer.role, accessLevel: viewer.accessLevel } : null,
+        });
+      })
+      .get('/byEmail/:email', async (c) => {
+        const viewer = requireViewer(c);
+        const email = emailAddress.safeParse(c.req.param('email'));
+        if (!email.success)
+          throw new AppError('validation_failed', 'Not a valid email address.', { fields: { email: ['Not a valid email address'] } });
+        return c.json(await users.byEmail(viewer, email.data));
+      })
+      .put('/:id/accessLevel', async (c) => {
+        const viewer = requireViewer(c);
+        const target = id(c.req.param('id'));
+        const { accessLevel } = await readBody(c, AccessLevelBody);
+        return c.json(await users.setAccessLevel(viewer, target, accessLevel));
+      })
+      .patch('/me', async (c) => {
+        const viewer = requireViewer(c);
+        return c.json(await users.updateMe(viewer, await readBody(c, ProfilePatch)));
+      })
+      .delete('/me', async (c) => {
+        await users.deleteMe(requireViewer(c));
+        return c.body(null, 204);
+      })
+      .get('/me/export', async (c) => {
+        const data = await users.exportMe(requireViewer(c));
+        return c.json(data, 200, { 'Content-Disposition': 'attachment; filename="beacon-growth-data.json"' });
+      })
+  );
 }

@@ -46,9 +46,23 @@ export type ProfileJson = ReturnType<typeof profileJson>;
 
 const forbidden = () => new AppError('forbidden', 'You do not have access to this user.');
 
+/**
+ * Profiles read by the identity middleware are kept this long, so a member's burst of calls costs
+ * one query. Changes made here drop the entry at once; another instance's change shows within it.
+ */
+const PROFILE_TTL_MS = 5_000;
+const PROFILE_CACHE_SIZE = 10_000;
+
 export function createUserService({ db, outbox, adminEmails, deleteAccount }: UserServiceDeps) {
   const store = createUserStore(db);
   const admins = new Set(adminEmails);
+  const cache = new Map<string, { profile: ProfileRow; until: number }>();
+  const remember = (profile: ProfileRow) => {
+    if (cache.size >= PROFILE_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+    cache.set(profile.id, { profile, until: Date.now() + PROFILE_TTL_MS });
+    return profile;
+  };
+  const forget = (id: string) => void cache.delete(id);
 
   /** A new account's profile: admins by configuration; staff get premium access. */
   function newProfile(id: string, email: string, name?: string) {
@@ -68,15 +82,21 @@ export function createUserService({ db, outbox, adminEmails, deleteAccount }: Us
 
     /** The caller's profile, made on their first authenticated call when there is none (hosted mode). */
     async profileFor(id: string, email: string | undefined): Promise<ProfileRow> {
+      const cached = cache.get(id);
+      if (cached && cached.until > Date.now()) return cached.profile;
       const existing = await store.byId(id);
-      if (existing) return existing;
+      if (existing) return remember(existing);
       if (!email) throw new AppError('unauthorized', 'The access token carries no email address.');
-      return store.ensure(newProfile(id, email));
+      return remember(await store.ensure(newProfile(id, email)));
     },
+
+    /** Drops a cached profile after a change made elsewhere in this process (payments, staff tools). */
+    forget,
 
     /** Sets a profile's role and access level directly (demo seeding). */
     async assign(id: string, role: Role, accessLevel: AccessLevel): Promise<void> {
       await store.update(id, { role, accessLevel });
+      forget(id);
     },
 
     /** GET /api/users/byEmail/{email}: your own profile; admins may read anyone's. No answer tells whether an address exists. */
@@ -96,6 +116,7 @@ export function createUserService({ db, outbox, adminEmails, deleteAccount }: Us
         const before = await txStore.byId(id);
         if (!before) throw new AppError('not_found', 'No such user.');
         const after = (await txStore.update(id, { accessLevel }))!;
+        forget(id);
         await txStore.audit({
           actorId: viewer.id,
           action: 'access_level.set',
@@ -109,6 +130,7 @@ export function createUserService({ db, outbox, adminEmails, deleteAccount }: Us
     /** PATCH /api/users/me: name and language. */
     async updateMe(viewer: Viewer, patch: { name?: string | null; language?: Language }): Promise<ProfileJson> {
       const updated = await store.update(viewer.id, patch);
+      forget(viewer.id);
       if (!updated) throw new AppError('not_found', 'No such user.');
       return profileJson(updated);
     },
@@ -127,6 +149,7 @@ export function createUserService({ db, outbox, adminEmails, deleteAccount }: Us
       const email = profile?.email ?? viewer.email;
       // The sign-in goes first: if that fails, nothing is lost and the member can try again.
       await deleteAccount(viewer.id);
+      forget(viewer.id);
       await db.transaction(async (tx) => {
         await createUserStore(tx).deleteAll(viewer.id, email);
         await outbox.enqueue(tx, { to: email, template: 'account-deleted', data: {} });

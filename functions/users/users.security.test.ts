@@ -75,6 +75,12 @@ describe.each(DATABASE_KINDS)('user API roles on %s', (kind) => {
       expect: { anonymous: 401, free: 200, subscriber: 200, premium: 200, editor: 200, admin: 200, another: 200 },
     },
     {
+      label: 'GET me (who the server takes the caller to be)',
+      method: 'GET',
+      path: () => '/me',
+      expect: { anonymous: 200, free: 200, subscriber: 200, premium: 200, editor: 200, admin: 200, another: 200 },
+    },
+    {
       label: 'GET me/export',
       method: 'GET',
       path: () => '/me/export',
@@ -99,12 +105,23 @@ describe.each(DATABASE_KINDS)('user API roles on %s', (kind) => {
     }
   });
 
+  it('tells each caller who the server takes them to be, with the current access level', async () => {
+    expect(await (await call('anonymous', 'GET', '/me')).json()).toEqual({ viewer: null });
+    for (const who of SIGNED_IN) {
+      expect(await (await call(who, 'GET', '/me')).json(), who).toEqual({
+        viewer: { id: ids[who], email: emailOf(who), role: ACCOUNTS[who].role, accessLevel: ACCOUNTS[who].accessLevel },
+      });
+    }
+  });
+
   it('answers your own data only, and an admin’s access change is audited', async () => {
     const mine = (await (await call('another', 'GET', '/me/export')).json()) as { profile: { id: string; email: string } };
     expect(mine.profile).toMatchObject({ id: ids.another, email: emailOf('another') });
     const renamed = await call('another', 'PATCH', '/me', { name: 'Renamed', language: 'fr' });
     expect(await renamed.json()).toMatchObject({ id: ids.another, name: 'Renamed', language: 'fr' });
     expect((await call('admin', 'PUT', `/${ids.another}/accessLevel`, { accessLevel: 'premium' })).status).toBe(200);
+    // The change shows on the member's next call (the profile cache is dropped).
+    expect(await (await call('another', 'GET', '/me')).json()).toMatchObject({ viewer: { accessLevel: 'premium' } });
     const [audit] = await t.database.db.select().from(auditLog).where(eq(auditLog.targetId, ids.another));
     expect(audit).toMatchObject({ actorId: ids.admin, action: 'access_level.set', detail: { from: 'free', to: 'premium' } });
     for (const bad of [{ accessLevel: 'gold' }, { accessLevel: 'premium\u0000' }, {}]) {

@@ -3,10 +3,12 @@
  *  1. GET /api/public/blogs throughput and latency next to a bare node:http server returning the
  *     same bytes (Debian's wrk on loopback, each server in its own process, three alternating rounds,
  *     median ratio).
+ *  1b. Accounts: GET /api/users/me signed in next to anonymous (token verification cost), and the
+ *     sign-in and refresh latency of the embedded auth service.
  *  2. JavaScript shipped per built page (gzip), as a table with the budgets.
  *  3. Build time with the sample content and with 1,000 generated extra articles.
  *  4. Email outbox throughput to loopback SMTP and enqueue latency (PGlite and Postgres).
- * Options: --only=api,weight,scale,email,lighthouse  --duration=10 (seconds per load run)  --rounds=3
+ * Options: --only=api,auth,weight,scale,email,lighthouse  --duration=10 (seconds per load run)  --rounds=3
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { closeSync, cpSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,7 +20,7 @@ import { allPageWeights, kb } from './page-weight.ts';
 const root = path.resolve(import.meta.dirname, '../..');
 const tmp = path.join(root, '.tmp', 'bench');
 const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=') as [string, string]));
-const only = new Set((args.get('only') ?? 'api,weight,scale,email,lighthouse').split(','));
+const only = new Set((args.get('only') ?? 'api,auth,weight,scale,email,lighthouse').split(','));
 const duration = Number(args.get('duration') ?? 10);
 process.env.ASTRO_TELEMETRY_DISABLED = '1';
 
@@ -80,8 +82,10 @@ interface LoadResult {
 }
 
 /** One wrk run: one thread (wrk is far lighter than the servers, so one core is plenty), 50 connections. */
-function wrk(bin: string, url: string, seconds: number): LoadResult {
-  const result = spawnSync(bin, ['-t1', '-c50', `-d${seconds}s`, '--latency', url], { encoding: 'utf8' });
+function wrk(bin: string, url: string, seconds: number, headers: string[] = []): LoadResult {
+  const result = spawnSync(bin, ['-t1', '-c50', `-d${seconds}s`, '--latency', ...headers.flatMap((h) => ['-H', h]), url], {
+    encoding: 'utf8',
+  });
   if (result.status !== 0) throw new Error(`wrk failed: ${result.stderr}`);
   const out = result.stdout;
   const pick = (re: RegExp) => re.exec(out)?.[1];
@@ -150,6 +154,89 @@ server.listen(0, '127.0.0.1', () => console.log('bare http://127.0.0.1:' + serve
   }
 }
 
+/** Milliseconds of `n` sequential calls of `fn`, sorted. */
+async function timings(n: number, fn: () => Promise<void>): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const started = performance.now();
+    await fn();
+    out.push(performance.now() - started);
+  }
+  return out.sort((a, b) => a - b);
+}
+
+async function authBench(distDir: string) {
+  const bin = ensureWrk();
+  const rounds = Number(args.get('rounds') ?? 3);
+  console.log(
+    `\n## Accounts: token verification cost and auth latency (wrk, 1 thread, 50 connections, ${duration}s, ${rounds} alternating rounds)\n`,
+  );
+  const dataDir = path.join(tmp, 'auth-data');
+  rmSync(dataDir, { recursive: true, force: true });
+  const server = await startChild('functions/server.ts', {
+    PORT: '0',
+    DATA_DIR: dataDir,
+    DIST_DIR: distDir,
+    LOG_LEVEL: 'info',
+    AUTH_SEED_DEMO: 'true',
+  });
+  const cost = Number(process.env.AUTH_BCRYPT_COST ?? 10);
+  try {
+    const auth = (grant: string, body: unknown) =>
+      fetch(`${server.url}/auth/v1/token?grant_type=${grant}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const signIn = async () => {
+      const res = await auth('password', { email: 'premium@demo.beacongrowth.co', password: 'beacon-demo-2026' });
+      if (res.status !== 200) throw new Error(`sign-in failed: ${res.status} ${await res.text()}`);
+      return (await res.json()) as { access_token: string; refresh_token: string };
+    };
+    const session = await signIn();
+    const url = `${server.url}/api/users/me`;
+    const bearer = [`Authorization: Bearer ${session.access_token}`];
+    wrk(bin, url, 3);
+    wrk(bin, url, 3, bearer);
+    console.log('| round | GET /api/users/me | req/s | p50 | p99 | errors |\n|---|---|---|---|---|---|');
+    const ratios: number[] = [];
+    for (let round = 1; round <= rounds; round++) {
+      const order = round % 2 ? (['anonymous', 'signed in'] as const) : (['signed in', 'anonymous'] as const);
+      const results = {} as Record<'anonymous' | 'signed in', LoadResult>;
+      for (const who of order) results[who] = wrk(bin, url, duration, who === 'signed in' ? bearer : []);
+      for (const who of ['anonymous', 'signed in'] as const) {
+        const r = results[who];
+        console.log(`| ${round} | ${who} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${r.errors} |`);
+      }
+      ratios.push(results['signed in'].rps / results.anonymous.rps);
+    }
+    const m = median(ratios);
+    console.log(
+      `\nRatios by round: ${ratios.map((r) => r.toFixed(2)).join(', ')}; spread ${(Math.max(...ratios) - Math.min(...ratios)).toFixed(2)}`,
+    );
+    console.log(`Median ratio signed in / anonymous: ${m.toFixed(2)}x (budget >= 0.7x) ${m >= 0.7 ? 'PASS' : 'FAIL'}`);
+
+    // Latency of the auth calls themselves, one at a time (the per-IP token limit allows 150 per 5 minutes).
+    const signIns = await timings(30, async () => void (await signIn()));
+    let refreshToken = session.refresh_token;
+    const refreshes = await timings(50, async () => {
+      const res = await auth('refresh_token', { refresh_token: refreshToken });
+      if (res.status !== 200) throw new Error(`refresh failed: ${res.status} ${await res.text()}`);
+      refreshToken = ((await res.json()) as { refresh_token: string }).refresh_token;
+    });
+    const p = (values: number[], q: number) => values[Math.min(values.length - 1, Math.floor(values.length * q))]!.toFixed(1);
+    console.log(`\n| call | n | p50 | p90 | budget |\n|---|---|---|---|---|`);
+    console.log(
+      `| sign-in (password grant, bcrypt cost ${cost}) | 30 | ${p(signIns, 0.5)} ms | ${p(signIns, 0.9)} ms | p50 < 150 ms ${Number(p(signIns, 0.5)) < 150 ? 'PASS' : 'FAIL'} |`,
+    );
+    console.log(
+      `| refresh (refresh_token grant) | 50 | ${p(refreshes, 0.5)} ms | ${p(refreshes, 0.9)} ms | p50 < 20 ms ${Number(p(refreshes, 0.5)) < 20 ? 'PASS' : 'FAIL'} |`,
+    );
+  } finally {
+    server.child.kill('SIGTERM');
+  }
+}
+
 function pageWeights(distDir: string) {
   console.log('\n## JavaScript shipped per built page (gzip, before interaction)\n');
   console.log('Budgets: list pages <= 100 KB; pages without islands ship no island (framework) JS, only the');
@@ -199,12 +286,13 @@ const distDir = path.join(tmp, 'dist');
 console.log('# Benchmarks');
 let baseSeconds = 0;
 let basePages = 0;
-if (['api', 'weight', 'scale', 'lighthouse'].some((part) => only.has(part))) {
+if (['api', 'auth', 'weight', 'scale', 'lighthouse'].some((part) => only.has(part))) {
   console.log('\nBuilding the sample site...');
   baseSeconds = build(distDir);
   basePages = allPageWeights(path.join(distDir, 'client')).length;
 }
 if (only.has('api')) await apiThroughput(distDir);
+if (only.has('auth')) await authBench(distDir);
 if (only.has('weight')) pageWeights(distDir);
 if (only.has('scale')) scale(baseSeconds, basePages);
 if (only.has('email')) await emailBench(tmp);

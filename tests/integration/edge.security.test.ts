@@ -65,11 +65,12 @@ async function samples(t: TestApp): Promise<Record<string, Sample>> {
     },
     'GET /api/users/byEmail/:email': { path: '/api/users/byEmail/edge-admin%40example.com', headers: admin.headers },
     'GET /api/users/me/export': { path: '/api/users/me/export', headers: admin.headers },
+    'GET /api/users/me': { path: '/api/users/me', headers: admin.headers, allow: 'GET, HEAD, PATCH, DELETE' },
     'PATCH /api/users/me': {
       path: '/api/users/me',
       body: { name: 'Edge Admin', language: 'fr' },
       headers: admin.headers,
-      allow: 'PATCH, DELETE',
+      allow: 'GET, HEAD, PATCH, DELETE',
     },
     'PUT /api/users/:id/accessLevel': {
       path: `/api/users/${doomed.id}/accessLevel`,
@@ -78,7 +79,7 @@ async function samples(t: TestApp): Promise<Record<string, Sample>> {
       allow: 'PUT',
     },
     // Last, as the samples run in order: the check that every sample works deletes this account.
-    'DELETE /api/users/me': { path: '/api/users/me', headers: doomed.headers, allow: 'PATCH, DELETE' },
+    'DELETE /api/users/me': { path: '/api/users/me', headers: doomed.headers, allow: 'GET, HEAD, PATCH, DELETE' },
     'POST /api/email/events': {
       path: '/api/email/events',
       body: { id: 'evt-1', type: 'delivered', messageId: '<m-1@example.com>', occurredAt: '2026-11-01T10:00:00Z' },
