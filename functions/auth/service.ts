@@ -10,6 +10,7 @@ import bcrypt from 'bcrypt';
 import { SignJWT } from 'jose';
 import { z } from 'zod';
 import type { RateLimitService } from '../abuse/service.ts';
+import type { Config } from '../config.ts';
 import type { Db, DbOrTx } from '../db/client.ts';
 import type { AuthUserRow, OneTimeTokenKind } from '../db/schema.ts';
 import type { EmailService } from '../email/service.ts';
@@ -21,15 +22,11 @@ import { userJson, type UserJson } from './schema.ts';
 import { createAuthStore } from './store.ts';
 import { AUDIENCE, InvalidTokenError, type AccessClaims, type AccessTokenVerifier } from './verify.ts';
 
-export interface AuthSettings {
-  autoconfirm: boolean;
-  jwtExpirySeconds: number;
-  minPasswordLength: number;
-  bcryptCost: number;
-  redirectUrls: string[];
-  mailCooldownSeconds: number;
-  otpExpirySeconds: number;
-}
+/** The service's settings (documented in config.ts). */
+export type AuthSettings = Pick<
+  Config['auth'],
+  'autoconfirm' | 'jwtExpirySeconds' | 'minPasswordLength' | 'bcryptCost' | 'redirectUrls' | 'mailCooldownSeconds' | 'otpExpirySeconds'
+>;
 
 export interface AuthServiceDeps {
   db: Db;

@@ -9,6 +9,7 @@ import type { FullConfig } from '@playwright/test';
 import { loadConfig } from '../../functions/config.ts';
 import { startServer } from '../../functions/main.ts';
 import { quietLogger } from '../support/fixtures.ts';
+import { freePort } from '../support/postgres.ts';
 import { exportEnvironment, prepareTestEnvironment } from '../support/site.ts';
 
 export default async function globalSetup(config: FullConfig) {
@@ -16,8 +17,20 @@ export default async function globalSetup(config: FullConfig) {
   exportEnvironment(env);
   // Its own data folder: the server's mailbox and lock file must not land in the developer's .data/.
   const dataDir = await mkdtemp(path.join(tmpdir(), 'beacon-e2e-'));
+  // A known port, so SITE_URL (links in mails, the auth issuer) names the address the browser uses.
+  const port = await freePort();
   const server = await startServer(
-    loadConfig({ PORT: '0', DATA_DIR: dataDir, DATABASE_URL: env.siteDbUrl, DIST_DIR: env.distDir, NODE_ENV: 'test', LOG_LEVEL: 'silent' }),
+    loadConfig({
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      SITE_URL: `http://127.0.0.1:${port}`,
+      DATA_DIR: dataDir,
+      DATABASE_URL: env.siteDbUrl,
+      DIST_DIR: env.distDir,
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      AUTH_SEED_DEMO: 'false',
+    }),
     quietLogger(),
   );
   process.env.E2E_BASE_URL = server.url;

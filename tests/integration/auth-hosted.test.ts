@@ -3,26 +3,14 @@
  * first one's /auth/v1 (which is Supabase-compatible) verifies the first one's tokens through its
  * remote JWKS, creates the member's profile on the first call, and does not serve /auth/v1 itself.
  */
-import { createServer } from 'node:net';
 import { createClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../functions/config.ts';
 import { startServer, type RunningServer } from '../../functions/main.ts';
 import { CONTENT_DIR } from '../support/app.ts';
 import { quietLogger } from '../support/fixtures.ts';
+import { freePort } from '../support/postgres.ts';
 import { tempDir } from '../support/temp.ts';
-
-/** A port free right now (the auth server's issuer must name its real address). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 describe('hosted auth mode', () => {
   let provider: RunningServer;

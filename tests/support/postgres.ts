@@ -27,7 +27,8 @@ function findBinDir(): string {
   throw new Error('Postgres server binaries not found: install the "postgresql" package or set PG_BIN.');
 }
 
-async function freePort(): Promise<number> {
+/** A loopback port that is free right now. */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
     srv.once('error', reject);

@@ -1,0 +1,89 @@
+/**
+ * Sign in and sign up (spec point 2): email and password, both required. A visitor already signed in
+ * is sent on at once. Errors show the 'Authentication error' toast with the service's message; a new
+ * account shows 'Account created' and asks to confirm the address from the mail.
+ */
+import { useStore } from '@nanostores/react';
+import { useEffect, useId, useState, type FormEvent } from 'react';
+import { $auth, afterSignIn, authClient } from '../../lib/auth/client.ts';
+import { toast } from '../../lib/toast.ts';
+
+const input =
+  'mt-1 w-full rounded-lg border border-slate-300 px-3 py-2 text-sm focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-600/30';
+
+export default function AuthForm({ mode }: { mode: 'signin' | 'signup' }) {
+  const auth = useStore($auth);
+  const [busy, setBusy] = useState(false);
+  const [created, setCreated] = useState(false);
+  const id = useId();
+
+  useEffect(() => {
+    authClient();
+  }, []);
+  useEffect(() => {
+    if (auth.status === 'signed-in' && !busy) window.location.replace(mode === 'signin' ? afterSignIn(window.location.search) : '/');
+  }, [auth.status, busy, mode]);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const data = new FormData(event.currentTarget);
+    const email = String(data.get('email') ?? '').trim();
+    const password = String(data.get('password') ?? '');
+    setBusy(true);
+    const client = authClient();
+    if (mode === 'signin') {
+      const { error } = await client.auth.signInWithPassword({ email, password });
+      if (!error) {
+        window.location.assign(afterSignIn(window.location.search));
+        return;
+      }
+      toast({ title: 'Authentication error', description: error.message, variant: 'destructive' });
+    } else {
+      const emailRedirectTo = `${window.location.origin}/signin${window.location.search}`;
+      const { error } = await client.auth.signUp({ email, password, options: { emailRedirectTo } });
+      if (error) toast({ title: 'Authentication error', description: error.message, variant: 'destructive' });
+      else {
+        toast({ title: 'Account created', description: 'Please check your email to confirm your account.' });
+        setCreated(true);
+      }
+    }
+    setBusy(false);
+  }
+
+  const signin = mode === 'signin';
+  return (
+    <form onSubmit={submit} aria-label={signin ? 'Sign in' : 'Sign up'} className="space-y-4">
+      <div>
+        <label htmlFor={`${id}-email`} className="block text-sm font-medium text-slate-700">
+          Email
+        </label>
+        <input id={`${id}-email`} name="email" type="email" autoComplete="email" required className={input} />
+      </div>
+      <div>
+        <label htmlFor={`${id}-password`} className="block text-sm font-medium text-slate-700">
+          Password
+        </label>
+        <input
+          id={`${id}-password`}
+          name="password"
+          type="password"
+          autoComplete={signin ? 'current-password' : 'new-password'}
+          required
+          className={input}
+        />
+      </div>
+      <button
+        type="submit"
+        disabled={busy || auth.status === 'loading'}
+        className="min-h-11 w-full rounded-lg bg-brand-600 px-5 py-2.5 font-semibold text-white hover:bg-brand-700 disabled:opacity-60"
+      >
+        {busy ? (signin ? 'Signing in...' : 'Creating account...') : signin ? 'Sign In' : 'Sign Up'}
+      </button>
+      {created && (
+        <p role="status" className="text-sm text-slate-600">
+          We sent a confirmation link to your address. Open it to finish creating your account.
+        </p>
+      )}
+    </form>
+  );
+}

@@ -1,0 +1,94 @@
+/**
+ * The browser's one auth client (supabase-js) and the session stores every island shares. It talks
+ * to the embedded auth service on our own origin, or to a hosted Supabase project when the build
+ * names one (PUBLIC_SUPABASE_URL, PUBLIC_SUPABASE_ANON_KEY). Browser only: imported by islands.
+ */
+import { createClient, type Session, type SupabaseClient } from '@supabase/supabase-js';
+import { atom } from 'nanostores';
+import { localPath } from '../redirect.ts';
+import { STORAGE_KEYS, writeStored } from '../storage-keys.ts';
+
+/** The signed-in member's profile as the user API answers it. */
+export interface Profile {
+  id: string;
+  email: string;
+  name: string | null;
+  avatar: string | null;
+  accessLevel: 'free' | 'subscriber' | 'premium';
+  role: 'member' | 'editor' | 'admin';
+  customerId: string | null;
+  language: 'en' | 'es' | 'fr';
+  createdAt: string;
+}
+
+export type AuthState =
+  { status: 'loading' } | { status: 'signed-out' } | { status: 'signed-in'; session: Session; profile: Profile | null };
+
+/** The session as the islands see it: loading until supabase-js has read its storage. */
+export const $auth = atom<AuthState>({ status: 'loading' });
+
+let client: SupabaseClient | undefined;
+
+/** Removes the mirrored access level (sign-out, spec point 3). */
+function forgetAccessLevel(): void {
+  try {
+    localStorage.removeItem(STORAGE_KEYS.accessLevel);
+  } catch {
+    // Storage unavailable: nothing was kept.
+  }
+}
+
+/** The signed-in user's profile, by email (spec point 4: reloaded when the user changes). */
+async function loadProfile(session: Session): Promise<Profile | null> {
+  try {
+    const res = await fetch(`/api/users/byEmail/${encodeURIComponent(session.user.email ?? '')}`, {
+      headers: { authorization: `Bearer ${session.access_token}`, accept: 'application/json' },
+    });
+    if (!res.ok) return null;
+    const profile = (await res.json()) as Profile;
+    writeStored(STORAGE_KEYS.accessLevel, profile.accessLevel);
+    return profile;
+  } catch {
+    return null;
+  }
+}
+
+/** The shared client; the first call starts listening to auth events. */
+export function authClient(): SupabaseClient {
+  if (client) return client;
+  const env = import.meta.env as Record<string, string | undefined>;
+  const url = env.PUBLIC_SUPABASE_URL || window.location.origin;
+  const key = env.PUBLIC_SUPABASE_ANON_KEY || 'embedded-public-key';
+  client = createClient(url, key, {
+    auth: { persistSession: true, autoRefreshToken: true, detectSessionInUrl: true, flowType: 'implicit' },
+  });
+  let userId: string | undefined;
+  client.auth.onAuthStateChange((_event, session) => {
+    if (!session) {
+      userId = undefined;
+      forgetAccessLevel();
+      $auth.set({ status: 'signed-out' });
+      return;
+    }
+    const current = $auth.get();
+    const sameUser = session.user.id === userId && current.status === 'signed-in';
+    userId = session.user.id;
+    $auth.set({ status: 'signed-in', session, profile: sameUser ? current.profile : null });
+    // Outside the callback: supabase-js must not be awaited from inside its own event handler.
+    if (!sameUser)
+      setTimeout(
+        () =>
+          void loadProfile(session).then((profile) => {
+            const now = $auth.get();
+            if (now.status === 'signed-in' && now.session.user.id === session.user.id) $auth.set({ ...now, profile });
+          }),
+        0,
+      );
+  });
+  return client;
+}
+
+/** Where to go after signing in: a safe local `redirect` parameter, else the home page. */
+export function afterSignIn(search: string): string {
+  return localPath(new URLSearchParams(search).get('redirect')) ?? '/';
+}

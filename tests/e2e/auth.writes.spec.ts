@@ -1,0 +1,83 @@
+/**
+ * Accounts in the browser: sign up, confirm from the mailed link, sign in (and the error toast),
+ * and the signed-in visitor sent on from /signin and /signup. Writes users, so it runs in "writes".
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { desc, eq } from 'drizzle-orm';
+import { openDatabase } from '../../functions/db/client.ts';
+import { emails } from '../../functions/db/schema.ts';
+import { quietLogger } from '../support/fixtures.ts';
+
+const unique = (name: string) => `${name}.${Date.now()}${Math.floor(Math.random() * 1e6)}@example.com`;
+const PASSWORD = 'browser journey pass';
+/** The sign-in or sign-up form (the footer has a newsletter form with an email field too). */
+const form = (page: Page) => page.locator('main form[aria-label="Sign in"], main form[aria-label="Sign up"]');
+const toastTitled = (page: Page, title: string) => page.locator('#toast-region [data-toast]').filter({ hasText: title });
+
+/** The confirmation link from the newest mail to `to` (read from the site database's outbox). */
+async function mailedLink(to: string): Promise<string> {
+  const database = await openDatabase({ kind: 'postgres', url: process.env.TEST_SITE_DB_URL!, poolSize: 1 }, quietLogger());
+  try {
+    for (let i = 0; i < 50; i++) {
+      const [mail] = await database.db.select().from(emails).where(eq(emails.to, to)).orderBy(desc(emails.createdAt)).limit(1);
+      const link = mail && /https?:\/\/\S+\/auth\/v1\/verify\?\S+/.exec(mail.bodyText)?.[0];
+      if (link) return link;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`no mail to ${to}`);
+  } finally {
+    await database.close();
+  }
+}
+
+test('sign up, confirm from the mail, then sign in; wrong passwords get the Authentication error toast', async ({ page }) => {
+  const email = unique('journey');
+  await page.goto('/signup');
+  await form(page).getByLabel('Email').fill(email);
+  await form(page).getByLabel('Password').fill(PASSWORD);
+  await form(page).getByRole('button', { name: 'Sign Up' }).click();
+  await expect(toastTitled(page, 'Account created')).toContainText('Please check your email to confirm your account.');
+
+  // Not confirmed yet: sign-in is refused with the service's message.
+  await page.goto('/signin');
+  await form(page).getByLabel('Email').fill(email);
+  await form(page).getByLabel('Password').fill(PASSWORD);
+  await form(page).getByRole('button', { name: 'Sign In' }).click();
+  await expect(toastTitled(page, 'Authentication error')).toContainText('Email not confirmed');
+
+  // The mailed link signs the visitor in and lands on the site.
+  await page.goto(await mailedLink(email));
+  await page.waitForURL((url) => url.pathname === '/' && !url.hash, { timeout: 15_000 });
+  const stored = await page.evaluate(() => Object.keys(localStorage).find((k) => k.startsWith('sb-') && k.endsWith('-auth-token')));
+  expect(stored).toBeTruthy();
+  await expect.poll(() => page.evaluate(() => localStorage.getItem('beacon.userAccessLevel'))).toBe('free');
+
+  // Signed in: /signin sends the visitor on.
+  await page.goto('/signin?redirect=%2Fpricing');
+  await page.waitForURL('**/pricing');
+
+  // A fresh browser: wrong password, then the right one with a redirect back.
+  await page.context().clearCookies();
+  await page.evaluate(() => localStorage.clear());
+  await page.goto('/signin?redirect=%2Fblog');
+  await form(page).getByLabel('Email').fill(email);
+  await form(page).getByLabel('Password').fill('not the password');
+  await form(page).getByRole('button', { name: 'Sign In' }).click();
+  await expect(toastTitled(page, 'Authentication error')).toContainText('Invalid login credentials');
+  await form(page).getByLabel('Password').fill(PASSWORD);
+  await form(page).getByRole('button', { name: 'Sign In' }).click();
+  await page.waitForURL('**/blog');
+});
+
+test('a redirect parameter that leaves the site is ignored', async ({ page }) => {
+  const email = unique('redirect');
+  await page.goto('/signup');
+  await form(page).getByLabel('Email').fill(email);
+  await form(page).getByLabel('Password').fill(PASSWORD);
+  await form(page).getByRole('button', { name: 'Sign Up' }).click();
+  await expect(toastTitled(page, 'Account created')).toBeVisible();
+  await page.goto(await mailedLink(email));
+  await page.waitForURL((url) => url.pathname === '/' && !url.hash, { timeout: 15_000 });
+  await page.goto('/signin?redirect=%2F%2Fevil.example%2F');
+  await page.waitForURL((url) => url.pathname === '/' && url.host !== 'evil.example');
+});
