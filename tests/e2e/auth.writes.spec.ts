@@ -70,7 +70,14 @@ test('sign up, confirm from the mail, then sign in; wrong passwords get the Auth
 });
 
 test('a redirect parameter that leaves the site is ignored', async ({ page }) => {
-  const email = unique('redirect');
+  await signedUp(page, 'redirect');
+  await page.goto('/signin?redirect=%2F%2Fevil.example%2F');
+  await page.waitForURL((url) => url.pathname === '/' && url.host !== 'evil.example');
+});
+
+/** A confirmed, signed-in visitor (signed up in this browser and confirmed from the mail). */
+async function signedUp(page: Page, name: string): Promise<string> {
+  const email = unique(name);
   await page.goto('/signup');
   await form(page).getByLabel('Email').fill(email);
   await form(page).getByLabel('Password').fill(PASSWORD);
@@ -78,6 +85,51 @@ test('a redirect parameter that leaves the site is ignored', async ({ page }) =>
   await expect(toastTitled(page, 'Account created')).toBeVisible();
   await page.goto(await mailedLink(email));
   await page.waitForURL((url) => url.pathname === '/' && !url.hash, { timeout: 15_000 });
-  await page.goto('/signin?redirect=%2F%2Fevil.example%2F');
-  await page.waitForURL((url) => url.pathname === '/' && url.host !== 'evil.example');
+  return email;
+}
+
+test('the account page: header, name, language, sign out, and /account then sends visitors to /signin', async ({ page }) => {
+  const email = await signedUp(page, 'account');
+  await page.goto('/account');
+  await expect(page.getByRole('heading', { level: 1, name: 'My Account' })).toBeVisible();
+  await expect(page.getByText(email)).toBeVisible();
+  await expect(page.getByText('No Active Subscription')).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Upgrade Plan' })).toHaveAttribute('href', '/pricing');
+
+  await page.getByRole('tab', { name: 'Profile' }).click();
+  const save = page.getByRole('button', { name: 'Save Changes' });
+  await expect(save).toBeDisabled();
+  await page.getByLabel('Name').fill('Grace Hopper');
+  await save.click();
+  await expect(page.getByText('Profile updated successfully!')).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: 'Grace Hopper' })).toBeVisible();
+  await expect(page.getByText('To change your email, please contact support.')).toBeVisible();
+
+  await page.getByRole('tab', { name: 'Settings' }).click();
+  await page.getByLabel('Language').selectOption('fr');
+  await page.getByRole('button', { name: 'Save Settings' }).click();
+  await expect(toastTitled(page, 'Settings saved')).toBeVisible();
+  await page.reload();
+  await page.getByRole('tab', { name: 'Settings' }).click();
+  await expect(page.getByLabel('Language')).toHaveValue('fr');
+
+  await page.getByRole('button', { name: 'Sign Out' }).click();
+  await page.waitForURL((url) => url.pathname === '/');
+  expect(await page.evaluate(() => localStorage.getItem('beacon.userAccessLevel'))).toBeNull();
+  await page.goto('/account');
+  await page.waitForURL('**/signin?redirect=%2Faccount');
+});
+
+test('deleting the account really deletes it: the member can no longer sign in', async ({ page }) => {
+  const email = await signedUp(page, 'delete');
+  await page.goto('/account');
+  await page.getByRole('tab', { name: 'Settings' }).click();
+  await page.getByRole('button', { name: 'Delete Account' }).click();
+  await page.getByRole('button', { name: 'Delete my account' }).click();
+  await page.waitForURL((url) => url.pathname === '/');
+  await page.goto('/signin');
+  await form(page).getByLabel('Email').fill(email);
+  await form(page).getByLabel('Password').fill(PASSWORD);
+  await form(page).getByRole('button', { name: 'Sign In' }).click();
+  await expect(toastTitled(page, 'Authentication error')).toContainText('Invalid login credentials');
 });

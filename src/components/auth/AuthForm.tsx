@@ -20,9 +20,11 @@ export default function AuthForm({ mode }: { mode: 'signin' | 'signup' }) {
   useEffect(() => {
     authClient();
   }, []);
+  // Signed in (now, or already): on to the target once the profile has loaded, so the access level is mirrored.
+  const settled = auth.status === 'signed-in' && auth.profile !== undefined;
   useEffect(() => {
-    if (auth.status === 'signed-in' && !busy) window.location.replace(mode === 'signin' ? afterSignIn(window.location.search) : '/');
-  }, [auth.status, busy, mode]);
+    if (settled) window.location.replace(mode === 'signin' ? afterSignIn(window.location.search) : '/');
+  }, [settled, mode]);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -33,11 +35,8 @@ export default function AuthForm({ mode }: { mode: 'signin' | 'signup' }) {
     const client = authClient();
     if (mode === 'signin') {
       const { error } = await client.auth.signInWithPassword({ email, password });
-      if (!error) {
-        window.location.assign(afterSignIn(window.location.search));
-        return;
-      }
-      toast({ title: 'Authentication error', description: error.message, variant: 'destructive' });
+      // On success the session store changes and the effect above moves on.
+      if (error) toast({ title: 'Authentication error', description: error.message, variant: 'destructive' });
     } else {
       const emailRedirectTo = `${window.location.origin}/signin${window.location.search}`;
       const { error } = await client.auth.signUp({ email, password, options: { emailRedirectTo } });

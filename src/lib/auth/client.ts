@@ -22,7 +22,10 @@ export interface Profile {
 }
 
 export type AuthState =
-  { status: 'loading' } | { status: 'signed-out' } | { status: 'signed-in'; session: Session; profile: Profile | null };
+  | { status: 'loading' }
+  | { status: 'signed-out' }
+  /** `profile` is undefined while it loads and null when it could not be read. */
+  | { status: 'signed-in'; session: Session; profile: Profile | null | undefined };
 
 /** The session as the islands see it: loading until supabase-js has read its storage. */
 export const $auth = atom<AuthState>({ status: 'loading' });
@@ -73,7 +76,7 @@ export function authClient(): SupabaseClient {
     const current = $auth.get();
     const sameUser = session.user.id === userId && current.status === 'signed-in';
     userId = session.user.id;
-    $auth.set({ status: 'signed-in', session, profile: sameUser ? current.profile : null });
+    $auth.set({ status: 'signed-in', session, profile: sameUser ? current.profile : undefined });
     // Outside the callback: supabase-js must not be awaited from inside its own event handler.
     if (!sameUser)
       setTimeout(
@@ -86,6 +89,12 @@ export function authClient(): SupabaseClient {
       );
   });
   return client;
+}
+
+/** Puts a profile the server just answered with into the session store (after a save). */
+export function setProfile(profile: Profile): void {
+  const now = $auth.get();
+  if (now.status === 'signed-in' && now.session.user.id === profile.id) $auth.set({ ...now, profile });
 }
 
 /** Where to go after signing in: a safe local `redirect` parameter, else the home page. */

@@ -1,0 +1,342 @@
+/**
+ * The account page (spec point 2 "Account"): a loader while the session loads, a replace-redirect to
+ * /signin without one, the header (avatar fallback chain, name, email, Sign Out) and three tabs:
+ * Subscription (access level card, subscription card), Profile (name) and Settings (language saved
+ * for the member's emails, and account deletion that really deletes).
+ */
+import { useStore } from '@nanostores/react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { $auth, authClient, setProfile, type Profile } from '../../lib/auth/client.ts';
+import { toast } from '../../lib/toast.ts';
+
+type Tab = 'subscription' | 'profile' | 'settings';
+const TABS: { id: Tab; label: string }[] = [
+  { id: 'subscription', label: 'Subscription' },
+  { id: 'profile', label: 'Profile' },
+  { id: 'settings', label: 'Settings' },
+];
+
+/** What each level grants (spec point 6). */
+const GRANTS: Record<Profile['accessLevel'], string[]> = {
+  free: ['Free content', 'Community forum'],
+  subscriber: ['Free content', 'Community forum', 'Subscriber content', 'Monthly newsletter', 'Basic tools and templates'],
+  premium: [
+    'Free content',
+    'Community forum',
+    'Subscriber content',
+    'Monthly newsletter',
+    'Basic tools and templates',
+    'All premium content',
+    'Exclusive webinars and events',
+    'Priority support',
+    'Advanced tools and templates',
+  ],
+};
+const LEVEL_NAME: Record<Profile['accessLevel'], string> = { free: 'Free', subscriber: 'Subscriber', premium: 'Premium' };
+const DOT: Record<Profile['accessLevel'], string> = { free: 'bg-slate-400', subscriber: 'bg-blue-500', premium: 'bg-purple-600' };
+const LANGUAGES: { value: Profile['language']; label: string }[] = [
+  { value: 'en', label: 'English' },
+  { value: 'es', label: 'Spanish' },
+  { value: 'fr', label: 'French' },
+];
+
+const card = 'rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200';
+const button = 'min-h-11 rounded-lg px-5 py-2.5 text-sm font-semibold disabled:opacity-60';
+const input =
+  'mt-1 w-full rounded-lg border border-slate-300 px-3 py-2 text-sm focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-600/30';
+
+/** Avatar, else initials of the name, else the email's first letter, else 'U'. */
+function initials(name: string | null | undefined, email: string | undefined): string {
+  const words = (name ?? '').trim().split(/\s+/).filter(Boolean);
+  if (words.length)
+    return words
+      .slice(0, 2)
+      .map((w) => w[0]!.toUpperCase())
+      .join('');
+  return email?.[0]?.toUpperCase() ?? 'U';
+}
+
+async function api(path: string, token: string, init: { method: string; body?: unknown }): Promise<Response> {
+  return fetch(path, {
+    method: init.method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json' },
+    ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
+  });
+}
+
+function failed(description = 'Something went wrong. Please try again.') {
+  toast({ title: 'Error', description, variant: 'destructive' });
+}
+
+export default function AccountPage() {
+  const auth = useStore($auth);
+  const [tab, setTab] = useState<Tab>('subscription');
+  const tabsId = useId();
+
+  useEffect(() => {
+    authClient();
+  }, []);
+  useEffect(() => {
+    if (auth.status === 'signed-out') window.location.replace('/signin?redirect=%2Faccount');
+  }, [auth.status]);
+
+  if (auth.status !== 'signed-in') {
+    return (
+      <div className="flex justify-center py-24" role="status">
+        <span className="h-8 w-8 animate-spin rounded-full border-4 border-brand-200 border-t-brand-600" />
+        <span className="sr-only">Loading your account…</span>
+      </div>
+    );
+  }
+  const { session } = auth;
+  const profile = auth.profile ?? null;
+  const email = profile?.email ?? session.user.email ?? '';
+  const level = profile?.accessLevel ?? 'free';
+
+  async function signOut() {
+    await authClient().auth.signOut();
+    window.location.assign('/');
+  }
+
+  return (
+    <div className="space-y-8">
+      <header className={`${card} flex flex-wrap items-center gap-4`}>
+        {profile?.avatar ? (
+          <img src={profile.avatar} alt="" className="h-16 w-16 rounded-full object-cover" />
+        ) : (
+          <span aria-hidden="true" className="grid h-16 w-16 place-items-center rounded-full bg-brand-100 text-xl font-bold text-brand-700">
+            {initials(profile?.name, email)}
+          </span>
+        )}
+        <div className="min-w-0 flex-1">
+          <h1 className="text-2xl font-bold text-slate-900">{profile?.name?.trim() || 'My Account'}</h1>
+          <p className="truncate text-slate-600">{email}</p>
+        </div>
+        <button
+          type="button"
+          onClick={() => void signOut()}
+          className={`${button} text-brand-700 ring-1 ring-inset ring-brand-200 hover:bg-brand-50`}
+        >
+          Sign Out
+        </button>
+      </header>
+
+      <div role="tablist" aria-label="Account sections" className="flex gap-2 border-b border-slate-200">
+        {TABS.map((t) => (
+          <button
+            key={t.id}
+            type="button"
+            role="tab"
+            id={`${tabsId}-${t.id}`}
+            aria-selected={tab === t.id}
+            aria-controls={`${tabsId}-${t.id}-panel`}
+            onClick={() => setTab(t.id)}
+            className={`-mb-px border-b-2 px-4 py-2 text-sm font-semibold ${tab === t.id ? 'border-brand-600 text-brand-700' : 'border-transparent text-slate-600 hover:text-slate-900'}`}
+          >
+            {t.label}
+          </button>
+        ))}
+      </div>
+
+      <section role="tabpanel" id={`${tabsId}-${tab}-panel`} aria-labelledby={`${tabsId}-${tab}`}>
+        {tab === 'subscription' && (
+          <div className="grid gap-6 md:grid-cols-2">
+            <div className={card}>
+              <h2 className="text-lg font-semibold text-slate-900">Subscription</h2>
+              {auth.profile === undefined ? (
+                <div className="mt-4 flex justify-center" role="status">
+                  <span className="h-6 w-6 animate-spin rounded-full border-4 border-brand-200 border-t-brand-600" />
+                  <span className="sr-only">Loading your subscription…</span>
+                </div>
+              ) : auth.profile === null ? (
+                <div className="mt-4">
+                  <p className="text-slate-600">We could not load your subscription.</p>
+                  <button
+                    type="button"
+                    onClick={() => window.location.reload()}
+                    className={`${button} mt-3 ring-1 ring-inset ring-slate-300`}
+                  >
+                    Retry
+                  </button>
+                </div>
+              ) : (
+                <p className="mt-4 text-slate-600">No Active Subscription</p>
+              )}
+            </div>
+            <div className={card}>
+              <h2 className="text-lg font-semibold text-slate-900">Access Level</h2>
+              <p className="mt-4 flex items-center gap-2 text-xl font-bold text-slate-900">
+                <span aria-hidden="true" className={`h-3 w-3 rounded-full ${DOT[level]}`} />
+                {LEVEL_NAME[level]}
+              </p>
+              <ul className="mt-4 list-disc space-y-1 pl-5 text-sm text-slate-700">
+                {GRANTS[level].map((g) => (
+                  <li key={g}>{g}</li>
+                ))}
+              </ul>
+              {level !== 'premium' && (
+                <a href="/pricing" className={`${button} mt-6 inline-flex bg-brand-600 text-white hover:bg-brand-700`}>
+                  Upgrade Plan
+                </a>
+              )}
+            </div>
+          </div>
+        )}
+        {tab === 'profile' && <ProfileTab token={session.access_token} profile={profile} email={email} onSaved={setProfile} />}
+        {tab === 'settings' && <SettingsTab token={session.access_token} profile={profile} onSaved={setProfile} />}
+      </section>
+    </div>
+  );
+}
+
+function ProfileTab({
+  token,
+  profile,
+  email,
+  onSaved,
+}: {
+  token: string;
+  profile: Profile | null;
+  email: string;
+  onSaved: (p: Profile) => void;
+}) {
+  const [name, setName] = useState(profile?.name ?? '');
+  const [saving, setSaving] = useState(false);
+  const [saved, setSaved] = useState(false);
+  const id = useId();
+
+  async function save(event: FormEvent) {
+    event.preventDefault();
+    setSaving(true);
+    setSaved(false);
+    const res = await api('/api/users/me', token, { method: 'PATCH', body: { name: name.trim() } }).catch(() => undefined);
+    setSaving(false);
+    if (!res?.ok) return failed();
+    onSaved((await res.json()) as Profile);
+    setSaved(true);
+  }
+
+  return (
+    <form onSubmit={save} className={`${card} max-w-xl space-y-4`} aria-label="Profile">
+      <div>
+        <label htmlFor={`${id}-name`} className="block text-sm font-medium text-slate-700">
+          Name
+        </label>
+        <input id={`${id}-name`} value={name} onChange={(e) => setName(e.target.value)} maxLength={100} className={input} />
+      </div>
+      <div>
+        <label htmlFor={`${id}-email`} className="block text-sm font-medium text-slate-700">
+          Email
+        </label>
+        <input id={`${id}-email`} value={email} readOnly disabled className={`${input} bg-slate-50 text-slate-500`} />
+        <p className="mt-1 text-sm text-slate-500">To change your email, please contact support.</p>
+      </div>
+      <button type="submit" disabled={saving || !name.trim()} className={`${button} bg-brand-600 text-white hover:bg-brand-700`}>
+        Save Changes
+      </button>
+      {saved && (
+        <p role="status" className="text-sm font-medium text-green-700">
+          Profile updated successfully!
+        </p>
+      )}
+    </form>
+  );
+}
+
+function SettingsTab({ token, profile, onSaved }: { token: string; profile: Profile | null; onSaved: (p: Profile) => void }) {
+  const [language, setLanguage] = useState<Profile['language']>(profile?.language ?? 'en');
+  const [saving, setSaving] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+  const dialog = useRef<HTMLDialogElement>(null);
+  const id = useId();
+
+  async function saveSettings(event: FormEvent) {
+    event.preventDefault();
+    setSaving(true);
+    const res = await api('/api/users/me', token, { method: 'PATCH', body: { language } }).catch(() => undefined);
+    setSaving(false);
+    if (!res?.ok) return failed();
+    onSaved((await res.json()) as Profile);
+    toast({ title: 'Settings saved', description: 'Your language preference has been saved.' });
+  }
+
+  async function deleteAccount() {
+    setDeleting(true);
+    const res = await api('/api/users/me', token, { method: 'DELETE' }).catch(() => undefined);
+    if (!res?.ok) {
+      setDeleting(false);
+      dialog.current?.close();
+      return failed('We could not delete your account. Please try again or contact support.');
+    }
+    // The server has deleted the account and its sessions; forget the local session too.
+    await authClient().auth.signOut({ scope: 'local' });
+    window.location.assign('/');
+  }
+
+  return (
+    <div className="max-w-xl space-y-6">
+      <form onSubmit={saveSettings} className={`${card} space-y-4`} aria-label="Settings">
+        <div>
+          <label htmlFor={`${id}-language`} className="block text-sm font-medium text-slate-700">
+            Language
+          </label>
+          <select
+            id={`${id}-language`}
+            value={language}
+            onChange={(e) => setLanguage(e.target.value as Profile['language'])}
+            className={input}
+          >
+            {LANGUAGES.map((l) => (
+              <option key={l.value} value={l.value}>
+                {l.label}
+              </option>
+            ))}
+          </select>
+          <p className="mt-1 text-sm text-slate-500">The language of the emails we send you.</p>
+        </div>
+        <button type="submit" disabled={saving} className={`${button} bg-brand-600 text-white hover:bg-brand-700`}>
+          Save Settings
+        </button>
+      </form>
+
+      <div className={`${card} ring-red-200`}>
+        <h2 className="text-lg font-semibold text-red-700">Danger Zone</h2>
+        <p className="mt-2 text-sm text-slate-700">Deleting your account removes all your content and data. This cannot be undone.</p>
+        <button
+          type="button"
+          onClick={() => dialog.current?.showModal()}
+          className={`${button} mt-4 bg-red-600 text-white hover:bg-red-700`}
+        >
+          Delete Account
+        </button>
+      </div>
+
+      <dialog ref={dialog} aria-labelledby={`${id}-confirm`} className="rounded-2xl p-6 shadow-xl backdrop:bg-slate-900/50">
+        <h2 id={`${id}-confirm`} className="text-lg font-semibold text-slate-900">
+          Delete your account?
+        </h2>
+        <p className="mt-2 max-w-sm text-sm text-slate-700">
+          Your account, profile, newsletter subscription and download requests will be deleted for good.
+        </p>
+        <div className="mt-6 flex justify-end gap-2">
+          <button
+            type="button"
+            onClick={() => dialog.current?.close()}
+            disabled={deleting}
+            className={`${button} ring-1 ring-inset ring-slate-300`}
+          >
+            Cancel
+          </button>
+          <button
+            type="button"
+            onClick={() => void deleteAccount()}
+            disabled={deleting}
+            className={`${button} bg-red-600 text-white hover:bg-red-700`}
+          >
+            {deleting ? 'Deleting…' : 'Delete my account'}
+          </button>
+        </div>
+      </dialog>
+    </div>
+  );
+}
