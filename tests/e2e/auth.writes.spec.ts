@@ -113,7 +113,7 @@ test('the account page: header, name, language, sign out, and /account then send
   await page.getByRole('tab', { name: 'Settings' }).click();
   await expect(page.getByLabel('Language')).toHaveValue('fr');
 
-  await page.getByRole('button', { name: 'Sign Out' }).click();
+  await page.getByRole('main').getByRole('button', { name: 'Sign Out' }).click();
   await page.waitForURL((url) => url.pathname === '/');
   expect(await page.evaluate(() => localStorage.getItem('beacon.userAccessLevel'))).toBeNull();
   await page.goto('/account');
@@ -132,4 +132,19 @@ test('deleting the account really deletes it: the member can no longer sign in',
   await form(page).getByLabel('Password').fill(PASSWORD);
   await form(page).getByRole('button', { name: 'Sign In' }).click();
   await expect(toastTitled(page, 'Authentication error')).toContainText('Invalid login credentials');
+});
+
+test('the header shows the signed-in state without an island, and signs out', async ({ page }) => {
+  const header = page.locator('#site-header');
+  await page.goto('/about');
+  await expect(header.getByRole('link', { name: 'Sign In' }).first()).toHaveAttribute('href', '/signin');
+  await expect(header.getByRole('button', { name: 'Sign Out' })).toHaveCount(0);
+  await signedUp(page, 'header');
+  await page.goto('/about');
+  await expect(header.getByRole('link', { name: 'Account' }).first()).toHaveAttribute('href', '/account');
+  await header.getByRole('button', { name: 'Sign Out' }).first().click();
+  await page.waitForURL((url) => url.pathname === '/');
+  await expect(header.getByRole('link', { name: 'Sign In' }).first()).toBeVisible();
+  await page.goto('/account');
+  await page.waitForURL('**/signin?redirect=%2Faccount');
 });

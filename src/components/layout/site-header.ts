@@ -141,10 +141,57 @@ function initScroll(header: HTMLElement): void {
   window.addEventListener('scroll', () => (frame ||= requestAnimationFrame(update)), { passive: true });
 }
 
+/** The session the auth client (supabase-js) keeps in localStorage, read without loading it. */
+function storedSession(): { key: string; accessToken: string } | undefined {
+  try {
+    const key = Object.keys(localStorage).find((k) => /^sb-.+-auth-token$/.test(k));
+    const value = key ? (JSON.parse(localStorage.getItem(key) ?? 'null') as { access_token?: unknown } | null) : null;
+    return key && typeof value?.access_token === 'string' ? { key, accessToken: value.access_token } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Signed-in state in the header, without a framework: "Sign In" becomes "Account" and a Sign Out
+ * button appears. Signing out here ends the session at the auth service (ignoring 401/403/404, as
+ * the client does) and forgets it and the mirrored access level.
+ */
+function initAccount(header: HTMLElement): void {
+  const session = storedSession();
+  if (!session) return;
+  for (const link of header.querySelectorAll<HTMLAnchorElement>('[data-account-link]')) {
+    link.href = '/account';
+    link.textContent = 'Account';
+  }
+  for (const button of header.querySelectorAll<HTMLButtonElement>('[data-sign-out]')) {
+    button.hidden = false;
+    button.addEventListener('click', () => {
+      const base = button.dataset.authBase || window.location.origin;
+      const apikey = button.dataset.authKey || 'embedded-public-key';
+      void fetch(`${base}/auth/v1/logout?scope=local`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${session.accessToken}`, apikey },
+      })
+        .catch(() => undefined)
+        .finally(() => {
+          try {
+            localStorage.removeItem(session.key);
+            localStorage.removeItem('beacon.userAccessLevel');
+          } catch {
+            // Storage unavailable: nothing to forget.
+          }
+          window.location.assign('/');
+        });
+    });
+  }
+}
+
 export function initSiteHeader(): void {
   const header = byId('site-header');
   if (!header) return;
   initScroll(header);
   initDropdown(header);
   initMobileMenu(header);
+  initAccount(header);
 }
