@@ -148,3 +148,23 @@ test('the header shows the signed-in state without an island, and signs out', as
   await page.goto('/account');
   await page.waitForURL('**/signin?redirect=%2Faccount');
 });
+
+test('the Subscribe round trip through sign-in ends on the chosen plan', async ({ page }) => {
+  const email = await signedUp(page, 'pricing');
+  // Signed out again, so the round trip goes through the sign-in form.
+  await page.evaluate(() => localStorage.clear());
+  await page.goto('/pricing');
+  await page.getByText('Yearly').click();
+  await page.getByRole('button', { name: 'Subscribe', exact: true }).nth(1).click();
+  const panel = page.locator('#checkout-panel');
+  await expect(panel).toContainText('Premium');
+  await panel.getByRole('button', { name: /Subscribe to/ }).click();
+  await page.waitForURL((url) => url.pathname === '/signin');
+  await form(page).getByLabel('Email').fill(email);
+  await form(page).getByLabel('Password').fill(PASSWORD);
+  await form(page).getByRole('button', { name: 'Sign In' }).click();
+  await page.waitForURL((url) => url.pathname === '/pricing' && url.searchParams.get('plan') !== null);
+  await expect(panel).toBeVisible();
+  await expect(panel.getByRole('button', { name: 'Subscribe to Premium' })).toBeVisible();
+  await expect(page.getByRole('radio', { name: /Yearly/ })).toBeChecked();
+});

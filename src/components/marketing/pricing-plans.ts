@@ -1,7 +1,7 @@
 /**
  * Pricing page behaviour: the billing toggle swaps the prebuilt monthly/yearly texts, and choosing a
  * paid tier opens 'Complete Your Subscription'. Its button starts checkout; until the payments work
- * lands every visitor counts as signed out, so it goes to /signin and comes back to this plan.
+ * lands it goes to /signin, which brings the visitor back here with ?plan=, and the panel reopens.
  */
 type Interval = 'month' | 'year';
 
@@ -42,15 +42,28 @@ export function initPricing(): void {
   for (const radio of radios) radio.addEventListener('change', sync);
   sync(); // a restored page may come back with Yearly checked
 
-  for (const button of root.querySelectorAll<HTMLButtonElement>('[data-subscribe]')) {
-    button.addEventListener('click', () => {
-      chosen = button;
-      fillPanel(panel);
-      panel.hidden = false;
-      const reduce = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
-      panel.scrollIntoView({ behavior: reduce ? 'auto' : 'smooth', block: 'center' });
-      panel.focus({ preventScroll: true });
-    });
+  const open = (button: HTMLButtonElement) => {
+    chosen = button;
+    fillPanel(panel);
+    panel.hidden = false;
+    const reduce = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+    panel.scrollIntoView({ behavior: reduce ? 'auto' : 'smooth', block: 'center' });
+    panel.focus({ preventScroll: true });
+  };
+  const buttons = [...root.querySelectorAll<HTMLButtonElement>('[data-subscribe]')];
+  for (const button of buttons) button.addEventListener('click', () => open(button));
+
+  // Back from signing in (?plan=<tier id>): the chosen plan's panel opens again, with its interval.
+  const plan = new URLSearchParams(window.location.search).get('plan');
+  const returning = plan ? buttons.find((b) => b.dataset.monthId === plan || b.dataset.yearId === plan) : undefined;
+  if (returning) {
+    const wanted = returning.dataset.yearId === plan ? 'year' : 'month';
+    const radio = [...radios].find((r) => r.value === wanted);
+    if (radio && !radio.checked) {
+      radio.checked = true;
+      sync();
+    }
+    open(returning);
   }
 
   panel.querySelector('[data-checkout]')?.addEventListener('click', () => {
