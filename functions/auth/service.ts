@@ -509,7 +509,8 @@ export function createAuthService(deps: AuthServiceDeps) {
         });
         return;
       }
-      if (input.create_user === false) throw new AuthError(422, 'otp_disabled', 'Signups not allowed for otp');
+      // GoTrue answers 422 here, which tells who has an account; we answer as for a known address.
+      if (input.create_user === false) return;
       await db.transaction(async (tx) => {
         const txStore = createAuthStore(tx);
         const created = await txStore.insertUser({ email, confirmationSentAt: new Date() });

@@ -14,13 +14,13 @@ const PASSWORD = 'browser journey pass';
 const form = (page: Page) => page.locator('main form[aria-label="Sign in"], main form[aria-label="Sign up"]');
 const toastTitled = (page: Page, title: string) => page.locator('#toast-region [data-toast]').filter({ hasText: title });
 
-/** The confirmation link from the newest mail to `to` (read from the site database's outbox). */
-async function mailedLink(to: string): Promise<string> {
+/** The link from the newest mail to `to` (of a template, if given), read from the site database's outbox. */
+async function mailedLink(to: string, template?: string): Promise<string> {
   const database = await openDatabase({ kind: 'postgres', url: process.env.TEST_SITE_DB_URL!, poolSize: 1 }, quietLogger());
   try {
     for (let i = 0; i < 50; i++) {
       const [mail] = await database.db.select().from(emails).where(eq(emails.to, to)).orderBy(desc(emails.createdAt)).limit(1);
-      const link = mail && /https?:\/\/\S+\/auth\/v1\/verify\?\S+/.exec(mail.bodyText)?.[0];
+      const link = mail && (!template || mail.template === template) && /https?:\/\/\S+\/auth\/v1\/verify\?\S+/.exec(mail.bodyText)?.[0];
       if (link) return link;
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -167,4 +167,37 @@ test('the Subscribe round trip through sign-in ends on the chosen plan', async (
   await expect(panel).toBeVisible();
   await expect(panel.getByRole('button', { name: 'Subscribe to Premium' })).toBeVisible();
   await expect(page.getByRole('radio', { name: /Yearly/ })).toBeChecked();
+});
+
+test('forgot password: the mailed link opens the reset page, and the new password works', async ({ page }) => {
+  const email = await signedUp(page, 'forgot');
+  await page.evaluate(() => localStorage.clear());
+  await page.goto('/signin');
+  await page.getByRole('link', { name: 'Forgot your password?' }).click();
+  await page.getByRole('form', { name: 'Reset password' }).getByLabel('Email').fill(email);
+  await page.getByRole('button', { name: 'Send reset link' }).click();
+  await expect(toastTitled(page, 'Check your email')).toBeVisible();
+  const link = await mailedLink(email, 'auth-recovery');
+  await page.goto(link);
+  await page.waitForURL((url) => url.pathname === '/reset-password');
+  await page.getByLabel('New password', { exact: true }).fill('a new browser pass');
+  await page.getByRole('button', { name: 'Set new password' }).click();
+  await page.waitForURL((url) => url.pathname === '/account');
+  await page.evaluate(() => localStorage.clear());
+  await page.goto('/signin');
+  await form(page).getByLabel('Email').fill(email);
+  await form(page).getByLabel('Password').fill('a new browser pass');
+  await form(page).getByRole('button', { name: 'Sign In' }).click();
+  await page.waitForURL((url) => url.pathname === '/');
+});
+
+test('sign in by an emailed link', async ({ page }) => {
+  const email = await signedUp(page, 'link');
+  await page.evaluate(() => localStorage.clear());
+  await page.goto('/signin?redirect=%2Fblog');
+  await form(page).getByLabel('Email').fill(email);
+  await form(page).getByRole('button', { name: 'Email me a sign-in link' }).click();
+  await expect(toastTitled(page, 'Check your email')).toBeVisible();
+  await page.goto(await mailedLink(email, 'auth-magic-link'));
+  await page.waitForURL((url) => url.pathname === '/blog');
 });

@@ -328,6 +328,12 @@ describe.each(DATABASE_KINDS)('embedded auth on %s', (kind) => {
     expect(fragment.get('type')).toBe('magiclink');
     expect(fragment.get('access_token')).toBeTruthy();
 
+    // An unknown address with shouldCreateUser false: the same answer, and no account or mail.
+    const stranger = email('stranger');
+    expect((await sb.auth.signInWithOtp({ email: stranger, options: { shouldCreateUser: false } })).error).toBeNull();
+    expect(await db().select().from(authUsers).where(eq(authUsers.email, stranger))).toEqual([]);
+    expect(await latestMail(stranger)).toBeUndefined();
+
     const pending = email('pending');
     await sb.auth.signUp({ email: pending, password: PASSWORD });
     const firstLink = linkIn((await latestMail(pending))!.bodyText);

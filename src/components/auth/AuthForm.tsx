@@ -4,7 +4,7 @@
  * account shows 'Account created' and asks to confirm the address from the mail.
  */
 import { useStore } from '@nanostores/react';
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { $auth, afterSignIn, authClient } from '../../lib/auth/client.ts';
 import { toast } from '../../lib/toast.ts';
 
@@ -16,6 +16,7 @@ export default function AuthForm({ mode }: { mode: 'signin' | 'signup' }) {
   const [busy, setBusy] = useState(false);
   const [created, setCreated] = useState(false);
   const id = useId();
+  const emailRef = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
     authClient();
@@ -49,6 +50,23 @@ export default function AuthForm({ mode }: { mode: 'signin' | 'signup' }) {
     setBusy(false);
   }
 
+  /** Sign-in by an emailed link instead of the password (no account is made for unknown addresses). */
+  async function sendLink() {
+    const email = emailRef.current?.value.trim() ?? '';
+    if (!email || !emailRef.current?.checkValidity()) {
+      emailRef.current?.reportValidity();
+      return;
+    }
+    setBusy(true);
+    const { error } = await authClient().auth.signInWithOtp({
+      email,
+      options: { emailRedirectTo: `${window.location.origin}/signin${window.location.search}`, shouldCreateUser: false },
+    });
+    setBusy(false);
+    if (error) toast({ title: 'Authentication error', description: error.message, variant: 'destructive' });
+    else toast({ title: 'Check your email', description: 'If an account exists for that address, we sent you a sign-in link.' });
+  }
+
   const signin = mode === 'signin';
   return (
     <form onSubmit={submit} aria-label={signin ? 'Sign in' : 'Sign up'} className="space-y-4">
@@ -56,7 +74,7 @@ export default function AuthForm({ mode }: { mode: 'signin' | 'signup' }) {
         <label htmlFor={`${id}-email`} className="block text-sm font-medium text-slate-700">
           Email
         </label>
-        <input id={`${id}-email`} name="email" type="email" autoComplete="email" required className={input} />
+        <input ref={emailRef} id={`${id}-email`} name="email" type="email" autoComplete="email" required className={input} />
       </div>
       <div>
         <label htmlFor={`${id}-password`} className="block text-sm font-medium text-slate-700">
@@ -78,6 +96,16 @@ export default function AuthForm({ mode }: { mode: 'signin' | 'signup' }) {
       >
         {busy ? (signin ? 'Signing in...' : 'Creating account...') : signin ? 'Sign In' : 'Sign Up'}
       </button>
+      {signin && (
+        <button
+          type="button"
+          onClick={() => void sendLink()}
+          disabled={busy || auth.status === 'loading'}
+          className="min-h-11 w-full rounded-lg px-5 py-2.5 text-sm font-semibold text-brand-700 ring-1 ring-inset ring-brand-200 hover:bg-brand-50 disabled:opacity-60"
+        >
+          Email me a sign-in link
+        </button>
+      )}
       {created && (
         <p role="status" className="text-sm text-slate-600">
           We sent a confirmation link to your address. Open it to finish creating your account.
