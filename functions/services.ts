@@ -101,6 +101,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
       settings: config.auth,
       logger,
       onUserCreated: (tx, user) => users.createProfile(tx, user.id, user.email, user.name),
+      languageFor: (tx, userId) => users.languageOf(tx, userId),
     });
     const users = createUserService({
       db: db.db,

@@ -14,6 +14,7 @@ import type { Config } from '../config.ts';
 import type { Db, DbOrTx } from '../db/client.ts';
 import type { AuthUserRow, OneTimeTokenKind } from '../db/schema.ts';
 import type { EmailService } from '../email/service.ts';
+import type { MailLanguage } from '../email/templates/account-copy.ts';
 import type { Logger } from '../lib/logger.ts';
 import { AuthError, invalidCredentials, mailCooldown, otpExpired, overRequestLimit, validation } from './errors.ts';
 import { SIGNING_ALG, type SigningKeys } from './keys.ts';
@@ -39,6 +40,8 @@ export interface AuthServiceDeps {
   siteUrl: string;
   settings: AuthSettings;
   logger: Logger;
+  /** The language the member chose for their emails (English when unknown). */
+  languageFor?: (tx: DbOrTx, userId: string) => Promise<MailLanguage | undefined>;
   /** Called in the sign-up's transaction, so the product's profile exists with the account. */
   onUserCreated?: (tx: DbOrTx, user: { id: string; email: string; name?: string }) => Promise<unknown>;
 }
@@ -197,10 +200,12 @@ export function createAuthService(deps: AuthServiceDeps) {
     const tokenHash = createHash('sha224').update(`${user.email}${code}`).digest('hex');
     await createAuthStore(tx).putOneTimeToken(user.id, kind, tokenHash, user.email);
     const url = `${issuer}/verify?${new URLSearchParams({ token: tokenHash, type: TYPE_FOR[kind], redirect_to: redirectTo })}`;
+    // Read in `tx`: on the embedded database a query outside the open transaction would wait for it.
+    const language = (await deps.languageFor?.(tx, user.id)) ?? 'en';
     await outbox.enqueue(tx, {
       to: user.email,
       template: TEMPLATE_FOR[kind],
-      data: { url, code, validMinutes: Math.round(settings.otpExpirySeconds / 60) },
+      data: { url, code, validMinutes: Math.round(settings.otpExpirySeconds / 60), language },
       userId: user.id,
     });
   }

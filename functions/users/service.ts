@@ -93,6 +93,11 @@ export function createUserService({ db, outbox, adminEmails, deleteAccount }: Us
     /** Drops a cached profile after a change made elsewhere in this process (payments, staff tools). */
     forget,
 
+    /** The language a member chose for their emails. */
+    async languageOf(tx: DbOrTx, id: string): Promise<Language | undefined> {
+      return (await createUserStore(tx).byId(id))?.language;
+    },
+
     /** Sets a profile's role and access level directly (demo seeding). */
     async assign(id: string, role: Role, accessLevel: AccessLevel): Promise<void> {
       await store.update(id, { role, accessLevel });
@@ -152,7 +157,7 @@ export function createUserService({ db, outbox, adminEmails, deleteAccount }: Us
       forget(viewer.id);
       await db.transaction(async (tx) => {
         await createUserStore(tx).deleteAll(viewer.id, email);
-        await outbox.enqueue(tx, { to: email, template: 'account-deleted', data: {} });
+        await outbox.enqueue(tx, { to: email, template: 'account-deleted', data: { language: profile?.language ?? 'en' } });
       });
     },
   };

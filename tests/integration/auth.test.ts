@@ -318,6 +318,16 @@ describe.each(DATABASE_KINDS)('embedded auth on %s', (kind) => {
     expect((await client().auth.signInWithPassword({ email: address, password: 'recovered passphrase' })).error).toBeNull();
   });
 
+  it('writes account mails in the language the member chose', async () => {
+    const address = await confirmedUser('francais');
+    const [user] = await db().select().from(authUsers).where(eq(authUsers.email, address));
+    await t.services.users.updateMe({ id: user!.id, email: address, role: 'member', accessLevel: 'free' }, { language: 'fr' });
+    await client().auth.resetPasswordForEmail(address);
+    const mail = (await latestMail(address))!;
+    expect(mail.subject).toBe('Réinitialisez votre mot de passe Beacon Growth');
+    expect(mail.bodyHtml).toContain('<html lang="fr">');
+  });
+
   it('signs in by an emailed link, and resends a confirmation only to an unconfirmed address', async () => {
     const address = await confirmedUser('magic');
     const sb = client();

@@ -5,6 +5,7 @@
  */
 import { SITE } from '../../../src/lib/site.ts';
 import { html, paragraphs } from './html.ts';
+import { ACCOUNT_DELETED, CONFIRM_SIGNUP, MAGIC_LINK, RECOVERY, SHARED, type LinkMailCopy, type MailLanguage } from './account-copy.ts';
 import { button, layout, textLayout } from './layout.ts';
 
 export interface TemplateContext {
@@ -131,49 +132,29 @@ ${button(d.downloadUrl, 'Download now')}
     ),
   }),
 
-  /** After the member deleted their account: our words only. */
-  'account-deleted': (_d: Record<string, never>, { siteUrl }: TemplateContext): RenderedEmail => ({
-    subject: `Your ${SITE.name} account has been deleted`,
-    html: layout({
-      siteUrl,
-      preheader: 'Your account and the personal data we kept are gone.',
-      content: html`<h1 style="font-size:22px;margin:0 0 16px">Your account has been deleted</h1>
-<p style="margin:0 0 16px">As you asked, we deleted your ${SITE.name} account, your profile, your newsletter subscription and the details you left when downloading our tools.</p>
-<p style="margin:0 0 16px">If you did not ask for this, reply to this message and we will look into it straight away.</p>
-<p style="margin:16px 0 0">Thank you for the time you spent with us,<br>The ${SITE.name} team</p>`,
-    }),
-    text: textLayout(
-      `Your account has been deleted\n\nAs you asked, we deleted your ${SITE.name} account, your profile, your newsletter subscription and the details you left when downloading our tools.\n\nIf you did not ask for this, reply to this message and we will look into it straight away.\n\nThank you for the time you spent with us,\nThe ${SITE.name} team`,
-    ),
-  }),
+  /** After the member deleted their account: our words only, in their language. */
+  'account-deleted': (d: { language?: MailLanguage }, { siteUrl }: TemplateContext): RenderedEmail => {
+    const lang = d.language ?? 'en';
+    const c = ACCOUNT_DELETED[lang];
+    return {
+      subject: c.subject,
+      html: layout({
+        siteUrl,
+        lang,
+        preheader: c.heading,
+        content: html`<h1 style="font-size:22px;margin:0 0 16px">${c.heading}</h1>
+<p style="margin:0 0 16px">${c.body}</p>
+<p style="margin:0 0 16px">${c.notYou}</p>
+<p style="margin:16px 0 0">${c.signOff}<br>${c.team}</p>`,
+      }),
+      text: textLayout(`${c.heading}\n\n${c.body}\n\n${c.notYou}\n\n${c.signOff}\n${c.team}`),
+    };
+  },
 
-  // Account mails (the embedded auth service). Each carries the link and the 6-digit code.
-  'auth-confirm-signup': (d: AuthLink, { siteUrl }: TemplateContext): RenderedEmail =>
-    authMail(siteUrl, d, {
-      subject: `Confirm your ${SITE.name} account`,
-      heading: 'Confirm your email address',
-      intro: `Welcome to ${SITE.name}. Confirm that this address is yours to finish creating your account:`,
-      action: 'Confirm my account',
-      outro: 'If you did not create an account, ignore this message: nothing happens without confirmation.',
-    }),
-
-  'auth-recovery': (d: AuthLink, { siteUrl }: TemplateContext): RenderedEmail =>
-    authMail(siteUrl, d, {
-      subject: `Reset your ${SITE.name} password`,
-      heading: 'Reset your password',
-      intro: 'Someone (hopefully you) asked to reset the password of your account. Choose a new one here:',
-      action: 'Choose a new password',
-      outro: 'If you did not ask for this, ignore this message: your password stays as it is.',
-    }),
-
-  'auth-magic-link': (d: AuthLink, { siteUrl }: TemplateContext): RenderedEmail =>
-    authMail(siteUrl, d, {
-      subject: `Your ${SITE.name} sign-in link`,
-      heading: 'Sign in',
-      intro: 'Use this link to sign in to your account:',
-      action: 'Sign in',
-      outro: 'If you did not ask for this link, ignore this message.',
-    }),
+  // Account mails (the embedded auth service), in the member's language. Each carries the link and the 6-digit code.
+  'auth-confirm-signup': (d: AuthLink, { siteUrl }: TemplateContext): RenderedEmail => authMail(siteUrl, d, CONFIRM_SIGNUP),
+  'auth-recovery': (d: AuthLink, { siteUrl }: TemplateContext): RenderedEmail => authMail(siteUrl, d, RECOVERY),
+  'auth-magic-link': (d: AuthLink, { siteUrl }: TemplateContext): RenderedEmail => authMail(siteUrl, d, MAGIC_LINK),
 };
 
 interface AuthLink {
@@ -183,27 +164,29 @@ interface AuthLink {
   code: string;
   /** How long link and code work, in minutes. */
   validMinutes: number;
+  /** The member's language (English when unknown). */
+  language?: MailLanguage;
 }
 
-function authMail(
-  siteUrl: string,
-  d: AuthLink,
-  copy: { subject: string; heading: string; intro: string; action: string; outro: string },
-): RenderedEmail {
-  const validity = `The link and the code work for ${d.validMinutes} minutes, once.`;
+function authMail(siteUrl: string, d: AuthLink, copies: Record<MailLanguage, LinkMailCopy>): RenderedEmail {
+  const lang = d.language ?? 'en';
+  const copy = copies[lang];
+  const { codeLabel, validity: validFor } = SHARED[lang];
+  const validity = validFor(d.validMinutes);
   return {
     subject: copy.subject,
     html: layout({
       siteUrl,
+      lang,
       preheader: copy.intro,
       content: html`<h1 style="font-size:22px;margin:0 0 16px">${copy.heading}</h1>
 <p style="margin:0 0 16px">${copy.intro}</p>
 ${button(d.url, copy.action)}
-<p style="margin:0 0 16px">Or enter this code: <strong style="font-size:18px;letter-spacing:2px">${d.code}</strong></p>
+<p style="margin:0 0 16px">${codeLabel} <strong style="font-size:18px;letter-spacing:2px">${d.code}</strong></p>
 <p style="margin:0 0 16px;color:#64748b;font-size:14px">${validity}</p>
 <p style="margin:0;color:#64748b;font-size:14px">${copy.outro}</p>`,
     }),
-    text: textLayout(`${copy.heading}\n\n${copy.intro}\n${d.url}\n\nOr enter this code: ${d.code}\n\n${validity}\n\n${copy.outro}`),
+    text: textLayout(`${copy.heading}\n\n${copy.intro}\n${d.url}\n\n${codeLabel} ${d.code}\n\n${validity}\n\n${copy.outro}`),
   };
 }
 

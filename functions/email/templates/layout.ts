@@ -7,6 +7,8 @@ import { html, type SafeHtml } from './html.ts';
 
 export interface LayoutInput {
   siteUrl: string;
+  /** Language of the message (the member's choice for account mails). */
+  lang?: string;
   /** Hidden preview line shown by inboxes next to the subject. */
   preheader: string;
   content: SafeHtml;
@@ -19,9 +21,9 @@ const BUTTON =
 /** A call-to-action button. */
 export const button = (href: string, label: string) => html`<p style="margin:24px 0"><a href="${href}" style="${BUTTON}">${label}</a></p>`;
 
-export function layout({ siteUrl, preheader, content, unsubscribeUrl }: LayoutInput): string {
+export function layout({ siteUrl, preheader, content, unsubscribeUrl, lang = 'en' }: LayoutInput): string {
   return html`<!doctype html>
-<html lang="en">
+<html lang="${lang}">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${SITE.name}</title></head>
 <body style="margin:0;padding:0;background:#f1f5f9;font-family:Helvetica,Arial,sans-serif;color:#0f172a">
 <span style="display:none;max-height:0;overflow:hidden">${preheader}</span>

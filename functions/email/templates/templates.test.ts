@@ -21,6 +21,24 @@ const SAMPLE: { [N in TemplateName]: TemplateData<N> } = {
   'auth-magic-link': { url: 'https://x.test/auth/v1/verify?token=a&type=magiclink', code: '012345', validMinutes: 60 },
 };
 
+describe('account mails in the member’s language', () => {
+  const link = { url: 'https://x.test/auth/v1/verify?token=a', code: '012345', validMinutes: 60 };
+  it.each([
+    ['en', 'Reset your Beacon Growth password', 'Or enter this code:'],
+    ['es', 'Restablece tu contraseña de Beacon Growth', 'O introduce este código:'],
+    ['fr', 'Réinitialisez votre mot de passe Beacon Growth', 'Ou saisissez ce code :'],
+  ] as const)('recovery in %s', (language, subject, codeLabel) => {
+    const mail = renderEmail('auth-recovery', { ...link, language }, ctx);
+    expect(mail.subject).toBe(subject);
+    expect(mail.html).toContain(`<html lang="${language}">`);
+    expect(mail.text).toContain(`${codeLabel} 012345`);
+  });
+  it('says goodbye in French to a French-speaking member', () => {
+    expect(renderEmail('account-deleted', { language: 'fr' }, ctx).subject).toBe('Votre compte Beacon Growth a été supprimé');
+    expect(renderEmail('account-deleted', {}, ctx).subject).toBe('Your Beacon Growth account has been deleted');
+  });
+});
+
 describe('email templates', () => {
   it.each(TEMPLATE_NAMES)('%s renders a subject, an HTML part in the layout and a plain-text part', (name) => {
     const mail = renderEmail(name, SAMPLE[name] as never, ctx);
