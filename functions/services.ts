@@ -102,6 +102,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
       logger,
       onUserCreated: (tx, user) => users.createProfile(tx, user.id, user.email, user.name),
       languageFor: (tx, userId) => users.languageOf(tx, userId),
+      onEmailChanged: (tx, userId, email) => users.changeEmail(tx, userId, email),
     });
     const users = createUserService({
       db: db.db,

@@ -82,7 +82,9 @@ export function createAuthRoutes({ auth, keys, trustProxy }: { auth: AuthService
   });
 
   app.get('/user', async (c) => c.json(await auth.getUser(c.req.header('authorization'))));
-  app.put('/user', async (c) => c.json(await auth.updateUser(c.req.header('authorization'), await body(c, UpdateUserBody), ip(c))));
+  app.put('/user', async (c) =>
+    c.json(await auth.updateUser(c.req.header('authorization'), await body(c, UpdateUserBody), ip(c), redirectParam(c))),
+  );
 
   app.post('/logout', async (c) => {
     await auth.logout(c.req.header('authorization'), c.req.query('scope') ?? 'global');
@@ -114,8 +116,9 @@ export function createAuthRoutes({ auth, keys, trustProxy }: { auth: AuthService
     if (!token) throw new AuthError(400, 'validation_failed', 'Verify requires a token or a token hash');
     const target = auth.allowedRedirect(redirectParam(c));
     try {
-      const { session, type: verified } = await auth.verify({ type, tokenHash: token }, ip(c));
-      return c.redirect(`${target}#${sessionFragment(session, verified === 'magiclink' ? 'magiclink' : verified)}`, 303);
+      const result = await auth.verify({ type, tokenHash: token }, ip(c));
+      if ('message' in result) return c.redirect(`${target}#${fragment({ message: result.message })}`, 303);
+      return c.redirect(`${target}#${sessionFragment(result.session, result.type)}`, 303);
     } catch (err) {
       if (!(err instanceof AuthError) || err.status >= 500) throw err;
       const error = err.status === 403 ? 'access_denied' : 'invalid_request';
@@ -129,8 +132,8 @@ export function createAuthRoutes({ auth, keys, trustProxy }: { auth: AuthService
     if (input.token_hash && (input.email || input.phone || input.redirect_to)) {
       throw new AuthError(400, 'validation_failed', 'Only the token_hash and type should be provided');
     }
-    const { session } = await auth.verify({ type: input.type, tokenHash: input.token_hash, email: input.email, code: input.token }, ip(c));
-    return c.json(session);
+    const result = await auth.verify({ type: input.type, tokenHash: input.token_hash, email: input.email, code: input.token }, ip(c));
+    return 'message' in result ? c.json({ msg: result.message, code: '200' }) : c.json(result.session);
   });
 
   app.get('/settings', (c) =>

@@ -42,6 +42,8 @@ export interface AuthServiceDeps {
   logger: Logger;
   /** The language the member chose for their emails (English when unknown). */
   languageFor?: (tx: DbOrTx, userId: string) => Promise<MailLanguage | undefined>;
+  /** Called when an email change completes, in its transaction (the profile keeps the address too). */
+  onEmailChanged?: (tx: DbOrTx, userId: string, email: string) => Promise<unknown>;
   /** Called in the sign-up's transaction, so the product's profile exists with the account. */
   onUserCreated?: (tx: DbOrTx, user: { id: string; email: string; name?: string }) => Promise<unknown>;
 }
@@ -67,6 +69,9 @@ export interface Session {
   user: UserJson;
   weak_password?: { message: string; reasons: string[] };
 }
+
+/** GoTrue's answer to the first of the two email-change links. */
+export const EMAIL_CHANGE_HALFWAY = 'Confirmation link accepted. Please proceed to confirm link sent to the other email';
 
 type VerifyType = 'signup' | 'recovery' | 'magiclink' | 'email' | 'invite' | 'email_change';
 const KINDS_FOR: Record<VerifyType, readonly OneTimeTokenKind[]> = {
@@ -191,19 +196,37 @@ export function createAuthService(deps: AuthServiceDeps) {
   }
 
   // Mails ----------------------------------------------------------------------------------------
-  const TEMPLATE_FOR = { confirmation: 'auth-confirm-signup', recovery: 'auth-recovery', magiclink: 'auth-magic-link' } as const;
-  const TYPE_FOR = { confirmation: 'signup', recovery: 'recovery', magiclink: 'magiclink' } as const;
+  const TEMPLATE_FOR = {
+    confirmation: 'auth-confirm-signup',
+    recovery: 'auth-recovery',
+    magiclink: 'auth-magic-link',
+    email_change_current: 'auth-email-change',
+    email_change_new: 'auth-email-change',
+  } as const;
+  const TYPE_FOR = {
+    confirmation: 'signup',
+    recovery: 'recovery',
+    magiclink: 'magiclink',
+    email_change_current: 'email_change',
+    email_change_new: 'email_change',
+  } as const;
 
-  /** Issues a fresh link of `kind` (voiding the previous one) and queues its mail, in `tx`. */
-  async function sendLink(tx: DbOrTx, user: AuthUserRow, kind: keyof typeof TEMPLATE_FOR, redirectTo: string): Promise<void> {
+  /** Issues a fresh link of `kind` (voiding the previous one) and queues its mail to `to`, in `tx`. */
+  async function sendLink(
+    tx: DbOrTx,
+    user: AuthUserRow,
+    kind: keyof typeof TEMPLATE_FOR,
+    redirectTo: string,
+    to = user.email,
+  ): Promise<void> {
     const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
-    const tokenHash = createHash('sha224').update(`${user.email}${code}`).digest('hex');
-    await createAuthStore(tx).putOneTimeToken(user.id, kind, tokenHash, user.email);
+    const tokenHash = createHash('sha224').update(`${to}${code}`).digest('hex');
+    await createAuthStore(tx).putOneTimeToken(user.id, kind, tokenHash, to);
     const url = `${issuer}/verify?${new URLSearchParams({ token: tokenHash, type: TYPE_FOR[kind], redirect_to: redirectTo })}`;
     // Read in `tx`: on the embedded database a query outside the open transaction would wait for it.
     const language = (await deps.languageFor?.(tx, user.id)) ?? 'en';
     await outbox.enqueue(tx, {
-      to: user.email,
+      to,
       template: TEMPLATE_FOR[kind],
       data: { url, code, validMinutes: Math.round(settings.otpExpirySeconds / 60), language },
       userId: user.id,
@@ -413,13 +436,18 @@ export function createAuthService(deps: AuthServiceDeps) {
         app_metadata?: unknown;
       },
       ip?: string,
+      redirect?: string,
     ) {
       const { user, claims } = await authenticate(authorization);
       await limit('otp', ip);
       if (input.app_metadata !== undefined) throw new AuthError(403, 'not_admin', 'Updating app_metadata requires admin privileges');
       if (input.phone) throw new AuthError(422, 'phone_provider_disabled', 'Phone logins are disabled');
-      if (input.email && input.email.trim().toLowerCase() !== user.email) {
-        throw new AuthError(422, 'email_change_disabled', 'Email changes are not available yet. Please contact us to change your address.');
+      const newEmail = input.email ? emailOf(input.email) : undefined;
+      const changingEmail = newEmail !== undefined && newEmail !== user.email;
+      if (changingEmail) {
+        const holder = await store.userByEmail(newEmail);
+        if (holder) throw new AuthError(422, 'email_exists', 'A user with this email address has already been registered');
+        cooldown(user.emailChangeSentAt);
       }
       const patch: Parameters<typeof store.updateUser>[1] = {};
       if (input.data) {
@@ -439,6 +467,12 @@ export function createAuthService(deps: AuthServiceDeps) {
       }
       const updated = await db.transaction(async (tx) => {
         const txStore = createAuthStore(tx);
+        if (changingEmail) {
+          // Secure change: both the current and the new address must confirm before anything changes.
+          Object.assign(patch, { newEmail, emailChangeSentAt: new Date() });
+          await sendLink(tx, user, 'email_change_current', allowedRedirect(redirect), user.email);
+          await sendLink(tx, user, 'email_change_new', allowedRedirect(redirect), newEmail);
+        }
         const row = Object.keys(patch).length ? await txStore.updateUser(user.id, patch) : user;
         if (patch.passwordHash) {
           // A new password voids pending links and signs every other device out.
@@ -537,7 +571,7 @@ export function createAuthService(deps: AuthServiceDeps) {
     async verify(
       input: { type?: string | null; tokenHash?: string | null; email?: string | null; code?: string | null },
       ip?: string,
-    ): Promise<{ session: Session; type: VerifyType }> {
+    ): Promise<{ session: Session; type: VerifyType } | { message: string }> {
       await limit('verify', ip);
       if (!input.type) throw validation('Verify requires a verification type');
       if (!isVerifyType(input.type)) throw validation('Invalid email verification type');
@@ -550,12 +584,30 @@ export function createAuthService(deps: AuthServiceDeps) {
       }
       const expired = () => otpExpired(byCode ? 'Token has expired or is invalid' : 'Email link is invalid or has expired');
       if (!/^[0-9a-f]{56}$/.test(tokenHash!)) throw expired();
-      const session = await db.transaction(async (tx) => {
+      const outcome = await db.transaction(async (tx): Promise<{ message: string } | { session: Session }> => {
         const txStore = createAuthStore(tx);
         const token = await txStore.oneTimeTokenByHash(tokenHash!, KINDS_FOR[type]);
         if (!token || token.createdAt.getTime() + settings.otpExpirySeconds * 1000 < Date.now()) throw expired();
         if (!(await txStore.takeOneTimeToken(token.userId, token.kind, token.tokenHash))) throw expired();
         let user = (await txStore.userById(token.userId))!;
+        if (token.kind === 'email_change_current' || token.kind === 'email_change_new') {
+          const sentTo = token.kind === 'email_change_new' ? user.newEmail : user.email;
+          if (!user.newEmail || token.email !== sentTo) throw expired();
+          const other = token.kind === 'email_change_new' ? 'email_change_current' : 'email_change_new';
+          if (await txStore.hasOneTimeToken(user.id, other)) return { message: EMAIL_CHANGE_HALFWAY };
+          if (await txStore.userByEmail(user.newEmail))
+            throw new AuthError(422, 'email_exists', 'A user with this email address has already been registered');
+          const email = user.newEmail;
+          user = await txStore.updateUser(user.id, {
+            email,
+            newEmail: null,
+            emailChangeSentAt: null,
+            emailConfirmedAt: user.emailConfirmedAt ?? new Date(),
+            userMetadata: { ...user.userMetadata, email, email_verified: true },
+          });
+          await deps.onEmailChanged?.(tx, user.id, email);
+          return { session: await openSession(tx, user, 'otp') };
+        }
         if (user.email !== token.email) throw expired();
         if (!user.emailConfirmedAt) {
           user = await txStore.updateUser(user.id, {
@@ -563,9 +615,10 @@ export function createAuthService(deps: AuthServiceDeps) {
             userMetadata: { ...user.userMetadata, email_verified: true },
           });
         }
-        return openSession(tx, user, 'otp');
+        return { session: await openSession(tx, user, 'otp') };
       });
-      return { session, type: type === 'email' ? 'magiclink' : type };
+      if ('message' in outcome) return outcome;
+      return { session: outcome.session, type: type === 'email' ? 'magiclink' : type };
     },
   };
 }

@@ -122,6 +122,13 @@ export function createAuthStore(db: DbOrTx) {
         .where(and(eq(authOneTimeTokens.tokenHash, tokenHash), inArray(authOneTimeTokens.kind, [...kinds])));
       return row;
     },
+    async hasOneTimeToken(userId: string, kind: OneTimeTokenKind): Promise<boolean> {
+      const rows = await db
+        .select({ kind: authOneTimeTokens.kind })
+        .from(authOneTimeTokens)
+        .where(and(eq(authOneTimeTokens.userId, userId), eq(authOneTimeTokens.kind, kind)));
+      return rows.length > 0;
+    },
     /** Deletes one token; false when it was gone already (used by a concurrent request). */
     async takeOneTimeToken(userId: string, kind: OneTimeTokenKind, tokenHash: string): Promise<boolean> {
       const rows = await db

@@ -93,6 +93,12 @@ export function createUserService({ db, outbox, adminEmails, deleteAccount }: Us
     /** Drops a cached profile after a change made elsewhere in this process (payments, staff tools). */
     forget,
 
+    /** Keeps the profile's address in step with the account's (an email change completed). */
+    async changeEmail(tx: DbOrTx, id: string, email: string): Promise<void> {
+      await createUserStore(tx).update(id, { email });
+      forget(id);
+    },
+
     /** The language a member chose for their emails. */
     async languageOf(tx: DbOrTx, id: string): Promise<Language | undefined> {
       return (await createUserStore(tx).byId(id))?.language;

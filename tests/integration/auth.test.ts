@@ -318,6 +318,37 @@ describe.each(DATABASE_KINDS)('embedded auth on %s', (kind) => {
     expect((await client().auth.signInWithPassword({ email: address, password: 'recovered passphrase' })).error).toBeNull();
   });
 
+  it('changes the email address only once both the old and the new address confirm', async () => {
+    const address = await confirmedUser('mover');
+    const moved = email('moved');
+    const sb = client();
+    const { data } = await sb.auth.signInWithPassword({ email: address, password: PASSWORD });
+    await sb.auth.setSession(data.session!);
+    const taken = await confirmedUser('taken-address');
+    expect((await sb.auth.updateUser({ email: taken })).error).toMatchObject({ status: 422, code: 'email_exists' });
+    const { data: pending, error } = await sb.auth.updateUser({ email: moved });
+    expect(error).toBeNull();
+    expect(pending.user).toMatchObject({ email: address, new_email: moved });
+    const toOld = (await latestMail(address))!;
+    const toNew = (await latestMail(moved))!;
+    expect([toOld.template, toNew.template]).toEqual(['auth-email-change', 'auth-email-change']);
+    // First link: accepted, nothing changes yet, no session.
+    const first = await follow(linkIn(toOld.bodyText));
+    expect(first.fragment.get('message')).toBe('Confirmation link accepted. Please proceed to confirm link sent to the other email');
+    expect(first.fragment.get('access_token')).toBeNull();
+    expect((await client().auth.signInWithPassword({ email: address, password: PASSWORD })).error).toBeNull();
+    // Second link: the change is made and the visitor is signed in.
+    const second = await follow(linkIn(toNew.bodyText));
+    expect(second.fragment.get('access_token')).toBeTruthy();
+    expect((await client().auth.signInWithPassword({ email: moved, password: PASSWORD })).error).toBeNull();
+    expect((await client().auth.signInWithPassword({ email: address, password: PASSWORD })).error).toMatchObject({
+      code: 'invalid_credentials',
+    });
+    const [user] = await db().select().from(authUsers).where(eq(authUsers.email, moved));
+    expect(user).toMatchObject({ newEmail: null });
+    expect((await t.services.users.profileFor(user!.id, moved)).email).toBe(moved);
+  });
+
   it('writes account mails in the language the member chose', async () => {
     const address = await confirmedUser('francais');
     const [user] = await db().select().from(authUsers).where(eq(authUsers.email, address));

@@ -100,6 +100,33 @@ export const MAGIC_LINK: Record<MailLanguage, LinkMailCopy> = {
   },
 };
 
+export const EMAIL_CHANGE: Record<MailLanguage, LinkMailCopy> = {
+  en: {
+    subject: `Confirm the new email address of your ${SITE.name} account`,
+    heading: 'Confirm your email change',
+    intro:
+      'Someone (hopefully you) asked to change the email address of your account. Confirm it from both the old and the new address to complete the change:',
+    action: 'Confirm the change',
+    outro: 'If you did not ask for this, ignore this message: your address stays as it is.',
+  },
+  es: {
+    subject: `Confirma la nueva dirección de correo de tu cuenta de ${SITE.name}`,
+    heading: 'Confirma el cambio de correo',
+    intro:
+      'Alguien (esperamos que tú) pidió cambiar la dirección de correo de tu cuenta. Confírmalo desde la dirección antigua y desde la nueva para completar el cambio:',
+    action: 'Confirmar el cambio',
+    outro: 'Si no lo pediste, ignora este mensaje: tu dirección no cambia.',
+  },
+  fr: {
+    subject: `Confirmez la nouvelle adresse e-mail de votre compte ${SITE.name}`,
+    heading: 'Confirmez le changement d’adresse',
+    intro:
+      'Quelqu’un (vous, espérons-le) a demandé à changer l’adresse e-mail de votre compte. Confirmez-le depuis l’ancienne et la nouvelle adresse pour terminer :',
+    action: 'Confirmer le changement',
+    outro: 'Si vous n’êtes pas à l’origine de cette demande, ignorez ce message : votre adresse reste inchangée.',
+  },
+};
+
 export interface DeletedCopy {
   subject: string;
   heading: string;

@@ -5,7 +5,16 @@
  */
 import { SITE } from '../../../src/lib/site.ts';
 import { html, paragraphs } from './html.ts';
-import { ACCOUNT_DELETED, CONFIRM_SIGNUP, MAGIC_LINK, RECOVERY, SHARED, type LinkMailCopy, type MailLanguage } from './account-copy.ts';
+import {
+  ACCOUNT_DELETED,
+  CONFIRM_SIGNUP,
+  EMAIL_CHANGE,
+  MAGIC_LINK,
+  RECOVERY,
+  SHARED,
+  type LinkMailCopy,
+  type MailLanguage,
+} from './account-copy.ts';
 import { button, layout, textLayout } from './layout.ts';
 
 export interface TemplateContext {
@@ -155,6 +164,7 @@ ${button(d.downloadUrl, 'Download now')}
   'auth-confirm-signup': (d: AuthLink, { siteUrl }: TemplateContext): RenderedEmail => authMail(siteUrl, d, CONFIRM_SIGNUP),
   'auth-recovery': (d: AuthLink, { siteUrl }: TemplateContext): RenderedEmail => authMail(siteUrl, d, RECOVERY),
   'auth-magic-link': (d: AuthLink, { siteUrl }: TemplateContext): RenderedEmail => authMail(siteUrl, d, MAGIC_LINK),
+  'auth-email-change': (d: AuthLink, { siteUrl }: TemplateContext): RenderedEmail => authMail(siteUrl, d, EMAIL_CHANGE),
 };
 
 interface AuthLink {

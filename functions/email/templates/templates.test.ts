@@ -19,6 +19,7 @@ const SAMPLE: { [N in TemplateName]: TemplateData<N> } = {
   'auth-confirm-signup': { url: 'https://x.test/auth/v1/verify?token=a&type=signup', code: '012345', validMinutes: 60 },
   'auth-recovery': { url: 'https://x.test/auth/v1/verify?token=a&type=recovery', code: '012345', validMinutes: 60 },
   'auth-magic-link': { url: 'https://x.test/auth/v1/verify?token=a&type=magiclink', code: '012345', validMinutes: 60 },
+  'auth-email-change': { url: 'https://x.test/auth/v1/verify?token=a&type=email_change', code: '012345', validMinutes: 60 },
 };
 
 describe('account mails in the member’s language', () => {
