@@ -167,6 +167,22 @@ describe.each(DATABASE_KINDS)('user API roles on %s', (kind) => {
     expect((await t.app.request('/api/users/me/export', { headers: { apikey: 'public-anon-key' } })).status).toBe(401);
   });
 
+  it('makes an ADMIN_EMAILS address an admin with premium access at sign-up', async () => {
+    const admins = await createTestApp(kind, t.database, { ADMIN_EMAILS: `boss-${kind}@security.test`, AUTH_BCRYPT_COST: '4' });
+    try {
+      const id = await admins.services.auth.createConfirmedUser(`Boss-${kind}@security.test`, PASSWORD, 'Boss');
+      const [profile] = await t.database.db.select().from(profiles).where(eq(profiles.id, id));
+      expect(profile).toMatchObject({ role: 'admin', accessLevel: 'premium', email: `boss-${kind}@security.test` });
+      const plain = await admins.services.auth.createConfirmedUser(`plain-${kind}@security.test`, PASSWORD, 'Plain');
+      expect((await t.database.db.select().from(profiles).where(eq(profiles.id, plain)))[0]).toMatchObject({
+        role: 'member',
+        accessLevel: 'free',
+      });
+    } finally {
+      await admins.close();
+    }
+  });
+
   it('deletes the account and the personal data, mails a confirmation, and the member can no longer sign in', async () => {
     const address = emailOf('another');
     await t.services.newsletter.subscribe(address, '/');

@@ -349,6 +349,51 @@ describe.each(DATABASE_KINDS)('embedded auth on %s', (kind) => {
     expect((await t.services.users.profileFor(user!.id, moved)).email).toBe(moved);
   });
 
+  it('keeps one account per address whatever its case, and answers unicode addresses with 4xx or an account, never 5xx', async () => {
+    const address = await confirmedUser('casing');
+    const users = (await db().select().from(authUsers)).length;
+    const shouted = await client().auth.signUp({ email: address.toUpperCase(), password: 'another password' });
+    expect(shouted.data.user!.identities).toEqual([]);
+    expect((await db().select().from(authUsers)).length).toBe(users);
+    for (const unicode of [`ünïcödé-${kind}@example.test`, `user-${kind}@exämple.test`, `\u202e-${kind}@example.test`]) {
+      const res = await t.app.request('/auth/v1/signup', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': `10.3.${ip}.1` },
+        body: JSON.stringify({ email: unicode, password: PASSWORD }),
+      });
+      expect(res.status, unicode).toBeLessThan(500);
+    }
+  });
+
+  it('rotates signing keys: new tokens name the new key, tokens of the old one stay valid until they expire', async () => {
+    const address = await confirmedUser('rotation');
+    const sb = client();
+    const before = (await sb.auth.signInWithPassword({ email: address, password: PASSWORD })).data.session!.access_token;
+    const oldKid = decodeProtectedHeader(before).kid;
+    const newKid = await t.services.authKeys.rotate();
+    expect(newKid).not.toBe(oldKid);
+    const after = (await sb.auth.signInWithPassword({ email: address, password: PASSWORD })).data.session!.access_token;
+    expect(decodeProtectedHeader(after).kid).toBe(newKid);
+    const jwks = (await (await t.app.request('/auth/v1/.well-known/jwks.json')).json()) as { keys: { kid: string }[] };
+    expect(jwks.keys.map((k) => k.kid)).toEqual(expect.arrayContaining([oldKid, newKid]));
+    for (const token of [before, after]) {
+      expect((await sb.auth.getUser(token)).error).toBeNull();
+      expect((await t.app.request('/api/users/me', { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+    }
+  });
+
+  it('refuses a mailed token used for another purpose', async () => {
+    const address = await confirmedUser('purpose');
+    await client().auth.resetPasswordForEmail(address);
+    const recovery = new URL(linkIn((await latestMail(address))!.bodyText));
+    for (const type of ['signup', 'magiclink', 'email_change']) {
+      recovery.searchParams.set('type', type);
+      expect((await follow(recovery.toString())).fragment.get('error_code'), type).toBe('otp_expired');
+    }
+    recovery.searchParams.set('type', 'recovery');
+    expect((await follow(recovery.toString())).fragment.get('type')).toBe('recovery');
+  });
+
   it('writes account mails in the language the member chose', async () => {
     const address = await confirmedUser('francais');
     const [user] = await db().select().from(authUsers).where(eq(authUsers.email, address));
