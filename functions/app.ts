@@ -66,7 +66,10 @@ export function createApp({ config, logger, services, site, accessLog }: AppDeps
   app.route('/api/contact', createContactRoutes({ contact: services.contact, limiter, trustProxy }));
   app.route('/api/leads', createLeadRoutes({ leads: services.leads, limiter, trustProxy }));
   app.route('/api/files', createFileRoutes(services.downloads));
-  app.route('/api/users', createUserRoutes({ users: services.users, verify: services.verifyAccessToken }));
+  app.route(
+    '/api/users',
+    createUserRoutes({ users: services.users, verify: services.verifyAccessToken, sessionIsLive: services.sessionIsLive }),
+  );
   app.route('/api/email', createEmailEventRoutes({ outbox: services.outbox, secret: config.email.webhookSecret }));
 
   // No route matched: 405 with the Allow list when the path exists under other methods, else 404.

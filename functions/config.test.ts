@@ -113,3 +113,28 @@ describe('loadConfig errors', () => {
     expect(configError({ LOG_LEVEL: 'loud' }).name).toBe('ConfigError');
   });
 });
+
+describe('loadConfig accounts', () => {
+  it('seeds demo accounts only on the embedded defaults unless told', () => {
+    expect(loadConfig({}, CWD).auth.seedDemo).toBe(true);
+    expect(loadConfig({ DATABASE_URL: 'postgres://u:p@db.example/app' }, CWD).auth.seedDemo).toBe(false);
+    expect(loadConfig({ SITE_URL: 'https://www.beacongrowth.co' }, CWD).auth.seedDemo).toBe(false);
+    expect(loadConfig({ SUPABASE_URL: 'https://proj.supabase.co' }, CWD).auth.seedDemo).toBe(false);
+    expect(loadConfig({ DATABASE_URL: 'postgres://u:p@db.example/app', AUTH_SEED_DEMO: 'true' }, CWD).auth.seedDemo).toBe(true);
+    expect(loadConfig({ AUTH_SEED_DEMO: 'false' }, CWD).auth.seedDemo).toBe(false);
+  });
+
+  it('reads admin addresses lower-cased and a hosted project without a trailing slash', () => {
+    const config = loadConfig(
+      {
+        ADMIN_EMAILS: ' Owner@Example.com , ops@example.com,',
+        SUPABASE_URL: 'https://proj.supabase.co/',
+        SUPABASE_ANON_KEY: 'anon-key-123',
+      },
+      CWD,
+    );
+    expect(config.auth.adminEmails).toEqual(['owner@example.com', 'ops@example.com']);
+    expect(config.auth.hosted).toEqual({ url: 'https://proj.supabase.co', anonKey: 'anon-key-123' });
+    expect(loadConfig({}, CWD).auth.hosted).toBeUndefined();
+  });
+});

@@ -8,7 +8,7 @@ import { createRateLimitService } from './abuse/service.ts';
 import { createSigningKeys } from './auth/keys.ts';
 import { createAuthService } from './auth/service.ts';
 import { createAuthStore } from './auth/store.ts';
-import { deleteHostedAccount } from './auth/hosted.ts';
+import { deleteHostedAccount, hostedSessionIsLive } from './auth/hosted.ts';
 import { createAccessTokenVerifier, localKeySet, remoteKeySet } from './auth/verify.ts';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './users/demo.ts';
 import { createUserService } from './users/service.ts';
@@ -100,7 +100,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
       siteUrl,
       settings: config.auth,
       logger,
-      onUserCreated: (tx, user) => users.createProfile(tx, user.id, user.email, user.name),
+      onUserCreated: (tx, user) => users.createProfile(tx, user.id, user.email, user.verified, user.name),
       languageFor: (tx, userId) => users.languageOf(tx, userId),
       onEmailChanged: (tx, userId, email) => users.changeEmail(tx, userId, email),
     });
@@ -130,6 +130,9 @@ export async function createServices(config: Config, logger: Logger, options: Se
       authKeys,
       users,
       verifyAccessToken,
+      /** Whether a token's session is still signed in, at whichever auth service issued it. */
+      sessionIsLive: (token: string, sessionId: string | undefined) =>
+        hosted ? hostedSessionIsLive(hosted, token) : auth.sessionIsLive(sessionId),
       /** Starts background work: the outbox worker (unless EMAIL_WORKER=false) and the hourly prune of rate limits. */
       async start() {
         if (started) return;

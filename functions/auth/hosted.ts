@@ -1,9 +1,18 @@
 /**
- * What the product needs from a hosted Supabase project beyond the browser's sign-in: deleting an
+ * What the product needs from a hosted Supabase project beyond the browser's sign-in: whether a
+ * token's session is still signed in (GET /auth/v1/user, as Supabase advises), and deleting an
  * account when its member asks (the admin API, with the service-role key, through supabase-js).
  */
 import { createClient } from '@supabase/supabase-js';
 import { AppError } from '../errors.ts';
+
+export async function hostedSessionIsLive(hosted: { url: string; anonKey: string }, token: string): Promise<boolean> {
+  const res = await fetch(`${hosted.url}/auth/v1/user`, { headers: { authorization: `Bearer ${token}`, apikey: hosted.anonKey } });
+  await res.body?.cancel();
+  if (res.ok) return true;
+  if (res.status >= 500) throw new AppError('unavailable', 'The sign-in service is not reachable. Please try again shortly.');
+  return false;
+}
 
 export async function deleteHostedAccount(hosted: { url: string; serviceRoleKey?: string }, userId: string): Promise<void> {
   if (!hosted.serviceRoleKey) {

@@ -4,14 +4,12 @@
  */
 import { z } from 'zod';
 import type { AuthUserRow } from '../db/schema.ts';
+import { CONTROL, CONTROL_IN_TEXT } from '../lib/request.ts';
 
-/** Control characters (tab, line feed and carriage return are fine inside values). */
-const CONTROL_IN_KEY = /[\u0000-\u001f\u007f-\u009f]/;
-const CONTROL_IN_TEXT = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
 const MetadataKey = z
   .string()
   .max(100)
-  .refine((s) => !CONTROL_IN_KEY.test(s), 'must not contain control characters');
+  .refine((s) => !CONTROL.test(s), 'must not contain control characters');
 
 /** JSON values users may store as metadata: no control characters (Postgres refuses NUL), bounded depth and size. */
 const MetadataValue: z.ZodType<unknown> = z.lazy(() =>
@@ -27,9 +25,7 @@ const MetadataValue: z.ZodType<unknown> = z.lazy(() =>
     z.record(MetadataKey, MetadataValue),
   ]),
 );
-export const MetadataSchema = z
-  .record(MetadataKey, MetadataValue)
-  .refine((v) => JSON.stringify(v).length <= 16_384, 'metadata is too large');
+const MetadataSchema = z.record(MetadataKey, MetadataValue).refine((v) => JSON.stringify(v).length <= 16_384, 'metadata is too large');
 
 const optionalString = z.string().max(10_000).nullish();
 

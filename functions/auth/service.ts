@@ -16,6 +16,7 @@ import type { AuthUserRow, OneTimeTokenKind } from '../db/schema.ts';
 import type { EmailService } from '../email/service.ts';
 import type { MailLanguage } from '../email/templates/account-copy.ts';
 import type { Logger } from '../lib/logger.ts';
+import { CONTROL } from '../lib/request.ts';
 import { AuthError, invalidCredentials, mailCooldown, otpExpired, overRequestLimit, validation } from './errors.ts';
 import { SIGNING_ALG, type SigningKeys } from './keys.ts';
 import { createRedirectCheck } from './redirect.ts';
@@ -45,7 +46,8 @@ export interface AuthServiceDeps {
   /** Called when an email change completes, in its transaction (the profile keeps the address too). */
   onEmailChanged?: (tx: DbOrTx, userId: string, email: string) => Promise<unknown>;
   /** Called in the sign-up's transaction, so the product's profile exists with the account. */
-  onUserCreated?: (tx: DbOrTx, user: { id: string; email: string; name?: string }) => Promise<unknown>;
+  /** `verified`: the address is proven (a staff-made account), not merely accepted. */
+  onUserCreated?: (tx: DbOrTx, user: { id: string; email: string; verified: boolean; name?: string }) => Promise<unknown>;
 }
 
 /** Per-IP limits, Supabase's hosted defaults (contract 7.4), held in the database. */
@@ -58,7 +60,6 @@ const LIMITS = {
 const REUSE_INTERVAL_MS = 10_000;
 const MAX_PASSWORD_BYTES = 72;
 const EmailAddress = z.email();
-const CONTROL = /[\u0000-\u001f\u007f]/;
 
 export interface Session {
   access_token: string;
@@ -71,7 +72,7 @@ export interface Session {
 }
 
 /** GoTrue's answer to the first of the two email-change links. */
-export const EMAIL_CHANGE_HALFWAY = 'Confirmation link accepted. Please proceed to confirm link sent to the other email';
+const EMAIL_CHANGE_HALFWAY = 'Confirmation link accepted. Please proceed to confirm link sent to the other email';
 
 type VerifyType = 'signup' | 'recovery' | 'magiclink' | 'email' | 'invite' | 'email_change';
 const KINDS_FOR: Record<VerifyType, readonly OneTimeTokenKind[]> = {
@@ -233,6 +234,46 @@ export function createAuthService(deps: AuthServiceDeps) {
     });
   }
 
+  // Accounts -------------------------------------------------------------------------------------
+  /** The caller's metadata without the keys the service owns (contract 1.1). */
+  function callerData(data: Record<string, unknown> | null | undefined): Record<string, unknown> {
+    const out = { ...data };
+    for (const reserved of ['sub', 'email', 'email_verified', 'phone_verified']) delete out[reserved];
+    return out;
+  }
+
+  /**
+   * Inserts an account in `tx` with GoTrue's metadata and tells the product (its profile); undefined
+   * when the address was taken meanwhile. `confirmed`: no confirmation mail is needed; `proven`: the
+   * server itself vouches for the address (demo and staff-made accounts).
+   */
+  async function insertAccount(
+    tx: DbOrTx,
+    {
+      email,
+      passwordHash = null,
+      confirmed,
+      proven = false,
+    }: { email: string; passwordHash?: string | null; confirmed: boolean; proven?: boolean },
+    data: Record<string, unknown>,
+  ): Promise<AuthUserRow | undefined> {
+    const txStore = createAuthStore(tx);
+    const now = new Date();
+    const created = await txStore.insertUser({
+      email,
+      passwordHash,
+      emailConfirmedAt: confirmed ? now : null,
+      confirmationSentAt: confirmed ? null : now,
+    });
+    if (!created) return undefined;
+    const user = await txStore.updateUser(created.id, {
+      userMetadata: { ...data, sub: created.id, email, email_verified: confirmed, phone_verified: false },
+    });
+    const name = typeof data.name === 'string' ? data.name : undefined;
+    await deps.onUserCreated?.(tx, { id: user.id, email, verified: proven, ...(name ? { name } : {}) });
+    return user;
+  }
+
   // Identity from an access token --------------------------------------------------------------
   /** The user and session behind a bearer token, as GoTrue's `requireAuthentication` checks them. */
   async function authenticate(authorization: string | undefined): Promise<{ user: AuthUserRow; claims: AccessClaims }> {
@@ -277,8 +318,7 @@ export function createAuthService(deps: AuthServiceDeps) {
       if (!input.email) throw new AuthError(400, 'phone_provider_disabled', 'Phone signups are disabled');
       const email = emailOf(input.email);
       const redirectTo = allowedRedirect(redirect);
-      const data = { ...input.data };
-      for (const reserved of ['sub', 'email', 'email_verified', 'phone_verified']) delete data[reserved];
+      const data = callerData(input.data);
 
       const existing = await store.userByEmail(email);
       if (existing?.emailConfirmedAt) {
@@ -315,20 +355,8 @@ export function createAuthService(deps: AuthServiceDeps) {
 
       const passwordHash = await bcrypt.hash(password, settings.bcryptCost);
       return db.transaction(async (tx) => {
-        const txStore = createAuthStore(tx);
-        const now = new Date();
-        const created = await txStore.insertUser({
-          email,
-          passwordHash,
-          userMetadata: {},
-          emailConfirmedAt: settings.autoconfirm ? now : null,
-          confirmationSentAt: settings.autoconfirm ? null : now,
-        });
-        if (!created) throw new AuthError(422, 'user_already_exists', 'User already registered');
-        const user = await txStore.updateUser(created.id, {
-          userMetadata: { ...data, sub: created.id, email, email_verified: settings.autoconfirm, phone_verified: false },
-        });
-        await deps.onUserCreated?.(tx, { id: user.id, email, ...(typeof data.name === 'string' ? { name: data.name } : {}) });
+        const user = await insertAccount(tx, { email, passwordHash, confirmed: settings.autoconfirm }, data);
+        if (!user) throw new AuthError(422, 'user_already_exists', 'User already registered');
         if (settings.autoconfirm) return { kind: 'session' as const, session: await openSession(tx, user, 'password') };
         await sendLink(tx, user, 'confirmation', redirectTo);
         return { kind: 'user' as const, user: userJson(user) };
@@ -404,15 +432,14 @@ export function createAuthService(deps: AuthServiceDeps) {
       checkNewPassword(password);
       const passwordHash = await bcrypt.hash(password, settings.bcryptCost);
       return db.transaction(async (tx) => {
-        const txStore = createAuthStore(tx);
-        const created = await txStore.insertUser({ email, passwordHash, emailConfirmedAt: new Date() });
-        if (!created) return (await txStore.userByEmail(email))!.id;
-        await txStore.updateUser(created.id, {
-          userMetadata: { name, sub: created.id, email, email_verified: true, phone_verified: false },
-        });
-        await deps.onUserCreated?.(tx, { id: created.id, email, name });
-        return created.id;
+        const user = await insertAccount(tx, { email, passwordHash, confirmed: true, proven: true }, { name });
+        return user?.id ?? (await createAuthStore(tx).userByEmail(email))!.id;
       });
+    },
+
+    /** Whether a session is still signed in (the product's check for what must stop at sign-out). */
+    async sessionIsLive(sessionId: string | undefined): Promise<boolean> {
+      return Boolean(sessionId && z.uuid().safeParse(sessionId).success && (await store.session(sessionId)));
     },
 
     /** Deletes an account with its sessions and tokens (the member's own deletion). */
@@ -551,16 +578,8 @@ export function createAuthService(deps: AuthServiceDeps) {
       // GoTrue answers 422 here, which tells who has an account; we answer as for a known address.
       if (input.create_user === false) return;
       await db.transaction(async (tx) => {
-        const txStore = createAuthStore(tx);
-        const created = await txStore.insertUser({ email, confirmationSentAt: new Date() });
-        if (!created) return;
-        const data = { ...input.data };
-        for (const reserved of ['sub', 'email', 'email_verified', 'phone_verified']) delete data[reserved];
-        const row = await txStore.updateUser(created.id, {
-          userMetadata: { ...data, sub: created.id, email, email_verified: false, phone_verified: false },
-        });
-        await deps.onUserCreated?.(tx, { id: row.id, email, ...(typeof data.name === 'string' ? { name: data.name } : {}) });
-        await sendLink(tx, row, 'confirmation', redirectTo);
+        const user = await insertAccount(tx, { email, confirmed: false }, callerData(input.data));
+        if (user) await sendLink(tx, user, 'confirmation', redirectTo);
       });
     },
 

@@ -79,16 +79,6 @@ export function createAuthStore(db: DbOrTx) {
       const rows = await db.select().from(authRefreshTokens).where(eq(authRefreshTokens.id, id)).for('update');
       return rows[0];
     },
-    /** The session's current (unused) refresh token id. */
-    async currentRefreshToken(sessionId: string): Promise<string | undefined> {
-      const [row] = await db
-        .select({ id: authRefreshTokens.id })
-        .from(authRefreshTokens)
-        .where(and(eq(authRefreshTokens.sessionId, sessionId), isNull(authRefreshTokens.usedAt)))
-        .orderBy(desc(authRefreshTokens.createdAt))
-        .limit(1);
-      return row?.id;
-    },
     /** Marks a token used; false when it was used already (a concurrent refresh won). */
     async useRefreshToken(id: string): Promise<boolean> {
       const rows = await db

@@ -87,9 +87,9 @@ export function isFormPost(c: AppContext): boolean {
 // user text, so they are refused here, with a field error, before anything reaches a query.
 
 /** Any control character (C0, DEL, C1). */
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+export const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 /** Control characters other than tab, line feed and carriage return. */
-const CONTROL_IN_TEXT = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
+export const CONTROL_IN_TEXT = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
 
 /** A trimmed one-line text field: no line breaks or control characters (no header injection). */
 export const singleLine = (label: string, max: number) =>

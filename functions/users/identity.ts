@@ -24,13 +24,23 @@ declare module '../lib/context.ts' {
 const unauthorized = (message: string) => new AppError('unauthorized', message, { headers: { 'WWW-Authenticate': 'Bearer' } });
 const Uuid = z.uuid();
 
+/** The bearer token of the request, undefined when there is no Authorization header; 401 when it is malformed. */
+function bearerToken(c: AppContext): string | undefined {
+  const header = requestHeader(c, 'authorization');
+  if (header === undefined) return undefined;
+  const token = /^Bearer +([A-Za-z0-9._~+/=-]+)$/.exec(header)?.[1];
+  if (!token) throw unauthorized('Send the access token as "Authorization: Bearer <token>".');
+  return token;
+}
+
+/** Whether the session a token belongs to is still signed in (checked at the auth service). */
+export type SessionCheck = (token: string, sessionId: string | undefined) => Promise<boolean>;
+
 export function identify({ verify, users }: { verify: AccessTokenVerifier; users: UserService }): AppMiddleware {
   return async (c, next) => {
     markPrivate(c);
-    const header = requestHeader(c, 'authorization');
-    if (header !== undefined) {
-      const token = /^Bearer +([A-Za-z0-9._~+/=-]+)$/.exec(header)?.[1];
-      if (!token) throw unauthorized('Send the access token as "Authorization: Bearer <token>".');
+    const token = bearerToken(c);
+    if (token !== undefined) {
       let claims;
       try {
         claims = await verify(token);
@@ -40,7 +50,8 @@ export function identify({ verify, users }: { verify: AccessTokenVerifier; users
         throw err;
       }
       if (claims.role !== 'authenticated' || !Uuid.safeParse(claims.sub).success) throw unauthorized('The access token is not valid.');
-      const profile = await users.profileFor(claims.sub, claims.email?.toLowerCase());
+      const verified = claims.user_metadata?.email_verified === true;
+      const profile = await users.profileFor(claims.sub, claims.email?.toLowerCase(), verified);
       c.set('viewer', {
         id: profile.id,
         email: profile.email,
@@ -49,6 +60,19 @@ export function identify({ verify, users }: { verify: AccessTokenVerifier; users
         ...(typeof claims.session_id === 'string' ? { sessionId: claims.session_id } : {}),
       });
     }
+    await next();
+  };
+}
+
+/**
+ * For what must stop the moment a member signs out (deleting the account, exporting personal data,
+ * staff changes): the token's session must still exist at the auth service. Signature checks alone
+ * accept a signed-out token until it expires.
+ */
+export function liveSession(isLive: SessionCheck): AppMiddleware {
+  return async (c, next) => {
+    const viewer = requireViewer(c);
+    if (!(await isLive(bearerToken(c)!, viewer.sessionId))) throw unauthorized('Your session has ended. Please sign in again.');
     await next();
   };
 }

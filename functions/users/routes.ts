@@ -7,7 +7,7 @@ import { LANGUAGES } from '../db/schema.ts';
 import { AppError } from '../errors.ts';
 import type { AppEnv } from '../lib/context.ts';
 import { emailAddress, readBody, singleLine } from '../lib/request.ts';
-import { identify, requireViewer } from './identity.ts';
+import { identify, liveSession, requireViewer, type SessionCheck } from './identity.ts';
 import type { UserService } from './service.ts';
 
 const AccessLevelBody = z.object({ accessLevel: z.enum(ACCESS_LEVELS) });
@@ -18,7 +18,16 @@ const ProfilePatch = z
   })
   .strict();
 
-export function createUserRoutes({ users, verify }: { users: UserService; verify: AccessTokenVerifier }) {
+export function createUserRoutes({
+  users,
+  verify,
+  sessionIsLive,
+}: {
+  users: UserService;
+  verify: AccessTokenVerifier;
+  sessionIsLive: SessionCheck;
+}) {
+  const live = liveSession(sessionIsLive);
   const id = (raw: string) => {
     const parsed = z.uuid().safeParse(raw);
     if (!parsed.success) throw new AppError('not_found', 'No such user.');
@@ -41,7 +50,7 @@ export function createUserRoutes({ users, verify }: { users: UserService; verify
           throw new AppError('validation_failed', 'Not a valid email address.', { fields: { email: ['Not a valid email address'] } });
         return c.json(await users.byEmail(viewer, email.data));
       })
-      .put('/:id/accessLevel', async (c) => {
+      .put('/:id/accessLevel', live, async (c) => {
         const viewer = requireViewer(c);
         const target = id(c.req.param('id'));
         const { accessLevel } = await readBody(c, AccessLevelBody);
@@ -51,11 +60,11 @@ export function createUserRoutes({ users, verify }: { users: UserService; verify
         const viewer = requireViewer(c);
         return c.json(await users.updateMe(viewer, await readBody(c, ProfilePatch)));
       })
-      .delete('/me', async (c) => {
+      .delete('/me', live, async (c) => {
         await users.deleteMe(requireViewer(c));
         return c.body(null, 204);
       })
-      .get('/me/export', async (c) => {
+      .get('/me/export', live, async (c) => {
         const data = await users.exportMe(requireViewer(c));
         return c.json(data, 200, { 'Content-Disposition': 'attachment; filename="beacon-growth-data.json"' });
       })

@@ -29,7 +29,7 @@ export interface UserServiceDeps {
 }
 
 /** The spec's "User data" plus role and language. */
-export function profileJson(p: ProfileRow) {
+function profileJson(p: ProfileRow) {
   return {
     id: p.id,
     email: p.email,
@@ -64,34 +64,43 @@ export function createUserService({ db, outbox, adminEmails, deleteAccount }: Us
   };
   const forget = (id: string) => void cache.delete(id);
 
-  /** A new account's profile: admins by configuration; staff get premium access. */
-  function newProfile(id: string, email: string, name?: string) {
-    const admin = admins.has(email.toLowerCase());
+  /**
+   * ADMIN_EMAILS makes an address admin only once it is proven (confirmed through a mailed link, as
+   * the auth service says): otherwise anyone could sign up with a listed address before its owner.
+   */
+  const provenAdmin = (email: string, verified: boolean) => verified && admins.has(email.toLowerCase());
+  const ADMIN = { role: 'admin', accessLevel: 'premium' } as const;
+
+  /** A new account's profile: admin for a proven listed address (staff get premium access), else a free member. */
+  function newProfile(id: string, email: string, verified: boolean, name?: string) {
     return {
       id,
       email: email.toLowerCase(),
       name: name ?? null,
-      role: admin ? ('admin' as const) : ('member' as const),
-      accessLevel: admin ? ('premium' as const) : ('free' as const),
+      ...(provenAdmin(email, verified) ? ADMIN : { role: 'member' as const, accessLevel: 'free' as const }),
     };
   }
 
   return {
     /** Creates the profile of a new account inside the sign-up's transaction (embedded mode). */
-    createProfile: (tx: DbOrTx, id: string, email: string, name?: string) => createUserStore(tx).ensure(newProfile(id, email, name)),
+    createProfile: (tx: DbOrTx, id: string, email: string, verified: boolean, name?: string) =>
+      createUserStore(tx).ensure(newProfile(id, email, verified, name)),
 
-    /** The caller's profile, made on their first authenticated call when there is none (hosted mode). */
-    async profileFor(id: string, email: string | undefined): Promise<ProfileRow> {
+    /**
+     * The caller's profile, made on their first authenticated call when there is none (hosted mode).
+     * `verified`: the token says the address is confirmed; a listed address becomes admin then.
+     */
+    async profileFor(id: string, email: string | undefined, verified = false): Promise<ProfileRow> {
       const cached = cache.get(id);
       if (cached && cached.until > Date.now()) return cached.profile;
       const existing = await store.byId(id);
-      if (existing) return remember(existing);
+      if (existing) {
+        if (existing.role === 'member' && provenAdmin(existing.email, verified)) return remember((await store.update(id, ADMIN))!);
+        return remember(existing);
+      }
       if (!email) throw new AppError('unauthorized', 'The access token carries no email address.');
-      return remember(await store.ensure(newProfile(id, email)));
+      return remember(await store.ensure(newProfile(id, email, verified)));
     },
-
-    /** Drops a cached profile after a change made elsewhere in this process (payments, staff tools). */
-    forget,
 
     /** Keeps the profile's address in step with the account's (an email change completed). */
     async changeEmail(tx: DbOrTx, id: string, email: string): Promise<void> {

@@ -4,12 +4,13 @@
  * every way an access token can be wrong (all 401) and the privacy of the answers.
  */
 import { eq } from 'drizzle-orm';
-import { decodeJwt, decodeProtectedHeader, generateKeyPair, importJWK, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../tests/support/app.ts';
 import { DATABASE_KINDS } from '../../tests/support/databases.ts';
-import { auditLog, authSigningKeys, authUsers, emails, profiles, type Role } from '../db/schema.ts';
+import { badTokens } from '../../tests/support/tokens.ts';
+import { auditLog, authUsers, emails, profiles, type Role } from '../db/schema.ts';
 import type { AccessLevel } from '../../src/lib/access.ts';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './demo.ts';
 
 const PASSWORD = 'security table pass';
 type Caller = 'anonymous' | 'free' | 'subscriber' | 'premium' | 'editor' | 'admin' | 'another';
@@ -134,26 +135,7 @@ describe.each(DATABASE_KINDS)('user API roles on %s', (kind) => {
 
   it('refuses every kind of bad token with 401', async () => {
     const good = tokens.free;
-    const claims = decodeJwt(good);
-    const kid = decodeProtectedHeader(good).kid!;
-    const now = Math.floor(Date.now() / 1000);
-    const [row] = await t.database.db.select().from(authSigningKeys).where(eq(authSigningKeys.kid, kid));
-    const ours = (await importJWK(row!.privateJwk as never, 'ES256')) as CryptoKey;
-    const { privateKey: stranger } = await generateKeyPair('ES256');
-    const sign = (key: CryptoKey | Uint8Array, payload: Record<string, unknown>, header: Record<string, unknown>) =>
-      new SignJWT(payload).setProtectedHeader(header as never).sign(key);
-    const [head, body, signature] = good.split('.');
-    const bad: Record<string, string> = {
-      expired: await sign(ours, { ...claims, iat: now - 7200, exp: now - 3600 }, { alg: 'ES256', kid }),
-      'wrong issuer': await sign(ours, { ...claims, iss: 'https://evil.example/auth/v1' }, { alg: 'ES256', kid }),
-      'wrong audience': await sign(ours, { ...claims, aud: 'service_role' }, { alg: 'ES256', kid }),
-      'unknown kid': await sign(stranger, claims, { alg: 'ES256', kid: crypto.randomUUID() }),
-      'alg none': `${Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url')}.${body}.`,
-      'HS256 with the public key': await sign(new TextEncoder().encode(JSON.stringify(row!.publicJwk)), claims, { alg: 'HS256', kid }),
-      'tampered payload': `${head}.${Buffer.from(JSON.stringify({ ...claims, sub: ids.admin })).toString('base64url')}.${signature}`,
-      'sub not a uuid': await sign(ours, { ...claims, sub: 'admin' }, { alg: 'ES256', kid }),
-      'not a JWT': 'garbage',
-    };
+    const bad = await badTokens(t.database.db, good, ids.admin);
     for (const [label, token] of Object.entries(bad)) {
       const res = await t.app.request('/api/users/me/export', { headers: { authorization: `Bearer ${token}` } });
       expect(res.status, label).toBe(401);
@@ -167,19 +149,73 @@ describe.each(DATABASE_KINDS)('user API roles on %s', (kind) => {
     expect((await t.app.request('/api/users/me/export', { headers: { apikey: 'public-anon-key' } })).status).toBe(401);
   });
 
-  it('makes an ADMIN_EMAILS address an admin with premium access at sign-up', async () => {
-    const admins = await createTestApp(kind, t.database, { ADMIN_EMAILS: `boss-${kind}@security.test`, AUTH_BCRYPT_COST: '4' });
+  it('makes an ADMIN_EMAILS address admin only once the address is proven', async () => {
+    const admins = await createTestApp(kind, t.database, {
+      ADMIN_EMAILS: `boss-${kind}@security.test,squat-${kind}@security.test`,
+      AUTH_BCRYPT_COST: '4',
+    });
+    const profileOf = async (id: string) => (await t.database.db.select().from(profiles).where(eq(profiles.id, id)))[0];
+    const me = async (token: string) =>
+      (await (await admins.app.request('/api/users/me', { headers: { authorization: `Bearer ${token}` } })).json()) as {
+        viewer: { role: string; accessLevel: string };
+      };
     try {
-      const id = await admins.services.auth.createConfirmedUser(`Boss-${kind}@security.test`, PASSWORD, 'Boss');
-      const [profile] = await t.database.db.select().from(profiles).where(eq(profiles.id, id));
-      expect(profile).toMatchObject({ role: 'admin', accessLevel: 'premium', email: `boss-${kind}@security.test` });
+      // Made by the server (staff, demo): the server vouches for the address.
+      const boss = await admins.services.auth.createConfirmedUser(`Boss-${kind}@security.test`, PASSWORD, 'Boss');
+      expect(await profileOf(boss)).toMatchObject({ role: 'admin', accessLevel: 'premium', email: `boss-${kind}@security.test` });
       const plain = await admins.services.auth.createConfirmedUser(`plain-${kind}@security.test`, PASSWORD, 'Plain');
-      expect((await t.database.db.select().from(profiles).where(eq(profiles.id, plain)))[0]).toMatchObject({
-        role: 'member',
-        accessLevel: 'free',
-      });
+      expect(await profileOf(plain)).toMatchObject({ role: 'member', accessLevel: 'free' });
+
+      // Signing up with a listed address proves nothing: a member until the mailed link is followed.
+      const squat = `squat-${kind}@security.test`;
+      const signedUp = await admins.services.auth.signUp({ email: squat, password: PASSWORD });
+      const id = signedUp.kind === 'user' ? signedUp.user.id : '';
+      expect(await profileOf(id)).toMatchObject({ role: 'member', accessLevel: 'free' });
+      const [mail] = await t.database.db.select().from(emails).where(eq(emails.to, squat));
+      const tokenHash = new URL(/https?:\/\/\S+\/auth\/v1\/verify\?\S+/.exec(mail!.bodyText)![0]).searchParams.get('token');
+      const verified = await admins.services.auth.verify({ type: 'signup', tokenHash });
+      if (!('session' in verified)) throw new Error('expected a session');
+      expect(await me(verified.session.access_token)).toMatchObject({ viewer: { role: 'admin', accessLevel: 'premium' } });
     } finally {
       await admins.close();
+    }
+  });
+
+  it('refuses a signed-out token where sign-out must bite at once, and nowhere else', async () => {
+    const { access_token: token } = await t.services.auth.signInWithPassword({ email: emailOf('premium'), password: PASSWORD });
+    const as = (method: string, path: string, body?: unknown) =>
+      t.app.request(`/api/users${path}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      });
+    expect((await as('GET', '/me/export')).status).toBe(200);
+    await t.services.auth.logout(`Bearer ${token}`, 'local');
+    for (const [method, path, body] of [
+      ['GET', '/me/export'],
+      ['DELETE', '/me'],
+      ['PUT', `/${ids.free}/accessLevel`, { accessLevel: 'free' }],
+    ] as const) {
+      const res = await as(method, path, body);
+      expect(res.status, `${method} ${path}`).toBe(401);
+      expect(await res.json()).toMatchObject({ error: { code: 'unauthorized', message: 'Your session has ended. Please sign in again.' } });
+    }
+    // Read-only answers about oneself still work until the token expires (signature checks only).
+    expect((await as('GET', '/me')).status).toBe(200);
+    expect(await t.database.db.select().from(profiles).where(eq(profiles.id, ids.premium))).toHaveLength(1);
+  });
+
+  it('seeds the demo accounts on start, each signing in with its level and role', async () => {
+    const demo = await createTestApp(kind, t.database, { EMAIL_WORKER: 'false', AUTH_BCRYPT_COST: '4' });
+    try {
+      await demo.services.start();
+      for (const account of DEMO_ACCOUNTS) {
+        const session = await demo.services.auth.signInWithPassword({ email: account.email, password: DEMO_PASSWORD });
+        const res = await demo.app.request('/api/users/me', { headers: { authorization: `Bearer ${session.access_token}` } });
+        expect(await res.json(), account.email).toMatchObject({ viewer: { role: account.role, accessLevel: account.accessLevel } });
+      }
+    } finally {
+      await demo.close();
     }
   });
 

@@ -23,3 +23,12 @@ export function writeStored(key: string, value: string): void {
     // Storage unavailable: the feature degrades to asking again.
   }
 }
+
+/** localStorage removal that never throws. */
+export function removeStored(key: string): void {
+  try {
+    localStorage.removeItem(key);
+  } catch {
+    // Storage unavailable: nothing was kept.
+  }
+}

@@ -68,6 +68,12 @@ describe('hosted auth mode', () => {
     // A token from elsewhere (the product's own issuer would differ) is refused.
     const forged = token.split('.').slice(0, 2).join('.') + '.AAAA';
     expect((await fetch(`${product.url}/api/users/me/export`, { headers: { authorization: `Bearer ${forged}` } })).status).toBe(401);
+    // Signed out at the project: what must stop at sign-out stops (the product asks the project).
+    await sb.auth.setSession(data.session!);
+    expect((await sb.auth.signOut()).error).toBeNull();
+    const after = await fetch(`${product.url}/api/users/me/export`, { headers: { authorization: `Bearer ${token}` } });
+    expect(after.status).toBe(401);
+
     // The product does not run its own auth service in hosted mode.
     expect((await fetch(`${product.url}/auth/v1/settings`)).status).toBe(404);
     expect((await fetch(`${provider.url}/auth/v1/settings`)).status).toBe(200);

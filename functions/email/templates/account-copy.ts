@@ -3,9 +3,10 @@
  * French). A member's emails use the language saved on their profile; new sign-ups get English.
  */
 import { SITE } from '../../../src/lib/site.ts';
+import type { Language } from '../../db/schema.ts';
 
-export const MAIL_LANGUAGES = ['en', 'es', 'fr'] as const;
-export type MailLanguage = (typeof MAIL_LANGUAGES)[number];
+/** The languages a member can choose for their emails (the profile's). */
+export type MailLanguage = Language;
 
 export interface LinkMailCopy {
   subject: string;

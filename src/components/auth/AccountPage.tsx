@@ -8,6 +8,7 @@ import { useStore } from '@nanostores/react';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { $auth, authClient, setProfile, type Profile } from '../../lib/auth/client.ts';
 import { toast } from '../../lib/toast.ts';
+import { INPUT_CLASS, TextField } from '../forms/TextField.tsx';
 
 type Tab = 'subscription' | 'profile' | 'settings';
 const TABS: { id: Tab; label: string }[] = [
@@ -42,8 +43,6 @@ const LANGUAGES: { value: Profile['language']; label: string }[] = [
 
 const card = 'rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200';
 const button = 'min-h-11 rounded-lg px-5 py-2.5 text-sm font-semibold disabled:opacity-60';
-const input =
-  'mt-1 w-full rounded-lg border border-slate-300 px-3 py-2 text-sm focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-600/30';
 
 /** Avatar, else initials of the name, else the email's first letter, else 'U'. */
 function initials(name: string | null | undefined, email: string | undefined): string {
@@ -203,7 +202,6 @@ function ProfileTab({
   const [name, setName] = useState(profile?.name ?? '');
   const [saving, setSaving] = useState(false);
   const [saved, setSaved] = useState(false);
-  const id = useId();
 
   async function save(event: FormEvent) {
     event.preventDefault();
@@ -218,19 +216,15 @@ function ProfileTab({
 
   return (
     <form onSubmit={save} className={`${card} max-w-xl space-y-4`} aria-label="Profile">
-      <div>
-        <label htmlFor={`${id}-name`} className="block text-sm font-medium text-slate-700">
-          Name
-        </label>
-        <input id={`${id}-name`} value={name} onChange={(e) => setName(e.target.value)} maxLength={100} className={input} />
-      </div>
-      <div>
-        <label htmlFor={`${id}-email`} className="block text-sm font-medium text-slate-700">
-          Email
-        </label>
-        <input id={`${id}-email`} value={email} readOnly disabled className={`${input} bg-slate-50 text-slate-500`} />
-        <p className="mt-1 text-sm text-slate-500">To change your email, please contact support.</p>
-      </div>
+      <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} maxLength={100} />
+      <TextField
+        label="Email"
+        value={email}
+        readOnly
+        disabled
+        className="bg-slate-50 text-slate-500"
+        note="To change your email, please contact support."
+      />
       <button type="submit" disabled={saving || !name.trim()} className={`${button} bg-brand-600 text-white hover:bg-brand-700`}>
         Save Changes
       </button>
@@ -284,7 +278,7 @@ function SettingsTab({ token, profile, onSaved }: { token: string; profile: Prof
             id={`${id}-language`}
             value={language}
             onChange={(e) => setLanguage(e.target.value as Profile['language'])}
-            className={input}
+            className={INPUT_CLASS}
           >
             {LANGUAGES.map((l) => (
               <option key={l.value} value={l.value}>

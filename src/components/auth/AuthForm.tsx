@@ -4,18 +4,15 @@
  * account shows 'Account created' and asks to confirm the address from the mail.
  */
 import { useStore } from '@nanostores/react';
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { $auth, afterSignIn, authClient } from '../../lib/auth/client.ts';
 import { toast } from '../../lib/toast.ts';
-
-const input =
-  'mt-1 w-full rounded-lg border border-slate-300 px-3 py-2 text-sm focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-600/30';
+import { SUBMIT_CLASS, TextField } from '../forms/TextField.tsx';
 
 export default function AuthForm({ mode }: { mode: 'signin' | 'signup' }) {
   const auth = useStore($auth);
   const [busy, setBusy] = useState(false);
   const [created, setCreated] = useState(false);
-  const id = useId();
   const emailRef = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
@@ -70,30 +67,9 @@ export default function AuthForm({ mode }: { mode: 'signin' | 'signup' }) {
   const signin = mode === 'signin';
   return (
     <form onSubmit={submit} aria-label={signin ? 'Sign in' : 'Sign up'} className="space-y-4">
-      <div>
-        <label htmlFor={`${id}-email`} className="block text-sm font-medium text-slate-700">
-          Email
-        </label>
-        <input ref={emailRef} id={`${id}-email`} name="email" type="email" autoComplete="email" required className={input} />
-      </div>
-      <div>
-        <label htmlFor={`${id}-password`} className="block text-sm font-medium text-slate-700">
-          Password
-        </label>
-        <input
-          id={`${id}-password`}
-          name="password"
-          type="password"
-          autoComplete={signin ? 'current-password' : 'new-password'}
-          required
-          className={input}
-        />
-      </div>
-      <button
-        type="submit"
-        disabled={busy || auth.status === 'loading'}
-        className="min-h-11 w-full rounded-lg bg-brand-600 px-5 py-2.5 font-semibold text-white hover:bg-brand-700 disabled:opacity-60"
-      >
+      <TextField label="Email" inputRef={emailRef} name="email" type="email" autoComplete="email" required />
+      <TextField label="Password" name="password" type="password" autoComplete={signin ? 'current-password' : 'new-password'} required />
+      <button type="submit" disabled={busy || auth.status === 'loading'} className={SUBMIT_CLASS}>
         {busy ? (signin ? 'Signing in...' : 'Creating account...') : signin ? 'Sign In' : 'Sign Up'}
       </button>
       {signin && (

@@ -3,13 +3,10 @@
  * and the page that link opens, where the recovery session from the link sets a new password.
  */
 import { useStore } from '@nanostores/react';
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { $auth, authClient } from '../../lib/auth/client.ts';
 import { toast } from '../../lib/toast.ts';
-
-const input =
-  'mt-1 w-full rounded-lg border border-slate-300 px-3 py-2 text-sm focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-600/30';
-const submitClass = 'min-h-11 w-full rounded-lg bg-brand-600 px-5 py-2.5 font-semibold text-white hover:bg-brand-700 disabled:opacity-60';
+import { SUBMIT_CLASS, TextField } from '../forms/TextField.tsx';
 
 function authError(message: string) {
   toast({ title: 'Authentication error', description: message, variant: 'destructive' });
@@ -18,7 +15,6 @@ function authError(message: string) {
 export function ForgotPasswordForm() {
   const [busy, setBusy] = useState(false);
   const [sent, setSent] = useState(false);
-  const id = useId();
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -33,13 +29,8 @@ export function ForgotPasswordForm() {
 
   return (
     <form onSubmit={submit} aria-label="Reset password" className="space-y-4">
-      <div>
-        <label htmlFor={`${id}-email`} className="block text-sm font-medium text-slate-700">
-          Email
-        </label>
-        <input id={`${id}-email`} name="email" type="email" autoComplete="email" required className={input} />
-      </div>
-      <button type="submit" disabled={busy} className={submitClass}>
+      <TextField label="Email" name="email" type="email" autoComplete="email" required />
+      <button type="submit" disabled={busy} className={SUBMIT_CLASS}>
         {busy ? 'Sending...' : 'Send reset link'}
       </button>
       {sent && (
@@ -54,7 +45,6 @@ export function ForgotPasswordForm() {
 export function ResetPasswordForm() {
   const auth = useStore($auth);
   const [busy, setBusy] = useState(false);
-  const id = useId();
 
   useEffect(() => {
     authClient();
@@ -92,13 +82,8 @@ export function ResetPasswordForm() {
 
   return (
     <form onSubmit={submit} aria-label="Choose a new password" className="space-y-4">
-      <div>
-        <label htmlFor={`${id}-password`} className="block text-sm font-medium text-slate-700">
-          New password
-        </label>
-        <input id={`${id}-password`} name="password" type="password" autoComplete="new-password" required className={input} />
-      </div>
-      <button type="submit" disabled={busy} className={submitClass}>
+      <TextField label="New password" name="password" type="password" autoComplete="new-password" required />
+      <button type="submit" disabled={busy} className={SUBMIT_CLASS}>
         {busy ? 'Saving...' : 'Set new password'}
       </button>
     </form>

@@ -6,6 +6,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { readStored, STORAGE_KEYS, writeStored } from '../../lib/storage-keys.ts';
 import { toast } from '../../lib/toast.ts';
+import { INPUT_CLASS } from '../forms/TextField.tsx';
 import { fieldMessage, GENERIC_ERROR, postJson } from '../forms/post-json.ts';
 
 type Step =
@@ -32,7 +33,6 @@ function failToast() {
   toast({ title: 'Error', description: GENERIC_ERROR, variant: 'destructive' });
 }
 
-const input = 'mt-1 w-full rounded-lg border border-slate-300 px-3 py-2 text-sm focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-600/30';
 
 export function LeadDialog({ toolId, toolTitle, onClose }: { toolId: string; toolTitle: string; onClose: () => void }) {
   const ref = useRef<HTMLDialogElement>(null);
@@ -100,17 +100,17 @@ export function LeadDialog({ toolId, toolTitle, onClose }: { toolId: string; too
             <div className="mt-4 flex flex-col gap-3">
               <label className="text-sm font-medium text-slate-700">
                 Name
-                <input name="name" required maxLength={100} autoComplete="name" className={input} {...described('name')} />
+                <input name="name" required maxLength={100} autoComplete="name" className={INPUT_CLASS} {...described('name')} />
                 {error('name')}
               </label>
               <label className="text-sm font-medium text-slate-700">
                 Email
-                <input name="email" type="email" required maxLength={254} autoComplete="email" defaultValue={step.email} className={input} {...described('email')} />
+                <input name="email" type="email" required maxLength={254} autoComplete="email" defaultValue={step.email} className={INPUT_CLASS} {...described('email')} />
                 {error('email')}
               </label>
               <label className="text-sm font-medium text-slate-700">
                 Phone <span className="font-normal text-slate-500">(optional)</span>
-                <input name="phone" type="tel" maxLength={40} autoComplete="tel" className={input} {...described('phone')} />
+                <input name="phone" type="tel" maxLength={40} autoComplete="tel" className={INPUT_CLASS} {...described('phone')} />
                 {error('phone')}
               </label>
               <input name="website" tabIndex={-1} autoComplete="off" aria-hidden="true" className="absolute -left-[9999px] h-0 w-0 opacity-0" />

@@ -6,6 +6,9 @@
  *   Escape (focus back to the button), 150 ms after a link is chosen, when focus leaves the
  *   header, and on route changes (a back/forward restore or a hash change).
  */
+import { AUTH_PUBLIC_KEY, AUTH_SERVICE_URL } from '../../lib/auth/service.ts';
+import { removeStored, STORAGE_KEYS } from '../../lib/storage-keys.ts';
+
 const SCROLL_THRESHOLD = 20;
 const CLOSE_DURATION_MS = 300;
 const LINK_CLOSE_DELAY_MS = 150;
@@ -167,20 +170,14 @@ function initAccount(header: HTMLElement): void {
   for (const button of header.querySelectorAll<HTMLButtonElement>('[data-sign-out]')) {
     button.hidden = false;
     button.addEventListener('click', () => {
-      const base = button.dataset.authBase || window.location.origin;
-      const apikey = button.dataset.authKey || 'embedded-public-key';
-      void fetch(`${base}/auth/v1/logout?scope=local`, {
+      void fetch(`${AUTH_SERVICE_URL || window.location.origin}/auth/v1/logout?scope=local`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${session.accessToken}`, apikey },
+        headers: { authorization: `Bearer ${session.accessToken}`, apikey: AUTH_PUBLIC_KEY },
       })
         .catch(() => undefined)
         .finally(() => {
-          try {
-            localStorage.removeItem(session.key);
-            localStorage.removeItem('beacon.userAccessLevel');
-          } catch {
-            // Storage unavailable: nothing to forget.
-          }
+          removeStored(session.key);
+          removeStored(STORAGE_KEYS.accessLevel);
           window.location.assign('/');
         });
     });

@@ -6,7 +6,8 @@
 import { createClient, type Session, type SupabaseClient } from '@supabase/supabase-js';
 import { atom } from 'nanostores';
 import { localPath } from '../redirect.ts';
-import { STORAGE_KEYS, writeStored } from '../storage-keys.ts';
+import { removeStored, STORAGE_KEYS, writeStored } from '../storage-keys.ts';
+import { AUTH_PUBLIC_KEY, AUTH_SERVICE_URL } from './service.ts';
 
 /** The signed-in member's profile as the user API answers it. */
 export interface Profile {
@@ -32,15 +33,6 @@ export const $auth = atom<AuthState>({ status: 'loading' });
 
 let client: SupabaseClient | undefined;
 
-/** Removes the mirrored access level (sign-out, spec point 3). */
-function forgetAccessLevel(): void {
-  try {
-    localStorage.removeItem(STORAGE_KEYS.accessLevel);
-  } catch {
-    // Storage unavailable: nothing was kept.
-  }
-}
-
 /** The signed-in user's profile, by email (spec point 4: reloaded when the user changes). */
 async function loadProfile(session: Session): Promise<Profile | null> {
   try {
@@ -59,17 +51,14 @@ async function loadProfile(session: Session): Promise<Profile | null> {
 /** The shared client; the first call starts listening to auth events. */
 export function authClient(): SupabaseClient {
   if (client) return client;
-  const env = import.meta.env as Record<string, string | undefined>;
-  const url = env.PUBLIC_SUPABASE_URL || window.location.origin;
-  const key = env.PUBLIC_SUPABASE_ANON_KEY || 'embedded-public-key';
-  client = createClient(url, key, {
+  client = createClient(AUTH_SERVICE_URL || window.location.origin, AUTH_PUBLIC_KEY, {
     auth: { persistSession: true, autoRefreshToken: true, detectSessionInUrl: true, flowType: 'implicit' },
   });
   let userId: string | undefined;
   client.auth.onAuthStateChange((_event, session) => {
     if (!session) {
       userId = undefined;
-      forgetAccessLevel();
+      removeStored(STORAGE_KEYS.accessLevel); // spec point 3: gone on sign-out
       $auth.set({ status: 'signed-out' });
       return;
     }
