@@ -7,7 +7,9 @@ import { bodyLimit } from 'hono/body-limit';
 import { createAuthRoutes } from './auth/routes.ts';
 import type { Config } from './config.ts';
 import { createContactRoutes } from './contact/routes.ts';
+import { createGatedContentRoutes } from './content/gated-routes.ts';
 import { createPublicContentRoutes } from './content/routes.ts';
+import { createFeedRoutes } from './feeds/routes.ts';
 import { createEmailEventRoutes } from './email/routes.ts';
 import { AppError, createErrorHandler, errorResponse } from './errors.ts';
 import { createFileRoutes } from './files/routes.ts';
@@ -66,10 +68,10 @@ export function createApp({ config, logger, services, site, accessLog }: AppDeps
   app.route('/api/contact', createContactRoutes({ contact: services.contact, limiter, trustProxy }));
   app.route('/api/leads', createLeadRoutes({ leads: services.leads, limiter, trustProxy }));
   app.route('/api/files', createFileRoutes(services.downloads));
-  app.route(
-    '/api/users',
-    createUserRoutes({ users: services.users, verify: services.verifyAccessToken, sessionIsLive: services.sessionIsLive }),
-  );
+  const { users, verifyAccessToken: verify, progress } = services;
+  app.route('/api/content', createGatedContentRoutes({ gated: services.gated, progress, verify, users }));
+  app.route('/api/users', createUserRoutes({ users, verify, sessionIsLive: services.sessionIsLive, progress, feeds: services.feeds }));
+  app.route('/feeds', createFeedRoutes(services.feeds));
   app.route('/api/email', createEmailEventRoutes({ outbox: services.outbox, secret: config.email.webhookSecret }));
 
   // No route matched: 405 with the Allow list when the path exists under other methods, else 404.

@@ -21,6 +21,7 @@ const ERROR_STATUS = {
   payload_too_large: 413,
   uri_too_long: 414,
   unsupported_media_type: 415,
+  range_not_satisfiable: 416,
   validation_failed: 422,
   rate_limited: 429,
   headers_too_large: 431,
@@ -35,18 +36,22 @@ export interface AppErrorOptions {
   fields?: FieldErrors;
   /** Headers the answer must carry, e.g. Retry-After on 429 or Allow on 405. */
   headers?: Record<string, string>;
+  /** The access level an item needs, on 403 answers of the gated API. */
+  requiredLevel?: string;
 }
 
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly fields?: FieldErrors;
   readonly headers?: Record<string, string>;
-  constructor(code: ErrorCode, message: string, { fields, headers }: AppErrorOptions = {}) {
+  readonly requiredLevel?: string;
+  constructor(code: ErrorCode, message: string, { fields, headers, requiredLevel }: AppErrorOptions = {}) {
     super(message);
     this.name = 'AppError';
     this.code = code;
     if (fields) this.fields = fields;
     if (headers) this.headers = headers;
+    if (requiredLevel) this.requiredLevel = requiredLevel;
   }
   get status(): ContentfulStatusCode {
     return ERROR_STATUS[this.code];
@@ -64,13 +69,21 @@ export function fieldErrors(error: z.ZodError): FieldErrors {
 }
 
 /** The error body; `requestId` lets a user's report be matched with the server's log lines. */
-export function errorBody(code: ErrorCode, message: string, requestId: string | undefined, fields?: FieldErrors) {
-  return { error: { code, message, ...(requestId ? { requestId } : {}), ...(fields ? { fields } : {}) } };
+export function errorBody(code: ErrorCode, message: string, requestId: string | undefined, fields?: FieldErrors, requiredLevel?: string) {
+  return {
+    error: {
+      code,
+      message,
+      ...(requestId ? { requestId } : {}),
+      ...(fields ? { fields } : {}),
+      ...(requiredLevel ? { requiredLevel } : {}),
+    },
+  };
 }
 
 /** Answers an error in the one shape, with the request's id. */
 export function errorResponse(c: AppContext, code: ErrorCode, message: string, options: AppErrorOptions = {}): Response {
-  return c.json(errorBody(code, message, c.get('requestId'), options.fields), ERROR_STATUS[code], {
+  return c.json(errorBody(code, message, c.get('requestId'), options.fields, options.requiredLevel), ERROR_STATUS[code], {
     'Cache-Control': 'no-store',
     ...options.headers,
   });

@@ -18,6 +18,9 @@ import { createContactService } from './contact/service.ts';
 import { createPublicContentCache } from './content/cache.ts';
 import { createMdxSource } from './content/mdx-source.ts';
 import { createContentService } from './content/service.ts';
+import { createGatedContent } from './content/gated.ts';
+import { createFeedService } from './feeds/service.ts';
+import { createProgressService } from './progress/service.ts';
 import { CONTENT_CHANNEL } from './content/store.ts';
 import { openDatabase, type Database } from './db/client.ts';
 import { createEmailService } from './email/service.ts';
@@ -70,16 +73,24 @@ export async function createServices(config: Config, logger: Logger, options: Se
   try {
     const content = createContentService({ db: db.db, mdx, logger });
     const contentCache = createPublicContentCache(content);
-    const clear = () => contentCache.clear();
-    const unlisten = await db.listen(CONTENT_CHANNEL, clear, clear);
-
     const { siteUrl } = config;
     const secret = await loadSigningSecret(createSecretStore(db.db), config.secretKey);
     const tokens = createTokens(secret);
+    const downloads = createFileService({ tokens, filesDir: config.filesDir, siteUrl });
+    const gated = createGatedContent({ content, files: downloads });
+    content.onChange(() => gated.clear());
+    // Another instance's write: drop every cached answer and rendered body.
+    const clear = () => {
+      contentCache.clear();
+      gated.clear();
+    };
+    const unlisten = await db.listen(CONTENT_CHANNEL, clear, clear);
+
     const outbox = createEmailService({ db: db.db, from: config.email.from, siteUrl, maxAttempts: config.email.maxAttempts, logger });
     const mail = createMailDelivery(config, db, logger, options);
     const limiter = createRateLimitService(createRateLimitStore(db.db));
-    const downloads = createFileService({ tokens, filesDir: config.filesDir, siteUrl });
+    const progress = createProgressService({ db: db.db, content });
+    const feeds = createFeedService({ db: db.db, tokens, gated, contentCache, siteUrl });
     const newsletter = createNewsletterService({ db: db.db, outbox, tokens, siteUrl, logger });
     const contact = createContactService({ db: db.db, outbox, inbox: config.email.contactInbox });
     const leads = createLeadService({ db: db.db, content, outbox, downloads, siteUrl });
@@ -123,6 +134,9 @@ export async function createServices(config: Config, logger: Logger, options: Se
       mail,
       limiter,
       downloads,
+      gated,
+      progress,
+      feeds,
       newsletter,
       contact,
       leads,
@@ -137,6 +151,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
       async start() {
         if (started) return;
         started = true;
+        await gated.warm();
         if (config.auth.seedDemo && !config.auth.hosted) {
           for (const account of DEMO_ACCOUNTS) {
             const id = await auth.createConfirmedUser(account.email, DEMO_PASSWORD, account.name);

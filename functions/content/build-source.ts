@@ -20,6 +20,7 @@ import { openDatabase, type Database } from '../db/client.ts';
 import { createLogger, type Logger } from '../lib/logger.ts';
 import { lockFile } from '../db/lock.ts';
 import { createMdxSource, type MdxSource } from './mdx-source.ts';
+import { publicItem } from './public.ts';
 import { createContentService } from './service.ts';
 
 function serverHoldsDatabase(config: Config): boolean {
@@ -79,7 +80,7 @@ export function getBuildContent(): Promise<BuildReader> {
       list: async <T extends ContentType>(type: T) => (byType.get(type) ?? []) as PublicItemOf<T>[],
       get: async <T extends ContentType>(type: T, slug: string) =>
         byType.get(type)?.find((i) => i.slug === slug) as PublicItemOf<T> | undefined,
-      fromGit: async <T extends ContentType>(type: T) => mdx.list(type).map(toPublicItem) as PublicItemOf<T>[],
+      fromGit: async <T extends ContentType>(type: T) => mdx.list(type).map(publicItem) as PublicItemOf<T>[],
     };
   })();
   return loaded;

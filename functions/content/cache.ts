@@ -6,6 +6,7 @@
 import { toPublicItem, type ContentType, type PublicItemOf } from '../../src/lib/content/registry.ts';
 import type { PublicContentReader } from '../../src/lib/content/reader.ts';
 import { createAnswer, type CachedAnswer } from '../lib/respond.ts';
+import { publicItem } from './public.ts';
 import type { ContentService } from './service.ts';
 
 const MAX_DETAIL_ENTRIES = 5000;
@@ -15,27 +16,28 @@ interface Entry<V> {
   answer: CachedAnswer;
 }
 
+/** One shared load per key: concurrent misses wait on the same promise; failures and misses are not kept. */
+export function remember<K, V>(map: Map<K, Promise<V>>, key: K, load: () => Promise<V>): Promise<V> {
+  const hit = map.get(key);
+  if (hit) return hit;
+  const pending = load().then(
+    (value) => {
+      if (value === undefined && map.get(key) === pending) map.delete(key);
+      return value;
+    },
+    (err: unknown) => {
+      if (map.get(key) === pending) map.delete(key);
+      throw err;
+    },
+  );
+  map.set(key, pending);
+  return pending;
+}
+
 export function createPublicContentCache(service: ContentService) {
   const lists = new Map<ContentType, Promise<Entry<unknown[]>>>();
   let clears = 0;
   const details = new Map<string, Promise<Entry<unknown> | undefined>>();
-
-  function remember<K, V>(map: Map<K, Promise<V>>, key: K, load: () => Promise<V>): Promise<V> {
-    const hit = map.get(key);
-    if (hit) return hit;
-    const pending = load().then(
-      (value) => {
-        if (value === undefined && map.get(key) === pending) map.delete(key);
-        return value;
-      },
-      (err: unknown) => {
-        if (map.get(key) === pending) map.delete(key);
-        throw err;
-      },
-    );
-    map.set(key, pending);
-    return pending;
-  }
 
   /** Settled list entries, so the hottest path can answer without waiting on a promise. */
   const settled = new Map<ContentType, Entry<unknown[]>>();
@@ -61,7 +63,7 @@ export function createPublicContentCache(service: ContentService) {
       return remember(details, `${type}/${slug}`, async () => {
         const item = await service.get(type, slug);
         if (!item) return undefined;
-        const value = toPublicItem(item);
+        const value = publicItem(item);
         return { value, answer: createAnswer(value) };
       });
     },

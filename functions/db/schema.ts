@@ -1,7 +1,7 @@
 /** Database tables (drizzle). Migrations in ./migrations are generated from this file. */
 import { sql } from 'drizzle-orm';
-import { check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { ACCESS_LEVELS } from '../../src/lib/access.ts';
+import { check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { ACCESS_LEVELS, ROLES, type Role } from '../../src/lib/access.ts';
 import { CONTENT_TYPES } from '../../src/lib/content/registry.ts';
 import type { MediaItem } from '../../src/lib/content/schema.ts';
 
@@ -272,8 +272,7 @@ export type AuthSigningKeyRow = typeof authSigningKeys.$inferSelect;
 // ---------------------------------------------------------------------------------------------
 // Members (functions/users): the product's side of an account, keyed by the auth user id.
 
-export const ROLES = ['member', 'editor', 'admin'] as const;
-export type Role = (typeof ROLES)[number];
+export { ROLES, type Role };
 export const LANGUAGES = ['en', 'es', 'fr'] as const;
 export type Language = (typeof LANGUAGES)[number];
 
@@ -292,6 +291,8 @@ export const profiles = pgTable(
     role: text('role', { enum: ROLES }).notNull().default('member'),
     customerId: text('customer_id'),
     language: text('language', { enum: LANGUAGES }).notNull().default('en'),
+    /** Version of the member's private feed link; bumping it revokes every earlier link. */
+    feedVersion: integer('feed_version').notNull().default(1),
     createdAt: timestamptz('created_at').notNull().defaultNow(),
     updatedAt: timestamptz('updated_at').notNull().defaultNow(),
   },
@@ -316,4 +317,32 @@ export const auditLog = pgTable(
     createdAt: timestamptz('created_at').notNull().defaultNow(),
   },
   (t) => [index('audit_log_target_idx').on(t.targetId)],
+);
+
+/** Where a member is in a course: the last lesson opened (to resume) and when. */
+export const courseProgress = pgTable(
+  'course_progress',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => profiles.id, { onDelete: 'cascade' }),
+    courseSlug: text('course_slug').notNull(),
+    lastLessonId: text('last_lesson_id'),
+    updatedAt: timestamptz('updated_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.courseSlug] })],
+);
+
+/** Lessons a member marked complete. */
+export const lessonCompletions = pgTable(
+  'lesson_completions',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => profiles.id, { onDelete: 'cascade' }),
+    courseSlug: text('course_slug').notNull(),
+    lessonId: text('lesson_id').notNull(),
+    completedAt: timestamptz('completed_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.courseSlug, t.lessonId] })],
 );

@@ -1,24 +1,64 @@
-/** GET /api/files/download?token=...: streams a protected file as an attachment, or redirects. */
+/**
+ * GET /api/files/download?token=...: streams a protected file (an attachment, or inline for lesson
+ * media, with single byte ranges so players can seek), or redirects to an outside URL.
+ */
 import { Hono } from 'hono';
 import { AppError } from '../errors.ts';
 import type { AppEnv } from '../lib/context.ts';
+import { requestHeader } from '../lib/http.ts';
 import { linkToken } from '../lib/request.ts';
 import { sendStream } from '../lib/respond.ts';
 import type { FileService } from './service.ts';
 
-export function createFileRoutes(downloads: FileService) {
+/**
+ * The one byte range a `Range` header asks for; undefined to send the whole file (no header, a unit
+ * other than bytes, several ranges); 'unsatisfiable' when it lies outside the file.
+ */
+export function parseRange(header: string | undefined, size: number): { start: number; end: number } | 'unsatisfiable' | undefined {
+  const match = header && /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!match || (match[1] === '' && match[2] === '')) return undefined;
+  let start: number;
+  let end: number;
+  if (match[1] === '') {
+    const suffix = Number(match[2]);
+    if (suffix === 0) return 'unsatisfiable';
+    start = Math.max(0, size - suffix);
+    end = size - 1;
+  } else {
+    start = Number(match[1]);
+    end = match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1);
+  }
+  if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || start >= size || start > end) return 'unsatisfiable';
+  return { start, end };
+}
+
+export function createFileRoutes(files: FileService) {
   return new Hono<AppEnv>().get('/download', async (c) => {
     const token = linkToken.safeParse(c.req.query('token'));
     if (!token.success) throw new AppError('not_found', 'This download link is not valid.');
-    const found = await downloads.resolve(token.data);
+    const found = await files.resolve(token.data);
     if (found.kind === 'redirect') return c.redirect(found.url, 302);
-    const head = {
+    const name = found.name.replace(/[^\w.-]/g, '_');
+    const head: Record<string, string> = {
       'Content-Type': found.contentType,
-      'Content-Length': String(found.size),
-      'Content-Disposition': `attachment; filename="${found.name.replace(/[^\w.-]/g, '_')}"`,
+      'Content-Disposition': `${found.inline ? 'inline' : 'attachment'}; filename="${name}"`,
+      'Accept-Ranges': 'bytes',
       'Cache-Control': 'private, no-store',
       'X-Robots-Tag': 'noindex',
+      'Referrer-Policy': 'no-referrer',
     };
-    return sendStream(c, 200, head, found.stream);
+    const range = parseRange(requestHeader(c, 'range'), found.size);
+    if (range === 'unsatisfiable') {
+      throw new AppError('range_not_satisfiable', 'The requested range is outside the file.', {
+        headers: { 'Content-Range': `bytes */${found.size}` },
+      });
+    }
+    if (range) {
+      head['Content-Range'] = `bytes ${range.start}-${range.end}/${found.size}`;
+      head['Content-Length'] = String(range.end - range.start + 1);
+      return sendStream(c, 206, head, files.open(found.file, range));
+    }
+    head['Content-Length'] = String(found.size);
+    return sendStream(c, 200, head, files.open(found.file));
   });
 }

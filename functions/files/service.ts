@@ -1,7 +1,8 @@
 /**
- * Protected downloads: files under content/files/ (or outside https URLs) reached only through
- * short-lived signed links. A link names one file key and expires; the key is checked to stay
- * inside the files folder.
+ * Protected files: everything under content/files/ (downloads, lesson media, member uploads), or
+ * outside https URLs, reached only through short-lived signed links. A link names one file key and
+ * expires; the key is checked to stay inside the files folder. Media links open inline (with byte
+ * ranges, so a video can seek); download links arrive as attachments.
  */
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
@@ -17,21 +18,42 @@ export interface FileServiceDeps {
   siteUrl: string;
 }
 
+export interface SignedLink {
+  url: string;
+  /** ISO time after which the link no longer opens. */
+  expiresAt: string;
+}
+
 export type ResolvedDownload =
-  { kind: 'redirect'; url: string } | { kind: 'file'; stream: Readable; size: number; name: string; contentType: string };
+  { kind: 'redirect'; url: string } | { kind: 'file'; file: string; size: number; name: string; contentType: string; inline: boolean };
+
+/** Whether a media or file reference is a key into the protected files folder (not a public path or URL). */
+export const isPrivateKey = (ref: string) => !ref.startsWith('/') && !ref.startsWith('https://');
 
 export function createFileService({ tokens, filesDir, siteUrl }: FileServiceDeps) {
   const root = path.resolve(filesDir);
+  const sign = async (key: string, ttlSeconds: number, inline: boolean): Promise<SignedLink> => {
+    const claims: Record<string, string | number> = inline ? { key, inline: 1 } : { key };
+    const token = await tokens.sign('download', claims, ttlSeconds);
+    return { url: `${siteUrl}/api/files/download?token=${token}`, expiresAt: new Date(Date.now() + ttlSeconds * 1000).toISOString() };
+  };
   return {
-    /** A signed link to `key` valid for `ttlSeconds`. */
+    /** A signed link to download `key` (as an attachment), valid for `ttlSeconds`. */
     async link(key: string, ttlSeconds: number): Promise<string> {
-      const token = await tokens.sign('download', { key }, ttlSeconds);
-      return `${siteUrl}/api/files/download?token=${token}`;
+      return (await sign(key, ttlSeconds, false)).url;
     },
 
-    /** Opens the file a token names; 410 when expired, 404 when invalid or missing. */
+    /** A signed download link with its expiry. */
+    signedDownload: (key: string, ttlSeconds: number) => sign(key, ttlSeconds, false),
+
+    /** A signed link that shows `key` inline (lesson media); public paths and URLs come back as they are. */
+    async mediaUrl(ref: string, ttlSeconds: number): Promise<string> {
+      return isPrivateKey(ref) ? (await sign(ref, ttlSeconds, true)).url : ref;
+    },
+
+    /** Checks a token and finds the file it names; 404 when expired, invalid or missing. */
     async resolve(token: string): Promise<ResolvedDownload> {
-      const result = await tokens.verify<{ key?: string }>('download', token);
+      const result = await tokens.verify<{ key?: string; inline?: number }>('download', token);
       if (!result.ok) {
         if (result.reason === 'expired') throw new AppError('not_found', 'This download link has expired. Please request the file again.');
         throw new AppError('not_found', 'This download link is not valid.');
@@ -44,11 +66,17 @@ export function createFileService({ tokens, filesDir, siteUrl }: FileServiceDeps
       if (!info?.isFile()) throw new AppError('not_found', 'The file is no longer available.');
       return {
         kind: 'file',
-        stream: createReadStream(file),
+        file,
         size: info.size,
         name: path.basename(file),
         contentType: lookup(file) ?? 'application/octet-stream',
+        inline: result.claims.inline === 1,
       };
+    },
+
+    /** The bytes of a resolved file, whole or one inclusive range. */
+    open(file: string, range?: { start: number; end: number }): Readable {
+      return createReadStream(file, range);
     },
   };
 }

@@ -4,7 +4,7 @@
  */
 import { errors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
 
-export type TokenPurpose = 'newsletter-confirm' | 'newsletter-unsubscribe' | 'download';
+export type TokenPurpose = 'newsletter-confirm' | 'newsletter-unsubscribe' | 'download' | 'member-feed';
 
 export type TokenResult<T> = { ok: true; claims: T } | { ok: false; reason: 'expired' | 'invalid' };
 

@@ -8,6 +8,8 @@ import { AppError } from '../errors.ts';
 import type { AppEnv } from '../lib/context.ts';
 import { emailAddress, readBody, singleLine } from '../lib/request.ts';
 import { identify, liveSession, requireViewer, type SessionCheck } from './identity.ts';
+import type { FeedService } from '../feeds/service.ts';
+import type { ProgressService } from '../progress/service.ts';
 import type { UserService } from './service.ts';
 
 const AccessLevelBody = z.object({ accessLevel: z.enum(ACCESS_LEVELS) });
@@ -22,10 +24,14 @@ export function createUserRoutes({
   users,
   verify,
   sessionIsLive,
+  progress,
+  feeds,
 }: {
   users: UserService;
   verify: AccessTokenVerifier;
   sessionIsLive: SessionCheck;
+  progress: ProgressService;
+  feeds: FeedService;
 }) {
   const live = liveSession(sessionIsLive);
   const id = (raw: string) => {
@@ -64,6 +70,11 @@ export function createUserRoutes({
         await users.deleteMe(requireViewer(c));
         return c.body(null, 204);
       })
+      // Course progress for the account page.
+      .get('/me/progress', async (c) => c.json(await progress.mine(requireViewer(c))))
+      // The member's private RSS feed: its URL, and a reset that revokes the old one.
+      .get('/me/feed', async (c) => c.json(await feeds.url(requireViewer(c))))
+      .post('/me/feed/reset', async (c) => c.json(await feeds.reset(requireViewer(c))))
       .get('/me/export', live, async (c) => {
         const data = await users.exportMe(requireViewer(c));
         return c.json(data, 200, { 'Content-Disposition': 'attachment; filename="beacon-growth-data.json"' });

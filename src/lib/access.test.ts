@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ACCESS_LEVELS, accessLabel, accessRank, checkAccess, type AccessLevel } from './access.ts';
+import { ACCESS_LEVELS, ROLES, accessLabel, accessRank, checkAccess, effectiveLevel, gateCopy, type AccessLevel } from './access.ts';
 
 const member = (accessLevel: AccessLevel) => ({ accessLevel });
 
@@ -40,6 +40,45 @@ describe('checkAccess', () => {
     ['premium', 'subscriber'],
   ])('lets a %s member open a %s item', (level, required) => {
     expect(checkAccess(member(level), required)).toEqual({ allowed: true });
+  });
+});
+
+describe('the access rule, as a full table', () => {
+  // Every level x every required level x signed in or out, for each role: the spec's point 4 and
+  // the staff rule (editors and admins read at premium whatever their profile holds).
+  const rank = { free: 0, subscriber: 1, premium: 2 } as const;
+  const cases = ROLES.flatMap((role) =>
+    ACCESS_LEVELS.flatMap((level) =>
+      ACCESS_LEVELS.flatMap((required) => [true, false].map((signedIn) => ({ role, level, required, signedIn }))),
+    ),
+  );
+
+  it('has every combination', () => expect(cases).toHaveLength(3 * 3 * 3 * 2));
+
+  it.each(cases)('$role at $level, signed in: $signedIn, item $required', ({ role, level, required, signedIn }) => {
+    const decision = checkAccess(signedIn ? { accessLevel: level, role } : null, required);
+    const reads = role === 'member' ? rank[level] : rank.premium;
+    if (!signedIn) expect(decision).toEqual({ allowed: false, reason: 'login_required' });
+    else if (reads >= rank[required]) expect(decision).toEqual({ allowed: true });
+    else expect(decision).toEqual({ allowed: false, reason: 'upgrade_required' });
+  });
+
+  it('reads staff at premium and members at their own level', () => {
+    expect(effectiveLevel({ accessLevel: 'free', role: 'editor' })).toBe('premium');
+    expect(effectiveLevel({ accessLevel: 'free', role: 'admin' })).toBe('premium');
+    expect(effectiveLevel({ accessLevel: 'subscriber', role: 'member' })).toBe('subscriber');
+    expect(effectiveLevel({ accessLevel: 'subscriber' })).toBe('subscriber');
+  });
+});
+
+describe('gateCopy', () => {
+  it('titles and texts each level as the spec says', () => {
+    expect(gateCopy('premium', 'article')).toEqual({
+      title: 'Premium Content',
+      text: 'This article is available exclusively to premium members.',
+    });
+    expect(gateCopy('subscriber', 'lesson')).toEqual({ title: 'Subscriber Content', text: 'This lesson is available to subscribers.' });
+    expect(gateCopy('free', 'download')).toEqual({ title: 'Restricted Content', text: 'This download requires a higher access level.' });
   });
 });
 

@@ -46,6 +46,10 @@ async function samples(t: TestApp): Promise<Record<string, Sample>> {
   const admin = await member('edge-admin@example.com');
   await t.services.users.assign(admin.id, 'admin', 'premium');
   const doomed = await member('edge-doomed@example.com');
+  const feed = new URL(
+    (await t.services.feeds.url({ id: admin.id, email: 'edge-admin@example.com', role: 'admin', accessLevel: 'premium' })).url,
+  );
+  const course = '/api/content/courses/ai-automation-playbook';
   return {
     'GET /healthz': { path: '/healthz' },
     'GET /readyz': { path: '/readyz' },
@@ -77,6 +81,25 @@ async function samples(t: TestApp): Promise<Record<string, Sample>> {
       body: { accessLevel: 'subscriber' },
       headers: admin.headers,
       allow: 'PUT',
+    },
+    'GET /api/users/me/progress': { path: '/api/users/me/progress', headers: admin.headers },
+    'GET /api/users/me/feed': { path: '/api/users/me/feed', headers: admin.headers },
+    'GET /feeds/:token/rss.xml': { path: feed.pathname },
+    // After the feed: resetting revokes its link.
+    'POST /api/users/me/feed/reset': { path: '/api/users/me/feed/reset', headers: admin.headers },
+    'GET /api/content/:segment/:slug/body': { path: '/api/content/blogs/ecommerce-launch-first-90-days/body', headers: admin.headers },
+    'GET /api/content/:segment/:slug/download': { path: `/api/content/tools/${tool.slug}/download`, headers: admin.headers },
+    'GET /api/content/courses/:slug/lessons/:lessonId': { path: `${course}/lessons/process-mapping`, headers: admin.headers },
+    'GET /api/content/courses/:slug/lessons/:lessonId/downloads/:index': {
+      path: `${course}/lessons/process-mapping/downloads/0`,
+      headers: admin.headers,
+    },
+    'GET /api/content/courses/:slug/progress': { path: `${course}/progress`, headers: admin.headers, allow: 'GET, HEAD, PUT' },
+    'PUT /api/content/courses/:slug/progress': {
+      path: `${course}/progress`,
+      body: { lessonId: 'process-mapping', completed: true },
+      headers: admin.headers,
+      allow: 'GET, HEAD, PUT',
     },
     // Last, as the samples run in order: the check that every sample works deletes this account.
     'DELETE /api/users/me': { path: '/api/users/me', headers: doomed.headers, allow: 'GET, HEAD, PATCH, DELETE' },

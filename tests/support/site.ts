@@ -14,7 +14,8 @@ import { quietLogger } from './fixtures.ts';
 import { createTestDatabase, startPostgres } from './postgres.ts';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
-export const TEST_DIST_DIR = path.join(ROOT, '.tmp', 'test-dist');
+/** Where the test build goes; TEST_BUILD_DIR moves it (two checkouts or agents building at once). */
+export const TEST_DIST_DIR = process.env.TEST_BUILD_DIR ?? path.join(ROOT, '.tmp', 'test-dist');
 
 /** The database-only article that exists when the test build runs (prebuilt from the database). */
 export const BUILT_DB_ARTICLE = {
@@ -79,7 +80,9 @@ export async function prepareTestEnvironment(): Promise<TestEnvironment> {
   try {
     const siteDbUrl = await createTestDatabase(pgAdminUrl, 'site');
     await seedSiteDatabase(siteDbUrl);
-    buildSite(TEST_DIST_DIR, siteDbUrl);
+    // TEST_REUSE_BUILD=1 keeps an earlier test build (running one suite while working on server code).
+    if (!(process.env.TEST_REUSE_BUILD === '1' && existsSync(path.join(TEST_DIST_DIR, 'server', 'entry.mjs'))))
+      buildSite(TEST_DIST_DIR, siteDbUrl);
     return { pgAdminUrl, siteDbUrl, distDir: TEST_DIST_DIR, stop: async () => server?.stop() };
   } catch (err) {
     await server?.stop();

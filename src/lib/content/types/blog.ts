@@ -40,6 +40,8 @@ export const blog = defineContentType({
   publicFields: {
     publishedDate: DateOnlySchema,
     author: z.string(),
+    /** The author's public preview as sanitised HTML (added by the server's projection), when marked. */
+    previewHtml: z.string().optional(),
   },
   gated: ['content'],
   fromFrontmatter: (fm, body) => ({

@@ -1,0 +1,77 @@
+/**
+ * The gated content API: article bodies, lessons, downloads and course progress, each behind the
+ * one access rule after the caller's token is verified. 401 without a token, 403 with the required
+ * level when the caller's is too low, 404 for unknown items. Every answer is per viewer
+ * (`Cache-Control: private`, `Vary: Authorization`, set by `identify`) and never enters the public cache.
+ */
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { typeFromApiSegment } from '../../src/lib/content/registry.ts';
+import { SlugSchema } from '../../src/lib/content/schema.ts';
+import type { AccessTokenVerifier } from '../auth/verify.ts';
+import { AppError } from '../errors.ts';
+import type { AppContext, AppEnv } from '../lib/context.ts';
+import { readBody } from '../lib/request.ts';
+import type { ProgressService } from '../progress/service.ts';
+import { identify, requireViewer } from '../users/identity.ts';
+import type { UserService } from '../users/service.ts';
+import type { GatedContent } from './gated.ts';
+
+const ProgressBody = z.object({ lessonId: SlugSchema, completed: z.boolean().optional() }).strict();
+const Index = z.coerce.number().int().min(0).max(99);
+
+/** A route parameter that must be a slug; anything else is an unknown item. */
+function slugParam(c: AppContext, name: string, what: string): string {
+  const parsed = SlugSchema.safeParse(c.req.param(name));
+  if (!parsed.success) throw new AppError('not_found', `${what} not found`);
+  return parsed.data;
+}
+
+function typeParam(c: AppContext) {
+  const type = typeFromApiSegment(c.req.param('segment') ?? '');
+  if (!type) throw new AppError('not_found', 'Unknown content type. Use one of: blogs, tools, courses, market.');
+  return type;
+}
+
+export function createGatedContentRoutes(deps: {
+  gated: GatedContent;
+  progress: ProgressService;
+  verify: AccessTokenVerifier;
+  users: UserService;
+}) {
+  const { gated, progress } = deps;
+  // Who is asking comes first: a visitor gets 401 for any item, known or not.
+  const viewer = (c: AppContext) => requireViewer(c);
+  return new Hono<AppEnv>()
+    .use(identify(deps))
+    .get('/courses/:slug/lessons/:lessonId', async (c) => {
+      const who = viewer(c);
+      return c.json(await gated.lesson(who, slugParam(c, 'slug', 'Course'), slugParam(c, 'lessonId', 'Lesson')));
+    })
+    .get('/courses/:slug/lessons/:lessonId/downloads/:index', async (c) => {
+      const who = viewer(c);
+      const index = Index.safeParse(c.req.param('index'));
+      if (!index.success) throw new AppError('not_found', 'This lesson has no such file.');
+      return c.json(await gated.lessonDownload(who, slugParam(c, 'slug', 'Course'), slugParam(c, 'lessonId', 'Lesson'), index.data));
+    })
+    .get('/courses/:slug/progress', async (c) => {
+      const who = viewer(c);
+      return c.json(await progress.forCourse(who, await gated.courseFor(who, slugParam(c, 'slug', 'Course'))));
+    })
+    .put('/courses/:slug/progress', async (c) => {
+      const who = viewer(c);
+      const course = await gated.courseFor(who, slugParam(c, 'slug', 'Course'));
+      const { lessonId, completed } = await readBody(c, ProgressBody);
+      return c.json(await progress.record(who, course, lessonId, completed));
+    })
+    .get('/:segment/:slug/body', async (c) => {
+      const who = viewer(c);
+      const type = typeParam(c);
+      return c.json({ html: await gated.articleBody(who, type, slugParam(c, 'slug', 'Item')) });
+    })
+    .get('/:segment/:slug/download', async (c) => {
+      const who = viewer(c);
+      const type = typeParam(c);
+      return c.json(await gated.itemDownload(who, type, slugParam(c, 'slug', 'Item')));
+    });
+}

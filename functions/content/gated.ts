@@ -1,0 +1,156 @@
+/**
+ * The gated parts of content, behind the one access rule (`checkAccess`, src/lib/access.ts): article
+ * bodies, lessons (text, media, files) and downloads. Rendered HTML is cached per item until content
+ * changes (the same signals that clear the public cache); signed file links are made per request, as
+ * they expire. Every answer here belongs to one viewer and is never put in a shared cache.
+ */
+import { checkAccess, type AccessLevel, type Viewer } from '../../src/lib/access.ts';
+import type { ContentType, CourseItem, Lesson } from '../../src/lib/content/registry.ts';
+import { AppError } from '../errors.ts';
+import type { FileService, SignedLink } from '../files/service.ts';
+import { remember } from './cache.ts';
+import { renderBody, splitPreview } from './render.ts';
+import type { ContentService } from './service.ts';
+
+/** Lesson media links live long enough to watch a video; download links only long enough to start one. */
+export const MEDIA_LINK_SECONDS = 3600;
+export const DOWNLOAD_LINK_SECONDS = 600;
+
+const LABEL: Record<ContentType, string> = { blog: 'Article', course: 'Course', tool: 'Tool', market: 'Market item' };
+
+interface RenderedCourse {
+  item: CourseItem;
+  lessons: Map<string, { lesson: Lesson; sectionId: string; html: string }>;
+}
+
+export interface LessonAnswer {
+  id: string;
+  title: string;
+  sectionId: string;
+  content: string;
+  media: { url: string; type: 'image' | 'video' | 'pdf'; alt?: string }[];
+  downloadables: { name: string; url: string }[];
+}
+
+/**
+ * Enforces the access rule for one item: 401 for visitors, 403 naming the level for members below it.
+ * Callers look the item up first, so unknown items are 404 for everyone signed in.
+ */
+export function assertAccess(viewer: Viewer, required: AccessLevel, what: string): void {
+  const decision = checkAccess(viewer, required);
+  if (decision.allowed) return;
+  if (decision.reason === 'login_required')
+    throw new AppError('unauthorized', 'Please sign in.', { headers: { 'WWW-Authenticate': 'Bearer' } });
+  const level = required === 'premium' ? 'premium members' : 'subscribers';
+  throw new AppError('forbidden', `This ${what} is available to ${level}. Upgrade your plan to open it.`, { requiredLevel: required });
+}
+
+export function createGatedContent({ content, files }: { content: ContentService; files: FileService }) {
+  const articles = new Map<string, Promise<{ accessLevel: AccessLevel; html: string } | undefined>>();
+  const courses = new Map<string, Promise<RenderedCourse | undefined>>();
+
+  const notFound = (type: ContentType) => new AppError('not_found', `${LABEL[type]} not found`);
+
+  const course = (slug: string) =>
+    remember(courses, slug, async () => {
+      const item = await content.get('course', slug);
+      if (!item) return undefined;
+      const lessons = new Map<string, { lesson: Lesson; sectionId: string; html: string }>();
+      for (const section of item.sections)
+        for (const lesson of section.lessons) lessons.set(lesson.id, { lesson, sectionId: section.id, html: '' });
+      return { item, lessons };
+    });
+
+  async function lessonEntry(viewer: Viewer, slug: string, lessonId: string) {
+    const found = await course(slug);
+    if (!found) throw notFound('course');
+    const entry = found.lessons.get(lessonId);
+    if (!entry) throw new AppError('not_found', 'Lesson not found');
+    assertAccess(viewer, found.item.accessLevel, 'lesson');
+    if (!entry.html && entry.lesson.content) entry.html = renderBody(entry.lesson.content, 'markdown');
+    return entry;
+  }
+
+  return {
+    /** The whole article (preview included) as sanitised HTML. */
+    async articleBody(viewer: Viewer, type: ContentType, slug: string): Promise<string> {
+      if (type !== 'blog') throw new AppError('not_found', 'Only articles have a body; courses open lesson by lesson.');
+      const article = await remember(articles, slug, async () => {
+        const item = await content.get('blog', slug);
+        return item && { accessLevel: item.accessLevel, html: renderBody(splitPreview(item.content).body, item.contentFormat) };
+      });
+      if (!article) throw notFound('blog');
+      assertAccess(viewer, article.accessLevel, 'article');
+      return article.html;
+    },
+
+    /** One lesson: its text as HTML, its media (private ones as signed links) and its files as signed links. */
+    async lesson(viewer: Viewer, slug: string, lessonId: string): Promise<LessonAnswer> {
+      const { lesson, sectionId, html } = await lessonEntry(viewer, slug, lessonId);
+      const [media, downloadables] = await Promise.all([
+        Promise.all(lesson.media.map(async (m) => ({ ...m, url: await files.mediaUrl(m.url, MEDIA_LINK_SECONDS) }))),
+        Promise.all(lesson.downloadables.map(async (d) => ({ name: d.name, url: (await files.signedDownload(d.url, DOWNLOAD_LINK_SECONDS)).url }))),
+      ]);
+      return { id: lesson.id, title: lesson.title, sectionId, content: html, media, downloadables };
+    },
+
+    /** A fresh signed link to a lesson's file number `index`. */
+    async lessonDownload(viewer: Viewer, slug: string, lessonId: string, index: number): Promise<SignedLink> {
+      const { lesson } = await lessonEntry(viewer, slug, lessonId);
+      const file = lesson.downloadables[index];
+      if (!file) throw new AppError('not_found', 'This lesson has no such file.');
+      return files.signedDownload(file.url, DOWNLOAD_LINK_SECONDS);
+    },
+
+    /** A signed link to a tool's or market item's file. */
+    async itemDownload(viewer: Viewer, type: ContentType, slug: string): Promise<SignedLink> {
+      if (type !== 'tool' && type !== 'market') throw new AppError('not_found', 'Only tools and market items have a download.');
+      const item = await content.get(type, slug);
+      if (!item) throw notFound(type);
+      assertAccess(viewer, item.accessLevel, 'download');
+      if (!item.downloadUrl) throw new AppError('not_found', 'This item has no file to download.');
+      return files.signedDownload(item.downloadUrl, DOWNLOAD_LINK_SECONDS);
+    },
+
+    /** The course and its lessons in order (for progress), after the access check. */
+    async courseFor(viewer: Viewer, slug: string): Promise<CourseItem> {
+      const found = await course(slug);
+      if (!found) throw notFound('course');
+      assertAccess(viewer, found.item.accessLevel, 'course');
+      return found.item;
+    },
+
+    /**
+     * Renders every article body and lesson from git once, so a body that cannot render (an MDX
+     * import, a syntax error) stops start-up naming the item instead of failing a reader later.
+     */
+    async warm(): Promise<void> {
+      for (const item of await content.list('blog')) {
+        if (item.source !== 'mdx') continue;
+        try {
+          await this.articleBody({ accessLevel: 'premium' }, 'blog', item.slug);
+        } catch (err) {
+          throw new Error(`The body of content/blog "${item.slug}" cannot be rendered: ${(err as Error).message}`);
+        }
+      }
+      for (const item of await content.list('course')) {
+        if (item.source !== 'mdx') continue;
+        for (const lesson of item.sections.flatMap((s) => s.lessons)) {
+          try {
+            await lessonEntry({ accessLevel: 'premium' }, item.slug, lesson.id);
+          } catch (err) {
+            throw new Error(`Lesson "${lesson.id}" of content/courses "${item.slug}" cannot be rendered: ${(err as Error).message}`);
+          }
+        }
+      }
+    },
+
+    /** Drops rendered bodies (content changed here or on another instance). */
+    clear(): void {
+      articles.clear();
+      courses.clear();
+    },
+  };
+}
+
+export type GatedContent = ReturnType<typeof createGatedContent>;

@@ -1,0 +1,84 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { splitFrontmatter } from './mdx-source.ts';
+import { renderBody, sanitizeBody, splitPreview } from './render.ts';
+
+describe('splitPreview', () => {
+  it.each([
+    ['Intro.\n\n{/* preview */}\n\nRest.', 'Intro.'],
+    ['Intro.\n\n<!-- preview -->\n\nRest.', 'Intro.'],
+    ['Intro.\n  {/*preview*/}  \nRest.', 'Intro.'],
+    ['Intro.\n<!--PREVIEW-->\nRest.', 'Intro.'],
+  ])('splits %j at the marker line', (source, preview) => {
+    const split = splitPreview(source);
+    expect(split.preview).toBe(preview);
+    expect(split.body).toBe('Intro.\n\nRest.');
+  });
+
+  it.each(['No marker.', 'Inline {/* preview */} is not a marker.', '{/* preview */}\n\nAll gated.'])('has no preview for %j', (source) => {
+    expect(splitPreview(source).preview).toBeUndefined();
+    expect(splitPreview(source).body).not.toMatch(/^\{\/\* preview/m);
+  });
+});
+
+describe('renderBody', () => {
+  it('renders GitHub-flavoured Markdown', () => {
+    const html = renderBody('## Title\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n- [x] done\n\n~~old~~ https://example.com', 'markdown');
+    expect(html).toContain('<h2>Title</h2>');
+    expect(html).toContain('<table>');
+    expect(html).toContain('<del>old</del>');
+    expect(html).toContain('<a href="https://example.com" rel="noopener noreferrer nofollow">');
+    expect(html).toMatch(/<input type="checkbox" (checked disabled|disabled checked)/);
+  });
+
+  it('drops raw HTML from database Markdown', () => {
+    const html = renderBody('Hi <script>alert(1)</script> <img src=x onerror=alert(1)> <iframe src="https://evil.example"></iframe>', 'markdown');
+    expect(html).not.toMatch(/<script|<img|<iframe|onerror/i);
+  });
+
+  it('renders MDX expressions and JSX, then strips handlers and styles', () => {
+    const html = renderBody('Two is {1 + 1}.\n\n<div onClick={() => 1} style={{ color: "red" }}>box</div>', 'mdx');
+    expect(html).toContain('Two is 2.');
+    expect(html).toContain('<div>box</div>');
+    expect(html).not.toMatch(/onclick|style=/i);
+  });
+
+  it('refuses MDX that imports anything', () => {
+    expect(() => renderBody('import X from "./x.js"\n\n<X />', 'mdx')).toThrow();
+  });
+
+  it('keeps only safe link and image targets', () => {
+    const html = renderBody('[a](javascript:alert(1)) [b](/pricing) [c](mailto:hi@example.com) ![i](http://insecure.example/x.png) ![j](/media/x.png)', 'markdown');
+    expect(html).not.toContain('javascript:');
+    expect(html).toContain('href="/pricing"');
+    expect(html).toContain('href="mailto:hi@example.com"');
+    expect(html).not.toContain('insecure.example');
+    expect(html).toContain('src="/media/x.png"');
+  });
+
+  it('renders nothing for an empty body', () => expect(renderBody('  \n', 'mdx')).toBe(''));
+});
+
+describe('sanitizeBody', () => {
+  it.each([
+    '<svg onload=alert(1)>',
+    '<a href="javascript:alert(1)">x</a>',
+    '<img src="data:image/png;base64,AAAA">',
+    '<form action="https://evil.example"><input name=x></form>',
+    '<style>body{display:none}</style>',
+    '<a href="//evil.example">x</a>',
+  ])('neutralises %s', (html) => {
+    expect(sanitizeBody(html)).not.toMatch(/onload|javascript:|data:|<form|<style|\/\/evil/);
+  });
+});
+
+describe('every body in content/ renders', () => {
+  const root = path.resolve(import.meta.dirname, '../../content/blog');
+  it.each(readdirSync(root).filter((f) => f.endsWith('.mdx')))('%s', (file) => {
+    const { body } = splitFrontmatter(readFileSync(path.join(root, file), 'utf8'));
+    const html = renderBody(splitPreview(body).body, 'mdx');
+    expect(html.length).toBeGreaterThan(200);
+    expect(html).not.toContain('preview */');
+  });
+});

@@ -1,0 +1,87 @@
+/**
+ * Gated bodies render here, on the server, and nowhere else: MDX article bodies from git, Markdown
+ * written in the creator tools, and lesson texts all become sanitised HTML that only the gated API
+ * hands out. MDX is compiled and run with the real MDX compiler (GitHub-flavoured Markdown on) and
+ * rendered to static markup with React; everything then passes one sanitiser, so neither a
+ * stray `<script>` in a database body nor an event handler in MDX reaches a reader's page.
+ *
+ * An author may end a public preview with a line holding only `{/* preview *\/}` (MDX) or
+ * `<!-- preview -->` (Markdown): the part above it renders into the public page for everyone and for
+ * search engines; the whole body stays behind the gate.
+ */
+import { evaluateSync } from '@mdx-js/mdx';
+import { createElement } from 'react';
+import * as runtime from 'react/jsx-runtime';
+import { renderToStaticMarkup } from 'react-dom/server';
+import remarkGfm from 'remark-gfm';
+import sanitizeHtml from 'sanitize-html';
+
+export type BodyFormat = 'mdx' | 'markdown';
+
+const PREVIEW_MARKER = /^[ \t]*(?:\{\/\*[ \t]*preview[ \t]*\*\/\}|<!--[ \t]*preview[ \t]*-->)[ \t]*$/im;
+
+/** The body split at the author's preview marker; `preview` is undefined when there is none. */
+export function splitPreview(source: string): { preview?: string; body: string } {
+  const match = PREVIEW_MARKER.exec(source);
+  if (!match) return { body: source };
+  const preview = source.slice(0, match.index).trim();
+  const body = `${preview}\n\n${source.slice(match.index + match[0].length).trim()}`.trim();
+  return preview ? { preview, body } : { body };
+}
+
+const SANITIZE: sanitizeHtml.IOptions = {
+  allowedTags: [
+    ...['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'br', 'hr', 'blockquote', 'pre', 'code', 'kbd', 'sup', 'sub'],
+    ...['strong', 'b', 'em', 'i', 'del', 's', 'mark', 'small', 'abbr', 'span', 'div', 'section'],
+    ...['ul', 'ol', 'li', 'dl', 'dt', 'dd', 'a', 'img', 'figure', 'figcaption', 'input'],
+    ...['table', 'thead', 'tbody', 'tfoot', 'tr', 'th', 'td', 'caption'],
+  ],
+  allowedAttributes: {
+    a: ['href', 'title', 'rel', 'id', 'aria-describedby', 'data-footnote-ref', 'data-footnote-backref'],
+    img: ['src', 'alt', 'title', 'width', 'height', 'loading'],
+    code: ['class'],
+    ol: ['start'],
+    th: ['align', 'scope'],
+    td: ['align'],
+    h2: ['id'],
+    h3: ['id'],
+    li: ['id'],
+    section: ['class', 'data-footnotes'],
+    sup: ['id'],
+    // GitHub task lists render disabled checkboxes.
+    input: ['type', 'checked', 'disabled'],
+  },
+  allowedClasses: { code: [/^language-[\w-]+$/], section: ['footnotes'] },
+  allowedSchemes: ['https', 'http', 'mailto'],
+  allowedSchemesByTag: { img: ['https'] },
+  allowProtocolRelative: false,
+  transformTags: {
+    // Outside links open normally but never hand the reader's page to the target.
+    a: (tagName, attribs) => ({
+      tagName,
+      attribs: /^https?:/i.test(attribs.href ?? '') ? { ...attribs, rel: 'noopener noreferrer nofollow' } : attribs,
+    }),
+    img: (tagName, attribs) => ({ tagName, attribs: { ...attribs, loading: 'lazy' } }),
+    input: (tagName, attribs) => (attribs.type === 'checkbox' ? { tagName, attribs: { ...attribs, disabled: '' } } : { tagName: 'span', attribs: {} }),
+  },
+};
+
+/** Sanitises HTML with the body rules: no scripts, no event handlers, no styles, http(s), mail or local links only. */
+export function sanitizeBody(html: string): string {
+  return sanitizeHtml(html, SANITIZE);
+}
+
+/**
+ * Renders a body to sanitised HTML. MDX is run with no components and no imports (a body that
+ * imports something fails, loudly, when the server starts); Markdown allows no embedded HTML.
+ */
+export function renderBody(source: string, format: BodyFormat): string {
+  if (!source.trim()) return '';
+  const { default: Content } = evaluateSync(source, {
+    ...runtime,
+    format: format === 'mdx' ? 'mdx' : 'md',
+    remarkPlugins: [remarkGfm],
+    development: false,
+  });
+  return sanitizeBody(renderToStaticMarkup(createElement(Content)));
+}

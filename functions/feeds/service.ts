@@ -1,0 +1,66 @@
+/**
+ * Members' private RSS feeds. Each member gets one feed URL holding a signed token (their id and a
+ * version); resetting the link bumps the version, which revokes every earlier URL. The feed is the
+ * public blog feed plus the full body of each article the member may read at the time of the fetch
+ * (their level now, not when the link was made), so an ended plan stops feeding bodies at once.
+ */
+import { eq, sql } from 'drizzle-orm';
+import { checkAccess } from '../../src/lib/access.ts';
+import { blogFeedXml } from '../../src/lib/rss.ts';
+import { SITE } from '../../src/lib/site.ts';
+import type { GatedContent } from '../content/gated.ts';
+import type { PublicContentCache } from '../content/cache.ts';
+import type { Db } from '../db/client.ts';
+import { profiles } from '../db/schema.ts';
+import type { Tokens } from '../lib/tokens.ts';
+import type { Viewer } from '../users/service.ts';
+
+export interface FeedServiceDeps {
+  db: Db;
+  tokens: Tokens;
+  gated: GatedContent;
+  contentCache: PublicContentCache;
+  siteUrl: string;
+}
+
+export function createFeedService({ db, tokens, gated, contentCache, siteUrl }: FeedServiceDeps) {
+  const urlFor = async (id: string, version: number) =>
+    `${siteUrl}/feeds/${await tokens.sign('member-feed', { sub: id, v: version })}/rss.xml`;
+
+  return {
+    /** The member's current private feed URL. */
+    async url(viewer: Viewer): Promise<{ url: string }> {
+      const [row] = await db.select({ v: profiles.feedVersion }).from(profiles).where(eq(profiles.id, viewer.id));
+      return { url: await urlFor(viewer.id, row?.v ?? 1) };
+    },
+
+    /** Revokes every earlier feed URL and answers the new one. */
+    async reset(viewer: Viewer): Promise<{ url: string }> {
+      const [row] = await db
+        .update(profiles)
+        .set({ feedVersion: sql`${profiles.feedVersion} + 1` })
+        .where(eq(profiles.id, viewer.id))
+        .returning({ v: profiles.feedVersion });
+      return { url: await urlFor(viewer.id, row?.v ?? 1) };
+    },
+
+    /** The feed a token opens, or undefined when the token is invalid, revoked or its member gone. */
+    async render(token: string): Promise<string | undefined> {
+      const verified = await tokens.verify<{ sub?: string; v?: number }>('member-feed', token);
+      if (!verified.ok || typeof verified.claims.sub !== 'string') return undefined;
+      const [member] = await db
+        .select({ accessLevel: profiles.accessLevel, role: profiles.role, v: profiles.feedVersion })
+        .from(profiles)
+        .where(eq(profiles.id, verified.claims.sub));
+      if (!member || member.v !== verified.claims.v) return undefined;
+      const posts = await contentCache.reader.list('blog');
+      const bodies = new Map<string, string>();
+      for (const post of posts) {
+        if (checkAccess(member, post.accessLevel).allowed) bodies.set(post.slug, await gated.articleBody(member, 'blog', post.slug));
+      }
+      return blogFeedXml({ posts, siteUrl, self: `/feeds/${token}/rss.xml`, title: `${SITE.name} Blog (members)`, bodies });
+    },
+  };
+}
+
+export type FeedService = ReturnType<typeof createFeedService>;
