@@ -7,6 +7,7 @@
 import { checkAccess, type AccessLevel, type Viewer } from '../../src/lib/access.ts';
 import type { ContentType, CourseItem, Lesson } from '../../src/lib/content/registry.ts';
 import { AppError } from '../errors.ts';
+import { createAnswer, type CachedAnswer } from '../lib/respond.ts';
 import type { FileService, SignedLink } from '../files/service.ts';
 import { remember } from './cache.ts';
 import { renderBody, splitPreview } from './render.ts';
@@ -46,7 +47,7 @@ export function assertAccess(viewer: Viewer, required: AccessLevel, what: string
 }
 
 export function createGatedContent({ content, files }: { content: ContentService; files: FileService }) {
-  const articles = new Map<string, Promise<{ accessLevel: AccessLevel; html: string } | undefined>>();
+  const articles = new Map<string, Promise<{ accessLevel: AccessLevel; html: string; answer: CachedAnswer } | undefined>>();
   const courses = new Map<string, Promise<RenderedCourse | undefined>>();
 
   const notFound = (type: ContentType) => new AppError('not_found', `${LABEL[type]} not found`);
@@ -61,6 +62,18 @@ export function createGatedContent({ content, files }: { content: ContentService
       return { item, lessons };
     });
 
+  async function article(viewer: Viewer, slug: string) {
+    const found = await remember(articles, slug, async () => {
+      const item = await content.get('blog', slug);
+      if (!item) return undefined;
+      const html = renderBody(splitPreview(item.content).body, item.contentFormat);
+      return { accessLevel: item.accessLevel, html, answer: createAnswer({ html }) };
+    });
+    if (!found) throw notFound('blog');
+    assertAccess(viewer, found.accessLevel, 'article');
+    return found;
+  }
+
   async function lessonEntry(viewer: Viewer, slug: string, lessonId: string) {
     const found = await course(slug);
     if (!found) throw notFound('course');
@@ -72,16 +85,17 @@ export function createGatedContent({ content, files }: { content: ContentService
   }
 
   return {
-    /** The whole article (preview included) as sanitised HTML. */
-    async articleBody(viewer: Viewer, type: ContentType, slug: string): Promise<string> {
-      if (type !== 'blog') throw new AppError('not_found', 'Only articles have a body; courses open lesson by lesson.');
-      const article = await remember(articles, slug, async () => {
-        const item = await content.get('blog', slug);
-        return item && { accessLevel: item.accessLevel, html: renderBody(splitPreview(item.content).body, item.contentFormat) };
-      });
-      if (!article) throw notFound('blog');
-      assertAccess(viewer, article.accessLevel, 'article');
-      return article.html;
+    /**
+     * The whole article (preview included) as the serialised answer `{ html }` of sanitised HTML,
+     * made once and shared by every viewer who passes the access check.
+     */
+    async articleBody(viewer: Viewer, slug: string): Promise<CachedAnswer> {
+      return (await article(viewer, slug)).answer;
+    },
+
+    /** The whole article's HTML (the member feed). */
+    async articleHtml(viewer: Viewer, slug: string): Promise<string> {
+      return (await article(viewer, slug)).html;
     },
 
     /** One lesson: its text as HTML, its media (private ones as signed links) and its files as signed links. */
@@ -103,8 +117,7 @@ export function createGatedContent({ content, files }: { content: ContentService
     },
 
     /** A signed link to a tool's or market item's file. */
-    async itemDownload(viewer: Viewer, type: ContentType, slug: string): Promise<SignedLink> {
-      if (type !== 'tool' && type !== 'market') throw new AppError('not_found', 'Only tools and market items have a download.');
+    async itemDownload(viewer: Viewer, type: 'tool' | 'market', slug: string): Promise<SignedLink> {
       const item = await content.get(type, slug);
       if (!item) throw notFound(type);
       assertAccess(viewer, item.accessLevel, 'download');
@@ -128,7 +141,7 @@ export function createGatedContent({ content, files }: { content: ContentService
       for (const item of await content.list('blog')) {
         if (item.source !== 'mdx') continue;
         try {
-          await this.articleBody({ accessLevel: 'premium' }, 'blog', item.slug);
+          await article({ accessLevel: 'premium' }, item.slug);
         } catch (err) {
           throw new Error(`The body of content/blog "${item.slug}" cannot be rendered: ${(err as Error).message}`);
         }

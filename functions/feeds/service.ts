@@ -56,7 +56,7 @@ export function createFeedService({ db, tokens, gated, contentCache, siteUrl }: 
       const posts = await contentCache.reader.list('blog');
       const bodies = new Map<string, string>();
       for (const post of posts) {
-        if (checkAccess(member, post.accessLevel).allowed) bodies.set(post.slug, await gated.articleBody(member, 'blog', post.slug));
+        if (checkAccess(member, post.accessLevel).allowed) bodies.set(post.slug, await gated.articleHtml(member, post.slug));
       }
       return blogFeedXml({ posts, siteUrl, self: `/feeds/${token}/rss.xml`, title: `${SITE.name} Blog (members)`, bodies });
     },

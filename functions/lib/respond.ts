@@ -49,10 +49,18 @@ export function varyOn(c: AppContext, header: string): void {
   setAnswerHeader(c, 'Vary', mergeVary(c.get('answerHeaders').Vary, header));
 }
 
+/** The private form of each header set, made once, so private answers share prepared heads too. */
+const privateSets = new WeakMap<AnswerHeaders, AnswerHeaders>();
+
 /** Marks the answer as depending on the viewer: private, never stored by shared caches or ours. */
 export function markPrivate(c: AppContext): void {
-  setAnswerHeader(c, 'Cache-Control', 'private, no-store');
-  varyOn(c, 'Authorization');
+  const base = c.get('answerHeaders');
+  let marked = privateSets.get(base);
+  if (!marked) {
+    marked = Object.freeze({ ...base, 'Cache-Control': 'private, no-store', Vary: mergeVary(base.Vary, 'Authorization') });
+    privateSets.set(base, marked);
+  }
+  c.set('answerHeaders', marked);
 }
 
 function isPrivate(headers: AnswerHeaders): boolean {
@@ -206,15 +214,25 @@ interface PreparedHead {
  */
 const heads = new WeakMap<CachedAnswer, WeakMap<AnswerHeaders, Map<string, PreparedHead>>>();
 
-function headFor(answer: CachedAnswer, status: 200 | 304, encoding: 'br' | 'gzip' | undefined, extra: AnswerHeaders): PreparedHead {
+function headFor(
+  answer: CachedAnswer,
+  status: 200 | 304,
+  encoding: 'br' | 'gzip' | undefined,
+  extra: AnswerHeaders,
+  scope: 'public' | 'private' = 'public',
+): PreparedHead {
   let perAnswer = heads.get(answer);
   if (!perAnswer) heads.set(answer, (perAnswer = new WeakMap()));
   let perHeaders = perAnswer.get(extra);
   if (!perHeaders) perAnswer.set(extra, (perHeaders = new Map()));
-  const key = `${status}:${encoding ?? 'identity'}`;
+  const key = `${scope}:${status}:${encoding ?? 'identity'}`;
   let prepared = perHeaders.get(key);
   if (!prepared) {
-    const headers: Head = { ...extra, ETag: answer.etag, 'Cache-Control': PUBLIC_CACHE, Vary: mergeVary('Accept-Encoding', extra.Vary) };
+    // Private answers keep the viewer's headers (private, no-store, Vary: Authorization) and get no validator.
+    const headers: Head =
+      scope === 'public'
+        ? { ...extra, ETag: answer.etag, 'Cache-Control': PUBLIC_CACHE, Vary: mergeVary('Accept-Encoding', extra.Vary) }
+        : { ...extra, Vary: mergeVary('Accept-Encoding', extra.Vary) };
     if (status === 200) {
       headers['Content-Type'] = 'application/json; charset=utf-8';
       headers['Content-Length'] = encoding ? answer.encoded(encoding).length : answer.bytes.length;
@@ -249,5 +267,27 @@ export function sendCachedJson(c: AppContext, answer: CachedAnswer): Response {
   const headers = Object.fromEntries(Object.entries(head.headers).map(([k, v]) => [k, String(v)]));
   delete headers['Content-Length'];
   if (fresh) return c.body(null, 304, headers);
+  return c.body(encoding ? (answer.encoded(encoding) as unknown as ArrayBuffer) : answer.body, 200, headers);
+}
+
+/**
+ * Sends an answer that only some viewers may have, serialised once and shared by all of them (a
+ * gated article's HTML after the access check): the request's private headers, no validator,
+ * compressed when worth it, written straight to Node like the public answers. Refuses answers not
+ * marked per-user (a programming error: they would be cacheable by anyone).
+ */
+export function sendPrivateJson(c: AppContext, answer: CachedAnswer): Response {
+  const extra = c.get('answerHeaders');
+  if (!isPrivate(extra)) throw new Error('A gated answer must be marked private before it is sent.');
+  const encoding = answer.body.length >= COMPRESS_MIN_BYTES ? pickEncoding(requestHeader(c, 'accept-encoding')) : undefined;
+  const head = headFor(answer, 200, encoding, extra, 'private');
+  const outgoing = c.env?.outgoing;
+  if (outgoing) {
+    outgoing.writeHead(200, [...head.flat, REQUEST_ID_HEADER, c.get('requestId')]);
+    outgoing.end(c.req.method === 'HEAD' ? undefined : encoding ? answer.encoded(encoding) : answer.bytes);
+    return RESPONSE_ALREADY_SENT;
+  }
+  const headers = Object.fromEntries(Object.entries(head.headers).map(([k, v]) => [k, String(v)]));
+  delete headers['Content-Length'];
   return c.body(encoding ? (answer.encoded(encoding) as unknown as ArrayBuffer) : answer.body, 200, headers);
 }

@@ -3,12 +3,14 @@
  *  1. GET /api/public/blogs throughput and latency next to a bare node:http server returning the
  *     same bytes (Debian's wrk on loopback, each server in its own process, three alternating rounds,
  *     median ratio).
+ *  1a. Gated content: GET /api/content/blogs/{premium article}/body signed in as a premium member,
+ *      against a bare node:http server answering the same bytes (budget 0.4x).
  *  1b. Accounts: GET /api/users/me signed in next to anonymous (token verification cost), and the
  *     sign-in and refresh latency of the embedded auth service.
  *  2. JavaScript shipped per built page (gzip), as a table with the budgets.
  *  3. Build time with the sample content and with 1,000 generated extra articles.
  *  4. Email outbox throughput to loopback SMTP and enqueue latency (PGlite and Postgres).
- * Options: --only=api,auth,weight,scale,email,lighthouse  --duration=10 (seconds per load run)  --rounds=3
+ * Options: --only=api,gated,auth,weight,scale,email,lighthouse  --duration=10 (seconds per load run)  --rounds=3
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { closeSync, cpSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -20,7 +22,7 @@ import { allPageWeights, kb } from './page-weight.ts';
 const root = path.resolve(import.meta.dirname, '../..');
 const tmp = path.join(root, '.tmp', 'bench');
 const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=') as [string, string]));
-const only = new Set((args.get('only') ?? 'api,auth,weight,scale,email,lighthouse').split(','));
+const only = new Set((args.get('only') ?? 'api,gated,auth,weight,scale,email,lighthouse').split(','));
 const duration = Number(args.get('duration') ?? 10);
 process.env.ASTRO_TELEMETRY_DISABLED = '1';
 
@@ -97,17 +99,18 @@ function wrk(bin: string, url: string, seconds: number, headers: string[] = []):
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
-async function apiThroughput(distDir: string) {
+/**
+ * Our server's answer at `path` against a bare node:http server answering exactly the same bytes
+ * (status, headers, body), in alternating rounds; prints the table and the median ratio.
+ */
+async function versusBare(opts: { oursUrl: string; path: string; title: string; label: string; budget: number; headers?: string[] }) {
   const bin = ensureWrk();
   const rounds = Number(args.get('rounds') ?? 3);
-  console.log(
-    `\n## GET /api/public/blogs throughput (wrk, 1 thread, 50 connections, ${duration}s, loopback, ${rounds} alternating rounds)\n`,
-  );
-  const dataDir = path.join(tmp, 'api-data');
-  rmSync(dataDir, { recursive: true, force: true });
-  const ours = await startChild('functions/server.ts', { PORT: '0', DATA_DIR: dataDir, DIST_DIR: distDir, LOG_LEVEL: 'info' });
-  // The bare server answers exactly the bytes ours does: same status, headers and body.
-  const sample = await fetch(`${ours.url}/api/public/blogs`, { headers: { 'accept-encoding': 'identity' } });
+  const extra = opts.headers ?? [];
+  console.log(`\n## ${opts.title} (wrk, 1 thread, 50 connections, ${duration}s, loopback, ${rounds} alternating rounds)\n`);
+  const requestHeaders = Object.fromEntries(extra.map((h) => h.split(': ') as [string, string]));
+  const sample = await fetch(`${opts.oursUrl}${opts.path}`, { headers: { 'accept-encoding': 'identity', ...requestHeaders } });
+  if (sample.status !== 200) throw new Error(`${opts.path} answered ${sample.status}`);
   const body = await sample.text();
   const headers = Object.fromEntries(
     [...sample.headers].filter(([k]) => !['date', 'connection', 'keep-alive', 'x-request-id'].includes(k)),
@@ -123,23 +126,24 @@ server.listen(0, '127.0.0.1', () => console.log('bare http://127.0.0.1:' + serve
   );
   const bare = await startChild(barePath, { BODY: body, HEADERS: JSON.stringify(headers) });
   try {
-    const bareUrl = `${bare.url}/api/public/blogs`;
-    const oursUrl = `${ours.url}/api/public/blogs`;
+    const bareUrl = `${bare.url}${opts.path}`;
+    const oursUrl = `${opts.oursUrl}${opts.path}`;
     // Warm-up: JIT, caches and connection set-up for both servers.
-    wrk(bin, bareUrl, 3);
-    wrk(bin, oursUrl, 3);
-    console.log(`Answer: ${body.length} bytes (${JSON.parse(body).length} articles)\n`);
+    wrk(bin, bareUrl, 3, extra);
+    wrk(bin, oursUrl, 3, extra);
+    console.log(`Answer: ${body.length} bytes\n`);
     console.log('| round | server | req/s | p50 | p99 | errors |\n|---|---|---|---|---|---|');
     const ratios: number[] = [];
     for (let round = 1; round <= rounds; round++) {
       // Alternate which server goes first, so drift (thermal, other load) hits both alike.
       const order = round % 2 ? (['bare', 'ours'] as const) : (['ours', 'bare'] as const);
       const results = {} as Record<'bare' | 'ours', LoadResult>;
-      for (const name of order) results[name] = wrk(bin, name === 'bare' ? bareUrl : oursUrl, duration);
+      for (const name of order) results[name] = wrk(bin, name === 'bare' ? bareUrl : oursUrl, duration, extra);
       for (const name of ['bare', 'ours'] as const) {
         const r = results[name];
-        const label = name === 'bare' ? 'bare node:http, same bytes' : 'product (Hono, cache, logging, headers)';
-        console.log(`| ${round} | ${label} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${r.errors} |`);
+        console.log(
+          `| ${round} | ${name === 'bare' ? 'bare node:http, same bytes' : opts.label} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${r.errors} |`,
+        );
       }
       ratios.push(results.ours.rps / results.bare.rps);
     }
@@ -147,10 +151,55 @@ server.listen(0, '127.0.0.1', () => console.log('bare http://127.0.0.1:' + serve
     console.log(
       `\nRatios by round: ${ratios.map((r) => r.toFixed(2)).join(', ')}; spread ${(Math.max(...ratios) - Math.min(...ratios)).toFixed(2)}`,
     );
-    console.log(`Median ratio: ${m.toFixed(2)}x of bare (budget >= 0.6x) ${m >= 0.6 ? 'PASS' : 'FAIL'}`);
+    console.log(`Median ratio: ${m.toFixed(2)}x of bare (budget >= ${opts.budget}x) ${m >= opts.budget ? 'PASS' : 'FAIL'}`);
+  } finally {
+    bare.child.kill('SIGTERM');
+  }
+}
+
+/** Signs a demo account in and answers its access token. */
+async function demoToken(serverUrl: string, email: string): Promise<{ access_token: string; refresh_token: string }> {
+  const res = await fetch(`${serverUrl}/auth/v1/token?grant_type=password`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password: 'beacon-demo-2026' }),
+  });
+  if (res.status !== 200) throw new Error(`sign-in failed: ${res.status} ${await res.text()}`);
+  return (await res.json()) as { access_token: string; refresh_token: string };
+}
+
+async function apiThroughput(distDir: string) {
+  const dataDir = path.join(tmp, 'api-data');
+  rmSync(dataDir, { recursive: true, force: true });
+  const ours = await startChild('functions/server.ts', {
+    PORT: '0',
+    DATA_DIR: dataDir,
+    DIST_DIR: distDir,
+    LOG_LEVEL: 'info',
+    AUTH_SEED_DEMO: 'true',
+  });
+  try {
+    if (only.has('api'))
+      await versusBare({
+        oursUrl: ours.url,
+        path: '/api/public/blogs',
+        title: 'GET /api/public/blogs throughput',
+        label: 'product (Hono, cache, logging, headers)',
+        budget: 0.6,
+      });
+    if (only.has('gated')) {
+      const { access_token } = await demoToken(ours.url, 'premium@demo.beacongrowth.co');
+      await versusBare({
+        oursUrl: ours.url,
+        path: '/api/content/blogs/ecommerce-launch-first-90-days/body',
+        title: 'Gated article body, signed in as a premium member (token verification, access check, cached render)',
+        label: 'product (verify, access rule, cached HTML)',
+        budget: 0.4,
+        headers: [`Authorization: Bearer ${access_token}`],
+      });
+    }
   } finally {
     ours.child.kill('SIGTERM');
-    bare.child.kill('SIGTERM');
   }
 }
 
@@ -188,11 +237,7 @@ async function authBench(distDir: string) {
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(body),
       });
-    const signIn = async () => {
-      const res = await auth('password', { email: 'premium@demo.beacongrowth.co', password: 'beacon-demo-2026' });
-      if (res.status !== 200) throw new Error(`sign-in failed: ${res.status} ${await res.text()}`);
-      return (await res.json()) as { access_token: string; refresh_token: string };
-    };
+    const signIn = () => demoToken(server.url, 'premium@demo.beacongrowth.co');
     const session = await signIn();
     const url = `${server.url}/api/users/me`;
     const bearer = [`Authorization: Bearer ${session.access_token}`];
@@ -286,12 +331,12 @@ const distDir = path.join(tmp, 'dist');
 console.log('# Benchmarks');
 let baseSeconds = 0;
 let basePages = 0;
-if (['api', 'auth', 'weight', 'scale', 'lighthouse'].some((part) => only.has(part))) {
+if (['api', 'gated', 'auth', 'weight', 'scale', 'lighthouse'].some((part) => only.has(part))) {
   console.log('\nBuilding the sample site...');
   baseSeconds = build(distDir);
   basePages = allPageWeights(path.join(distDir, 'client')).length;
 }
-if (only.has('api')) await apiThroughput(distDir);
+if (only.has('api') || only.has('gated')) await apiThroughput(distDir);
 if (only.has('auth')) await authBench(distDir);
 if (only.has('weight')) pageWeights(distDir);
 if (only.has('scale')) scale(baseSeconds, basePages);
