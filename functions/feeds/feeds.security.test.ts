@@ -142,6 +142,11 @@ describe.each(DATABASE_KINDS)('member feeds on %s', (kind) => {
         completed: ['process-mapping'],
       }),
     ]);
+    const exported = (await (await api('premium', '/api/users/me/export')).json()) as {
+      courseProgress: { courses: { courseSlug: string }[]; completedLessons: { lessonId: string }[] };
+    };
+    expect(exported.courseProgress.courses).toEqual([expect.objectContaining({ courseSlug: 'ai-automation-playbook' })]);
+    expect(exported.courseProgress.completedLessons).toEqual([expect.objectContaining({ lessonId: 'process-mapping' })]);
     expect((await (await put('process-mapping', false)).json()) as { completed: string[] }).toMatchObject({ completed: [] });
     // Another member sees nothing of it.
     expect(((await (await api('subscriber', '/api/users/me/progress')).json()) as { courses: unknown[] }).courses).toEqual([]);

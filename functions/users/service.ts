@@ -159,7 +159,7 @@ export function createUserService({ db, outbox, adminEmails, deleteAccount }: Us
     async exportMe(viewer: Viewer) {
       const profile = await store.byId(viewer.id);
       if (!profile) throw new AppError('not_found', 'No such user.');
-      const data = await store.personalData(profile.email);
+      const data = await store.personalData(profile.id, profile.email);
       return { exportedAt: new Date().toISOString(), profile: profileJson(profile), ...data };
     },
 

@@ -1,7 +1,16 @@
 /** The members' tables: profiles, the audit log, and the personal data other domains keep by address. */
 import { eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.ts';
-import { auditLog, contactMessages, leads, newsletterSubscribers, profiles, type ProfileRow } from '../db/schema.ts';
+import {
+  auditLog,
+  contactMessages,
+  courseProgress,
+  leads,
+  lessonCompletions,
+  newsletterSubscribers,
+  profiles,
+  type ProfileRow,
+} from '../db/schema.ts';
 
 export function createUserStore(db: DbOrTx) {
   return {
@@ -31,14 +40,16 @@ export function createUserStore(db: DbOrTx) {
     async audit(entry: typeof auditLog.$inferInsert) {
       await db.insert(auditLog).values(entry);
     },
-    /** Everything we keep about an address, for the member's export. */
-    async personalData(email: string) {
-      const [subscriptions, downloads, messages] = await Promise.all([
+    /** Everything we keep about a member and their address, for the member's export. */
+    async personalData(id: string, email: string) {
+      const [subscriptions, downloads, messages, courses, completedLessons] = await Promise.all([
         db.select().from(newsletterSubscribers).where(eq(newsletterSubscribers.email, email)),
         db.select().from(leads).where(eq(leads.email, email)),
         db.select().from(contactMessages).where(eq(contactMessages.email, email)),
+        db.select().from(courseProgress).where(eq(courseProgress.userId, id)),
+        db.select().from(lessonCompletions).where(eq(lessonCompletions.userId, id)),
       ]);
-      return { subscriptions, downloads, messages };
+      return { subscriptions, downloads, messages, courseProgress: { courses, completedLessons } };
     },
     /** Deletes the profile and the personal data kept by address (newsletter, leads, contact messages). */
     async deleteAll(id: string, email: string) {
