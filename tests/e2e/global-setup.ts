@@ -29,7 +29,8 @@ export default async function globalSetup(config: FullConfig) {
       DIST_DIR: env.distDir,
       NODE_ENV: 'test',
       LOG_LEVEL: 'silent',
-      AUTH_SEED_DEMO: 'false',
+      // The demo accounts (one per level and staff role): the gated-content journeys use the admin.
+      AUTH_SEED_DEMO: 'true',
     }),
     quietLogger(),
   );

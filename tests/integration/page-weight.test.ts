@@ -1,6 +1,7 @@
 /**
- * Page weight budget of the marketing pages: JavaScript shipped before interaction, gzip, at most
- * 20 KB on home, services (overview and every service), about, FAQ, contact and the legal pages.
+ * Page weight budgets: JavaScript shipped before interaction, gzip. At most 20 KB and no island on
+ * home, services (overview and every service), about, FAQ, contact and the legal pages; at most
+ * 100 KB on the content lists and on every prebuilt detail page (its gated island included).
  * Deterministic: measured from the test build's bytes with scripts/bench/page-weight.ts.
  */
 import { existsSync, readdirSync } from 'node:fs';
@@ -51,7 +52,7 @@ describe('content page weight', () => {
     expect(weight.gzipBytes, `${page}: ${kb(weight.gzipBytes)}`).toBeLessThanOrEqual(100 * 1024);
   });
 
-  it('ships no island JavaScript on any prebuilt detail page', () => {
+  it('every prebuilt detail page ships its island within 100 KB of gzip JavaScript', () => {
     const details = ['blog', 'courses', 'tools', 'market'].flatMap((type) =>
       readdirSync(path.join(client, type), { withFileTypes: true })
         .filter((e) => e.isDirectory())
@@ -60,8 +61,10 @@ describe('content page weight', () => {
     expect(details.length).toBeGreaterThanOrEqual(24);
     for (const page of details) {
       const weight = pageWeight(client, htmlFile(page));
-      expect(weight.islands, page).toBe(0);
-      expect(weight.islandGzipBytes, page).toBe(0);
+      // The gated part (article body, course viewer, download) is one island.
+      expect(weight.islands, page).toBe(1);
+      expect(weight.islandGzipBytes, `${page}: the island (React and the gated part) is measured`).toBeGreaterThan(30 * 1024);
+      expect(weight.gzipBytes, `${page}: ${kb(weight.gzipBytes)} (${weight.files.join(', ')})`).toBeLessThanOrEqual(100 * 1024);
     }
   });
 });

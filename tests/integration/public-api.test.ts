@@ -44,12 +44,14 @@ describe.each(DATABASE_KINDS)('public content API on %s', (kind) => {
       }
     });
 
-    it('answers each item at its detail URL with the same public fields', async () => {
+    it('answers each item at its detail URL with the same public fields (plus a blog preview)', async () => {
       const list = (await (await get(`/api/public/${info.apiSegment}`)).json()) as PublicItem[];
       for (const item of list) {
         const res = await get(`/api/public/${info.apiSegment}/${item.slug}`);
         expect(res.status).toBe(200);
-        expect(await res.json()).toEqual(item);
+        const { previewHtml, ...detail } = (await res.json()) as PublicItem & { previewHtml?: string };
+        expect(detail).toEqual(item);
+        if (previewHtml !== undefined) expect(info.type).toBe('blog');
       }
     });
 

@@ -7,6 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { splitPreview } from '../../functions/content/render.ts';
 import { CONTENT_TYPE_INFO, CONTENT_TYPES, type ContentItem } from '../../src/lib/content/registry.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 
@@ -27,11 +28,17 @@ function clientFiles(dir: string): { file: string; text: string }[] {
     });
 }
 
-/** Distinctive gated strings of an item: body excerpts and private file keys. */
+/** The gated part of a body: what follows the author's preview marker (all of it without one). */
+function gatedPart(source: string): string {
+  const { preview, body } = splitPreview(source);
+  return preview ? body.slice(preview.length) : body;
+}
+
+/** Distinctive gated strings of an item: body excerpts (past the public preview) and private file keys. */
 function gatedStrings(item: ContentItem): string[] {
   const out: string[] = [];
   const excerpt = (text: string) => text.replace(/\s+/g, ' ').trim().slice(20, 80);
-  if (item.type === 'blog') out.push(excerpt(item.content));
+  if (item.type === 'blog') out.push(excerpt(gatedPart(item.content)));
   if (item.type === 'course') {
     for (const lesson of item.sections.flatMap((s) => s.lessons)) {
       if (lesson.content.trim().length > 40) out.push(excerpt(lesson.content));

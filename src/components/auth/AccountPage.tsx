@@ -1,14 +1,16 @@
 /**
  * The account page (spec point 2 "Account"): a loader while the session loads, a replace-redirect to
  * /signin without one, the header (avatar fallback chain, name, email, Sign Out) and three tabs:
- * Subscription (access level card, subscription card), Profile (name) and Settings (language saved
- * for the member's emails, and account deletion that really deletes).
+ * Subscription (access level card, subscription card, and course progress beyond the spec), Profile
+ * (name) and Settings (AccountSettings.tsx).
  */
 import { useStore } from '@nanostores/react';
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState, type FormEvent } from 'react';
 import { $auth, authClient, setProfile, type Profile } from '../../lib/auth/client.ts';
-import { toast } from '../../lib/toast.ts';
-import { INPUT_CLASS, TextField } from '../forms/TextField.tsx';
+import { TextField } from '../forms/TextField.tsx';
+import { AccountSettings } from './AccountSettings.tsx';
+import { api, button, card, failed } from './account-ui.ts';
+import { CourseProgressCard } from './CourseProgressCard.tsx';
 
 type Tab = 'subscription' | 'profile' | 'settings';
 const TABS: { id: Tab; label: string }[] = [
@@ -35,14 +37,6 @@ const GRANTS: Record<Profile['accessLevel'], string[]> = {
 };
 const LEVEL_NAME: Record<Profile['accessLevel'], string> = { free: 'Free', subscriber: 'Subscriber', premium: 'Premium' };
 const DOT: Record<Profile['accessLevel'], string> = { free: 'bg-slate-400', subscriber: 'bg-blue-500', premium: 'bg-purple-600' };
-const LANGUAGES: { value: Profile['language']; label: string }[] = [
-  { value: 'en', label: 'English' },
-  { value: 'es', label: 'Spanish' },
-  { value: 'fr', label: 'French' },
-];
-
-const card = 'rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200';
-const button = 'min-h-11 rounded-lg px-5 py-2.5 text-sm font-semibold disabled:opacity-60';
 
 /** Avatar, else initials of the name, else the email's first letter, else 'U'. */
 function initials(name: string | null | undefined, email: string | undefined): string {
@@ -53,18 +47,6 @@ function initials(name: string | null | undefined, email: string | undefined): s
       .map((w) => w[0]!.toUpperCase())
       .join('');
   return email?.[0]?.toUpperCase() ?? 'U';
-}
-
-async function api(path: string, token: string, init: { method: string; body?: unknown }): Promise<Response> {
-  return fetch(path, {
-    method: init.method,
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json' },
-    ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
-  });
-}
-
-function failed(description = 'Something went wrong. Please try again.') {
-  toast({ title: 'Error', description, variant: 'destructive' });
 }
 
 export default function AccountPage() {
@@ -179,10 +161,11 @@ export default function AccountPage() {
                 </a>
               )}
             </div>
+            <CourseProgressCard className={`${card} md:col-span-2`} />
           </div>
         )}
         {tab === 'profile' && <ProfileTab token={session.access_token} profile={profile} email={email} onSaved={setProfile} />}
-        {tab === 'settings' && <SettingsTab token={session.access_token} profile={profile} onSaved={setProfile} />}
+        {tab === 'settings' && <AccountSettings token={session.access_token} profile={profile} onSaved={setProfile} />}
       </section>
     </div>
   );
@@ -234,103 +217,5 @@ function ProfileTab({
         </p>
       )}
     </form>
-  );
-}
-
-function SettingsTab({ token, profile, onSaved }: { token: string; profile: Profile | null; onSaved: (p: Profile) => void }) {
-  const [language, setLanguage] = useState<Profile['language']>(profile?.language ?? 'en');
-  const [saving, setSaving] = useState(false);
-  const [deleting, setDeleting] = useState(false);
-  const dialog = useRef<HTMLDialogElement>(null);
-  const id = useId();
-
-  async function saveSettings(event: FormEvent) {
-    event.preventDefault();
-    setSaving(true);
-    const res = await api('/api/users/me', token, { method: 'PATCH', body: { language } }).catch(() => undefined);
-    setSaving(false);
-    if (!res?.ok) return failed();
-    onSaved((await res.json()) as Profile);
-    toast({ title: 'Settings saved', description: 'Your language preference has been saved.' });
-  }
-
-  async function deleteAccount() {
-    setDeleting(true);
-    const res = await api('/api/users/me', token, { method: 'DELETE' }).catch(() => undefined);
-    if (!res?.ok) {
-      setDeleting(false);
-      dialog.current?.close();
-      return failed('We could not delete your account. Please try again or contact support.');
-    }
-    // The server has deleted the account and its sessions; forget the local session too.
-    await authClient().auth.signOut({ scope: 'local' });
-    window.location.assign('/');
-  }
-
-  return (
-    <div className="max-w-xl space-y-6">
-      <form onSubmit={saveSettings} className={`${card} space-y-4`} aria-label="Settings">
-        <div>
-          <label htmlFor={`${id}-language`} className="block text-sm font-medium text-slate-700">
-            Language
-          </label>
-          <select
-            id={`${id}-language`}
-            value={language}
-            onChange={(e) => setLanguage(e.target.value as Profile['language'])}
-            className={INPUT_CLASS}
-          >
-            {LANGUAGES.map((l) => (
-              <option key={l.value} value={l.value}>
-                {l.label}
-              </option>
-            ))}
-          </select>
-          <p className="mt-1 text-sm text-slate-500">The language of the emails we send you.</p>
-        </div>
-        <button type="submit" disabled={saving} className={`${button} bg-brand-600 text-white hover:bg-brand-700`}>
-          Save Settings
-        </button>
-      </form>
-
-      <div className={`${card} ring-red-200`}>
-        <h2 className="text-lg font-semibold text-red-700">Danger Zone</h2>
-        <p className="mt-2 text-sm text-slate-700">Deleting your account removes all your content and data. This cannot be undone.</p>
-        <button
-          type="button"
-          onClick={() => dialog.current?.showModal()}
-          className={`${button} mt-4 bg-red-600 text-white hover:bg-red-700`}
-        >
-          Delete Account
-        </button>
-      </div>
-
-      <dialog ref={dialog} aria-labelledby={`${id}-confirm`} className="rounded-2xl p-6 shadow-xl backdrop:bg-slate-900/50">
-        <h2 id={`${id}-confirm`} className="text-lg font-semibold text-slate-900">
-          Delete your account?
-        </h2>
-        <p className="mt-2 max-w-sm text-sm text-slate-700">
-          Your account, profile, newsletter subscription and download requests will be deleted for good.
-        </p>
-        <div className="mt-6 flex justify-end gap-2">
-          <button
-            type="button"
-            onClick={() => dialog.current?.close()}
-            disabled={deleting}
-            className={`${button} ring-1 ring-inset ring-slate-300`}
-          >
-            Cancel
-          </button>
-          <button
-            type="button"
-            onClick={() => void deleteAccount()}
-            disabled={deleting}
-            className={`${button} bg-red-600 text-white hover:bg-red-700`}
-          >
-            {deleting ? 'Deleting…' : 'Delete my account'}
-          </button>
-        </div>
-      </dialog>
-    </div>
   );
 }

@@ -1,0 +1,116 @@
+/**
+ * The account page's Settings tab: the language of the member's emails, the private RSS feed, and
+ * the Danger Zone, whose Delete Account really deletes (after a confirmation dialog).
+ */
+import { useId, useRef, useState, type FormEvent } from 'react';
+import { authClient, type Profile } from '../../lib/auth/client.ts';
+import { toast } from '../../lib/toast.ts';
+import { INPUT_CLASS } from '../forms/TextField.tsx';
+import { api, button, card, failed } from './account-ui.ts';
+import { MemberFeedCard } from './MemberFeedCard.tsx';
+
+const LANGUAGES: { value: Profile['language']; label: string }[] = [
+  { value: 'en', label: 'English' },
+  { value: 'es', label: 'Spanish' },
+  { value: 'fr', label: 'French' },
+];
+
+export function AccountSettings({ token, profile, onSaved }: { token: string; profile: Profile | null; onSaved: (p: Profile) => void }) {
+  const [language, setLanguage] = useState<Profile['language']>(profile?.language ?? 'en');
+  const [saving, setSaving] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+  const dialog = useRef<HTMLDialogElement>(null);
+  const id = useId();
+
+  async function saveSettings(event: FormEvent) {
+    event.preventDefault();
+    setSaving(true);
+    const res = await api('/api/users/me', token, { method: 'PATCH', body: { language } }).catch(() => undefined);
+    setSaving(false);
+    if (!res?.ok) return failed();
+    onSaved((await res.json()) as Profile);
+    toast({ title: 'Settings saved', description: 'Your language preference has been saved.' });
+  }
+
+  async function deleteAccount() {
+    setDeleting(true);
+    const res = await api('/api/users/me', token, { method: 'DELETE' }).catch(() => undefined);
+    if (!res?.ok) {
+      setDeleting(false);
+      dialog.current?.close();
+      return failed('We could not delete your account. Please try again or contact support.');
+    }
+    // The server has deleted the account and its sessions; forget the local session too.
+    await authClient().auth.signOut({ scope: 'local' });
+    window.location.assign('/');
+  }
+
+  return (
+    <div className="max-w-xl space-y-6">
+      <form onSubmit={saveSettings} className={`${card} space-y-4`} aria-label="Settings">
+        <div>
+          <label htmlFor={`${id}-language`} className="block text-sm font-medium text-slate-700">
+            Language
+          </label>
+          <select
+            id={`${id}-language`}
+            value={language}
+            onChange={(e) => setLanguage(e.target.value as Profile['language'])}
+            className={INPUT_CLASS}
+          >
+            {LANGUAGES.map((l) => (
+              <option key={l.value} value={l.value}>
+                {l.label}
+              </option>
+            ))}
+          </select>
+          <p className="mt-1 text-sm text-slate-500">The language of the emails we send you.</p>
+        </div>
+        <button type="submit" disabled={saving} className={`${button} bg-brand-600 text-white hover:bg-brand-700`}>
+          Save Settings
+        </button>
+      </form>
+
+      <MemberFeedCard className={card} />
+
+      <div className={`${card} ring-red-200`}>
+        <h2 className="text-lg font-semibold text-red-700">Danger Zone</h2>
+        <p className="mt-2 text-sm text-slate-700">Deleting your account removes all your content and data. This cannot be undone.</p>
+        <button
+          type="button"
+          onClick={() => dialog.current?.showModal()}
+          className={`${button} mt-4 bg-red-600 text-white hover:bg-red-700`}
+        >
+          Delete Account
+        </button>
+      </div>
+
+      <dialog ref={dialog} aria-labelledby={`${id}-confirm`} className="rounded-2xl p-6 shadow-xl backdrop:bg-slate-900/50">
+        <h2 id={`${id}-confirm`} className="text-lg font-semibold text-slate-900">
+          Delete your account?
+        </h2>
+        <p className="mt-2 max-w-sm text-sm text-slate-700">
+          Your account, profile, newsletter subscription and download requests will be deleted for good.
+        </p>
+        <div className="mt-6 flex justify-end gap-2">
+          <button
+            type="button"
+            onClick={() => dialog.current?.close()}
+            disabled={deleting}
+            className={`${button} ring-1 ring-inset ring-slate-300`}
+          >
+            Cancel
+          </button>
+          <button
+            type="button"
+            onClick={() => void deleteAccount()}
+            disabled={deleting}
+            className={`${button} bg-red-600 text-white hover:bg-red-700`}
+          >
+            {deleting ? 'Deleting…' : 'Delete my account'}
+          </button>
+        </div>
+      </dialog>
+    </div>
+  );
+}

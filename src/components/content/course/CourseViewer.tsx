@@ -1,0 +1,186 @@
+/**
+ * The course viewer (spec point 2 "Courses"): Overview and Current Lesson tabs and the curriculum
+ * panel. The current section and lesson start at the first, every section starts expanded, picking
+ * a lesson opens the Current Lesson tab, and Previous / Next move across sections, disabled at the
+ * ends. Server-rendered (client:load) so crawlers read the curriculum; the first client render
+ * matches it, and the session, the `?lesson=` link and progress are applied after hydration.
+ * Beyond the spec: members keep progress (complete marks, a bar, resume at the last lesson), and the
+ * URL names the current lesson so a reload or a shared link opens it (a link wins over resume).
+ */
+import { useCallback, useEffect, useId, useMemo, useRef, useState, useSyncExternalStore, type KeyboardEvent } from 'react';
+import type { AccessLevel } from '../../../lib/access.ts';
+import { fetchLesson } from '../../../lib/content/gated-client.ts';
+import { ProgressBar } from '../gated/ProgressBar.tsx';
+import { useGatedResource } from '../gated/use-gated-resource.ts';
+import { findLesson, firstLessonId, neighbours, type OutlineSection } from './course-nav.ts';
+import { CurriculumPanel } from './CurriculumPanel.tsx';
+import { LessonPanel } from './LessonPanel.tsx';
+import { OverviewPanel } from './OverviewPanel.tsx';
+import { useCourseProgress } from './use-course-progress.ts';
+
+export interface CourseViewerProps {
+  slug: string;
+  accessLevel: AccessLevel;
+  /** Display label, e.g. "Beginner". */
+  skillLevel: string;
+  duration: string;
+  sections: OutlineSection[];
+}
+
+type Tab = 'overview' | 'lesson';
+
+const TABS: { id: Tab; label: string }[] = [
+  { id: 'overview', label: 'Overview' },
+  { id: 'lesson', label: 'Current Lesson' },
+];
+
+/** The page's address at load time; the viewer rewrites it as lessons change. */
+let loadedQuery: string | undefined;
+const subscribeNothing = () => () => undefined;
+
+/** The lesson named by the `?lesson=` the page was opened with (null on the server and while hydrating). */
+function useLinkedLesson(sections: readonly OutlineSection[]): string | null {
+  const wanted = useSyncExternalStore(
+    subscribeNothing,
+    () => new URLSearchParams((loadedQuery ??= window.location.search)).get('lesson'),
+    () => null,
+  );
+  return wanted && findLesson(sections, wanted) ? wanted : null;
+}
+
+export default function CourseViewer({ slug, accessLevel, skillLevel, duration, sections }: CourseViewerProps) {
+  const id = useId();
+  const linked = useLinkedLesson(sections);
+  const [chosen, setChosen] = useState<string | null>(null);
+  const [tabChoice, setTabChoice] = useState<Tab | null>(null);
+  const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set(sections.map((s) => s.id)));
+  const tabRefs = useRef<(HTMLButtonElement | null)[]>([]);
+  const top = useRef<HTMLDivElement>(null);
+  const { progress, visit, setComplete } = useCourseProgress(slug, accessLevel);
+
+  // The member's choice, else a link naming a lesson, else where they left off, else the first lesson.
+  const resume = progress?.lastLessonId && findLesson(sections, progress.lastLessonId) ? progress.lastLessonId : null;
+  const currentId = chosen ?? linked ?? resume ?? firstLessonId(sections);
+  const fromStart = !chosen && !linked && !resume;
+  const tab: Tab = tabChoice ?? (linked ? 'lesson' : 'overview');
+
+  const lesson = useGatedResource({
+    required: accessLevel,
+    resourceKey: tab === 'lesson' ? currentId : null,
+    load: (lessonId, signal) => fetchLesson(slug, lessonId, signal),
+  });
+
+  const place = findLesson(sections, currentId);
+  const { previous, next } = neighbours(sections, currentId);
+  const completed = useMemo(() => new Set(progress?.completed ?? []), [progress]);
+  const total = sections.reduce((n, s) => n + s.lessons.length, 0);
+
+  // The URL names the current lesson once it is not the starting one.
+  useEffect(() => {
+    if (fromStart || !currentId) return;
+    const url = new URL(window.location.href);
+    url.searchParams.set('lesson', currentId);
+    if (url.href !== window.location.href) window.history.replaceState(window.history.state, '', url);
+  }, [currentId, fromStart]);
+
+  // The lesson on screen is the member's last lesson.
+  const shownId = tab === 'lesson' ? currentId : null;
+  useEffect(() => {
+    if (shownId) visit(shownId);
+  }, [shownId, visit]);
+
+  const go = useCallback(
+    (lessonId: string) => {
+      setChosen(lessonId);
+      setTabChoice('lesson');
+      const sectionId = sections[findLesson(sections, lessonId)?.sectionIndex ?? -1]?.id;
+      if (sectionId) setExpanded((e) => (e.has(sectionId) ? e : new Set(e).add(sectionId)));
+      // The curriculum sits below the lesson on small screens, and Next at the end of a long lesson.
+      if (top.current && top.current.getBoundingClientRect().top < 0) top.current.scrollIntoView({ block: 'start' });
+    },
+    [sections],
+  );
+
+  const toggleSection = useCallback((sectionId: string) => {
+    setExpanded((e) => {
+      const copy = new Set(e);
+      if (!copy.delete(sectionId)) copy.add(sectionId);
+      return copy;
+    });
+  }, []);
+
+  function onTabKey(event: KeyboardEvent<HTMLButtonElement>) {
+    const at = TABS.findIndex((t) => t.id === tab);
+    const moves: Record<string, number> = { ArrowRight: at + 1, ArrowLeft: at - 1 + TABS.length, Home: 0, End: TABS.length - 1 };
+    if (!Object.hasOwn(moves, event.key)) return;
+    event.preventDefault();
+    const index = moves[event.key]! % TABS.length;
+    setTabChoice(TABS[index]!.id);
+    tabRefs.current[index]?.focus();
+  }
+
+  return (
+    <div className="grid gap-8 lg:grid-cols-[minmax(0,1fr)_20rem] lg:items-start">
+      <div ref={top} className="flex min-w-0 scroll-mt-24 flex-col gap-6">
+        {progress && <ProgressBar completed={progress.completed.length} total={progress.total} />}
+        <div role="tablist" aria-label="Course" className="flex gap-2 border-b border-slate-200">
+          {TABS.map((t, i) => (
+            <button
+              key={t.id}
+              ref={(el) => {
+                tabRefs.current[i] = el;
+              }}
+              type="button"
+              role="tab"
+              id={`${id}-${t.id}`}
+              aria-selected={tab === t.id}
+              aria-controls={`${id}-${t.id}-panel`}
+              tabIndex={tab === t.id ? 0 : -1}
+              onClick={() => setTabChoice(t.id)}
+              onKeyDown={onTabKey}
+              className={`-mb-px border-b-2 px-4 py-2 text-sm font-semibold ${tab === t.id ? 'border-brand-600 text-brand-700' : 'border-transparent text-slate-600 hover:text-ink'}`}
+            >
+              {t.label}
+            </button>
+          ))}
+        </div>
+        <div role="tabpanel" id={`${id}-overview-panel`} aria-labelledby={`${id}-overview`} hidden={tab !== 'overview'} tabIndex={0}>
+          <OverviewPanel
+            skillLevel={skillLevel}
+            duration={duration}
+            accessLevel={accessLevel}
+            sections={sections}
+            current={place}
+            resuming={!fromStart}
+            onOpenLesson={() => setTabChoice('lesson')}
+          />
+        </div>
+        <div role="tabpanel" id={`${id}-lesson-panel`} aria-labelledby={`${id}-lesson`} hidden={tab !== 'lesson'} tabIndex={0}>
+          <LessonPanel
+            courseSlug={slug}
+            accessLevel={accessLevel}
+            place={place}
+            total={total}
+            lesson={lesson.state}
+            onRetry={lesson.retry}
+            previous={previous}
+            next={next}
+            onGo={go}
+            complete={progress && currentId ? completed.has(currentId) : undefined}
+            onComplete={(done) => currentId && void setComplete(currentId, done)}
+          />
+        </div>
+      </div>
+      <aside className="lg:sticky lg:top-24 lg:max-h-[calc(100vh-7rem)] lg:overflow-y-auto">
+        <CurriculumPanel
+          sections={sections}
+          currentId={currentId}
+          completed={completed}
+          expanded={expanded}
+          onToggleSection={toggleSection}
+          onPick={go}
+        />
+      </aside>
+    </div>
+  );
+}

@@ -1,0 +1,79 @@
+/**
+ * Gated content for members (writes accounts and levels, so it runs with the writing tests): the
+ * article gate for a level too low and the body once an admin raises it, member downloads, and a
+ * course without lessons.
+ */
+import { expect, test } from '@playwright/test';
+import { setAccessLevel, signedInMember } from './members.ts';
+import { siteContent } from './support.ts';
+
+const ARTICLE = '/blog/chatbot-lead-qualification-design'; // a subscriber article with a public preview
+
+test('a free member sees the Subscriber Content gate, and the body once an admin raises their level', async ({ page }) => {
+  const member = await signedInMember(page, 'gate');
+  await page.goto(ARTICLE);
+  const gate = page.getByTestId('gate-card');
+  await expect(gate.getByRole('heading', { name: 'Subscriber Content' })).toBeVisible();
+  await expect(gate).toContainText('This article is available to subscribers.');
+  await expect(gate.getByRole('link', { name: 'Upgrade Now' })).toHaveAttribute('href', '/pricing');
+  await expect(gate.getByRole('link', { name: 'Sign In' })).toHaveCount(0); // signed in: upgrade only
+  await expect(page.getByTestId('article-preview')).toContainText('Start with the job, not the technology');
+  await expect(page.getByTestId('article-body')).toHaveCount(0);
+
+  await setAccessLevel(page.request, member.id, 'subscriber');
+  await page.reload();
+  const body = page.getByTestId('article-body');
+  await expect(body.getByRole('heading', { name: 'Map intents from real conversations' })).toBeVisible();
+  // The whole body starts with the preview, which is not shown twice.
+  await expect(body).toContainText('Start with the job, not the technology');
+  await expect(page.getByTestId('article-preview')).toBeHidden();
+  await expect(page.getByTestId('gate-card')).toHaveCount(0);
+});
+
+test('members download what their level allows and meet the gate above it', async ({ page }) => {
+  await signedInMember(page, 'downloads');
+  // A free market item (with a price, until payments exist) downloads at once through a signed link.
+  await page.goto('/market/social-media-content-pack');
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Download', exact: true }).click();
+  expect((await download).suggestedFilename()).toMatch(/\.zip$/);
+
+  // A free tool: a direct download for members, and the lead dialog still there.
+  await page.goto('/tools/keyword-research-template');
+  await expect(page.getByRole('button', { name: 'Email me the link' })).toBeVisible();
+  const toolDownload = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Download', exact: true }).click();
+  expect((await toolDownload).suggestedFilename()).toMatch(/\.csv$/);
+
+  // Above the member's level: the gate, Upgrade Now only.
+  await page.goto('/tools/local-seo-citation-tracker');
+  const gate = page.getByTestId('gate-card');
+  await expect(gate.getByRole('heading', { name: 'Subscriber Content' })).toBeVisible();
+  await expect(gate.getByRole('link', { name: 'Sign In' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Download', exact: true })).toHaveCount(0);
+});
+
+test('a course without lessons says that no lesson is selected', async ({ page }) => {
+  const content = await siteContent();
+  try {
+    const course = await content.service.create('course', {
+      title: 'A course still being written',
+      description: 'Lessons for this course are on their way.',
+      tags: ['Draft'],
+      accessLevel: 'free',
+      sections: [],
+    });
+    try {
+      await page.goto(`/courses/${course.slug}`);
+      await page.getByRole('tab', { name: 'Current Lesson' }).click();
+      await expect(page.getByRole('tabpanel', { name: 'Current Lesson' })).toHaveText(
+        'No lesson selected. Please select a lesson from the curriculum.',
+      );
+      await expect(page.getByRole('region', { name: 'Curriculum' })).toContainText('Lessons are being prepared.');
+    } finally {
+      await content.service.remove('course', course.id);
+    }
+  } finally {
+    await content.close();
+  }
+});
