@@ -1,0 +1,319 @@
+/**
+ * The leak crawler (invariant 1, every channel): the real server on the test build and a fresh
+ * Postgres database, crawled as anonymous, free, subscriber and premium callers. Each crawl starts at
+ * the home page, the sitemap, both feeds, the public API and every gated endpoint, then follows every
+ * same-origin reference it finds: links and assets in pages (meta tags included), imports in scripts,
+ * URLs in stylesheets, feeds and sitemaps, and every path or signed link in a JSON answer. Direct
+ * guesses at private file paths are tried too. One sentinel per gated kind must reach exactly the
+ * callers entitled to it, through the channels that carry it, and nobody else; the outbox is checked
+ * last, so no mail ever carried gated text either.
+ */
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { loadConfig } from '../../functions/config.ts';
+import { createMdxSource } from '../../functions/content/mdx-source.ts';
+import { createContentService } from '../../functions/content/service.ts';
+import { openDatabase } from '../../functions/db/client.ts';
+import { emails } from '../../functions/db/schema.ts';
+import { isPrivateKey } from '../../functions/files/service.ts';
+import { startServer, type RunningServer } from '../../functions/main.ts';
+import { DEMO_PASSWORD } from '../../functions/users/demo.ts';
+import { CONTENT_TYPE_INFO, CONTENT_TYPES, type ContentItem } from '../../src/lib/content/registry.ts';
+import { CONTENT_DIR } from '../support/app.ts';
+import { pgAdminUrl } from '../support/databases.ts';
+import { makeBlogInput, quietLogger } from '../support/fixtures.ts';
+import { createTestDatabase, freePort } from '../support/postgres.ts';
+import { BUILT_DB_ARTICLE } from '../support/site.ts';
+import { tempDir } from '../support/temp.ts';
+
+type Caller = 'anonymous' | 'free' | 'subscriber' | 'premium';
+const CALLERS: Caller[] = ['anonymous', 'free', 'subscriber', 'premium'];
+
+/** One sentinel per gated kind, and who may read it. */
+const SENTINELS = {
+  'PREMIUM-SENTINEL-7f3a': 'premium', // premium article body (MDX from git)
+  'PREMIUM-DB-SENTINEL-e61b': 'premium', // premium article body (Markdown from the database)
+  'SUBSCRIBER-LESSON-SENTINEL-5b21': 'subscriber', // subscriber lesson content
+  'PREMIUM-MEDIA-SENTINEL-3c9e': 'premium', // premium lesson media (a protected PDF)
+  'PREMIUM-DOWNLOAD-SENTINEL-9d40': 'premium', // premium download (a market file)
+} as const satisfies Record<string, Exclude<Caller, 'anonymous'>>;
+type Sentinel = keyof typeof SENTINELS;
+const RANK: Record<Caller, number> = { anonymous: -1, free: 0, subscriber: 1, premium: 2 };
+
+const DB_ARTICLE = makeBlogInput({
+  slug: 'leak-crawler-database-article',
+  title: 'Leak Crawler Database Article',
+  accessLevel: 'premium',
+  content: 'A public opening anyone may read.\n\n<!-- preview -->\n\nThe gated part: PREMIUM-DB-SENTINEL-e61b.',
+});
+
+/** What a caller's crawl found. */
+interface Crawl {
+  /** Sentinel → the URLs that carried it. */
+  seen: Map<Sentinel, string[]>;
+  /** Answers by kind (HTML pages, assets, API JSON, XML, file downloads), status 200 only. */
+  counts: Record<'html' | 'asset' | 'json' | 'xml' | 'file', number>;
+  /** Any 5xx, with its URL. */
+  failures: string[];
+  fetched: number;
+}
+
+/** Same-origin references in an answer: paths (resolved against `from`) and absolute URLs on `origin`. */
+function references(text: string, contentType: string, from: URL, origin: string): string[] {
+  const raw: string[] = [];
+  if (contentType.includes('json')) {
+    const walk = (v: unknown): void => {
+      if (typeof v === 'string') raw.push(v);
+      else if (Array.isArray(v)) v.forEach(walk);
+      else if (v && typeof v === 'object') Object.values(v).forEach(walk);
+    };
+    try {
+      walk(JSON.parse(text));
+    } catch {
+      /* not JSON after all */
+    }
+  } else if (contentType.includes('html')) {
+    for (const m of text.matchAll(/\s[\w:-]+="([^"]*)"/g))
+      raw.push(
+        ...m[1]!
+          .replaceAll('&amp;', '&')
+          .split(/,\s*/)
+          .map((s) => s.trim().split(/\s+/)[0]!),
+      );
+  } else if (contentType.includes('xml')) {
+    for (const m of text.matchAll(/<(?:loc|link|guid)>([^<]+)</g)) raw.push(m[1]!.replaceAll('&amp;', '&'));
+    for (const m of text.matchAll(/\surl="([^"]+)"/g)) raw.push(m[1]!.replaceAll('&amp;', '&'));
+  } else if (contentType.includes('javascript')) {
+    for (const m of text.matchAll(/["'`]((?:\.\.?|\/_astro)\/[\w./-]+\.(?:js|css|mjs))["'`]/g)) raw.push(m[1]!);
+  } else if (contentType.includes('css')) {
+    for (const m of text.matchAll(/url\(\s*["']?([^"')]+)["']?\s*\)/g)) raw.push(m[1]!);
+  }
+  const out: string[] = [];
+  for (const ref of raw) {
+    if (!ref || ref.startsWith('//') || ref.startsWith('data:') || ref.startsWith('#')) continue;
+    if (!(ref.startsWith('/') || ref.startsWith('./') || ref.startsWith('../') || ref.startsWith(origin))) continue;
+    try {
+      const url = new URL(ref, from);
+      if (url.origin === origin) out.push(url.pathname + url.search);
+    } catch {
+      /* not a URL */
+    }
+  }
+  return out;
+}
+
+function kindOf(contentType: string, pathname: string): keyof Crawl['counts'] {
+  if (pathname.startsWith('/api/files/')) return 'file';
+  if (contentType.includes('html')) return 'html';
+  if (contentType.includes('json')) return 'json';
+  if (contentType.includes('xml')) return 'xml';
+  return 'asset';
+}
+
+/** Crawls from `seeds` as one caller, following every same-origin reference once. */
+async function crawl(base: string, seeds: string[], token: string | undefined): Promise<Crawl> {
+  const origin = new URL(base).origin;
+  const result: Crawl = {
+    seen: new Map(),
+    counts: { html: 0, asset: 0, json: 0, xml: 0, file: 0 },
+    failures: [],
+    fetched: 0,
+  };
+  const queued = new Set<string>();
+  const queue: string[] = [];
+  const enqueue = (p: string) => {
+    // Query variants of a page are the same page (list filters): one visit each is enough.
+    const key = p.startsWith('/api/') || p.startsWith('/feeds/') ? p : p.split('?')[0]!;
+    if (queued.has(key) || queued.size > 4000) return;
+    queued.add(key);
+    queue.push(key);
+  };
+  seeds.forEach(enqueue);
+
+  async function visit(p: string) {
+    const res = await fetch(`${base}${p}`, {
+      headers: token ? { authorization: `Bearer ${token}` } : {},
+      redirect: 'manual',
+    });
+    result.fetched++;
+    const location = res.headers.get('location');
+    if (location) enqueue(new URL(location, `${base}${p}`).pathname);
+    const bytes = Buffer.from(await res.arrayBuffer());
+    if (res.status >= 500) result.failures.push(`${res.status} ${p}`);
+    // Headers and body alike: a sentinel anywhere in the answer counts.
+    const text = `${[...res.headers].map(([k, v]) => `${k}: ${v}`).join('\n')}\n\n${bytes.toString('latin1')}`;
+    for (const sentinel of Object.keys(SENTINELS) as Sentinel[]) {
+      if (text.includes(sentinel)) result.seen.set(sentinel, [...(result.seen.get(sentinel) ?? []), p]);
+    }
+    const contentType = res.headers.get('content-type') ?? '';
+    if (res.status === 200) result.counts[kindOf(contentType, p)]++;
+    if (res.status < 400) references(bytes.toString('utf8'), contentType, new URL(`${base}${p}`), origin).forEach(enqueue);
+  }
+
+  // A few requests at a time: the server shares two cores with the test runner.
+  let active = 0;
+  await new Promise<void>((done) => {
+    const pump = () => {
+      while (active < 6 && queue.length) {
+        const p = queue.shift()!;
+        active++;
+        visit(p)
+          .catch((err: unknown) => result.failures.push(`${p}: ${String(err)}`))
+          .finally(() => {
+            active--;
+            pump();
+          });
+      }
+      if (active === 0) done();
+    };
+    pump();
+  });
+  return result;
+}
+
+/** Every public and gated API answer and a guess at every private file's path, built from the content itself. */
+function gatedSeeds(items: ContentItem[]): string[] {
+  const seeds: string[] = ['/api/users/me', '/api/users/me/progress', '/api/users/me/feed', '/api/users/me/export'];
+  const guesses = (key: string) =>
+    isPrivateKey(key)
+      ? [`/${key}`, `/files/${key}`, `/content/files/${key}`, `/api/files/${key}`, `/${path.basename(key)}`, `/media/${path.basename(key)}`]
+      : [];
+  for (const item of items) {
+    const segment = CONTENT_TYPE_INFO[item.type].apiSegment;
+    seeds.push(`/api/public/${segment}/${item.slug}`);
+    if (item.type === 'blog') seeds.push(`/api/content/blogs/${item.slug}/body`);
+    if (item.type === 'tool' || item.type === 'market') {
+      seeds.push(`/api/content/${segment}/${item.slug}/download`);
+      if (item.downloadUrl) seeds.push(...guesses(item.downloadUrl));
+    }
+    if (item.type === 'course') {
+      seeds.push(`/api/content/courses/${item.slug}/progress`);
+      for (const lesson of item.sections.flatMap((s) => s.lessons)) {
+        seeds.push(`/api/content/courses/${item.slug}/lessons/${lesson.id}`);
+        lesson.downloadables.forEach((d, i) => {
+          seeds.push(`/api/content/courses/${item.slug}/lessons/${lesson.id}/downloads/${i}`, ...guesses(d.url));
+        });
+        for (const media of lesson.media) seeds.push(...guesses(media.url));
+      }
+    }
+  }
+  return seeds;
+}
+
+describe('leak crawler', () => {
+  let server: RunningServer;
+  let base: string;
+  let databaseUrl: string;
+  let itemCount = 0;
+  const crawls = new Map<Caller, Crawl>();
+
+  beforeAll(async () => {
+    // A fresh database holding the database article the build listed and a premium Markdown article.
+    databaseUrl = await createTestDatabase(pgAdminUrl(), 'leak_crawler');
+    const logger = quietLogger();
+    const database = await openDatabase({ kind: 'postgres', url: databaseUrl, poolSize: 2 }, logger);
+    let items: ContentItem[];
+    try {
+      const content = createContentService({ db: database.db, mdx: await createMdxSource(CONTENT_DIR), logger });
+      await content.create('blog', BUILT_DB_ARTICLE);
+      await content.create('blog', DB_ARTICLE);
+      items = (await Promise.all(CONTENT_TYPES.map((type) => content.list(type)))).flat();
+    } finally {
+      await database.close();
+    }
+
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    const config = loadConfig({
+      PORT: String(port),
+      SITE_URL: base,
+      DATABASE_URL: databaseUrl,
+      DATA_DIR: await tempDir('leak-crawler'),
+      DIST_DIR: inject('testEnv').distDir,
+      LOG_LEVEL: 'silent',
+      EMAIL_WORKER: 'false',
+      AUTH_SEED_DEMO: 'true',
+    });
+    server = await startServer(config, logger);
+
+    itemCount = items.length;
+    const seeds = [
+      '/',
+      '/sitemap.xml',
+      '/sitemap-index.xml',
+      '/sitemap-0.xml',
+      '/robots.txt',
+      '/rss.xml',
+      '/manifest.webmanifest',
+      '/api/files/download?token=not-a-token',
+      ...CONTENT_TYPES.map((type) => `/api/public/${CONTENT_TYPE_INFO[type].apiSegment}`),
+      ...gatedSeeds(items),
+    ];
+    for (const caller of CALLERS) {
+      const token = caller === 'anonymous' ? undefined : await signIn(`${caller}@demo.beacongrowth.co`);
+      crawls.set(caller, await crawl(base, seeds, token));
+    }
+  }, 300_000);
+  afterAll(() => server?.close());
+
+  async function signIn(email: string): Promise<string> {
+    const res = await fetch(`${base}/auth/v1/token?grant_type=password`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password: DEMO_PASSWORD }),
+    });
+    expect(res.status, email).toBe(200);
+    return ((await res.json()) as { access_token: string }).access_token;
+  }
+
+  it('reaches every kind of answer, with no server error anywhere', () => {
+    for (const [caller, result] of crawls) {
+      expect(result.failures, caller).toEqual([]);
+      expect(result.counts.html, `${caller} pages`).toBeGreaterThanOrEqual(50);
+      expect(result.counts.asset, `${caller} assets`).toBeGreaterThanOrEqual(30);
+      expect(result.counts.xml, `${caller} feeds and sitemaps`).toBeGreaterThanOrEqual(2);
+      expect(result.counts.json, `${caller} API answers`).toBeGreaterThanOrEqual(itemCount + CONTENT_TYPES.length);
+    }
+    // Members open signed links (downloads, lesson media and files) and their private feed.
+    expect(crawls.get('anonymous')!.counts.file).toBe(0);
+    expect(crawls.get('free')!.counts.file).toBeGreaterThanOrEqual(3);
+    expect(crawls.get('premium')!.counts.file).toBeGreaterThan(crawls.get('free')!.counts.file);
+    expect(crawls.get('premium')!.counts.xml).toBeGreaterThan(crawls.get('anonymous')!.counts.xml);
+    expect(crawls.get('premium')!.counts.json).toBeGreaterThan(crawls.get('free')!.counts.json);
+  });
+
+  it.each(CALLERS)('shows %s exactly the sentinels of their level', (caller) => {
+    const { seen } = crawls.get(caller)!;
+    const entitled = (Object.keys(SENTINELS) as Sentinel[]).filter((s) => RANK[caller] >= RANK[SENTINELS[s]]);
+    expect([...seen.keys()].sort(), JSON.stringify(Object.fromEntries(seen))).toEqual(entitled.sort());
+  });
+
+  it('carries each sentinel only through the gated channels', () => {
+    const premium = crawls.get('premium')!.seen;
+    const channel = (p: string) =>
+      p
+        .split('/')
+        .slice(0, p.startsWith('/api/') ? 3 : 2)
+        .join('/');
+    const channels = (s: Sentinel) => new Set(premium.get(s)!.map(channel));
+    // Bodies come from the body endpoint and the member's private feed; files only through signed links.
+    for (const s of ['PREMIUM-SENTINEL-7f3a', 'PREMIUM-DB-SENTINEL-e61b'] as const) {
+      expect(channels(s), s).toEqual(new Set(['/api/content', '/feeds']));
+    }
+    expect(channels('PREMIUM-MEDIA-SENTINEL-3c9e')).toEqual(new Set(['/api/files']));
+    expect(channels('PREMIUM-DOWNLOAD-SENTINEL-9d40')).toEqual(new Set(['/api/files']));
+    expect(channels('SUBSCRIBER-LESSON-SENTINEL-5b21')).toEqual(new Set(['/api/content']));
+  });
+
+  it('never put gated text in a mail', async () => {
+    const database = await openDatabase({ kind: 'postgres', url: databaseUrl, poolSize: 1 }, quietLogger());
+    try {
+      const mails = await database.db.select().from(emails);
+      for (const mail of mails) {
+        for (const sentinel of Object.keys(SENTINELS)) expect(JSON.stringify(mail)).not.toContain(sentinel);
+      }
+    } finally {
+      await database.close();
+    }
+  });
+});
