@@ -284,16 +284,19 @@ async function authBench(distDir: string) {
 
 function pageWeights(distDir: string) {
   console.log('\n## JavaScript shipped per built page (gzip, before interaction)\n');
-  console.log('Budgets: list pages <= 100 KB; pages without islands ship no island (framework) JS, only the');
-  console.log('site shell scripts every page has (navigation menu, newsletter form, toasts).\n');
+  console.log('Budgets: list pages and detail pages (with their gated-body island) <= 100 KB; pages without islands');
+  console.log('ship no island (framework) JS, only the site shell scripts every page has (navigation menu, newsletter');
+  console.log('form, toasts).\n');
   console.log('| page | islands | JS files | gzip JS | of which islands | budget |\n|---|---|---|---|---|---|');
   for (const w of allPageWeights(path.join(distDir, 'client'))) {
     const isList = ['/blog', '/courses', '/tools', '/market'].includes(w.page);
-    const verdict = isList
-      ? `<= 100 KB ${w.gzipBytes <= 100 * 1024 ? 'PASS' : 'FAIL'}`
-      : w.islands === 0
-        ? `no island JS ${w.islandGzipBytes === 0 ? 'PASS' : 'FAIL'}`
-        : '-';
+    const isDetail = /^\/(blog|courses|tools|market)\/[^/]+$/.test(w.page);
+    const verdict =
+      isList || isDetail
+        ? `<= 100 KB ${w.gzipBytes <= 100 * 1024 ? 'PASS' : 'FAIL'}`
+        : w.islands === 0
+          ? `no island JS ${w.islandGzipBytes === 0 ? 'PASS' : 'FAIL'}`
+          : '-';
     console.log(`| ${w.page} | ${w.islands} | ${w.files.length} | ${kb(w.gzipBytes)} | ${kb(w.islandGzipBytes)} | ${verdict} |`);
   }
 }
