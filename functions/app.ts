@@ -11,6 +11,8 @@ import { createGatedContentRoutes } from './content/gated-routes.ts';
 import { createPublicContentRoutes } from './content/routes.ts';
 import { createFeedRoutes } from './feeds/routes.ts';
 import { createEmailEventRoutes } from './email/routes.ts';
+import { createPaymentRoutes } from './billing/routes.ts';
+import { createTestBillingRoutes } from './billing/embedded/routes.ts';
 import { AppError, createErrorHandler, errorResponse } from './errors.ts';
 import { createFileRoutes } from './files/routes.ts';
 import { createHealthRoutes } from './health/routes.ts';
@@ -72,7 +74,9 @@ export function createApp({ config, logger, services, site, accessLog }: AppDeps
   app.route('/api/content', createGatedContentRoutes({ gated: services.gated, progress, verify, users }));
   app.route('/api/users', createUserRoutes({ users, verify, sessionIsLive: services.sessionIsLive, progress, feeds: services.feeds }));
   app.route('/feeds', createFeedRoutes(services.feeds));
-  app.route('/api/email', createEmailEventRoutes({ outbox: services.outbox, secret: config.email.webhookSecret }));
+  app.route('/api/email', createEmailEventRoutes({ outbox: services.outbox, inbox: services.inbox, secret: config.email.webhookSecret }));
+  app.route('/api/payments', createPaymentRoutes({ billing: services.billing, inbox: services.inbox, verify, users }));
+  if (services.embeddedBilling) app.route('/api/billing/test', createTestBillingRoutes(services.embeddedBilling));
 
   // No route matched: 405 with the Allow list when the path exists under other methods, else 404.
   let methodsFor: ((path: string) => string[]) | undefined;

@@ -58,6 +58,13 @@ const EnvSchema = z.object({
   SUPABASE_URL: z.url({ protocol: /^https?$/ }).optional(),
   SUPABASE_ANON_KEY: z.string().min(10).optional(),
   SUPABASE_SERVICE_ROLE_KEY: z.string().min(10).optional(),
+  STRIPE_SECRET_KEY: z
+    .string()
+    .regex(/^(sk|rk)_(test|live)_\w+$/, 'must be a Stripe secret key (sk_test_…, sk_live_…)')
+    .optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** Where the Stripe SDK sends its calls (tests and stripe-mock); Stripe's own API when unset. */
+  STRIPE_API_URL: z.url({ protocol: /^https?$/ }).optional(),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -123,6 +130,12 @@ export interface Config {
     /** A hosted Supabase project: when set, the browser signs in there and the embedded service is off. */
     hosted?: { url: string; anonKey: string; serviceRoleKey?: string };
   };
+  /** Payments: Stripe when a key is set, else the embedded test provider. */
+  billing: {
+    /** Verifies webhook signatures (Stripe's scheme); the embedded provider derives one from SECRET_KEY's store when unset. */
+    webhookSecret?: string;
+    stripe?: { secretKey: string; apiUrl?: string };
+  };
 }
 
 export class ConfigError extends Error {
@@ -150,6 +163,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.') || 'environment'}: ${i.message}`));
   }
   const env = parsed.data;
+  if (env.STRIPE_SECRET_KEY && !env.STRIPE_WEBHOOK_SECRET) {
+    throw new ConfigError(['STRIPE_WEBHOOK_SECRET: required with STRIPE_SECRET_KEY (the webhook signing secret, whsec_…)']);
+  }
   const dataDir = path.resolve(cwd, env.DATA_DIR);
   const shownHost = env.HOST === '0.0.0.0' || env.HOST === '::' ? 'localhost' : env.HOST;
   return {
@@ -207,6 +223,12 @@ export function loadConfig(source: Record<string, string | undefined> = process.
               ...(env.SUPABASE_SERVICE_ROLE_KEY ? { serviceRoleKey: env.SUPABASE_SERVICE_ROLE_KEY } : {}),
             },
           }
+        : {}),
+    },
+    billing: {
+      ...(env.STRIPE_WEBHOOK_SECRET ? { webhookSecret: env.STRIPE_WEBHOOK_SECRET } : {}),
+      ...(env.STRIPE_SECRET_KEY
+        ? { stripe: { secretKey: env.STRIPE_SECRET_KEY, ...(env.STRIPE_API_URL ? { apiUrl: env.STRIPE_API_URL } : {}) } }
         : {}),
     },
   };

@@ -32,6 +32,9 @@ import { createLeadService } from './leads/service.ts';
 import type { Logger } from './lib/logger.ts';
 import { createTokens } from './lib/tokens.ts';
 import { createNewsletterService } from './newsletter/service.ts';
+import { createWebhookInbox } from './lib/webhooks.ts';
+import { pickPaymentProvider } from './billing/index.ts';
+import { createBillingService } from './billing/service.ts';
 import { loadSigningSecret } from './secrets/service.ts';
 import { createSecretStore } from './secrets/store.ts';
 
@@ -42,6 +45,8 @@ export interface ServiceOptions {
   mailTransport?: MailTransport;
   /** Worker tuning (tests, the stand-alone worker). */
   worker?: Partial<Omit<WorkerOptions, 'db' | 'transport' | 'logger'>>;
+  /** Now, as the embedded payment provider sees it (tests move it to renew and end subscriptions). */
+  billingClock?: () => Date;
 }
 
 /** The outbox worker and its transport on `database`: what the stand-alone worker runs, and part of the services. */
@@ -77,7 +82,8 @@ export async function createServices(config: Config, logger: Logger, options: Se
     const secret = await loadSigningSecret(createSecretStore(db.db), config.secretKey);
     const tokens = createTokens(secret);
     const downloads = createFileService({ tokens, filesDir: config.filesDir, siteUrl });
-    const gated = createGatedContent({ content, files: downloads });
+    // Purchases open items whatever the level; billing is made below, and asked only per request.
+    const gated = createGatedContent({ content, files: downloads, owns: (userId, type, slug) => billing.owns(userId, type, slug) });
     content.onChange(() => gated.clear());
     // Another instance's write: drop every cached answer and rendered body.
     const clear = () => {
@@ -120,9 +126,19 @@ export async function createServices(config: Config, logger: Logger, options: Se
       outbox,
       adminEmails: config.auth.adminEmails,
       deleteAccount: hosted ? (id) => deleteHostedAccount(hosted, id) : (id) => auth.deleteUser(id),
+      beforeDelete: (id) => billing.cancelAll(id),
     });
+    const inbox = createWebhookInbox(db.db, logger);
+    const payments = pickPaymentProvider(config, {
+      db: db.db,
+      secret,
+      logger,
+      ...(options.billingClock ? { clock: options.billingClock } : {}),
+    });
+    const billing = createBillingService({ db: db.db, provider: payments.provider, users, outbox, content, siteUrl, logger });
 
     let prune: NodeJS.Timeout | undefined;
+    let renew: NodeJS.Timeout | undefined;
     let started = false;
     return {
       database: db,
@@ -144,6 +160,10 @@ export async function createServices(config: Config, logger: Logger, options: Se
       authKeys,
       users,
       verifyAccessToken,
+      inbox,
+      billing,
+      /** The embedded test provider (checkout and portal pages, the clock), when it is the one in use. */
+      embeddedBilling: payments.embedded,
       /** Whether a token's session is still signed in, at whichever auth service issued it. */
       sessionIsLive: (token: string, sessionId: string | undefined) =>
         hosted ? hostedSessionIsLive(hosted, token) : auth.sessionIsLive(sessionId),
@@ -161,6 +181,16 @@ export async function createServices(config: Config, logger: Logger, options: Se
         if (config.email.worker) await mail.worker.start();
         prune = setInterval(() => void limiter.prune().catch(() => undefined), 3_600_000);
         prune.unref();
+        // The embedded provider's events reach the same handler as Stripe's webhooks; its subscriptions renew on the minute.
+        const embedded = payments.embedded;
+        if (embedded) {
+          await embedded.connect((event) => inbox.receive('payments', event, () => billing.handleEvent(event)));
+          renew = setInterval(
+            () => void embedded.advance().catch((err: unknown) => logger.warn({ err }, 'embedded billing renewal failed')),
+            60_000,
+          );
+          renew.unref();
+        }
       },
       /**
        * Stops background work (sends in flight finish), closes the transport, stops listening and
@@ -169,6 +199,8 @@ export async function createServices(config: Config, logger: Logger, options: Se
        */
       async close() {
         clearInterval(prune);
+        clearInterval(renew);
+        await payments.embedded?.stop();
         await mail.stop().catch((err: unknown) => logger.warn({ err }, 'mail shutdown failed'));
         await unlisten().catch(() => undefined);
         if (!options.database) await db.close();

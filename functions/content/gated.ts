@@ -4,7 +4,7 @@
  * changes (the same signals that clear the public cache); signed file links are made per request, as
  * they expire. Every answer here belongs to one viewer and is never put in a shared cache.
  */
-import { checkAccess, type AccessLevel, type Viewer } from '../../src/lib/access.ts';
+import { checkAccess, isStaff, type AccessLevel, type Viewer } from '../../src/lib/access.ts';
 import type { ContentType, CourseItem, Lesson } from '../../src/lib/content/registry.ts';
 import { AppError } from '../errors.ts';
 import { createAnswer, type CachedAnswer } from '../lib/respond.ts';
@@ -33,6 +33,10 @@ export interface LessonAnswer {
   downloadables: { name: string; url: string }[];
 }
 
+/** A priced market item at the free level belongs to no plan: it opens only by purchase. */
+export const isPurchaseOnly = (item: { accessLevel: AccessLevel; price?: number | undefined }) =>
+  item.accessLevel === 'free' && (item.price ?? 0) > 0;
+
 /**
  * Enforces the access rule for one item: 401 for visitors, 403 naming the level for members below it.
  * Callers look the item up first, so unknown items are 404 for everyone signed in.
@@ -46,11 +50,30 @@ export function assertAccess(viewer: Viewer, required: AccessLevel, what: string
   throw new AppError('forbidden', `This ${what} is available to ${level}. Upgrade your plan to open it.`, { requiredLevel: required });
 }
 
-export function createGatedContent({ content, files }: { content: ContentService; files: FileService }) {
+export interface GatedContentDeps {
+  content: ContentService;
+  files: FileService;
+  /** Whether the member bought the item (one-time purchases open it whatever their level). */
+  owns?: (userId: string, type: 'market' | 'course', slug: string) => Promise<boolean>;
+}
+
+export function createGatedContent({ content, files, owns }: GatedContentDeps) {
   const articles = new Map<string, Promise<{ accessLevel: AccessLevel; html: string; answer: CachedAnswer } | undefined>>();
   const courses = new Map<string, Promise<RenderedCourse | undefined>>();
 
   const notFound = (type: ContentType) => new AppError('not_found', `${LABEL[type]} not found`);
+
+  /**
+   * The access rule, or a purchase of the item (asked only when the level is not enough). A priced
+   * item at the free level is in no plan: only buyers (and staff) open it.
+   */
+  async function assertAccessOrOwned(viewer: (NonNullable<Viewer> & { id?: string }) | null, required: AccessLevel, what: string, item: { type: 'market' | 'course'; slug: string; purchaseOnly?: boolean }) {
+    const byLevel = item.purchaseOnly ? isStaff(viewer?.role) : checkAccess(viewer, required).allowed;
+    if (byLevel) return;
+    if (viewer?.id && owns && (await owns(viewer.id, item.type, item.slug))) return;
+    if (item.purchaseOnly && viewer) throw new AppError('forbidden', `Buy this item to open its ${what}.`);
+    assertAccess(viewer, required, what);
+  }
 
   const course = (slug: string) =>
     remember(courses, slug, async () => {
@@ -79,7 +102,7 @@ export function createGatedContent({ content, files }: { content: ContentService
     if (!found) throw notFound('course');
     const entry = found.lessons.get(lessonId);
     if (!entry) throw new AppError('not_found', 'Lesson not found');
-    assertAccess(viewer, found.item.accessLevel, 'lesson');
+    await assertAccessOrOwned(viewer, found.item.accessLevel, 'lesson', { type: 'course', slug });
     if (!entry.html && entry.lesson.content) entry.html = renderBody(entry.lesson.content, 'markdown');
     return entry;
   }
@@ -120,7 +143,8 @@ export function createGatedContent({ content, files }: { content: ContentService
     async itemDownload(viewer: Viewer, type: 'tool' | 'market', slug: string): Promise<SignedLink> {
       const item = await content.get(type, slug);
       if (!item) throw notFound(type);
-      assertAccess(viewer, item.accessLevel, 'download');
+      if (item.type === 'market') await assertAccessOrOwned(viewer, item.accessLevel, 'download', { type: 'market', slug, purchaseOnly: isPurchaseOnly(item) });
+      else assertAccess(viewer, item.accessLevel, 'download');
       if (!item.downloadUrl) throw new AppError('not_found', 'This item has no file to download.');
       return files.signedDownload(item.downloadUrl, DOWNLOAD_LINK_SECONDS);
     },
@@ -129,7 +153,7 @@ export function createGatedContent({ content, files }: { content: ContentService
     async courseFor(viewer: Viewer, slug: string): Promise<CourseItem> {
       const found = await course(slug);
       if (!found) throw notFound('course');
-      assertAccess(viewer, found.item.accessLevel, 'course');
+      await assertAccessOrOwned(viewer, found.item.accessLevel, 'course', { type: 'course', slug });
       return found.item;
     },
 

@@ -1,6 +1,6 @@
 /** Database tables (drizzle). Migrations in ./migrations are generated from this file. */
 import { sql } from 'drizzle-orm';
-import { check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { ACCESS_LEVELS, ROLES, type Role } from '../../src/lib/access.ts';
 import { CONTENT_TYPES } from '../../src/lib/content/registry.ts';
 import type { MediaItem } from '../../src/lib/content/schema.ts';
@@ -289,6 +289,7 @@ export const profiles = pgTable(
     avatar: text('avatar'),
     accessLevel: text('access_level', { enum: ACCESS_LEVELS }).notNull().default('free'),
     role: text('role', { enum: ROLES }).notNull().default('member'),
+    /** The payment provider's customer, created once (a conditional write wins any race). */
     customerId: text('customer_id'),
     language: text('language', { enum: LANGUAGES }).notNull().default('en'),
     /** Version of the member's private feed link; bumping it revokes every earlier link. */
@@ -298,6 +299,7 @@ export const profiles = pgTable(
   },
   (t) => [
     index('profiles_email_idx').on(t.email),
+    uniqueIndex('profiles_customer_id_key').on(t.customerId),
     check('profiles_access_check', sql`${t.accessLevel} in (${sqlList(ACCESS_LEVELS)})`),
     check('profiles_role_check', sql`${t.role} in (${sqlList(ROLES)})`),
     check('profiles_language_check', sql`${t.language} in (${sqlList(LANGUAGES)})`),
@@ -345,4 +347,146 @@ export const lessonCompletions = pgTable(
     completedAt: timestamptz('completed_at').notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.courseSlug, t.lessonId] })],
+);
+
+// ---------------------------------------------------------------------------------------------
+// Billing (functions/billing): what the payment provider told us, kept to answer fast and to know
+// which changes already happened (mails and audit entries follow transitions, not events).
+
+export const SUBSCRIPTION_STATUSES = [
+  'incomplete',
+  'incomplete_expired',
+  'trialing',
+  'active',
+  'past_due',
+  'canceled',
+  'unpaid',
+  'paused',
+] as const;
+
+/** A member's subscriptions as last read from the provider (never from an event's snapshot). */
+export const subscriptions = pgTable(
+  'subscriptions',
+  {
+    id: text('id').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => profiles.id, { onDelete: 'cascade' }),
+    customerId: text('customer_id').notNull(),
+    status: text('status', { enum: SUBSCRIPTION_STATUSES }).notNull(),
+    /** The tier id of the price (price_premium_yearly); null for a price we do not sell. */
+    tierId: text('tier_id'),
+    accessLevel: text('access_level', { enum: ACCESS_LEVELS }).notNull(),
+    amount: integer('amount').notNull(),
+    interval: text('interval').notNull(),
+    cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
+    cancelAt: timestamptz('cancel_at'),
+    currentPeriodEnd: timestamptz('current_period_end').notNull(),
+    endedAt: timestamptz('ended_at'),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+    updatedAt: timestamptz('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('subscriptions_user_idx').on(t.userId),
+    check('subscriptions_status_check', sql`${t.status} in (${sqlList(SUBSCRIPTION_STATUSES)})`),
+  ],
+);
+export type SubscriptionRow = typeof subscriptions.$inferSelect;
+
+export const PURCHASABLE_TYPES = ['market', 'course'] as const;
+export type PurchasableType = (typeof PURCHASABLE_TYPES)[number];
+
+/** One-time purchases: a paid checkout session opens the item for its buyer, whatever their level. */
+export const purchases = pgTable(
+  'purchases',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => profiles.id, { onDelete: 'cascade' }),
+    itemType: text('item_type', { enum: PURCHASABLE_TYPES }).notNull(),
+    itemSlug: text('item_slug').notNull(),
+    title: text('title').notNull(),
+    amount: integer('amount').notNull(),
+    currency: text('currency').notNull(),
+    /** The checkout session that paid for it: one purchase per session, however often it is confirmed. */
+    sessionId: text('session_id').notNull(),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('purchases_session_key').on(t.sessionId),
+    uniqueIndex('purchases_user_item_key').on(t.userId, t.itemType, t.itemSlug),
+    check('purchases_type_check', sql`${t.itemType} in (${sqlList(PURCHASABLE_TYPES)})`),
+  ],
+);
+export type PurchaseRow = typeof purchases.$inferSelect;
+
+/**
+ * Signed webhook events from any provider (payments, mail delivery), one row per provider event
+ * id: `processed_at` marks it applied; `claimed_at` lets one delivery work on it at a time (a claim
+ * older than a minute is taken to be a crashed attempt).
+ */
+export const webhookEvents = pgTable(
+  'webhook_events',
+  {
+    source: text('source').notNull(),
+    id: text('id').notNull(),
+    type: text('type').notNull(),
+    claimedAt: timestamptz('claimed_at').notNull().defaultNow(),
+    processedAt: timestamptz('processed_at'),
+    receivedAt: timestamptz('received_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.source, t.id] })],
+);
+
+// The embedded test payment provider's own state (functions/billing/embedded): what Stripe keeps
+// on its side. Only the embedded provider reads or writes these tables.
+
+export const testBillingCustomers = pgTable('test_billing_customers', {
+  id: text('id').primaryKey(),
+  email: text('email').notNull(),
+  userId: text('user_id').notNull(),
+  idempotencyKey: text('idempotency_key').notNull().unique(),
+  /** Last four digits of the card on file, and whether later charges fail (test card 4000 0000 0000 0341). */
+  cardLast4: text('card_last4'),
+  cardFailsLater: boolean('card_fails_later').notNull().default(false),
+  createdAt: timestamptz('created_at').notNull().defaultNow(),
+});
+
+export const testBillingSessions = pgTable('test_billing_sessions', {
+  id: text('id').primaryKey(),
+  kind: text('kind', { enum: ['checkout', 'portal'] }).notNull(),
+  customerId: text('customer_id').notNull(),
+  /** Checkout: mode, price (a plan's lookup key or an inline one-time line), urls, metadata, outcome. */
+  detail: jsonb('detail').$type<Record<string, unknown>>().notNull(),
+  status: text('status').notNull(),
+  subscriptionId: text('subscription_id'),
+  expiresAt: timestamptz('expires_at').notNull(),
+  createdAt: timestamptz('created_at').notNull().defaultNow(),
+});
+
+export const testBillingSubscriptions = pgTable('test_billing_subscriptions', {
+  id: text('id').primaryKey(),
+  customerId: text('customer_id').notNull(),
+  status: text('status', { enum: SUBSCRIPTION_STATUSES }).notNull(),
+  lookupKey: text('lookup_key').notNull(),
+  cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
+  currentPeriodStart: timestamptz('current_period_start').notNull(),
+  currentPeriodEnd: timestamptz('current_period_end').notNull(),
+  endedAt: timestamptz('ended_at'),
+  metadata: jsonb('metadata').$type<Record<string, string>>().notNull().default({}),
+  createdAt: timestamptz('created_at').notNull().defaultNow(),
+});
+
+/** Events the embedded provider raised, delivered to the billing handler until it took them. */
+export const testBillingEvents = pgTable(
+  'test_billing_events',
+  {
+    id: text('id').primaryKey(),
+    type: text('type').notNull(),
+    object: jsonb('object').$type<Record<string, unknown>>().notNull(),
+    created: integer('created').notNull(),
+    deliveredAt: timestamptz('delivered_at'),
+  },
+  (t) => [index('test_billing_events_pending_idx').on(t.created)],
 );

@@ -1,13 +1,15 @@
 /**
  * POST /api/email/events: delivery reports from the mail provider (thin: verify, parse, apply).
  * Signed with HMAC-SHA256 of the raw body under EMAIL_WEBHOOK_SECRET, sent as
- * `X-Webhook-Signature: sha256=<hex>`; one event or an array. Each event applies once (by id).
+ * `X-Webhook-Signature: sha256=<hex>`; one event or an array. Each event applies once (by id),
+ * through the shared signed-webhook path (functions/lib/webhooks.ts).
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { AppError, fieldErrors } from '../errors.ts';
 import type { AppEnv } from '../lib/context.ts';
+import { signedWebhookHandler, type WebhookInbox } from '../lib/webhooks.ts';
 import { DeliveryEventSchema } from './schema.ts';
 import type { EmailService } from './service.ts';
 
@@ -24,24 +26,28 @@ function verified(secret: string, body: string, header: string | undefined): boo
   return expected.length === given.length && timingSafeEqual(expected, given);
 }
 
-export function createEmailEventRoutes({ outbox, secret }: { outbox: EmailService; secret?: string }) {
-  return new Hono<AppEnv>().post('/events', async (c) => {
-    if (!secret) throw new AppError('not_found', 'Delivery events are not enabled (set EMAIL_WEBHOOK_SECRET).');
-    const body = await c.req.text();
-    if (!verified(secret, body, c.req.header('x-webhook-signature'))) {
-      throw new AppError('unauthorized', 'The webhook signature is missing or wrong.');
-    }
-    let json: unknown;
-    try {
-      json = JSON.parse(body);
-    } catch {
-      throw new AppError('bad_request', 'The request body is not valid JSON.');
-    }
-    const parsed = EventsSchema.safeParse(json);
-    if (!parsed.success) throw new AppError('validation_failed', 'The event is not valid.', { fields: fieldErrors(parsed.error) });
-    const events = Array.isArray(parsed.data) ? parsed.data : [parsed.data];
-    let applied = 0;
-    for (const event of events) if ((await outbox.applyEvent(event)).applied) applied += 1;
-    return c.json({ received: events.length, applied });
-  });
+export function createEmailEventRoutes({ outbox, inbox, secret }: { outbox: EmailService; inbox: WebhookInbox; secret?: string }) {
+  return new Hono<AppEnv>().post(
+    '/events',
+    signedWebhookHandler({
+      source: 'email',
+      inbox,
+      verify: async (body, c) => {
+        if (!secret) throw new AppError('not_found', 'Delivery events are not enabled (set EMAIL_WEBHOOK_SECRET).');
+        if (!verified(secret, body, c.req.header('x-webhook-signature'))) {
+          throw new AppError('unauthorized', 'The webhook signature is missing or wrong.');
+        }
+        let json: unknown;
+        try {
+          json = JSON.parse(body);
+        } catch {
+          throw new AppError('bad_request', 'The request body is not valid JSON.');
+        }
+        const parsed = EventsSchema.safeParse(json);
+        if (!parsed.success) throw new AppError('validation_failed', 'The event is not valid.', { fields: fieldErrors(parsed.error) });
+        return Array.isArray(parsed.data) ? parsed.data : [parsed.data];
+      },
+      apply: async (event) => (await outbox.applyEvent(event)).applied,
+    }),
+  );
 }

@@ -26,6 +26,8 @@ export interface UserServiceDeps {
   adminEmails: readonly string[];
   /** Deletes the account at the auth service (embedded: ours; hosted: the project's admin API). */
   deleteAccount: (userId: string) => Promise<void>;
+  /** Runs first when a member deletes their account (billing ends their paid subscriptions). */
+  beforeDelete?: (userId: string) => Promise<void>;
 }
 
 /** The spec's "User data" plus role and language. */
@@ -53,7 +55,7 @@ const forbidden = () => new AppError('forbidden', 'You do not have access to thi
 const PROFILE_TTL_MS = 5_000;
 const PROFILE_CACHE_SIZE = 10_000;
 
-export function createUserService({ db, outbox, adminEmails, deleteAccount }: UserServiceDeps) {
+export function createUserService({ db, outbox, adminEmails, deleteAccount, beforeDelete }: UserServiceDeps) {
   const store = createUserStore(db);
   const admins = new Set(adminEmails);
   const cache = new Map<string, { profile: ProfileRow; until: number }>();
@@ -113,6 +115,9 @@ export function createUserService({ db, outbox, adminEmails, deleteAccount }: Us
       return (await createUserStore(tx).byId(id))?.language;
     },
 
+    /** Drops the cached profile after another domain changed it (billing moved the access level). */
+    forget,
+
     /** Sets a profile's role and access level directly (demo seeding). */
     async assign(id: string, role: Role, accessLevel: AccessLevel): Promise<void> {
       await store.update(id, { role, accessLevel });
@@ -167,7 +172,9 @@ export function createUserService({ db, outbox, adminEmails, deleteAccount }: Us
     async deleteMe(viewer: Viewer): Promise<void> {
       const profile = await store.byId(viewer.id);
       const email = profile?.email ?? viewer.email;
-      // The sign-in goes first: if that fails, nothing is lost and the member can try again.
+      // Paid subscriptions end first, then the sign-in: if either fails, nothing is lost and the
+      // member can try again.
+      await beforeDelete?.(viewer.id);
       await deleteAccount(viewer.id);
       forget(viewer.id);
       await db.transaction(async (tx) => {

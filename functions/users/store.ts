@@ -9,6 +9,8 @@ import {
   lessonCompletions,
   newsletterSubscribers,
   profiles,
+  purchases,
+  subscriptions as paidSubscriptions,
   type ProfileRow,
 } from '../db/schema.ts';
 
@@ -42,14 +44,22 @@ export function createUserStore(db: DbOrTx) {
     },
     /** Everything we keep about a member and their address, for the member's export. */
     async personalData(id: string, email: string) {
-      const [subscriptions, downloads, messages, courses, completedLessons] = await Promise.all([
+      const [subscriptions, downloads, messages, courses, completedLessons, plans, bought] = await Promise.all([
         db.select().from(newsletterSubscribers).where(eq(newsletterSubscribers.email, email)),
         db.select().from(leads).where(eq(leads.email, email)),
         db.select().from(contactMessages).where(eq(contactMessages.email, email)),
         db.select().from(courseProgress).where(eq(courseProgress.userId, id)),
         db.select().from(lessonCompletions).where(eq(lessonCompletions.userId, id)),
+        db.select().from(paidSubscriptions).where(eq(paidSubscriptions.userId, id)),
+        db.select().from(purchases).where(eq(purchases.userId, id)),
       ]);
-      return { subscriptions, downloads, messages, courseProgress: { courses, completedLessons } };
+      return {
+        subscriptions,
+        downloads,
+        messages,
+        courseProgress: { courses, completedLessons },
+        billing: { subscriptions: plans, purchases: bought },
+      };
     },
     /** Deletes the profile and the personal data kept by address (newsletter, leads, contact messages). */
     async deleteAll(id: string, email: string) {

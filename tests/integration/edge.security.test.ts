@@ -8,21 +8,35 @@
  */
 import { getRouterName } from 'hono/dev';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import Stripe from 'stripe';
+import { embeddedWebhookSecret } from '../../functions/billing/index.ts';
 import { signWebhook } from '../../functions/email/routes.ts';
-import { newsletterSubscribers, rateLimits } from '../../functions/db/schema.ts';
+import { loadSigningSecret } from '../../functions/secrets/service.ts';
+import { createSecretStore } from '../../functions/secrets/store.ts';
+import { eq } from 'drizzle-orm';
+import { newsletterSubscribers, profiles, rateLimits } from '../../functions/db/schema.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { DATABASE_KINDS } from '../support/databases.ts';
 import { rowCounts } from '../support/db-snapshot.ts';
 
 const WEBHOOK_SECRET = 'edge-suite-webhook-secret';
+const stripe = new Stripe('sk_test_signing_only');
+let paymentsSecret = '';
+
+/** The signature header a signed sample's body needs. */
+function signatureFor(route: Sample, body: string): Record<string, string> {
+  if (route.signed === 'stripe')
+    return { 'stripe-signature': stripe.webhooks.generateTestHeaderString({ payload: body, secret: paymentsSecret }) };
+  return route.signed ? { 'x-webhook-signature': signWebhook(WEBHOOK_SECRET, body) } : {};
+}
 
 interface Sample {
   /** A concrete path for the route. */
   path: string;
   /** A valid JSON body (write routes). */
   body?: Record<string, unknown>;
-  /** Sign the body as the mail provider's webhook does. */
-  signed?: boolean;
+  /** Sign the body as the mail provider's webhook does, or (`stripe`) as the payment provider's does. */
+  signed?: boolean | 'stripe';
   /** Also serves plain HTML form posts. */
   forms?: boolean;
   /** Request headers every try carries (a signed-in member's access token). */
@@ -51,6 +65,32 @@ async function samples(t: TestApp): Promise<Record<string, Sample>> {
     (await t.services.feeds.url({ id: admin.id, email: 'edge-admin@example.com', role: 'admin', accessLevel: 'premium' })).url,
   );
   const course = '/api/content/courses/ai-automation-playbook';
+  // Payments: a member with a paid subscription, and an open checkout for the test checkout page.
+  paymentsSecret = embeddedWebhookSecret(await loadSigningSecret(createSecretStore(t.database.db)));
+  const payer = await member('edge-payer@example.com');
+  const viewerOf = async (id: string, email: string) => ({ id, email, role: 'member' as const, accessLevel: 'free' as const });
+  const success = '/payment/confirmation?session_id={CHECKOUT_SESSION_ID}&payment_status=success';
+  const paid = await t.services.billing.createSession(await viewerOf(payer.id, 'edge-payer@example.com'), {
+    priceId: 'price_subscriber_monthly',
+    successUrl: success,
+    cancelUrl: '/pricing',
+  });
+  const pages = t.services.embeddedBilling!.testPages;
+  await pages.pay(paid.sessionId, { cardNumber: '4242424242424242', expiry: '12/34', cvc: '123' });
+  await t.services.billing.confirm(await viewerOf(payer.id, 'edge-payer@example.com'), paid.sessionId);
+  const [payerProfile] = await t.database.db.select().from(profiles).where(eq(profiles.id, payer.id));
+  const customerId = payerProfile!.customerId!;
+  const [subscription] = await t.services.billing.provider.listSubscriptions(customerId);
+  const shopper = await member('edge-shopper@example.com');
+  const open = await t.services.billing.createSession(await viewerOf(shopper.id, 'edge-shopper@example.com'), {
+    priceId: 'price_premium_yearly',
+    successUrl: success,
+    cancelUrl: '/pricing',
+  });
+  const portal = new URL(
+    (await t.services.billing.provider.createPortalSession({ customerId, returnUrl: `${t.config.siteUrl}/account` })).url,
+  );
+  const portalId = portal.searchParams.get('session')!;
   return {
     'GET /healthz': { path: '/healthz' },
     'GET /readyz': { path: '/readyz' },
@@ -110,6 +150,45 @@ async function samples(t: TestApp): Promise<Record<string, Sample>> {
       body: { id: 'evt-1', type: 'delivered', messageId: '<m-1@example.com>', occurredAt: '2026-11-01T10:00:00Z' },
       signed: true,
     },
+    'POST /api/payments/stripe/webhook': {
+      path: '/api/payments/stripe/webhook',
+      body: { id: 'evt_edge_1', object: 'event', type: 'charge.updated', created: 1_795_000_000, data: { object: { id: 'ch_1' } } },
+      signed: 'stripe',
+    },
+    'POST /api/payments/stripe/create-session': {
+      path: '/api/payments/stripe/create-session',
+      body: { priceId: 'price_premium_monthly', successUrl: success, cancelUrl: '/pricing?canceled=true', userId: admin.id },
+      headers: admin.headers,
+    },
+    'POST /api/payments/stripe/confirm': {
+      path: '/api/payments/stripe/confirm',
+      body: { sessionId: paid.sessionId },
+      headers: payer.headers,
+    },
+    'GET /api/payments/stripe/subscriptions/:customerId': {
+      path: `/api/payments/stripe/subscriptions/${customerId}`,
+      headers: payer.headers,
+    },
+    'POST /api/payments/stripe/create-portal-session': {
+      path: '/api/payments/stripe/create-portal-session',
+      body: { customerId, returnUrl: '/account' },
+      headers: payer.headers,
+    },
+    'POST /api/payments/stripe/subscriptions/:subscriptionId/cancel': {
+      path: `/api/payments/stripe/subscriptions/${subscription!.id}/cancel`,
+      headers: payer.headers,
+    },
+    'GET /api/payments/purchases': { path: '/api/payments/purchases', headers: payer.headers },
+    'GET /api/billing/test/checkout/:id': { path: `/api/billing/test/checkout/${open.sessionId}` },
+    'POST /api/billing/test/checkout/:id/pay': {
+      path: `/api/billing/test/checkout/${open.sessionId}/pay`,
+      body: { cardNumber: '4242 4242 4242 4242', expiry: '12/34', cvc: '123' },
+    },
+    'GET /api/billing/test/portal/:id': { path: `/api/billing/test/portal/${portalId}` },
+    'POST /api/billing/test/portal/:id/subscriptions/:subscriptionId': {
+      path: `/api/billing/test/portal/${portalId}/subscriptions/${subscription!.id}`,
+      body: { action: 'resume' },
+    },
   };
 }
 
@@ -142,7 +221,7 @@ describe.each(DATABASE_KINDS)('API bad-input suite on %s', (kind) => {
 
   function sendJson(key: string, route: Sample, body: unknown, headers: Record<string, string> = {}) {
     const text = JSON.stringify(body);
-    const signature: Record<string, string> = route.signed ? { 'x-webhook-signature': signWebhook(WEBHOOK_SECRET, text) } : {};
+    const signature = signatureFor(route, text);
     return send(methodOf(key), route.path, {
       body: text,
       headers: { 'content-type': 'application/json', ...route.headers, ...signature, ...headers },
@@ -204,7 +283,7 @@ describe.each(DATABASE_KINDS)('API bad-input suite on %s', (kind) => {
     ];
     for (const [key, route] of writeRoutes()) {
       for (const [label, headers, body] of bodies) {
-        const signature: Record<string, string> = route.signed ? { 'x-webhook-signature': signWebhook(WEBHOOK_SECRET, body) } : {};
+        const signature = signatureFor(route, body);
         const res = await send(methodOf(key), route.path, { body, headers: { ...route.headers, ...headers, ...signature } });
         await expectRefused(res, before, `${key}: ${label}`);
       }

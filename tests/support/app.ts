@@ -2,7 +2,7 @@
 import path from 'node:path';
 import { createApp } from '../../functions/app.ts';
 import { loadConfig, type Config } from '../../functions/config.ts';
-import { createServices } from '../../functions/services.ts';
+import { createServices, type ServiceOptions } from '../../functions/services.ts';
 import { quietLogger } from './fixtures.ts';
 import { openTestDatabase, type TestDatabaseKind } from './databases.ts';
 
@@ -18,10 +18,11 @@ export async function createTestApp(
   kind: TestDatabaseKind,
   shared?: Awaited<ReturnType<typeof openTestDatabase>>,
   env: Record<string, string> = {},
+  options: Omit<ServiceOptions, 'database'> = {},
 ) {
   const database = shared ?? (await openTestDatabase(kind));
   const config = testConfig(env);
-  const services = await createServices(config, quietLogger(), { database });
+  const services = await createServices(config, quietLogger(), { ...options, database });
   const app = createApp({ config, logger: quietLogger(), services });
   return {
     app,

@@ -16,6 +16,19 @@ import {
   type MailLanguage,
 } from './account-copy.ts';
 import { button, layout, textLayout } from './layout.ts';
+import {
+  ACTIVATED,
+  CANCEL_SCHEDULED,
+  ENDED,
+  longDate,
+  money,
+  PAYMENT_FAILED,
+  perInterval,
+  PURCHASED,
+  type BillingCopy,
+  type PlanMailData,
+  type PurchaseMailData,
+} from './billing-copy.ts';
 
 export interface TemplateContext {
   siteUrl: string;
@@ -165,7 +178,50 @@ ${button(d.downloadUrl, 'Download now')}
   'auth-recovery': (d: AuthLink, { siteUrl }: TemplateContext): RenderedEmail => authMail(siteUrl, d, RECOVERY),
   'auth-magic-link': (d: AuthLink, { siteUrl }: TemplateContext): RenderedEmail => authMail(siteUrl, d, MAGIC_LINK),
   'auth-email-change': (d: AuthLink, { siteUrl }: TemplateContext): RenderedEmail => authMail(siteUrl, d, EMAIL_CHANGE),
+
+  // Billing mails, in the member's language: sent once per change of the member's plan.
+  'billing-activated': (d: PlanMailData, { siteUrl }: TemplateContext) => planMail(siteUrl, d, ACTIVATED, '/account'),
+  'billing-cancel-scheduled': (d: PlanMailData, { siteUrl }: TemplateContext) => planMail(siteUrl, d, CANCEL_SCHEDULED, '/account'),
+  'billing-payment-failed': (d: PlanMailData, { siteUrl }: TemplateContext) => planMail(siteUrl, d, PAYMENT_FAILED, '/account'),
+  'billing-ended': (d: PlanMailData, { siteUrl }: TemplateContext) => planMail(siteUrl, d, ENDED, '/pricing'),
+  'billing-purchase': (d: PurchaseMailData, { siteUrl }: TemplateContext): RenderedEmail => {
+    const lang = d.language ?? 'en';
+    const c = PURCHASED[lang];
+    const body = c.body(d.title, money(d.amount, lang));
+    return {
+      subject: c.subject(d.title),
+      html: layout({
+        siteUrl,
+        lang,
+        preheader: body,
+        content: html`<h1 style="font-size:22px;margin:0 0 16px">${c.heading}</h1>
+<p style="margin:0 0 16px">${body}</p>
+${button(d.url, c.action)}`,
+      }),
+      text: textLayout(`${c.heading}\n\n${body}\n\n${c.action}: ${d.url}`),
+    };
+  },
 };
+
+function planMail(siteUrl: string, d: PlanMailData, copies: Record<MailLanguage, BillingCopy>, path: string): RenderedEmail {
+  const lang = d.language ?? 'en';
+  const c = copies[lang];
+  const price = `${money(d.amount, lang)}/${perInterval(lang, d.interval)}`;
+  const body = c.body(d, price, longDate(d.date, lang));
+  const url = `${siteUrl}${path}`;
+  return {
+    subject: c.subject(d),
+    html: layout({
+      siteUrl,
+      lang,
+      preheader: body,
+      content: html`<h1 style="font-size:22px;margin:0 0 16px">${c.heading}</h1>
+<p style="margin:0 0 16px">${body}</p>
+${button(url, c.action)}`,
+    }),
+    text: textLayout(`${c.heading}\n\n${body}\n\n${c.action}: ${url}`),
+  };
+}
 
 interface AuthLink {
   /** The verification link. */

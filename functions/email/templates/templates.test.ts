@@ -20,7 +20,30 @@ const SAMPLE: { [N in TemplateName]: TemplateData<N> } = {
   'auth-recovery': { url: 'https://x.test/auth/v1/verify?token=a&type=recovery', code: '012345', validMinutes: 60 },
   'auth-magic-link': { url: 'https://x.test/auth/v1/verify?token=a&type=magiclink', code: '012345', validMinutes: 60 },
   'auth-email-change': { url: 'https://x.test/auth/v1/verify?token=a&type=email_change', code: '012345', validMinutes: 60 },
+  'billing-activated': { planName: hostile, amount: 19190, interval: 'year', date: '2027-11-23T10:00:00.000Z' },
+  'billing-cancel-scheduled': { planName: 'Premium', amount: 1999, interval: 'month', date: '2026-12-23T10:00:00.000Z' },
+  'billing-payment-failed': { planName: 'Subscriber', amount: 999, interval: 'month', date: '2026-12-23T10:00:00.000Z' },
+  'billing-ended': { planName: 'Premium', amount: 1999, interval: 'month', date: '2026-12-23T10:00:00.000Z' },
+  'billing-purchase': { title: hostile, amount: 2999, url: 'https://x.test/market/m' },
 };
+
+describe('billing mails in the member’s language', () => {
+  const plan = { planName: 'Premium', amount: 19190, interval: 'year', date: '2027-11-23T10:00:00.000Z' };
+  it.each([
+    ['en', '$191.90/year', 'November 23, 2027'],
+    ['es', '191,90 US$/año', '23 de noviembre de 2027'],
+    ['fr', '191,90 $US/an', '23 novembre 2027'],
+  ] as const)('the receipt in %s names the price and the next billing date', (language, price, date) => {
+    const mail = renderEmail('billing-activated', { ...plan, language }, ctx);
+    expect(mail.html).toContain(`<html lang="${language}">`);
+    expect(mail.text.replace(/\u00a0|\u202f/g, ' ')).toContain(price);
+    expect(mail.text).toContain(date);
+  });
+  it('tells the date access ends when a cancellation is scheduled', () => {
+    const mail = renderEmail('billing-cancel-scheduled', { ...plan, date: '2026-12-23T10:00:00.000Z' }, ctx);
+    expect(mail.text).toContain('You keep your access until December 23, 2026');
+  });
+});
 
 describe('account mails in the member’s language', () => {
   const link = { url: 'https://x.test/auth/v1/verify?token=a', code: '012345', validMinutes: 60 };

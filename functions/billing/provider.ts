@@ -1,0 +1,105 @@
+/**
+ * The payment provider port: what the billing service asks of a card payment provider. Two
+ * adapters, picked once at start-up: Stripe (`stripe.ts`, the official SDK, when STRIPE_SECRET_KEY
+ * is set) and the embedded test provider (`embedded/`, the default). Shapes follow Stripe's objects
+ * as `../shared/reference/stripe-contract.md` describes them, reduced to the fields we read, with
+ * unix seconds turned into Dates. Adapters never read configuration themselves.
+ */
+
+export type SubscriptionStatus =
+  'incomplete' | 'incomplete_expired' | 'trialing' | 'active' | 'past_due' | 'canceled' | 'unpaid' | 'paused';
+
+export interface ProviderPrice {
+  id: string;
+  /** Our tier id for plans (price_premium_yearly), or the item key for one-time prices. */
+  lookupKey: string;
+  /** Minor units (cents). */
+  unitAmount: number;
+  currency: string;
+  /** Null for one-time prices. */
+  interval: 'month' | 'year' | null;
+  productName: string;
+}
+
+export interface ProviderSubscription {
+  id: string;
+  customerId: string;
+  status: SubscriptionStatus;
+  /** Either field set means a cancel is pending (flexible billing sets only `cancelAt`). */
+  cancelAtPeriodEnd: boolean;
+  cancelAt: Date | null;
+  /** The minimum over the items' period ends (the contract's rule). */
+  currentPeriodEnd: Date;
+  endedAt: Date | null;
+  /** The first item's price. */
+  price: { id: string; lookupKey: string | null; unitAmount: number; interval: 'month' | 'year' | null };
+  metadata: Record<string, string>;
+}
+
+export interface ProviderCheckoutSession {
+  id: string;
+  mode: 'subscription' | 'payment';
+  status: 'open' | 'complete' | 'expired';
+  paymentStatus: 'paid' | 'unpaid' | 'no_payment_required';
+  customerId: string | null;
+  subscriptionId: string | null;
+  clientReferenceId: string | null;
+  metadata: Record<string, string>;
+  /** Total in minor units, when known. */
+  amountTotal: number | null;
+}
+
+export interface CheckoutRequest {
+  customerId: string;
+  userId: string;
+  /** What is bought: a catalog price (plans), or an inline one-time line (Stripe's `price_data`). */
+  line: { priceId: string } | { unitAmount: number; currency: string; productName: string };
+  mode: 'subscription' | 'payment';
+  /** Kept on the session; for subscriptions also copied onto the subscription. */
+  metadata: Record<string, string>;
+  /** May hold the literal `{CHECKOUT_SESSION_ID}` placeholder, which the provider fills in. */
+  successUrl: string;
+  cancelUrl: string;
+  idempotencyKey?: string;
+}
+
+/**
+ * A provider event, verified: Stripe's event envelope (`id`, `type`, `created` in seconds,
+ * `data.object`). The handler reads only ids from the object and re-reads state from the provider,
+ * so duplicates and out-of-order delivery end right.
+ */
+export interface ProviderEvent {
+  id: string;
+  type: string;
+  created: number;
+  data: { object: Record<string, unknown> };
+}
+
+export interface PaymentProvider {
+  readonly kind: 'stripe' | 'embedded';
+  /** Active prices for these lookup keys (any number; adapters batch). */
+  pricesByLookupKeys(keys: readonly string[]): Promise<ProviderPrice[]>;
+  /** A new customer; `idempotencyKey` makes a retried create answer the first customer. */
+  createCustomer(input: { email: string; userId: string; idempotencyKey: string }): Promise<{ id: string }>;
+  createCheckoutSession(input: CheckoutRequest): Promise<{ id: string; url: string }>;
+  /** Null when the provider does not know the id. */
+  retrieveCheckoutSession(id: string): Promise<ProviderCheckoutSession | null>;
+  /** Null when the provider does not know the id. */
+  retrieveSubscription(id: string): Promise<ProviderSubscription | null>;
+  /** Every subscription of the customer, canceled ones included. */
+  listSubscriptions(customerId: string): Promise<ProviderSubscription[]>;
+  /** Schedules (true) or withdraws (false) the cancel at the period end. */
+  setCancelAtPeriodEnd(subscriptionId: string, cancel: boolean): Promise<ProviderSubscription>;
+  /** Ends the subscription now (account deletion). */
+  cancelNow(subscriptionId: string): Promise<ProviderSubscription>;
+  createPortalSession(input: { customerId: string; returnUrl: string }): Promise<{ url: string }>;
+  /** Verifies a webhook's signature on the raw body; throws WebhookSignatureError when it fails. */
+  verifyWebhook(rawBody: string, signature: string | undefined): Promise<ProviderEvent>;
+}
+
+export class WebhookSignatureError extends Error {
+  override name = 'WebhookSignatureError';
+}
+
+/** Subscription statuses that grant the plan's level (past_due: a grace period while retries run). */
+export const GRANTING_STATUSES: readonly SubscriptionStatus[] = ['active', 'trialing', 'past_due'];

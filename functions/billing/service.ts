@@ -1,0 +1,420 @@
+/**
+ * Billing: plans through the provider's hosted checkout, one-time purchases, and the access level
+ * that follows the money. The provider is the source of truth: confirm, webhooks and reads all
+ * re-read state from it, then `sync` writes our copy under a lock on the member's profile, works
+ * out the level (the highest plan among subscriptions that grant: active, trialing, past due) and
+ * sends mails and audit entries for what changed, so duplicates and out-of-order events end right
+ * and no change is mailed twice.
+ */
+import { and, desc, eq, isNull } from 'drizzle-orm';
+import { isStaff, type AccessLevel } from '../../src/lib/access.ts';
+import { localPath } from '../../src/lib/redirect.ts';
+import type { Db, DbOrTx } from '../db/client.ts';
+import { profiles, purchases, subscriptions, type ProfileRow, type PurchasableType, type SubscriptionRow } from '../db/schema.ts';
+import type { ContentService } from '../content/service.ts';
+import type { EmailService } from '../email/service.ts';
+import { AppError } from '../errors.ts';
+import type { Logger } from '../lib/logger.ts';
+import type { UserService, Viewer } from '../users/service.ts';
+import { createUserStore } from '../users/store.ts';
+import { CURRENCY, lookupKeyFor, planFor, planForLookupKey } from './catalog.ts';
+import { GRANTING_STATUSES, type PaymentProvider, type ProviderEvent, type ProviderSubscription } from './provider.ts';
+
+export interface BillingDeps {
+  db: Db;
+  provider: PaymentProvider;
+  users: UserService;
+  outbox: EmailService;
+  content: ContentService;
+  siteUrl: string;
+  logger: Logger;
+  clock?: () => Date;
+}
+
+/** The spec's Subscription (point 3), as the account card reads it. */
+export interface SubscriptionJson {
+  subscriptionId: string;
+  status: string;
+  cancelAtPeriodEnd: boolean;
+  currentPeriodEnd: string;
+  plan: { name: string; amount: number; interval: string };
+}
+
+export interface CheckoutInput {
+  priceId?: string | undefined;
+  item?: { type: PurchasableType; slug: string } | undefined;
+  successUrl: string;
+  cancelUrl: string;
+}
+
+/** The system's id in the audit log for changes the payment provider caused. */
+export const BILLING_ACTOR = '00000000-0000-0000-0000-000000000000';
+const RANK: Record<AccessLevel, number> = { free: 0, subscriber: 1, premium: 2 };
+const SESSION_ID = /^[\w-]{1,255}$/;
+
+function grants(s: { status: string; cancelAt: Date | null }, now: Date): boolean {
+  return (GRANTING_STATUSES as readonly string[]).includes(s.status) && !(s.cancelAt && s.cancelAt <= now);
+}
+
+function subscriptionJson(s: ProviderSubscription | SubscriptionRow): SubscriptionJson {
+  const lookupKey = 'price' in s ? s.price.lookupKey : s.tierId ? lookupKeyFor(s.tierId) : null;
+  const plan = planForLookupKey(lookupKey);
+  const amount = 'price' in s ? s.price.unitAmount : s.amount;
+  const interval = 'price' in s ? (s.price.interval ?? 'month') : s.interval;
+  return {
+    subscriptionId: s.id,
+    status: s.status,
+    cancelAtPeriodEnd: s.cancelAtPeriodEnd || Boolean(s.cancelAt),
+    currentPeriodEnd: (s.cancelAt ?? s.currentPeriodEnd).toISOString(),
+    plan: { name: plan?.name ?? 'Unknown plan', amount, interval },
+  };
+}
+
+export function createBillingService({ db, provider, users, outbox, content, siteUrl, logger, clock = () => new Date() }: BillingDeps) {
+  const origin = new URL(siteUrl).origin;
+
+  /** An absolute URL on our own site for a given one (a path or our origin), or a 422. */
+  function ownUrl(field: string, value: string): string {
+    let url: URL;
+    try {
+      url = new URL(value, origin);
+    } catch {
+      url = new URL('http://invalid');
+    }
+    const path = url.origin === origin ? localPath(url.pathname + url.search + url.hash) : undefined;
+    if (!path)
+      throw new AppError('validation_failed', 'Links must point to this site.', { fields: { [field]: ['Must be a URL on this site'] } });
+    // The placeholder is the provider's: keep its braces literal.
+    return `${origin}${path}`.replaceAll('%7BCHECKOUT_SESSION_ID%7D', '{CHECKOUT_SESSION_ID}');
+  }
+
+  async function profileOf(tx: DbOrTx, userId: string): Promise<ProfileRow> {
+    const profile = await createUserStore(tx).byId(userId);
+    if (!profile) throw new AppError('not_found', 'No such user.');
+    return profile;
+  }
+
+  /** The member's provider customer, created once: a conditional write settles a race between two requests. */
+  async function ensureCustomer(viewer: NonNullable<Viewer>): Promise<string> {
+    const profile = await profileOf(db, viewer.id);
+    if (profile.customerId) return profile.customerId;
+    const { id } = await provider.createCustomer({
+      email: profile.email,
+      userId: profile.id,
+      idempotencyKey: `customer-create-${profile.id}`,
+    });
+    const [won] = await db
+      .update(profiles)
+      .set({ customerId: id })
+      .where(and(eq(profiles.id, profile.id), isNull(profiles.customerId)))
+      .returning({ customerId: profiles.customerId });
+    users.forget(profile.id);
+    return won?.customerId ?? (await profileOf(db, profile.id)).customerId!;
+  }
+
+  async function ownCustomer(viewer: NonNullable<Viewer>, customerId: string): Promise<ProfileRow> {
+    const profile = await profileOf(db, viewer.id);
+    if (!profile.customerId || profile.customerId !== customerId) throw new AppError('forbidden', 'This is not your billing account.');
+    return profile;
+  }
+
+  /** A purchasable item with its price in cents, or a 4xx. */
+  async function purchasable(type: PurchasableType, slug: string) {
+    const item = await content.get(type, slug);
+    if (!item) throw new AppError('not_found', `${type === 'market' ? 'Market item' : 'Course'} not found`);
+    const price = 'price' in item ? item.price : undefined;
+    if (!price || price <= 0) throw new AppError('validation_failed', 'This item is not for sale.', { fields: { item: ['Not for sale'] } });
+    return { item, amount: Math.round(price * 100) };
+  }
+
+  /**
+   * Writes our copy of one subscription as the provider has it now, recomputes the member's level
+   * and records what changed (mails, audit), all in one transaction under the profile's lock.
+   */
+  async function sync(subscriptionId: string): Promise<AccessLevel | undefined> {
+    const fresh = await provider.retrieveSubscription(subscriptionId);
+    if (!fresh) {
+      logger.warn({ subscriptionId }, 'billing: the provider does not know this subscription');
+      return undefined;
+    }
+    const now = clock();
+    return db.transaction(async (tx) => {
+      const owner =
+        (fresh.metadata.userId && (await tx.select().from(profiles).where(eq(profiles.id, fresh.metadata.userId)).for('update'))[0]) ||
+        (await tx.select().from(profiles).where(eq(profiles.customerId, fresh.customerId)).for('update'))[0];
+      if (!owner) {
+        logger.warn({ subscriptionId, customerId: fresh.customerId }, 'billing: no member for this subscription');
+        return undefined;
+      }
+      const plan = planForLookupKey(fresh.price.lookupKey);
+      if (!plan) logger.warn({ subscriptionId, lookupKey: fresh.price.lookupKey }, 'billing: unknown price; it grants nothing');
+      const [before] = await tx.select().from(subscriptions).where(eq(subscriptions.id, fresh.id));
+      const row = {
+        id: fresh.id,
+        userId: owner.id,
+        customerId: fresh.customerId,
+        status: fresh.status,
+        tierId: plan?.tierId ?? null,
+        accessLevel: plan?.accessLevel ?? 'free',
+        amount: fresh.price.unitAmount,
+        interval: fresh.price.interval ?? 'month',
+        cancelAtPeriodEnd: fresh.cancelAtPeriodEnd,
+        cancelAt: fresh.cancelAt,
+        currentPeriodEnd: fresh.currentPeriodEnd,
+        endedAt: fresh.endedAt,
+        updatedAt: now,
+      };
+      await tx.insert(subscriptions).values(row).onConflictDoUpdate({ target: subscriptions.id, set: row });
+      if (!owner.customerId) await tx.update(profiles).set({ customerId: fresh.customerId }).where(eq(profiles.id, owner.id));
+
+      // Mails follow transitions of our copy, so a repeated or late event sends nothing new.
+      const was = before && grants(before, now);
+      const is = grants(row, now);
+      const mail = (template: 'billing-activated' | 'billing-cancel-scheduled' | 'billing-payment-failed' | 'billing-ended') =>
+        outbox.enqueue(tx, {
+          to: owner.email,
+          template,
+          userId: owner.id,
+          data: {
+            language: owner.language,
+            planName: plan?.name ?? 'Unknown plan',
+            amount: row.amount,
+            interval: row.interval,
+            date: (row.cancelAt ?? row.currentPeriodEnd).toISOString(),
+          },
+        });
+      const pending = row.cancelAtPeriodEnd || Boolean(row.cancelAt);
+      const wasPending = Boolean(before && (before.cancelAtPeriodEnd || before.cancelAt));
+      if (is && !was) await mail('billing-activated');
+      else if (is && pending && !wasPending) await mail('billing-cancel-scheduled');
+      if (row.status === 'past_due' && before?.status !== 'past_due') await mail('billing-payment-failed');
+      if (was && !is) await mail('billing-ended');
+
+      const all = await tx.select().from(subscriptions).where(eq(subscriptions.userId, owner.id));
+      let level: AccessLevel = 'free';
+      for (const s of all) if (grants(s, now) && RANK[s.accessLevel] > RANK[level]) level = s.accessLevel;
+      if (isStaff(owner.role)) level = 'premium'; // staff keep premium whatever they pay
+      if (level !== owner.accessLevel) {
+        await tx.update(profiles).set({ accessLevel: level, updatedAt: now }).where(eq(profiles.id, owner.id));
+        await createUserStore(tx).audit({
+          actorId: BILLING_ACTOR,
+          action: 'access_level.billing',
+          targetId: owner.id,
+          detail: { from: owner.accessLevel, to: level, subscriptionId: fresh.id, status: fresh.status },
+        });
+      }
+      users.forget(owner.id);
+      return level;
+    });
+  }
+
+  async function owns(userId: string, type: PurchasableType, slug: string): Promise<boolean> {
+    const [row] = await db
+      .select({ id: purchases.id })
+      .from(purchases)
+      .where(and(eq(purchases.userId, userId), eq(purchases.itemType, type), eq(purchases.itemSlug, slug)));
+    return Boolean(row);
+  }
+
+  /** Records a paid one-time checkout as a purchase (once per session) with its receipt. */
+  async function recordPurchase(session: { id: string; metadata: Record<string, string>; amountTotal: number | null }, userId: string) {
+    const type = session.metadata.itemType as PurchasableType | undefined;
+    const slug = session.metadata.itemSlug;
+    if ((type !== 'market' && type !== 'course') || !slug) {
+      logger.warn({ sessionId: session.id }, 'billing: a paid session without an item');
+      return undefined;
+    }
+    const title = session.metadata.itemTitle ?? slug;
+    await db.transaction(async (tx) => {
+      const owner = await profileOf(tx, userId);
+      const [inserted] = await tx
+        .insert(purchases)
+        .values({
+          userId,
+          itemType: type,
+          itemSlug: slug,
+          title,
+          amount: session.amountTotal ?? 0,
+          currency: CURRENCY,
+          sessionId: session.id,
+        })
+        .onConflictDoNothing()
+        .returning();
+      if (inserted) {
+        await outbox.enqueue(tx, {
+          to: owner.email,
+          template: 'billing-purchase',
+          userId,
+          data: {
+            language: owner.language,
+            title,
+            amount: inserted.amount,
+            url: `${origin}/${type === 'market' ? 'market' : 'courses'}/${slug}`,
+          },
+        });
+      }
+    });
+    return { type, slug, title };
+  }
+
+  /** Applies a completed checkout session (from confirm or the webhook), re-read from the provider. */
+  async function applyCheckout(sessionId: string, expectedUserId?: string) {
+    const session = await provider.retrieveCheckoutSession(sessionId);
+    if (!session) throw new AppError('not_found', 'No such checkout session.');
+    const userId = session.clientReferenceId ?? session.metadata.userId;
+    if (expectedUserId !== undefined && userId !== expectedUserId) {
+      // A customer id match also proves ownership (sessions created before our reference id was set).
+      const profile = await profileOf(db, expectedUserId);
+      if (!session.customerId || profile.customerId !== session.customerId)
+        throw new AppError('forbidden', 'This payment belongs to another account.');
+    }
+    const owner = expectedUserId ?? userId;
+    if (session.status !== 'complete' || session.paymentStatus === 'unpaid') {
+      return { session, owner, paid: false as const };
+    }
+    if (session.mode === 'subscription') {
+      if (session.subscriptionId) await sync(session.subscriptionId);
+      return { session, owner, paid: true as const };
+    }
+    const purchase = owner ? await recordPurchase(session, owner) : undefined;
+    return { session, owner, paid: true as const, purchase };
+  }
+
+  /** Subscription ids an event is about (invoices name theirs under parent.subscription_details). */
+  function subscriptionOf(event: ProviderEvent): string | undefined {
+    const o = event.data.object;
+    if (event.type.startsWith('customer.subscription.')) return typeof o.id === 'string' ? o.id : undefined;
+    const parent = o.parent as { subscription_details?: { subscription?: unknown } } | undefined;
+    const id = parent?.subscription_details?.subscription ?? o.subscription;
+    return typeof id === 'string' ? id : undefined;
+  }
+
+  return {
+    provider,
+
+    /** POST create-session: a plan (refused while another one grants access) or a one-time item. */
+    async createSession(viewer: NonNullable<Viewer>, input: CheckoutInput): Promise<{ sessionId: string; url: string }> {
+      const successUrl = ownUrl('successUrl', input.successUrl);
+      const cancelUrl = ownUrl('cancelUrl', input.cancelUrl);
+      if (input.item) {
+        const { item, amount } = await purchasable(input.item.type, input.item.slug);
+        if (await owns(viewer.id, input.item.type, input.item.slug)) throw new AppError('conflict', 'You already own this item.');
+        const customerId = await ensureCustomer(viewer);
+        const session = await provider.createCheckoutSession({
+          customerId,
+          userId: viewer.id,
+          mode: 'payment',
+          line: { unitAmount: amount, currency: CURRENCY, productName: item.title },
+          metadata: { userId: viewer.id, itemType: input.item.type, itemSlug: item.slug, itemTitle: item.title },
+          successUrl,
+          cancelUrl,
+        });
+        return { sessionId: session.id, url: session.url };
+      }
+      const plan = input.priceId ? planFor(input.priceId) : undefined;
+      if (!plan) throw new AppError('validation_failed', 'Choose a paid plan.', { fields: { priceId: ['Unknown or free plan'] } });
+      const now = clock();
+      const current = await db.select().from(subscriptions).where(eq(subscriptions.userId, viewer.id));
+      if (current.some((s) => grants(s, now))) {
+        throw new AppError('conflict', 'You already have an active subscription. Change or cancel it from your account.');
+      }
+      const [price] = await provider.pricesByLookupKeys([plan.lookupKey]);
+      if (!price) throw new AppError('unavailable', 'This plan cannot be bought right now.');
+      const customerId = await ensureCustomer(viewer);
+      const session = await provider.createCheckoutSession({
+        customerId,
+        userId: viewer.id,
+        mode: 'subscription',
+        line: { priceId: price.id },
+        metadata: { userId: viewer.id, plan: plan.tierId, interval: plan.interval },
+        successUrl,
+        cancelUrl,
+      });
+      return { sessionId: session.id, url: session.url };
+    },
+
+    /** POST confirm: verifies with the provider that the caller's session is paid; idempotent. */
+    async confirm(viewer: NonNullable<Viewer>, sessionId: string) {
+      if (!SESSION_ID.test(sessionId))
+        throw new AppError('validation_failed', 'Not a checkout session id.', { fields: { sessionId: ['Not a session id'] } });
+      const result = await applyCheckout(sessionId, viewer.id);
+      if (!result.paid) throw new AppError('conflict', 'This checkout has not been paid.');
+      const profile = await profileOf(db, viewer.id);
+      return {
+        accessLevel: profile.accessLevel,
+        mode: result.session.mode,
+        ...(result.purchase ? { purchase: result.purchase } : {}),
+      };
+    },
+
+    /** GET subscriptions/{customerId}: the subscription to show (the one granting access, else the latest), or null. */
+    async subscriptionFor(viewer: NonNullable<Viewer>, customerId: string): Promise<SubscriptionJson | null> {
+      await ownCustomer(viewer, customerId);
+      const list = await provider.listSubscriptions(customerId);
+      const now = clock();
+      const shown = list.find((s) => grants(s, now)) ?? list.sort((a, b) => b.currentPeriodEnd.getTime() - a.currentPeriodEnd.getTime())[0];
+      return shown ? subscriptionJson(shown) : null;
+    },
+
+    /** POST subscriptions/{id}/cancel: cancel at the period end, for the owner only. */
+    async cancel(viewer: NonNullable<Viewer>, subscriptionId: string): Promise<SubscriptionJson> {
+      const profile = await profileOf(db, viewer.id);
+      const found = /^[\w-]{1,255}$/.test(subscriptionId) ? await provider.retrieveSubscription(subscriptionId) : null;
+      if (!found) throw new AppError('not_found', 'No such subscription.');
+      if (!profile.customerId || found.customerId !== profile.customerId) throw new AppError('forbidden', 'This is not your subscription.');
+      if (!grants(found, clock())) throw new AppError('conflict', 'This subscription has already ended.');
+      await provider.setCancelAtPeriodEnd(found.id, true);
+      await sync(found.id);
+      const [row] = await db.select().from(subscriptions).where(eq(subscriptions.id, found.id));
+      return subscriptionJson(row!);
+    },
+
+    /** POST create-portal-session: the provider's management page for the caller's own customer. */
+    async portal(viewer: NonNullable<Viewer>, customerId: string, returnUrl: string): Promise<{ url: string }> {
+      await ownCustomer(viewer, customerId);
+      return provider.createPortalSession({ customerId, returnUrl: ownUrl('returnUrl', returnUrl) });
+    },
+
+    /** GET purchases: what the member bought, newest first. */
+    async purchases(viewer: NonNullable<Viewer>) {
+      const rows = await db.select().from(purchases).where(eq(purchases.userId, viewer.id)).orderBy(desc(purchases.createdAt));
+      return rows.map((p) => ({
+        type: p.itemType,
+        slug: p.itemSlug,
+        title: p.title,
+        amount: p.amount,
+        currency: p.currency,
+        purchasedAt: p.createdAt.toISOString(),
+      }));
+    },
+
+    owns,
+
+    /** One verified provider event: ids are read from it, state from the provider. False when it changed nothing. */
+    async handleEvent(event: ProviderEvent): Promise<boolean> {
+      if (event.type === 'checkout.session.completed') {
+        const id = event.data.object.id;
+        if (typeof id !== 'string') return false;
+        return (await applyCheckout(id)).paid;
+      }
+      if (event.type.startsWith('customer.subscription.') || event.type === 'invoice.paid' || event.type === 'invoice.payment_failed') {
+        const id = subscriptionOf(event);
+        return id ? (await sync(id)) !== undefined : false;
+      }
+      return false; // anything else: acknowledged, ignored
+    },
+
+    sync,
+
+    /** Ends the member's paid subscriptions now (before their account is deleted). */
+    async cancelAll(userId: string): Promise<void> {
+      const profile = await createUserStore(db).byId(userId);
+      if (!profile?.customerId) return;
+      for (const s of await provider.listSubscriptions(profile.customerId)) {
+        if (!['canceled', 'incomplete_expired'].includes(s.status)) await provider.cancelNow(s.id);
+      }
+    },
+  };
+}
+
+export type BillingService = ReturnType<typeof createBillingService>;

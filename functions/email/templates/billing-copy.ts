@@ -1,0 +1,164 @@
+/**
+ * The billing mails in the three languages members can choose: receipt when a plan starts,
+ * cancellation scheduled, payment failed, plan ended, and the receipt of a one-time purchase.
+ * Amounts arrive in cents; dates as ISO strings, written out in the member's language.
+ */
+import { SITE } from '../../../src/lib/site.ts';
+import type { MailLanguage } from './account-copy.ts';
+
+export interface PlanMailData {
+  language?: MailLanguage;
+  planName: string;
+  /** Cents. */
+  amount: number;
+  interval: string;
+  /** Next billing date, or the date access ends (ISO). */
+  date: string;
+}
+
+export interface PurchaseMailData {
+  language?: MailLanguage;
+  title: string;
+  /** Cents. */
+  amount: number;
+  /** The item's page, where the download is. */
+  url: string;
+}
+
+const LOCALE: Record<MailLanguage, string> = { en: 'en-US', es: 'es-ES', fr: 'fr-FR' };
+
+export const money = (cents: number, lang: MailLanguage) =>
+  new Intl.NumberFormat(LOCALE[lang], { style: 'currency', currency: 'USD' }).format(cents / 100);
+export const longDate = (iso: string, lang: MailLanguage) =>
+  new Intl.DateTimeFormat(LOCALE[lang], { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(iso));
+
+export interface BillingCopy {
+  subject: (d: PlanMailData) => string;
+  heading: string;
+  body: (d: PlanMailData, price: string, date: string) => string;
+  action: string;
+}
+
+const PER: Record<MailLanguage, Record<string, string>> = {
+  en: { month: 'month', year: 'year' },
+  es: { month: 'mes', year: 'año' },
+  fr: { month: 'mois', year: 'an' },
+};
+export const perInterval = (lang: MailLanguage, interval: string) => PER[lang][interval] ?? interval;
+
+export const ACTIVATED: Record<MailLanguage, BillingCopy> = {
+  en: {
+    subject: (d) => `Your ${SITE.name} ${d.planName} plan is active`,
+    heading: 'Thank you: your plan is active',
+    body: (d, price, date) =>
+      `Your ${d.planName} plan (${price}) has started and your access is open now. Your next billing date is ${date}.`,
+    action: 'Go to my account',
+  },
+  es: {
+    subject: (d) => `Tu plan ${d.planName} de ${SITE.name} está activo`,
+    heading: 'Gracias: tu plan está activo',
+    body: (d, price, date) => `Tu plan ${d.planName} (${price}) ha comenzado y ya tienes acceso. Tu próxima fecha de cobro es el ${date}.`,
+    action: 'Ir a mi cuenta',
+  },
+  fr: {
+    subject: (d) => `Votre formule ${d.planName} ${SITE.name} est active`,
+    heading: 'Merci : votre formule est active',
+    body: (d, price, date) =>
+      `Votre formule ${d.planName} (${price}) a commencé et votre accès est ouvert. Votre prochaine date de facturation est le ${date}.`,
+    action: 'Aller à mon compte',
+  },
+};
+
+export const CANCEL_SCHEDULED: Record<MailLanguage, BillingCopy> = {
+  en: {
+    subject: () => `Your ${SITE.name} plan will end`,
+    heading: 'Your cancellation is scheduled',
+    body: (d, _price, date) =>
+      `Your ${d.planName} plan has been canceled. You keep your access until ${date}, and you can reactivate it from your account before then.`,
+    action: 'Manage my plan',
+  },
+  es: {
+    subject: () => `Tu plan de ${SITE.name} terminará`,
+    heading: 'Tu cancelación está programada',
+    body: (d, _price, date) =>
+      `Tu plan ${d.planName} ha sido cancelado. Conservas el acceso hasta el ${date} y puedes reactivarlo desde tu cuenta antes de esa fecha.`,
+    action: 'Gestionar mi plan',
+  },
+  fr: {
+    subject: () => `Votre formule ${SITE.name} va prendre fin`,
+    heading: 'Votre résiliation est programmée',
+    body: (d, _price, date) =>
+      `Votre formule ${d.planName} a été résiliée. Vous gardez votre accès jusqu’au ${date} et pouvez la réactiver depuis votre compte d’ici là.`,
+    action: 'Gérer ma formule',
+  },
+};
+
+export const PAYMENT_FAILED: Record<MailLanguage, BillingCopy> = {
+  en: {
+    subject: () => `Action needed: your ${SITE.name} payment failed`,
+    heading: 'We could not take your payment',
+    body: (d, price) =>
+      `The payment of ${price} for your ${d.planName} plan failed. Your access continues while we try again; please update your card from your account so it does not end.`,
+    action: 'Update my card',
+  },
+  es: {
+    subject: () => `Acción necesaria: falló tu pago en ${SITE.name}`,
+    heading: 'No pudimos cobrar tu pago',
+    body: (d, price) =>
+      `El pago de ${price} de tu plan ${d.planName} ha fallado. Tu acceso continúa mientras lo intentamos de nuevo; actualiza tu tarjeta desde tu cuenta para que no termine.`,
+    action: 'Actualizar mi tarjeta',
+  },
+  fr: {
+    subject: () => `Action requise : votre paiement ${SITE.name} a échoué`,
+    heading: 'Nous n’avons pas pu encaisser votre paiement',
+    body: (d, price) =>
+      `Le paiement de ${price} pour votre formule ${d.planName} a échoué. Votre accès continue pendant que nous réessayons ; mettez à jour votre carte depuis votre compte pour qu’il ne s’arrête pas.`,
+    action: 'Mettre à jour ma carte',
+  },
+};
+
+export const ENDED: Record<MailLanguage, BillingCopy> = {
+  en: {
+    subject: () => `Your ${SITE.name} plan has ended`,
+    heading: 'Your plan has ended',
+    body: (d) => `Your ${d.planName} plan has ended and your account is back on the free level. You can choose a plan again at any time.`,
+    action: 'See the plans',
+  },
+  es: {
+    subject: () => `Tu plan de ${SITE.name} ha terminado`,
+    heading: 'Tu plan ha terminado',
+    body: (d) => `Tu plan ${d.planName} ha terminado y tu cuenta vuelve al nivel gratuito. Puedes elegir un plan de nuevo cuando quieras.`,
+    action: 'Ver los planes',
+  },
+  fr: {
+    subject: () => `Votre formule ${SITE.name} est terminée`,
+    heading: 'Votre formule est terminée',
+    body: (d) =>
+      `Votre formule ${d.planName} est terminée et votre compte revient au niveau gratuit. Vous pouvez choisir une formule à tout moment.`,
+    action: 'Voir les formules',
+  },
+};
+
+export const PURCHASED: Record<
+  MailLanguage,
+  { subject: (title: string) => string; heading: string; body: (title: string, price: string) => string; action: string }
+> = {
+  en: {
+    subject: (title) => `Your receipt for ${title}`,
+    heading: 'Thank you for your purchase',
+    body: (title, price) => `You bought ${title} for ${price}. It is yours to download whenever you are signed in.`,
+    action: 'Download it',
+  },
+  es: {
+    subject: (title) => `Tu recibo de ${title}`,
+    heading: 'Gracias por tu compra',
+    body: (title, price) => `Compraste ${title} por ${price}. Puedes descargarlo siempre que inicies sesión.`,
+    action: 'Descargarlo',
+  },
+  fr: {
+    subject: (title) => `Votre reçu pour ${title}`,
+    heading: 'Merci pour votre achat',
+    body: (title, price) => `Vous avez acheté ${title} pour ${price}. Il est à vous : téléchargez-le dès que vous êtes connecté.`,
+    action: 'Le télécharger',
+  },
+};

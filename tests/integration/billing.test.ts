@@ -1,0 +1,338 @@
+/**
+ * Payments end to end on the embedded test provider, on both databases: checkout (declined and
+ * invalid cards, then a good one), confirm (idempotent), the level following the money, cancel and
+ * resume, the portal, renewals, failed renewals and endings on a moved clock, one-time purchases
+ * that open a download, the provider's signed webhooks (duplicates, order, bad signatures, unknown
+ * events), the mails each change sends once, and account deletion ending the subscription.
+ */
+import { and, eq } from 'drizzle-orm';
+import Stripe from 'stripe';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { embeddedWebhookSecret } from '../../functions/billing/index.ts';
+import { auditLog, emails, profiles, subscriptions } from '../../functions/db/schema.ts';
+import { loadSigningSecret } from '../../functions/secrets/service.ts';
+import { createSecretStore } from '../../functions/secrets/store.ts';
+import { createTestApp, type TestApp } from '../support/app.ts';
+import { DATABASE_KINDS } from '../support/databases.ts';
+
+const PASSWORD = 'billing flow pass';
+const DAY = 86_400_000;
+const SUCCESS = '/payment/confirmation?session_id={CHECKOUT_SESSION_ID}&payment_status=success';
+const stripe = new Stripe('sk_test_signing_only');
+
+describe.each(DATABASE_KINDS)('payments on the embedded provider (%s)', (kind) => {
+  let t: TestApp;
+  let offset = 0;
+  const clock = () => new Date(Date.now() + offset);
+  let n = 0;
+
+  beforeAll(async () => {
+    t = await createTestApp(kind, undefined, { AUTH_BCRYPT_COST: '4', EMAIL_WORKER: 'false' }, { billingClock: clock });
+    await t.services.start();
+  });
+  afterAll(() => t?.close());
+
+  async function member(level: 'free' | 'subscriber' | 'premium' = 'free') {
+    const email = `member${n++}-${kind}@billing.test`;
+    const id = await t.services.auth.createConfirmedUser(email, PASSWORD, 'Pat Payer');
+    if (level !== 'free') await t.services.users.assign(id, 'member', level);
+    const { access_token } = await t.services.auth.signInWithPassword({ email, password: PASSWORD });
+    return { id, email, token: access_token };
+  }
+
+  function call(token: string | undefined, path: string, body?: unknown, method = body === undefined ? 'GET' : 'POST') {
+    const headers: Record<string, string> = {};
+    if (token) headers.authorization = `Bearer ${token}`;
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    return t.app.request(path, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+  }
+
+  async function checkout(token: string, body: Record<string, unknown>) {
+    const res = await call(token, '/api/payments/stripe/create-session', {
+      successUrl: SUCCESS,
+      cancelUrl: '/pricing?canceled=true',
+      ...body,
+    });
+    expect(res.status, await res.clone().text()).toBe(200);
+    const { sessionId, url } = (await res.json()) as { sessionId: string; url: string };
+    expect(url).toBe(`${t.config.siteUrl}/billing/test-checkout?session=${sessionId}`);
+    return sessionId;
+  }
+
+  const pay = (sessionId: string, cardNumber: string, expiry = '12/34') =>
+    call(undefined, `/api/billing/test/checkout/${sessionId}/pay`, { cardNumber, expiry, cvc: '123' });
+
+  async function subscribe(token: string, priceId: string, card = '4242 4242 4242 4242') {
+    const sessionId = await checkout(token, { priceId });
+    const paid = await pay(sessionId, card);
+    expect(paid.status).toBe(200);
+    return sessionId;
+  }
+
+  async function mails(userId: string) {
+    const rows = await t.database.db.select().from(emails).where(eq(emails.userId, userId));
+    return rows.map((r) => r.template).sort();
+  }
+  const levelOf = async (id: string) => (await t.database.db.select().from(profiles).where(eq(profiles.id, id)))[0]!.accessLevel;
+  const customerOf = async (id: string) => (await t.database.db.select().from(profiles).where(eq(profiles.id, id)))[0]!.customerId!;
+
+  it('takes a free member through a yearly Premium checkout: declined, invalid, then paid and confirmed once', async () => {
+    const m = await member();
+    const sessionId = await checkout(m.token, {
+      priceId: 'price_premium_yearly',
+      userId: m.id,
+      metadata: { accessLevel: 'premium', productName: 'Premium' },
+    });
+
+    const page = (await (await call(undefined, `/api/billing/test/checkout/${sessionId}`)).json()) as Record<string, unknown>;
+    expect(page).toMatchObject({
+      mode: 'subscription',
+      status: 'open',
+      productName: 'Premium',
+      amount: 19190,
+      interval: 'year',
+      email: m.email,
+    });
+
+    const declined = await pay(sessionId, '4000 0000 0000 0002');
+    expect(declined.status).toBe(402);
+    expect(((await declined.json()) as { error: { message: string } }).error.message).toBe('Your card was declined.');
+    const invalid = await pay(sessionId, '4242 4242 4242 4241', '01/20');
+    expect(invalid.status).toBe(422);
+    expect(((await invalid.json()) as { error: { fields: Record<string, string[]> } }).error.fields).toMatchObject({
+      cardNumber: ['Your card number is invalid.'],
+      expiry: ["Your card's expiration year is in the past."],
+    });
+    // Confirm before paying: not paid yet, nothing granted.
+    expect((await call(m.token, '/api/payments/stripe/confirm', { sessionId })).status).toBe(409);
+    expect(await levelOf(m.id)).toBe('free');
+
+    const paid = await pay(sessionId, '4242424242424242');
+    expect(paid.status).toBe(200);
+    expect(await paid.json()).toEqual({
+      redirectUrl: `${t.config.siteUrl}/payment/confirmation?session_id=${sessionId}&payment_status=success`,
+    });
+    expect((await pay(sessionId, '4242424242424242')).status).toBe(409); // paid sessions stay paid
+
+    for (let i = 0; i < 2; i++) {
+      const res = await call(m.token, '/api/payments/stripe/confirm', { sessionId, userId: m.id });
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ accessLevel: 'premium', mode: 'subscription' });
+    }
+    expect(await levelOf(m.id)).toBe('premium');
+    expect(await mails(m.id)).toEqual(['billing-activated']);
+    const audits = await t.database.db.select().from(auditLog).where(eq(auditLog.targetId, m.id));
+    expect(audits.map((a) => [a.action, a.detail.from, a.detail.to])).toEqual([['access_level.billing', 'free', 'premium']]);
+
+    // The premium article body opens now.
+    expect((await call(m.token, '/api/content/blogs/ecommerce-launch-first-90-days/body')).status).toBe(200);
+  });
+
+  it('shows the subscription, refuses a second one, cancels at period end, and resumes in the portal', async () => {
+    const m = await member();
+    await subscribe(m.token, 'price_subscriber_monthly');
+    const customerId = await customerOf(m.id);
+    const read = async () =>
+      (await (await call(m.token, `/api/payments/stripe/subscriptions/${customerId}`)).json()) as Record<string, unknown> & {
+        subscriptionId: string;
+      };
+
+    const sub = await read();
+    expect(sub).toMatchObject({ status: 'active', cancelAtPeriodEnd: false, plan: { name: 'Subscriber', amount: 999, interval: 'month' } });
+    expect(new Date(sub.currentPeriodEnd as string).getTime()).toBeGreaterThan(Date.now() + 27 * DAY);
+
+    const again = await call(m.token, '/api/payments/stripe/create-session', {
+      priceId: 'price_premium_monthly',
+      successUrl: SUCCESS,
+      cancelUrl: '/pricing',
+    });
+    expect(again.status).toBe(409);
+
+    const canceled = await call(m.token, `/api/payments/stripe/subscriptions/${sub.subscriptionId}/cancel`, {});
+    expect(canceled.status).toBe(200);
+    expect(((await canceled.json()) as { subscription: { cancelAtPeriodEnd: boolean } }).subscription.cancelAtPeriodEnd).toBe(true);
+    expect(await read()).toMatchObject({ status: 'active', cancelAtPeriodEnd: true });
+    expect(await levelOf(m.id)).toBe('subscriber'); // access until the period ends
+    expect(await mails(m.id)).toEqual(['billing-activated', 'billing-cancel-scheduled']);
+
+    const portal = await call(m.token, '/api/payments/stripe/create-portal-session', {
+      customerId,
+      returnUrl: `${t.config.siteUrl}/account`,
+    });
+    expect(portal.status).toBe(200);
+    const portalUrl = new URL(((await portal.json()) as { url: string }).url);
+    const portalId = portalUrl.searchParams.get('session')!;
+    const view = (await (await call(undefined, `/api/billing/test/portal/${portalId}`)).json()) as {
+      subscriptions: { id: string }[];
+      returnUrl: string;
+      plans: unknown[];
+    };
+    expect(view.returnUrl).toBe(`${t.config.siteUrl}/account`);
+    expect(view.plans).toHaveLength(4);
+    const resumed = await call(undefined, `/api/billing/test/portal/${portalId}/subscriptions/${view.subscriptions[0]!.id}`, {
+      action: 'resume',
+    });
+    expect(resumed.status).toBe(200);
+    expect(await read()).toMatchObject({ status: 'active', cancelAtPeriodEnd: false });
+
+    // Switching to Premium in the portal raises the level through the same event path.
+    await call(undefined, `/api/billing/test/portal/${portalId}/subscriptions/${view.subscriptions[0]!.id}`, {
+      action: 'switch',
+      priceId: 'price_premium_monthly',
+    });
+    await t.services.embeddedBilling!.deliverPending();
+    expect(await levelOf(m.id)).toBe('premium');
+  });
+
+  it('renews on the clock, then ends a canceled plan at its period end', async () => {
+    const m = await member();
+    await subscribe(m.token, 'price_subscriber_monthly');
+    const [row] = await t.database.db.select().from(subscriptions).where(eq(subscriptions.userId, m.id));
+    offset += 32 * DAY;
+    await t.services.embeddedBilling!.advance();
+    const [renewed] = await t.database.db.select().from(subscriptions).where(eq(subscriptions.id, row!.id));
+    expect(renewed!.currentPeriodEnd.getTime()).toBeGreaterThan(row!.currentPeriodEnd.getTime());
+    expect(await levelOf(m.id)).toBe('subscriber');
+
+    expect((await call(m.token, `/api/payments/stripe/subscriptions/${row!.id}/cancel`, {})).status).toBe(200);
+    offset += 32 * DAY;
+    await t.services.embeddedBilling!.advance();
+    expect(await levelOf(m.id)).toBe('free');
+    expect(await mails(m.id)).toEqual(['billing-activated', 'billing-cancel-scheduled', 'billing-ended']);
+    // A new plan may be bought once the old one ended.
+    expect(
+      (
+        await call(m.token, '/api/payments/stripe/create-session', {
+          priceId: 'price_premium_monthly',
+          successUrl: SUCCESS,
+          cancelUrl: '/pricing',
+        })
+      ).status,
+    ).toBe(200);
+  });
+
+  it('keeps access while a failing card is retried (past due), then ends it', async () => {
+    const m = await member();
+    await subscribe(m.token, 'price_premium_monthly', '4000 0000 0000 0341');
+    offset += 32 * DAY;
+    await t.services.embeddedBilling!.advance();
+    expect((await t.database.db.select().from(subscriptions).where(eq(subscriptions.userId, m.id)))[0]!.status).toBe('past_due');
+    expect(await levelOf(m.id)).toBe('premium');
+    offset += 32 * DAY;
+    await t.services.embeddedBilling!.advance();
+    expect(await levelOf(m.id)).toBe('free');
+    expect(await mails(m.id)).toEqual(['billing-activated', 'billing-ended', 'billing-payment-failed']);
+  });
+
+  it('sells a priced market item once: the buyer downloads it whatever their level', async () => {
+    const m = await member();
+    const item = { type: 'market', slug: 'social-media-content-pack' };
+    // A priced item at the free level is in no plan: only buyers open it.
+    expect((await call(m.token, '/api/content/market/social-media-content-pack/download')).status).toBe(403);
+    const sessionId = await checkout(m.token, { item });
+    expect(await (await call(undefined, `/api/billing/test/checkout/${sessionId}`)).json()).toMatchObject({
+      mode: 'payment',
+      amount: 2400,
+      interval: null,
+    });
+    expect((await pay(sessionId, '4242424242424242')).status).toBe(200);
+    const confirmed = await call(m.token, '/api/payments/stripe/confirm', { sessionId });
+    expect(await confirmed.json()).toEqual({
+      accessLevel: 'free',
+      mode: 'payment',
+      purchase: { type: 'market', slug: 'social-media-content-pack', title: '90-Day Social Media Content Pack' },
+    });
+    expect((await call(m.token, '/api/content/market/social-media-content-pack/download')).status).toBe(200);
+    const list = (await (await call(m.token, '/api/payments/purchases')).json()) as { purchases: unknown[] };
+    expect(list.purchases).toEqual([
+      expect.objectContaining({ type: 'market', slug: 'social-media-content-pack', amount: 2400, currency: 'usd' }),
+    ]);
+    expect((await call(m.token, '/api/payments/stripe/create-session', { item, successUrl: SUCCESS, cancelUrl: '/market' })).status).toBe(
+      409,
+    );
+    expect(await mails(m.id)).toEqual(['billing-purchase']);
+    // Items without a price are not for sale.
+    expect(
+      (
+        await call(m.token, '/api/payments/stripe/create-session', {
+          item: { type: 'market', slug: 'brand-voice-worksheet' },
+          successUrl: SUCCESS,
+          cancelUrl: '/market',
+        })
+      ).status,
+    ).toBe(422);
+  });
+
+  describe('the signed webhook', () => {
+    let secret: string;
+    beforeAll(async () => {
+      secret = embeddedWebhookSecret(await loadSigningSecret(createSecretStore(t.database.db)));
+    });
+    const post = (payload: string, header: string) =>
+      t.app.request('/api/payments/stripe/webhook', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'stripe-signature': header },
+        body: payload,
+      });
+    const signed = (event: object) => {
+      const payload = JSON.stringify({ object: 'event', created: Math.floor(Date.now() / 1000), ...event });
+      return post(payload, stripe.webhooks.generateTestHeaderString({ payload, secret }));
+    };
+
+    it('refuses bad signatures with 400 and acknowledges unknown events with 200', async () => {
+      const payload = JSON.stringify({ id: 'evt_x', type: 'customer.subscription.updated', data: { object: { id: 'sub_x' } } });
+      const good = stripe.webhooks.generateTestHeaderString({ payload, secret });
+      expect((await post(`${payload} `, good)).status).toBe(400); // tampered body
+      expect((await post(payload, stripe.webhooks.generateTestHeaderString({ payload, secret: 'whsec_wrong_secret_value' }))).status).toBe(
+        400,
+      );
+      const old = stripe.webhooks.generateTestHeaderString({ payload, secret, timestamp: Math.floor(Date.now() / 1000) - 301 });
+      expect((await post(payload, old)).status).toBe(400);
+      expect((await post(payload, '')).status).toBe(400);
+      const unknown = await signed({ id: `evt_unknown_${kind}`, type: 'charge.refund.updated', data: { object: { id: 're_1' } } });
+      expect(unknown.status).toBe(200);
+      expect(await unknown.json()).toEqual({ received: 1, applied: 0 });
+    });
+
+    it('applies a duplicate once and ends right when deleted arrives before updated', async () => {
+      const m = await member();
+      const sessionId = await checkout(m.token, { priceId: 'price_premium_monthly' });
+      // The provider's own delivery already applied the payment; a replayed event re-reads the same state.
+      expect((await pay(sessionId, '4242424242424242')).status).toBe(200);
+      const [sub] = await t.database.db.select().from(subscriptions).where(eq(subscriptions.userId, m.id));
+      const completed = { id: `evt_completed_${sessionId}`, type: 'checkout.session.completed', data: { object: { id: sessionId } } };
+      expect(await (await signed(completed)).json()).toEqual({ received: 1, applied: 1 });
+      expect(await (await signed(completed)).json()).toEqual({ received: 1, applied: 0 });
+      expect(await levelOf(m.id)).toBe('premium');
+      expect(await mails(m.id)).toEqual(['billing-activated']);
+
+      // The subscription ends at the provider; the "deleted" event comes first, a stale "updated" after.
+      await t.services.billing.provider.cancelNow(sub!.id);
+      await signed({
+        id: `evt_deleted_${sub!.id}`,
+        type: 'customer.subscription.deleted',
+        data: { object: { id: sub!.id, status: 'canceled' } },
+      });
+      await signed({
+        id: `evt_stale_${sub!.id}`,
+        type: 'customer.subscription.updated',
+        data: { object: { id: sub!.id, status: 'active' } },
+      });
+      expect(await levelOf(m.id)).toBe('free');
+      const [row] = await t.database.db
+        .select()
+        .from(subscriptions)
+        .where(and(eq(subscriptions.id, sub!.id)));
+      expect(row!.status).toBe('canceled');
+    });
+  });
+
+  it('ends the subscription at the provider when the member deletes their account', async () => {
+    const m = await member();
+    await subscribe(m.token, 'price_subscriber_monthly');
+    const customerId = await customerOf(m.id);
+    expect((await call(m.token, '/api/users/me', undefined, 'DELETE')).status).toBe(204);
+    const left = await t.services.billing.provider.listSubscriptions(customerId);
+    expect(left.map((s) => s.status)).toEqual(['canceled']);
+  });
+});
