@@ -55,7 +55,7 @@ describe.each(DATABASE_KINDS)('payment routes on %s', (kind) => {
     });
   }
 
-  const TABLE: { label: string; call: (c: Caller) => Promise<Response>; expected: Record<Caller, number> }[] = [
+  const TABLE: { label: string; call: (c: Caller) => Response | Promise<Response>; expected: Record<Caller, number> }[] = [
     {
       label: 'confirm the owner’s session',
       call: (c) => call(c, '/api/payments/stripe/confirm', { sessionId: paidSession }),
