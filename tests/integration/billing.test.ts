@@ -263,6 +263,20 @@ describe.each(DATABASE_KINDS)('payments on the embedded provider (%s)', (kind) =
     ).toBe(422);
   });
 
+  it('sells a priced course outright: its lessons open for the buyer on the free level', async () => {
+    const m = await member();
+    const lesson = '/api/content/courses/content-strategy-sprint/progress';
+    expect((await call(m.token, lesson)).status).toBe(403);
+    const sessionId = await checkout(m.token, { item: { type: 'course', slug: 'content-strategy-sprint' } });
+    expect(await (await call(undefined, `/api/billing/test/checkout/${sessionId}`)).json()).toMatchObject({
+      mode: 'payment',
+      amount: 12900,
+    });
+    expect((await pay(sessionId, '4242424242424242')).status).toBe(200);
+    expect((await call(m.token, lesson)).status).toBe(200);
+    expect(await levelOf(m.id)).toBe('free');
+  });
+
   describe('the signed webhook', () => {
     let secret: string;
     beforeAll(async () => {

@@ -1,18 +1,14 @@
 /**
  * The home page's teasers (spec point 2). Tools and courses are a fixed selection (the spec's
- * sample data; course prices are the spec's $149, $199 and $129); titles and descriptions come from
- * the content itself so they never drift. Posts are the latest three at build time.
+ * sample data); titles, descriptions and the courses' one-time prices (the spec's $149, $199 and
+ * $129, in each course's frontmatter, so Home shows what checkout charges) come from the content. Posts are the latest three at build time.
  * Build time only: reads content through the build reader.
  */
 import type { PublicBlog, PublicCourse, PublicTool } from '../../lib/content/registry.ts';
 import { getBuildReader } from '../../lib/server/context.ts';
 
 const TEASER_TOOL_SLUGS = ['seo-audit-checklist', 'marketing-roi-calculator', 'content-calendar-template'] as const;
-const TEASER_COURSES = [
-  { slug: 'ai-automation-playbook', price: 149 },
-  { slug: 'chatbot-development-essentials', price: 199 },
-  { slug: 'content-strategy-sprint', price: 129 },
-] as const;
+const TEASER_COURSE_SLUGS = ['ai-automation-playbook', 'chatbot-development-essentials', 'content-strategy-sprint'] as const;
 
 export interface HomeTeasers {
   posts: PublicBlog[];
@@ -31,7 +27,10 @@ export async function loadHomeTeasers(): Promise<HomeTeasers> {
   const posts = (await reader.list('blog')).slice(0, 3);
   const tools = await Promise.all(TEASER_TOOL_SLUGS.map(async (slug) => required(await reader.get('tool', slug), `tool "${slug}"`)));
   const courses = await Promise.all(
-    TEASER_COURSES.map(async ({ slug, price }) => ({ ...required(await reader.get('course', slug), `course "${slug}"`), price })),
+    TEASER_COURSE_SLUGS.map(async (slug) => {
+      const course = required(await reader.get('course', slug), `course "${slug}"`);
+      return { ...course, price: required(course.price, `a price for course "${slug}"`) };
+    }),
   );
   return { posts, tools, courses };
 }

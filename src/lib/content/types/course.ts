@@ -55,6 +55,7 @@ export const course = defineContentType({
   },
   filters: ['search', 'category', 'skillLevel'],
   frontmatter: {
+    price: z.number().min(0).max(100_000).optional().describe('One-time price in dollars to buy the course outright; absent or 0: plans only.'),
     duration: z.string().trim().min(1).max(60).describe('Total length, e.g. "6 weeks" or "4h 30m".'),
     skillLevel: z.enum(SKILL_LEVELS).describe('beginner, intermediate or advanced.'),
     sections: z.array(SectionSchema).min(1).max(50).describe('Curriculum sections in order.'),
@@ -65,16 +66,18 @@ export const course = defineContentType({
     sections: z.array(SectionSchema).max(50).default([]),
   },
   fields: {
+    price: z.number().optional(),
     duration: z.string(),
     skillLevel: z.enum(SKILL_LEVELS),
     sections: z.array(SectionSchema),
   },
   publicFields: {
+    price: z.number().optional(),
     duration: z.string(),
     skillLevel: z.enum(SKILL_LEVELS),
     sections: z.array(PublicSectionSchema),
   },
   gated: ['sections.lessons.content', 'sections.lessons.media', 'sections.lessons.downloadables'],
-  fromFrontmatter: (fm) => ({ duration: fm.duration, skillLevel: fm.skillLevel, sections: fm.sections }),
-  fromInput: (input) => ({ duration: input.duration, skillLevel: input.skillLevel, sections: input.sections }),
+  fromFrontmatter: (fm) => ({ price: fm.price, duration: fm.duration, skillLevel: fm.skillLevel, sections: fm.sections }),
+  fromInput: (input) => ({ price: input.price, duration: input.duration, skillLevel: input.skillLevel, sections: input.sections }),
 });
