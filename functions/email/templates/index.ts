@@ -187,19 +187,13 @@ ${button(d.downloadUrl, 'Download now')}
   'billing-purchase': (d: PurchaseMailData, { siteUrl }: TemplateContext): RenderedEmail => {
     const lang = d.language ?? 'en';
     const c = PURCHASED[lang];
-    const body = c.body(d.title, money(d.amount, lang));
-    return {
+    return actionMail(siteUrl, lang, {
       subject: c.subject(d.title),
-      html: layout({
-        siteUrl,
-        lang,
-        preheader: body,
-        content: html`<h1 style="font-size:22px;margin:0 0 16px">${c.heading}</h1>
-<p style="margin:0 0 16px">${body}</p>
-${button(d.url, c.action)}`,
-      }),
-      text: textLayout(`${c.heading}\n\n${body}\n\n${c.action}: ${d.url}`),
-    };
+      heading: c.heading,
+      body: c.body(d.title, money(d.amount, lang)),
+      action: c.action,
+      url: d.url,
+    });
   },
 };
 
@@ -208,18 +202,26 @@ function planMail(siteUrl: string, d: PlanMailData, copies: Record<MailLanguage,
   const c = copies[lang];
   const price = `${money(d.amount, lang)}/${perInterval(lang, d.interval)}`;
   const body = c.body(d, price, longDate(d.date, lang));
-  const url = `${siteUrl}${path}`;
+  return actionMail(siteUrl, lang, { subject: c.subject(d), heading: c.heading, body, action: c.action, url: `${siteUrl}${path}` });
+}
+
+/** A heading, one paragraph and a button, in the member's language. */
+function actionMail(
+  siteUrl: string,
+  lang: MailLanguage,
+  m: { subject: string; heading: string; body: string; action: string; url: string },
+): RenderedEmail {
   return {
-    subject: c.subject(d),
+    subject: m.subject,
     html: layout({
       siteUrl,
       lang,
-      preheader: body,
-      content: html`<h1 style="font-size:22px;margin:0 0 16px">${c.heading}</h1>
-<p style="margin:0 0 16px">${body}</p>
-${button(url, c.action)}`,
+      preheader: m.body,
+      content: html`<h1 style="font-size:22px;margin:0 0 16px">${m.heading}</h1>
+<p style="margin:0 0 16px">${m.body}</p>
+${button(m.url, m.action)}`,
     }),
-    text: textLayout(`${c.heading}\n\n${body}\n\n${c.action}: ${url}`),
+    text: textLayout(`${m.heading}\n\n${m.body}\n\n${m.action}: ${m.url}`),
   };
 }
 
