@@ -11,7 +11,7 @@ export type SubscriptionStatus =
 
 export interface ProviderPrice {
   id: string;
-  /** Our tier id for plans (price_premium_yearly), or the item key for one-time prices. */
+  /** The provider's lookup key: premium_yearly for plans (our tier id without `price_`). */
   lookupKey: string;
   /** Minor units (cents). */
   unitAmount: number;
@@ -69,6 +69,7 @@ export interface CheckoutRequest {
  * so duplicates and out-of-order delivery end right.
  */
 export interface ProviderEvent {
+  object: 'event';
   id: string;
   type: string;
   created: number;

@@ -6,6 +6,7 @@
  */
 import { checkAccess, isStaff, type AccessLevel, type Viewer } from '../../src/lib/access.ts';
 import type { ContentType, CourseItem, Lesson } from '../../src/lib/content/registry.ts';
+import { isPurchaseOnly } from '../../src/lib/payments/purchasable.ts';
 import { AppError } from '../errors.ts';
 import { createAnswer, type CachedAnswer } from '../lib/respond.ts';
 import type { FileService, SignedLink } from '../files/service.ts';
@@ -32,10 +33,6 @@ export interface LessonAnswer {
   media: { url: string; type: 'image' | 'video' | 'pdf'; alt?: string }[];
   downloadables: { name: string; url: string }[];
 }
-
-/** A priced market item at the free level belongs to no plan: it opens only by purchase. */
-export const isPurchaseOnly = (item: { accessLevel: AccessLevel; price?: number | undefined }) =>
-  item.accessLevel === 'free' && (item.price ?? 0) > 0;
 
 /**
  * Enforces the access rule for one item: 401 for visitors, 403 naming the level for members below it.
@@ -143,7 +140,7 @@ export function createGatedContent({ content, files, owns }: GatedContentDeps) {
     async itemDownload(viewer: Viewer, type: 'tool' | 'market', slug: string): Promise<SignedLink> {
       const item = await content.get(type, slug);
       if (!item) throw notFound(type);
-      if (item.type === 'market') await assertAccessOrOwned(viewer, item.accessLevel, 'download', { type: 'market', slug, purchaseOnly: isPurchaseOnly(item) });
+      if (item.type === 'market') await assertAccessOrOwned(viewer, item.accessLevel, 'download', { type: 'market', slug, purchaseOnly: isPurchaseOnly(item.accessLevel, item.price) });
       else assertAccess(viewer, item.accessLevel, 'download');
       if (!item.downloadUrl) throw new AppError('not_found', 'This item has no file to download.');
       return files.signedDownload(item.downloadUrl, DOWNLOAD_LINK_SECONDS);

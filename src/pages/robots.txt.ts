@@ -10,6 +10,7 @@ export const GET: APIRoute = ({ site }) => {
     'Disallow: /admin',
     'Disallow: /create',
     'Disallow: /payment/',
+    'Disallow: /billing/',
     '',
     `Sitemap: ${new URL('/sitemap.xml', site).href}`,
     '',

@@ -183,6 +183,8 @@ test('forgot password: the mailed link opens the reset page, and the new passwor
   await page.getByLabel('New password', { exact: true }).fill('a new browser pass');
   await page.getByRole('button', { name: 'Set new password' }).click();
   await page.waitForURL((url) => url.pathname === '/account');
+  // Let the account page settle first: with the session gone mid-load it would send the visitor to /signin itself.
+  await expect(page.getByRole('heading', { level: 1, name: 'My Account' })).toBeVisible();
   await page.evaluate(() => localStorage.clear());
   await page.goto('/signin');
   await form(page).getByLabel('Email').fill(email);

@@ -187,7 +187,7 @@ export function createEmbeddedProvider({ db, siteUrl, webhookSecret, logger, clo
           .limit(500);
         for (const row of pending) {
           if (stopped) return;
-          await handler({ id: row.id, type: row.type, created: row.created, data: { object: row.object } });
+          await handler({ object: 'event', id: row.id, type: row.type, created: row.created, data: { object: row.object } });
           await db.update(events).set({ deliveredAt: new Date() }).where(eq(events.id, row.id));
         }
       } catch (err) {

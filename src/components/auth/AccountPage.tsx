@@ -1,14 +1,16 @@
 /**
  * The account page (spec point 2 "Account"): a loader while the session loads, a replace-redirect to
  * /signin without one, the header (avatar fallback chain, name, email, Sign Out) and three tabs:
- * Subscription (access level card, subscription card, and course progress beyond the spec), Profile
- * (name) and Settings (AccountSettings.tsx).
+ * Subscription (the subscription card of ../payments, the access level card, and purchases and
+ * course progress beyond the spec), Profile (name) and Settings (AccountSettings.tsx).
  */
 import { useStore } from '@nanostores/react';
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { $auth, authClient, setProfile, type Profile } from '../../lib/auth/client.ts';
 import { TextField } from '../forms/TextField.tsx';
 import { AccountSettings } from './AccountSettings.tsx';
+import { PurchasesCard } from '../payments/PurchasesCard.tsx';
+import { SubscriptionCard } from '../payments/SubscriptionCard.tsx';
 import { api, button, card, failed } from './account-ui.ts';
 import { CourseProgressCard } from './CourseProgressCard.tsx';
 
@@ -122,28 +124,7 @@ export default function AccountPage() {
       <section role="tabpanel" id={`${tabsId}-${tab}-panel`} aria-labelledby={`${tabsId}-${tab}`}>
         {tab === 'subscription' && (
           <div className="grid gap-6 md:grid-cols-2">
-            <div className={card}>
-              <h2 className="text-lg font-semibold text-slate-900">Subscription</h2>
-              {auth.profile === undefined ? (
-                <div className="mt-4 flex justify-center" role="status">
-                  <span className="h-6 w-6 animate-spin rounded-full border-4 border-brand-200 border-t-brand-600" />
-                  <span className="sr-only">Loading your subscription…</span>
-                </div>
-              ) : auth.profile === null ? (
-                <div className="mt-4">
-                  <p className="text-slate-600">We could not load your subscription.</p>
-                  <button
-                    type="button"
-                    onClick={() => window.location.reload()}
-                    className={`${button} mt-3 ring-1 ring-inset ring-slate-300`}
-                  >
-                    Retry
-                  </button>
-                </div>
-              ) : (
-                <p className="mt-4 text-slate-600">No Active Subscription</p>
-              )}
-            </div>
+            <SubscriptionCard auth={auth} className={card} />
             <div className={card}>
               <h2 className="text-lg font-semibold text-slate-900">Access Level</h2>
               <p className="mt-4 flex items-center gap-2 text-xl font-bold text-slate-900">
@@ -161,6 +142,7 @@ export default function AccountPage() {
                 </a>
               )}
             </div>
+            <PurchasesCard className={`${card} md:col-span-2`} />
             <CourseProgressCard className={`${card} md:col-span-2`} />
           </div>
         )}

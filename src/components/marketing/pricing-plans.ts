@@ -1,9 +1,19 @@
 /**
- * Pricing page behaviour: the billing toggle swaps the prebuilt monthly/yearly texts, and choosing a
- * paid tier opens 'Complete Your Subscription'. Its button starts checkout; until the payments work
- * lands it goes to /signin, which brings the visitor back here with ?plan=, and the panel reopens.
+ * Pricing page behaviour: the billing toggle swaps the prebuilt monthly/yearly texts, choosing a
+ * paid tier opens 'Complete Your Subscription', and the signed-in member's tier shows 'Current Plan'.
+ * The panel's button starts checkout (spec point 4: idle → 'Processing...' with the button disabled →
+ * the provider's page; on failure back to idle with the error above the button). Visitors who are
+ * not signed in go through /signin first, which brings them back here with ?plan=, and the panel
+ * reopens. Vanilla, reading the stored session without supabase-js, so the page ships no framework.
  */
+import { ACCESS_LEVELS, type AccessLevel } from '../../lib/access.ts';
+import { fetchViewer, storedSession } from '../../lib/content/gated-client.ts';
+import { startPlanCheckout } from '../../lib/payments/client.ts';
+import { readStored, STORAGE_KEYS, writeStored } from '../../lib/storage-keys.ts';
+
 type Interval = 'month' | 'year';
+
+const CHECKOUT_FAILED = 'Failed to initiate checkout. Please try again.';
 
 let interval: Interval = 'month';
 let chosen: HTMLButtonElement | null = null;
@@ -26,6 +36,100 @@ function fillPanel(panel: HTMLElement): void {
   for (const el of panel.querySelectorAll('[data-plan-name]')) el.textContent = chosen.dataset.name ?? '';
   for (const el of panel.querySelectorAll('[data-plan-price]')) el.textContent = `${price}${per}`;
   panel.dataset.plan = planId(chosen);
+  panel.dataset.level = chosen.dataset.level ?? '';
+  panel.dataset.name = chosen.dataset.name ?? '';
+}
+
+const isLevel = (value: unknown): value is AccessLevel => (ACCESS_LEVELS as readonly unknown[]).includes(value);
+
+/** Shows 'Current Plan' (disabled) in place of the action on the member's own tier, or on none. */
+function markCurrentPlan(root: HTMLElement, level: AccessLevel | null): void {
+  for (const card of root.querySelectorAll<HTMLElement>('[data-tier]')) {
+    const mine = card.dataset.tier === level;
+    const current = card.querySelector<HTMLElement>('[data-current-plan]');
+    const action = card.querySelector<HTMLElement>('[data-plan-action]');
+    if (current) current.hidden = !mine;
+    if (action) action.hidden = mine;
+  }
+}
+
+/** The member's tier: at once from the level the auth client mirrored, then as the server says. */
+function showMembership(root: HTMLElement, panel: HTMLElement): void {
+  const signedIn = Boolean(storedSession());
+  const note = panel.querySelector<HTMLElement>('[data-signed-out-note]');
+  if (note) note.hidden = signedIn;
+  if (!signedIn) return;
+  const mirrored = readStored(STORAGE_KEYS.accessLevel);
+  if (isLevel(mirrored)) markCurrentPlan(root, mirrored);
+  void fetchViewer().then((result) => {
+    const level = result.ok ? result.data.viewer?.accessLevel : undefined;
+    if (isLevel(level)) {
+      writeStored(STORAGE_KEYS.accessLevel, level);
+      markCurrentPlan(root, level);
+    } else if (!result.ok && result.kind === 'signed-out') {
+      markCurrentPlan(root, null);
+      if (note) note.hidden = false;
+    }
+  });
+}
+
+function signInFirst(panel: HTMLElement): void {
+  const back = `/pricing?plan=${encodeURIComponent(panel.dataset.plan ?? '')}`;
+  window.location.assign(`/signin?redirect=${encodeURIComponent(back)}`);
+}
+
+/** The red box above the button: the spec's text, and the server's reason when it helps (already subscribed). */
+function showError(box: HTMLElement, detail?: string): void {
+  const wrapper = document.createElement('div');
+  wrapper.className = 'rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800';
+  const main = document.createElement('p');
+  main.className = 'font-semibold';
+  main.textContent = CHECKOUT_FAILED;
+  wrapper.append(main);
+  if (detail) {
+    const more = document.createElement('p');
+    more.className = 'mt-1';
+    more.textContent = `${detail} `;
+    const link = document.createElement('a');
+    link.href = '/account';
+    link.className = 'font-semibold underline';
+    link.textContent = 'Go to your account';
+    more.append(link);
+    wrapper.append(more);
+  }
+  box.replaceChildren(wrapper);
+}
+
+function setBusy(button: HTMLButtonElement, busy: boolean): void {
+  button.disabled = busy;
+  button.querySelector<HTMLElement>('[data-idle]')!.hidden = busy;
+  button.querySelector<HTMLElement>('[data-busy]')!.hidden = !busy;
+}
+
+function wireCheckout(panel: HTMLElement): void {
+  const button = panel.querySelector<HTMLButtonElement>('[data-checkout]');
+  const errorBox = panel.querySelector<HTMLElement>('[data-checkout-error]');
+  if (!button || !errorBox) return;
+  // Back from the provider's page through the browser's history: the page may come back as it was left.
+  window.addEventListener('pageshow', (event) => {
+    if (event.persisted) setBusy(button, false);
+  });
+  const checkout = async () => {
+    if (!storedSession()) return signInFirst(panel);
+    setBusy(button, true);
+    errorBox.replaceChildren();
+    const level = panel.dataset.level;
+    const result = await startPlanCheckout({
+      priceId: panel.dataset.plan ?? '',
+      accessLevel: isLevel(level) ? level : 'free',
+      productName: panel.dataset.name ?? '',
+    });
+    if (result.ok) return window.location.assign(result.data.url); // stays 'Processing...' while the page changes
+    if (result.kind === 'signed-out') return signInFirst(panel);
+    setBusy(button, false);
+    showError(errorBox, result.kind === 'error' && result.status === 409 ? result.message : undefined);
+  };
+  button.addEventListener('click', () => void checkout());
 }
 
 export function initPricing(): void {
@@ -42,9 +146,11 @@ export function initPricing(): void {
   for (const radio of radios) radio.addEventListener('change', sync);
   sync(); // a restored page may come back with Yearly checked
 
+  const errorBox = panel.querySelector<HTMLElement>('[data-checkout-error]');
   const open = (button: HTMLButtonElement) => {
     chosen = button;
     fillPanel(panel);
+    errorBox?.replaceChildren();
     panel.hidden = false;
     const reduce = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
     panel.scrollIntoView({ behavior: reduce ? 'auto' : 'smooth', block: 'center' });
@@ -53,8 +159,12 @@ export function initPricing(): void {
   const buttons = [...root.querySelectorAll<HTMLButtonElement>('[data-subscribe]')];
   for (const button of buttons) button.addEventListener('click', () => open(button));
 
+  const query = new URLSearchParams(window.location.search);
+  const canceled = root.querySelector<HTMLElement>('[data-canceled]');
+  if (canceled) canceled.hidden = query.get('canceled') !== 'true';
+
   // Back from signing in (?plan=<tier id>): the chosen plan's panel opens again, with its interval.
-  const plan = new URLSearchParams(window.location.search).get('plan');
+  const plan = query.get('plan');
   const returning = plan ? buttons.find((b) => b.dataset.monthId === plan || b.dataset.yearId === plan) : undefined;
   if (returning) {
     const wanted = returning.dataset.yearId === plan ? 'year' : 'month';
@@ -66,8 +176,6 @@ export function initPricing(): void {
     open(returning);
   }
 
-  panel.querySelector('[data-checkout]')?.addEventListener('click', () => {
-    const back = `/pricing?plan=${encodeURIComponent(panel.dataset.plan ?? '')}`;
-    window.location.assign(`/signin?redirect=${encodeURIComponent(back)}`);
-  });
+  showMembership(root, panel);
+  wireCheckout(panel);
 }

@@ -7,6 +7,7 @@ import { createClient, type Session, type SupabaseClient } from '@supabase/supab
 import { atom } from 'nanostores';
 import { localPath } from '../redirect.ts';
 import { removeStored, STORAGE_KEYS, writeStored } from '../storage-keys.ts';
+import { PROFILE_CHANGED_EVENT } from './profile-events.ts';
 import { AUTH_PUBLIC_KEY, AUTH_SERVICE_URL } from './service.ts';
 
 /** The signed-in member's profile as the user API answers it. */
@@ -55,6 +56,7 @@ export function authClient(): SupabaseClient {
     auth: { persistSession: true, autoRefreshToken: true, detectSessionInUrl: true, flowType: 'implicit' },
   });
   let userId: string | undefined;
+  window.addEventListener(PROFILE_CHANGED_EVENT, () => void refreshProfile());
   client.auth.onAuthStateChange((_event, session) => {
     if (!session) {
       userId = undefined;
@@ -78,6 +80,18 @@ export function authClient(): SupabaseClient {
       );
   });
   return client;
+}
+
+/**
+ * Reads the signed-in member's profile again (after a payment or a cancellation changed their level
+ * or customer id); the store keeps the old one until the new one arrives, and keeps it if that fails.
+ */
+export async function refreshProfile(): Promise<void> {
+  const before = $auth.get();
+  if (before.status !== 'signed-in') return;
+  const profile = await loadProfile(before.session);
+  const now = $auth.get();
+  if (profile && now.status === 'signed-in' && now.session.user.id === profile.id) $auth.set({ ...now, profile });
 }
 
 /** Puts a profile the server just answered with into the session store (after a save). */

@@ -18,8 +18,11 @@ export type GatedResult<T> =
   | { ok: false; kind: 'forbidden'; requiredLevel?: AccessLevel }
   /** Unknown item, lesson or file (404). */
   | { ok: false; kind: 'not-found'; message: string }
-  /** Network failure, 5xx or anything unexpected: worth a retry. */
-  | { ok: false; kind: 'error'; message: string };
+  /**
+   * Network failure, 5xx or anything unexpected: worth a retry. `status` is the HTTP status when
+   * the server answered (callers tell a 409 conflict or a 422 apart by it); `code` its error code.
+   */
+  | { ok: false; kind: 'error'; message: string; status?: number; code?: string };
 
 export type GatedFailure = Exclude<GatedResult<unknown>, { ok: true }>;
 
@@ -125,12 +128,20 @@ async function bearer(): Promise<string | undefined> {
 }
 
 async function failure(res: Response): Promise<GatedFailure> {
-  const body = (await res.json().catch(() => undefined)) as { error?: { message?: string; requiredLevel?: AccessLevel } } | undefined;
+  const body = (await res.json().catch(() => undefined)) as
+    | { error?: { code?: string; message?: string; requiredLevel?: AccessLevel } }
+    | undefined;
   const message = body?.error?.message ?? GENERIC;
   if (res.status === 401) return { ok: false, kind: 'signed-out' };
   if (res.status === 403) return { ok: false, kind: 'forbidden', ...(body?.error?.requiredLevel ? { requiredLevel: body.error.requiredLevel } : {}) };
   if (res.status === 404) return { ok: false, kind: 'not-found', message };
-  return { ok: false, kind: 'error', message: res.status >= 500 ? GENERIC : message };
+  return {
+    ok: false,
+    kind: 'error',
+    message: res.status >= 500 ? GENERIC : message,
+    status: res.status,
+    ...(body?.error?.code ? { code: body.error.code } : {}),
+  };
 }
 
 /** One gated call: JSON in and out, with the member's token; never throws. */

@@ -6,12 +6,18 @@
  * matches it, and the session, the `?lesson=` link and progress are applied after hydration.
  * Beyond the spec: members keep progress (complete marks, a bar, resume at the last lesson), and the
  * URL names the current lesson so a reload or a shared link opens it (a link wins over resume).
+ * A course with a price can also be bought outright: its buyers open the lessons whatever their
+ * level, and visitors and members it does not open for see the Buy button above the tabs.
  */
 import { useCallback, useEffect, useId, useMemo, useRef, useState, useSyncExternalStore, type KeyboardEvent } from 'react';
 import type { AccessLevel } from '../../../lib/access.ts';
 import { fetchLesson } from '../../../lib/content/gated-client.ts';
+import { isPriced } from '../../../lib/payments/purchasable.ts';
+import { PurchaseOffer } from '../../payments/BuyButton.tsx';
+import { useOwnership } from '../../payments/use-ownership.ts';
 import { ProgressBar } from '../gated/ProgressBar.tsx';
 import { useGatedResource } from '../gated/use-gated-resource.ts';
+import { guessAccess, useViewer } from '../gated/use-viewer.ts';
 import { findLesson, firstLessonId, neighbours, type OutlineSection } from './course-nav.ts';
 import { CurriculumPanel } from './CurriculumPanel.tsx';
 import { LessonPanel } from './LessonPanel.tsx';
@@ -25,6 +31,8 @@ export interface CourseViewerProps {
   skillLevel: string;
   duration: string;
   sections: OutlineSection[];
+  /** One-time price in dollars; absent or 0: plans only. */
+  price?: number | undefined;
 }
 
 type Tab = 'overview' | 'lesson';
@@ -48,15 +56,21 @@ function useLinkedLesson(sections: readonly OutlineSection[]): string | null {
   return wanted && findLesson(sections, wanted) ? wanted : null;
 }
 
-export default function CourseViewer({ slug, accessLevel, skillLevel, duration, sections }: CourseViewerProps) {
+export default function CourseViewer({ slug, accessLevel, skillLevel, duration, sections, price }: CourseViewerProps) {
   const id = useId();
+  const viewer = useViewer();
+  const byLevel = guessAccess(viewer, accessLevel);
+  const ownership = useOwnership(viewer, 'course', slug, isPriced(price) && viewer.status === 'signed-in' && byLevel !== 'allowed');
+  // A buyer opens every lesson whatever their level (the server checks the purchase).
+  const required: AccessLevel = ownership === 'owned' ? 'free' : accessLevel;
+  const offer = isPriced(price) && (byLevel === 'signed-out' || (byLevel === 'denied' && ownership === 'not-owned'));
   const linked = useLinkedLesson(sections);
   const [chosen, setChosen] = useState<string | null>(null);
   const [tabChoice, setTabChoice] = useState<Tab | null>(null);
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set(sections.map((s) => s.id)));
   const tabRefs = useRef<(HTMLButtonElement | null)[]>([]);
   const top = useRef<HTMLDivElement>(null);
-  const { progress, visit, setComplete } = useCourseProgress(slug, accessLevel);
+  const { progress, visit, setComplete } = useCourseProgress(slug, required);
 
   // The member's choice, else a link naming a lesson, else where they left off, else the first lesson.
   const resume = progress?.lastLessonId && findLesson(sections, progress.lastLessonId) ? progress.lastLessonId : null;
@@ -65,8 +79,9 @@ export default function CourseViewer({ slug, accessLevel, skillLevel, duration, 
   const tab: Tab = tabChoice ?? (linked ? 'lesson' : 'overview');
 
   const lesson = useGatedResource({
-    required: accessLevel,
-    resourceKey: tab === 'lesson' ? currentId : null,
+    required,
+    // While purchases load, nothing is asked (and no gate flashes for a buyer).
+    resourceKey: tab === 'lesson' && ownership !== 'loading' ? currentId : null,
     load: (lessonId, signal) => fetchLesson(slug, lessonId, signal),
   });
 
@@ -122,6 +137,7 @@ export default function CourseViewer({ slug, accessLevel, skillLevel, duration, 
   return (
     <div className="grid gap-8 lg:grid-cols-[minmax(0,1fr)_20rem] lg:items-start">
       <div ref={top} className="flex min-w-0 scroll-mt-24 flex-col gap-6">
+        {offer && isPriced(price) && <PurchaseOffer gate={null} type="course" slug={slug} price={price} signedIn={viewer.status === 'signed-in'} />}
         {progress && <ProgressBar completed={progress.completed.length} total={progress.total} />}
         <div role="tablist" aria-label="Course" className="flex gap-2 border-b border-slate-200">
           {TABS.map((t, i) => (

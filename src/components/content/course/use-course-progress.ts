@@ -40,16 +40,36 @@ export function useCourseProgress(slug: string, required: AccessLevel): CoursePr
   const progress = kept && kept.owner === owner ? kept.progress : null;
   const ready = progress !== null;
 
+  // Writes go out one at a time, in order, and only the answer to the latest one is shown: a quick
+  // uncheck-then-check never flickers back or lands out of order on the server.
+  const queue = useRef<Promise<unknown>>(Promise.resolve());
+  const latest = useRef(0);
+  const write = useCallback(
+    (body: Parameters<typeof recordCourseProgress>[1], fallback: CourseProgress | null) => {
+      if (!owner) return;
+      const ticket = ++latest.current;
+      const sent = queue.current.then(() => recordCourseProgress(slug, body));
+      queue.current = sent.catch(() => undefined);
+      void sent.then((result) => {
+        if (ticket !== latest.current) return;
+        if (result.ok) setKept({ owner, progress: result.data });
+        else if (fallback) {
+          setKept({ owner, progress: fallback });
+          toast({ title: 'Error', description: 'We could not save your progress. Please try again.', variant: 'destructive' });
+        }
+      });
+    },
+    [slug, owner],
+  );
+
   const lastVisit = useRef<string | null>(null);
   const visit = useCallback(
     (lessonId: string) => {
       if (!ready || !owner || lastVisit.current === `${owner}:${lessonId}`) return;
       lastVisit.current = `${owner}:${lessonId}`;
-      void recordCourseProgress(slug, { lessonId }).then((result) => {
-        if (result.ok) setKept({ owner, progress: result.data });
-      });
+      write({ lessonId }, null);
     },
-    [slug, owner, ready],
+    [owner, ready, write],
   );
 
   const setComplete = useCallback(
@@ -59,12 +79,9 @@ export function useCourseProgress(slug: string, required: AccessLevel): CoursePr
       const before = progress;
       const others = before.completed.filter((id) => id !== lessonId);
       setKept({ owner, progress: { ...before, completed: completed ? [...others, lessonId] : others } });
-      const result = await recordCourseProgress(slug, { lessonId, completed });
-      setKept({ owner, progress: result.ok ? result.data : before });
-      if (!result.ok)
-        toast({ title: 'Error', description: 'We could not save your progress. Please try again.', variant: 'destructive' });
+      write({ lessonId, completed }, before);
     },
-    [slug, owner, progress],
+    [owner, progress, write],
   );
 
   return { progress, visit, setComplete };

@@ -2,15 +2,19 @@
  * The download area of tool and market details (spec point 4: downloads are gated). Free tools keep
  * the lead dialog for anyone (spec point 2 "Tools"), and signed-in members may also download at once.
  * Every other tool and every market item shows the gate card without access, else a Download button
- * that asks the server for a short-lived signed link and follows it. Until payments exist, a priced
- * market item downloads at the level it names.
+ * that asks the server for a short-lived signed link and follows it. A priced market item also
+ * opens to its buyers whatever their level: members it does not open for (and visitors) get the
+ * Buy button next to the gate card, or alone when no plan includes it (a priced item at the free level).
  */
 import { lazy, Suspense, useState } from 'react';
-import type { AccessLevel } from '../../../lib/access.ts';
+import { isStaff, type AccessLevel } from '../../../lib/access.ts';
 import { itemDownloadLink, startDownload } from '../../../lib/content/gated-client.ts';
+import { isPriced, isPurchaseOnly } from '../../../lib/payments/purchasable.ts';
 import { toast } from '../../../lib/toast.ts';
+import { PurchaseOffer } from '../../payments/BuyButton.tsx';
+import { useOwnership } from '../../payments/use-ownership.ts';
 import { GateCard } from './GateCard.tsx';
-import { guessAccess, useViewer } from './use-viewer.ts';
+import { guessAccess, useViewer, type AccessGuess, type ViewerState } from './use-viewer.ts';
 
 const LeadDialog = lazy(() => import('../LeadDialog.tsx').then((m) => ({ default: m.LeadDialog })));
 
@@ -19,6 +23,8 @@ export interface DownloadActionProps {
   slug: string;
   title: string;
   accessLevel: AccessLevel;
+  /** Market items: the price in dollars (absent or 0: free). */
+  price?: number | undefined;
 }
 
 const PRIMARY = 'min-h-11 rounded-lg bg-brand-600 px-5 py-2.5 text-sm font-semibold text-white hover:bg-brand-700 disabled:opacity-60';
@@ -51,18 +57,28 @@ function DirectDownload({ type, slug, onRefused }: { type: DownloadActionProps['
   );
 }
 
-export default function DownloadAction({ type, slug, title, accessLevel }: DownloadActionProps) {
+/** The level's verdict; a priced item at the free level is in no plan, so only staff open it by level. */
+function levelGuess(viewer: ViewerState, accessLevel: AccessLevel, price: number | undefined): AccessGuess {
+  if (!isPurchaseOnly(accessLevel, price)) return guessAccess(viewer, accessLevel);
+  if (viewer.status !== 'signed-in') return viewer.status;
+  if (!viewer.viewer) return 'unknown';
+  return isStaff(viewer.viewer.role) ? 'allowed' : 'denied';
+}
+
+export default function DownloadAction({ type, slug, title, accessLevel, price }: DownloadActionProps) {
   const viewer = useViewer();
-  const guess = guessAccess(viewer, accessLevel);
-  // A refusal holds for the session it was given to: signing in or a new level asks again.
-  const sessionKey = `${viewer.status === 'signed-in' ? viewer.userId : ''}:${guess}`;
+  const priced = type === 'market' && isPriced(price);
+  const guess = levelGuess(viewer, accessLevel, priced ? price : undefined);
+  const ownership = useOwnership(viewer, 'market', slug, priced && viewer.status === 'signed-in' && guess !== 'allowed');
+  // A refusal holds for the session it was given to: signing in, a new level or a purchase asks again.
+  const sessionKey = `${viewer.status === 'signed-in' ? viewer.userId : ''}:${guess}:${ownership}`;
   const [refusal, setRefusal] = useState<{ sessionKey: string; signedIn: boolean } | null>(null);
   const refused = refusal?.sessionKey === sessionKey ? refusal : null;
   const onRefused = (signedIn: boolean) => setRefusal({ sessionKey, signedIn });
   const [leadOpen, setLeadOpen] = useState(false);
   const freeTool = type === 'tool' && accessLevel === 'free';
 
-  if (guess === 'loading') return <div aria-hidden="true" className="h-11 w-40 animate-pulse rounded-lg bg-slate-200" />;
+  if (guess === 'loading' || ownership === 'loading') return <div aria-hidden="true" className="h-11 w-40 animate-pulse rounded-lg bg-slate-200" />;
 
   if (freeTool) {
     const member = viewer.status === 'signed-in' && !refused;
@@ -81,12 +97,18 @@ export default function DownloadAction({ type, slug, title, accessLevel }: Downl
     );
   }
 
-  if (refused || guess === 'signed-out' || guess === 'denied') {
-    return <GateCard level={accessLevel} what="download" signedIn={refused ? refused.signedIn : guess === 'denied'} />;
+  // A member who bought it, or whose purchases could not be read, asks the server, which decides.
+  const mayOwn = ownership === 'owned' || ownership === 'unknown';
+  if (refused || guess === 'signed-out' || (guess === 'denied' && !mayOwn)) {
+    const signedIn = refused ? refused.signedIn : guess === 'denied';
+    if (!priced) return <GateCard level={accessLevel} what="download" signedIn={signedIn} />;
+    const gate = isPurchaseOnly(accessLevel, price) ? null : <GateCard level={accessLevel} what="download" signedIn={signedIn} />;
+    return <PurchaseOffer gate={gate} type="market" slug={slug} price={price!} signedIn={viewer.status === 'signed-in'} />;
   }
   return (
     <div className="flex flex-wrap items-center gap-3">
       <DirectDownload type={type} slug={slug} onRefused={onRefused} />
+      {ownership === 'owned' && <p className="text-sm font-medium text-emerald-700">You bought this item.</p>}
     </div>
   );
 }

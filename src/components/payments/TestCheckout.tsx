@@ -1,0 +1,212 @@
+/**
+ * The embedded test provider's checkout page (what Stripe's hosted checkout does): the order
+ * summary, card number / expiry / CVC with errors next to each field, Pay with a processing state,
+ * a declined card's message inline, and Cancel back to where checkout started. The page around it
+ * carries the TEST banner and the test cards. The session id in `?session=` is the capability.
+ */
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { formatPlanAmount } from '../../lib/payments/display.ts';
+import {
+  checkCard,
+  fetchTestCheckout,
+  formatCardNumber,
+  formatExpiry,
+  payTestCheckout,
+  type CardErrors,
+  type CardField as Field,
+  type TestCheckout as Checkout,
+} from '../../lib/payments/test-provider.ts';
+import { CardField } from './CardField.tsx';
+import { sameOriginUrl, sessionParam } from './test-pages.ts';
+import { LoadFailure, LoadingLines } from '../content/gated/LoadStates.tsx';
+
+type Load = { status: 'loading' } | { status: 'failed'; message: string; retry: boolean } | { status: 'ready'; checkout: Checkout };
+
+const NOT_FOUND = 'This checkout link is not valid. Start again from the page you were buying from.';
+
+function Summary({ checkout }: { checkout: Checkout }) {
+  return (
+    <section aria-labelledby="order-heading" className="rounded-2xl bg-slate-50 p-6 ring-1 ring-slate-200">
+      <h2 id="order-heading" className="text-lg font-semibold text-ink">
+        Order summary
+      </h2>
+      <dl className="mt-4 grid grid-cols-[auto_1fr] gap-x-6 gap-y-2 text-sm">
+        <dt className="text-slate-600">Product</dt>
+        <dd className="font-semibold text-slate-900" data-testid="checkout-product">
+          {checkout.productName}
+        </dd>
+        <dt className="text-slate-600">Amount</dt>
+        <dd className="text-slate-900" data-testid="checkout-amount">
+          {formatPlanAmount(checkout.amount, checkout.interval)}
+        </dd>
+        <dt className="text-slate-600">Billing</dt>
+        <dd className="text-slate-900">{checkout.interval ? `Renews every ${checkout.interval} until you cancel` : 'One-time payment'}</dd>
+        {checkout.email && (
+          <>
+            <dt className="text-slate-600">Account</dt>
+            <dd className="break-all text-slate-900">{checkout.email}</dd>
+          </>
+        )}
+      </dl>
+    </section>
+  );
+}
+
+function PayForm({ checkout }: { checkout: Checkout }) {
+  const [card, setCard] = useState({ cardNumber: '', expiry: '', cvc: '' });
+  const [errors, setErrors] = useState<CardErrors>({});
+  const [problem, setProblem] = useState<string | null>(null);
+  const [processing, setProcessing] = useState(false);
+  const numberRef = useRef<HTMLInputElement>(null);
+  const expiryRef = useRef<HTMLInputElement>(null);
+  const cvcRef = useRef<HTMLInputElement>(null);
+
+  const focusFirst = (found: CardErrors) => {
+    const first = (['cardNumber', 'expiry', 'cvc'] as Field[]).find((f) => found[f]);
+    if (first) ({ cardNumber: numberRef, expiry: expiryRef, cvc: cvcRef })[first].current?.focus();
+  };
+
+  async function pay(event: FormEvent) {
+    event.preventDefault();
+    setProblem(null);
+    const found = checkCard(card);
+    setErrors(found);
+    if (Object.keys(found).length) return focusFirst(found);
+    setProcessing(true);
+    const result = await payTestCheckout(checkout.id, card);
+    if (result.ok) return window.location.assign(sameOriginUrl(result.data.redirectUrl, '/')); // keeps 'Processing...'
+    setProcessing(false);
+    if (result.fields) {
+      setErrors(result.fields);
+      focusFirst(result.fields);
+    } else setProblem(result.message);
+  }
+
+  const set = (field: Field, value: string) => {
+    setCard((c) => ({ ...c, [field]: value }));
+    if (errors[field]) setErrors((e) => ({ ...e, [field]: undefined }));
+  };
+
+  return (
+    <form onSubmit={(e) => void pay(e)} noValidate aria-label="Card details" className="flex flex-col gap-4">
+      <CardField
+        label="Card number"
+        inputRef={numberRef}
+        value={card.cardNumber}
+        onChange={(e) => set('cardNumber', formatCardNumber(e.target.value))}
+        error={errors.cardNumber}
+        inputMode="numeric"
+        autoComplete="cc-number"
+        placeholder="4242 4242 4242 4242"
+      />
+      <div className="grid grid-cols-2 gap-4">
+        <CardField
+          label="Expiry"
+          hint="MM/YY"
+          inputRef={expiryRef}
+          value={card.expiry}
+          onChange={(e) => set('expiry', formatExpiry(e.target.value))}
+          error={errors.expiry}
+          inputMode="numeric"
+          autoComplete="cc-exp"
+          placeholder="12/34"
+        />
+        <CardField
+          label="CVC"
+          inputRef={cvcRef}
+          value={card.cvc}
+          onChange={(e) => set('cvc', e.target.value.replace(/\D/g, '').slice(0, 4))}
+          error={errors.cvc}
+          inputMode="numeric"
+          autoComplete="cc-csc"
+          placeholder="123"
+        />
+      </div>
+      <div aria-live="assertive">
+        {problem && (
+          <p className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm font-medium text-red-800" data-testid="payment-error">
+            {problem}
+          </p>
+        )}
+      </div>
+      <button
+        type="submit"
+        disabled={processing}
+        className="min-h-12 rounded-lg bg-brand-600 px-5 py-3 font-semibold text-white hover:bg-brand-700 disabled:cursor-wait disabled:opacity-60"
+      >
+        {processing ? 'Processing...' : `Pay ${formatPlanAmount(checkout.amount, null)}`}
+      </button>
+      <a href={sameOriginUrl(checkout.cancelUrl, '/')} className="self-center text-sm font-semibold text-brand-700 underline">
+        Cancel and return
+      </a>
+    </form>
+  );
+}
+
+const initialLoad = (): Load =>
+  sessionParam(window.location.search) ? { status: 'loading' } : { status: 'failed', message: NOT_FOUND, retry: false };
+
+export default function TestCheckout() {
+  const [load, setLoad] = useState<Load>(initialLoad);
+  const [attempt, setAttempt] = useState(0);
+
+  useEffect(() => {
+    const id = sessionParam(window.location.search);
+    if (!id) return;
+    const controller = new AbortController();
+    fetchTestCheckout(id, controller.signal)
+      .then((result) => {
+        if (result.ok) setLoad({ status: 'ready', checkout: result.data });
+        else if (result.status === 404) setLoad({ status: 'failed', message: NOT_FOUND, retry: false });
+        else setLoad({ status: 'failed', message: result.message, retry: true });
+      })
+      .catch(() => undefined); // aborted
+    return () => controller.abort();
+  }, [attempt]);
+
+  if (load.status === 'loading') return <LoadingLines label="Loading the checkout…" lines={4} />;
+  if (load.status === 'failed')
+    return (
+      <LoadFailure
+        message={load.message}
+        onRetry={
+          load.retry
+            ? () => {
+                setLoad({ status: 'loading' });
+                setAttempt((n) => n + 1);
+              }
+            : undefined
+        }
+      />
+    );
+  const { checkout } = load;
+  return (
+    <div className="grid gap-8 md:grid-cols-2">
+      <Summary checkout={checkout} />
+      <section aria-labelledby="pay-heading">
+        <h2 id="pay-heading" className="text-lg font-semibold text-ink">
+          Pay with card
+        </h2>
+        <div className="mt-4">
+          {checkout.status === 'open' && <PayForm checkout={checkout} />}
+          {checkout.status === 'complete' && (
+            <p className="rounded-lg bg-emerald-50 p-4 text-emerald-900">
+              This checkout has already been paid.{' '}
+              <a href="/account" className="font-semibold underline">
+                Go to your account
+              </a>
+            </p>
+          )}
+          {checkout.status === 'expired' && (
+            <p className="rounded-lg bg-slate-100 p-4 text-slate-800">
+              This checkout has expired. Nothing was charged.{' '}
+              <a href={sameOriginUrl(checkout.cancelUrl, '/')} className="font-semibold underline">
+                Start again
+              </a>
+            </p>
+          )}
+        </div>
+      </section>
+    </div>
+  );
+}

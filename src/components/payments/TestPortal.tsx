@@ -1,0 +1,218 @@
+/**
+ * The embedded test provider's billing portal (what Stripe's customer portal does): the member's
+ * subscriptions with status and dates, Cancel at period end or Resume, Switch plan to another of
+ * the plans, and Return to account. The session id in `?session=` is the capability.
+ */
+import { useEffect, useId, useState } from 'react';
+import { BADGE_CLASS, formatPaymentDate, formatPlanAmount, subscriptionBadge } from '../../lib/payments/display.ts';
+import {
+  changeTestSubscription,
+  fetchTestPortal,
+  type PortalAction,
+  type PortalPlan,
+  type PortalSubscription,
+  type TestPortal as Portal,
+} from '../../lib/payments/test-provider.ts';
+import { LoadFailure, LoadingLines } from '../content/gated/LoadStates.tsx';
+import { sameOriginUrl, sessionParam } from './test-pages.ts';
+
+type Load = { status: 'loading' } | { status: 'failed'; message: string; retry: boolean } | { status: 'ready'; portal: Portal };
+
+const NOT_FOUND = 'This portal link is not valid. Open it again from your account.';
+const GRANTING = ['active', 'trialing', 'past_due'];
+const BUTTON = 'min-h-11 rounded-lg px-4 py-2 text-sm font-semibold disabled:opacity-60';
+
+const planLabel = (p: PortalPlan) => `${p.name}, ${formatPlanAmount(p.amount, p.interval)}`;
+
+function SubscriptionItem({
+  sessionId,
+  subscription,
+  plans,
+  onChanged,
+}: {
+  sessionId: string;
+  subscription: PortalSubscription;
+  plans: PortalPlan[];
+  onChanged: (s: PortalSubscription, note: string) => void;
+}) {
+  const id = useId();
+  const others = plans.filter((p) => p.priceId !== subscription.plan.priceId);
+  const [target, setTarget] = useState(others[0]?.priceId ?? '');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const badge = subscriptionBadge(subscription);
+  const live = GRANTING.includes(subscription.status);
+  const date = formatPaymentDate(subscription.currentPeriodEnd);
+
+  async function act(action: PortalAction, note: string) {
+    setBusy(true);
+    setError(null);
+    const result = await changeTestSubscription(sessionId, subscription.id, action);
+    setBusy(false);
+    if (!result.ok) return setError(result.message);
+    onChanged(result.data.subscription, note);
+  }
+
+  return (
+    <li className="rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200">
+      <div className="flex flex-wrap items-center gap-3">
+        <h3 id={`${id}-name`} className="text-lg font-semibold text-ink">
+          {subscription.plan.name}
+        </h3>
+        <span
+          className={`inline-flex rounded-full px-2.5 py-0.5 text-xs font-semibold ${BADGE_CLASS[badge.variant]}`}
+          data-testid="portal-status"
+        >
+          {badge.label}
+        </span>
+      </div>
+      <p className="mt-1 text-slate-700">{formatPlanAmount(subscription.plan.amount, subscription.plan.interval)}</p>
+      <p className="mt-1 text-sm text-slate-600">
+        {!live ? `Ended ${date}` : subscription.cancelAtPeriodEnd ? `Cancels on ${date}` : `Renews on ${date}`}
+      </p>
+      {live && (
+        <div className="mt-4 flex flex-col gap-4">
+          <div className="flex flex-wrap gap-3">
+            {subscription.cancelAtPeriodEnd ? (
+              <button
+                type="button"
+                disabled={busy}
+                onClick={() => void act({ action: 'resume' }, 'Your subscription will continue.')}
+                className={`${BUTTON} bg-brand-600 text-white hover:bg-brand-700`}
+              >
+                Resume subscription
+              </button>
+            ) : (
+              <button
+                type="button"
+                disabled={busy}
+                onClick={() => void act({ action: 'cancel' }, `Your subscription will end on ${date}.`)}
+                className={`${BUTTON} text-red-700 ring-1 ring-inset ring-red-300 hover:bg-red-50`}
+              >
+                Cancel at period end
+              </button>
+            )}
+          </div>
+          {others.length > 0 && (
+            <div className="flex flex-wrap items-end gap-3">
+              <div>
+                <label htmlFor={`${id}-plan`} className="block text-sm font-medium text-slate-700">
+                  Switch to
+                </label>
+                <select
+                  id={`${id}-plan`}
+                  value={target}
+                  onChange={(e) => setTarget(e.target.value)}
+                  className="mt-1 min-h-11 rounded-lg border border-slate-300 px-3 text-sm"
+                >
+                  {others.map((p) => (
+                    <option key={p.priceId} value={p.priceId}>
+                      {planLabel(p)}
+                    </option>
+                  ))}
+                </select>
+              </div>
+              <button
+                type="button"
+                disabled={busy || !target}
+                onClick={() => {
+                  const plan = others.find((p) => p.priceId === target);
+                  if (plan) void act({ action: 'switch', priceId: plan.priceId }, `You are now on ${planLabel(plan)}.`);
+                }}
+                className={`${BUTTON} ring-1 ring-inset ring-slate-300 hover:bg-slate-50`}
+              >
+                Switch plan
+              </button>
+            </div>
+          )}
+          {error && (
+            <p role="alert" className="text-sm text-red-700">
+              {error}
+            </p>
+          )}
+        </div>
+      )}
+    </li>
+  );
+}
+
+export default function TestPortal() {
+  const [sessionId] = useState(() => sessionParam(window.location.search));
+  const [load, setLoad] = useState<Load>(() =>
+    sessionId ? { status: 'loading' } : { status: 'failed', message: NOT_FOUND, retry: false },
+  );
+  const [attempt, setAttempt] = useState(0);
+  const [note, setNote] = useState('');
+
+  useEffect(() => {
+    if (!sessionId) return;
+    const controller = new AbortController();
+    fetchTestPortal(sessionId, controller.signal)
+      .then((result) => {
+        if (result.ok) setLoad({ status: 'ready', portal: result.data });
+        else
+          setLoad({
+            status: 'failed',
+            message: result.status === 404 ? NOT_FOUND : result.message,
+            retry: result.status >= 500 || result.status === 0,
+          });
+      })
+      .catch(() => undefined); // aborted
+    return () => controller.abort();
+  }, [sessionId, attempt]);
+
+  if (load.status === 'loading') return <LoadingLines label="Loading your subscriptions…" lines={4} />;
+  if (load.status === 'failed')
+    return (
+      <div className="flex flex-col items-center gap-4">
+        <LoadFailure
+          message={load.message}
+          onRetry={
+            load.retry
+              ? () => {
+                  setLoad({ status: 'loading' });
+                  setAttempt((n) => n + 1);
+                }
+              : undefined
+          }
+        />
+        <a href="/account" className="font-semibold text-brand-700 underline">
+          Return to account
+        </a>
+      </div>
+    );
+
+  const { portal } = load;
+  const changed = (s: PortalSubscription, message: string) => {
+    setLoad({ status: 'ready', portal: { ...portal, subscriptions: portal.subscriptions.map((x) => (x.id === s.id ? s : x)) } });
+    setNote(message);
+  };
+  return (
+    <div className="flex flex-col gap-6">
+      {portal.email && <p className="text-slate-600">Billing account: {portal.email}</p>}
+      <section aria-labelledby="portal-subscriptions-heading">
+        <h2 id="portal-subscriptions-heading" className="text-lg font-semibold text-ink">
+          Your subscriptions
+        </h2>
+        {portal.subscriptions.length === 0 ? (
+          <p className="mt-4 text-slate-600">You have no subscriptions.</p>
+        ) : (
+          <ul className="mt-4 flex flex-col gap-4">
+            {portal.subscriptions.map((s) => (
+              <SubscriptionItem key={s.id} sessionId={sessionId ?? ''} subscription={s} plans={portal.plans} onChanged={changed} />
+            ))}
+          </ul>
+        )}
+      </section>
+      <p role="status" className="text-sm font-medium text-emerald-800 empty:hidden">
+        {note}
+      </p>
+      <a
+        href={sameOriginUrl(portal.returnUrl, '/account')}
+        className="inline-flex min-h-11 items-center self-start rounded-lg px-5 py-2.5 text-sm font-semibold text-brand-700 ring-1 ring-inset ring-brand-200 hover:bg-brand-50"
+      >
+        Return to account
+      </a>
+    </div>
+  );
+}

@@ -1,0 +1,149 @@
+/**
+ * The browser's calls to the payment API (spec point 7): checkout for a plan or a priced item,
+ * confirm, the member's subscription, cancel, the provider's management portal, and purchases.
+ * Every call sends the member's bearer token through gated-client's `gatedFetch` (the session
+ * supabase-js stored, read without loading it), so the pricing and confirmation pages stay light,
+ * and answers a typed result instead of throwing. Browser only, apart from the pure URL builders.
+ */
+import type { AccessLevel } from '../access.ts';
+import { gatedFetch, storedSession } from '../content/gated-client.ts';
+
+export type PurchasableType = 'market' | 'course';
+export type PlanInterval = 'month' | 'year';
+
+export interface CheckoutSession {
+  sessionId: string;
+  /** The provider's hosted checkout (or the embedded test checkout); the browser goes there. */
+  url: string;
+}
+
+export interface PurchasedItem {
+  type: PurchasableType;
+  slug: string;
+  title: string;
+}
+
+export interface ConfirmedPayment {
+  accessLevel: AccessLevel;
+  mode: 'subscription' | 'payment';
+  /** Set for a one-time purchase. */
+  purchase?: PurchasedItem;
+}
+
+/** The spec's Subscription (point 3): amount in cents, period end as an ISO string. */
+export interface Subscription {
+  subscriptionId: string;
+  status: string;
+  cancelAtPeriodEnd: boolean;
+  currentPeriodEnd: string;
+  plan: { name: string; amount: number; interval: PlanInterval };
+}
+
+export interface Purchase extends PurchasedItem {
+  /** Cents. */
+  amount: number;
+  currency: string;
+  purchasedAt: string;
+}
+
+/** The provider replaces this with the checkout session's id in the success URL; sent literally. */
+export const CHECKOUT_SESSION_PLACEHOLDER = '{CHECKOUT_SESSION_ID}';
+
+/** Where a paid checkout returns (spec point 7): the confirmation page with the session id placeholder. */
+export function checkoutSuccessUrl(origin: string): string {
+  return `${origin}/payment/confirmation?session_id=${CHECKOUT_SESSION_PLACEHOLDER}&payment_status=success`;
+}
+
+/** Where an abandoned plan checkout returns (spec point 7). */
+export function planCancelUrl(origin: string): string {
+  return `${origin}/pricing?canceled=true`;
+}
+
+/** The page of a purchasable item. */
+export function purchasePath(type: PurchasableType, slug: string): string {
+  return `/${type === 'market' ? 'market' : 'courses'}/${encodeURIComponent(slug)}`;
+}
+
+/** Where an abandoned item checkout returns: the item's own page. */
+export function itemCancelUrl(origin: string, type: PurchasableType, slug: string): string {
+  return `${origin}${purchasePath(type, slug)}?canceled=true`;
+}
+
+/** Where the provider's portal returns (spec point 7): the account page. */
+export function portalReturnUrl(origin: string): string {
+  return `${origin}/account`;
+}
+
+/**
+ * The confirmation page's query (spec point 2): the session id, unless missing, blank or still the
+ * unreplaced placeholder, and the payment status as given.
+ */
+export function readConfirmationQuery(search: string): { sessionId: string | null; paymentStatus: string | null } {
+  const query = new URLSearchParams(search);
+  const id = query.get('session_id')?.trim();
+  return {
+    sessionId: id && id !== CHECKOUT_SESSION_PLACEHOLDER ? id : null,
+    paymentStatus: query.get('payment_status'),
+  };
+}
+
+const userId = () => storedSession()?.userId;
+const seg = encodeURIComponent;
+
+/** Starts checkout for a plan (a tier id, monthly or yearly). */
+export function startPlanCheckout(
+  plan: { priceId: string; accessLevel: AccessLevel; productName: string },
+  origin = window.location.origin,
+) {
+  return gatedFetch<CheckoutSession>('/api/payments/stripe/create-session', {
+    method: 'POST',
+    body: {
+      priceId: plan.priceId,
+      successUrl: checkoutSuccessUrl(origin),
+      cancelUrl: planCancelUrl(origin),
+      userId: userId(),
+      metadata: { accessLevel: plan.accessLevel, productName: plan.productName },
+    },
+  });
+}
+
+/** Starts checkout for a one-time purchase of a priced market item or course. */
+export function startItemCheckout(item: { type: PurchasableType; slug: string }, origin = window.location.origin) {
+  return gatedFetch<CheckoutSession>('/api/payments/stripe/create-session', {
+    method: 'POST',
+    body: {
+      item: { type: item.type, slug: item.slug },
+      successUrl: checkoutSuccessUrl(origin),
+      cancelUrl: itemCancelUrl(origin, item.type, item.slug),
+      userId: userId(),
+    },
+  });
+}
+
+/** Asks the server to check the session with the provider and apply it; any failure is a failure. */
+export function confirmPayment(sessionId: string, signal?: AbortSignal) {
+  return gatedFetch<ConfirmedPayment>('/api/payments/stripe/confirm', { method: 'POST', body: { sessionId, userId: userId() }, signal });
+}
+
+/** The member's subscription, or null when they have none. */
+export function fetchSubscription(customerId: string, signal?: AbortSignal) {
+  return gatedFetch<Subscription | null>(`/api/payments/stripe/subscriptions/${seg(customerId)}`, { signal });
+}
+
+/** Cancels at the end of the period already paid for. */
+export function cancelSubscription(subscriptionId: string) {
+  return gatedFetch<{ subscription: Subscription }>(`/api/payments/stripe/subscriptions/${seg(subscriptionId)}/cancel`, { method: 'POST' });
+}
+
+/** A session of the provider's management portal, returning to the account page. */
+export function createPortalSession(customerId: string, origin = window.location.origin) {
+  return gatedFetch<{ url: string }>('/api/payments/stripe/create-portal-session', {
+    method: 'POST',
+    body: { customerId, returnUrl: portalReturnUrl(origin) },
+  });
+}
+
+/** What the member bought, newest first. */
+export function fetchPurchases(signal?: AbortSignal) {
+  return gatedFetch<{ purchases: Purchase[] }>('/api/payments/purchases', { signal });
+}

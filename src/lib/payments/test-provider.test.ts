@@ -1,0 +1,69 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { checkCard, firstFieldErrors, formatCardNumber, formatExpiry, payTestCheckout } from './test-provider.ts';
+
+describe('the test card form', () => {
+  it('groups card digits in fours and drops anything else', () => {
+    expect(formatCardNumber('4242424242424242')).toBe('4242 4242 4242 4242');
+    expect(formatCardNumber('4000-0000 0000 0002')).toBe('4000 0000 0000 0002');
+    expect(formatCardNumber('42424')).toBe('4242 4');
+    expect(formatCardNumber('1'.repeat(25)).replace(/\s/g, '')).toHaveLength(19);
+  });
+
+  it('writes the expiry as MM/YY while typing', () => {
+    expect(formatExpiry('1')).toBe('1');
+    expect(formatExpiry('12')).toBe('12');
+    expect(formatExpiry('123')).toBe('12/3');
+    expect(formatExpiry('12/345')).toBe('12/34');
+  });
+
+  it('asks for every field before paying, and accepts well-formed ones', () => {
+    expect(checkCard({ cardNumber: '', expiry: '', cvc: '' })).toEqual({
+      cardNumber: 'Enter your card number.',
+      expiry: 'Enter the expiry date.',
+      cvc: 'Enter the security code.',
+    });
+    expect(checkCard({ cardNumber: '4242 42', expiry: '13/30', cvc: '1' })).toEqual({
+      cardNumber: 'Your card number is incomplete.',
+      expiry: 'Enter the expiry date as MM/YY.',
+      cvc: "Your card's security code is incomplete.",
+    });
+    expect(checkCard({ cardNumber: '4242 4242 4242 4242', expiry: '12/34', cvc: '123' })).toEqual({});
+  });
+
+  it('keeps the first message of each card field the server named', () => {
+    expect(firstFieldErrors({ cardNumber: ['Your card number is invalid.', 'x'], other: ['y'] })).toEqual({
+      cardNumber: 'Your card number is invalid.',
+    });
+    expect(firstFieldErrors({ other: ['y'] })).toBeUndefined();
+    expect(firstFieldErrors(undefined)).toBeUndefined();
+  });
+});
+
+describe('paying', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('answers a declined card with its status and message, and field errors on 422', async () => {
+    const answer = (status: number, body: unknown) => new Response(JSON.stringify(body), { status });
+    const fetchMock = vi
+      .fn()
+      .mockResolvedValueOnce(answer(402, { error: { code: 'payment_required', message: 'Your card was declined.' } }))
+      .mockResolvedValueOnce(
+        answer(422, { error: { code: 'validation_failed', message: 'Check the card details.', fields: { cvc: ['Bad'] } } }),
+      )
+      .mockResolvedValueOnce(answer(200, { redirectUrl: '/payment/confirmation?session_id=cs_1' }));
+    vi.stubGlobal('fetch', fetchMock);
+    const card = { cardNumber: '4000 0000 0000 0002', expiry: '12/34', cvc: '123' };
+    expect(await payTestCheckout('cs_1', card)).toEqual({ ok: false, status: 402, message: 'Your card was declined.' });
+    expect(await payTestCheckout('cs_1', card)).toEqual({
+      ok: false,
+      status: 422,
+      message: 'Check the card details.',
+      fields: { cvc: 'Bad' },
+    });
+    expect(await payTestCheckout('cs_1', card)).toEqual({ ok: true, data: { redirectUrl: '/payment/confirmation?session_id=cs_1' } });
+    const [path, init] = fetchMock.mock.calls[0] as [string, RequestInit];
+    expect(path).toBe('/api/billing/test/checkout/cs_1/pay');
+    expect(JSON.parse(init.body as string)).toEqual(card);
+    expect(init.headers).not.toHaveProperty('authorization');
+  });
+});

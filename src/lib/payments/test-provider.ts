@@ -1,0 +1,139 @@
+/**
+ * Calls behind the embedded test provider's checkout and portal pages (`/api/billing/test/*`). The
+ * session id in the page's address is the capability, as with Stripe's hosted pages, so no member
+ * token is sent. Also the card form's formatting and first checks (the server has the last word:
+ * Luhn, dates in the future, and the test cards' outcomes).
+ */
+export interface TestCheckout {
+  id: string;
+  mode: 'subscription' | 'payment';
+  status: 'open' | 'complete' | 'expired';
+  productName: string;
+  /** Cents. */
+  amount: number;
+  currency: string;
+  interval: 'month' | 'year' | null;
+  email: string;
+  cancelUrl: string;
+}
+
+export interface PortalPlan {
+  priceId: string;
+  name: string;
+  amount: number;
+  interval: 'month' | 'year';
+}
+
+export interface PortalSubscription {
+  id: string;
+  status: string;
+  cancelAtPeriodEnd: boolean;
+  currentPeriodEnd: string;
+  plan: PortalPlan;
+}
+
+export interface TestPortal {
+  email: string;
+  returnUrl: string;
+  subscriptions: PortalSubscription[];
+  plans: PortalPlan[];
+}
+
+export type PortalAction = { action: 'cancel' | 'resume' } | { action: 'switch'; priceId: string };
+
+export interface CardInput {
+  cardNumber: string;
+  expiry: string;
+  cvc: string;
+}
+
+export type CardField = keyof CardInput;
+export type CardErrors = Partial<Record<CardField, string>>;
+
+/** An answer, or why not: the HTTP status (0 when the network failed), a message and field errors. */
+export type TestResult<T> = { ok: true; data: T } | { ok: false; status: number; message: string; fields?: CardErrors };
+
+const GENERIC = 'Something went wrong. Please try again.';
+const BASE = '/api/billing/test';
+const seg = encodeURIComponent;
+
+async function call<T>(path: string, init: { method?: string; body?: unknown; signal?: AbortSignal } = {}): Promise<TestResult<T>> {
+  try {
+    const res = await fetch(`${BASE}${path}`, {
+      method: init.method ?? 'GET',
+      headers: { accept: 'application/json', ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
+      ...(init.signal ? { signal: init.signal } : {}),
+    });
+    if (res.ok) return { ok: true, data: (await res.json()) as T };
+    const body = (await res.json().catch(() => undefined)) as
+      { error?: { message?: string; fields?: Record<string, string[]> } } | undefined;
+    const fields = firstFieldErrors(body?.error?.fields);
+    return {
+      ok: false,
+      status: res.status,
+      message: res.status < 500 && body?.error?.message ? body.error.message : GENERIC,
+      ...(fields ? { fields } : {}),
+    };
+  } catch (err) {
+    if (init.signal?.aborted) throw err;
+    return { ok: false, status: 0, message: GENERIC };
+  }
+}
+
+/** The first message of each card field the server named. */
+export function firstFieldErrors(fields: Record<string, string[]> | undefined): CardErrors | undefined {
+  if (!fields) return undefined;
+  const out: CardErrors = {};
+  for (const key of ['cardNumber', 'expiry', 'cvc'] as const) {
+    const message = fields[key]?.[0];
+    if (message) out[key] = message;
+  }
+  return Object.keys(out).length ? out : undefined;
+}
+
+export function fetchTestCheckout(sessionId: string, signal?: AbortSignal) {
+  return call<TestCheckout>(`/checkout/${seg(sessionId)}`, signal ? { signal } : {});
+}
+
+/** Pays with a test card; answers where the browser goes next. */
+export function payTestCheckout(sessionId: string, card: CardInput) {
+  return call<{ redirectUrl: string }>(`/checkout/${seg(sessionId)}/pay`, { method: 'POST', body: card });
+}
+
+export function fetchTestPortal(sessionId: string, signal?: AbortSignal) {
+  return call<TestPortal>(`/portal/${seg(sessionId)}`, signal ? { signal } : {});
+}
+
+export function changeTestSubscription(sessionId: string, subscriptionId: string, action: PortalAction) {
+  return call<{ subscription: PortalSubscription }>(`/portal/${seg(sessionId)}/subscriptions/${seg(subscriptionId)}`, {
+    method: 'POST',
+    body: action,
+  });
+}
+
+/** Card digits in groups of four, as typed ("4242424242424242" → "4242 4242 4242 4242"); 19 digits at most. */
+export function formatCardNumber(value: string): string {
+  const digits = value.replace(/\D/g, '').slice(0, 19);
+  return digits.replace(/(\d{4})(?=\d)/g, '$1 ');
+}
+
+/** Expiry as MM/YY while typing ("1" → "1", "123" → "12/3", "12/34" stays). */
+export function formatExpiry(value: string): string {
+  const digits = value.replace(/\D/g, '').slice(0, 4);
+  return digits.length > 2 ? `${digits.slice(0, 2)}/${digits.slice(2)}` : digits;
+}
+
+/** First checks before paying: every field filled and of the right shape. */
+export function checkCard({ cardNumber, expiry, cvc }: CardInput): CardErrors {
+  const errors: CardErrors = {};
+  const digits = cardNumber.replace(/[\s-]/g, '');
+  if (!digits) errors.cardNumber = 'Enter your card number.';
+  else if (!/^\d{13,19}$/.test(digits)) errors.cardNumber = 'Your card number is incomplete.';
+  const m = /^(\d{2})\/(\d{2})$/.exec(expiry.trim());
+  if (!expiry.trim()) errors.expiry = 'Enter the expiry date.';
+  else if (!m || Number(m[1]) < 1 || Number(m[1]) > 12) errors.expiry = 'Enter the expiry date as MM/YY.';
+  if (!cvc.trim()) errors.cvc = 'Enter the security code.';
+  else if (!/^\d{3,4}$/.test(cvc.trim())) errors.cvc = "Your card's security code is incomplete.";
+  return errors;
+}

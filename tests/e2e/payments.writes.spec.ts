@@ -1,0 +1,151 @@
+/**
+ * Payments in the browser, on the embedded test provider (writes members, subscriptions and
+ * purchases, so it runs with the writing tests): a free member subscribes to Premium yearly through
+ * the test checkout (a declined card first), the confirmation shows the new level, a premium body
+ * opens, the account cancels and the portal resumes; a priced market item is bought and downloaded;
+ * a failed checkout start shows the spec's error; visitors go through sign-in to buy.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { seriousViolations } from './axe.ts';
+import { signedInMember } from './members.ts';
+
+const PREMIUM_ARTICLE = '/blog/ai-content-workflow-guardrails';
+const PURCHASE_ONLY_ITEM = { path: '/market/social-media-content-pack', title: '90-Day Social Media Content Pack', price: '$24.00' };
+
+async function payWith(page: Page, cardNumber: string): Promise<void> {
+  const form = page.getByRole('form', { name: 'Card details' });
+  await form.getByLabel('Card number').fill(cardNumber);
+  await form.getByLabel('Expiry').fill('12/34');
+  await form.getByLabel('CVC').fill('123');
+  await form.getByRole('button', { name: /^Pay / }).click();
+}
+
+test('a free member subscribes to Premium yearly, reads premium content, cancels, and resumes in the portal', async ({ page }) => {
+  test.setTimeout(90_000);
+  await signedInMember(page, 'subscriber-journey');
+
+  await page.goto('/pricing');
+  const free = page.getByRole('article', { name: 'Free' });
+  await expect(free.getByRole('button', { name: 'Current Plan' })).toBeDisabled();
+  await expect(free.getByRole('link', { name: 'Get Started' })).toBeHidden();
+  await page.locator('label', { hasText: 'Yearly' }).click();
+  await page.getByRole('article', { name: 'Premium' }).getByRole('button', { name: 'Subscribe' }).click();
+  const panel = page.getByRole('region', { name: 'Complete Your Subscription' });
+  await expect(panel).toContainText('$191.90/year');
+  await panel.getByRole('button', { name: 'Subscribe to Premium' }).click();
+
+  // The test checkout: marked as a test, the order, a declined card, then a good one.
+  await page.waitForURL((url) => url.pathname === '/billing/test-checkout' && url.searchParams.has('session'));
+  await expect(page.getByRole('note', { name: 'Test mode' })).toContainText('No real card is charged');
+  await expect(page.getByTestId('checkout-product')).toHaveText('Premium');
+  await expect(page.getByTestId('checkout-amount')).toHaveText('$191.90 / year');
+  await payWith(page, '4000 0000 0000 0002');
+  await expect(page.getByTestId('payment-error')).toHaveText('Your card was declined.');
+  expect(await seriousViolations(page), 'test checkout with a decline').toEqual([]);
+  await payWith(page, '4242 4242 4242 4242');
+
+  await page.waitForURL((url) => url.pathname === '/payment/confirmation');
+  expect(new URL(page.url()).searchParams.get('payment_status')).toBe('success');
+  await expect(page.getByRole('heading', { name: 'Payment Successful!' })).toBeVisible();
+  await expect(page.getByText('Your new access level')).toBeVisible();
+  await expect(page.getByTestId('new-access-level')).toHaveText('Premium');
+  await expect(page.getByRole('button', { name: 'Continue to Dashboard' })).toBeEnabled();
+  expect(await page.evaluate(() => localStorage.getItem('beacon.userAccessLevel'))).toBe('premium');
+  expect(await seriousViolations(page), 'confirmation').toEqual([]);
+
+  await page.goto(PREMIUM_ARTICLE);
+  await expect(page.getByTestId('article-body')).toBeVisible();
+  await expect(page.getByTestId('gate-card')).toHaveCount(0);
+
+  // The account shows the subscription; cancelling keeps access until the period ends.
+  await page.goto('/account');
+  const card = page.getByRole('region', { name: 'Subscription' });
+  const details = card.getByTestId('subscription-details');
+  await expect(details).toContainText('Premium');
+  await expect(details).toContainText('$191.90 / year');
+  await expect(card.getByTestId('subscription-status')).toHaveText('Active');
+  await expect(details).toContainText('Next Billing Date');
+  await card.getByRole('button', { name: 'Cancel Subscription' }).click();
+  await expect(card.getByTestId('subscription-status')).toHaveText('Canceling');
+  await expect(details).toContainText('Access Until');
+  await expect(details).toContainText('Your subscription has been canceled and will end on');
+  await expect(card.getByRole('button', { name: 'Cancel Subscription' })).toHaveCount(0);
+  expect(await seriousViolations(page), 'account, canceling').toEqual([]);
+
+  // The portal resumes it; back on the account it is active again.
+  await card.getByRole('button', { name: 'Manage Subscription' }).click();
+  await page.waitForURL((url) => url.pathname === '/billing/test-portal');
+  await expect(page.getByTestId('portal-status')).toHaveText('Canceling');
+  expect(await seriousViolations(page), 'test portal').toEqual([]);
+  await page.getByRole('button', { name: 'Resume subscription' }).click();
+  await expect(page.getByTestId('portal-status')).toHaveText('Active');
+  await expect(page.getByRole('button', { name: 'Cancel at period end' })).toBeVisible();
+  await page.getByRole('link', { name: 'Return to account' }).click();
+  await page.waitForURL((url) => url.pathname === '/account');
+  await expect(card.getByTestId('subscription-status')).toHaveText('Active');
+  await expect(card.getByTestId('subscription-details')).toContainText('Next Billing Date');
+  await expect(card.getByRole('button', { name: 'Cancel Subscription' })).toBeVisible();
+
+  // Subscribed: pricing shows Premium as the current plan.
+  await page.goto('/pricing');
+  await expect(page.getByRole('article', { name: 'Premium' }).getByRole('button', { name: 'Current Plan' })).toBeDisabled();
+});
+
+test('a member buys a priced market item and downloads it', async ({ page }) => {
+  test.setTimeout(60_000);
+  await signedInMember(page, 'buyer');
+  await page.goto(PURCHASE_ONLY_ITEM.path);
+  const offer = page.getByTestId('purchase-offer');
+  await expect(page.getByRole('button', { name: 'Download', exact: true })).toHaveCount(0);
+  expect(await seriousViolations(page), 'purchase offer').toEqual([]);
+  await offer.getByRole('button', { name: `Buy for ${PURCHASE_ONLY_ITEM.price}` }).click();
+
+  await page.waitForURL((url) => url.pathname === '/billing/test-checkout');
+  await expect(page.getByTestId('checkout-product')).toHaveText(PURCHASE_ONLY_ITEM.title);
+  await expect(page.getByTestId('checkout-amount')).toHaveText(PURCHASE_ONLY_ITEM.price);
+  await payWith(page, '4242 4242 4242 4242');
+
+  await page.waitForURL((url) => url.pathname === '/payment/confirmation');
+  const bought = page.getByTestId('purchased-item');
+  await expect(bought).toContainText(`You bought ${PURCHASE_ONLY_ITEM.title}`);
+  await expect(page.getByTestId('new-access-level')).toHaveText('Free');
+  await bought.getByRole('link', { name: PURCHASE_ONLY_ITEM.title }).click();
+
+  await page.waitForURL((url) => url.pathname === PURCHASE_ONLY_ITEM.path);
+  await expect(page.getByText('You bought this item.')).toBeVisible();
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Download', exact: true }).click();
+  expect((await download).suggestedFilename()).toMatch(/\.zip$/);
+
+  await page.goto('/account');
+  const purchases = page.getByRole('region', { name: 'Purchases' });
+  await expect(purchases.getByRole('link', { name: PURCHASE_ONLY_ITEM.title })).toHaveAttribute('href', PURCHASE_ONLY_ITEM.path);
+  await expect(purchases).toContainText(PURCHASE_ONLY_ITEM.price);
+});
+
+test("a checkout that cannot start shows the spec's error above the button and returns to idle", async ({ page }) => {
+  await signedInMember(page, 'checkout-fails');
+  await page.route('**/api/payments/stripe/create-session', (route) =>
+    route.fulfill({
+      status: 503,
+      contentType: 'application/json',
+      body: JSON.stringify({ error: { code: 'unavailable', message: 'Down' } }),
+    }),
+  );
+  await page.goto('/pricing');
+  await page.getByRole('article', { name: 'Subscriber' }).getByRole('button', { name: 'Subscribe' }).click();
+  const panel = page.getByRole('region', { name: 'Complete Your Subscription' });
+  const button = panel.getByRole('button', { name: 'Subscribe to Subscriber' });
+  await button.click();
+  await expect(panel).toContainText('Failed to initiate checkout. Please try again.');
+  await expect(button).toBeEnabled();
+  expect(new URL(page.url()).pathname).toBe('/pricing');
+  expect(await seriousViolations(page), 'pricing with the checkout error').toEqual([]);
+});
+
+test('a visitor who is not signed in goes through sign-in to buy a priced item', async ({ page }) => {
+  await page.goto(PURCHASE_ONLY_ITEM.path);
+  await page.getByRole('button', { name: `Buy for ${PURCHASE_ONLY_ITEM.price}` }).click();
+  await page.waitForURL((url) => url.pathname === '/signin');
+  expect(new URL(page.url()).searchParams.get('redirect')).toBe(PURCHASE_ONLY_ITEM.path);
+});

@@ -1,0 +1,211 @@
+/**
+ * Payments through the Stripe adapter: the real server (`functions/server.ts`, a child process) on a
+ * fresh Postgres, configured with a Stripe key and webhook secret and pointed (STRIPE_API_URL) at the
+ * stateful Stripe fake. Checkout, confirm, reads, cancel and the portal go through the official SDK;
+ * Stripe failing answers 503. Crash safety: the server is killed (SIGKILL) after Stripe marked the
+ * session paid but before confirm returns; after a restart, the webhook (delivered twice) and confirm
+ * together grant the level exactly once: one subscription row, one audit entry, one receipt.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { openDatabase, type Database } from '../../functions/db/client.ts';
+import { auditLog, emails, profiles, subscriptions, webhookEvents } from '../../functions/db/schema.ts';
+import { DEMO_PASSWORD } from '../../functions/users/demo.ts';
+import { CONTENT_DIR } from '../support/app.ts';
+import { pgAdminUrl } from '../support/databases.ts';
+import { quietLogger } from '../support/fixtures.ts';
+import { createTestDatabase, freePort } from '../support/postgres.ts';
+import { signedEvent, startStripeFake, type StripeFake } from '../support/stripe-fake.ts';
+import { tempDir } from '../support/temp.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const WEBHOOK_SECRET = 'whsec_billing_stripe_test_secret';
+const SUCCESS = '/payment/confirmation?session_id={CHECKOUT_SESSION_ID}&payment_status=success';
+
+describe('payments through the Stripe adapter (real server, Postgres, Stripe fake)', () => {
+  let fake: StripeFake;
+  let database: Database;
+  let env: Record<string, string>;
+  let base: string;
+  let child: ChildProcess | undefined;
+
+  /** Starts `functions/server.ts` and waits for its URL. */
+  async function startChild(): Promise<ChildProcess> {
+    const proc = spawn(process.execPath, [path.join(ROOT, 'functions/server.ts')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    await new Promise<void>((resolve, reject) => {
+      proc.stdout.on('data', (d: Buffer) => {
+        out += d.toString();
+        if (out.includes('is running at')) resolve();
+      });
+      proc.stderr.on('data', (d: Buffer) => (out += d.toString()));
+      proc.once('exit', (code) => reject(new Error(`server exited (${code}):\n${out}`)));
+    });
+    return proc;
+  }
+
+  beforeAll(async () => {
+    fake = await startStripeFake();
+    const url = await createTestDatabase(pgAdminUrl(), 'billing_stripe');
+    database = await openDatabase({ kind: 'postgres', url, poolSize: 2 }, quietLogger());
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    env = {
+      PATH: process.env.PATH ?? '',
+      PORT: String(port),
+      SITE_URL: base,
+      DATABASE_URL: url,
+      DATA_DIR: await tempDir('billing-stripe'),
+      DIST_DIR: inject('testEnv').distDir,
+      CONTENT_DIR,
+      LOG_LEVEL: 'silent',
+      EMAIL_WORKER: 'false',
+      AUTH_SEED_DEMO: 'true',
+      AUTH_BCRYPT_COST: '4',
+      STRIPE_SECRET_KEY: 'sk_test_billing_stripe',
+      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      STRIPE_API_URL: `${fake.protocol}://${fake.host}:${fake.port}`,
+    };
+    child = await startChild();
+  }, 60_000);
+
+  afterAll(async () => {
+    child?.kill('SIGKILL');
+    await database?.close();
+    await fake?.close();
+  });
+
+  async function signIn(email: string): Promise<{ token: string; id: string }> {
+    const res = await fetch(`${base}/auth/v1/token?grant_type=password`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password: DEMO_PASSWORD }),
+    });
+    expect(res.status, email).toBe(200);
+    const body = (await res.json()) as { access_token: string; user: { id: string } };
+    return { token: body.access_token, id: body.user.id };
+  }
+
+  function call(token: string, route: string, body?: unknown) {
+    return fetch(`${base}/api/payments${route}`, {
+      method: body === undefined ? 'GET' : 'POST',
+      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+  }
+
+  async function checkout(token: string, priceId: string): Promise<string> {
+    const res = await call(token, '/stripe/create-session', { priceId, successUrl: SUCCESS, cancelUrl: '/pricing?canceled=true' });
+    expect(res.status, await res.clone().text()).toBe(200);
+    const { sessionId, url } = (await res.json()) as { sessionId: string; url: string };
+    expect(url).toBe(`https://checkout.stripe.com/c/pay/${sessionId}`);
+    return sessionId;
+  }
+
+  const levelOf = async (id: string) => (await database.db.select().from(profiles).where(eq(profiles.id, id)))[0]!.accessLevel;
+
+  it('checks out, confirms, reads, cancels and opens the portal through the SDK; Stripe failing answers 503', async () => {
+    const member = await signIn('free@demo.beacongrowth.co');
+    const sessionId = await checkout(member.token, 'price_premium_monthly');
+    const created = fake.state.sessions.get(sessionId)!;
+    expect(created).toMatchObject({ mode: 'subscription', client_reference_id: member.id });
+    expect(created.success_url).toBe(`${base}/payment/confirmation?session_id={CHECKOUT_SESSION_ID}&payment_status=success`);
+
+    // Not paid yet: confirm refuses and nothing changes.
+    expect((await call(member.token, '/stripe/confirm', { sessionId })).status).toBe(409);
+    fake.completeSession(sessionId);
+    const confirmed = await call(member.token, '/stripe/confirm', { sessionId });
+    expect(await confirmed.json()).toMatchObject({ accessLevel: 'premium', mode: 'subscription' });
+    expect(await levelOf(member.id)).toBe('premium');
+
+    // A second plan is refused while this one grants access.
+    expect(
+      (
+        await call(member.token, '/stripe/create-session', {
+          priceId: 'price_subscriber_monthly',
+          successUrl: SUCCESS,
+          cancelUrl: '/pricing',
+        })
+      ).status,
+    ).toBe(409);
+
+    const customerId = created.customer!;
+    const read = await call(member.token, `/stripe/subscriptions/${customerId}`);
+    const subscription = (await read.json()) as { subscriptionId: string; status: string; cancelAtPeriodEnd: boolean };
+    expect(subscription).toMatchObject({ status: 'active', cancelAtPeriodEnd: false });
+
+    const canceled = await call(member.token, `/stripe/subscriptions/${subscription.subscriptionId}/cancel`, {});
+    expect(((await canceled.json()) as { subscription: { cancelAtPeriodEnd: boolean } }).subscription.cancelAtPeriodEnd).toBe(true);
+    expect(fake.state.subscriptions.get(subscription.subscriptionId)!.cancel_at_period_end).toBe(true);
+    expect(await levelOf(member.id)).toBe('premium'); // paid until the period ends
+
+    const portal = await call(member.token, '/stripe/create-portal-session', { customerId, returnUrl: '/account' });
+    expect(portal.status).toBe(200);
+    expect(((await portal.json()) as { url: string }).url).toMatch(/^https:\/\/billing\.stripe\.com\//);
+
+    // Stripe down (the SDK's two retries included): a 503 the browser can retry, in the one error shape.
+    fake.failNext(3);
+    const down = await call(member.token, '/stripe/create-portal-session', { customerId, returnUrl: '/account' });
+    expect(down.status).toBe(503);
+    expect(((await down.json()) as { error: { code: string } }).error.code).toBe('unavailable');
+  });
+
+  it('grants the level exactly once when the server dies between payment and confirm', async () => {
+    const member = await signIn('subscriber@demo.beacongrowth.co');
+    const sessionId = await checkout(member.token, 'price_premium_yearly');
+    const { subscription } = fake.completeSession(sessionId); // Stripe has the money
+
+    // The server is killed while it re-reads the paid subscription during confirm.
+    const running = child!;
+    const exited = new Promise((resolve) => running.once('exit', resolve));
+    fake.intercept(async (request) => {
+      if (request.method === 'GET' && request.path === `/v1/subscriptions/${subscription!.id}`) {
+        running.kill('SIGKILL');
+        await exited;
+      }
+    });
+    await expect(call(member.token, '/stripe/confirm', { sessionId })).rejects.toThrow();
+    await exited;
+    fake.intercept(undefined);
+    expect(await levelOf(member.id)).toBe('subscriber');
+    expect(await database.db.select().from(subscriptions).where(eq(subscriptions.userId, member.id))).toEqual([]);
+
+    child = await startChild();
+    // Stripe retries its webhook (twice here) while the member's browser confirms again: all at once.
+    const event = {
+      id: 'evt_crash_checkout_completed',
+      object: 'event',
+      type: 'checkout.session.completed',
+      created: Math.floor(Date.now() / 1000),
+      data: { object: { id: sessionId, object: 'checkout.session' } },
+    };
+    const deliver = () => {
+      const { payload, header } = signedEvent(WEBHOOK_SECRET, event);
+      return fetch(`${base}/api/payments/stripe/webhook`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'stripe-signature': header },
+        body: payload,
+      });
+    };
+    const [first, second, confirm] = await Promise.all([deliver(), deliver(), call(member.token, '/stripe/confirm', { sessionId })]);
+    expect([first.status, second.status]).toEqual([200, 200]);
+    expect(await confirm.json()).toMatchObject({ accessLevel: 'premium' });
+    expect((await deliver()).status).toBe(200); // a late duplicate
+
+    expect(await levelOf(member.id)).toBe('premium');
+    expect(await database.db.select().from(subscriptions).where(eq(subscriptions.userId, member.id))).toHaveLength(1);
+    const audits = await database.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.targetId, member.id), eq(auditLog.action, 'access_level.billing')));
+    expect(audits.map((a) => a.detail)).toEqual([expect.objectContaining({ from: 'subscriber', to: 'premium' })]);
+    const receipts = await database.db
+      .select()
+      .from(emails)
+      .where(and(eq(emails.userId, member.id), eq(emails.template, 'billing-activated')));
+    expect(receipts).toHaveLength(1);
+    expect(await database.db.select().from(webhookEvents).where(eq(webhookEvents.id, event.id))).toHaveLength(1);
+  });
+});

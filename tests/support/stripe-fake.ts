@@ -1,0 +1,592 @@
+/**
+ * A stateful fake of the Stripe API endpoints we call, written from the contract
+ * (`../shared/reference/stripe-contract.md`) for the pinned version (2026-10-28.endive): the real SDK
+ * talks to it over node:http on loopback. It parses Stripe's form encoding (bracket keys), refuses
+ * unknown parameters, answers Stripe's object shapes and error envelopes (so the SDK raises its typed
+ * errors), replays idempotent POSTs, and records every request. Longer than our usual file because
+ * it is one table of endpoints over one state; splitting it would scatter that table.
+ */
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { addMonths, addYears } from 'date-fns';
+import Stripe from 'stripe';
+import type { SubscriptionStatus } from '../../functions/billing/provider.ts';
+
+type Params = Record<string, unknown>;
+type Metadata = Record<string, string>;
+
+/** What every stored object carries. */
+interface FakeObject {
+  id: string;
+  metadata: Metadata;
+  created: number;
+}
+
+export interface FakeCustomer extends FakeObject {
+  object: 'customer';
+  email: string | null;
+  livemode: false;
+}
+
+export interface FakeProduct extends FakeObject {
+  object: 'product';
+  name: string;
+  active: boolean;
+  livemode: false;
+}
+
+export interface FakePrice extends FakeObject {
+  object: 'price';
+  active: boolean;
+  currency: string;
+  unit_amount: number;
+  lookup_key: string | null;
+  product: string;
+  recurring: { interval: 'month' | 'year'; interval_count: 1; usage_type: 'licensed' } | null;
+  type: 'recurring' | 'one_time';
+  livemode: false;
+}
+
+export interface FakeCheckoutSession extends FakeObject {
+  object: 'checkout.session';
+  mode: 'payment' | 'subscription';
+  status: 'open' | 'complete' | 'expired';
+  payment_status: 'paid' | 'unpaid';
+  customer: string | null;
+  subscription: string | null;
+  client_reference_id: string | null;
+  allow_promotion_codes: boolean | null;
+  success_url: string;
+  cancel_url: string | null;
+  url: string | null;
+  amount_total: number;
+  currency: string;
+  expires_at: number;
+  livemode: false;
+}
+
+export interface FakeSubscriptionItem extends FakeObject {
+  object: 'subscription_item';
+  price: FakePrice;
+  quantity: number;
+  current_period_start: number;
+  current_period_end: number;
+  subscription: string;
+}
+
+export interface FakeSubscription extends FakeObject {
+  object: 'subscription';
+  customer: string;
+  status: SubscriptionStatus;
+  cancel_at_period_end: boolean;
+  cancel_at: number | null;
+  canceled_at: number | null;
+  ended_at: number | null;
+  start_date: number;
+  billing_mode: { type: 'flexible' };
+  items: { object: 'list'; data: FakeSubscriptionItem[]; has_more: false; url: string };
+  /** Only on payloads of API versions before basil; the tests add it to check the fallback. */
+  current_period_end?: number;
+  livemode: false;
+}
+
+export interface RecordedRequest {
+  method: string;
+  /** Without the query string. */
+  path: string;
+  idempotencyKey: string | null;
+  stripeVersion: string | null;
+  headers: IncomingHttpHeaders;
+  /** Query and body, bracket keys made into objects and arrays. */
+  params: Params;
+}
+
+interface StripeErrorBody {
+  type: 'invalid_request_error' | 'idempotency_error' | 'authentication_error' | 'api_error';
+  code?: string;
+  message: string;
+  param?: string;
+}
+
+class FakeError extends Error {
+  readonly status: number;
+  readonly body: StripeErrorBody;
+  constructor(status: number, body: StripeErrorBody) {
+    super(body.message);
+    this.status = status;
+    this.body = body;
+  }
+}
+
+const missing = (what: string, id: string, param = 'id', status = 404) =>
+  new FakeError(status, { type: 'invalid_request_error', code: 'resource_missing', message: `No such ${what}: '${id}'`, param });
+const invalid = (message: string, param?: string, code = 'parameter_invalid') =>
+  new FakeError(400, { type: 'invalid_request_error', code, message, ...(param ? { param } : {}) });
+
+/** Form or query text with Stripe's bracket keys (`line_items[0][price]`) as nested objects and arrays. */
+export function parseForm(text: string): Params {
+  const root: Params = {};
+  for (const [key, value] of new URLSearchParams(text)) {
+    const path = key.replaceAll(']', '').split('[');
+    let node = root;
+    path.forEach((segment, i) => {
+      if (i === path.length - 1) node[segment] = value;
+      else node = (node[segment] ??= {}) as Params;
+    });
+  }
+  return withArrays(root) as Params;
+}
+
+function withArrays(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  const entries = Object.entries(value).map(([k, v]) => [k, withArrays(v)] as const);
+  const indexed = entries.length > 0 && entries.every(([k]) => /^\d+$/.test(k));
+  return indexed ? entries.sort(([a], [b]) => Number(a) - Number(b)).map(([, v]) => v) : Object.fromEntries(entries);
+}
+
+const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
+const str = (params: Params, key: string) => (typeof params[key] === 'string' ? (params[key] as string) : undefined);
+const required = (params: Params, key: string) =>
+  str(params, key) ?? fail(invalid(`Missing required param: ${key}.`, key, 'parameter_missing'));
+const flag = (params: Params, key: string) => (params[key] === undefined ? undefined : params[key] === 'true');
+const metadataOf = (value: unknown): Metadata => (typeof value === 'object' && value !== null ? (value as Metadata) : {});
+function fail(err: FakeError): never {
+  throw err;
+}
+
+function only(params: Params, allowed: readonly string[]) {
+  const unknown = Object.keys(params).find((key) => !allowed.includes(key) && key !== 'expand');
+  if (unknown) throw invalid(`Received unknown parameter: ${unknown}`, unknown, 'parameter_unknown');
+}
+
+function page<T extends { id: string }>(all: T[], params: Params, url: string) {
+  const limit = Number(params.limit ?? 10);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw invalid('Invalid integer: limit', 'limit');
+  const after = str(params, 'starting_after');
+  const start = after ? all.findIndex((item) => item.id === after) + 1 : 0;
+  const data = all.slice(start, start + limit);
+  return { object: 'list', data, has_more: start + limit < all.length, url };
+}
+
+/** The plan prices of the contract (USD cents). */
+export const PLAN_SEED = [
+  { lookup_key: 'subscriber_monthly', unit_amount: 999, interval: 'month', product: 'Subscriber' },
+  { lookup_key: 'subscriber_yearly', unit_amount: 9590, interval: 'year', product: 'Subscriber' },
+  { lookup_key: 'premium_monthly', unit_amount: 1999, interval: 'month', product: 'Premium' },
+  { lookup_key: 'premium_yearly', unit_amount: 19190, interval: 'year', product: 'Premium' },
+] as const;
+
+export async function startStripeFake(options: { seed?: boolean } = {}) {
+  let seq = 0;
+  const newId = (prefix: string) => `${prefix}_fake${String(++seq).padStart(6, '0')}`;
+  const now = () => seconds(new Date());
+  const state = {
+    customers: new Map<string, FakeCustomer>(),
+    products: new Map<string, FakeProduct>(),
+    prices: new Map<string, FakePrice>(),
+    sessions: new Map<string, FakeCheckoutSession>(),
+    /** What each checkout session sells, and what it copies onto its subscription. */
+    sessionLines: new Map<string, { price: FakePrice; quantity: number; subscriptionMetadata: Metadata }>(),
+    subscriptions: new Map<string, FakeSubscription>(),
+    idempotency: new Map<string, { fingerprint: string; status: number; body: unknown }>(),
+  };
+  const requests: RecordedRequest[] = [];
+  let failures = 0;
+  /** Runs before each answer; the answer waits for it (tests use it to act in mid-call). */
+  let beforeAnswer: ((request: RecordedRequest) => void | Promise<void>) | undefined;
+  const newest = <T>(map: Map<string, T>) => [...map.values()].reverse();
+
+  function addProduct(input: { name: string; metadata?: Metadata; active?: boolean }): FakeProduct {
+    const product: FakeProduct = {
+      id: newId('prod'),
+      object: 'product',
+      name: input.name,
+      active: input.active ?? true,
+      metadata: input.metadata ?? {},
+      created: now(),
+      livemode: false,
+    };
+    state.products.set(product.id, product);
+    return product;
+  }
+
+  /** A price; a lookup key already in use is refused unless it is transferred (Stripe's rule). */
+  function addPrice(input: {
+    unit_amount: number;
+    currency?: string;
+    lookup_key?: string;
+    interval?: 'month' | 'year';
+    product?: string;
+    productName?: string;
+    active?: boolean;
+    transfer_lookup_key?: boolean;
+  }): FakePrice {
+    const holder = input.lookup_key ? [...state.prices.values()].find((p) => p.lookup_key === input.lookup_key) : undefined;
+    if (holder && !input.transfer_lookup_key)
+      throw invalid(`A price (\`${holder.id}\`) already uses that lookup key.`, 'lookup_key', 'lookup_key_already_exists');
+    if (holder) holder.lookup_key = null;
+    const product = input.product ?? addProduct({ name: input.productName ?? input.lookup_key ?? 'One-time item' }).id;
+    if (!state.products.has(product)) throw missing('product', product, 'product', 400);
+    const price: FakePrice = {
+      id: newId('price'),
+      object: 'price',
+      active: input.active ?? true,
+      currency: input.currency ?? 'usd',
+      unit_amount: input.unit_amount,
+      lookup_key: input.lookup_key ?? null,
+      product,
+      recurring: input.interval ? { interval: input.interval, interval_count: 1, usage_type: 'licensed' } : null,
+      type: input.interval ? 'recurring' : 'one_time',
+      metadata: {},
+      created: now(),
+      livemode: false,
+    };
+    state.prices.set(price.id, price);
+    return price;
+  }
+
+  if (options.seed !== false) {
+    const products = new Map<string, string>();
+    for (const p of PLAN_SEED) {
+      const product = products.get(p.product) ?? addProduct({ name: p.product }).id;
+      products.set(p.product, product);
+      addPrice({ unit_amount: p.unit_amount, lookup_key: p.lookup_key, interval: p.interval, product });
+    }
+  }
+
+  const get = <T>(map: Map<string, T>, what: string, id: string, param = 'id', status = 404): T =>
+    map.get(id) ?? fail(missing(what, id, param, status));
+
+  function checkoutLine(params: Params): { price: FakePrice; quantity: number } {
+    const lines = params.line_items;
+    if (!Array.isArray(lines) || lines.length !== 1) throw invalid('The fake takes exactly one line item.', 'line_items');
+    const line = lines[0] as Params;
+    only(line, ['price', 'price_data', 'quantity']);
+    const quantity = Number(line.quantity);
+    if (!Number.isInteger(quantity) || quantity < 1) throw invalid('Quantity must be a positive integer.', 'line_items[0][quantity]');
+    const priceId = str(line, 'price');
+    if (priceId) {
+      const price = get(state.prices, 'price', priceId, 'line_items[0][price]', 400);
+      if (!price.active) throw invalid(`The price \`${priceId}\` is not active.`, 'line_items[0][price]');
+      return { price, quantity };
+    }
+    const data = (line.price_data ?? fail(invalid('One of price or price_data is required.', 'line_items[0]'))) as Params;
+    const name = str(metadataOf(data.product_data), 'name') ?? fail(invalid('Missing product_data[name].', 'line_items[0][price_data]'));
+    const price = addPrice({ unit_amount: Number(required(data, 'unit_amount')), currency: required(data, 'currency'), productName: name });
+    price.active = false; // inline prices cannot be reused
+    return { price, quantity };
+  }
+
+  function createSession(params: Params): FakeCheckoutSession {
+    only(params, [
+      'mode',
+      'customer',
+      'line_items',
+      'client_reference_id',
+      'metadata',
+      'subscription_data',
+      'payment_intent_data',
+      'allow_promotion_codes',
+      'success_url',
+      'cancel_url',
+    ]);
+    const mode = required(params, 'mode');
+    if (mode !== 'payment' && mode !== 'subscription') throw invalid(`Invalid mode: ${mode}`, 'mode');
+    const customer = str(params, 'customer');
+    if (customer) get(state.customers, 'customer', customer, 'customer', 400);
+    const { price, quantity } = checkoutLine(params);
+    if ((mode === 'subscription') !== Boolean(price.recurring))
+      throw invalid(
+        `A ${mode} mode session needs ${mode === 'subscription' ? 'a recurring' : 'a one-time'} price.`,
+        'line_items[0][price]',
+      );
+    if (mode === 'payment' && params.subscription_data)
+      throw invalid('subscription_data is only for subscription mode.', 'subscription_data');
+    if (mode === 'subscription' && params.payment_intent_data)
+      throw invalid('payment_intent_data is only for payment mode.', 'payment_intent_data');
+    const id = newId('cs_test');
+    const session: FakeCheckoutSession = {
+      id,
+      object: 'checkout.session',
+      mode,
+      status: 'open',
+      payment_status: 'unpaid',
+      customer: customer ?? null,
+      subscription: null,
+      client_reference_id: str(params, 'client_reference_id') ?? null,
+      metadata: metadataOf(params.metadata),
+      allow_promotion_codes: flag(params, 'allow_promotion_codes') ?? null,
+      success_url: required(params, 'success_url'),
+      cancel_url: str(params, 'cancel_url') ?? null,
+      url: `https://checkout.stripe.com/c/pay/${id}`,
+      amount_total: price.unit_amount * quantity,
+      currency: price.currency,
+      created: now(),
+      expires_at: now() + 24 * 3600,
+      livemode: false,
+    };
+    state.sessions.set(id, session);
+    state.sessionLines.set(id, { price, quantity, subscriptionMetadata: metadataOf(metadataOf(params.subscription_data).metadata) });
+    return session;
+  }
+
+  function listSubscriptions(params: Params) {
+    only(params, ['customer', 'status', 'limit', 'starting_after']);
+    const status = str(params, 'status');
+    const customer = str(params, 'customer');
+    const all = newest(state.subscriptions).filter(
+      (s) =>
+        (!customer || s.customer === customer) &&
+        (status === 'all' || (status ? s.status === status : s.status !== 'canceled' && s.status !== 'incomplete_expired')),
+    );
+    return page(all, params, '/v1/subscriptions');
+  }
+
+  function updateSubscription(id: string, params: Params): FakeSubscription {
+    only(params, ['cancel_at_period_end', 'cancel_at', 'metadata']);
+    const sub = get(state.subscriptions, 'subscription', id);
+    if (sub.status === 'canceled') throw invalid('A canceled subscription can only update its cancellation_details and metadata.');
+    const atPeriodEnd = flag(params, 'cancel_at_period_end');
+    if (atPeriodEnd !== undefined) sub.cancel_at_period_end = atPeriodEnd;
+    if (params.cancel_at !== undefined) sub.cancel_at = params.cancel_at === '' ? null : Number(params.cancel_at);
+    if (params.metadata) sub.metadata = { ...sub.metadata, ...metadataOf(params.metadata) };
+    return sub;
+  }
+
+  function cancelSubscription(id: string): FakeSubscription {
+    const sub = get(state.subscriptions, 'subscription', id);
+    if (sub.status !== 'canceled') Object.assign(sub, { status: 'canceled', canceled_at: now(), ended_at: now() });
+    return sub;
+  }
+
+  function createCustomer(p: Params): FakeCustomer {
+    only(p, ['email', 'metadata']);
+    const customer: FakeCustomer = {
+      id: newId('cus'),
+      object: 'customer',
+      email: str(p, 'email') ?? null,
+      metadata: metadataOf(p.metadata),
+      created: now(),
+      livemode: false,
+    };
+    state.customers.set(customer.id, customer);
+    return customer;
+  }
+
+  function createPrice(p: Params): FakePrice {
+    only(p, ['product', 'unit_amount', 'currency', 'recurring', 'lookup_key', 'transfer_lookup_key']);
+    const interval = str(metadataOf(p.recurring), 'interval');
+    if (interval !== undefined && interval !== 'month' && interval !== 'year') throw invalid('Invalid interval.', 'recurring[interval]');
+    const lookupKey = str(p, 'lookup_key');
+    return addPrice({
+      product: required(p, 'product'),
+      unit_amount: Number(required(p, 'unit_amount')),
+      currency: required(p, 'currency'),
+      ...(interval ? { interval } : {}),
+      ...(lookupKey ? { lookup_key: lookupKey } : {}),
+      transfer_lookup_key: flag(p, 'transfer_lookup_key') ?? false,
+    });
+  }
+
+  function listPrices(p: Params) {
+    only(p, ['lookup_keys', 'active', 'product', 'limit', 'starting_after']);
+    const keys = p.lookup_keys;
+    if (keys !== undefined && (!Array.isArray(keys) || keys.length > 10))
+      throw invalid('You can specify up to 10 lookup_keys.', 'lookup_keys');
+    const active = flag(p, 'active');
+    const all = newest(state.prices).filter(
+      (x) =>
+        (!keys || (keys as string[]).includes(x.lookup_key ?? '')) &&
+        (active === undefined || x.active === active) &&
+        (!p.product || x.product === p.product),
+    );
+    const list = page(all, p, '/v1/prices');
+    const expanded = ((p.expand as string[] | undefined) ?? []).includes('data.product');
+    return expanded ? { ...list, data: list.data.map((price) => ({ ...price, product: state.products.get(price.product) })) } : list;
+  }
+
+  function createProduct(p: Params): FakeProduct {
+    only(p, ['name', 'metadata']);
+    return addProduct({ name: required(p, 'name'), metadata: metadataOf(p.metadata) });
+  }
+
+  function listProducts(p: Params) {
+    only(p, ['active', 'limit', 'starting_after']);
+    const active = flag(p, 'active');
+    return page(
+      newest(state.products).filter((x) => active === undefined || x.active === active),
+      p,
+      '/v1/products',
+    );
+  }
+
+  function createPortalSession(p: Params) {
+    only(p, ['customer', 'return_url']);
+    const customer = get(state.customers, 'customer', required(p, 'customer'), 'customer', 400);
+    const id = newId('bps');
+    const url = `https://billing.stripe.com/p/session/test_${id}`;
+    return {
+      id,
+      object: 'billing_portal.session',
+      customer: customer.id,
+      return_url: str(p, 'return_url') ?? null,
+      url,
+      created: now(),
+      livemode: false,
+    };
+  }
+
+  type Route = [method: string, path: RegExp, handle: (params: Params, id: string) => unknown];
+  const routes: Route[] = [
+    ['POST', /^\/v1\/customers$/, createCustomer],
+    ['POST', /^\/v1\/products$/, createProduct],
+    ['GET', /^\/v1\/products$/, listProducts],
+    ['POST', /^\/v1\/prices$/, createPrice],
+    ['GET', /^\/v1\/prices$/, listPrices],
+    ['POST', /^\/v1\/checkout\/sessions$/, createSession],
+    ['GET', /^\/v1\/checkout\/sessions\/([^/]+)$/, (_p, id) => get(state.sessions, 'checkout.session', id)],
+    ['GET', /^\/v1\/subscriptions$/, listSubscriptions],
+    ['GET', /^\/v1\/subscriptions\/([^/]+)$/, (_p, id) => get(state.subscriptions, 'subscription', id)],
+    ['POST', /^\/v1\/subscriptions\/([^/]+)$/, (p, id) => updateSubscription(id, p)],
+    ['DELETE', /^\/v1\/subscriptions\/([^/]+)$/, (_p, id) => cancelSubscription(id)],
+    ['POST', /^\/v1\/billing_portal\/sessions$/, createPortalSession],
+  ];
+
+  /** Answers one request: status and body, after auth, idempotency and the route. */
+  function answer(method: string, path: string, key: string | null, auth: string | undefined, params: Params): [number, unknown] {
+    if (!/^Bearer sk_(test|live)_\w+$/.test(auth ?? ''))
+      return [401, { error: { type: 'authentication_error', message: 'Invalid API Key provided.' } }];
+    const fingerprint = JSON.stringify([method, path, params]);
+    const earlier = method === 'POST' && key ? state.idempotency.get(key) : undefined;
+    if (earlier && earlier.fingerprint !== fingerprint) {
+      const message = `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${key}' if you meant to execute a different request.`;
+      return [400, { error: { type: 'idempotency_error', message } }];
+    }
+    if (earlier) return [earlier.status, earlier.body];
+    let result: [number, unknown];
+    try {
+      const match = routes.map(([m, re, handle]) => [m, re.exec(path), handle] as const).find(([m, found]) => m === method && found);
+      if (!match) throw new FakeError(404, { type: 'invalid_request_error', message: `Unrecognized request URL (${method}: ${path}).` });
+      result = [200, match[2](params, decodeURIComponent(match[1]![1] ?? ''))];
+    } catch (err) {
+      if (!(err instanceof FakeError)) throw err;
+      result = [err.status, { error: err.body }];
+    }
+    // Stripe replays the first answer for a key, errors included.
+    if (method === 'POST' && key) state.idempotency.set(key, { fingerprint, status: result[0], body: result[1] });
+    return result;
+  }
+
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => void respond());
+    async function respond() {
+      const url = new URL(req.url ?? '/', 'http://fake');
+      const params = parseForm([url.search.slice(1), Buffer.concat(chunks).toString('utf8')].filter(Boolean).join('&'));
+      const header = (name: string) => (typeof req.headers[name] === 'string' ? (req.headers[name] as string) : null);
+      const key = header('idempotency-key');
+      const recorded: RecordedRequest = {
+        method: req.method ?? 'GET',
+        path: url.pathname,
+        idempotencyKey: key,
+        stripeVersion: header('stripe-version'),
+        headers: req.headers,
+        params,
+      };
+      requests.push(recorded);
+      await beforeAnswer?.(recorded);
+      if (res.destroyed) return;
+      const headers = { 'Content-Type': 'application/json', 'Request-Id': newId('req') };
+      if (failures > 0) {
+        failures--;
+        res.writeHead(500, { ...headers, 'Stripe-Should-Retry': 'true' });
+        res.end(JSON.stringify({ error: { type: 'api_error', message: 'Injected failure.' } }));
+        return;
+      }
+      const [status, body] = answer(req.method ?? 'GET', url.pathname, key, req.headers.authorization, params);
+      res.writeHead(status, headers);
+      res.end(JSON.stringify(body));
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    host: '127.0.0.1',
+    port,
+    protocol: 'http' as const,
+    state,
+    requests,
+    addPrice,
+    addProduct,
+    /** Runs `hook` before answering each request (and waits for it); undefined removes it. */
+    intercept(hook: typeof beforeAnswer) {
+      beforeAnswer = hook;
+    },
+    /** The next `count` requests fail with a 500 that asks the SDK to retry (and are not stored for idempotency). */
+    failNext(count = 1) {
+      failures = count;
+    },
+    /** Pays an open session as the hosted page would; in subscription mode starts an active subscription. */
+    completeSession(id: string): { session: FakeCheckoutSession; subscription: FakeSubscription | null } {
+      const session = state.sessions.get(id);
+      const line = state.sessionLines.get(id);
+      if (!session || !line || session.status !== 'open') throw new Error(`No open checkout session ${id}`);
+      Object.assign(session, { status: 'complete', payment_status: 'paid' });
+      if (session.mode !== 'subscription') return { session, subscription: null };
+      const start = new Date(now() * 1000);
+      const end = line.price.recurring?.interval === 'year' ? addYears(start, 1) : addMonths(start, 1);
+      const subId = newId('sub');
+      const subscription: FakeSubscription = {
+        id: subId,
+        object: 'subscription',
+        customer: session.customer ?? fail(invalid('The fake needs a customer on subscription sessions.')),
+        status: 'active',
+        cancel_at_period_end: false,
+        cancel_at: null,
+        canceled_at: null,
+        ended_at: null,
+        created: seconds(start),
+        start_date: seconds(start),
+        metadata: line.subscriptionMetadata,
+        billing_mode: { type: 'flexible' },
+        items: {
+          object: 'list',
+          data: [
+            {
+              id: newId('si'),
+              object: 'subscription_item',
+              price: line.price,
+              quantity: line.quantity,
+              current_period_start: seconds(start),
+              current_period_end: seconds(end),
+              subscription: subId,
+              metadata: {},
+              created: seconds(start),
+            },
+          ],
+          has_more: false,
+          url: `/v1/subscription_items?subscription=${subId}`,
+        },
+        livemode: false,
+      };
+      state.subscriptions.set(subId, subscription);
+      session.subscription = subId;
+      return { session, subscription };
+    },
+    close(): Promise<void> {
+      server.closeAllConnections();
+      return new Promise((resolve, reject) => server.close((err) => (err ? reject(err) : resolve())));
+    },
+  };
+}
+
+export type StripeFake = Awaited<ReturnType<typeof startStripeFake>>;
+
+/** A webhook body and its Stripe-Signature header, signed with the SDK's own test helper. */
+export function signedEvent(secret: string, event: object, timestamp?: number): { payload: string; header: string } {
+  const payload = JSON.stringify(event);
+  const header = new Stripe('sk_test_dummy').webhooks.generateTestHeaderString({ payload, secret, ...(timestamp ? { timestamp } : {}) });
+  return { payload, header };
+}
