@@ -8,6 +8,9 @@ import devApi from './src/integrations/dev-api.ts';
 import precompress from './src/integrations/precompress.ts';
 
 const port = process.env.PORT || '3000';
+// Stripe's embedded Checkout (STRIPE_CHECKOUT_UI=embedded) loads Stripe.js from js.stripe.com when a
+// member pays; otherwise scripts come from our origin only.
+const scriptSources = process.env.STRIPE_CHECKOUT_UI === 'embedded' ? ["'self'", 'https://js.stripe.com'] : undefined;
 
 export default defineConfig({
   site: process.env.SITE_URL || `http://localhost:${port}`,
@@ -16,7 +19,7 @@ export default defineConfig({
   adapter: node({ mode: 'middleware' }),
   trailingSlash: 'never',
   integrations: [react(), mdx(), precompress(), devApi()],
-  security: { csp: true },
+  security: { csp: scriptSources ? { scriptDirective: { resources: scriptSources } } : true },
   markdown: { syntaxHighlight: false },
   vite: { plugins: [tailwindcss()] },
 });

@@ -138,3 +138,31 @@ describe('loadConfig accounts', () => {
     expect(loadConfig({}, CWD).auth.hosted).toBeUndefined();
   });
 });
+
+describe('loadConfig payments', () => {
+  const STRIPE = { STRIPE_SECRET_KEY: 'sk_test_config', STRIPE_WEBHOOK_SECRET: 'whsec_config_secret_1234' };
+
+  it('uses the embedded provider without a key, and Stripe with a key and its webhook secret', () => {
+    expect(loadConfig({}, CWD).billing).toEqual({});
+    expect(loadConfig(STRIPE, CWD).billing).toEqual({
+      webhookSecret: STRIPE.STRIPE_WEBHOOK_SECRET,
+      stripe: { secretKey: 'sk_test_config' },
+    });
+    expect(configError({ STRIPE_SECRET_KEY: 'sk_test_config' }).problems[0]).toMatch(/^STRIPE_WEBHOOK_SECRET/);
+    expect(configError({ STRIPE_SECRET_KEY: 'pk_test_wrong_kind' }).problems[0]).toMatch(/^STRIPE_SECRET_KEY/);
+  });
+
+  it('opens Checkout inside the page only with Stripe and a publishable key', () => {
+    const embedded = loadConfig({ ...STRIPE, STRIPE_CHECKOUT_UI: 'embedded', STRIPE_PUBLISHABLE_KEY: 'pk_test_config' }, CWD);
+    expect(embedded.billing.stripe?.embeddedCheckout).toEqual({ publishableKey: 'pk_test_config' });
+    expect(loadConfig({ ...STRIPE, STRIPE_PUBLISHABLE_KEY: 'pk_test_config' }, CWD).billing.stripe?.embeddedCheckout).toBeUndefined();
+    expect(configError({ STRIPE_CHECKOUT_UI: 'embedded', STRIPE_PUBLISHABLE_KEY: 'pk_test_config' }).problems[0]).toMatch(
+      /^STRIPE_CHECKOUT_UI/,
+    );
+    expect(configError({ ...STRIPE, STRIPE_CHECKOUT_UI: 'embedded' }).problems[0]).toMatch(/^STRIPE_CHECKOUT_UI/);
+    expect(configError({ ...STRIPE, STRIPE_CHECKOUT_UI: 'popup' }).problems[0]).toMatch(/^STRIPE_CHECKOUT_UI/);
+    expect(configError({ ...STRIPE, STRIPE_CHECKOUT_UI: 'embedded', STRIPE_PUBLISHABLE_KEY: 'sk_test_nope' }).problems[0]).toMatch(
+      /^STRIPE_PUBLISHABLE_KEY/,
+    );
+  });
+});

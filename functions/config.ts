@@ -65,6 +65,12 @@ const EnvSchema = z.object({
   STRIPE_WEBHOOK_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
   /** Where the Stripe SDK sends its calls (tests and stripe-mock); Stripe's own API when unset. */
   STRIPE_API_URL: z.url({ protocol: /^https?$/ }).optional(),
+  /** Stripe Checkout as a redirect to Stripe's page (hosted) or inside our page through Stripe.js (embedded). */
+  STRIPE_CHECKOUT_UI: z.enum(['hosted', 'embedded']).default('hosted'),
+  STRIPE_PUBLISHABLE_KEY: z
+    .string()
+    .regex(/^pk_(test|live)_\w+$/, 'must be a Stripe publishable key (pk_test_…, pk_live_…)')
+    .optional(),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -134,7 +140,12 @@ export interface Config {
   billing: {
     /** Verifies webhook signatures (Stripe's scheme); the embedded provider derives one from SECRET_KEY's store when unset. */
     webhookSecret?: string;
-    stripe?: { secretKey: string; apiUrl?: string };
+    stripe?: {
+      secretKey: string;
+      apiUrl?: string;
+      /** Embedded: Checkout opens inside our page through Stripe.js, with this publishable key. */
+      embeddedCheckout?: { publishableKey: string };
+    };
   };
 }
 
@@ -165,6 +176,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   const env = parsed.data;
   if (env.STRIPE_SECRET_KEY && !env.STRIPE_WEBHOOK_SECRET) {
     throw new ConfigError(['STRIPE_WEBHOOK_SECRET: required with STRIPE_SECRET_KEY (the webhook signing secret, whsec_…)']);
+  }
+  if (env.STRIPE_CHECKOUT_UI === 'embedded' && !(env.STRIPE_SECRET_KEY && env.STRIPE_PUBLISHABLE_KEY)) {
+    throw new ConfigError(['STRIPE_CHECKOUT_UI: embedded needs STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY (pk_…)']);
   }
   const dataDir = path.resolve(cwd, env.DATA_DIR);
   const shownHost = env.HOST === '0.0.0.0' || env.HOST === '::' ? 'localhost' : env.HOST;
@@ -228,7 +242,15 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     billing: {
       ...(env.STRIPE_WEBHOOK_SECRET ? { webhookSecret: env.STRIPE_WEBHOOK_SECRET } : {}),
       ...(env.STRIPE_SECRET_KEY
-        ? { stripe: { secretKey: env.STRIPE_SECRET_KEY, ...(env.STRIPE_API_URL ? { apiUrl: env.STRIPE_API_URL } : {}) } }
+        ? {
+            stripe: {
+              secretKey: env.STRIPE_SECRET_KEY,
+              ...(env.STRIPE_API_URL ? { apiUrl: env.STRIPE_API_URL } : {}),
+              ...(env.STRIPE_CHECKOUT_UI === 'embedded' && env.STRIPE_PUBLISHABLE_KEY
+                ? { embeddedCheckout: { publishableKey: env.STRIPE_PUBLISHABLE_KEY } }
+                : {}),
+            },
+          }
         : {}),
     },
   };

@@ -34,6 +34,7 @@ export function pickPaymentProvider(
       secretKey: stripe.secretKey,
       webhookSecret: config.billing.webhookSecret ?? '',
       ...(stripe.apiUrl ? stripeEndpoint(stripe.apiUrl) : {}),
+      ...(stripe.embeddedCheckout ? { embeddedCheckout: stripe.embeddedCheckout } : {}),
       logger: deps.logger,
     });
     return { provider: answeringUnavailable(provider, deps.logger) };

@@ -64,6 +64,12 @@ export interface CheckoutRequest {
 }
 
 /**
+ * Where the browser pays: a page to go to (hosted Checkout, the embedded test checkout), or Stripe's
+ * embedded Checkout, which Stripe.js mounts in our page from the session's client secret.
+ */
+export type CheckoutStart = { id: string; url: string } | { id: string; clientSecret: string; publishableKey: string };
+
+/**
  * A provider event, verified: Stripe's event envelope (`id`, `type`, `created` in seconds,
  * `data.object`). The handler reads only ids from the object and re-reads state from the provider,
  * so duplicates and out-of-order delivery end right.
@@ -82,7 +88,7 @@ export interface PaymentProvider {
   pricesByLookupKeys(keys: readonly string[]): Promise<ProviderPrice[]>;
   /** A new customer; `idempotencyKey` makes a retried create answer the first customer. */
   createCustomer(input: { email: string; userId: string; idempotencyKey: string }): Promise<{ id: string }>;
-  createCheckoutSession(input: CheckoutRequest): Promise<{ id: string; url: string }>;
+  createCheckoutSession(input: CheckoutRequest): Promise<CheckoutStart>;
   /** Null when the provider does not know the id. */
   retrieveCheckoutSession(id: string): Promise<ProviderCheckoutSession | null>;
   /** Null when the provider does not know the id. */

@@ -18,7 +18,7 @@ import type { Logger } from '../lib/logger.ts';
 import type { UserService, Viewer } from '../users/service.ts';
 import { createUserStore } from '../users/store.ts';
 import { CURRENCY, lookupKeyFor, planFor, planForLookupKey } from './catalog.ts';
-import { GRANTING_STATUSES, type PaymentProvider, type ProviderEvent, type ProviderSubscription } from './provider.ts';
+import { GRANTING_STATUSES, type CheckoutStart, type PaymentProvider, type ProviderEvent, type ProviderSubscription } from './provider.ts';
 
 export interface BillingDeps {
   db: Db;
@@ -54,6 +54,14 @@ const SESSION_ID = /^[\w-]{1,255}$/;
 
 function grants(s: { status: string; cancelAt: Date | null }, now: Date): boolean {
   return (GRANTING_STATUSES as readonly string[]).includes(s.status) && !(s.cancelAt && s.cancelAt <= now);
+}
+
+/** create-session's answer (spec point 7: sessionId and url; or what Stripe.js needs for embedded Checkout). */
+export type CheckoutAnswer = { sessionId: string; url: string } | { sessionId: string; clientSecret: string; publishableKey: string };
+
+function checkoutAnswer(start: CheckoutStart): CheckoutAnswer {
+  const { id, ...rest } = start;
+  return { sessionId: id, ...rest };
 }
 
 function subscriptionJson(s: ProviderSubscription | SubscriptionRow): SubscriptionJson {
@@ -293,7 +301,7 @@ export function createBillingService({ db, provider, users, outbox, content, sit
     provider,
 
     /** POST create-session: a plan (refused while another one grants access) or a one-time item. */
-    async createSession(viewer: NonNullable<Viewer>, input: CheckoutInput): Promise<{ sessionId: string; url: string }> {
+    async createSession(viewer: NonNullable<Viewer>, input: CheckoutInput): Promise<CheckoutAnswer> {
       const successUrl = ownUrl('successUrl', input.successUrl);
       const cancelUrl = ownUrl('cancelUrl', input.cancelUrl);
       if (input.item) {
@@ -309,7 +317,7 @@ export function createBillingService({ db, provider, users, outbox, content, sit
           successUrl,
           cancelUrl,
         });
-        return { sessionId: session.id, url: session.url };
+        return checkoutAnswer(session);
       }
       const plan = input.priceId ? planFor(input.priceId) : undefined;
       if (!plan) throw new AppError('validation_failed', 'Choose a paid plan.', { fields: { priceId: ['Unknown or free plan'] } });
@@ -330,7 +338,7 @@ export function createBillingService({ db, provider, users, outbox, content, sit
         successUrl,
         cancelUrl,
       });
-      return { sessionId: session.id, url: session.url };
+      return checkoutAnswer(session);
     },
 
     /** POST confirm: verifies with the provider that the caller's session is paid; idempotent. */

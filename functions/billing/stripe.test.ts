@@ -20,7 +20,7 @@ const PLAN_KEYS = ['subscriber_monthly', 'subscriber_yearly', 'premium_monthly',
 let fake: StripeFake;
 let provider: PaymentProvider;
 
-const makeProvider = (overrides: { secretKey?: string; webhookSecret?: string } = {}) =>
+const makeProvider = (overrides: { secretKey?: string; webhookSecret?: string; embeddedCheckout?: { publishableKey: string } } = {}) =>
   createStripeProvider({
     secretKey: SECRET_KEY,
     webhookSecret: WEBHOOK_SECRET,
@@ -161,6 +161,17 @@ describe('Stripe adapter: checkout', () => {
     expect(sent.stripeVersion).toBe(Stripe.API_VERSION);
     expect(fake.state.sessions.get(session.id)!.success_url).toContain('session_id={CHECKOUT_SESSION_ID}');
     expect(session).toEqual({ id: expect.stringMatching(/^cs_test_/), url: `https://checkout.stripe.com/c/pay/${session.id}` });
+  });
+
+  it('creates an embedded Checkout session when configured: a return URL, no cancel URL, and the client secret for Stripe.js', async () => {
+    const embedded = makeProvider({ embeddedCheckout: { publishableKey: 'pk_test_adapter' } });
+    const { id: customerId } = await embedded.createCustomer({ email: 'ada@beacon.test', userId: 'user-1', idempotencyKey: 'c-1' });
+    const session = await embedded.createCheckoutSession(makeCheckout({ customerId, line: { priceId: await priceId('premium_monthly') } }));
+    const sent = lastRequest('POST', '/v1/checkout/sessions')!.params;
+    expect(sent).toMatchObject({ ui_mode: 'embedded_page', return_url: SUCCESS_URL });
+    expect(sent).not.toHaveProperty('success_url');
+    expect(sent).not.toHaveProperty('cancel_url');
+    expect(session).toEqual({ id: session.id, clientSecret: `${session.id}_secret_fake`, publishableKey: 'pk_test_adapter' });
   });
 
   it('creates a one-time checkout with an inline price and the metadata on the payment', async () => {

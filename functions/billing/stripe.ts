@@ -27,6 +27,8 @@ export interface StripeProviderOptions {
   host?: string;
   port?: number;
   protocol?: 'http' | 'https';
+  /** Set for Stripe's embedded Checkout (Stripe.js in our page) instead of the hosted redirect. */
+  embeddedCheckout?: { publishableKey: string };
   logger?: Logger;
 }
 
@@ -147,7 +149,7 @@ function toCheckoutSession(session: Stripe.Checkout.Session): ProviderCheckoutSe
   };
 }
 
-function checkoutParams(input: CheckoutRequest): Stripe.Checkout.SessionCreateParams {
+function checkoutParams(input: CheckoutRequest, embedded: boolean): Stripe.Checkout.SessionCreateParams {
   const lineItem: Stripe.Checkout.SessionCreateParams.LineItem =
     'priceId' in input.line
       ? { price: input.line.priceId, quantity: 1 }
@@ -166,8 +168,10 @@ function checkoutParams(input: CheckoutRequest): Stripe.Checkout.SessionCreatePa
       ? { subscription_data: { metadata: input.metadata } }
       : { payment_intent_data: { metadata: input.metadata } }),
     allow_promotion_codes: true,
-    success_url: input.successUrl,
-    cancel_url: input.cancelUrl,
+    // Embedded Checkout stays on our page, so it has one return URL and no cancel URL.
+    ...(embedded
+      ? { ui_mode: 'embedded_page', return_url: input.successUrl }
+      : { success_url: input.successUrl, cancel_url: input.cancelUrl }),
   };
 }
 
@@ -199,8 +203,13 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
     },
 
     async createCheckoutSession(input) {
-      const params = checkoutParams(input);
+      const embedded = options.embeddedCheckout;
+      const params = checkoutParams(input, Boolean(embedded));
       const session = await stripe.checkout.sessions.create(params, input.idempotencyKey ? { idempotencyKey: input.idempotencyKey } : {});
+      if (embedded) {
+        if (!session.client_secret) throw new Error(`Stripe checkout session ${session.id} came back without a client secret`);
+        return { id: session.id, clientSecret: session.client_secret, publishableKey: embedded.publishableKey };
+      }
       if (!session.url) throw new Error(`Stripe checkout session ${session.id} came back without a URL`);
       return { id: session.id, url: session.url };
     },

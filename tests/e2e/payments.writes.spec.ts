@@ -22,6 +22,11 @@ async function payWith(page: Page, cardNumber: string): Promise<void> {
 
 test('a free member subscribes to Premium yearly, reads premium content, cancels, and resumes in the portal', async ({ page }) => {
   test.setTimeout(90_000);
+  // On the embedded provider no page ever fetches Stripe.js or its loader chunk.
+  const stripeJs: string[] = [];
+  page.on('request', (request) => {
+    if (/js\.stripe\.com|stripe-checkout|stripe-js/.test(request.url())) stripeJs.push(request.url());
+  });
   await signedInMember(page, 'subscriber-journey');
 
   await page.goto('/pricing');
@@ -89,6 +94,7 @@ test('a free member subscribes to Premium yearly, reads premium content, cancels
   // Subscribed: pricing shows Premium as the current plan.
   await page.goto('/pricing');
   await expect(page.getByRole('article', { name: 'Premium' }).getByRole('button', { name: 'Current Plan' })).toBeDisabled();
+  expect(stripeJs).toEqual([]);
 });
 
 test('a member buys a priced market item and downloads it', async ({ page }) => {
@@ -148,4 +154,68 @@ test('a visitor who is not signed in goes through sign-in to buy a priced item',
   await page.getByRole('button', { name: `Buy for ${PURCHASE_ONLY_ITEM.price}` }).click();
   await page.waitForURL((url) => url.pathname === '/signin');
   expect(new URL(page.url()).searchParams.get('redirect')).toBe(PURCHASE_ONLY_ITEM.path);
+});
+
+/** What create-session answers when the server runs Stripe's embedded Checkout (STRIPE_CHECKOUT_UI=embedded). */
+async function answerEmbeddedCheckout(page: Page): Promise<void> {
+  await page.route('**/api/payments/stripe/create-session', (route) =>
+    route.fulfill({
+      contentType: 'application/json',
+      body: JSON.stringify({ sessionId: 'cs_test_embedded', clientSecret: 'cs_test_embedded_secret_e2e', publishableKey: 'pk_test_e2e' }),
+    }),
+  );
+}
+
+test("Stripe's embedded Checkout: blocked by this build's CSP, Stripe.js never runs and the spec's error shows", async ({ page }) => {
+  await signedInMember(page, 'embedded-blocked');
+  await answerEmbeddedCheckout(page);
+  let served = false;
+  await page.route('https://js.stripe.com/**', (route) => {
+    served = true;
+    return route.fulfill({ contentType: 'text/javascript', body: 'window.__stripeRan = true;' });
+  });
+  await page.goto('/pricing');
+  await page.getByRole('article', { name: 'Subscriber' }).getByRole('button', { name: 'Subscribe' }).click();
+  const panel = page.getByRole('region', { name: 'Complete Your Subscription' });
+  await panel.getByRole('button', { name: 'Subscribe to Subscriber' }).click();
+  await expect(panel).toContainText('Failed to initiate checkout. Please try again.');
+  await expect(panel.getByRole('button', { name: 'Subscribe to Subscriber' })).toBeEnabled();
+  expect(served).toBe(false); // the page's CSP allows scripts from our origin only
+  expect(await page.evaluate(() => 'Stripe' in window || '__stripeRan' in window)).toBe(false);
+});
+
+test.describe("Stripe's embedded Checkout where the build allows Stripe.js", () => {
+  // A build with STRIPE_CHECKOUT_UI=embedded adds js.stripe.com to script-src; here the CSP is bypassed instead.
+  test.use({ bypassCSP: true });
+
+  test('opens in a dialog on the page with the session, and closing it returns the button to idle', async ({ page }) => {
+    await signedInMember(page, 'embedded-checkout');
+    await answerEmbeddedCheckout(page);
+    // Stripe.js stands in for Stripe's script: createEmbeddedCheckoutPage mounts a marker with what it was given.
+    await page.route('https://js.stripe.com/**', (route) =>
+      route.fulfill({
+        contentType: 'text/javascript',
+        body: `window.Stripe = Object.assign(function (key) {
+          return {
+            _registerWrapper: function () {},
+            createEmbeddedCheckoutPage: function (options) {
+              return Promise.resolve({
+                mount: function (el) { el.insertAdjacentHTML('beforeend', '<p data-testid="stripe-mounted">' + key + ' ' + options.clientSecret + '</p>'); },
+                destroy: function () { window.__checkoutDestroyed = true; },
+              });
+            },
+          };
+        }, { version: 'clover' });`,
+      }),
+    );
+    await page.goto('/market/social-media-content-pack');
+    await page.getByRole('button', { name: 'Buy for $24.00' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Checkout' });
+    await expect(dialog.getByTestId('stripe-mounted')).toHaveText('pk_test_e2e cs_test_embedded_secret_e2e');
+    expect(new URL(page.url()).pathname).toBe('/market/social-media-content-pack');
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await expect(dialog).toHaveCount(0);
+    expect(await page.evaluate(() => (window as { __checkoutDestroyed?: boolean }).__checkoutDestroyed)).toBe(true);
+    await expect(page.getByRole('button', { name: 'Buy for $24.00' })).toBeEnabled();
+  });
 });

@@ -4,7 +4,7 @@
  * 100 KB on the content lists and on every prebuilt detail page (its gated island included).
  * Deterministic: measured from the test build's bytes with scripts/bench/page-weight.ts.
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import { kb, pageWeight } from '../../scripts/bench/page-weight.ts';
@@ -65,6 +65,27 @@ describe('content page weight', () => {
       expect(weight.islands, page).toBe(1);
       expect(weight.islandGzipBytes, `${page}: the island (React and the gated part) is measured`).toBeGreaterThan(30 * 1024);
       expect(weight.gzipBytes, `${page}: ${kb(weight.gzipBytes)} (${weight.files.join(', ')})`).toBeLessThanOrEqual(100 * 1024);
+    }
+  });
+});
+
+describe('Stripe.js', () => {
+  const client = path.join(inject('testEnv').distDir, 'client');
+
+  it('is loaded eagerly by no page: only the checkout helper imports it, on demand', () => {
+    const pages = readdirSync(client, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.html'));
+    expect(pages.length).toBeGreaterThanOrEqual(40);
+    const withStripe = readdirSync(path.join(client, '_astro')).filter(
+      (f) => f.endsWith('.js') && readFileSync(path.join(client, '_astro', f), 'utf8').includes('js.stripe.com'),
+    );
+    expect(withStripe, 'the one chunk that knows Stripe.js').toEqual([expect.stringMatching(/^stripe-checkout\./)]);
+    for (const page of pages) {
+      const weight = pageWeight(client, path.join(client, page));
+      expect(
+        weight.files.filter((f) => withStripe.includes(path.basename(f))),
+        page,
+      ).toEqual([]);
+      expect(readFileSync(path.join(client, page), 'utf8'), page).not.toContain('js.stripe.com');
     }
   });
 });

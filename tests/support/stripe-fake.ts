@@ -56,9 +56,12 @@ export interface FakeCheckoutSession extends FakeObject {
   subscription: string | null;
   client_reference_id: string | null;
   allow_promotion_codes: boolean | null;
-  success_url: string;
+  ui_mode: 'hosted_page' | 'embedded_page';
+  success_url: string | null;
   cancel_url: string | null;
+  return_url: string | null;
   url: string | null;
+  client_secret: string | null;
   amount_total: number;
   currency: string;
   expires_at: number;
@@ -289,8 +292,16 @@ export async function startStripeFake(options: { seed?: boolean } = {}) {
       'allow_promotion_codes',
       'success_url',
       'cancel_url',
+      'ui_mode',
+      'return_url',
     ]);
     const mode = required(params, 'mode');
+    const uiMode = str(params, 'ui_mode') ?? 'hosted_page';
+    if (uiMode !== 'hosted_page' && uiMode !== 'embedded_page') throw invalid(`Invalid ui_mode: ${uiMode}`, 'ui_mode');
+    const embedded = uiMode === 'embedded_page';
+    // Stripe's rules: embedded sessions return to return_url and take no success or cancel URL.
+    for (const param of embedded ? ['success_url', 'cancel_url'] : ['return_url'])
+      if (params[param] !== undefined) throw invalid(`${param} cannot be used with ui_mode ${uiMode}.`, param);
     if (mode !== 'payment' && mode !== 'subscription') throw invalid(`Invalid mode: ${mode}`, 'mode');
     const customer = str(params, 'customer');
     if (customer) get(state.customers, 'customer', customer, 'customer', 400);
@@ -316,9 +327,12 @@ export async function startStripeFake(options: { seed?: boolean } = {}) {
       client_reference_id: str(params, 'client_reference_id') ?? null,
       metadata: metadataOf(params.metadata),
       allow_promotion_codes: flag(params, 'allow_promotion_codes') ?? null,
-      success_url: required(params, 'success_url'),
+      ui_mode: uiMode,
+      success_url: embedded ? null : required(params, 'success_url'),
       cancel_url: str(params, 'cancel_url') ?? null,
-      url: `https://checkout.stripe.com/c/pay/${id}`,
+      return_url: embedded ? required(params, 'return_url') : null,
+      url: embedded ? null : `https://checkout.stripe.com/c/pay/${id}`,
+      client_secret: embedded ? `${id}_secret_fake` : null,
       amount_total: price.unit_amount * quantity,
       currency: price.currency,
       created: now(),

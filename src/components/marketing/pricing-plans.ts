@@ -8,6 +8,7 @@
  */
 import { ACCESS_LEVELS, type AccessLevel } from '../../lib/access.ts';
 import { fetchViewer, storedSession } from '../../lib/content/gated-client.ts';
+import { goToCheckout } from '../../lib/payments/checkout.ts';
 import { startPlanCheckout } from '../../lib/payments/client.ts';
 import { readStored, STORAGE_KEYS, writeStored } from '../../lib/storage-keys.ts';
 
@@ -124,7 +125,14 @@ function wireCheckout(panel: HTMLElement): void {
       accessLevel: isLevel(level) ? level : 'free',
       productName: panel.dataset.name ?? '',
     });
-    if (result.ok) return window.location.assign(result.data.url); // stays 'Processing...' while the page changes
+    if (result.ok) {
+      // Stays 'Processing...' while the page changes; back to idle if an embedded checkout is closed.
+      const outcome = await goToCheckout(result.data).catch(() => 'failed' as const);
+      if (outcome === 'left') return;
+      setBusy(button, false);
+      if (outcome === 'failed') showError(errorBox, undefined);
+      return;
+    }
     if (result.kind === 'signed-out') return signInFirst(panel);
     setBusy(button, false);
     showError(errorBox, result.kind === 'error' && result.status === 409 ? result.message : undefined);

@@ -6,6 +6,7 @@
  */
 import { useEffect, useState, type ReactNode } from 'react';
 import { formatDollars } from '../../lib/pricing.ts';
+import { goToCheckout } from '../../lib/payments/checkout.ts';
 import { startItemCheckout, type PurchasableType } from '../../lib/payments/client.ts';
 import { signInHref } from '../content/gated/GateCard.tsx';
 
@@ -37,7 +38,14 @@ export function BuyButton({ type, slug, price, signedIn }: BuyButtonProps) {
     setProcessing(true);
     setFailure(null);
     const result = await startItemCheckout({ type, slug });
-    if (result.ok) return window.location.assign(result.data.url); // stays 'Processing...' while the page changes
+    if (result.ok) {
+      // Stays 'Processing...' while the page changes; back to idle if an embedded checkout is closed.
+      const outcome = await goToCheckout(result.data).catch(() => 'failed' as const);
+      if (outcome === 'left') return;
+      setProcessing(false);
+      if (outcome === 'failed') setFailure({});
+      return;
+    }
     if (result.kind === 'signed-out') return window.location.assign(signInHref());
     setProcessing(false);
     setFailure(result.kind === 'error' && result.status === 409 ? { detail: result.message } : {});

@@ -11,11 +11,11 @@ import { gatedFetch, storedSession } from '../content/gated-client.ts';
 export type PurchasableType = 'market' | 'course';
 export type PlanInterval = 'month' | 'year';
 
-export interface CheckoutSession {
-  sessionId: string;
-  /** The provider's hosted checkout (or the embedded test checkout); the browser goes there. */
-  url: string;
-}
+/**
+ * create-session's answer: the provider's hosted checkout (or the embedded test checkout), where the
+ * browser goes; or, with Stripe's embedded Checkout configured, what Stripe.js needs to open it here.
+ */
+export type CheckoutSession = { sessionId: string; url: string } | { sessionId: string; clientSecret: string; publishableKey: string };
 
 export interface PurchasedItem {
   type: PurchasableType;
