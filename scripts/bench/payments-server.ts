@@ -1,6 +1,6 @@
 /**
  * The payments bench's server: the product's API (no site) on embedded PGlite with the embedded
- * payment provider, plus BENCH_MEMBERS signed-in members whose ids and tokens it writes to
+ * payment provider (its event delivery off), plus BENCH_MEMBERS signed-in members whose ids and tokens it writes to
  * BENCH_TOKENS_FILE (made here, not through sign-up, which is rate limited per address).
  */
 import { writeFileSync } from 'node:fs';
@@ -16,7 +16,8 @@ const logger = pino({ level: 'warn' });
 const services = await createServices(config, logger);
 const app = createApp({ config, logger, services });
 const server = await listen(app, config);
-await services.start();
+// Not started: the embedded provider's own event delivery stays off, so the levels change only
+// through the webhook events the bench replays (payments leave their events pending).
 const members: { id: string; token: string }[] = [];
 for (let i = 0; i < Number(process.env.BENCH_MEMBERS ?? 100); i++) {
   const email = `bench-member-${i}@payments.bench`;
