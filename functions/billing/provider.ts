@@ -6,8 +6,18 @@
  * unix seconds turned into Dates. Adapters never read configuration themselves.
  */
 
-export type SubscriptionStatus =
-  'incomplete' | 'incomplete_expired' | 'trialing' | 'active' | 'past_due' | 'canceled' | 'unpaid' | 'paused';
+/** Stripe's subscription statuses (the schema's check constraint uses the same list). */
+export const SUBSCRIPTION_STATUSES = [
+  'incomplete',
+  'incomplete_expired',
+  'trialing',
+  'active',
+  'past_due',
+  'canceled',
+  'unpaid',
+  'paused',
+] as const;
+export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 
 export interface ProviderPrice {
   id: string;

@@ -13,7 +13,7 @@ import {
   type ProviderCheckoutSession,
   type ProviderPrice,
   type ProviderSubscription,
-  type SubscriptionStatus,
+  SUBSCRIPTION_STATUSES,
 } from './provider.ts';
 
 // One mapping between our tier ids and Stripe lookup keys, shared with the catalog and `npm run stripe:setup`.
@@ -72,16 +72,6 @@ const idOf = (ref: string | { id: string } | null) => (typeof ref === 'string' ?
 /** The SDK's enums are open (any string may come back): narrow them to the values the port knows. */
 const oneOf = <T extends string>(value: string | null | undefined, known: readonly T[]): T | undefined => known.find((k) => k === value);
 
-const STATUSES: readonly SubscriptionStatus[] = [
-  'incomplete',
-  'incomplete_expired',
-  'trialing',
-  'active',
-  'past_due',
-  'canceled',
-  'unpaid',
-  'paused',
-];
 const intervalOf = (price: Stripe.Price) => oneOf(price.recurring?.interval, ['month', 'year'] as const) ?? null;
 
 function toPrice(price: Stripe.Price): ProviderPrice {
@@ -111,7 +101,7 @@ function periodEnd(subscription: Stripe.Subscription): Date {
 function toSubscription(subscription: Stripe.Subscription, log?: Logger): ProviderSubscription {
   const price = subscription.items.data[0]?.price;
   if (!price) throw new Error(`Stripe subscription ${subscription.id} has no items`);
-  let status = oneOf(subscription.status, STATUSES);
+  let status = oneOf(subscription.status, SUBSCRIPTION_STATUSES);
   if (!status) {
     // A status newer than this code: grant nothing until someone decides what it means.
     log?.warn({ subscriptionId: subscription.id, status: subscription.status }, 'stripe: unknown subscription status, read as incomplete');

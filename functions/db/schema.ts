@@ -4,6 +4,7 @@ import { boolean, check, index, integer, jsonb, pgTable, primaryKey, text, times
 import { ACCESS_LEVELS, ROLES, type Role } from '../../src/lib/access.ts';
 import { CONTENT_TYPES } from '../../src/lib/content/registry.ts';
 import type { MediaItem } from '../../src/lib/content/schema.ts';
+import { SUBSCRIPTION_STATUSES } from '../billing/provider.ts';
 
 /** `'a', 'b'` for a check constraint's `in (...)` list (the values are our own literals). */
 const sqlList = (values: readonly string[]) => sql.raw(values.map((v) => `'${v}'`).join(', '));
@@ -352,17 +353,6 @@ export const lessonCompletions = pgTable(
 // ---------------------------------------------------------------------------------------------
 // Billing (functions/billing): what the payment provider told us, kept to answer fast and to know
 // which changes already happened (mails and audit entries follow transitions, not events).
-
-export const SUBSCRIPTION_STATUSES = [
-  'incomplete',
-  'incomplete_expired',
-  'trialing',
-  'active',
-  'past_due',
-  'canceled',
-  'unpaid',
-  'paused',
-] as const;
 
 /** A member's subscriptions as last read from the provider (never from an event's snapshot). */
 export const subscriptions = pgTable(

@@ -65,7 +65,12 @@ test('a course without lessons says that no lesson is selected', async ({ page }
     });
     try {
       await page.goto(`/courses/${course.slug}`);
-      await page.getByRole('tab', { name: 'Current Lesson' }).click();
+      // A click before the viewer hydrates does nothing: click until the tab is selected.
+      const tab = page.getByRole('tab', { name: 'Current Lesson' });
+      await expect(async () => {
+        await tab.click();
+        await expect(tab).toHaveAttribute('aria-selected', 'true', { timeout: 1_000 });
+      }).toPass();
       await expect(page.getByRole('tabpanel', { name: 'Current Lesson' })).toHaveText(
         'No lesson selected. Please select a lesson from the curriculum.',
       );

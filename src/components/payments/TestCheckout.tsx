@@ -4,7 +4,7 @@
  * a declined card's message inline, and Cancel back to where checkout started. The page around it
  * carries the TEST banner and the test cards. The session id in `?session=` is the capability.
  */
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { formatPlanAmount } from '../../lib/payments/display.ts';
 import {
   checkCard,
@@ -17,10 +17,9 @@ import {
   type TestCheckout as Checkout,
 } from '../../lib/payments/test-provider.ts';
 import { CardField } from './CardField.tsx';
-import { sameOriginUrl, sessionParam } from './test-pages.ts';
+import { sameOriginUrl } from './test-pages.ts';
+import { useSessionLoad } from './use-session-load.ts';
 import { LoadFailure, LoadingLines } from '../content/gated/LoadStates.tsx';
-
-type Load = { status: 'loading' } | { status: 'failed'; message: string; retry: boolean } | { status: 'ready'; checkout: Checkout };
 
 const NOT_FOUND = 'This checkout link is not valid. Start again from the page you were buying from.';
 
@@ -143,43 +142,12 @@ function PayForm({ checkout }: { checkout: Checkout }) {
   );
 }
 
-const initialLoad = (): Load =>
-  sessionParam(window.location.search) ? { status: 'loading' } : { status: 'failed', message: NOT_FOUND, retry: false };
-
 export default function TestCheckout() {
-  const [load, setLoad] = useState<Load>(initialLoad);
-  const [attempt, setAttempt] = useState(0);
-
-  useEffect(() => {
-    const id = sessionParam(window.location.search);
-    if (!id) return;
-    const controller = new AbortController();
-    fetchTestCheckout(id, controller.signal)
-      .then((result) => {
-        if (result.ok) setLoad({ status: 'ready', checkout: result.data });
-        else if (result.status === 404) setLoad({ status: 'failed', message: NOT_FOUND, retry: false });
-        else setLoad({ status: 'failed', message: result.message, retry: true });
-      })
-      .catch(() => undefined); // aborted
-    return () => controller.abort();
-  }, [attempt]);
+  const { load, retry } = useSessionLoad(fetchTestCheckout, NOT_FOUND);
 
   if (load.status === 'loading') return <LoadingLines label="Loading the checkout…" lines={4} />;
-  if (load.status === 'failed')
-    return (
-      <LoadFailure
-        message={load.message}
-        onRetry={
-          load.retry
-            ? () => {
-                setLoad({ status: 'loading' });
-                setAttempt((n) => n + 1);
-              }
-            : undefined
-        }
-      />
-    );
-  const { checkout } = load;
+  if (load.status === 'failed') return <LoadFailure message={load.message} onRetry={load.retry ? retry : undefined} />;
+  const checkout = load.data;
   return (
     <div className="grid gap-8 md:grid-cols-2">
       <Summary checkout={checkout} />

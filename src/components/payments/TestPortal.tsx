@@ -3,7 +3,7 @@
  * subscriptions with status and dates, Cancel at period end or Resume, Switch plan to another of
  * the plans, and Return to account. The session id in `?session=` is the capability.
  */
-import { useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { BADGE_CLASS, formatPaymentDate, formatPlanAmount, subscriptionBadge } from '../../lib/payments/display.ts';
 import {
   changeTestSubscription,
@@ -11,12 +11,10 @@ import {
   type PortalAction,
   type PortalPlan,
   type PortalSubscription,
-  type TestPortal as Portal,
 } from '../../lib/payments/test-provider.ts';
 import { LoadFailure, LoadingLines } from '../content/gated/LoadStates.tsx';
-import { sameOriginUrl, sessionParam } from './test-pages.ts';
-
-type Load = { status: 'loading' } | { status: 'failed'; message: string; retry: boolean } | { status: 'ready'; portal: Portal };
+import { sameOriginUrl } from './test-pages.ts';
+import { useSessionLoad } from './use-session-load.ts';
 
 const NOT_FOUND = 'This portal link is not valid. Open it again from your account.';
 const GRANTING = ['active', 'trialing', 'past_due'];
@@ -137,54 +135,23 @@ function SubscriptionItem({
 }
 
 export default function TestPortal() {
-  const [sessionId] = useState(() => sessionParam(window.location.search));
-  const [load, setLoad] = useState<Load>(() =>
-    sessionId ? { status: 'loading' } : { status: 'failed', message: NOT_FOUND, retry: false },
-  );
-  const [attempt, setAttempt] = useState(0);
+  const { sessionId, load, retry, set } = useSessionLoad(fetchTestPortal, NOT_FOUND);
   const [note, setNote] = useState('');
-
-  useEffect(() => {
-    if (!sessionId) return;
-    const controller = new AbortController();
-    fetchTestPortal(sessionId, controller.signal)
-      .then((result) => {
-        if (result.ok) setLoad({ status: 'ready', portal: result.data });
-        else
-          setLoad({
-            status: 'failed',
-            message: result.status === 404 ? NOT_FOUND : result.message,
-            retry: result.status >= 500 || result.status === 0,
-          });
-      })
-      .catch(() => undefined); // aborted
-    return () => controller.abort();
-  }, [sessionId, attempt]);
 
   if (load.status === 'loading') return <LoadingLines label="Loading your subscriptions…" lines={4} />;
   if (load.status === 'failed')
     return (
       <div className="flex flex-col items-center gap-4">
-        <LoadFailure
-          message={load.message}
-          onRetry={
-            load.retry
-              ? () => {
-                  setLoad({ status: 'loading' });
-                  setAttempt((n) => n + 1);
-                }
-              : undefined
-          }
-        />
+        <LoadFailure message={load.message} onRetry={load.retry ? retry : undefined} />
         <a href="/account" className="font-semibold text-brand-700 underline">
           Return to account
         </a>
       </div>
     );
 
-  const { portal } = load;
+  const portal = load.data;
   const changed = (s: PortalSubscription, message: string) => {
-    setLoad({ status: 'ready', portal: { ...portal, subscriptions: portal.subscriptions.map((x) => (x.id === s.id ? s : x)) } });
+    set({ ...portal, subscriptions: portal.subscriptions.map((x) => (x.id === s.id ? s : x)) });
     setNote(message);
   };
   return (
