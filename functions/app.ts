@@ -5,12 +5,16 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { createAuthRoutes } from './auth/routes.ts';
+import { createAiRoutes } from './ai/routes.ts';
 import type { Config } from './config.ts';
 import { createContactRoutes } from './contact/routes.ts';
 import { createGatedContentRoutes } from './content/gated-routes.ts';
 import { createPublicContentRoutes } from './content/routes.ts';
+import { createContentWriteRoutes } from './content/write-routes.ts';
 import { createFeedRoutes } from './feeds/routes.ts';
 import { createEmailEventRoutes } from './email/routes.ts';
+import { createEmailAdminRoutes } from './email/admin-routes.ts';
+import { createAdminRoutes } from './admin/routes.ts';
 import { createPaymentRoutes } from './billing/routes.ts';
 import { createTestBillingRoutes } from './billing/embedded/routes.ts';
 import { AppError, createErrorHandler, errorResponse } from './errors.ts';
@@ -26,6 +30,8 @@ import { answerHeaders } from './lib/respond.ts';
 import { apiSecurityHeaders, pageSecurityHeaders } from './lib/security-headers.ts';
 import { createNewsletterRoutes } from './newsletter/routes.ts';
 import { createUserRoutes } from './users/routes.ts';
+import { MEDIA_PATH } from './storage/index.ts';
+import { createMediaRoutes, createUploadRoutes, UPLOAD_PATH } from './storage/routes.ts';
 import type { Services } from './services.ts';
 
 export interface AppDeps {
@@ -57,8 +63,15 @@ export function createApp({ config, logger, services, site, accessLog }: AppDeps
     },
   });
   // Writes only: cross-site ones are refused, then the body size is checked (which materialises the
-  // request body stream, so reads do not pay for it).
+  // request body stream, so reads do not pay for it). Uploads stream under their own limit instead.
   app.use('/api/*', (c, next) =>
+    c.req.method === 'GET' || c.req.method === 'HEAD'
+      ? next()
+      : refuseCrossSite(c, async () => void (c.req.path === UPLOAD_PATH ? await next() : await limitBody(c, next))),
+  );
+
+  // The spec's AI call lives outside /api (point 7): the same checks for its writes.
+  app.use('/openai/*', (c, next) =>
     c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : refuseCrossSite(c, async () => void (await limitBody(c, next))),
   );
 
@@ -72,10 +85,17 @@ export function createApp({ config, logger, services, site, accessLog }: AppDeps
   app.route('/api/files', createFileRoutes(services.downloads));
   const { users, verifyAccessToken: verify, progress } = services;
   app.route('/api/content', createGatedContentRoutes({ gated: services.gated, progress, verify, users }));
+  app.route('/api/content', createContentWriteRoutes({ content: services.content, verify, users, sessionIsLive: services.sessionIsLive }));
   app.route('/api/users', createUserRoutes({ users, verify, sessionIsLive: services.sessionIsLive, progress, feeds: services.feeds }));
   app.route('/feeds', createFeedRoutes(services.feeds));
   app.route('/api/email', createEmailEventRoutes({ outbox: services.outbox, inbox: services.inbox, secret: config.email.webhookSecret }));
+  const { sessionIsLive } = services;
+  app.route('/api/email', createEmailAdminRoutes({ outbox: services.outbox, verify, users, sessionIsLive }));
+  app.route('/api/admin', createAdminRoutes({ admin: services.admin, users, verify, sessionIsLive }));
+  app.route('/', createUploadRoutes({ uploads: services.uploads, verify, users }));
+  app.route('/', createMediaRoutes(services.uploads, MEDIA_PATH));
   app.route('/api/payments', createPaymentRoutes({ billing: services.billing, inbox: services.inbox, verify, users }));
+  app.route('/openai', createAiRoutes({ drafter: services.drafter, limiter, verify, users }));
   if (services.embeddedBilling) app.route('/api/billing/test', createTestBillingRoutes(services.embeddedBilling));
 
   // No route matched: 405 with the Allow list when the path exists under other methods, else 404.
@@ -89,6 +109,7 @@ export function createApp({ config, logger, services, site, accessLog }: AppDeps
     });
   };
   app.all('/api/*', noRoute);
+  app.all('/openai/*', noRoute);
   if (site) app.all('*', answerHeaders(pageSecurityHeaders({ https })), site);
   app.notFound(noRoute);
   app.onError(createErrorHandler(logger));

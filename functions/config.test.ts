@@ -166,3 +166,47 @@ describe('loadConfig payments', () => {
     );
   });
 });
+
+describe('loadConfig uploads', () => {
+  it('stores uploads on local disk under DATA_DIR with a 25 MB limit by default', () => {
+    expect(loadConfig({}, CWD).uploads).toEqual({
+      maxBytes: 25 * 1024 * 1024,
+      storage: { kind: 'local', dir: path.join(CWD, '.data', 'uploads') },
+      protectedDir: path.join(CWD, 'content', 'files', 'uploads'),
+    });
+    expect(loadConfig({ UPLOAD_MAX_BYTES: '2048' }, CWD).uploads.maxBytes).toBe(2048);
+    expect(configError({ UPLOAD_MAX_BYTES: '10' }).problems[0]).toMatch(/^UPLOAD_MAX_BYTES/);
+  });
+
+  it('uses an S3-compatible bucket when S3_BUCKET is set, path-style with a custom endpoint', () => {
+    const s3 = {
+      S3_BUCKET: 'media',
+      S3_ENDPOINT: 'https://acct.r2.cloudflarestorage.com',
+      S3_ACCESS_KEY_ID: 'id',
+      S3_SECRET_ACCESS_KEY: 'secret',
+    };
+    expect(loadConfig(s3, CWD).uploads.storage).toEqual({
+      kind: 's3',
+      bucket: 'media',
+      region: 'us-east-1',
+      endpoint: 'https://acct.r2.cloudflarestorage.com',
+      forcePathStyle: true,
+      accessKeyId: 'id',
+      secretAccessKey: 'secret',
+    });
+    const aws = loadConfig(
+      { S3_BUCKET: 'media', S3_REGION: 'eu-west-1', S3_PUBLIC_URL: 'https://cdn.example.com', S3_PREFIX: 'uploads/' },
+      CWD,
+    );
+    expect(aws.uploads.storage).toEqual({
+      kind: 's3',
+      bucket: 'media',
+      region: 'eu-west-1',
+      forcePathStyle: false,
+      publicUrl: 'https://cdn.example.com',
+      prefix: 'uploads/',
+    });
+    expect(configError({ S3_BUCKET: 'media', S3_ACCESS_KEY_ID: 'id' }).problems[0]).toMatch(/^S3_ACCESS_KEY_ID/);
+    expect(configError({ S3_BUCKET: 'media', S3_PREFIX: '../x' }).problems[0]).toMatch(/^S3_PREFIX/);
+  });
+});

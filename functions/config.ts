@@ -63,6 +63,12 @@ const EnvSchema = z.object({
     .regex(/^(sk|rk)_(test|live)_\w+$/, 'must be a Stripe secret key (sk_test_…, sk_live_…)')
     .optional(),
   STRIPE_WEBHOOK_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** AI drafting (POST /openai/generate): a model through the OpenAI SDK when set, else the offline drafter. */
+  OPENAI_API_KEY: z.string().min(1).optional(),
+  /** Any OpenAI-compatible server's API root (…/v1); OpenAI's own when unset. */
+  OPENAI_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  OPENAI_MODEL: z.string().min(1).max(100).default('gpt-5.4-mini'),
+  OPENAI_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(45_000),
   /** Where the Stripe SDK sends its calls (tests and stripe-mock); Stripe's own API when unset. */
   STRIPE_API_URL: z.url({ protocol: /^https?$/ }).optional(),
   /** Stripe Checkout as a redirect to Stripe's page (hosted) or inside our page through Stripe.js (embedded). */
@@ -70,6 +76,25 @@ const EnvSchema = z.object({
   STRIPE_PUBLISHABLE_KEY: z
     .string()
     .regex(/^pk_(test|live)_\w+$/, 'must be a Stripe publishable key (pk_test_…, pk_live_…)')
+    .optional(),
+  /** Largest upload (POST /api/upload), separate from MAX_BODY_BYTES. */
+  UPLOAD_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(5 * 1024 * 1024 * 1024)
+    .default(25 * 1024 * 1024),
+  /** Uploads go to this S3-compatible bucket when set, else to DATA_DIR/uploads. */
+  S3_BUCKET: z.string().min(1).optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+  S3_FORCE_PATH_STYLE: booleanFlag.optional(),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
+  S3_PREFIX: z
+    .string()
+    .regex(/^[\w.-]+\/$/, 'must be a folder name ending in /')
     .optional(),
 });
 
@@ -136,6 +161,10 @@ export interface Config {
     /** A hosted Supabase project: when set, the browser signs in there and the embedded service is off. */
     hosted?: { url: string; anonKey: string; serviceRoleKey?: string };
   };
+  /** AI drafting: a model through the OpenAI SDK (any compatible server) when a key is set, else the offline drafter. */
+  ai: {
+    openai?: { apiKey: string; baseUrl?: string; model: string; timeoutMs: number };
+  };
   /** Payments: Stripe when a key is set, else the embedded test provider. */
   billing: {
     /** Verifies webhook signatures (Stripe's scheme); the embedded provider derives one from SECRET_KEY's store when unset. */
@@ -146,6 +175,26 @@ export interface Config {
       /** Embedded: Checkout opens inside our page through Stripe.js, with this publishable key. */
       embeddedCheckout?: { publishableKey: string };
     };
+  };
+  /** POST /api/upload: its own size limit and where the files go. */
+  uploads: {
+    maxBytes: number;
+    /** Public media: local disk (default) or an S3-compatible bucket. */
+    storage:
+      | { kind: 'local'; dir: string }
+      | {
+          kind: 's3';
+          bucket: string;
+          region: string;
+          endpoint?: string;
+          forcePathStyle: boolean;
+          accessKeyId?: string;
+          secretAccessKey?: string;
+          publicUrl?: string;
+          prefix?: string;
+        };
+    /** Member files for gated items: the protected area (served only through signed links). */
+    protectedDir: string;
   };
 }
 
@@ -176,6 +225,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   const env = parsed.data;
   if (env.STRIPE_SECRET_KEY && !env.STRIPE_WEBHOOK_SECRET) {
     throw new ConfigError(['STRIPE_WEBHOOK_SECRET: required with STRIPE_SECRET_KEY (the webhook signing secret, whsec_…)']);
+  }
+  if (Boolean(env.S3_ACCESS_KEY_ID) !== Boolean(env.S3_SECRET_ACCESS_KEY)) {
+    throw new ConfigError(['S3_ACCESS_KEY_ID: set together with S3_SECRET_ACCESS_KEY (or neither, for the SDK default credentials)']);
   }
   if (env.STRIPE_CHECKOUT_UI === 'embedded' && !(env.STRIPE_SECRET_KEY && env.STRIPE_PUBLISHABLE_KEY)) {
     throw new ConfigError(['STRIPE_CHECKOUT_UI: embedded needs STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY (pk_…)']);
@@ -239,6 +291,18 @@ export function loadConfig(source: Record<string, string | undefined> = process.
           }
         : {}),
     },
+    ai: {
+      ...(env.OPENAI_API_KEY
+        ? {
+            openai: {
+              apiKey: env.OPENAI_API_KEY,
+              ...(env.OPENAI_BASE_URL ? { baseUrl: env.OPENAI_BASE_URL.replace(/\/$/, '') } : {}),
+              model: env.OPENAI_MODEL,
+              timeoutMs: env.OPENAI_TIMEOUT_MS,
+            },
+          }
+        : {}),
+    },
     billing: {
       ...(env.STRIPE_WEBHOOK_SECRET ? { webhookSecret: env.STRIPE_WEBHOOK_SECRET } : {}),
       ...(env.STRIPE_SECRET_KEY
@@ -252,6 +316,24 @@ export function loadConfig(source: Record<string, string | undefined> = process.
             },
           }
         : {}),
+    },
+    uploads: {
+      maxBytes: env.UPLOAD_MAX_BYTES,
+      storage: env.S3_BUCKET
+        ? {
+            kind: 's3',
+            bucket: env.S3_BUCKET,
+            region: env.S3_REGION,
+            // Path-style addressing is what most S3-compatible servers (R2, Supabase, MinIO) expect.
+            forcePathStyle: env.S3_FORCE_PATH_STYLE ?? Boolean(env.S3_ENDPOINT),
+            ...(env.S3_ENDPOINT ? { endpoint: env.S3_ENDPOINT } : {}),
+            ...(env.S3_ACCESS_KEY_ID ? { accessKeyId: env.S3_ACCESS_KEY_ID } : {}),
+            ...(env.S3_SECRET_ACCESS_KEY ? { secretAccessKey: env.S3_SECRET_ACCESS_KEY } : {}),
+            ...(env.S3_PUBLIC_URL ? { publicUrl: env.S3_PUBLIC_URL } : {}),
+            ...(env.S3_PREFIX ? { prefix: env.S3_PREFIX } : {}),
+          }
+        : { kind: 'local', dir: path.join(dataDir, 'uploads') },
+      protectedDir: path.join(path.resolve(cwd, env.CONTENT_DIR), 'files', 'uploads'),
     },
   };
 }

@@ -34,9 +34,16 @@ import { createTokens } from './lib/tokens.ts';
 import { createNewsletterService } from './newsletter/service.ts';
 import { createWebhookInbox } from './lib/webhooks.ts';
 import { pickPaymentProvider } from './billing/index.ts';
+import { pickDrafter } from './ai/index.ts';
+import { catalogueFrom } from './ai/offline.ts';
 import { createBillingService } from './billing/service.ts';
+import { createAdminService } from './admin/service.ts';
 import { loadSigningSecret } from './secrets/service.ts';
 import { createSecretStore } from './secrets/store.ts';
+import path from 'node:path';
+import { MEDIA_PATH, pickStorage } from './storage/index.ts';
+import { createLocalStorage } from './storage/local.ts';
+import { createUploadService } from './storage/uploads.ts';
 
 export interface ServiceOptions {
   /** An already migrated database; the caller closes it. Otherwise the configured one is opened. */
@@ -162,6 +169,18 @@ export async function createServices(config: Config, logger: Logger, options: Se
       verifyAccessToken,
       inbox,
       billing,
+      /** AI drafting for the create form: the configured model, or the offline drafter. */
+      drafter: pickDrafter(config.ai, { logger, catalogue: catalogueFrom(content) }),
+      /** POST /api/upload: public media through the configured storage adapter, member files into the protected area. */
+      uploads: createUploadService({
+        media: pickStorage(config.uploads.storage),
+        protectedArea: createLocalStorage({ dir: config.uploads.protectedDir }),
+        protectedPrefix: `${path.relative(config.filesDir, config.uploads.protectedDir).split(path.sep).join('/')}/`,
+        mediaPath: MEDIA_PATH,
+        maxBytes: config.uploads.maxBytes,
+      }),
+      /** The admin dashboard's member search, audit log and overview figures. */
+      admin: createAdminService({ db: db.db }),
       /** The embedded test provider (checkout and portal pages, the clock), when it is the one in use. */
       embeddedBilling: payments.embedded,
       /** Whether a token's session is still signed in, at whichever auth service issued it. */

@@ -23,10 +23,32 @@ export interface WriteOptions {
   createdBy?: string;
 }
 
+/** Who changes an existing item: editors change what they wrote, admins anything. */
+export interface Actor {
+  id: string;
+  admin: boolean;
+}
+
+function assertMayChange(row: ContentRow, actor: Actor | undefined): void {
+  if (actor && !actor.admin && row.createdBy !== actor.id)
+    throw new AppError('forbidden', 'Editors can change only the items they created. Ask an admin.');
+}
+
 function parseInput(type: ContentType, input: unknown) {
   const parsed = CONTENT_REGISTRY[type].input.safeParse(input);
   if (!parsed.success) throw new AppError('validation_failed', 'Some fields are not valid.', { fields: fieldErrors(parsed.error) });
   return parsed.data;
+}
+
+/** Refuses fields the type does not have, so a misspelt or foreign field is never silently dropped. */
+function refuseUnknownFields(type: ContentType, input: unknown): void {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return; // the schema says what is wrong
+  const known = CONTENT_REGISTRY[type].input.shape;
+  const unknown = Object.keys(input).filter((key) => !Object.hasOwn(known, key));
+  if (unknown.length)
+    throw new AppError('validation_failed', 'Some fields are not valid.', {
+      fields: Object.fromEntries(unknown.map((key) => [key, [`Not a field of a ${type}`]])),
+    });
 }
 
 function isUniqueViolation(err: unknown): boolean {
@@ -117,6 +139,7 @@ export function createContentService({ db, mdx, logger }: ContentServiceDeps) {
 
     /** Creates a database item from unvalidated input; a missing slug is derived from the title. */
     async create(type: ContentType, input: unknown, options: WriteOptions = {}): Promise<ContentItem> {
+      refuseUnknownFields(type, input);
       const data = parseInput(type, input);
       const slug = await freeSlug(type, data.slug ?? slugify(data.title), data.slug !== undefined);
       const row = await write(type, (tx) =>
@@ -126,9 +149,11 @@ export function createContentService({ db, mdx, logger }: ContentServiceDeps) {
     },
 
     /** Applies a partial change to a database item and validates the result as a whole. */
-    async update(type: ContentType, id: string, patch: Record<string, unknown>): Promise<ContentItem> {
+    async update(type: ContentType, id: string, patch: Record<string, unknown>, actor?: Actor): Promise<ContentItem> {
       const existing = await store.findById(id);
       if (!existing || existing.type !== type) throw new AppError('not_found', `No ${type} item with id ${id}.`);
+      assertMayChange(existing, actor);
+      refuseUnknownFields(type, patch);
       // A tool's "updated" date means last edited, unless the change sets it.
       const touched = type === 'tool' && !('updatedAt' in patch) ? { updatedAt: new Date() } : {};
       const data = parseInput(type, { ...inputFromRow(existing), ...touched, ...patch });
@@ -143,9 +168,10 @@ export function createContentService({ db, mdx, logger }: ContentServiceDeps) {
     },
 
     /** Deletes a database item. MDX items are removed through git. */
-    async remove(type: ContentType, id: string): Promise<void> {
+    async remove(type: ContentType, id: string, actor?: Actor): Promise<void> {
       const existing = await store.findById(id);
       if (!existing || existing.type !== type) throw new AppError('not_found', `No ${type} item with id ${id}.`);
+      assertMayChange(existing, actor);
       await write(type, (tx) => tx.remove(id));
     },
 

@@ -15,6 +15,13 @@ import type { EmailService } from './service.ts';
 
 const EventsSchema = z.union([DeliveryEventSchema, z.array(DeliveryEventSchema).max(500)]);
 
+/**
+ * The segment after /api/email in POST paths: `events` (this webhook) or an email id (the
+ * dashboard's POST /api/email/{id}/resend, admin-routes.ts). Hono's RegExpRouter cannot hold a
+ * literal segment and a parameter side by side for one method, so both routes share this pattern.
+ */
+export const EMAIL_POST_SEGMENT = ':segment{events|[0-9a-fA-F-]{36}}';
+
 export function signWebhook(secret: string, body: string): string {
   return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
 }
@@ -27,27 +34,28 @@ function verified(secret: string, body: string, header: string | undefined): boo
 }
 
 export function createEmailEventRoutes({ outbox, inbox, secret }: { outbox: EmailService; inbox: WebhookInbox; secret?: string }) {
-  return new Hono<AppEnv>().post(
-    '/events',
-    signedWebhookHandler({
-      source: 'email',
-      inbox,
-      verify: async (body, c) => {
-        if (!secret) throw new AppError('not_found', 'Delivery events are not enabled (set EMAIL_WEBHOOK_SECRET).');
-        if (!verified(secret, body, c.req.header('x-webhook-signature'))) {
-          throw new AppError('unauthorized', 'The webhook signature is missing or wrong.');
-        }
-        let json: unknown;
-        try {
-          json = JSON.parse(body);
-        } catch {
-          throw new AppError('bad_request', 'The request body is not valid JSON.');
-        }
-        const parsed = EventsSchema.safeParse(json);
-        if (!parsed.success) throw new AppError('validation_failed', 'The event is not valid.', { fields: fieldErrors(parsed.error) });
-        return Array.isArray(parsed.data) ? parsed.data : [parsed.data];
-      },
-      apply: async (event) => (await outbox.applyEvent(event)).applied,
-    }),
-  );
+  const receive = signedWebhookHandler({
+    source: 'email',
+    inbox,
+    verify: async (body, c) => {
+      if (!secret) throw new AppError('not_found', 'Delivery events are not enabled (set EMAIL_WEBHOOK_SECRET).');
+      if (!verified(secret, body, c.req.header('x-webhook-signature'))) {
+        throw new AppError('unauthorized', 'The webhook signature is missing or wrong.');
+      }
+      let json: unknown;
+      try {
+        json = JSON.parse(body);
+      } catch {
+        throw new AppError('bad_request', 'The request body is not valid JSON.');
+      }
+      const parsed = EventsSchema.safeParse(json);
+      if (!parsed.success) throw new AppError('validation_failed', 'The event is not valid.', { fields: fieldErrors(parsed.error) });
+      return Array.isArray(parsed.data) ? parsed.data : [parsed.data];
+    },
+    apply: async (event) => (await outbox.applyEvent(event)).applied,
+  });
+  return new Hono<AppEnv>().post(`/${EMAIL_POST_SEGMENT}`, (c) => {
+    if (c.req.param('segment') !== 'events') throw new AppError('not_found', 'No such API endpoint.');
+    return receive(c);
+  });
 }

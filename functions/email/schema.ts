@@ -31,3 +31,22 @@ export const DeliveryEventSchema = z.object({
   detail: multiLine('detail', 2000).optional(),
 });
 export type DeliveryEvent = z.infer<typeof DeliveryEventSchema>;
+
+/** The spec's "Email record" (point 3), as the admin dashboard reads it: dates as ISO strings or null. */
+export function emailRecord(row: EmailRow) {
+  const iso = (d: Date | null) => (d ? d.toISOString() : null);
+  return {
+    id: row.id,
+    subject: row.subject,
+    body: row.bodyHtml,
+    to: row.to,
+    from: row.from,
+    status: row.status,
+    createdAt: row.createdAt.toISOString(),
+    sentAt: iso(row.sentAt),
+    deliveredAt: iso(row.deliveredAt),
+    failedAt: iso(row.failedAt),
+    errorMessage: row.errorMessage,
+  };
+}
+export type EmailRecord = ReturnType<typeof emailRecord>;

@@ -83,6 +83,31 @@ export function createUserService({ db, outbox, adminEmails, deleteAccount, befo
     };
   }
 
+  async function setAccess(viewer: Viewer, id: string, change: { accessLevel?: AccessLevel; role?: Role }): Promise<ProfileJson> {
+    if (viewer.role !== 'admin') throw new AppError('forbidden', 'Only administrators can change access levels and roles.');
+    if (id === viewer.id && change.role !== undefined && change.role !== 'admin')
+      throw new AppError('conflict', 'You cannot remove your own admin role; ask another administrator.');
+    return db.transaction(async (tx) => {
+      const txStore = createUserStore(tx);
+      const before = await txStore.byId(id);
+      if (!before) throw new AppError('not_found', 'No such user.');
+      const role = change.role ?? before.role;
+      const accessLevel = change.accessLevel ?? (role !== 'member' && change.role !== undefined ? 'premium' : before.accessLevel);
+      const after = (await txStore.update(id, { role, accessLevel }))!;
+      forget(id);
+      if (accessLevel !== before.accessLevel || change.accessLevel !== undefined)
+        await txStore.audit({
+          actorId: viewer.id,
+          action: 'access_level.set',
+          targetId: id,
+          detail: { from: before.accessLevel, to: accessLevel },
+        });
+      if (change.role !== undefined)
+        await txStore.audit({ actorId: viewer.id, action: 'role.set', targetId: id, detail: { from: before.role, to: role } });
+      return profileJson(after);
+    });
+  }
+
   return {
     /** Creates the profile of a new account inside the sign-up's transaction (embedded mode). */
     createProfile: (tx: DbOrTx, id: string, email: string, verified: boolean, name?: string) =>
@@ -134,23 +159,14 @@ export function createUserService({ db, outbox, adminEmails, deleteAccount, befo
     },
 
     /** PUT /api/users/{id}/accessLevel: admins only, written to the audit log. */
-    async setAccessLevel(viewer: Viewer, id: string, accessLevel: AccessLevel): Promise<ProfileJson> {
-      if (viewer.role !== 'admin') throw new AppError('forbidden', 'Only administrators can change access levels.');
-      return db.transaction(async (tx) => {
-        const txStore = createUserStore(tx);
-        const before = await txStore.byId(id);
-        if (!before) throw new AppError('not_found', 'No such user.');
-        const after = (await txStore.update(id, { accessLevel }))!;
-        forget(id);
-        await txStore.audit({
-          actorId: viewer.id,
-          action: 'access_level.set',
-          targetId: id,
-          detail: { from: before.accessLevel, to: accessLevel },
-        });
-        return profileJson(after);
-      });
-    },
+    setAccessLevel: (viewer: Viewer, id: string, accessLevel: AccessLevel): Promise<ProfileJson> => setAccess(viewer, id, { accessLevel }),
+
+    /**
+     * PATCH /api/admin/users/{id}: a member's access level and/or role, admins only, each change
+     * written to the audit log in the same transaction. Promoting to a staff role grants premium
+     * unless a level is given; an admin cannot take their own admin role away (lock-out).
+     */
+    setAccess,
 
     /** PATCH /api/users/me: name and language. */
     async updateMe(viewer: Viewer, patch: { name?: string | null; language?: Language }): Promise<ProfileJson> {

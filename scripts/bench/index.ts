@@ -11,7 +11,8 @@
  *  3. Build time with the sample content and with 1,000 generated extra articles.
  *  4. Email outbox throughput to loopback SMTP and enqueue latency (PGlite and Postgres).
  *  5. Payments: checkout create-session latency, and 1,000 SDK-signed webhook events with duplicates.
- * Options: --only=api,gated,auth,weight,scale,email,payments,lighthouse  --duration=10 (seconds per load run)  --rounds=3
+ *  6. Uploads: a 20 MB upload streamed to local storage (server memory growth under 10 MB), uploads per second.
+ * Options: --only=api,gated,auth,weight,scale,email,payments,uploads,lighthouse  --duration=10 (seconds per load run)  --rounds=3
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { closeSync, cpSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,12 +20,13 @@ import path from 'node:path';
 import { emailBench } from './email.ts';
 import { lighthouseBench } from './lighthouse.ts';
 import { paymentsBench } from './payments.ts';
+import { uploadsBench } from './uploads.ts';
 import { allPageWeights, kb } from './page-weight.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const tmp = path.join(root, '.tmp', 'bench');
 const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=') as [string, string]));
-const only = new Set((args.get('only') ?? 'api,gated,auth,weight,scale,email,payments,lighthouse').split(','));
+const only = new Set((args.get('only') ?? 'api,gated,auth,weight,scale,email,payments,uploads,lighthouse').split(','));
 const duration = Number(args.get('duration') ?? 10);
 process.env.ASTRO_TELEMETRY_DISABLED = '1';
 
@@ -347,4 +349,5 @@ if (only.has('weight')) pageWeights(distDir);
 if (only.has('scale')) scale(baseSeconds, basePages);
 if (only.has('email')) await emailBench(tmp);
 if (only.has('payments')) await paymentsBench(tmp, startChild);
+if (only.has('uploads')) await uploadsBench(tmp, startChild);
 if (only.has('lighthouse')) await lighthouseBench({ distDir });

@@ -6,18 +6,23 @@
  * there is where every email starts). A route added without a sample here fails the first test.
  * Pages get the same treatment against the real server in pages.security.test.ts.
  */
+import { Readable } from 'node:stream';
 import { getRouterName } from 'hono/dev';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import Stripe from 'stripe';
 import { embeddedWebhookSecret } from '../../functions/billing/index.ts';
-import { signWebhook } from '../../functions/email/routes.ts';
+import { EMAIL_POST_SEGMENT, signWebhook } from '../../functions/email/routes.ts';
 import { loadSigningSecret } from '../../functions/secrets/service.ts';
 import { createSecretStore } from '../../functions/secrets/store.ts';
 import { eq } from 'drizzle-orm';
-import { newsletterSubscribers, profiles, rateLimits } from '../../functions/db/schema.ts';
+import { emails, newsletterSubscribers, profiles, rateLimits } from '../../functions/db/schema.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { DATABASE_KINDS } from '../support/databases.ts';
 import { rowCounts } from '../support/db-snapshot.ts';
+import { tempDir } from '../support/temp.ts';
+import { multipart, PNG } from '../support/uploads.ts';
+import { makeBlogInput, makeCourseInput, makeMarketInput, makeToolInput } from '../support/fixtures.ts';
+import { CONTENT_TYPE_INFO, CONTENT_TYPES } from '../../src/lib/content/registry.ts';
 
 const WEBHOOK_SECRET = 'edge-suite-webhook-secret';
 const stripe = new Stripe('sk_test_signing_only');
@@ -43,6 +48,8 @@ interface Sample {
   headers?: Record<string, string>;
   /** The methods the path answers, when not the route's own (GET, HEAD) or POST. */
   allow?: string;
+  /** A valid multipart/form-data body (file uploads), sent instead of JSON. */
+  multipart?: { body: Buffer; contentType: string };
 }
 
 /** One valid request per route; each hostile class varies it. Keyed as Hono lists routes. */
@@ -91,8 +98,16 @@ async function samples(t: TestApp): Promise<Record<string, Sample>> {
     (await t.services.billing.provider.createPortalSession({ customerId, returnUrl: `${t.config.siteUrl}/account` })).url,
   );
   const portalId = portal.searchParams.get('session')!;
+  const image = multipart([{ field: 'file', filename: 'edge.png', type: 'image/png', body: PNG }]);
+  const uploaded = await t.services.uploads.receive(Readable.from([image.body]), image.contentType, 'public');
   return {
     'GET /healthz': { path: '/healthz' },
+    'POST /api/upload': {
+      path: '/api/upload',
+      headers: admin.headers,
+      multipart: multipart([{ field: 'file', filename: 'edge.png', type: 'image/png', body: PNG }]),
+    },
+    'GET /uploads/:key': { path: uploaded.url },
     'GET /readyz': { path: '/readyz' },
     'GET /api/public/:segment': { path: '/api/public/blogs' },
     'GET /api/public/:segment/:slug': { path: `/api/public/tools/${tool.slug}` },
@@ -124,6 +139,7 @@ async function samples(t: TestApp): Promise<Record<string, Sample>> {
       allow: 'PUT',
     },
     'GET /api/users/me/progress': { path: '/api/users/me/progress', headers: admin.headers },
+    ...(await adminSamples(t, admin.headers)),
     'GET /api/users/me/feed': { path: '/api/users/me/feed', headers: admin.headers },
     'GET /feeds/:token/rss.xml': { path: feed.pathname },
     // After the feed: resetting revokes its link.
@@ -145,7 +161,8 @@ async function samples(t: TestApp): Promise<Record<string, Sample>> {
     },
     // Last, as the samples run in order: the check that every sample works deletes this account.
     'DELETE /api/users/me': { path: '/api/users/me', headers: doomed.headers, allow: 'GET, HEAD, PATCH, DELETE' },
-    'POST /api/email/events': {
+    // The webhook and the dashboard's resend share one path pattern (see EMAIL_POST_SEGMENT).
+    [`POST /api/email/${EMAIL_POST_SEGMENT}`]: {
       path: '/api/email/events',
       body: { id: 'evt-1', type: 'delivered', messageId: '<m-1@example.com>', occurredAt: '2026-11-01T10:00:00Z' },
       signed: true,
@@ -179,6 +196,12 @@ async function samples(t: TestApp): Promise<Record<string, Sample>> {
       headers: payer.headers,
     },
     'GET /api/payments/purchases': { path: '/api/payments/purchases', headers: payer.headers },
+    'POST /openai/generate': {
+      path: '/openai/generate',
+      body: { prompt: 'Generate a blog about: local SEO for bakeries' },
+      headers: admin.headers,
+    },
+    ...(await creatorSamples(t, admin.headers)),
     'GET /api/billing/test/checkout/:id': { path: `/api/billing/test/checkout/${open.sessionId}` },
     'POST /api/billing/test/checkout/:id/pay': {
       path: `/api/billing/test/checkout/${open.sessionId}/pay`,
@@ -192,6 +215,51 @@ async function samples(t: TestApp): Promise<Record<string, Sample>> {
   };
 }
 
+/** The creator API: create, change and delete for each content type, as an admin, on a database item. */
+async function creatorSamples(t: TestApp, headers: Record<string, string>): Promise<Record<string, Sample>> {
+  const inputs = { blog: makeBlogInput, course: makeCourseInput, tool: makeToolInput, market: makeMarketInput } as const;
+  const out: Record<string, Sample> = {};
+  for (const type of CONTENT_TYPES) {
+    const base = `/api/content/${CONTENT_TYPE_INFO[type].apiSegment}`;
+    const item = await t.services.content.create(type, inputs[type]());
+    out[`POST ${base}`] = { path: base, body: inputs[type](), headers };
+    out[`PATCH ${base}/:id`] = { path: `${base}/${item.id}`, body: { title: 'A changed title' }, headers, allow: 'PATCH, DELETE' };
+    out[`DELETE ${base}/:id`] = { path: `${base}/${item.id}`, headers, allow: 'PATCH, DELETE' };
+  }
+  return out;
+}
+
+/** The admin API (email dashboard, users, overview), as an admin; a failed mail to resend and a member to change. */
+async function adminSamples(t: TestApp, headers: Record<string, string>): Promise<Record<string, Sample>> {
+  const [failed] = await t.database.db
+    .insert(emails)
+    .values({
+      subject: 'Hi',
+      bodyHtml: '<p>Hi</p>',
+      bodyText: 'Hi',
+      to: 'edge-mail@example.com',
+      from: 'hello@example.com',
+      template: 'welcome',
+      status: 'failed',
+    })
+    .returning();
+  const managed = await t.services.auth.createConfirmedUser('edge-managed@example.com', 'edge suite password', 'Managed');
+  return {
+    'GET /api/email/queue': { path: '/api/email/queue?limit=10', headers },
+    'GET /api/email/recent': { path: '/api/email/recent?limit=10', headers },
+    [`POST /api/email/${EMAIL_POST_SEGMENT}/resend`]: { path: `/api/email/${failed!.id}/resend`, headers },
+    'GET /api/admin/overview': { path: '/api/admin/overview', headers },
+    'GET /api/admin/users': { path: '/api/admin/users?q=edge&page=1&limit=20', headers },
+    'PATCH /api/admin/users/:id': {
+      path: `/api/admin/users/${managed}`,
+      body: { accessLevel: 'subscriber', role: 'member' },
+      headers,
+      allow: 'PATCH',
+    },
+    'GET /api/admin/audit': { path: `/api/admin/audit?userId=${managed}&limit=20`, headers },
+  };
+}
+
 /** Hostile text values: NUL (Postgres refuses it), other C0 controls, DEL, a C1 control. */
 const CONTROL_VALUES = ['a\u0000b', '\u0000', 'x\u0007y', 'esc\u001b[31m', 'del\u007f', 'c1\u0085'];
 
@@ -200,7 +268,7 @@ describe.each(DATABASE_KINDS)('API bad-input suite on %s', (kind) => {
   let routes: Record<string, Sample>;
   let ip = 0;
   beforeAll(async () => {
-    t = await createTestApp(kind, undefined, { EMAIL_WEBHOOK_SECRET: WEBHOOK_SECRET });
+    t = await createTestApp(kind, undefined, { EMAIL_WEBHOOK_SECRET: WEBHOOK_SECRET, DATA_DIR: await tempDir('edge') });
     routes = await samples(t);
   });
   afterAll(() => t?.close());
@@ -208,7 +276,7 @@ describe.each(DATABASE_KINDS)('API bad-input suite on %s', (kind) => {
     await t.database.db.delete(rateLimits);
   });
 
-  function send(method: string, path: string, init: { body?: string; headers?: Record<string, string> } = {}) {
+  function send(method: string, path: string, init: { body?: string | Uint8Array<ArrayBuffer>; headers?: Record<string, string> } = {}) {
     ip += 1;
     return t.app.request(path, {
       method,
@@ -308,6 +376,30 @@ describe.each(DATABASE_KINDS)('API bad-input suite on %s', (kind) => {
     }
   });
 
+  it('refuses multipart writes (uploads) with mismatched bodies or from another site with 4xx', async () => {
+    const before = await rowCounts(t.database.db);
+    const bodies: [string, Record<string, string>, string][] = [
+      ['multipart without a boundary', { 'content-type': 'multipart/form-data' }, 'token=abc'],
+      ['multipart with a broken boundary', { 'content-type': 'multipart/form-data; boundary=zzz' }, '--yyy\r\nnot a part\r\n'],
+      ['multipart with an empty boundary', { 'content-type': 'multipart/form-data; boundary=' }, '--\r\n'],
+      ['JSON', { 'content-type': 'application/json' }, '{"file":"x"}'],
+      ['form-encoded', { 'content-type': 'application/x-www-form-urlencoded' }, 'file=x'],
+      ['no content type', {}, 'file=x'],
+    ];
+    for (const [key, route] of Object.entries(routes).filter(([, r]) => r.multipart)) {
+      for (const [label, headers, body] of bodies) {
+        const res = await send(methodOf(key), route.path, { body, headers: { ...route.headers, ...headers } });
+        await expectRefused(res, before, `${key}: ${label}`);
+      }
+      const res = await send(methodOf(key), route.path, {
+        body: new Uint8Array(route.multipart!.body),
+        headers: { ...route.headers, 'content-type': route.multipart!.contentType, origin: 'https://evil.example' },
+      });
+      expect(res.status, key).toBe(403);
+      await expectRefused(res, before, key);
+    }
+  });
+
   it('answers other methods with 405 and the Allow list', async () => {
     const before = await rowCounts(t.database.db);
     for (const [key, route] of Object.entries(routes)) {
@@ -338,7 +430,14 @@ describe.each(DATABASE_KINDS)('API bad-input suite on %s', (kind) => {
       '/api/files/download?token=../../package.json',
       '/api/files/download',
       '/api/nothing-here',
+      '/api/email/queue?limit=%00',
+      '/api/email/%00/resend',
+      '/api/admin/users?q=%0d%0a',
+      '/api/admin/audit?userId=../x',
       '/api/%00',
+      '/uploads/..%2F..%2Fpackage.json',
+      '/uploads/%00',
+      '/uploads/.partial-x',
     ];
     for (const path of paths) await expectRefused(await send('GET', path), before, path);
     for (const token of ['%00', 'a%0d%0ab', '..%2F..', 'x'.repeat(3000)]) {
@@ -354,7 +453,12 @@ describe.each(DATABASE_KINDS)('API bad-input suite on %s', (kind) => {
     for (const [key, route] of Object.entries(routes)) {
       const res = route.body
         ? await sendJson(key, route, route.body)
-        : await send(methodOf(key), route.path, { headers: route.headers ?? {} });
+        : route.multipart
+          ? await send(methodOf(key), route.path, {
+              body: new Uint8Array(route.multipart.body),
+              headers: { ...route.headers, 'content-type': route.multipart.contentType },
+            })
+          : await send(methodOf(key), route.path, { headers: route.headers ?? {} });
       expect(res.status, key).toBeLessThan(400);
     }
   });

@@ -22,7 +22,7 @@ export type GatedResult<T> =
    * Network failure, 5xx or anything unexpected: worth a retry. `status` is the HTTP status when
    * the server answered (callers tell a 409 conflict or a 422 apart by it); `code` its error code.
    */
-  | { ok: false; kind: 'error'; message: string; status?: number; code?: string };
+  | { ok: false; kind: 'error'; message: string; status?: number; code?: string; fields?: Record<string, string[]> };
 
 export type GatedFailure = Exclude<GatedResult<unknown>, { ok: true }>;
 
@@ -117,7 +117,7 @@ export function onSessionChange(listener: () => void): () => void {
 }
 
 /** The current access token; an expired one is refreshed first by the auth client, loaded only then. */
-async function bearer(): Promise<string | undefined> {
+export async function bearer(): Promise<string | undefined> {
   const session = storedSession();
   if (!session) return undefined;
   if (!session.expiresAt || session.expiresAt * 1000 > Date.now() + 5_000) return session.accessToken;
@@ -127,9 +127,9 @@ async function bearer(): Promise<string | undefined> {
   return data.session?.access_token;
 }
 
-async function failure(res: Response): Promise<GatedFailure> {
+export async function failure(res: Response): Promise<GatedFailure> {
   const body = (await res.json().catch(() => undefined)) as
-    | { error?: { code?: string; message?: string; requiredLevel?: AccessLevel } }
+    | { error?: { code?: string; message?: string; requiredLevel?: AccessLevel; fields?: Record<string, string[]> } }
     | undefined;
   const message = body?.error?.message ?? GENERIC;
   if (res.status === 401) return { ok: false, kind: 'signed-out' };
@@ -141,6 +141,7 @@ async function failure(res: Response): Promise<GatedFailure> {
     message: res.status >= 500 ? GENERIC : message,
     status: res.status,
     ...(body?.error?.code ? { code: body.error.code } : {}),
+    ...(body?.error?.fields ? { fields: body.error.fields } : {}),
   };
 }
 

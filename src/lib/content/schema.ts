@@ -7,6 +7,13 @@ import { z } from 'zod';
 import { ACCESS_LEVELS } from '../access.ts';
 import { MEDIA_TYPES } from './constants.ts';
 
+/** One line of text: no line breaks, tabs or other control characters. */
+export const ONE_LINE = /^[^\u0000-\u001f\u007f-\u009f]*$/;
+/** Running text: line breaks and tabs, but no other control characters. */
+export const RUNNING_TEXT = /^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]*$/;
+export const ONE_LINE_MESSAGE = 'Use one line of text without control characters';
+export const RUNNING_TEXT_MESSAGE = 'Remove the control characters';
+
 /** Lower-case words joined by single hyphens, as used in every content URL. */
 export const SlugSchema = z
   .string()
@@ -56,16 +63,23 @@ export function toDateOnly(date: Date): string {
   return date.toISOString().slice(0, 10);
 }
 
-const TagSchema = z.string().trim().min(1).max(40);
+const TagSchema = z.string().trim().min(1).max(40).regex(ONE_LINE, ONE_LINE_MESSAGE);
 
 /** Frontmatter fields every content type has; each type adds its own (see content-type.ts). */
 export const BASE_FRONTMATTER = {
-  title: z.string().trim().min(3).max(200).describe('Headline shown on cards and the detail page.'),
+  title: z
+    .string()
+    .trim()
+    .min(3, 'Title must be at least 3 characters')
+    .max(200)
+    .regex(ONE_LINE, ONE_LINE_MESSAGE)
+    .describe('Headline shown on cards and the detail page.'),
   description: z
     .string()
     .trim()
-    .min(10)
+    .min(10, 'Description must be at least 10 characters')
     .max(600)
+    .regex(ONE_LINE, ONE_LINE_MESSAGE)
     .describe('One or two sentences shown on cards (clamped to 2 lines) and in search results.'),
   slug: SlugSchema.optional(),
   tags: z.array(TagSchema).max(20).default([]).describe('Topics; the first three show on cards.'),

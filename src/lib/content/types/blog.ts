@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { SITE } from '../../site.ts';
 import { defineContentType } from '../content-type.ts';
-import { DateOnlySchema, toDateOnly } from '../schema.ts';
+import { DateOnlySchema, ONE_LINE, ONE_LINE_MESSAGE, RUNNING_TEXT, RUNNING_TEXT_MESSAGE, toDateOnly } from '../schema.ts';
 
 export const blog = defineContentType({
   type: 'blog',
@@ -23,11 +23,11 @@ export const blog = defineContentType({
   newestFirst: 'publishedDate',
   frontmatter: {
     publishedDate: z.coerce.date().describe('Publication date (YYYY-MM-DD).'),
-    author: z.string().trim().min(1).max(120).optional().describe('Byline; defaults to the team name.'),
+    author: z.string().trim().min(1).max(120).regex(ONE_LINE, ONE_LINE_MESSAGE).optional().describe('Byline; defaults to the team name.'),
   },
   input: {
     publishedDate: z.coerce.date().optional(),
-    content: z.string().max(200_000).default(''),
+    content: z.string().max(200_000).regex(RUNNING_TEXT, RUNNING_TEXT_MESSAGE).default(''),
   },
   fields: {
     publishedDate: DateOnlySchema,

@@ -2,7 +2,16 @@
 import { z } from 'zod';
 import { SKILL_LEVELS } from '../constants.ts';
 import { defineContentType } from '../content-type.ts';
-import { FileRefSchema, MediaItemSchema, PublicUrlSchema, SlugSchema } from '../schema.ts';
+import {
+  FileRefSchema,
+  MediaItemSchema,
+  ONE_LINE,
+  ONE_LINE_MESSAGE,
+  PublicUrlSchema,
+  RUNNING_TEXT,
+  RUNNING_TEXT_MESSAGE,
+  SlugSchema,
+} from '../schema.ts';
 
 /** Lesson media may point at protected files as well as public ones. */
 const LessonMediaItemSchema = MediaItemSchema.extend({
@@ -10,15 +19,15 @@ const LessonMediaItemSchema = MediaItemSchema.extend({
 });
 
 const DownloadableSchema = z.object({
-  name: z.string().min(1).max(200).describe('Label shown on the download button.'),
+  name: z.string().min(1).max(200).regex(ONE_LINE, ONE_LINE_MESSAGE).describe('Label shown on the download button.'),
   url: FileRefSchema.describe('Private file key (e.g. "downloads/workbook.pdf") or https URL.'),
 });
 export type Downloadable = z.infer<typeof DownloadableSchema>;
 
 const LessonSchema = z.object({
   id: SlugSchema.describe('Stable id of the lesson within its course.'),
-  title: z.string().trim().min(1).max(200).describe('Lesson title shown in the curriculum.'),
-  content: z.string().max(100_000).default('').describe('Lesson text (Markdown). Gated.'),
+  title: z.string().trim().min(1).max(200).regex(ONE_LINE, ONE_LINE_MESSAGE).describe('Lesson title shown in the curriculum.'),
+  content: z.string().max(100_000).regex(RUNNING_TEXT, RUNNING_TEXT_MESSAGE).default('').describe('Lesson text (Markdown). Gated.'),
   media: z.array(LessonMediaItemSchema).max(20).default([]).describe('Lesson media. Gated.'),
   downloadables: z.array(DownloadableSchema).max(20).default([]).describe('Lesson files. Gated.'),
 });
@@ -26,7 +35,7 @@ export type Lesson = z.infer<typeof LessonSchema>;
 
 const SectionSchema = z.object({
   id: SlugSchema.describe('Stable id of the section within its course.'),
-  title: z.string().trim().min(1).max(200).describe('Section title shown in the curriculum.'),
+  title: z.string().trim().min(1).max(200).regex(ONE_LINE, ONE_LINE_MESSAGE).describe('Section title shown in the curriculum.'),
   lessons: z.array(LessonSchema).min(1).max(100).describe('Lessons in reading order.'),
 });
 export type Section = z.infer<typeof SectionSchema>;
@@ -56,12 +65,12 @@ export const course = defineContentType({
   filters: ['search', 'category', 'skillLevel'],
   frontmatter: {
     price: z.number().min(0).max(100_000).optional().describe('One-time price in dollars to buy the course outright; absent or 0: plans only.'),
-    duration: z.string().trim().min(1).max(60).describe('Total length, e.g. "6 weeks" or "4h 30m".'),
+    duration: z.string().trim().min(1).max(60).regex(ONE_LINE, ONE_LINE_MESSAGE).describe('Total length, e.g. "6 weeks" or "4h 30m".'),
     skillLevel: z.enum(SKILL_LEVELS).describe('beginner, intermediate or advanced.'),
     sections: z.array(SectionSchema).min(1).max(50).describe('Curriculum sections in order.'),
   },
   input: {
-    duration: z.string().trim().min(1).max(60).default('Self-paced'),
+    duration: z.string().trim().min(1).max(60).regex(ONE_LINE, ONE_LINE_MESSAGE).default('Self-paced'),
     skillLevel: z.enum(SKILL_LEVELS).default('beginner'),
     sections: z.array(SectionSchema).max(50).default([]),
   },

@@ -1,7 +1,7 @@
 /** Marketplace items: the file a buyer receives is gated; price, file type and shop link are public. */
 import { z } from 'zod';
 import { defineContentType } from '../content-type.ts';
-import { ExternalLinkSchema, FileRefSchema } from '../schema.ts';
+import { ExternalLinkSchema, FileRefSchema, ONE_LINE, ONE_LINE_MESSAGE } from '../schema.ts';
 
 export const market = defineContentType({
   type: 'market',
@@ -21,12 +21,12 @@ export const market = defineContentType({
   filters: ['search', 'category', 'price'],
   frontmatter: {
     price: z.number().min(0).max(100_000).optional().describe('Price in dollars; absent or 0 means free.'),
-    fileType: z.string().trim().min(1).max(40).describe('What the buyer gets, e.g. "PDF" or "Figma file".'),
+    fileType: z.string().trim().min(1).max(40).regex(ONE_LINE, ONE_LINE_MESSAGE).describe('What the buyer gets, e.g. "PDF" or "Figma file".'),
     downloadUrl: FileRefSchema.optional().describe('The file a buyer receives. Gated.'),
     externalLink: ExternalLinkSchema.optional().describe('Optional link to an outside page.'),
   },
   input: {
-    fileType: z.string().trim().min(1).max(40).default('Digital download'),
+    fileType: z.string().trim().min(1).max(40).regex(ONE_LINE, ONE_LINE_MESSAGE).default('Digital download'),
   },
   fields: {
     fileType: z.string(),

@@ -1,0 +1,54 @@
+/**
+ * The admin API under /api/admin (issue 11), every route admins only (401 signed out, 403 anyone
+ * else): GET /overview; GET /users?q&page&limit (search); PATCH /users/{id} with accessLevel and/or
+ * role (through the user service, audited, live session required); GET /audit?userId&limit.
+ */
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { ACCESS_LEVELS, ROLES } from '../../src/lib/access.ts';
+import type { AccessTokenVerifier } from '../auth/verify.ts';
+import { AppError } from '../errors.ts';
+import type { AppEnv } from '../lib/context.ts';
+import { readBody, singleLine } from '../lib/request.ts';
+import { identify, liveSession, requireViewer, type SessionCheck } from '../users/identity.ts';
+import type { UserService } from '../users/service.ts';
+import { adminOnly, LimitParam, readQuery } from './guard.ts';
+import type { AdminService } from './service.ts';
+
+const UsersQuery = z.object({
+  q: singleLine('q', 200).optional(),
+  page: z.coerce.number({ error: 'page must be a number' }).int('page must be a whole number').min(1).max(10_000).default(1),
+  limit: LimitParam.default(20),
+});
+const AuditQuery = z.object({ userId: z.uuid('userId must be a user id').optional(), limit: LimitParam.default(20) });
+const AccessChange = z
+  .object({ accessLevel: z.enum(ACCESS_LEVELS).optional(), role: z.enum(ROLES).optional() })
+  .strict()
+  .refine((b) => b.accessLevel !== undefined || b.role !== undefined, { message: 'Send accessLevel or role', path: ['accessLevel'] });
+
+export function createAdminRoutes({
+  admin,
+  users,
+  verify,
+  sessionIsLive,
+}: {
+  admin: AdminService;
+  users: UserService;
+  verify: AccessTokenVerifier;
+  sessionIsLive: SessionCheck;
+}) {
+  return new Hono<AppEnv>()
+    .use(identify({ verify, users }), adminOnly)
+    .get('/overview', async (c) => c.json(await admin.overview()))
+    .get('/users', async (c) => c.json(await admin.searchUsers(readQuery(c, UsersQuery))))
+    .patch('/users/:id', liveSession(sessionIsLive), async (c) => {
+      const id = z.uuid().safeParse(c.req.param('id'));
+      if (!id.success) throw new AppError('not_found', 'No such user.');
+      const change = await readBody(c, AccessChange);
+      return c.json(await users.setAccess(requireViewer(c), id.data, change));
+    })
+    .get('/audit', async (c) => {
+      const { userId, limit } = readQuery(c, AuditQuery);
+      return c.json(await admin.audit({ targetId: userId, limit }));
+    });
+}

@@ -1,0 +1,13 @@
+/** The drafter port and its adapters; `pickDrafter` chooses one from configuration at start-up. */
+import type { Config } from '../config.ts';
+import type { Logger } from '../lib/logger.ts';
+import type { Drafter } from './draft.ts';
+import { createOfflineDrafter, type CatalogueItem } from './offline.ts';
+import { createOpenAiDrafter } from './openai.ts';
+
+export type { Draft, Drafter, DraftRequest } from './draft.ts';
+
+/** The OpenAI adapter when OPENAI_API_KEY is set (any compatible server through OPENAI_BASE_URL), else the offline writer. */
+export function pickDrafter(ai: Config['ai'], deps: { logger: Logger; catalogue: () => Promise<readonly CatalogueItem[]> }): Drafter {
+  return ai.openai ? createOpenAiDrafter({ ...ai.openai, logger: deps.logger }) : createOfflineDrafter({ catalogue: deps.catalogue });
+}

@@ -1,0 +1,62 @@
+/**
+ * POST /openai/generate (spec point 7): a content draft for the create form, for editors and admins
+ * only, rate-limited per user. The body is the spec's `{ prompt }` ('Generate a {type} about: {text}'),
+ * or `{ prompt, type }` with the user's text alone; the answer is `{ content: { title, description,
+ * body, tags }, source }`, checked against DraftSchema before it leaves (a drafter's bad answer is a
+ * 503, never a 500).
+ */
+import { Hono } from 'hono';
+import { z } from 'zod';
+import type { RateLimitService } from '../abuse/service.ts';
+import type { AccessTokenVerifier } from '../auth/verify.ts';
+import { isStaff } from '../../src/lib/access.ts';
+import { CONTENT_TYPES } from '../../src/lib/content/registry.ts';
+import { AppError } from '../errors.ts';
+import type { AppContext, AppEnv } from '../lib/context.ts';
+import { multiLine, readBody } from '../lib/request.ts';
+import { identify, requireViewer } from '../users/identity.ts';
+import type { UserService, Viewer } from '../users/service.ts';
+import { DraftSchema, draftRequest, type Drafter } from './draft.ts';
+
+/** Longest prompt accepted, in characters. */
+export const MAX_PROMPT_LENGTH = 2000;
+
+const GenerateBody = z
+  .object({
+    // A prompt box: line breaks are fine, other control characters are not.
+    prompt: multiLine('Prompt', MAX_PROMPT_LENGTH),
+    type: z.enum(CONTENT_TYPES).optional(),
+  })
+  .strict();
+
+/** Drafts per user: each can cost money at the provider. */
+export const GENERATE_LIMIT = { name: 'ai:generate:user', max: 30, windowSeconds: 3600 };
+
+export interface AiRouteDeps {
+  drafter: Drafter;
+  limiter: RateLimitService;
+  verify: AccessTokenVerifier;
+  users: UserService;
+}
+
+function requireStaff(c: AppContext): Viewer {
+  const viewer = requireViewer(c);
+  if (!isStaff(viewer.role)) throw new AppError('forbidden', 'Only editors and admins can generate content drafts.');
+  return viewer;
+}
+
+export function createAiRoutes({ drafter, limiter, verify, users }: AiRouteDeps) {
+  return new Hono<AppEnv>().use(identify({ verify, users })).post('/generate', async (c) => {
+    const viewer = requireStaff(c);
+    const { prompt, type } = await readBody(c, GenerateBody);
+    await limiter.enforce([[GENERATE_LIMIT, viewer.id]]);
+    const draft = await drafter.draft(draftRequest(prompt, type), { signal: c.req.raw.signal });
+    // Adapters check their answers; this is the last guard before the browser fills the form with it.
+    const content = DraftSchema.safeParse(draft);
+    if (!content.success) {
+      c.get('log')().error({ drafter: drafter.kind, issues: content.error.issues.length }, 'drafter answered an invalid draft');
+      throw new AppError('unavailable', 'The draft could not be generated. Please try again.');
+    }
+    return c.json({ content: content.data, source: drafter.kind });
+  });
+}

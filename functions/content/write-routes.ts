@@ -1,0 +1,70 @@
+/**
+ * The creator API (issue 11): `POST /api/content/{segment}` creates a database item, `PATCH
+ * /api/content/{segment}/{id}` changes one (validated again as a whole), `DELETE` removes one.
+ * Editors and admins only, from a live session; editors change only what they wrote, admins
+ * anything. Input is checked with the content registry's own schema (the form's), slugs are made
+ * unique, and Markdown bodies are stored as written and sanitised when rendered. Git items have no
+ * id here: they change through git. Paths are spelt out per type so Hono keeps its RegExpRouter.
+ */
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { isStaff } from '../../src/lib/access.ts';
+import { CONTENT_TYPE_INFO, CONTENT_TYPES, itemPath, type ContentType } from '../../src/lib/content/registry.ts';
+import type { AccessTokenVerifier } from '../auth/verify.ts';
+import { AppError } from '../errors.ts';
+import type { AppContext, AppEnv } from '../lib/context.ts';
+import { readBody } from '../lib/request.ts';
+import { identify, liveSession, requireViewer, type SessionCheck } from '../users/identity.ts';
+import type { UserService, Viewer } from '../users/service.ts';
+import type { ContentService } from './service.ts';
+
+/** Any JSON object: the content service validates it against the type's schema. */
+const AnyObject = z.record(z.string(), z.unknown());
+const ItemId = z.uuid();
+
+function creator(c: AppContext): Viewer {
+  const viewer = requireViewer(c);
+  if (!isStaff(viewer.role)) throw new AppError('forbidden', 'Only editors and admins can create or change content.');
+  return viewer;
+}
+
+function itemId(c: AppContext, type: ContentType): string {
+  const parsed = ItemId.safeParse(c.req.param('id'));
+  if (!parsed.success) throw new AppError('not_found', `${CONTENT_TYPE_INFO[type].singular} not found`);
+  return parsed.data;
+}
+
+export function createContentWriteRoutes(deps: {
+  content: ContentService;
+  verify: AccessTokenVerifier;
+  users: UserService;
+  sessionIsLive: SessionCheck;
+}) {
+  const { content } = deps;
+  // Per route, not `use`: under the shared /api/content prefix a `use` would also run for the gated reads.
+  const who = identify(deps);
+  const live = liveSession(deps.sessionIsLive);
+  const actor = (viewer: Viewer) => ({ id: viewer.id, admin: viewer.role === 'admin' });
+  const app = new Hono<AppEnv>();
+  for (const type of CONTENT_TYPES) {
+    const base = `/${CONTENT_TYPE_INFO[type].apiSegment}`;
+    app
+      .post(base, who, live, async (c) => {
+        const viewer = creator(c);
+        const item = await content.create(type, await readBody(c, AnyObject), { createdBy: viewer.id });
+        return c.json({ item, path: itemPath(type, item.slug) }, 201);
+      })
+      .patch(`${base}/:id`, who, live, async (c) => {
+        const viewer = creator(c);
+        const id = itemId(c, type);
+        const item = await content.update(type, id, await readBody(c, AnyObject), actor(viewer));
+        return c.json({ item, path: itemPath(type, item.slug) });
+      })
+      .delete(`${base}/:id`, who, live, async (c) => {
+        const viewer = creator(c);
+        await content.remove(type, itemId(c, type), actor(viewer));
+        return c.body(null, 204);
+      });
+  }
+  return app;
+}

@@ -1,0 +1,49 @@
+/**
+ * The email dashboard's API (spec point 7), admins only: GET /api/email/queue and /recent (`?limit`,
+ * 1-50, default 10) and POST /api/email/{id}/resend, over the outbox. Answers are the spec's Email
+ * record. Identity is checked per route, so the signed webhook beside it never reads a token.
+ */
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { adminOnly, LimitParam, readQuery } from '../admin/guard.ts';
+import type { AccessTokenVerifier } from '../auth/verify.ts';
+import { AppError } from '../errors.ts';
+import type { AppEnv } from '../lib/context.ts';
+import { identify, liveSession, type SessionCheck } from '../users/identity.ts';
+import type { UserService } from '../users/service.ts';
+import { EMAIL_POST_SEGMENT } from './routes.ts';
+import { emailRecord } from './schema.ts';
+import type { EmailService } from './service.ts';
+
+const ListQuery = z.object({ limit: LimitParam });
+
+export function createEmailAdminRoutes({
+  outbox,
+  verify,
+  users,
+  sessionIsLive,
+}: {
+  outbox: EmailService;
+  verify: AccessTokenVerifier;
+  users: UserService;
+  sessionIsLive: SessionCheck;
+}) {
+  const who = identify({ verify, users });
+  return (
+    new Hono<AppEnv>()
+      .get('/queue', who, adminOnly, async (c) => c.json((await outbox.queue(readQuery(c, ListQuery).limit)).map(emailRecord)))
+      .get('/recent', who, adminOnly, async (c) => c.json((await outbox.recent(readQuery(c, ListQuery).limit)).map(emailRecord)))
+      // The path takes only an id's characters (EMAIL_POST_SEGMENT); "events" or a malformed id is 404 for everyone.
+      .post(
+        `/${EMAIL_POST_SEGMENT}/resend`,
+        async (c, next) => {
+          if (!z.uuid().safeParse(c.req.param('segment')).success) throw new AppError('not_found', 'No email with that id.');
+          await next();
+        },
+        who,
+        adminOnly,
+        liveSession(sessionIsLive),
+        async (c) => c.json(emailRecord(await outbox.resend(c.req.param('segment')))),
+      )
+  );
+}

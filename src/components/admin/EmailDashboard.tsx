@@ -1,0 +1,176 @@
+/**
+ * The email dashboard (spec point 2, admins only): 'Email Dashboard' with Refresh, the 'Email Queue'
+ * (default) and 'Recent Emails' tabs of ten each, 'Loading emails...', the two empty texts, and a
+ * card per email: subject, status badge, To and From, the safe body preview, the created time; for
+ * failed mail the error and Resend (a spinner on that card; the answer replaces the card), for
+ * delivered mail 'Delivered at'.
+ */
+import { useCallback, useEffect, useId, useState } from 'react';
+import { previewHtml } from '../../lib/admin/email-preview.ts';
+import { gatedFetch } from '../../lib/content/gated-client.ts';
+import { toast } from '../../lib/toast.ts';
+
+export interface EmailRecord {
+  id: string;
+  subject: string;
+  body: string;
+  to: string;
+  from: string;
+  status: 'queued' | 'sent' | 'delivered' | 'failed';
+  createdAt: string;
+  sentAt: string | null;
+  deliveredAt: string | null;
+  failedAt: string | null;
+  errorMessage: string | null;
+}
+
+type Tab = 'queue' | 'recent';
+const BADGE: Record<EmailRecord['status'], string> = {
+  queued: 'bg-amber-100 text-amber-800',
+  sent: 'bg-blue-100 text-blue-800',
+  delivered: 'bg-emerald-100 text-emerald-800',
+  failed: 'bg-red-100 text-red-800',
+};
+const when = (iso: string) => new Date(iso).toLocaleString();
+
+function EmailCard({ email, onResent }: { email: EmailRecord; onResent: (fresh: EmailRecord) => void }) {
+  const [resending, setResending] = useState(false);
+  async function resend() {
+    setResending(true);
+    const result = await gatedFetch<EmailRecord>(`/api/email/${email.id}/resend`, { method: 'POST', body: {} });
+    setResending(false);
+    if (result.ok) onResent(result.data);
+    else
+      toast({
+        title: 'Error',
+        description: result.kind === 'error' ? result.message : 'The email could not be resent.',
+        variant: 'destructive',
+      });
+  }
+  return (
+    <li className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200" aria-label={email.subject}>
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <h3 className="font-semibold text-slate-900">{email.subject}</h3>
+        <span data-testid="email-status" className={`rounded-full px-2.5 py-0.5 text-xs font-semibold capitalize ${BADGE[email.status]}`}>
+          {email.status}
+        </span>
+      </div>
+      <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-3 text-sm text-slate-600">
+        <dt>To</dt>
+        <dd className="truncate">{email.to}</dd>
+        <dt>From</dt>
+        <dd className="truncate">{email.from}</dd>
+      </dl>
+      <div
+        data-testid="email-preview"
+        className="mt-3 text-sm text-slate-700"
+        dangerouslySetInnerHTML={{ __html: previewHtml(email.body) }}
+      />
+      <p className="mt-3 text-xs text-slate-500">Created {when(email.createdAt)}</p>
+      {email.status === 'delivered' && email.deliveredAt && (
+        <p className="text-xs text-slate-500">Delivered at {when(email.deliveredAt)}</p>
+      )}
+      {email.status === 'failed' && (
+        <div className="mt-3 flex flex-wrap items-center gap-3">
+          {email.errorMessage && <p className="text-sm text-red-700">{email.errorMessage}</p>}
+          <button
+            type="button"
+            onClick={() => void resend()}
+            disabled={resending}
+            className="inline-flex min-h-9 items-center gap-2 rounded-lg px-3 py-1.5 text-sm font-semibold text-brand-700 ring-1 ring-inset ring-brand-200 hover:bg-brand-50 disabled:opacity-60"
+          >
+            {resending && (
+              <span aria-hidden="true" className="h-3.5 w-3.5 animate-spin rounded-full border-2 border-brand-200 border-t-brand-600" />
+            )}
+            Resend
+          </button>
+        </div>
+      )}
+    </li>
+  );
+}
+
+export function EmailDashboard() {
+  const [tab, setTab] = useState<Tab>('queue');
+  const [emails, setEmails] = useState<EmailRecord[] | null>(null);
+  const [error, setError] = useState('');
+  const [round, setRound] = useState(0);
+  const ids = useId();
+
+  useEffect(() => {
+    const controller = new AbortController();
+    gatedFetch<EmailRecord[]>(`/api/email/${tab}?limit=10`, { signal: controller.signal })
+      .then((result) => {
+        if (result.ok) setEmails(result.data);
+        else setError(result.kind === 'error' ? result.message : 'The emails could not be loaded.');
+      })
+      .catch(() => undefined); // aborted
+    return () => controller.abort();
+  }, [tab, round]);
+
+  // Back to 'Loading emails...' whenever a load starts.
+  const reload = useCallback((next: () => void) => {
+    setEmails(null);
+    setError('');
+    next();
+  }, []);
+  const refresh = () => reload(() => setRound((n) => n + 1));
+  const replace = (fresh: EmailRecord) => setEmails((all) => all?.map((e) => (e.id === fresh.id ? fresh : e)) ?? null);
+
+  return (
+    <section aria-labelledby={`${ids}-title`} className="space-y-5">
+      <div className="flex items-center justify-between gap-3">
+        <h2 id={`${ids}-title`} className="text-2xl font-bold text-slate-900">
+          Email Dashboard
+        </h2>
+        <button
+          type="button"
+          onClick={refresh}
+          className="min-h-10 rounded-lg px-4 py-2 text-sm font-semibold text-brand-700 ring-1 ring-inset ring-brand-200 hover:bg-brand-50"
+        >
+          Refresh
+        </button>
+      </div>
+      <div role="tablist" aria-label="Emails" className="inline-flex rounded-lg bg-slate-100 p-1">
+        {(
+          [
+            ['queue', 'Email Queue'],
+            ['recent', 'Recent Emails'],
+          ] as const
+        ).map(([id, label]) => (
+          <button
+            key={id}
+            type="button"
+            role="tab"
+            id={`${ids}-${id}`}
+            aria-selected={tab === id}
+            aria-controls={`${ids}-panel`}
+            onClick={() => id !== tab && reload(() => setTab(id))}
+            className={`rounded-md px-4 py-2 text-sm font-semibold ${tab === id ? 'bg-white text-slate-900 shadow-sm' : 'text-slate-600'}`}
+          >
+            {label}
+          </button>
+        ))}
+      </div>
+      <div role="tabpanel" id={`${ids}-panel`} aria-labelledby={`${ids}-${tab}`}>
+        {error ? (
+          <p role="alert" className="text-red-700">
+            {error}
+          </p>
+        ) : emails === null ? (
+          <p role="status" className="text-slate-600">
+            Loading emails...
+          </p>
+        ) : emails.length === 0 ? (
+          <p className="text-slate-600">{tab === 'queue' ? 'No emails in the queue' : 'No recent emails found'}</p>
+        ) : (
+          <ul className="space-y-4">
+            {emails.map((email) => (
+              <EmailCard key={email.id} email={email} onResent={replace} />
+            ))}
+          </ul>
+        )}
+      </div>
+    </section>
+  );
+}

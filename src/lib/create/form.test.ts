@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { buildPayload, createdToast, createFailedText, draftErrors, EMPTY_DRAFT, listRoute, mediaTypeOf, parseTags } from './form.ts';
+
+const valid = {
+  ...EMPTY_DRAFT,
+  title: 'Local SEO for bakeries',
+  description: 'How a neighbourhood bakery gets found on maps.',
+  tags: 'SEO, Local ,, ',
+};
+
+describe('the create form rules', () => {
+  it('sends tags as trimmed, non-empty strings', () => {
+    expect(parseTags(' SEO, Local ,, , Maps')).toEqual(['SEO', 'Local', 'Maps']);
+    expect(parseTags('')).toEqual([]);
+  });
+
+  it('types media from the MIME type as the spec says', () => {
+    expect(mediaTypeOf('image/png')).toBe('image');
+    expect(mediaTypeOf('video/mp4')).toBe('video');
+    expect(mediaTypeOf('application/pdf')).toBe('pdf');
+    expect(mediaTypeOf('text/html')).toBeUndefined();
+  });
+
+  it('sends content for blogs only, and each type its own fields', () => {
+    expect(buildPayload('blog', { ...valid, content: 'Body' })).toEqual({
+      title: valid.title,
+      description: valid.description,
+      tags: ['SEO', 'Local'],
+      accessLevel: 'free',
+      media: [],
+      content: 'Body',
+    });
+    expect(buildPayload('tool', { ...valid, content: 'Body', downloadUrl: ' downloads/kit.zip ' })).not.toHaveProperty('content');
+    expect(buildPayload('market', { ...valid, price: '24', fileType: 'PDF' })).toMatchObject({ price: 24, fileType: 'PDF' });
+    const course = buildPayload('course', {
+      ...valid,
+      duration: '2 weeks',
+      sections: [
+        {
+          title: 'Getting Started!',
+          lessons: [
+            { title: 'First steps', content: 'Hello' },
+            { title: '', content: '' },
+          ],
+        },
+      ],
+    });
+    expect(course.sections).toEqual([
+      {
+        id: 'getting-started',
+        title: 'Getting Started!',
+        lessons: [
+          { id: 'first-steps', title: 'First steps', content: 'Hello', media: [], downloadables: [] },
+          { id: 'lesson-1-2', title: '', content: '', media: [], downloadables: [] },
+        ],
+      },
+    ]);
+  });
+
+  it("checks with the server's schema and the spec's texts", () => {
+    expect(draftErrors('blog', buildPayload('blog', valid))).toEqual({});
+    const errors = draftErrors('blog', buildPayload('blog', { ...valid, title: 'ab', description: 'short' }));
+    expect(errors.title).toBe('Title must be at least 3 characters');
+    expect(errors.description).toBe('Description must be at least 10 characters');
+    expect(draftErrors('market', buildPayload('market', { ...valid, price: 'abc' }))).toHaveProperty('price');
+  });
+
+  it('words the toasts and routes as the spec does', () => {
+    expect(createdToast('blog', 'Hi there')).toEqual({ title: 'Blog created', description: '"Hi there" has been created successfully.' });
+    expect(createdToast('market', 'Kit').title).toBe('Market item created');
+    expect(createFailedText('market')).toBe('Failed to create market item. Please try again.');
+    expect(createFailedText('course')).toBe('Failed to create course. Please try again.');
+    expect(listRoute('blog')).toBe('/blog');
+    expect(listRoute('market')).toBe('/market');
+  });
+});

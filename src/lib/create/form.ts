@@ -1,0 +1,166 @@
+/**
+ * The Create Content form's rules (spec points 2 "Create Content", 3 "Content draft" and "Submitted
+ * payload", 5 and 8), pure so they are tested without a browser: tags typed as one comma-separated
+ * text are sent as trimmed non-empty strings, media types come from the MIME type, the payload is
+ * checked with the content registry's own input schema (the server's), and the toasts' texts.
+ */
+import type { AccessLevel } from '../access.ts';
+import { CONTENT_REGISTRY, CONTENT_TYPE_INFO, type ContentType } from '../content/registry.ts';
+import type { MediaItem } from '../content/schema.ts';
+
+export const CREATE_TABS: { type: ContentType; label: string }[] = [
+  { type: 'blog', label: 'Blog Post' },
+  { type: 'tool', label: 'Tool' },
+  { type: 'course', label: 'Course' },
+  { type: 'market', label: 'Market Item' },
+];
+
+const NOUN: Record<ContentType, string> = { blog: 'blog', tool: 'tool', course: 'course', market: 'market item' };
+
+export interface LessonDraft {
+  title: string;
+  content: string;
+}
+export interface SectionDraft {
+  title: string;
+  lessons: LessonDraft[];
+}
+
+/** What the form holds (the spec's content draft, plus each type's own fields). */
+export interface ContentDraft {
+  title: string;
+  description: string;
+  /** Blog only. */
+  content: string;
+  /** One comma-separated text. */
+  tags: string;
+  accessLevel: AccessLevel;
+  media: MediaItem[];
+  /** Tool and market item: a private file key or https URL, an outside link, a price. */
+  downloadUrl: string;
+  externalLink: string;
+  price: string;
+  /** Market item. */
+  fileType: string;
+  /** Course. */
+  duration: string;
+  skillLevel: 'beginner' | 'intermediate' | 'advanced';
+  sections: SectionDraft[];
+}
+
+export const EMPTY_DRAFT: ContentDraft = {
+  title: '',
+  description: '',
+  content: '',
+  tags: '',
+  accessLevel: 'free',
+  media: [],
+  downloadUrl: '',
+  externalLink: '',
+  price: '',
+  fileType: '',
+  duration: '',
+  skillLevel: 'beginner',
+  sections: [],
+};
+
+/** 'a, b ,, c' → ['a', 'b', 'c']. */
+export function parseTags(text: string): string[] {
+  return text
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
+}
+
+/** The spec's rule: image/* is an image, video/* a video, application/pdf a PDF; anything else is refused. */
+export function mediaTypeOf(mime: string): MediaItem['type'] | undefined {
+  if (mime.startsWith('image/')) return 'image';
+  if (mime.startsWith('video/')) return 'video';
+  if (mime === 'application/pdf') return 'pdf';
+  return undefined;
+}
+
+/** Lower-case words joined by hyphens, from a title (lesson and section ids). */
+function idFrom(text: string, fallback: string): string {
+  const id = text
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60)
+    .replace(/-+$/, '');
+  return id || fallback;
+}
+
+/** The payload sent to POST /api/content/{segment}: the spec's fields, content for blogs only, and the type's own. */
+export function buildPayload(type: ContentType, draft: ContentDraft): Record<string, unknown> {
+  const optional = (key: string, value: string) => (value.trim() ? { [key]: value.trim() } : {});
+  const base = {
+    title: draft.title,
+    description: draft.description,
+    tags: parseTags(draft.tags),
+    accessLevel: draft.accessLevel,
+    media: draft.media,
+  };
+  const price = draft.price.trim() === '' ? {} : { price: Number(draft.price) };
+  switch (type) {
+    case 'blog':
+      return { ...base, content: draft.content };
+    case 'tool':
+      return { ...base, ...optional('downloadUrl', draft.downloadUrl), ...optional('externalLink', draft.externalLink) };
+    case 'market':
+      return {
+        ...base,
+        ...price,
+        ...optional('fileType', draft.fileType),
+        ...optional('downloadUrl', draft.downloadUrl),
+        ...optional('externalLink', draft.externalLink),
+      };
+    case 'course':
+      return {
+        ...base,
+        ...price,
+        ...optional('duration', draft.duration),
+        skillLevel: draft.skillLevel,
+        sections: draft.sections.map((s, i) => ({
+          id: idFrom(s.title, `section-${i + 1}`),
+          title: s.title,
+          lessons: s.lessons.map((l, j) => ({
+            id: idFrom(l.title, `lesson-${i + 1}-${j + 1}`),
+            title: l.title,
+            content: l.content,
+            media: [],
+            downloadables: [],
+          })),
+        })),
+      };
+  }
+}
+
+/** Field → first problem, checked with the server's own schema; empty when the payload is valid. */
+export function draftErrors(type: ContentType, payload: Record<string, unknown>): Record<string, string> {
+  const parsed = CONTENT_REGISTRY[type].input.safeParse(payload);
+  if (parsed.success) return {};
+  const errors: Record<string, string> = {};
+  for (const issue of parsed.error.issues) {
+    const key = issue.path.join('.') || '_';
+    errors[key] ??= issue.message;
+  }
+  return errors;
+}
+
+/** The success toast (spec point 8). */
+export function createdToast(type: ContentType, title: string): { title: string; description: string } {
+  const noun = NOUN[type];
+  return { title: `${noun[0]!.toUpperCase()}${noun.slice(1)} created`, description: `"${title}" has been created successfully.` };
+}
+
+/** The failure toast's text (spec point 8). */
+export function createFailedText(type: ContentType): string {
+  return `Failed to create ${NOUN[type]}. Please try again.`;
+}
+
+/** Where a created item sends the creator: the type's list. */
+export function listRoute(type: ContentType): string {
+  return CONTENT_TYPE_INFO[type].path;
+}

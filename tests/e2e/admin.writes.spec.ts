@@ -1,0 +1,96 @@
+/**
+ * The admin dashboard in the browser (writes mail rows, so it runs with the writing tests): members,
+ * premium ones included, are sent away and refused by the API; an admin sees a failed email whose
+ * stored HTML tries to run script and load an image (the preview does neither), and resends it.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { eq } from 'drizzle-orm';
+import { openDatabase } from '../../functions/db/client.ts';
+import { emails } from '../../functions/db/schema.ts';
+import { DEMO_PASSWORD } from '../../functions/users/demo.ts';
+import { quietLogger } from '../support/fixtures.ts';
+import { seriousViolations } from './axe.ts';
+import { DEMO_ADMIN, setAccessLevel, signedInMember } from './members.ts';
+
+const HOSTILE_BODY =
+  '<b>Hello</b> reader <img src="http://127.0.0.1:9/pixel.png" onerror="window.__xss=1"><script>window.__xss=2</script>' +
+  '<a href="javascript:window.__xss=3">click</a><style>body{background:url(http://127.0.0.1:9/bg.png)}</style>';
+
+async function withSiteDb<T>(run: (db: Awaited<ReturnType<typeof openDatabase>>['db']) => Promise<T>): Promise<T> {
+  const database = await openDatabase({ kind: 'postgres', url: process.env.TEST_SITE_DB_URL!, poolSize: 1 }, quietLogger());
+  try {
+    return await run(database.db);
+  } finally {
+    await database.close();
+  }
+}
+
+async function signInAsAdmin(page: Page): Promise<void> {
+  await page.goto('/signin?redirect=%2Fadmin');
+  const form = page.locator('main form[aria-label="Sign in"]');
+  await form.getByLabel('Email').fill(DEMO_ADMIN);
+  await form.getByLabel('Password').fill(DEMO_PASSWORD);
+  await form.getByRole('button', { name: 'Sign In' }).click();
+  await page.waitForURL((url) => url.pathname === '/admin');
+  await expect(page.getByRole('heading', { level: 1, name: 'Admin Dashboard' })).toBeVisible();
+}
+
+test('a premium member who is not an admin is sent away from /admin, and the API refuses them', async ({ page }) => {
+  const member = await signedInMember(page, 'premium-not-admin');
+  await setAccessLevel(page.request, member.id, 'premium');
+  await page.goto('/admin');
+  await page.waitForURL((url) => url.pathname === '/');
+  const token = await page.evaluate(() => {
+    const key = Object.keys(localStorage).find((k) => /^sb-.+-auth-token$/.test(k))!;
+    return (JSON.parse(localStorage.getItem(key)!) as { access_token: string }).access_token;
+  });
+  const res = await page.request.get('/api/email/queue?limit=10', { headers: { authorization: `Bearer ${token}` } });
+  expect(res.status()).toBe(403);
+});
+
+test('an admin sees a failed email safely previewed and resends it', async ({ page }) => {
+  const subject = `Failed delivery ${Date.now()}`;
+  const [row] = await withSiteDb((db) =>
+    db
+      .insert(emails)
+      .values({
+        subject,
+        bodyHtml: HOSTILE_BODY,
+        bodyText: 'Hello reader',
+        to: 'reader@example.com',
+        from: 'Beacon Growth <hello@beacongrowth.co>',
+        template: 'contact-acknowledgement',
+        status: 'failed',
+        attempts: 6,
+        errorMessage: '550 mailbox unavailable',
+        updatedAt: new Date(Date.now() + 3_600_000), // the newest of the recent list
+      })
+      .returning(),
+  );
+  const outside: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().startsWith('http://127.0.0.1:9/')) outside.push(request.url());
+  });
+  try {
+    await signInAsAdmin(page);
+    await expect(page.getByRole('heading', { name: 'Email Dashboard' })).toBeVisible();
+    await page.getByRole('tab', { name: 'Recent Emails' }).click();
+    const card = page.getByRole('listitem', { name: subject });
+    await expect(card.getByTestId('email-status')).toHaveText('failed');
+    await expect(card).toContainText('reader@example.com');
+    await expect(card).toContainText('550 mailbox unavailable');
+    const preview = card.getByTestId('email-preview');
+    await expect(preview.locator('b')).toHaveText('Hello');
+    await expect(preview.locator('img, script, style')).toHaveCount(0);
+    await expect(preview.locator('a')).not.toHaveAttribute('href', /.+/);
+    expect(await page.evaluate(() => (window as { __xss?: number }).__xss)).toBeUndefined();
+    expect(outside).toEqual([]);
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await card.getByRole('button', { name: 'Resend' }).click();
+    await expect(card.getByTestId('email-status')).toHaveText('queued');
+    await expect(card.getByRole('button', { name: 'Resend' })).toHaveCount(0);
+  } finally {
+    await withSiteDb((db) => db.delete(emails).where(eq(emails.id, row!.id)));
+  }
+});

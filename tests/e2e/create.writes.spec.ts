@@ -1,0 +1,107 @@
+/**
+ * Create Content in the browser (writes content, so it runs with the writing tests): visitors are
+ * sent to sign in and members away; an editor creates a blog post with an image by hand (the
+ * schema's texts first, then the toast and the list) and drafts a course with AI, edits it and
+ * publishes it. The items are removed afterwards.
+ */
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { DEMO_PASSWORD } from '../../functions/users/demo.ts';
+import { seriousViolations } from './axe.ts';
+import { signedInMember } from './members.ts';
+import { siteContent } from './support.ts';
+
+const IMAGE = path.resolve(import.meta.dirname, '../../public/media/cover-ai-content.png');
+const toastTitled = (page: Page, title: string) => page.locator('#toast-region [data-toast]').filter({ hasText: title });
+
+async function signInAsEditor(page: Page): Promise<void> {
+  await page.goto('/signin?redirect=%2Fcreate');
+  const form = page.locator('main form[aria-label="Sign in"]');
+  await form.getByLabel('Email').fill('editor@demo.beacongrowth.co');
+  await form.getByLabel('Password').fill(DEMO_PASSWORD);
+  await form.getByRole('button', { name: 'Sign In' }).click();
+  await page.waitForURL((url) => url.pathname === '/create');
+  await expect(page.getByRole('heading', { level: 1, name: 'Create Content' })).toBeVisible();
+}
+
+async function removeCreated(type: 'blog' | 'course', title: string): Promise<void> {
+  const content = await siteContent();
+  try {
+    for (const item of await content.service.list(type))
+      if (item.title === title && item.source === 'db') await content.service.remove(type, item.id);
+  } finally {
+    await content.close();
+  }
+}
+
+test('visitors are sent to sign in, and members away from /create', async ({ page }) => {
+  await page.goto('/create');
+  await page.waitForURL((url) => url.pathname === '/signin' && url.searchParams.get('redirect') === '/create');
+  await signedInMember(page, 'not-an-editor');
+  await page.goto('/create');
+  await page.waitForURL((url) => url.pathname === '/');
+});
+
+test('an editor creates a blog post with an image by hand and finds it in the list and at its URL', async ({ page }) => {
+  const title = `Bakery SEO by hand ${Date.now()}`;
+  await signInAsEditor(page);
+  try {
+    const form = page.getByRole('form', { name: 'Create content' });
+    await form.getByLabel('Title').fill('ab');
+    await form.getByLabel('Description').fill('short');
+    await form.getByRole('button', { name: 'Create', exact: true }).click();
+    await expect(form.getByText('Title must be at least 3 characters')).toBeVisible();
+    await expect(form.getByText('Description must be at least 10 characters')).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await form.getByLabel('Title').fill(title);
+    await form.getByLabel('Description').fill('How a neighbourhood bakery gets found on the map.');
+    await form.getByLabel('Content').fill('## Start with the map\n\nClaim the listing first.');
+    await form.getByLabel('Tags').fill('SEO, Local , ');
+    await form.getByLabel('Media').setInputFiles(IMAGE);
+    const media = form.getByRole('list', { name: 'Uploaded media' });
+    await expect(media.getByRole('listitem')).toHaveCount(1);
+    await expect(media).toContainText('cover-ai-content.png (image)');
+    await form.getByRole('button', { name: 'Create', exact: true }).click();
+    await expect(toastTitled(page, 'Blog created')).toContainText(`"${title}" has been created successfully.`);
+    await page.waitForURL((url) => url.pathname === '/blog');
+    await page.getByRole('link', { name: title }).first().click();
+    await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+    await expect(page.getByTestId('article-body').getByRole('heading', { name: 'Start with the map' })).toBeVisible();
+    await expect(page.locator('main img[src^="/uploads/"]').first()).toBeVisible();
+  } finally {
+    await removeCreated('blog', title);
+  }
+});
+
+test('an editor drafts a course with AI, edits it and publishes it', async ({ page }) => {
+  await signInAsEditor(page);
+  await page.getByRole('tab', { name: 'Course' }).click();
+  const form = page.getByRole('form', { name: 'Create content' });
+  await form.getByRole('tab', { name: 'AI Generation' }).click();
+  const generate = form.getByRole('button', { name: 'Generate' });
+  await expect(generate).toBeDisabled();
+  await form.getByLabel('What should it be about?').fill('email marketing for online shops');
+  await generate.click();
+  const preview = form.getByRole('region', { name: 'Generated content' });
+  await expect(preview.getByRole('heading', { level: 2 })).not.toBeEmpty();
+  await preview.getByRole('button', { name: 'Edit Generated Content' }).click();
+  const title = `${await form.getByLabel('Title').inputValue()} ${Date.now()}`.slice(0, 200);
+  expect(title.length).toBeGreaterThan(13);
+  try {
+    await form.getByLabel('Title').fill(title);
+    await form.getByLabel('Duration').fill('3 weeks');
+    await form.getByRole('button', { name: 'Add Section' }).click();
+    await form.getByLabel('Section 1 title').fill('Getting started');
+    await form.getByLabel('Lesson 1 title').fill('Your first campaign');
+    await form.getByLabel('Lesson 1 content').fill('Pick one audience and one offer.');
+    await form.getByRole('button', { name: 'Create', exact: true }).click();
+    await expect(toastTitled(page, 'Course created')).toBeVisible();
+    await page.waitForURL((url) => url.pathname === '/courses');
+    await page.getByRole('link', { name: title }).first().click();
+    await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Curriculum' })).toContainText('Your first campaign');
+  } finally {
+    await removeCreated('course', title);
+  }
+});
