@@ -94,3 +94,28 @@ test('an admin sees a failed email safely previewed and resends it', async ({ pa
     await withSiteDb((db) => db.delete(emails).where(eq(emails.id, row!.id)));
   }
 });
+
+test("an admin changes a member's level and sees it in the audit log, and reads the overview", async ({ page, browser }) => {
+  const memberPage = await browser.newPage();
+  const member = await signedInMember(memberPage, 'level-change');
+  await memberPage.close();
+
+  await signInAsAdmin(page);
+  await page.getByRole('tab', { name: 'User Management' }).click();
+  await page.getByRole('searchbox', { name: 'Search members' }).fill(member.email);
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+  const row = page.getByRole('listitem', { name: member.email });
+  await expect(row.getByTestId('member-summary')).toContainText('Free · Member · No subscription · 0 purchases');
+  await row.getByLabel('Access level').selectOption('premium');
+  await row.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByRole('listitem', { name: member.email }).getByTestId('member-summary')).toContainText('Premium · Member');
+  await expect(page.getByTestId('audit-log')).toContainText(`${member.email}: access level free → premium, by ${DEMO_ADMIN}`);
+  expect(await seriousViolations(page)).toEqual([]);
+
+  await page.getByRole('tab', { name: 'Overview' }).click();
+  const stats = page.getByTestId('overview-stats');
+  await expect(stats).toContainText('Members');
+  await expect(stats).toContainText('Monthly recurring revenue');
+  await expect(page.getByTestId('overview-chart').locator('canvas')).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+});

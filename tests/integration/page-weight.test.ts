@@ -69,6 +69,22 @@ describe('content page weight', () => {
   });
 });
 
+describe('the admin charting library', () => {
+  const client = path.join(inject('testEnv').distDir, 'client');
+
+  it('is loaded eagerly by no page: the admin overview imports it on demand', () => {
+    const pages = readdirSync(client, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.html'));
+    const chart = readdirSync(path.join(client, '_astro')).filter((f) => /^overview-chart\..+\.js$/.test(f));
+    expect(chart, 'the chart chunk').toHaveLength(1);
+    expect(readFileSync(path.join(client, '_astro', chart[0]!), 'utf8').length, 'uPlot is in it').toBeGreaterThan(20_000);
+    for (const page of pages)
+      expect(
+        pageWeight(client, path.join(client, page)).files.map((f) => path.basename(f)),
+        page,
+      ).not.toContain(chart[0]);
+  });
+});
+
 describe('Stripe.js', () => {
   const client = path.join(inject('testEnv').distDir, 'client');
 

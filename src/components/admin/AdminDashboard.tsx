@@ -2,18 +2,22 @@
  * The admin dashboard (/admin, spec point 2): a spinner while the session loads; visitors and
  * everyone who is not an admin go to / with replace (the spec lets premium members in; the email
  * log holds other people's mail, so here and on the server only admins pass). 'Admin Dashboard'
- * with the Email Management (default), User Management and Content Management tabs.
+ * with the Email Management (default), User Management and Content Management tabs, and an
+ * Overview (beyond the spec).
  */
 import { useStore } from '@nanostores/react';
 import { useEffect, useId, useState } from 'react';
 import { $auth, authClient } from '../../lib/auth/client.ts';
 import { EmailDashboard } from './EmailDashboard.tsx';
+import { OverviewPanel } from './OverviewPanel.tsx';
+import { UsersPanel } from './UsersPanel.tsx';
 
-type Tab = 'emails' | 'users' | 'content';
+type Tab = 'emails' | 'users' | 'content' | 'overview';
 const TABS: { id: Tab; label: string }[] = [
   { id: 'emails', label: 'Email Management' },
   { id: 'users', label: 'User Management' },
   { id: 'content', label: 'Content Management' },
+  { id: 'overview', label: 'Overview' },
 ];
 
 export default function AdminDashboard() {
@@ -59,8 +63,9 @@ export default function AdminDashboard() {
       </div>
       <section role="tabpanel" id={`${ids}-panel`} aria-labelledby={`${ids}-${tab}`}>
         {tab === 'emails' && <EmailDashboard />}
-        {tab === 'users' && <p className="text-slate-600">User management is coming soon.</p>}
+        {tab === 'users' && <UsersPanel />}
         {tab === 'content' && <p className="text-slate-600">Content management is coming soon.</p>}
+        {tab === 'overview' && <OverviewPanel />}
       </section>
     </div>
   );

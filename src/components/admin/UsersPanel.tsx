@@ -1,0 +1,235 @@
+/**
+ * User Management (beyond the spec, which says "coming soon"): search members by email or name,
+ * see each one's level, role, subscription and purchases, change level or role (admins only; the
+ * server refuses an admin removing their own admin role), and the audit log of such changes.
+ */
+import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
+import { ACCESS_LEVELS, accessLabel, ROLES, type AccessLevel, type Role } from '../../lib/access.ts';
+import { gatedFetch } from '../../lib/content/gated-client.ts';
+import { formatPlanAmount } from '../../lib/payments/display.ts';
+import { toast } from '../../lib/toast.ts';
+import { INPUT_CLASS } from '../forms/TextField.tsx';
+
+export interface AdminMember {
+  id: string;
+  email: string;
+  name: string | null;
+  accessLevel: AccessLevel;
+  role: Role;
+  createdAt: string;
+  subscription: { status: string; amount: number; interval: 'month' | 'year'; cancelAtPeriodEnd: boolean; currentPeriodEnd: string } | null;
+  purchases: { id: string; title: string }[];
+}
+
+interface AuditEntry {
+  id: string;
+  action: string;
+  detail: Record<string, unknown>;
+  createdAt: string;
+  actor: { id: string; email: string | null };
+  target: { id: string; email: string | null };
+}
+
+const SMALL_BUTTON = 'min-h-9 rounded-lg px-3 py-1.5 text-sm font-semibold disabled:opacity-60';
+const ROLE_LABEL: Record<Role, string> = { member: 'Member', editor: 'Editor', admin: 'Admin' };
+
+function describe(entry: AuditEntry): string {
+  const { from, to } = entry.detail as { from?: unknown; to?: unknown };
+  const what = entry.action.startsWith('role') ? 'role' : 'access level';
+  const change = typeof from === 'string' && typeof to === 'string' ? `${what} ${from} → ${to}` : entry.action;
+  return `${entry.target.email ?? 'a deleted member'}: ${change}, by ${entry.actor.email ?? (entry.action.endsWith('.billing') ? 'billing' : 'someone')}`;
+}
+
+function MemberRow({ member, onChanged }: { member: AdminMember; onChanged: () => void }) {
+  const [level, setLevel] = useState(member.accessLevel);
+  const [role, setRole] = useState(member.role);
+  const [saving, setSaving] = useState(false);
+  const ids = useId();
+  const changed = level !== member.accessLevel || role !== member.role;
+
+  async function save(event: FormEvent) {
+    event.preventDefault();
+    setSaving(true);
+    const body = { ...(level !== member.accessLevel ? { accessLevel: level } : {}), ...(role !== member.role ? { role } : {}) };
+    const result = await gatedFetch(`/api/admin/users/${member.id}`, { method: 'PATCH', body });
+    setSaving(false);
+    if (result.ok) {
+      toast({ title: 'Saved', description: `${member.email} is now ${accessLabel(level)}, ${ROLE_LABEL[role]}.` });
+      onChanged();
+    } else
+      toast({ title: 'Error', description: result.kind === 'error' ? result.message : 'The change was refused.', variant: 'destructive' });
+  }
+
+  const s = member.subscription;
+  return (
+    <li aria-label={member.email} className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200">
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <p className="font-semibold text-slate-900">{member.name?.trim() || member.email}</p>
+        <p className="text-sm text-slate-600">{member.email}</p>
+      </div>
+      <p className="mt-1 text-sm text-slate-600" data-testid="member-summary">
+        {accessLabel(member.accessLevel)} · {ROLE_LABEL[member.role]} ·{' '}
+        {s ? `${s.status}${s.cancelAtPeriodEnd ? ' (canceling)' : ''}, ${formatPlanAmount(s.amount, s.interval)}` : 'No subscription'} ·{' '}
+        {member.purchases.length === 1 ? '1 purchase' : `${member.purchases.length} purchases`}
+      </p>
+      <form onSubmit={(e) => void save(e)} className="mt-3 flex flex-wrap items-end gap-3" aria-label={`Access of ${member.email}`}>
+        <div>
+          <label htmlFor={`${ids}-level`} className="block text-xs font-medium text-slate-600">
+            Access level
+          </label>
+          <select id={`${ids}-level`} className={INPUT_CLASS} value={level} onChange={(e) => setLevel(e.target.value as AccessLevel)}>
+            {ACCESS_LEVELS.map((l) => (
+              <option key={l} value={l}>
+                {accessLabel(l)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label htmlFor={`${ids}-role`} className="block text-xs font-medium text-slate-600">
+            Role
+          </label>
+          <select id={`${ids}-role`} className={INPUT_CLASS} value={role} onChange={(e) => setRole(e.target.value as Role)}>
+            {ROLES.map((r) => (
+              <option key={r} value={r}>
+                {ROLE_LABEL[r]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <button type="submit" disabled={!changed || saving} className={`${SMALL_BUTTON} bg-brand-600 text-white hover:bg-brand-700`}>
+          {saving ? 'Saving...' : 'Save'}
+        </button>
+      </form>
+    </li>
+  );
+}
+
+export function UsersPanel() {
+  const [query, setQuery] = useState('');
+  const [search, setSearch] = useState('');
+  const [page, setPage] = useState(1);
+  const [round, setRound] = useState(0);
+  const [result, setResult] = useState<{ users: AdminMember[]; total: number; limit: number } | null>(null);
+  const [audit, setAudit] = useState<AuditEntry[] | null>(null);
+  const [error, setError] = useState('');
+  const ids = useId();
+
+  useEffect(() => {
+    const controller = new AbortController();
+    const params = new URLSearchParams({ page: String(page), limit: '20', ...(search ? { q: search } : {}) });
+    Promise.all([
+      gatedFetch<{ users: AdminMember[]; total: number; limit: number }>(`/api/admin/users?${params}`, { signal: controller.signal }),
+      gatedFetch<AuditEntry[]>('/api/admin/audit?limit=20', { signal: controller.signal }),
+    ])
+      .then(([users, log]) => {
+        if (users.ok) setResult(users.data);
+        else setError(users.kind === 'error' ? users.message : 'The members could not be loaded.');
+        if (log.ok) setAudit(log.data);
+      })
+      .catch(() => undefined); // aborted
+    return () => controller.abort();
+  }, [search, page, round]);
+
+  const reload = useCallback(() => setRound((n) => n + 1), []);
+  const pages = result ? Math.max(1, Math.ceil(result.total / result.limit)) : 1;
+
+  return (
+    <div className="space-y-6">
+      <form
+        role="search"
+        className="flex flex-wrap items-end gap-3"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setResult(null);
+          setError('');
+          setPage(1);
+          setSearch(query.trim());
+        }}
+      >
+        <div className="min-w-64 flex-1">
+          <label htmlFor={`${ids}-q`} className="block text-sm font-medium text-slate-700">
+            Search members
+          </label>
+          <input
+            id={`${ids}-q`}
+            type="search"
+            className={INPUT_CLASS}
+            value={query}
+            onChange={(e) => setQuery(e.target.value)}
+            placeholder="Email or name"
+          />
+        </div>
+        <button type="submit" className={`${SMALL_BUTTON} min-h-10 bg-brand-600 text-white hover:bg-brand-700`}>
+          Search
+        </button>
+      </form>
+
+      {error ? (
+        <p role="alert" className="text-red-700">
+          {error}
+        </p>
+      ) : !result ? (
+        <p role="status" className="text-slate-600">
+          Loading members...
+        </p>
+      ) : result.users.length === 0 ? (
+        <p className="text-slate-600">No members found.</p>
+      ) : (
+        <>
+          <p className="text-sm text-slate-600">{result.total === 1 ? '1 member' : `${result.total} members`}</p>
+          <ul className="space-y-4" aria-label="Members">
+            {result.users.map((m) => (
+              <MemberRow key={`${m.id}-${m.accessLevel}-${m.role}`} member={m} onChanged={reload} />
+            ))}
+          </ul>
+          {pages > 1 && (
+            <nav aria-label="Member pages" className="flex items-center gap-3">
+              <button
+                type="button"
+                className={`${SMALL_BUTTON} ring-1 ring-slate-300`}
+                disabled={page <= 1}
+                onClick={() => setPage((p) => p - 1)}
+              >
+                Previous
+              </button>
+              <span className="text-sm text-slate-600">
+                Page {page} of {pages}
+              </span>
+              <button
+                type="button"
+                className={`${SMALL_BUTTON} ring-1 ring-slate-300`}
+                disabled={page >= pages}
+                onClick={() => setPage((p) => p + 1)}
+              >
+                Next
+              </button>
+            </nav>
+          )}
+        </>
+      )}
+
+      <section aria-labelledby={`${ids}-audit`} className="rounded-2xl bg-slate-50 p-5 ring-1 ring-slate-200">
+        <h3 id={`${ids}-audit`} className="font-semibold text-slate-900">
+          Audit log
+        </h3>
+        {audit === null ? (
+          <p className="mt-2 text-sm text-slate-600">Loading...</p>
+        ) : audit.length === 0 ? (
+          <p className="mt-2 text-sm text-slate-600">No changes yet.</p>
+        ) : (
+          <ol className="mt-2 space-y-1 text-sm text-slate-700" data-testid="audit-log">
+            {audit.map((entry) => (
+              <li key={entry.id}>
+                <time dateTime={entry.createdAt} className="text-slate-500">
+                  {new Date(entry.createdAt).toLocaleString()}
+                </time>{' '}
+                {describe(entry)}
+              </li>
+            ))}
+          </ol>
+        )}
+      </section>
+    </div>
+  );
+}
