@@ -91,7 +91,7 @@ export function createApp({ config, logger, services, site, accessLog }: AppDeps
   app.route('/api/email', createEmailEventRoutes({ outbox: services.outbox, inbox: services.inbox, secret: config.email.webhookSecret }));
   const { sessionIsLive } = services;
   app.route('/api/email', createEmailAdminRoutes({ outbox: services.outbox, verify, users, sessionIsLive }));
-  app.route('/api/admin', createAdminRoutes({ admin: services.admin, users, verify, sessionIsLive }));
+  app.route('/api/admin', createAdminRoutes({ admin: services.admin, content: services.content, users, verify, sessionIsLive }));
   app.route('/', createUploadRoutes({ uploads: services.uploads, verify, users }));
   app.route('/', createMediaRoutes(services.uploads, MEDIA_PATH));
   app.route('/api/payments', createPaymentRoutes({ billing: services.billing, inbox: services.inbox, verify, users }));

@@ -77,6 +77,7 @@ describe.each(DATABASE_KINDS)('admin API roles on %s', (kind) => {
       expect: ADMIN_ONLY,
     },
     { label: 'GET /api/admin/audit', method: 'GET', path: () => `/api/admin/audit?userId=${ids.free}`, expect: ADMIN_ONLY },
+    { label: 'GET /api/admin/content', method: 'GET', path: () => '/api/admin/content', expect: ADMIN_ONLY },
   ];
 
   it.each(TABLE)('$label', async (row) => {

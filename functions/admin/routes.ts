@@ -1,7 +1,8 @@
 /**
  * The admin API under /api/admin (issue 11), every route admins only (401 signed out, 403 anyone
  * else): GET /overview; GET /users?q&page&limit (search); PATCH /users/{id} with accessLevel and/or
- * role (through the user service, audited, live session required); GET /audit?userId&limit.
+ * role (through the user service, audited, live session required); GET /audit?userId&limit;
+ * GET /content (every item of both sources, for the content tab).
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
@@ -13,6 +14,7 @@ import { readBody, singleLine } from '../lib/request.ts';
 import { identify, liveSession, requireViewer, type SessionCheck } from '../users/identity.ts';
 import type { UserService } from '../users/service.ts';
 import { adminOnly, LimitParam, readQuery } from './guard.ts';
+import type { ContentService } from '../content/service.ts';
 import type { AdminService } from './service.ts';
 
 const UsersQuery = z.object({
@@ -28,11 +30,13 @@ const AccessChange = z
 
 export function createAdminRoutes({
   admin,
+  content,
   users,
   verify,
   sessionIsLive,
 }: {
   admin: AdminService;
+  content: ContentService;
   users: UserService;
   verify: AccessTokenVerifier;
   sessionIsLive: SessionCheck;
@@ -47,6 +51,7 @@ export function createAdminRoutes({
       const change = await readBody(c, AccessChange);
       return c.json(await users.setAccess(requireViewer(c), id.data, change));
     })
+    .get('/content', async (c) => c.json({ items: await content.catalog() }))
     .get('/audit', async (c) => {
       const { userId, limit } = readQuery(c, AuditQuery);
       return c.json(await admin.audit({ targetId: userId, limit }));

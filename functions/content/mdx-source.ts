@@ -74,30 +74,39 @@ export interface MdxSource {
   list(type: ContentType): readonly ContentItem[];
   get(type: ContentType, slug: string): ContentItem | undefined;
   has(type: ContentType, slug: string): boolean;
+  /** The file an item comes from, relative to the content folder (blog/ai-guide.mdx). */
+  file(type: ContentType, slug: string): string | undefined;
   reload(): Promise<void>;
 }
 
 /** Loads every collection under `contentDir`; throws on the first invalid or duplicate file. */
 export async function createMdxSource(contentDir: string): Promise<MdxSource> {
   let byType = new Map<ContentType, Map<string, ContentItem>>();
+  let files = new Map<string, string>();
+  const fileKey = (type: ContentType, slug: string) => `${type}/${slug}`;
   const load = async () => {
     const next = new Map<ContentType, Map<string, ContentItem>>();
+    const nextFiles = new Map<string, string>();
     for (const type of CONTENT_TYPES) {
       const items = new Map<string, ContentItem>();
       for (const file of await listFiles(path.join(contentDir, CONTENT_REGISTRY[type].folder))) {
-        const item = parseContentFile(type, path.relative(contentDir, file), await readFile(file, 'utf8'));
+        const relative = path.relative(contentDir, file);
+        const item = parseContentFile(type, relative, await readFile(file, 'utf8'));
         if (items.has(item.slug)) throw new ContentFileError(file, [`slug "${item.slug}" is used by another file`]);
         items.set(item.slug, item);
+        nextFiles.set(fileKey(type, item.slug), relative.split(path.sep).join('/'));
       }
       next.set(type, new Map([...items.values()].sort(compareItems).map((i) => [i.slug, i])));
     }
     byType = next;
+    files = nextFiles;
   };
   await load();
   return {
     list: (type) => [...(byType.get(type)?.values() ?? [])],
     get: (type, slug) => byType.get(type)?.get(slug),
     has: (type, slug) => byType.get(type)?.has(slug) ?? false,
+    file: (type, slug) => files.get(fileKey(type, slug)),
     reload: load,
   };
 }

@@ -3,7 +3,15 @@
  * into one list per type. On a slug clash the reviewed MDX file wins and the row is reported.
  * Writes notify every instance (Postgres NOTIFY, delivered on commit) and local listeners.
  */
-import { CONTENT_REGISTRY, compareItems, type ContentItem, type ContentItemOf, type ContentType } from '../../src/lib/content/registry.ts';
+import {
+  CONTENT_REGISTRY,
+  CONTENT_TYPES,
+  compareItems,
+  itemPath,
+  type ContentItem,
+  type ContentItemOf,
+  type ContentType,
+} from '../../src/lib/content/registry.ts';
 import type { Db } from '../db/client.ts';
 import type { ContentRow } from '../db/schema.ts';
 import { AppError, fieldErrors } from '../errors.ts';
@@ -173,6 +181,30 @@ export function createContentService({ db, mdx, logger }: ContentServiceDeps) {
       if (!existing || existing.type !== type) throw new AppError('not_found', `No ${type} item with id ${id}.`);
       assertMayChange(existing, actor);
       await write(type, (tx) => tx.remove(id));
+    },
+
+    /**
+     * Every item of every type from both sources, for the admin's content tab: git items with their
+     * file (read-only here), database items with who created them and when.
+     */
+    async catalog() {
+      const rows = new Map((await Promise.all(CONTENT_TYPES.map((type) => store.listByType(type)))).flat().map((r) => [r.id, r]));
+      const lists = await Promise.all(CONTENT_TYPES.map((type) => this.list(type)));
+      return lists.flat().map((item) => {
+        const row = item.source === 'db' ? rows.get(item.id) : undefined;
+        return {
+          type: item.type,
+          id: item.id,
+          slug: item.slug,
+          title: item.title,
+          accessLevel: item.accessLevel,
+          source: item.source,
+          path: itemPath(item.type, item.slug),
+          file: item.source === 'mdx' ? `content/${mdx.file(item.type, item.slug) ?? `${CONTENT_REGISTRY[item.type].folder}/${item.slug}.mdx`}` : null,
+          createdBy: row?.createdBy ?? null,
+          createdAt: row ? row.createdAt.toISOString() : null,
+        };
+      });
     },
 
     /** Subscribes to local writes; returns the unsubscribe function. */

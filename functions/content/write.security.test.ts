@@ -134,6 +134,21 @@ describe.each(DATABASE_KINDS)('creator API on %s', (kind) => {
     expect(await res.json()).toMatchObject({ item: { title: 'A better title', accessLevel: 'premium', slug: blog.item.slug } });
   });
 
+  it('the admin content catalog lists both sources: git items with their file, database items with their author', async () => {
+    const mine = await created('editor', 'tool');
+    const res = await t.app.request('/api/admin/content', { headers: { authorization: `Bearer ${tokens.admin}` } });
+    const { items } = (await res.json()) as {
+      items: { type: string; id: string; slug: string; source: string; file: string | null; path: string; createdBy: string | null }[];
+    };
+    const git = items.find((i) => i.type === 'blog' && i.slug === 'ai-content-workflow-guardrails')!;
+    expect(git).toMatchObject({ source: 'mdx', file: 'content/blog/ai-content-workflow-guardrails.mdx', path: '/blog/ai-content-workflow-guardrails' });
+    const db = items.find((i) => i.id === mine.item.id)!;
+    expect(db).toMatchObject({ type: 'tool', source: 'db', file: null, path: mine.path });
+    expect(db.createdBy).toEqual(expect.any(String));
+    expect(new Set(items.map((i) => i.type))).toEqual(new Set(['blog', 'course', 'tool', 'market']));
+    expect((await t.app.request('/api/admin/content', { headers: { authorization: `Bearer ${tokens.editor}` } })).status).toBe(403);
+  });
+
   it('404 for git items, unknown and malformed ids, and an id of another type', async () => {
     const blog = await created('admin', 'blog');
     for (const path of ['/blogs/ai-content-workflow-guardrails', '/blogs/00000000-0000-4000-8000-000000000000', '/blogs/1%20OR%201', `/tools/${blog.item.id}`]) {

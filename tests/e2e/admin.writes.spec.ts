@@ -11,10 +11,13 @@ import { DEMO_PASSWORD } from '../../functions/users/demo.ts';
 import { quietLogger } from '../support/fixtures.ts';
 import { seriousViolations } from './axe.ts';
 import { DEMO_ADMIN, setAccessLevel, signedInMember } from './members.ts';
+import { siteContent } from './support.ts';
 
 const HOSTILE_BODY =
   '<b>Hello</b> reader <img src="http://127.0.0.1:9/pixel.png" onerror="window.__xss=1"><script>window.__xss=2</script>' +
   '<a href="javascript:window.__xss=3">click</a><style>body{background:url(http://127.0.0.1:9/bg.png)}</style>';
+
+const toastTitled = (page: Page, title: string) => page.locator('#toast-region [data-toast]').filter({ hasText: title });
 
 async function withSiteDb<T>(run: (db: Awaited<ReturnType<typeof openDatabase>>['db']) => Promise<T>): Promise<T> {
   const database = await openDatabase({ kind: 'postgres', url: process.env.TEST_SITE_DB_URL!, poolSize: 1 }, quietLogger());
@@ -118,4 +121,39 @@ test("an admin changes a member's level and sees it in the audit log, and reads 
   await expect(stats).toContainText('Monthly recurring revenue');
   await expect(page.getByTestId('overview-chart').locator('canvas')).toBeVisible();
   expect(await seriousViolations(page)).toEqual([]);
+});
+
+test('an admin lists content from both sources, git items read-only, and deletes a database item', async ({ page }) => {
+  const title = `Database tool to delete ${Date.now()}`;
+  const content = await siteContent();
+  try {
+    await content.service.create('tool', {
+      title,
+      description: 'A tool written in the creator tools, about to be deleted.',
+      tags: ['Testing'],
+      accessLevel: 'free',
+    });
+  } finally {
+    await content.close();
+  }
+  await signInAsAdmin(page);
+  await page.getByRole('tab', { name: 'Content Management' }).click();
+  const list = page.getByRole('list', { name: 'Content items' });
+  await page.getByLabel('Filter by title').fill('Guardrails');
+  const git = list.getByRole('listitem').first();
+  await expect(git.getByTestId('content-meta')).toContainText('Git: content/blog/');
+  await expect(git.getByTestId('content-meta')).toContainText('(read-only)');
+  await expect(git.getByRole('button', { name: 'Delete' })).toHaveCount(0);
+  expect(await seriousViolations(page)).toEqual([]);
+
+  await page.getByLabel('Filter by title').fill(title);
+  const row = list.getByRole('listitem', { name: title });
+  await expect(row.getByTestId('content-meta')).toHaveText('Tool · Free · Database');
+  page.once('dialog', (dialog) => void dialog.accept());
+  await row.getByRole('button', { name: 'Delete' }).click();
+  await expect(toastTitled(page, 'Deleted')).toBeVisible();
+  await expect(list.getByRole('listitem', { name: title })).toHaveCount(0);
+  expect((await page.request.get('/api/public/tools')).ok()).toBe(true);
+  const tools = (await (await page.request.get('/api/public/tools')).json()) as { title: string }[];
+  expect(tools.map((t) => t.title)).not.toContain(title);
 });

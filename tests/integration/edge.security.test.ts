@@ -257,6 +257,7 @@ async function adminSamples(t: TestApp, headers: Record<string, string>): Promis
       allow: 'PATCH',
     },
     'GET /api/admin/audit': { path: `/api/admin/audit?userId=${managed}&limit=20`, headers },
+    'GET /api/admin/content': { path: '/api/admin/content', headers },
   };
 }
 

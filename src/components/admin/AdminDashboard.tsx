@@ -5,11 +5,11 @@
  * with the Email Management (default), User Management and Content Management tabs, and an
  * Overview (beyond the spec).
  */
-import { useStore } from '@nanostores/react';
-import { useEffect, useId, useState } from 'react';
-import { $auth, authClient } from '../../lib/auth/client.ts';
+import { useId, useState } from 'react';
+import { ContentPanel } from './ContentPanel.tsx';
 import { EmailDashboard } from './EmailDashboard.tsx';
 import { OverviewPanel } from './OverviewPanel.tsx';
+import { PageSpinner, TabList, useRoleGate } from './staff-page.tsx';
 import { UsersPanel } from './UsersPanel.tsx';
 
 type Tab = 'emails' | 'users' | 'content' | 'overview';
@@ -19,52 +19,22 @@ const TABS: { id: Tab; label: string }[] = [
   { id: 'content', label: 'Content Management' },
   { id: 'overview', label: 'Overview' },
 ];
+const ADMINS = ['admin'] as const;
 
 export default function AdminDashboard() {
-  const auth = useStore($auth);
+  const allowed = useRoleGate(ADMINS, { signedOut: '/', wrongRole: '/' });
   const [tab, setTab] = useState<Tab>('emails');
   const ids = useId();
-  const role = auth.status === 'signed-in' ? auth.profile?.role : undefined;
-
-  useEffect(() => {
-    authClient();
-  }, []);
-  useEffect(() => {
-    if (auth.status === 'signed-out' || (role && role !== 'admin')) window.location.replace('/');
-  }, [auth.status, role]);
-
-  if (role !== 'admin') {
-    return (
-      <div className="flex justify-center py-24" role="status">
-        <span className="h-8 w-8 animate-spin rounded-full border-4 border-brand-200 border-t-brand-600" />
-        <span className="sr-only">Loading…</span>
-      </div>
-    );
-  }
+  if (!allowed) return <PageSpinner />;
 
   return (
     <div className="space-y-8">
       <h1 className="text-3xl font-bold text-slate-900">Admin Dashboard</h1>
-      <div role="tablist" aria-label="Admin sections" className="flex flex-wrap gap-2 border-b border-slate-200">
-        {TABS.map((t) => (
-          <button
-            key={t.id}
-            type="button"
-            role="tab"
-            id={`${ids}-${t.id}`}
-            aria-selected={tab === t.id}
-            aria-controls={`${ids}-panel`}
-            onClick={() => setTab(t.id)}
-            className={`-mb-px border-b-2 px-4 py-2 text-sm font-semibold ${tab === t.id ? 'border-brand-600 text-brand-700' : 'border-transparent text-slate-600 hover:text-slate-900'}`}
-          >
-            {t.label}
-          </button>
-        ))}
-      </div>
+      <TabList label="Admin sections" tabs={TABS} current={tab} onSelect={setTab} idPrefix={ids} />
       <section role="tabpanel" id={`${ids}-panel`} aria-labelledby={`${ids}-${tab}`}>
         {tab === 'emails' && <EmailDashboard />}
         {tab === 'users' && <UsersPanel />}
-        {tab === 'content' && <p className="text-slate-600">Content management is coming soon.</p>}
+        {tab === 'content' && <ContentPanel />}
         {tab === 'overview' && <OverviewPanel />}
       </section>
     </div>

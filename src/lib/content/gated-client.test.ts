@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 const getSession = vi.fn();
 vi.mock('../auth/client.ts', () => ({ authClient: () => ({ auth: { getSession } }) }));
 
-const { fetchArticleBody, fetchLesson, itemDownloadLink, onSessionChange, recordCourseProgress, storedSession } = await import(
+const { fetchArticleBody, fetchLesson, gatedFetch, itemDownloadLink, onSessionChange, recordCourseProgress, storedSession } = await import(
   './gated-client.ts'
 );
 
@@ -66,6 +66,19 @@ describe('gated calls', () => {
     expect(await fetchLesson('course', 'lesson')).toMatchObject({ ok: false, kind: 'error' });
     fetchMock.mockRejectedValueOnce(new TypeError('network down'));
     expect(await itemDownloadLink('tools', 'kit')).toMatchObject({ ok: false, kind: 'error' });
+  });
+
+  it('answers a 204 as success without a body, and passes a 422\'s field errors on', async () => {
+    storage.setItem(KEY, session('token-a'));
+    fetchMock.mockResolvedValueOnce(new Response(null, { status: 204 }));
+    expect(await gatedFetch('/api/content/blogs/x', { method: 'DELETE' })).toEqual({ ok: true, data: null });
+    fetchMock.mockResolvedValueOnce(json(422, { error: { code: 'validation_failed', message: 'Some fields are not valid.', fields: { title: ['Too short'] } } }));
+    expect(await gatedFetch('/api/content/blogs', { method: 'POST', body: {} })).toMatchObject({
+      ok: false,
+      kind: 'error',
+      status: 422,
+      fields: { title: ['Too short'] },
+    });
   });
 
   it('sends JSON bodies for writes', async () => {

@@ -161,6 +161,7 @@ export async function gatedFetch<T>(path: string, init: { method?: string; body?
       ...(init.signal ? { signal: init.signal } : {}),
     });
     if (!res.ok) return await failure(res);
+    if (res.status === 204) return { ok: true, data: null as T };
     return { ok: true, data: (await res.json()) as T };
   } catch (err) {
     if (init.signal?.aborted) throw err;

@@ -1,0 +1,135 @@
+/**
+ * Content Management (beyond the spec's "coming soon"): every item of both sources, filtered by
+ * type and title. Git items are read-only here and show their file; database items can be deleted
+ * (after a confirmation) through the creator API.
+ */
+import { useEffect, useId, useState } from 'react';
+import { accessLabel, type AccessLevel } from '../../lib/access.ts';
+import { gatedFetch } from '../../lib/content/gated-client.ts';
+import { CONTENT_TYPE_INFO, type ContentType } from '../../lib/content/registry.ts';
+import { CREATE_TABS } from '../../lib/create/form.ts';
+import { toast } from '../../lib/toast.ts';
+import { INPUT_CLASS } from '../forms/TextField.tsx';
+
+interface CatalogItem {
+  type: ContentType;
+  id: string;
+  slug: string;
+  title: string;
+  accessLevel: AccessLevel;
+  source: 'mdx' | 'db';
+  path: string;
+  file: string | null;
+}
+
+const TYPE_LABEL = Object.fromEntries(CREATE_TABS.map((t) => [t.type, t.label])) as Record<ContentType, string>;
+
+export function ContentPanel() {
+  const [items, setItems] = useState<CatalogItem[] | null>(null);
+  const [error, setError] = useState('');
+  const [type, setType] = useState<ContentType | 'all'>('all');
+  const [text, setText] = useState('');
+  const [deleting, setDeleting] = useState<string | null>(null);
+  const ids = useId();
+
+  useEffect(() => {
+    const controller = new AbortController();
+    gatedFetch<{ items: CatalogItem[] }>('/api/admin/content', { signal: controller.signal })
+      .then((result) => {
+        if (result.ok) setItems(result.data.items);
+        else setError(result.kind === 'error' ? result.message : 'The content could not be loaded.');
+      })
+      .catch(() => undefined); // aborted
+    return () => controller.abort();
+  }, []);
+
+  async function remove(item: CatalogItem) {
+    if (!window.confirm(`Delete "${item.title}"? This cannot be undone.`)) return;
+    setDeleting(item.id);
+    const result = await gatedFetch<null>(`/api/content/${CONTENT_TYPE_INFO[item.type].apiSegment}/${item.id}`, { method: 'DELETE' });
+    setDeleting(null);
+    if (result.ok || result.kind === 'not-found') {
+      setItems((all) => all?.filter((i) => i.id !== item.id) ?? null);
+      toast({ title: 'Deleted', description: `"${item.title}" has been deleted.` });
+    } else
+      toast({
+        title: 'Error',
+        description: result.kind === 'error' ? result.message : 'The item could not be deleted.',
+        variant: 'destructive',
+      });
+  }
+
+  if (error)
+    return (
+      <p role="alert" className="text-red-700">
+        {error}
+      </p>
+    );
+  if (!items)
+    return (
+      <p role="status" className="text-slate-600">
+        Loading content...
+      </p>
+    );
+
+  const needle = text.trim().toLowerCase();
+  const shown = items.filter((i) => (type === 'all' || i.type === type) && (!needle || i.title.toLowerCase().includes(needle)));
+  return (
+    <div className="space-y-5">
+      <div className="flex flex-wrap items-end gap-3">
+        <div>
+          <label htmlFor={`${ids}-type`} className="block text-sm font-medium text-slate-700">
+            Type
+          </label>
+          <select id={`${ids}-type`} className={INPUT_CLASS} value={type} onChange={(e) => setType(e.target.value as ContentType | 'all')}>
+            <option value="all">All types</option>
+            {CREATE_TABS.map((t) => (
+              <option key={t.type} value={t.type}>
+                {t.label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="min-w-64 flex-1">
+          <label htmlFor={`${ids}-q`} className="block text-sm font-medium text-slate-700">
+            Filter by title
+          </label>
+          <input id={`${ids}-q`} type="search" className={INPUT_CLASS} value={text} onChange={(e) => setText(e.target.value)} />
+        </div>
+        <a href="/create" className="min-h-10 rounded-lg bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700">
+          Create Content
+        </a>
+      </div>
+      <p className="text-sm text-slate-600">{shown.length === 1 ? '1 item' : `${shown.length} items`}</p>
+      <ul className="divide-y divide-slate-200 rounded-2xl bg-white ring-1 ring-slate-200" aria-label="Content items">
+        {shown.map((item) => (
+          <li
+            key={`${item.type}-${item.id}`}
+            aria-label={item.title}
+            className="flex flex-wrap items-center justify-between gap-3 px-5 py-3"
+          >
+            <div className="min-w-0">
+              <a href={item.path} className="font-semibold text-slate-900 hover:underline">
+                {item.title}
+              </a>
+              <p className="text-sm text-slate-600" data-testid="content-meta">
+                {TYPE_LABEL[item.type]} · {accessLabel(item.accessLevel)} ·{' '}
+                {item.source === 'mdx' ? `Git: ${item.file} (read-only)` : 'Database'}
+              </p>
+            </div>
+            {item.source === 'db' && (
+              <button
+                type="button"
+                disabled={deleting === item.id}
+                onClick={() => void remove(item)}
+                className="min-h-9 rounded-lg px-3 py-1.5 text-sm font-semibold text-red-700 ring-1 ring-inset ring-red-200 hover:bg-red-50 disabled:opacity-60"
+              >
+                {deleting === item.id ? 'Deleting...' : 'Delete'}
+              </button>
+            )}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
