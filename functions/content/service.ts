@@ -175,6 +175,16 @@ export function createContentService({ db, mdx, logger }: ContentServiceDeps) {
       return itemFromRow(row);
     },
 
+    /** A database item as its creation form holds it (the type's input fields only), for editing. */
+    async editable(type: ContentType, id: string, actor?: Actor): Promise<{ id: string; type: ContentType; input: Record<string, unknown> }> {
+      const existing = await store.findById(id);
+      if (!existing || existing.type !== type) throw new AppError('not_found', `No ${type} item with id ${id}.`);
+      assertMayChange(existing, actor);
+      const known = CONTENT_REGISTRY[type].input.shape;
+      const input = Object.fromEntries(Object.entries(inputFromRow(existing)).filter(([key]) => Object.hasOwn(known, key)));
+      return { id, type, input };
+    },
+
     /** Deletes a database item. MDX items are removed through git. */
     async remove(type: ContentType, id: string, actor?: Actor): Promise<void> {
       const existing = await store.findById(id);

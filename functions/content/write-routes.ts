@@ -1,6 +1,7 @@
 /**
- * The creator API (issue 11): `POST /api/content/{segment}` creates a database item, `PATCH
- * /api/content/{segment}/{id}` changes one (validated again as a whole), `DELETE` removes one.
+ * The creator API (issue 11): `POST /api/content/{segment}` creates a database item, `GET
+ * /api/content/{segment}/{id}` reads one as its form holds it (for editing), `PATCH` changes one
+ * (validated again as a whole), `DELETE` removes one.
  * Editors and admins only, from a live session; editors change only what they wrote, admins
  * anything. Input is checked with the content registry's own schema (the form's), slugs are made
  * unique, and Markdown bodies are stored as written and sanitised when rendered. Git items have no
@@ -53,6 +54,10 @@ export function createContentWriteRoutes(deps: {
         const viewer = creator(c);
         const item = await content.create(type, await readBody(c, AnyObject), { createdBy: viewer.id });
         return c.json({ item, path: itemPath(type, item.slug) }, 201);
+      })
+      .get(`${base}/:id`, who, async (c) => {
+        const viewer = creator(c);
+        return c.json(await content.editable(type, itemId(c, type), actor(viewer)));
       })
       .patch(`${base}/:id`, who, live, async (c) => {
         const viewer = creator(c);

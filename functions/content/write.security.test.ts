@@ -86,6 +86,8 @@ describe.each(DATABASE_KINDS)('creator API on %s', (kind) => {
         admin: 200,
       };
       for (const who of CALLERS) {
+        const read = await call(who, 'GET', `${segment(type)}/${mine.item.id}`);
+        expect(read.status, `read by ${who}`).toBe(expectChange[who]);
         const res = await call(who, 'PATCH', `${segment(type)}/${mine.item.id}`, { title: `Changed by ${who}` });
         expect(res.status, who).toBe(expectChange[who]);
       }
@@ -123,6 +125,17 @@ describe.each(DATABASE_KINDS)('creator API on %s', (kind) => {
       error: { fields: Record<string, string[]> };
     };
     expect(short.error.fields.title).toEqual(['Title must be at least 3 characters']);
+  });
+
+  it('reads an item back as its form holds it, and that input saves unchanged', async () => {
+    const input = makeCourseInput({ price: 49, tags: ['One', 'Two'] });
+    const mine = await created('editor', 'course', input);
+    const res = await call('editor', 'GET', `/courses/${mine.item.id}`);
+    const { input: back } = (await res.json()) as { input: Record<string, unknown> };
+    expect(back).toMatchObject({ title: input.title, description: input.description, tags: ['One', 'Two'], price: 49, sections: input.sections });
+    expect(back).not.toHaveProperty('contentFormat');
+    expect((await call('editor', 'PATCH', `/courses/${mine.item.id}`, back)).status).toBe(200);
+    expect((await call('editor', 'GET', '/courses/not-a-uuid')).status).toBe(404);
   });
 
   it('a change names only fields of the type, and is checked as a whole item', async () => {

@@ -123,8 +123,8 @@ test("an admin changes a member's level and sees it in the audit log, and reads 
   expect(await seriousViolations(page)).toEqual([]);
 });
 
-test('an admin lists content from both sources, git items read-only, and deletes a database item', async ({ page }) => {
-  const title = `Database tool to delete ${Date.now()}`;
+test('an admin lists content from both sources, git items read-only, edits a database item and deletes it', async ({ page }) => {
+  let title = `Database tool to delete ${Date.now()}`;
   const content = await siteContent();
   try {
     await content.service.create('tool', {
@@ -147,8 +147,26 @@ test('an admin lists content from both sources, git items read-only, and deletes
   expect(await seriousViolations(page)).toEqual([]);
 
   await page.getByLabel('Filter by title').fill(title);
+  const original = list.getByRole('listitem', { name: title });
+  await expect(original.getByTestId('content-meta')).toHaveText('Tool · Free · Database');
+
+  // Edit opens the form filled from the item; saving changes it where it is.
+  await original.getByRole('link', { name: 'Edit' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Edit Content' })).toBeVisible();
+  const form = page.getByRole('form', { name: 'Create content' });
+  await expect(form.getByLabel('Title')).toHaveValue(title);
+  await expect(form.getByLabel('Tags')).toHaveValue('Testing');
+  title = `${title} (edited)`;
+  await form.getByLabel('Title').fill(title);
+  await form.getByRole('button', { name: 'Save Changes' }).click();
+  await expect(toastTitled(page, 'Tool updated')).toBeVisible();
+  await page.waitForURL((url) => url.pathname.startsWith('/tools/'));
+  await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+
+  await page.goto('/admin');
+  await page.getByRole('tab', { name: 'Content Management' }).click();
+  await page.getByLabel('Filter by title').fill(title);
   const row = list.getByRole('listitem', { name: title });
-  await expect(row.getByTestId('content-meta')).toHaveText('Tool · Free · Database');
   page.once('dialog', (dialog) => void dialog.accept());
   await row.getByRole('button', { name: 'Delete' }).click();
   await expect(toastTitled(page, 'Deleted')).toBeVisible();

@@ -223,8 +223,10 @@ async function creatorSamples(t: TestApp, headers: Record<string, string>): Prom
     const base = `/api/content/${CONTENT_TYPE_INFO[type].apiSegment}`;
     const item = await t.services.content.create(type, inputs[type]());
     out[`POST ${base}`] = { path: base, body: inputs[type](), headers };
-    out[`PATCH ${base}/:id`] = { path: `${base}/${item.id}`, body: { title: 'A changed title' }, headers, allow: 'PATCH, DELETE' };
-    out[`DELETE ${base}/:id`] = { path: `${base}/${item.id}`, headers, allow: 'PATCH, DELETE' };
+    const allow = 'GET, HEAD, PATCH, DELETE';
+    out[`GET ${base}/:id`] = { path: `${base}/${item.id}`, headers, allow };
+    out[`PATCH ${base}/:id`] = { path: `${base}/${item.id}`, body: { title: 'A changed title' }, headers, allow };
+    out[`DELETE ${base}/:id`] = { path: `${base}/${item.id}`, headers, allow };
   }
   return out;
 }

@@ -1,7 +1,7 @@
 /**
  * Content Management (beyond the spec's "coming soon"): every item of both sources, filtered by
- * type and title. Git items are read-only here and show their file; database items can be deleted
- * (after a confirmation) through the creator API.
+ * type and title. Git items are read-only here and show their file; database items can be edited
+ * (in /create) or deleted (after a confirmation) through the creator API.
  */
 import { useEffect, useId, useState } from 'react';
 import { accessLabel, type AccessLevel } from '../../lib/access.ts';
@@ -118,14 +118,22 @@ export function ContentPanel() {
               </p>
             </div>
             {item.source === 'db' && (
-              <button
-                type="button"
-                disabled={deleting === item.id}
-                onClick={() => void remove(item)}
-                className="min-h-9 rounded-lg px-3 py-1.5 text-sm font-semibold text-red-700 ring-1 ring-inset ring-red-200 hover:bg-red-50 disabled:opacity-60"
-              >
-                {deleting === item.id ? 'Deleting...' : 'Delete'}
-              </button>
+              <div className="flex gap-2">
+                <a
+                  href={`/create?edit=${item.type}:${item.id}`}
+                  className="min-h-9 rounded-lg px-3 py-1.5 text-sm font-semibold text-brand-700 ring-1 ring-inset ring-brand-200 hover:bg-brand-50"
+                >
+                  Edit
+                </a>
+                <button
+                  type="button"
+                  disabled={deleting === item.id}
+                  onClick={() => void remove(item)}
+                  className="min-h-9 rounded-lg px-3 py-1.5 text-sm font-semibold text-red-700 ring-1 ring-inset ring-red-200 hover:bg-red-50 disabled:opacity-60"
+                >
+                  {deleting === item.id ? 'Deleting...' : 'Delete'}
+                </button>
+              </div>
             )}
           </li>
         ))}

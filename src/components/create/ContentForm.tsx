@@ -10,7 +10,7 @@
 import { useId, useState, type ReactNode } from 'react';
 import { ACCESS_LEVELS, accessLabel } from '../../lib/access.ts';
 import type { ContentType } from '../../lib/content/registry.ts';
-import { createItem, generateDraft, uploadFile } from '../../lib/create/client.ts';
+import { createItem, generateDraft, updateItem, uploadFile } from '../../lib/create/client.ts';
 import {
   buildPayload,
   createdToast,
@@ -21,6 +21,7 @@ import {
   mediaTypeOf,
   type ContentDraft,
   type SectionDraft,
+  updatedToast,
 } from '../../lib/create/form.ts';
 import { toast } from '../../lib/toast.ts';
 import { INPUT_CLASS } from '../forms/TextField.tsx';
@@ -69,8 +70,14 @@ function Field({
   );
 }
 
-export function ContentForm({ type }: { type: ContentType }) {
-  const [draft, setDraft] = useState<ContentDraft>(EMPTY_DRAFT);
+/** An existing database item being edited: its id and the form filled from it. */
+export interface Editing {
+  id: string;
+  initial: ContentDraft;
+}
+
+export function ContentForm({ type, editing }: { type: ContentType; editing?: Editing | undefined }) {
+  const [draft, setDraft] = useState<ContentDraft>(editing?.initial ?? EMPTY_DRAFT);
   const [mode, setMode] = useState<'manual' | 'ai'>('manual');
   const [errors, setErrors] = useState<Errors>({});
   const [prompt, setPrompt] = useState('');
@@ -144,17 +151,22 @@ export function ContentForm({ type }: { type: ContentType }) {
       return;
     }
     setSubmitting(true);
-    const result = await createItem(type, payload);
+    const result = editing ? await updateItem(type, editing.id, payload) : await createItem(type, payload);
     if (result.ok) {
-      toast(createdToast(type, result.data.item.title));
-      // Long enough to read the toast; the button stays busy meanwhile.
-      window.setTimeout(() => window.location.assign(listRoute(type)), 1200);
+      toast((editing ? updatedToast : createdToast)(type, result.data.item.title));
+      // Long enough to read the toast; the button stays busy meanwhile. An edit opens the item itself.
+      const next = editing ? result.data.path : listRoute(type);
+      window.setTimeout(() => window.location.assign(next), 1200);
       return;
     }
     setSubmitting(false);
     if (result.kind === 'error' && result.fields)
       setErrors(Object.fromEntries(Object.entries(result.fields).map(([key, messages]) => [key, messages[0] ?? 'Not valid'])));
-    toast({ title: 'Error', description: createFailedText(type), variant: 'destructive' });
+    toast({
+      title: 'Error',
+      description: editing ? 'The changes could not be saved. Please try again.' : createFailedText(type),
+      variant: 'destructive',
+    });
   }
 
   const sections = (update: (s: SectionDraft[]) => SectionDraft[]) => setDraft((d) => ({ ...d, sections: update(d.sections) }));
@@ -463,8 +475,10 @@ export function ContentForm({ type }: { type: ContentType }) {
         <button type="submit" className={PRIMARY} disabled={submitting || uploading}>
           {submitting ? (
             <span className="inline-flex items-center gap-2">
-              <Spinner /> Creating...
+              <Spinner /> {editing ? 'Saving...' : 'Creating...'}
             </span>
+          ) : editing ? (
+            'Save Changes'
           ) : (
             'Create'
           )}

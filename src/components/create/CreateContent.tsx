@@ -2,29 +2,53 @@
  * Create Content (/create, spec point 2): editors and admins only (a spinner while the session
  * loads; visitors go to /signin, members to /, both with replace; the API refuses them anyway).
  * Four tabs (Blog Post, Tool, Course, Market Item), each with the same form for its type, in two
- * sub-tabs: Manual Entry and AI Generation. See ContentForm.tsx.
+ * sub-tabs: Manual Entry and AI Generation. See ContentForm.tsx. With `?edit={type}:{id}` it edits
+ * an existing database item instead (beyond the spec).
  */
-import { useId, useState } from 'react';
-import type { ContentType } from '../../lib/content/registry.ts';
-import { CREATE_TABS } from '../../lib/create/form.ts';
+import { useEffect, useId, useState } from 'react';
+import { CONTENT_TYPES, type ContentType } from '../../lib/content/registry.ts';
+import { fetchEditable } from '../../lib/create/client.ts';
+import { CREATE_TABS, draftFromInput } from '../../lib/create/form.ts';
 import { PageSpinner, TabList, useRoleGate } from '../admin/staff-page.tsx';
-import { ContentForm } from './ContentForm.tsx';
+import { ContentForm, type Editing } from './ContentForm.tsx';
 
 const CREATORS = ['editor', 'admin'] as const;
 const TABS = CREATE_TABS.map((t) => ({ id: t.type, label: t.label }));
 
+/** `?edit={type}:{id}`: an existing database item to edit (from the admin's content tab). */
+function editTarget(): { type: ContentType; id: string } | null {
+  const [type, id] = (new URLSearchParams(window.location.search).get('edit') ?? '').split(':');
+  return type && id && (CONTENT_TYPES as readonly string[]).includes(type) ? { type: type as ContentType, id } : null;
+}
+
 export default function CreateContent() {
   const allowed = useRoleGate(CREATORS, { signedOut: '/signin?redirect=%2Fcreate', wrongRole: '/' });
-  const [type, setType] = useState<ContentType>('blog');
+  const [target] = useState(editTarget);
+  const [type, setType] = useState<ContentType>(target?.type ?? 'blog');
+  const [editing, setEditing] = useState<Editing | 'failed' | null>(null);
   const ids = useId();
-  if (!allowed) return <PageSpinner />;
+
+  useEffect(() => {
+    if (!allowed || !target) return;
+    void fetchEditable(target.type, target.id).then((result) =>
+      setEditing(result.ok ? { id: target.id, initial: draftFromInput(result.data.input) } : 'failed'),
+    );
+  }, [allowed, target]);
+
+  if (!allowed || (target && editing === null)) return <PageSpinner />;
+  if (editing === 'failed')
+    return (
+      <p role="alert" className="text-red-700">
+        This item cannot be edited here: it does not exist, comes from git, or belongs to another editor.
+      </p>
+    );
 
   return (
     <div className="space-y-8">
-      <h1 className="text-3xl font-bold text-slate-900">Create Content</h1>
-      <TabList label="Content type" tabs={TABS} current={type} onSelect={setType} idPrefix={ids} />
-      <section role="tabpanel" id={`${ids}-panel`} aria-labelledby={`${ids}-${type}`}>
-        <ContentForm key={type} type={type} />
+      <h1 className="text-3xl font-bold text-slate-900">{editing ? 'Edit Content' : 'Create Content'}</h1>
+      {!editing && <TabList label="Content type" tabs={TABS} current={type} onSelect={setType} idPrefix={ids} />}
+      <section role={editing ? undefined : 'tabpanel'} id={`${ids}-panel`} aria-labelledby={editing ? undefined : `${ids}-${type}`}>
+        <ContentForm key={type} type={type} editing={editing ?? undefined} />
       </section>
     </div>
   );

@@ -19,6 +19,20 @@ export function createItem(type: ContentType, payload: Record<string, unknown>) 
   return gatedFetch<CreatedItem>(`/api/content/${CONTENT_TYPE_INFO[type].apiSegment}`, { method: 'POST', body: payload });
 }
 
+/** An existing database item as its form holds it. */
+export function fetchEditable(type: ContentType, id: string) {
+  return gatedFetch<{ id: string; type: ContentType; input: Record<string, unknown> }>(
+    `/api/content/${CONTENT_TYPE_INFO[type].apiSegment}/${encodeURIComponent(id)}`,
+  );
+}
+
+export function updateItem(type: ContentType, id: string, payload: Record<string, unknown>) {
+  return gatedFetch<CreatedItem>(`/api/content/${CONTENT_TYPE_INFO[type].apiSegment}/${encodeURIComponent(id)}`, {
+    method: 'PATCH',
+    body: payload,
+  });
+}
+
 /** The spec's prompt: 'Generate a {type} about: {user text}'. */
 export function generateDraft(type: ContentType, text: string) {
   return gatedFetch<GeneratedDraft>('/openai/generate', { method: 'POST', body: { prompt: `Generate a ${type} about: ${text.trim()}` } });

@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { buildPayload, createdToast, createFailedText, draftErrors, EMPTY_DRAFT, listRoute, mediaTypeOf, parseTags } from './form.ts';
+import {
+  buildPayload,
+  createdToast,
+  createFailedText,
+  draftErrors,
+  draftFromInput,
+  EMPTY_DRAFT,
+  listRoute,
+  mediaTypeOf,
+  parseTags,
+  updatedToast,
+} from './form.ts';
 
 const valid = {
   ...EMPTY_DRAFT,
@@ -72,5 +83,31 @@ describe('the create form rules', () => {
     expect(createFailedText('course')).toBe('Failed to create course. Please try again.');
     expect(listRoute('blog')).toBe('/blog');
     expect(listRoute('market')).toBe('/market');
+  });
+
+  it('fills the form from an existing item, and sends it back as it was', () => {
+    const input = {
+      title: 'A course',
+      description: 'A course about email marketing.',
+      tags: ['Email', 'Shops'],
+      accessLevel: 'subscriber',
+      media: [],
+      price: 49,
+      duration: '2 weeks',
+      skillLevel: 'advanced',
+      sections: [{ id: 'start', title: 'Start', lessons: [{ id: 'one', title: 'One', content: 'Hello', media: [], downloadables: [] }] }],
+    };
+    const draft = draftFromInput(input);
+    expect(draft).toMatchObject({
+      tags: 'Email, Shops',
+      price: '49',
+      skillLevel: 'advanced',
+      sections: [{ title: 'Start', lessons: [{ title: 'One', content: 'Hello' }] }],
+    });
+    expect(buildPayload('course', draft)).toEqual(input);
+    // Renaming keeps the lesson's id: progress refers to it.
+    draft.sections[0]!.lessons[0]!.title = 'Renamed';
+    expect((buildPayload('course', draft).sections as { lessons: { id: string }[] }[])[0]!.lessons[0]!.id).toBe('one');
+    expect(updatedToast('market', 'Kit')).toEqual({ title: 'Market item updated', description: '"Kit" has been updated successfully.' });
   });
 });

@@ -20,10 +20,15 @@ const NOUN: Record<ContentType, string> = { blog: 'blog', tool: 'tool', course: 
 export interface LessonDraft {
   title: string;
   content: string;
+  /** Kept from an existing lesson, so editing keeps its id (progress refers to it), media and files. */
+  id?: string;
+  media?: unknown[];
+  downloadables?: unknown[];
 }
 export interface SectionDraft {
   title: string;
   lessons: LessonDraft[];
+  id?: string;
 }
 
 /** What the form holds (the spec's content draft, plus each type's own fields). */
@@ -123,14 +128,14 @@ export function buildPayload(type: ContentType, draft: ContentDraft): Record<str
         ...optional('duration', draft.duration),
         skillLevel: draft.skillLevel,
         sections: draft.sections.map((s, i) => ({
-          id: idFrom(s.title, `section-${i + 1}`),
+          id: s.id ?? idFrom(s.title, `section-${i + 1}`),
           title: s.title,
           lessons: s.lessons.map((l, j) => ({
-            id: idFrom(l.title, `lesson-${i + 1}-${j + 1}`),
+            id: l.id ?? idFrom(l.title, `lesson-${i + 1}-${j + 1}`),
             title: l.title,
             content: l.content,
-            media: [],
-            downloadables: [],
+            media: l.media ?? [],
+            downloadables: l.downloadables ?? [],
           })),
         })),
       };
@@ -149,10 +154,49 @@ export function draftErrors(type: ContentType, payload: Record<string, unknown>)
   return errors;
 }
 
+/** An existing item's input (GET /api/content/{segment}/{id}) as the form holds it, for editing. */
+export function draftFromInput(input: Record<string, unknown>): ContentDraft {
+  const text = (key: string) => (typeof input[key] === 'string' ? (input[key] as string) : '');
+  type StoredLesson = { id?: string; title?: string; content?: string; media?: unknown[]; downloadables?: unknown[] };
+  const sections = Array.isArray(input.sections) ? (input.sections as { id?: string; title?: string; lessons?: StoredLesson[] }[]) : [];
+  return {
+    ...EMPTY_DRAFT,
+    title: text('title'),
+    description: text('description'),
+    content: text('content'),
+    tags: Array.isArray(input.tags) ? (input.tags as string[]).join(', ') : '',
+    accessLevel: (input.accessLevel as ContentDraft['accessLevel'] | undefined) ?? 'free',
+    media: Array.isArray(input.media) ? (input.media as MediaItem[]) : [],
+    downloadUrl: text('downloadUrl'),
+    externalLink: text('externalLink'),
+    price: typeof input.price === 'number' ? String(input.price) : '',
+    fileType: text('fileType'),
+    duration: text('duration'),
+    skillLevel: (input.skillLevel as ContentDraft['skillLevel'] | undefined) ?? 'beginner',
+    sections: sections.map((s) => ({
+      ...(s.id ? { id: s.id } : {}),
+      title: s.title ?? '',
+      lessons: (s.lessons ?? []).map((l) => ({
+        ...(l.id ? { id: l.id } : {}),
+        title: l.title ?? '',
+        content: l.content ?? '',
+        media: l.media ?? [],
+        downloadables: l.downloadables ?? [],
+      })),
+    })),
+  };
+}
+
 /** The success toast (spec point 8). */
 export function createdToast(type: ContentType, title: string): { title: string; description: string } {
   const noun = NOUN[type];
   return { title: `${noun[0]!.toUpperCase()}${noun.slice(1)} created`, description: `"${title}" has been created successfully.` };
+}
+
+/** The toast after saving changes to an existing item (beyond the spec, worded like its create toast). */
+export function updatedToast(type: ContentType, title: string): { title: string; description: string } {
+  const noun = NOUN[type];
+  return { title: `${noun[0]!.toUpperCase()}${noun.slice(1)} updated`, description: `"${title}" has been updated successfully.` };
 }
 
 /** The failure toast's text (spec point 8). */
