@@ -4,6 +4,7 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
+import type { S3StorageOptions } from './storage/s3.ts';
 
 const booleanFlag = z.enum(['true', 'false', '1', '0', 'yes', 'no', '']).transform((v) => v === 'true' || v === '1' || v === 'yes');
 
@@ -180,19 +181,7 @@ export interface Config {
   uploads: {
     maxBytes: number;
     /** Public media: local disk (default) or an S3-compatible bucket. */
-    storage:
-      | { kind: 'local'; dir: string }
-      | {
-          kind: 's3';
-          bucket: string;
-          region: string;
-          endpoint?: string;
-          forcePathStyle: boolean;
-          accessKeyId?: string;
-          secretAccessKey?: string;
-          publicUrl?: string;
-          prefix?: string;
-        };
+    storage: { kind: 'local'; dir: string } | ({ kind: 's3' } & S3StorageOptions);
     /** Member files for gated items: the protected area (served only through signed links). */
     protectedDir: string;
   };

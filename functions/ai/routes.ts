@@ -9,13 +9,12 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import type { RateLimitService } from '../abuse/service.ts';
 import type { AccessTokenVerifier } from '../auth/verify.ts';
-import { isStaff } from '../../src/lib/access.ts';
 import { CONTENT_TYPES } from '../../src/lib/content/registry.ts';
 import { AppError } from '../errors.ts';
-import type { AppContext, AppEnv } from '../lib/context.ts';
+import type { AppEnv } from '../lib/context.ts';
 import { multiLine, readBody } from '../lib/request.ts';
-import { identify, requireViewer } from '../users/identity.ts';
-import type { UserService, Viewer } from '../users/service.ts';
+import { identify, requireStaff } from '../users/identity.ts';
+import type { UserService } from '../users/service.ts';
 import { DraftSchema, draftRequest, type Drafter } from './draft.ts';
 
 /** Longest prompt accepted, in characters. */
@@ -39,15 +38,9 @@ export interface AiRouteDeps {
   users: UserService;
 }
 
-function requireStaff(c: AppContext): Viewer {
-  const viewer = requireViewer(c);
-  if (!isStaff(viewer.role)) throw new AppError('forbidden', 'Only editors and admins can generate content drafts.');
-  return viewer;
-}
-
 export function createAiRoutes({ drafter, limiter, verify, users }: AiRouteDeps) {
   return new Hono<AppEnv>().use(identify({ verify, users })).post('/generate', async (c) => {
-    const viewer = requireStaff(c);
+    const viewer = requireStaff(c, 'generate content drafts');
     const { prompt, type } = await readBody(c, GenerateBody);
     await limiter.enforce([[GENERATE_LIMIT, viewer.id]]);
     const draft = await drafter.draft(draftRequest(prompt, type), { signal: c.req.raw.signal });

@@ -91,6 +91,19 @@ export function createContentService({ db, mdx, logger }: ContentServiceDeps) {
     }
   };
 
+  /** One type's list: the MDX items and the database rows they do not shadow, in list order. */
+  function merged<T extends ContentType>(type: T, rows: ContentRow[]): ContentItemOf<T>[] {
+    const fromDb = rows.flatMap((row) => {
+      if (mdx.has(type, row.slug)) {
+        logger.warn({ type, slug: row.slug }, 'database item shadowed by an MDX file with the same slug');
+        return [];
+      }
+      const item = toItem(row);
+      return item ? [item] : [];
+    });
+    return [...mdx.list(type), ...fromDb].sort(compareItems) as ContentItemOf<T>[];
+  }
+
   async function freeSlug(type: ContentType, wanted: string, explicit: boolean): Promise<string> {
     const taken = new Set(await store.slugsLike(type, wanted));
     const isFree = (s: string) => !taken.has(s) && !mdx.has(type, s);
@@ -125,16 +138,7 @@ export function createContentService({ db, mdx, logger }: ContentServiceDeps) {
   return {
     /** Every item of a type, gated fields included, in list order. */
     async list<T extends ContentType>(type: T): Promise<ContentItemOf<T>[]> {
-      const rows = await store.listByType(type);
-      const fromDb = rows.flatMap((row) => {
-        if (mdx.has(type, row.slug)) {
-          logger.warn({ type, slug: row.slug }, 'database item shadowed by an MDX file with the same slug');
-          return [];
-        }
-        const item = toItem(row);
-        return item ? [item] : [];
-      });
-      return [...mdx.list(type), ...fromDb].sort(compareItems) as ContentItemOf<T>[];
+      return merged(type, await store.listByType(type));
     },
 
     /** One item by slug, gated fields included; undefined when no source has it. */
@@ -198,9 +202,9 @@ export function createContentService({ db, mdx, logger }: ContentServiceDeps) {
      * file (read-only here), database items with who created them and when.
      */
     async catalog() {
-      const rows = new Map((await Promise.all(CONTENT_TYPES.map((type) => store.listByType(type)))).flat().map((r) => [r.id, r]));
-      const lists = await Promise.all(CONTENT_TYPES.map((type) => this.list(type)));
-      return lists.flat().map((item) => {
+      const rowsByType = await Promise.all(CONTENT_TYPES.map((type) => store.listByType(type)));
+      const rows = new Map(rowsByType.flat().map((r) => [r.id, r]));
+      return CONTENT_TYPES.flatMap((type, i) => merged(type, rowsByType[i]!)).map((item) => {
         const row = item.source === 'db' ? rows.get(item.id) : undefined;
         return {
           type: item.type,

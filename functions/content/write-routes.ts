@@ -9,25 +9,18 @@
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { isStaff } from '../../src/lib/access.ts';
 import { CONTENT_TYPE_INFO, CONTENT_TYPES, itemPath, type ContentType } from '../../src/lib/content/registry.ts';
 import type { AccessTokenVerifier } from '../auth/verify.ts';
 import { AppError } from '../errors.ts';
 import type { AppContext, AppEnv } from '../lib/context.ts';
 import { readBody } from '../lib/request.ts';
-import { identify, liveSession, requireViewer, type SessionCheck } from '../users/identity.ts';
+import { identify, liveSession, requireStaff, type SessionCheck } from '../users/identity.ts';
 import type { UserService, Viewer } from '../users/service.ts';
 import type { ContentService } from './service.ts';
 
 /** Any JSON object: the content service validates it against the type's schema. */
 const AnyObject = z.record(z.string(), z.unknown());
 const ItemId = z.uuid();
-
-function creator(c: AppContext): Viewer {
-  const viewer = requireViewer(c);
-  if (!isStaff(viewer.role)) throw new AppError('forbidden', 'Only editors and admins can create or change content.');
-  return viewer;
-}
 
 function itemId(c: AppContext, type: ContentType): string {
   const parsed = ItemId.safeParse(c.req.param('id'));
@@ -42,7 +35,8 @@ export function createContentWriteRoutes(deps: {
   sessionIsLive: SessionCheck;
 }) {
   const { content } = deps;
-  // Per route, not `use`: under the shared /api/content prefix a `use` would also run for the gated reads.
+  // Per route, not `use`: under the shared /api/content prefix a `use` would also run for the gated
+  // reads. (The gated router's `use` runs first here; identify then skips a known viewer.)
   const who = identify(deps);
   const live = liveSession(deps.sessionIsLive);
   const actor = (viewer: Viewer) => ({ id: viewer.id, admin: viewer.role === 'admin' });
@@ -51,22 +45,22 @@ export function createContentWriteRoutes(deps: {
     const base = `/${CONTENT_TYPE_INFO[type].apiSegment}`;
     app
       .post(base, who, live, async (c) => {
-        const viewer = creator(c);
+        const viewer = requireStaff(c, 'create or change content');
         const item = await content.create(type, await readBody(c, AnyObject), { createdBy: viewer.id });
         return c.json({ item, path: itemPath(type, item.slug) }, 201);
       })
       .get(`${base}/:id`, who, async (c) => {
-        const viewer = creator(c);
+        const viewer = requireStaff(c, 'create or change content');
         return c.json(await content.editable(type, itemId(c, type), actor(viewer)));
       })
       .patch(`${base}/:id`, who, live, async (c) => {
-        const viewer = creator(c);
+        const viewer = requireStaff(c, 'create or change content');
         const id = itemId(c, type);
         const item = await content.update(type, id, await readBody(c, AnyObject), actor(viewer));
         return c.json({ item, path: itemPath(type, item.slug) });
       })
       .delete(`${base}/:id`, who, live, async (c) => {
-        const viewer = creator(c);
+        const viewer = requireStaff(c, 'create or change content');
         await content.remove(type, itemId(c, type), actor(viewer));
         return c.body(null, 204);
       });

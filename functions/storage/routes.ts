@@ -13,7 +13,7 @@ import { AppError } from '../errors.ts';
 import type { AppEnv } from '../lib/context.ts';
 import { requestHeader } from '../lib/http.ts';
 import { sendStream } from '../lib/respond.ts';
-import { identify, requireViewer } from '../users/identity.ts';
+import { identify, requireStaff } from '../users/identity.ts';
 import type { UserService } from '../users/service.ts';
 import { isStorageKey } from './port.ts';
 import type { UploadService } from './uploads.ts';
@@ -23,9 +23,7 @@ export const UPLOAD_PATH = '/api/upload';
 export function createUploadRoutes(deps: { uploads: UploadService; verify: AccessTokenVerifier; users: UserService }) {
   const { uploads } = deps;
   return new Hono<AppEnv>().post(UPLOAD_PATH, identify(deps), async (c) => {
-    const viewer = requireViewer(c);
-    if (viewer.role !== 'editor' && viewer.role !== 'admin')
-      throw new AppError('forbidden', 'Only editors and administrators can upload files.');
+    requireStaff(c, 'upload files');
     const area = c.req.query('area') ?? 'public';
     if (area !== 'public' && area !== 'protected')
       throw new AppError('validation_failed', 'area must be public or protected.', { fields: { area: ['Must be public or protected'] } });

@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import { InvalidTokenError, type AccessTokenVerifier } from '../auth/verify.ts';
+import { isStaff } from '../../src/lib/access.ts';
 import { AppError } from '../errors.ts';
 import type { AppContext, AppMiddleware } from '../lib/context.ts';
 import { requestHeader } from '../lib/http.ts';
@@ -39,6 +40,8 @@ export type SessionCheck = (token: string, sessionId: string | undefined) => Pro
 export function identify({ verify, users }: { verify: AccessTokenVerifier; users: UserService }): AppMiddleware {
   return async (c, next) => {
     markPrivate(c);
+    // Already known (two routers share a prefix): the token is not verified twice.
+    if (c.get('viewer')) return next();
     const token = bearerToken(c);
     if (token !== undefined) {
       let claims;
@@ -81,5 +84,12 @@ export function liveSession(isLive: SessionCheck): AppMiddleware {
 export function requireViewer(c: AppContext): Viewer {
   const viewer = c.get('viewer');
   if (!viewer) throw unauthorized('Please sign in.');
+  return viewer;
+}
+
+/** The signed-in caller when an editor or admin (401 signed out, 403 otherwise); `what` completes "Only editors and admins can …". */
+export function requireStaff(c: AppContext, what: string): Viewer {
+  const viewer = requireViewer(c);
+  if (!isStaff(viewer.role)) throw new AppError('forbidden', `Only editors and admins can ${what}.`);
   return viewer;
 }

@@ -8,22 +8,10 @@
 import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { pino } from 'pino';
-import { createApp } from '../../functions/app.ts';
-import { loadConfig } from '../../functions/config.ts';
-import { listen } from '../../functions/lib/http-server.ts';
-import { createServices } from '../../functions/services.ts';
+import { benchMembers, startBenchApi } from './api-server.ts';
 
-const config = loadConfig();
-const logger = pino({ level: 'warn' });
-const services = await createServices(config, logger);
-const app = createApp({ config, logger, services });
-const server = await listen(app, config);
-
-const email = 'bench-editor@uploads.bench';
-const id = await services.auth.createConfirmedUser(email, 'uploads bench pass', 'Editor');
-await services.users.assign(id, 'editor', 'free');
-const { access_token } = await services.auth.signInWithPassword({ email, password: 'uploads bench pass' });
+const { services, ready } = await startBenchApi('uploads', () => probe.close());
+const [editor] = await benchMembers(services, 'uploads', 1, 'editor');
 
 const collect = () => (globalThis as { gc?: () => void }).gc?.();
 let baseline = process.memoryUsage();
@@ -57,11 +45,6 @@ const probe = createServer((req, res) => {
 await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
 writeFileSync(
   process.env.BENCH_TOKENS_FILE!,
-  JSON.stringify({ token: access_token, probe: `http://127.0.0.1:${(probe.address() as AddressInfo).port}` }),
+  JSON.stringify({ token: editor!.token, probe: `http://127.0.0.1:${(probe.address() as AddressInfo).port}` }),
 );
-console.log(`bench uploads server running at http://127.0.0.1:${(server.address() as AddressInfo).port}`);
-process.on('SIGTERM', () => {
-  probe.close();
-  server.close();
-  void services.close().then(() => process.exit(0));
-});
+ready();

@@ -184,6 +184,27 @@ describe.each(DATABASE_KINDS)('payments on the embedded provider (%s)', (kind) =
     expect(await levelOf(m.id)).toBe('premium');
   });
 
+  it("keeps staff at premium whatever they pay, and writes the receipt in the member's language", async () => {
+    const staff = await member();
+    await t.services.users.assign(staff.id, 'editor', 'premium');
+    await subscribe(staff.token, 'price_subscriber_monthly');
+    expect(await levelOf(staff.id)).toBe('premium'); // not lowered to the plan's subscriber
+    const [row] = await t.database.db.select().from(subscriptions).where(eq(subscriptions.userId, staff.id));
+    expect((await call(staff.token, `/api/payments/stripe/subscriptions/${row!.id}/cancel`, {})).status).toBe(200);
+    offset += 32 * DAY;
+    await t.services.embeddedBilling!.advance();
+    expect(await levelOf(staff.id)).toBe('premium'); // nor to free when the plan ends
+
+    const spanish = await member();
+    await t.database.db.update(profiles).set({ language: 'es' }).where(eq(profiles.id, spanish.id));
+    await subscribe(spanish.token, 'price_premium_monthly');
+    const [receipt] = await t.database.db
+      .select()
+      .from(emails)
+      .where(and(eq(emails.userId, spanish.id), eq(emails.template, 'billing-activated')));
+    expect(receipt!.subject).toMatch(/^Tu plan Premium de .+ está activo$/);
+  });
+
   it('renews on the clock, then ends a canceled plan at its period end', async () => {
     const m = await member();
     await subscribe(m.token, 'price_subscriber_monthly');

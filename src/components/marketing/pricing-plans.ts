@@ -8,13 +8,11 @@
  */
 import { ACCESS_LEVELS, type AccessLevel } from '../../lib/access.ts';
 import { fetchViewer, storedSession } from '../../lib/content/gated-client.ts';
-import { goToCheckout } from '../../lib/payments/checkout.ts';
+import { CHECKOUT_FAILED, goToCheckout } from '../../lib/payments/checkout.ts';
 import { startPlanCheckout } from '../../lib/payments/client.ts';
 import { readStored, STORAGE_KEYS, writeStored } from '../../lib/storage-keys.ts';
 
 type Interval = 'month' | 'year';
-
-const CHECKOUT_FAILED = 'Failed to initiate checkout. Please try again.';
 
 let interval: Interval = 'month';
 let chosen: HTMLButtonElement | null = null;

@@ -6,11 +6,9 @@
  */
 import { useEffect, useState, type ReactNode } from 'react';
 import { formatDollars } from '../../lib/pricing.ts';
-import { goToCheckout } from '../../lib/payments/checkout.ts';
+import { CHECKOUT_FAILED, goToCheckout } from '../../lib/payments/checkout.ts';
 import { startItemCheckout, type PurchasableType } from '../../lib/payments/client.ts';
 import { signInHref } from '../content/gated/GateCard.tsx';
-
-export const CHECKOUT_FAILED = 'Failed to initiate checkout. Please try again.';
 
 export interface BuyButtonProps {
   type: PurchasableType;

@@ -5,6 +5,9 @@
  */
 import type { CheckoutSession } from './client.ts';
 
+/** The spec's text when checkout cannot start (point 8). */
+export const CHECKOUT_FAILED = 'Failed to initiate checkout. Please try again.';
+
 /** 'left' once the browser is on its way to the provider's page; 'closed' when the member closed the embedded checkout. */
 export async function goToCheckout(session: CheckoutSession): Promise<'left' | 'closed'> {
   if ('url' in session) {
