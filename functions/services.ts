@@ -134,6 +134,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
       adminEmails: config.auth.adminEmails,
       deleteAccount: hosted ? (id) => deleteHostedAccount(hosted, id) : (id) => auth.deleteUser(id),
       beforeDelete: (id) => billing.cancelAll(id),
+      paidLevel: (tx, id) => billing.paidLevel(tx, id),
     });
     const inbox = createWebhookInbox(db.db, logger);
     const payments = pickPaymentProvider(config, {

@@ -8,17 +8,17 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { ACCESS_LEVELS, ROLES } from '../../src/lib/access.ts';
 import type { AccessTokenVerifier } from '../auth/verify.ts';
-import { AppError } from '../errors.ts';
 import type { AppEnv } from '../lib/context.ts';
-import { readBody, singleLine } from '../lib/request.ts';
+import { LimitParam, pathId, readBody, readQuery, singleLine } from '../lib/request.ts';
 import { identify, liveSession, requireViewer, type SessionCheck } from '../users/identity.ts';
 import type { UserService } from '../users/service.ts';
-import { adminOnly, LimitParam, readQuery } from './guard.ts';
+import { adminOnly } from './guard.ts';
 import type { ContentService } from '../content/service.ts';
 import type { AdminService } from './service.ts';
 
 const UsersQuery = z.object({
-  q: singleLine('q', 200).optional(),
+  // An empty or all-space search lists everyone, like an empty search box (control characters stay refused).
+  q: z.preprocess((v) => (typeof v === 'string' && /^ *$/.test(v) ? undefined : v), singleLine('q', 200).optional()),
   page: z.coerce.number({ error: 'page must be a number' }).int('page must be a whole number').min(1).max(10_000).default(1),
   limit: LimitParam.default(20),
 });
@@ -46,10 +46,9 @@ export function createAdminRoutes({
     .get('/overview', async (c) => c.json(await admin.overview()))
     .get('/users', async (c) => c.json(await admin.searchUsers(readQuery(c, UsersQuery))))
     .patch('/users/:id', liveSession(sessionIsLive), async (c) => {
-      const id = z.uuid().safeParse(c.req.param('id'));
-      if (!id.success) throw new AppError('not_found', 'No such user.');
+      const id = pathId(c, 'id', 'No such user.');
       const change = await readBody(c, AccessChange);
-      return c.json(await users.setAccess(requireViewer(c), id.data, change));
+      return c.json(await users.setAccess(requireViewer(c), id, change));
     })
     .get('/content', async (c) => c.json({ items: await content.catalog() }))
     .get('/audit', async (c) => {

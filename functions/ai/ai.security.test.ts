@@ -66,6 +66,15 @@ describe.each(DATABASE_KINDS)('AI drafting on %s', (kind) => {
   }
   const counted = async () => (await t.database.db.select().from(rateLimits)).length;
 
+  it('refuses an editor whose session has signed out, counting nothing', async () => {
+    const { access_token: token } = await t.services.auth.signInWithPassword({ email: `editor-${kind}@ai-table.test`, password: PASSWORD });
+    await t.services.auth.logout(`Bearer ${token}`, 'local');
+    const res = await generate('anonymous', { prompt: PROMPT }, t.app, { authorization: `Bearer ${token}` });
+    expect(res.status).toBe(401);
+    expect(await res.json()).toMatchObject({ error: { code: 'unauthorized', message: 'Your session has ended. Please sign in again.' } });
+    expect(await counted()).toBe(0);
+  });
+
   it.each(CALLERS)('answers %s as the table says, counting only staff drafts', async (who) => {
     const res = await generate(who);
     expect(res.status, await res.clone().text()).toBe(EXPECTED[who]);

@@ -1,6 +1,6 @@
 /**
  * POST /openai/generate (spec point 7): a content draft for the create form, for editors and admins
- * only, rate-limited per user. The body is the spec's `{ prompt }` ('Generate a {type} about: {text}'),
+ * only (from a live session), rate-limited per user. The body is the spec's `{ prompt }` ('Generate a {type} about: {text}'),
  * or `{ prompt, type }` with the user's text alone; the answer is `{ content: { title, description,
  * body, tags }, source }`, checked against DraftSchema before it leaves (a drafter's bad answer is a
  * 503, never a 500).
@@ -13,7 +13,7 @@ import { CONTENT_TYPES } from '../../src/lib/content/registry.ts';
 import { AppError } from '../errors.ts';
 import type { AppEnv } from '../lib/context.ts';
 import { multiLine, readBody } from '../lib/request.ts';
-import { identify, requireStaff } from '../users/identity.ts';
+import { identify, liveSession, requireStaff, type SessionCheck } from '../users/identity.ts';
 import type { UserService } from '../users/service.ts';
 import { DraftSchema, draftRequest, type Drafter } from './draft.ts';
 
@@ -36,10 +36,11 @@ export interface AiRouteDeps {
   limiter: RateLimitService;
   verify: AccessTokenVerifier;
   users: UserService;
+  sessionIsLive: SessionCheck;
 }
 
-export function createAiRoutes({ drafter, limiter, verify, users }: AiRouteDeps) {
-  return new Hono<AppEnv>().use(identify({ verify, users })).post('/generate', async (c) => {
+export function createAiRoutes({ drafter, limiter, verify, users, sessionIsLive }: AiRouteDeps) {
+  return new Hono<AppEnv>().use(identify({ verify, users })).post('/generate', liveSession(sessionIsLive), async (c) => {
     const viewer = requireStaff(c, 'generate content drafts');
     const { prompt, type } = await readBody(c, GenerateBody);
     await limiter.enforce([[GENERATE_LIMIT, viewer.id]]);

@@ -139,6 +139,13 @@ export function createBillingService({ db, provider, users, outbox, content, sit
    * Writes our copy of one subscription as the provider has it now, recomputes the member's level
    * and records what changed (mails, audit), all in one transaction under the profile's lock.
    */
+  async function paidLevel(tx: DbOrTx, userId: string, now = clock()): Promise<AccessLevel> {
+    const all = await tx.select().from(subscriptions).where(eq(subscriptions.userId, userId));
+    let level: AccessLevel = 'free';
+    for (const s of all) if (grants(s, now) && RANK[s.accessLevel] > RANK[level]) level = s.accessLevel;
+    return level;
+  }
+
   async function sync(subscriptionId: string): Promise<AccessLevel | undefined> {
     const fresh = await provider.retrieveSubscription(subscriptionId);
     if (!fresh) {
@@ -198,10 +205,8 @@ export function createBillingService({ db, provider, users, outbox, content, sit
       if (row.status === 'past_due' && before?.status !== 'past_due') await mail('billing-payment-failed');
       if (was && !is) await mail('billing-ended');
 
-      const all = await tx.select().from(subscriptions).where(eq(subscriptions.userId, owner.id));
-      let level: AccessLevel = 'free';
-      for (const s of all) if (grants(s, now) && RANK[s.accessLevel] > RANK[level]) level = s.accessLevel;
-      if (isStaff(owner.role)) level = 'premium'; // staff keep premium whatever they pay
+      // Staff keep premium whatever they pay.
+      const level = isStaff(owner.role) ? 'premium' : await paidLevel(tx, owner.id, now);
       if (level !== owner.accessLevel) {
         await tx.update(profiles).set({ accessLevel: level, updatedAt: now }).where(eq(profiles.id, owner.id));
         await createUserStore(tx).audit({
@@ -299,6 +304,9 @@ export function createBillingService({ db, provider, users, outbox, content, sit
 
   return {
     provider,
+
+    /** The highest level the member's own subscriptions grant now (free without one). */
+    paidLevel: (tx: DbOrTx, userId: string) => paidLevel(tx, userId),
 
     /** POST create-session: a plan (refused while another one grants access) or a one-time item. */
     async createSession(viewer: NonNullable<Viewer>, input: CheckoutInput): Promise<CheckoutAnswer> {

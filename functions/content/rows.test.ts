@@ -17,6 +17,7 @@ function makeRow(type: ContentType, details: Record<string, unknown>, overrides:
     accessLevel: 'subscriber',
     media: [{ url: '/media/cover.jpg', type: 'image', alt: 'Cover' }],
     details,
+    published: true,
     createdBy: null,
     createdAt: NOW,
     updatedAt: NOW,

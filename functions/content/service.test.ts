@@ -285,6 +285,59 @@ describe('content service', () => {
     });
   });
 
+  describe('publish and unpublish', () => {
+    it('hides an unpublished item from lists and slug reads, and shows it again once published', async () => {
+      const created = await service.create('blog', makeBlogInput({ title: 'Now you see it' }));
+      await service.update('blog', created.id, { published: false });
+      expect(await service.get('blog', 'now-you-see-it')).toBeUndefined();
+      expect((await service.list('blog')).map((i) => i.slug)).not.toContain('now-you-see-it');
+      await service.update('blog', created.id, { published: true });
+      expect(await service.get('blog', 'now-you-see-it')).toMatchObject({ id: created.id, title: 'Now you see it' });
+    });
+
+    it('lists unpublished items in the catalogue and the edit form, marked as such', async () => {
+      const created = await service.create('course', makeCourseInput({ title: 'Draft course' }), { createdBy: 'editor-1' });
+      await service.update('course', created.id, { published: false });
+      const entry = (await service.catalog()).find((i) => i.id === created.id);
+      expect(entry).toMatchObject({ published: false, source: 'db', createdBy: 'editor-1' });
+      expect(await service.editable('course', created.id)).toMatchObject({ published: false, input: { title: 'Draft course' } });
+      expect((await service.catalog()).filter((i) => i.source === 'mdx').every((i) => i.published)).toBe(true);
+    });
+
+    it('creates an item unpublished when asked, and it keeps its slug reserved', async () => {
+      await service.create('blog', { ...makeBlogInput({ title: 'Quiet draft' }), published: false });
+      expect((await service.list('blog')).filter((i) => i.source === 'db')).toEqual([]);
+      const next = await service.create('blog', makeBlogInput({ title: 'Quiet draft' }));
+      expect(next.slug).toBe('quiet-draft-2');
+      expect((await appError(service.create('blog', makeBlogInput({ slug: 'quiet-draft' })))).code).toBe('conflict');
+    });
+
+    it('changes nothing else, not even a tool\'s "updated" date', async () => {
+      const created = await service.create('tool', makeToolInput({ title: 'Dated tool', updatedAt: '2026-01-02' }));
+      await service.update('tool', created.id, { published: false });
+      await service.update('tool', created.id, { published: true });
+      expect(await service.get('tool', created.slug)).toEqual(created);
+    });
+
+    it('refuses a published value that is not true or false', async () => {
+      const created = await service.create('blog', makeBlogInput());
+      for (const published of ['false', 0, null]) {
+        const err = await appError(service.update('blog', created.id, { published }));
+        expect(err.code).toBe('validation_failed');
+        expect(err.fields).toEqual({ published: ['Must be true or false'] });
+      }
+      expect(await service.get('blog', created.slug)).toBeDefined();
+    });
+
+    it('lets an editor unpublish only their own items', async () => {
+      const created = await service.create('blog', makeBlogInput(), { createdBy: 'editor-1' });
+      const other = { id: 'editor-2', admin: false };
+      expect((await appError(service.update('blog', created.id, { published: false }, other))).code).toBe('forbidden');
+      await service.update('blog', created.id, { published: false }, { id: 'editor-1', admin: false });
+      expect(await service.get('blog', created.slug)).toBeUndefined();
+    });
+  });
+
   describe('remove', () => {
     it('deletes the item', async () => {
       const created = await service.create('market', makeMarketInput({ title: 'Going away' }));

@@ -48,6 +48,19 @@ function parseInput(type: ContentType, input: unknown) {
   return parsed.data;
 }
 
+/**
+ * Splits `published` (whether the item is public; beside the type's own fields, so the creation form's
+ * schema stays the spec's) from the rest of a write. Absent means unchanged (true on create).
+ */
+function takePublished(input: unknown): { published: boolean | undefined; rest: unknown } {
+  if (typeof input !== 'object' || input === null || Array.isArray(input) || !Object.hasOwn(input, 'published'))
+    return { published: undefined, rest: input };
+  const { published, ...rest } = input as Record<string, unknown>;
+  if (typeof published !== 'boolean')
+    throw new AppError('validation_failed', 'Some fields are not valid.', { fields: { published: ['Must be true or false'] } });
+  return { published, rest };
+}
+
 /** Refuses fields the type does not have, so a misspelt or foreign field is never silently dropped. */
 function refuseUnknownFields(type: ContentType, input: unknown): void {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return; // the schema says what is wrong
@@ -136,43 +149,47 @@ export function createContentService({ db, mdx, logger }: ContentServiceDeps) {
   }
 
   return {
-    /** Every item of a type, gated fields included, in list order. */
+    /** Every published item of a type, gated fields included, in list order. */
     async list<T extends ContentType>(type: T): Promise<ContentItemOf<T>[]> {
       return merged(type, await store.listByType(type));
     },
 
-    /** One item by slug, gated fields included; undefined when no source has it. */
+    /** One published item by slug, gated fields included; undefined when no source has it. */
     async get<T extends ContentType>(type: T, slug: string): Promise<ContentItemOf<T> | undefined> {
       const fromMdx = mdx.get(type, slug);
       if (fromMdx) return fromMdx as ContentItemOf<T>;
-      const row = await store.findBySlug(type, slug);
+      const row = await store.findPublished(type, slug);
       return (row && toItem(row)) as ContentItemOf<T> | undefined;
     },
 
     /** Creates a database item from unvalidated input; a missing slug is derived from the title. */
-    async create(type: ContentType, input: unknown, options: WriteOptions = {}): Promise<ContentItem> {
+    async create(type: ContentType, body: unknown, options: WriteOptions = {}): Promise<ContentItem> {
+      const { published = true, rest: input } = takePublished(body);
       refuseUnknownFields(type, input);
       const data = parseInput(type, input);
       const slug = await freeSlug(type, data.slug ?? slugify(data.title), data.slug !== undefined);
       const row = await write(type, (tx) =>
-        tx.insert({ ...rowFromInput(type, slug, data), createdBy: options.createdBy ?? null }),
+        tx.insert({ ...rowFromInput(type, slug, data), published, createdBy: options.createdBy ?? null }),
       );
       return itemFromRow(row);
     },
 
     /** Applies a partial change to a database item and validates the result as a whole. */
-    async update(type: ContentType, id: string, patch: Record<string, unknown>, actor?: Actor): Promise<ContentItem> {
+    async update(type: ContentType, id: string, body: Record<string, unknown>, actor?: Actor): Promise<ContentItem> {
       const existing = await store.findById(id);
       if (!existing || existing.type !== type) throw new AppError('not_found', `No ${type} item with id ${id}.`);
       assertMayChange(existing, actor);
+      const { published, rest } = takePublished(body);
+      const patch = rest as Record<string, unknown>;
       refuseUnknownFields(type, patch);
-      // A tool's "updated" date means last edited, unless the change sets it.
-      const touched = type === 'tool' && !('updatedAt' in patch) ? { updatedAt: new Date() } : {};
+      // A tool's "updated" date means last edited (not published or unpublished), unless the change sets it.
+      const edited = Object.keys(patch).length > 0;
+      const touched = type === 'tool' && edited && !('updatedAt' in patch) ? { updatedAt: new Date() } : {};
       const data = parseInput(type, { ...inputFromRow(existing), ...touched, ...patch });
       const slug = data.slug === existing.slug ? existing.slug : await freeSlug(type, data.slug ?? existing.slug, true);
       const { type: _type, ...columns } = rowFromInput(type, slug, data);
       const row = await write(type, async (tx) => {
-        const updated = await tx.update(id, columns);
+        const updated = await tx.update(id, published === undefined ? columns : { ...columns, published });
         if (!updated) throw new AppError('not_found', `No ${type} item with id ${id}.`);
         return updated;
       });
@@ -180,13 +197,17 @@ export function createContentService({ db, mdx, logger }: ContentServiceDeps) {
     },
 
     /** A database item as its creation form holds it (the type's input fields only), for editing. */
-    async editable(type: ContentType, id: string, actor?: Actor): Promise<{ id: string; type: ContentType; input: Record<string, unknown> }> {
+    async editable(
+      type: ContentType,
+      id: string,
+      actor?: Actor,
+    ): Promise<{ id: string; type: ContentType; published: boolean; input: Record<string, unknown> }> {
       const existing = await store.findById(id);
       if (!existing || existing.type !== type) throw new AppError('not_found', `No ${type} item with id ${id}.`);
       assertMayChange(existing, actor);
       const known = CONTENT_REGISTRY[type].input.shape;
       const input = Object.fromEntries(Object.entries(inputFromRow(existing)).filter(([key]) => Object.hasOwn(known, key)));
-      return { id, type, input };
+      return { id, type, published: existing.published, input };
     },
 
     /** Deletes a database item. MDX items are removed through git. */
@@ -199,10 +220,11 @@ export function createContentService({ db, mdx, logger }: ContentServiceDeps) {
 
     /**
      * Every item of every type from both sources, for the admin's content tab: git items with their
-     * file (read-only here), database items with who created them and when.
+     * file (read-only here), database items with who created them, when, and whether they are
+     * published (unpublished ones are listed here only).
      */
     async catalog() {
-      const rowsByType = await Promise.all(CONTENT_TYPES.map((type) => store.listByType(type)));
+      const rowsByType = await Promise.all(CONTENT_TYPES.map((type) => store.listByType(type, { drafts: true })));
       const rows = new Map(rowsByType.flat().map((r) => [r.id, r]));
       return CONTENT_TYPES.flatMap((type, i) => merged(type, rowsByType[i]!)).map((item) => {
         const row = item.source === 'db' ? rows.get(item.id) : undefined;
@@ -215,6 +237,7 @@ export function createContentService({ db, mdx, logger }: ContentServiceDeps) {
           source: item.source,
           path: itemPath(item.type, item.slug),
           file: item.source === 'mdx' ? `content/${mdx.file(item.type, item.slug) ?? `${CONTENT_REGISTRY[item.type].folder}/${item.slug}.mdx`}` : null,
+          published: row?.published ?? true,
           createdBy: row?.createdBy ?? null,
           createdAt: row ? row.createdAt.toISOString() : null,
         };

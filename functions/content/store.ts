@@ -11,15 +11,18 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function createContentStore(db: DbOrTx) {
   return {
-    listByType(type: ContentType): Promise<ContentRow[]> {
-      return db.select().from(contentItems).where(eq(contentItems.type, type)).orderBy(asc(contentItems.createdAt));
+    /** A type's rows, published ones only unless `drafts` (the admin's catalogue). */
+    listByType(type: ContentType, { drafts = false } = {}): Promise<ContentRow[]> {
+      const where = drafts ? eq(contentItems.type, type) : and(eq(contentItems.type, type), eq(contentItems.published, true));
+      return db.select().from(contentItems).where(where).orderBy(asc(contentItems.createdAt));
     },
 
-    async findBySlug(type: ContentType, slug: string): Promise<ContentRow | undefined> {
+    /** A published row by slug: unpublished rows are never read by slug (every slug read is public). */
+    async findPublished(type: ContentType, slug: string): Promise<ContentRow | undefined> {
       const [row] = await db
         .select()
         .from(contentItems)
-        .where(and(eq(contentItems.type, type), eq(contentItems.slug, slug)))
+        .where(and(eq(contentItems.type, type), eq(contentItems.slug, slug), eq(contentItems.published, true)))
         .limit(1);
       return row;
     },

@@ -1,7 +1,8 @@
 /**
  * The creator API (issue 11): `POST /api/content/{segment}` creates a database item, `GET
  * /api/content/{segment}/{id}` reads one as its form holds it (for editing), `PATCH` changes one
- * (validated again as a whole), `DELETE` removes one.
+ * (validated again as a whole; `published: false` unpublishes it, `true` publishes it again),
+ * `DELETE` removes one. Unpublished items keep their slug and reach no public or member channel.
  * Editors and admins only, from a live session; editors change only what they wrote, admins
  * anything. Input is checked with the content registry's own schema (the form's), slugs are made
  * unique, and Markdown bodies are stored as written and sanitised when rendered. Git items have no
@@ -11,22 +12,15 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { CONTENT_TYPE_INFO, CONTENT_TYPES, itemPath, type ContentType } from '../../src/lib/content/registry.ts';
 import type { AccessTokenVerifier } from '../auth/verify.ts';
-import { AppError } from '../errors.ts';
 import type { AppContext, AppEnv } from '../lib/context.ts';
-import { readBody } from '../lib/request.ts';
+import { pathId, readBody } from '../lib/request.ts';
 import { identify, liveSession, requireStaff, type SessionCheck } from '../users/identity.ts';
 import type { UserService, Viewer } from '../users/service.ts';
 import type { ContentService } from './service.ts';
 
 /** Any JSON object: the content service validates it against the type's schema. */
 const AnyObject = z.record(z.string(), z.unknown());
-const ItemId = z.uuid();
-
-function itemId(c: AppContext, type: ContentType): string {
-  const parsed = ItemId.safeParse(c.req.param('id'));
-  if (!parsed.success) throw new AppError('not_found', `${CONTENT_TYPE_INFO[type].singular} not found`);
-  return parsed.data;
-}
+const itemId = (c: AppContext, type: ContentType) => pathId(c, 'id', `${CONTENT_TYPE_INFO[type].singular} not found`);
 
 export function createContentWriteRoutes(deps: {
   content: ContentService;

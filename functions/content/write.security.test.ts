@@ -1,7 +1,7 @@
 /**
  * The creator API's role table and rules, on both databases: create, change and delete for every
  * content type x {anonymous, free, subscriber, premium, editor, another editor, admin}; editors
- * change only what they wrote; git items and unknown ids are 404; bad input is a 422 that writes
+ * change (and unpublish) only what they wrote; git items and unknown ids are 404; bad input is a 422 that writes
  * nothing; slugs stay unique; a Markdown body with script renders without it; a created item is in
  * its list and at its URL at once.
  */
@@ -72,6 +72,26 @@ describe.each(DATABASE_KINDS)('creator API on %s', (kind) => {
         expect(res.status, who).toBe(want);
         if (want !== 201) expect(await rowCounts(t.database.db), who).toEqual(before);
       }
+    });
+
+    it('unpublish and publish: the author and admins; others refused and the item stays public', async () => {
+      const mine = await created('editor', type);
+      const publicStatus = async () => (await t.app.request(`/api/public${segment(type)}/${mine.item.slug}`)).status;
+      for (const who of CALLERS) {
+        const allowed = who === 'editor' || who === 'admin';
+        const res = await call(who, 'PATCH', `${segment(type)}/${mine.item.id}`, { published: false });
+        expect(res.status, who).toBe(allowed ? 200 : who === 'anonymous' ? 401 : 403);
+        expect(await publicStatus(), who).toBe(allowed ? 404 : 200);
+        if (allowed) {
+          const read = (await (await call(who, 'GET', `${segment(type)}/${mine.item.id}`)).json()) as { published: boolean };
+          expect(read.published, who).toBe(false);
+          expect((await call(who, 'PATCH', `${segment(type)}/${mine.item.id}`, { published: true })).status, who).toBe(200);
+          expect(await publicStatus(), who).toBe(200);
+        }
+      }
+      const bad = await call('admin', 'PATCH', `${segment(type)}/${mine.item.id}`, { published: 'no' });
+      expect(bad.status).toBe(422);
+      expect(await publicStatus()).toBe(200);
     });
 
     it('change and delete: the author and admins; other editors 403; members 403; visitors 401', async () => {

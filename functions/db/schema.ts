@@ -23,6 +23,8 @@ export const contentItems = pgTable(
     media: jsonb('media').$type<MediaItem[]>().notNull().default([]),
     /** Type-specific fields (body, sections, price, download URL...), validated by zod on every read. */
     details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
+    /** Unpublished items keep their row and slug but reach no public or member channel. */
+    published: boolean('published').notNull().default(true),
     createdBy: text('created_by'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

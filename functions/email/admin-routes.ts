@@ -5,10 +5,10 @@
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { adminOnly, LimitParam, readQuery } from '../admin/guard.ts';
+import { adminOnly } from '../admin/guard.ts';
 import type { AccessTokenVerifier } from '../auth/verify.ts';
-import { AppError } from '../errors.ts';
 import type { AppEnv } from '../lib/context.ts';
+import { LimitParam, pathId, readQuery } from '../lib/request.ts';
 import { identify, liveSession, type SessionCheck } from '../users/identity.ts';
 import type { UserService } from '../users/service.ts';
 import { EMAIL_POST_SEGMENT } from './routes.ts';
@@ -37,7 +37,7 @@ export function createEmailAdminRoutes({
       .post(
         `/${EMAIL_POST_SEGMENT}/resend`,
         async (c, next) => {
-          if (!z.uuid().safeParse(c.req.param('segment')).success) throw new AppError('not_found', 'No email with that id.');
+          pathId(c, 'segment', 'No email with that id.');
           await next();
         },
         who,

@@ -1,5 +1,5 @@
 /**
- * Request helpers shared by routes: the client's address, validated bodies and queries, and the zod
+ * Request helpers shared by routes: the client's address, validated bodies, queries and path ids, and the zod
  * building blocks every free-text field, token and id goes through before any query runs.
  */
 import { isIP } from 'node:net';
@@ -23,6 +23,30 @@ export function clientIp(c: AppContext, trustProxy: number): string {
     if (entry && isIP(entry)) return entry;
   }
   return c.env?.incoming?.socket?.remoteAddress ?? 'unknown';
+}
+
+/** `?limit`: 1 to 50, default 10 (what the admin dashboard sends). */
+export const LimitParam = z.coerce
+  .number({ error: 'limit must be a number' })
+  .int('limit must be a whole number')
+  .min(1, 'limit must be at least 1')
+  .max(50, 'limit must be at most 50')
+  .default(10);
+
+/** The query string read against `schema` (unknown parameters ignored); 422 with the fields otherwise. */
+export function readQuery<S extends z.ZodType>(c: AppContext, schema: S): z.infer<S> {
+  const parsed = schema.safeParse(c.req.query());
+  if (!parsed.success) throw new AppError('validation_failed', 'The query is not valid.', { fields: fieldErrors(parsed.error) });
+  return parsed.data;
+}
+
+const Uuid = z.uuid();
+
+/** A path parameter that must be a row id: anything else is the 404 `notFound` (no query runs). */
+export function pathId(c: AppContext, name: string, notFound: string): string {
+  const parsed = Uuid.safeParse(c.req.param(name));
+  if (!parsed.success) throw new AppError('not_found', notFound);
+  return parsed.data;
 }
 
 /** Body types a route accepts; JSON unless it also serves plain HTML forms. */

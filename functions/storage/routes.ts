@@ -1,5 +1,5 @@
 /**
- * POST /api/upload (editors and admins): one multipart `file` field, answering `{ url }` (the spec's
+ * POST /api/upload (editors and admins, from a live session): one multipart `file` field, answering `{ url }` (the spec's
  * upload response). `?area=protected` puts a member file for a gated item in the protected area and
  * answers its key. GET /uploads/:key serves public media kept by the app (local disk, or a bucket
  * without a public URL). This route has its own size limit (UPLOAD_MAX_BYTES), checked while
@@ -13,16 +13,21 @@ import { AppError } from '../errors.ts';
 import type { AppEnv } from '../lib/context.ts';
 import { requestHeader } from '../lib/http.ts';
 import { sendStream } from '../lib/respond.ts';
-import { identify, requireStaff } from '../users/identity.ts';
+import { identify, liveSession, requireStaff, type SessionCheck } from '../users/identity.ts';
 import type { UserService } from '../users/service.ts';
 import { isStorageKey } from './port.ts';
 import type { UploadService } from './uploads.ts';
 
 export const UPLOAD_PATH = '/api/upload';
 
-export function createUploadRoutes(deps: { uploads: UploadService; verify: AccessTokenVerifier; users: UserService }) {
+export function createUploadRoutes(deps: {
+  uploads: UploadService;
+  verify: AccessTokenVerifier;
+  users: UserService;
+  sessionIsLive: SessionCheck;
+}) {
   const { uploads } = deps;
-  return new Hono<AppEnv>().post(UPLOAD_PATH, identify(deps), async (c) => {
+  return new Hono<AppEnv>().post(UPLOAD_PATH, identify(deps), liveSession(deps.sessionIsLive), async (c) => {
     requireStaff(c, 'upload files');
     const area = c.req.query('area') ?? 'public';
     if (area !== 'public' && area !== 'protected')

@@ -87,6 +87,20 @@ describe.each(DATABASE_KINDS)('upload roles on %s', (kind) => {
     expect(served.headers.get('content-security-policy')).toContain('sandbox');
     expect(Buffer.from(await served.arrayBuffer())).toEqual(PNG);
   });
+
+  it('refuses an editor whose session has signed out, storing nothing', async () => {
+    const { access_token: token } = await s.t.services.auth.signInWithPassword({
+      email: `editor-${kind}@upload-table.test`,
+      password: PASSWORD,
+    });
+    await s.t.services.auth.logout(`Bearer ${token}`, 'local');
+    const before = await s.stored();
+    const res = await s.upload('anonymous', [{ field: 'file', filename: 'photo.png', type: 'image/png', body: PNG }], {
+      authorization: `Bearer ${token}`,
+    });
+    await expectError(res, 401);
+    expect(await s.stored()).toEqual(before);
+  });
 });
 
 describe('upload bad input', () => {

@@ -6,7 +6,7 @@ import type { AccessTokenVerifier } from '../auth/verify.ts';
 import { LANGUAGES } from '../db/schema.ts';
 import { AppError } from '../errors.ts';
 import type { AppEnv } from '../lib/context.ts';
-import { emailAddress, readBody, singleLine } from '../lib/request.ts';
+import { emailAddress, pathId, readBody, singleLine } from '../lib/request.ts';
 import { identify, liveSession, requireViewer, type SessionCheck } from './identity.ts';
 import type { FeedService } from '../feeds/service.ts';
 import type { ProgressService } from '../progress/service.ts';
@@ -34,11 +34,6 @@ export function createUserRoutes({
   feeds: FeedService;
 }) {
   const live = liveSession(sessionIsLive);
-  const id = (raw: string) => {
-    const parsed = z.uuid().safeParse(raw);
-    if (!parsed.success) throw new AppError('not_found', 'No such user.');
-    return parsed.data;
-  };
   return (
     new Hono<AppEnv>()
       .use(identify({ verify, users }))
@@ -58,7 +53,7 @@ export function createUserRoutes({
       })
       .put('/:id/accessLevel', live, async (c) => {
         const viewer = requireViewer(c);
-        const target = id(c.req.param('id'));
+        const target = pathId(c, 'id', 'No such user.');
         const { accessLevel } = await readBody(c, AccessLevelBody);
         return c.json(await users.setAccessLevel(viewer, target, accessLevel));
       })

@@ -28,6 +28,8 @@ export interface UserServiceDeps {
   deleteAccount: (userId: string) => Promise<void>;
   /** Runs first when a member deletes their account (billing ends their paid subscriptions). */
   beforeDelete?: (userId: string) => Promise<void>;
+  /** The level a member's own subscriptions grant now (billing), for staff who become members again. */
+  paidLevel?: (tx: DbOrTx, userId: string) => Promise<AccessLevel>;
 }
 
 /** The spec's "User data" plus role and language. */
@@ -55,7 +57,7 @@ const forbidden = () => new AppError('forbidden', 'You do not have access to thi
 const PROFILE_TTL_MS = 5_000;
 const PROFILE_CACHE_SIZE = 10_000;
 
-export function createUserService({ db, outbox, adminEmails, deleteAccount, beforeDelete }: UserServiceDeps) {
+export function createUserService({ db, outbox, adminEmails, deleteAccount, beforeDelete, paidLevel }: UserServiceDeps) {
   const store = createUserStore(db);
   const admins = new Set(adminEmails);
   const cache = new Map<string, { profile: ProfileRow; until: number }>();
@@ -92,7 +94,15 @@ export function createUserService({ db, outbox, adminEmails, deleteAccount, befo
       const before = await txStore.byId(id);
       if (!before) throw new AppError('not_found', 'No such user.');
       const role = change.role ?? before.role;
-      const accessLevel = change.accessLevel ?? (role !== 'member' && change.role !== undefined ? 'premium' : before.accessLevel);
+      // Staff read at premium; staff made members again keep what they pay for, not the role's premium.
+      const demoted = role === 'member' && before.role !== 'member';
+      const accessLevel =
+        change.accessLevel ??
+        (role !== 'member' && change.role !== undefined
+          ? 'premium'
+          : demoted
+            ? ((await paidLevel?.(tx, id)) ?? 'free')
+            : before.accessLevel);
       const after = (await txStore.update(id, { role, accessLevel }))!;
       forget(id);
       if (accessLevel !== before.accessLevel || change.accessLevel !== undefined)

@@ -123,7 +123,9 @@ test("an admin changes a member's level and sees it in the audit log, and reads 
   expect(await seriousViolations(page)).toEqual([]);
 });
 
-test('an admin lists content from both sources, git items read-only, edits a database item and deletes it', async ({ page }) => {
+test('an admin lists content from both sources, git items read-only, edits, unpublishes, publishes and deletes a database item', async ({
+  page,
+}) => {
   let title = `Database tool to delete ${Date.now()}`;
   const content = await siteContent();
   try {
@@ -162,16 +164,34 @@ test('an admin lists content from both sources, git items read-only, edits a dat
   await expect(toastTitled(page, 'Tool updated')).toBeVisible();
   await page.waitForURL((url) => url.pathname.startsWith('/tools/'));
   await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+  const itemPath = new URL(page.url()).pathname;
+  const publicTitles = async () =>
+    ((await (await page.request.get('/api/public/tools')).json()) as { title: string }[]).map((t) => t.title);
 
+  // Unpublish takes it off the site but keeps it here, marked; Publish brings it back.
   await page.goto('/admin');
   await page.getByRole('tab', { name: 'Content Management' }).click();
   await page.getByLabel('Filter by title').fill(title);
   const row = list.getByRole('listitem', { name: title });
+  await row.getByRole('button', { name: 'Unpublish' }).click();
+  await expect(toastTitled(page, 'Unpublished')).toBeVisible();
+  await expect(row.getByText('Unpublished', { exact: true })).toBeVisible();
+  expect(await publicTitles()).not.toContain(title);
+  expect((await page.request.get(itemPath)).status()).toBe(404);
+  await row.getByRole('link', { name: 'Edit' }).click();
+  await expect(page.getByRole('note')).toContainText('This item is unpublished.');
+  await page.goBack();
+  await page.getByRole('tab', { name: 'Content Management' }).click();
+  await page.getByLabel('Filter by title').fill(title);
+  await row.getByRole('button', { name: 'Publish' }).click();
+  await expect(toastTitled(page, 'Published')).toBeVisible();
+  await expect(row.getByRole('button', { name: 'Unpublish' })).toBeVisible();
+  expect(await publicTitles()).toContain(title);
+  expect((await page.request.get(itemPath)).status()).toBe(200);
+
   page.once('dialog', (dialog) => void dialog.accept());
   await row.getByRole('button', { name: 'Delete' }).click();
   await expect(toastTitled(page, 'Deleted')).toBeVisible();
   await expect(list.getByRole('listitem', { name: title })).toHaveCount(0);
-  expect((await page.request.get('/api/public/tools')).ok()).toBe(true);
-  const tools = (await (await page.request.get('/api/public/tools')).json()) as { title: string }[];
-  expect(tools.map((t) => t.title)).not.toContain(title);
+  expect(await publicTitles()).not.toContain(title);
 });

@@ -3,7 +3,8 @@
  * purchases, so it runs with the writing tests): a free member subscribes to Premium yearly through
  * the test checkout (a declined card first), the confirmation shows the new level, a premium body
  * opens, the account cancels and the portal resumes; a priced market item is bought and downloaded;
- * a failed checkout start shows the spec's error; visitors go through sign-in to buy.
+ * a failed checkout start shows the spec's error, and so do the account card's failed load, cancel
+ * and portal; visitors go through sign-in to buy.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { seriousViolations } from './axe.ts';
@@ -147,6 +148,52 @@ test("a checkout that cannot start shows the spec's error above the button and r
   await expect(button).toBeEnabled();
   expect(new URL(page.url()).pathname).toBe('/pricing');
   expect(await seriousViolations(page), 'pricing with the checkout error').toEqual([]);
+});
+
+test("the account's subscription card shows the spec's load, cancel and portal failures", async ({ page }) => {
+  await signedInMember(page, 'card-failures');
+  // Starting a checkout (and leaving it) gives the member a customer at the provider, so the card asks for a subscription.
+  await page.goto('/pricing');
+  await page.getByRole('article', { name: 'Subscriber' }).getByRole('button', { name: 'Subscribe' }).click();
+  await page.getByRole('region', { name: 'Complete Your Subscription' }).getByRole('button', { name: 'Subscribe to Subscriber' }).click();
+  await page.waitForURL((url) => url.pathname === '/billing/test-checkout');
+
+  const failing = {
+    status: 503,
+    contentType: 'application/json',
+    body: JSON.stringify({ error: { code: 'unavailable', message: 'Down' } }),
+  };
+  await page.route('**/api/payments/stripe/subscriptions/*', (route) => route.fulfill(failing));
+  await page.goto('/account');
+  const card = page.getByRole('region', { name: 'Subscription' });
+  await expect(card.getByRole('heading', { name: 'Error Loading Subscription' })).toBeVisible();
+  await expect(card).toContainText('Failed to load subscription information.');
+  await expect(card.getByRole('button', { name: 'Retry' })).toBeVisible();
+
+  // A subscription that loads, then a cancel and a portal session that fail.
+  await page.unroute('**/api/payments/stripe/subscriptions/*');
+  const subscription = {
+    subscriptionId: 'sub_card_failures',
+    status: 'active',
+    cancelAtPeriodEnd: false,
+    currentPeriodEnd: new Date(Date.now() + 20 * 86_400_000).toISOString(),
+    plan: { name: 'Subscriber', amount: 999, interval: 'month' },
+  };
+  await page.route('**/api/payments/stripe/subscriptions/*', (route) =>
+    route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(subscription) }),
+  );
+  await page.route('**/api/payments/stripe/subscriptions/*/cancel', (route) => route.fulfill(failing));
+  await page.route('**/api/payments/stripe/create-portal-session', (route) => route.fulfill(failing));
+  await card.getByRole('button', { name: 'Retry' }).click();
+  await expect(card.getByTestId('subscription-status')).toHaveText('Active');
+  await card.getByRole('button', { name: 'Cancel Subscription' }).click();
+  await expect(card).toContainText('Failed to cancel subscription. Please try again.');
+  await expect(card.getByRole('button', { name: 'Cancel Subscription' })).toBeEnabled();
+  await card.getByRole('button', { name: 'Manage Subscription' }).click();
+  await expect(card).toContainText('Failed to open subscription management portal. Please try again.');
+  await expect(card.getByRole('button', { name: 'Manage Subscription' })).toBeEnabled();
+  expect(new URL(page.url()).pathname).toBe('/account');
+  expect(await seriousViolations(page), 'account with a card error').toEqual([]);
 });
 
 test('a visitor who is not signed in goes through sign-in to buy a priced item', async ({ page }) => {

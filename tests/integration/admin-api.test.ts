@@ -160,6 +160,10 @@ describe.each(DATABASE_KINDS)('admin API on %s', (kind) => {
     // LIKE wildcards are literal: "_" matches only Alan's underscore, "%" nothing.
     expect((await json<Page>(call('GET', `/api/admin/users?q=_${kind}@`))).users.map((u) => u.name)).toEqual(['Alan']);
     expect((await json<Page>(call('GET', '/api/admin/users?q=%25'))).total).toBe(0);
+    // A blank search lists everyone, as no search does.
+    const everyone = (await json<Page>(call('GET', '/api/admin/users'))).total;
+    expect(everyone).toBeGreaterThanOrEqual(all.total + 1);
+    expect((await json<Page>(call('GET', '/api/admin/users?q=%20%20'))).total).toBe(everyone);
   });
 
   it('changes level and role through the audited user service, and refuses an admin’s self-demotion', async () => {
@@ -205,6 +209,42 @@ describe.each(DATABASE_KINDS)('admin API on %s', (kind) => {
     expect((await t.database.db.select().from(auditLog).where(eq(auditLog.targetId, adminId))).length).toBe(before);
     // Keeping the role is fine.
     expect((await call('PATCH', `/api/admin/users/${adminId}`, { role: 'admin', accessLevel: 'premium' })).status).toBe(200);
+  });
+
+  it("gives staff made members again the level their own subscriptions grant, not the role's premium", async () => {
+    const paying = await t.services.auth.createConfirmedUser(`paying-${kind}@demote.test`, PASSWORD, 'Paying');
+    const unpaid = await t.services.auth.createConfirmedUser(`unpaid-${kind}@demote.test`, PASSWORD, 'Unpaid');
+    await t.database.db.insert(subscriptions).values({
+      id: `sub_demote_${kind}`,
+      userId: paying,
+      customerId: `cus_demote_${kind}`,
+      status: 'active',
+      tierId: 'price_subscriber_monthly',
+      accessLevel: 'subscriber',
+      amount: 999,
+      interval: 'month',
+      currentPeriodEnd: new Date(Date.now() + 20 * DAY),
+    });
+    for (const id of [paying, unpaid]) {
+      expect(await json(call('PATCH', `/api/admin/users/${id}`, { role: 'editor' }))).toMatchObject({ accessLevel: 'premium' });
+    }
+    expect(await json(call('PATCH', `/api/admin/users/${paying}`, { role: 'member' }))).toMatchObject({
+      role: 'member',
+      accessLevel: 'subscriber',
+    });
+    expect(await json(call('PATCH', `/api/admin/users/${unpaid}`, { role: 'member' }))).toMatchObject({
+      role: 'member',
+      accessLevel: 'free',
+    });
+    // A level given with the change wins.
+    await json(call('PATCH', `/api/admin/users/${unpaid}`, { role: 'editor' }));
+    expect(await json(call('PATCH', `/api/admin/users/${unpaid}`, { role: 'member', accessLevel: 'premium' }))).toMatchObject({
+      accessLevel: 'premium',
+    });
+    const trail = await t.database.db.select().from(auditLog).where(eq(auditLog.targetId, paying));
+    expect(trail.map((e) => [e.action, e.detail])).toEqual(
+      expect.arrayContaining([['access_level.set', { from: 'premium', to: 'subscriber' }]]),
+    );
   });
 
   it('answers the overview figures of seeded data', async () => {

@@ -17,7 +17,7 @@ import { DATABASE_KINDS, pgAdminUrl } from '../support/databases.ts';
 import { makeCourseInput, makeBlogInput, quietLogger } from '../support/fixtures.ts';
 import { rawGet } from '../support/http.ts';
 import { createTestDatabase } from '../support/postgres.ts';
-import { BUILT_DB_ARTICLE } from '../support/site.ts';
+import { BUILT_DB_ARTICLE, BUILT_DRAFT_ARTICLE } from '../support/site.ts';
 
 describe.each(DATABASE_KINDS)('site served on %s', (kind) => {
   let server: RunningServer;
@@ -72,9 +72,10 @@ describe.each(DATABASE_KINDS)('site served on %s', (kind) => {
     expect(await res.text()).toMatch(/<meta http-equiv="content-security-policy" content="script-src 'self' 'sha256-/);
   });
 
-  it('prebuilds lists from both sources, and detail pages for MDX items only', async () => {
+  it('prebuilds lists from both sources (published items only), and detail pages for MDX items only', async () => {
     const list = await (await fetch(`${base}/blog`)).text();
     expect(list).toContain(BUILT_DB_ARTICLE.title); // in the <noscript> snapshot
+    expect(list).not.toContain(BUILT_DRAFT_ARTICLE.slug); // unpublished when built
     const client = path.join(distDir, 'client', 'blog');
     expect(existsSync(path.join(client, 'pillar-pages-that-rank', 'index.html'))).toBe(true);
     // Database items render on demand, so run-time edits never leave a stale file behind.
@@ -179,6 +180,24 @@ describe.each(DATABASE_KINDS)('site served on %s', (kind) => {
       await expect.poll(async () => (await fetch(`${base}/blog/${blog.slug}`)).text()).toContain('Edited after the build');
       await service.remove('blog', blog.id);
       await expect.poll(async () => (await fetch(`${base}/blog/${blog.slug}`)).status).toBe(404);
+    });
+
+    it('takes an item unpublished on another instance off every public channel at once, and back when published', async () => {
+      const blog = await service.create('blog', makeBlogInput({ title: 'Soon to be unpublished' }));
+      const text = async (p: string) => (await fetch(`${base}${p}`)).text();
+      const channels = async () => ({
+        page: (await fetch(`${base}/blog/${blog.slug}`)).status,
+        detail: (await fetch(`${base}/api/public/blogs/${blog.slug}`)).status,
+        list: (await text('/api/public/blogs')).includes(blog.slug),
+        sitemap: (await text('/sitemap.xml')).includes(`/blog/${blog.slug}`),
+        rss: (await text('/rss.xml')).includes(blog.title),
+      });
+      await expect.poll(channels).toEqual({ page: 200, detail: 200, list: true, sitemap: true, rss: true });
+      await service.update('blog', blog.id, { published: false });
+      await expect.poll(channels).toEqual({ page: 404, detail: 404, list: false, sitemap: false, rss: false });
+      await service.update('blog', blog.id, { published: true });
+      await expect.poll(channels).toEqual({ page: 200, detail: 200, list: true, sitemap: true, rss: true });
+      await service.remove('blog', blog.id);
     });
   }
 });

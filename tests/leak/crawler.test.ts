@@ -18,12 +18,12 @@ import { emails } from '../../functions/db/schema.ts';
 import { isPrivateKey } from '../../functions/files/service.ts';
 import { startServer, type RunningServer } from '../../functions/main.ts';
 import { DEMO_PASSWORD } from '../../functions/users/demo.ts';
-import { CONTENT_TYPE_INFO, CONTENT_TYPES, type ContentItem } from '../../src/lib/content/registry.ts';
+import { CONTENT_TYPE_INFO, CONTENT_TYPES, type ContentItem, type ContentType } from '../../src/lib/content/registry.ts';
 import { CONTENT_DIR } from '../support/app.ts';
 import { pgAdminUrl } from '../support/databases.ts';
-import { makeBlogInput, quietLogger } from '../support/fixtures.ts';
+import { makeBlogInput, makeCourseInput, makeMarketInput, quietLogger } from '../support/fixtures.ts';
 import { createTestDatabase, freePort } from '../support/postgres.ts';
-import { BUILT_DB_ARTICLE } from '../support/site.ts';
+import { BUILT_DB_ARTICLE, BUILT_DRAFT_ARTICLE, UNPUBLISHED_SENTINEL } from '../support/site.ts';
 import { tempDir } from '../support/temp.ts';
 
 type Caller = 'anonymous' | 'free' | 'subscriber' | 'premium';
@@ -36,9 +36,10 @@ const SENTINELS = {
   'SUBSCRIBER-LESSON-SENTINEL-5b21': 'subscriber', // subscriber lesson content
   'PREMIUM-MEDIA-SENTINEL-3c9e': 'premium', // premium lesson media (a protected PDF)
   'PREMIUM-DOWNLOAD-SENTINEL-9d40': 'premium', // premium download (a market file)
-} as const satisfies Record<string, Exclude<Caller, 'anonymous'>>;
+  [UNPUBLISHED_SENTINEL]: 'nobody', // unpublished items: titles, bodies and files, built or written later
+} as const satisfies Record<string, Exclude<Caller, 'anonymous'> | 'nobody'>;
 type Sentinel = keyof typeof SENTINELS;
-const RANK: Record<Caller, number> = { anonymous: -1, free: 0, subscriber: 1, premium: 2 };
+const RANK: Record<Caller | 'nobody', number> = { anonymous: -1, free: 0, subscriber: 1, premium: 2, nobody: 3 };
 
 const DB_ARTICLE = makeBlogInput({
   slug: 'leak-crawler-database-article',
@@ -46,6 +47,35 @@ const DB_ARTICLE = makeBlogInput({
   accessLevel: 'premium',
   content: 'A public opening anyone may read.\n\n<!-- preview -->\n\nThe gated part: PREMIUM-DB-SENTINEL-e61b.',
 });
+
+const DRAFT_SLUG = {
+  blog: 'leak-crawler-unpublished-article',
+  course: 'leak-crawler-unpublished-course',
+  market: 'leak-crawler-unpublished-download',
+} as const;
+
+/** Free items unpublished after they were written (one more was unpublished when the site was built). */
+const UNPUBLISHED = {
+  blog: makeBlogInput({
+    slug: DRAFT_SLUG.blog,
+    title: `Unpublished Article ${UNPUBLISHED_SENTINEL}`,
+    description: `Gone from the site: ${UNPUBLISHED_SENTINEL}.`,
+    accessLevel: 'free',
+    content: `Unpublished body ${UNPUBLISHED_SENTINEL}.`,
+  }),
+  course: makeCourseInput({
+    slug: DRAFT_SLUG.course,
+    title: `Unpublished Course ${UNPUBLISHED_SENTINEL}`,
+    accessLevel: 'free',
+  }),
+  market: makeMarketInput({
+    slug: DRAFT_SLUG.market,
+    title: `Unpublished Download ${UNPUBLISHED_SENTINEL}`,
+    accessLevel: 'free',
+    price: undefined,
+    downloadUrl: 'downloads/website-maintenance-checklist.md',
+  }),
+} as const;
 
 /** What a caller's crawl found. */
 interface Crawl {
@@ -213,11 +243,19 @@ describe('leak crawler', () => {
     const logger = quietLogger();
     const database = await openDatabase({ kind: 'postgres', url: databaseUrl, poolSize: 2 }, logger);
     let items: ContentItem[];
+    let published = 0;
     try {
       const content = createContentService({ db: database.db, mdx: await createMdxSource(CONTENT_DIR), logger });
       await content.create('blog', BUILT_DB_ARTICLE);
       await content.create('blog', DB_ARTICLE);
+      // Written published and listed (so every address they had is crawled), then unpublished.
+      const drafts = [
+        await content.create('blog', BUILT_DRAFT_ARTICLE),
+        ...(await Promise.all(Object.entries(UNPUBLISHED).map(([type, input]) => content.create(type as ContentType, input)))),
+      ];
       items = (await Promise.all(CONTENT_TYPES.map((type) => content.list(type)))).flat();
+      for (const draft of drafts) await content.update(draft.type, draft.id, { published: false });
+      published = items.length - drafts.length;
     } finally {
       await database.close();
     }
@@ -236,7 +274,7 @@ describe('leak crawler', () => {
     });
     server = await startServer(config, logger);
 
-    itemCount = items.length;
+    itemCount = published;
     const seeds = [
       '/',
       '/sitemap.xml',
@@ -303,6 +341,24 @@ describe('leak crawler', () => {
     expect(channels('PREMIUM-MEDIA-SENTINEL-3c9e')).toEqual(new Set(['/api/files']));
     expect(channels('PREMIUM-DOWNLOAD-SENTINEL-9d40')).toEqual(new Set(['/api/files']));
     expect(channels('SUBSCRIBER-LESSON-SENTINEL-5b21')).toEqual(new Set(['/api/content']));
+  });
+
+  it('answers every address of an unpublished item with 404, whoever asks', async () => {
+    const token = await signIn('premium@demo.beacongrowth.co');
+    const paths = [
+      `/blog/${BUILT_DRAFT_ARTICLE.slug}`,
+      `/blog/${DRAFT_SLUG.blog}`,
+      `/api/public/blogs/${DRAFT_SLUG.blog}`,
+      `/api/content/blogs/${DRAFT_SLUG.blog}/body`,
+      `/courses/${DRAFT_SLUG.course}`,
+      `/api/content/courses/${DRAFT_SLUG.course}/lessons/first`,
+      `/market/${DRAFT_SLUG.market}`,
+      `/api/content/market/${DRAFT_SLUG.market}/download`,
+    ];
+    for (const p of paths) {
+      const res = await fetch(`${base}${p}`, { headers: { authorization: `Bearer ${token}` } });
+      expect(res.status, p).toBe(404);
+    }
   });
 
   it('never put gated text in a mail', async () => {

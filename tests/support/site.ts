@@ -28,6 +28,19 @@ export const BUILT_DB_ARTICLE = {
   media: [{ url: '/media/does-not-exist.jpg', type: 'image', alt: 'Missing image' }],
 } as const;
 
+/** Never public: its title marks an unpublished item, which no build, page, feed or answer may carry. */
+export const UNPUBLISHED_SENTINEL = 'UNPUBLISHED-SENTINEL-4a7c';
+
+/** A database article that is unpublished when the test build runs (the build must leave it out). */
+export const BUILT_DRAFT_ARTICLE = {
+  slug: 'unpublished-when-built',
+  title: `Unpublished When Built ${UNPUBLISHED_SENTINEL}`,
+  description: `A draft the build must not list: ${UNPUBLISHED_SENTINEL}.`,
+  tags: ['Draft'],
+  accessLevel: 'free',
+  content: `Draft body ${UNPUBLISHED_SENTINEL}.`,
+} as const;
+
 export interface TestEnvironment {
   pgAdminUrl: string;
   siteDbUrl: string;
@@ -41,6 +54,7 @@ async function seedSiteDatabase(url: string): Promise<void> {
     const mdx = await createMdxSource(path.join(ROOT, 'content'));
     const service = createContentService({ db: database.db, mdx, logger: quietLogger() });
     await service.create('blog', BUILT_DB_ARTICLE);
+    await service.create('blog', { ...BUILT_DRAFT_ARTICLE, published: false });
   } finally {
     await database.close();
   }

@@ -1,7 +1,8 @@
 /**
  * Content Management (beyond the spec's "coming soon"): every item of both sources, filtered by
  * type and title. Git items are read-only here and show their file; database items can be edited
- * (in /create) or deleted (after a confirmation) through the creator API.
+ * (in /create), unpublished (kept, but out of every public and member channel) and published again,
+ * or deleted (after a confirmation) through the creator API.
  */
 import { useEffect, useId, useState } from 'react';
 import { accessLabel, type AccessLevel } from '../../lib/access.ts';
@@ -20,7 +21,10 @@ interface CatalogItem {
   source: 'mdx' | 'db';
   path: string;
   file: string | null;
+  published: boolean;
 }
+
+const ITEM_BUTTON = 'min-h-9 rounded-lg px-3 py-1.5 text-sm font-semibold ring-1 ring-inset disabled:opacity-60';
 
 const TYPE_LABEL = Object.fromEntries(CREATE_TABS.map((t) => [t.type, t.label])) as Record<ContentType, string>;
 
@@ -29,7 +33,8 @@ export function ContentPanel() {
   const [error, setError] = useState('');
   const [type, setType] = useState<ContentType | 'all'>('all');
   const [text, setText] = useState('');
-  const [deleting, setDeleting] = useState<string | null>(null);
+  /** The item a write is under way for, and which. */
+  const [busy, setBusy] = useState<{ id: string; action: 'delete' | 'publish' } | null>(null);
   const ids = useId();
 
   useEffect(() => {
@@ -43,11 +48,33 @@ export function ContentPanel() {
     return () => controller.abort();
   }, []);
 
+  const itemUrl = (item: CatalogItem) => `/api/content/${CONTENT_TYPE_INFO[item.type].apiSegment}/${item.id}`;
+
+  async function setPublished(item: CatalogItem, published: boolean) {
+    setBusy({ id: item.id, action: 'publish' });
+    const result = await gatedFetch<unknown>(itemUrl(item), { method: 'PATCH', body: { published } });
+    setBusy(null);
+    if (result.ok) {
+      setItems((all) => all?.map((i) => (i.id === item.id ? { ...i, published } : i)) ?? null);
+      toast({
+        title: published ? 'Published' : 'Unpublished',
+        description: published
+          ? `"${item.title}" is public again.`
+          : `"${item.title}" is hidden from the site. It can be published again here.`,
+      });
+    } else
+      toast({
+        title: 'Error',
+        description: result.kind === 'error' ? result.message : 'The item could not be changed.',
+        variant: 'destructive',
+      });
+  }
+
   async function remove(item: CatalogItem) {
     if (!window.confirm(`Delete "${item.title}"? This cannot be undone.`)) return;
-    setDeleting(item.id);
-    const result = await gatedFetch<null>(`/api/content/${CONTENT_TYPE_INFO[item.type].apiSegment}/${item.id}`, { method: 'DELETE' });
-    setDeleting(null);
+    setBusy({ id: item.id, action: 'delete' });
+    const result = await gatedFetch<null>(itemUrl(item), { method: 'DELETE' });
+    setBusy(null);
     if (result.ok || result.kind === 'not-found') {
       setItems((all) => all?.filter((i) => i.id !== item.id) ?? null);
       toast({ title: 'Deleted', description: `"${item.title}" has been deleted.` });
@@ -109,9 +136,16 @@ export function ContentPanel() {
             className="flex flex-wrap items-center justify-between gap-3 px-5 py-3"
           >
             <div className="min-w-0">
-              <a href={item.path} className="font-semibold text-slate-900 hover:underline">
-                {item.title}
-              </a>
+              {item.published ? (
+                <a href={item.path} className="font-semibold text-slate-900 hover:underline">
+                  {item.title}
+                </a>
+              ) : (
+                <span className="font-semibold text-slate-900">
+                  {item.title}{' '}
+                  <span className="ml-1 rounded-full bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-800">Unpublished</span>
+                </span>
+              )}
               <p className="text-sm text-slate-600" data-testid="content-meta">
                 {TYPE_LABEL[item.type]} · {accessLabel(item.accessLevel)} ·{' '}
                 {item.source === 'mdx' ? `Git: ${item.file} (read-only)` : 'Database'}
@@ -121,17 +155,25 @@ export function ContentPanel() {
               <div className="flex gap-2">
                 <a
                   href={`/create?edit=${item.type}:${item.id}`}
-                  className="min-h-9 rounded-lg px-3 py-1.5 text-sm font-semibold text-brand-700 ring-1 ring-inset ring-brand-200 hover:bg-brand-50"
+                  className={`${ITEM_BUTTON} text-brand-700 ring-brand-200 hover:bg-brand-50`}
                 >
                   Edit
                 </a>
                 <button
                   type="button"
-                  disabled={deleting === item.id}
-                  onClick={() => void remove(item)}
-                  className="min-h-9 rounded-lg px-3 py-1.5 text-sm font-semibold text-red-700 ring-1 ring-inset ring-red-200 hover:bg-red-50 disabled:opacity-60"
+                  disabled={busy?.id === item.id}
+                  onClick={() => void setPublished(item, !item.published)}
+                  className={`${ITEM_BUTTON} text-slate-700 ring-slate-300 hover:bg-slate-50`}
                 >
-                  {deleting === item.id ? 'Deleting...' : 'Delete'}
+                  {busy?.id === item.id && busy.action === 'publish' ? 'Saving...' : item.published ? 'Unpublish' : 'Publish'}
+                </button>
+                <button
+                  type="button"
+                  disabled={busy?.id === item.id}
+                  onClick={() => void remove(item)}
+                  className={`${ITEM_BUTTON} text-red-700 ring-red-200 hover:bg-red-50`}
+                >
+                  {busy?.id === item.id && busy.action === 'delete' ? 'Deleting...' : 'Delete'}
                 </button>
               </div>
             )}

@@ -73,6 +73,8 @@ function Field({
 /** An existing database item being edited: its id and the form filled from it. */
 export interface Editing {
   id: string;
+  /** Unpublished items have no public page: saving one returns to the admin dashboard. */
+  published: boolean;
   initial: ContentDraft;
 }
 
@@ -155,7 +157,7 @@ export function ContentForm({ type, editing }: { type: ContentType; editing?: Ed
     if (result.ok) {
       toast((editing ? updatedToast : createdToast)(type, result.data.item.title));
       // Long enough to read the toast; the button stays busy meanwhile. An edit opens the item itself.
-      const next = editing ? result.data.path : listRoute(type);
+      const next = !editing ? listRoute(type) : editing.published ? result.data.path : '/admin';
       window.setTimeout(() => window.location.assign(next), 1200);
       return;
     }

@@ -31,7 +31,7 @@ export default function CreateContent() {
   useEffect(() => {
     if (!allowed || !target) return;
     void fetchEditable(target.type, target.id).then((result) =>
-      setEditing(result.ok ? { id: target.id, initial: draftFromInput(result.data.input) } : 'failed'),
+      setEditing(result.ok ? { id: target.id, published: result.data.published, initial: draftFromInput(result.data.input) } : 'failed'),
     );
   }, [allowed, target]);
 
@@ -46,6 +46,11 @@ export default function CreateContent() {
   return (
     <div className="space-y-8">
       <h1 className="text-3xl font-bold text-slate-900">{editing ? 'Edit Content' : 'Create Content'}</h1>
+      {editing && !editing.published && (
+        <p role="note" className="rounded-lg bg-amber-50 px-4 py-3 text-sm text-amber-900 ring-1 ring-amber-200">
+          This item is unpublished. Saving keeps it hidden; publish it from the Content tab of the admin dashboard.
+        </p>
+      )}
       {!editing && <TabList label="Content type" tabs={TABS} current={type} onSelect={setType} idPrefix={ids} />}
       <section role={editing ? undefined : 'tabpanel'} id={`${ids}-panel`} aria-labelledby={editing ? undefined : `${ids}-${type}`}>
         <ContentForm key={type} type={type} editing={editing ?? undefined} />

@@ -21,7 +21,7 @@ export function createItem(type: ContentType, payload: Record<string, unknown>) 
 
 /** An existing database item as its form holds it. */
 export function fetchEditable(type: ContentType, id: string) {
-  return gatedFetch<{ id: string; type: ContentType; input: Record<string, unknown> }>(
+  return gatedFetch<{ id: string; type: ContentType; published: boolean; input: Record<string, unknown> }>(
     `/api/content/${CONTENT_TYPE_INFO[type].apiSegment}/${encodeURIComponent(id)}`,
   );
 }

@@ -1,0 +1,1 @@
+ALTER TABLE "content_items" ADD COLUMN "published" boolean DEFAULT true NOT NULL;
