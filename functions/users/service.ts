@@ -91,7 +91,8 @@ export function createUserService({ db, outbox, adminEmails, deleteAccount, befo
       throw new AppError('conflict', 'You cannot remove your own admin role; ask another administrator.');
     return db.transaction(async (tx) => {
       const txStore = createUserStore(tx);
-      const before = await txStore.byId(id);
+      // Locked like billing's recompute, so a webhook and this change never decide the level on stale rows.
+      const before = await txStore.lockById(id);
       if (!before) throw new AppError('not_found', 'No such user.');
       const role = change.role ?? before.role;
       // Staff read at premium; staff made members again keep what they pay for, not the role's premium.

@@ -20,6 +20,11 @@ export function createUserStore(db: DbOrTx) {
       const [row] = await db.select().from(profiles).where(eq(profiles.id, id));
       return row;
     },
+    /** The profile locked until the transaction ends (billing's level recompute takes the same lock). */
+    async lockById(id: string): Promise<ProfileRow | undefined> {
+      const [row] = await db.select().from(profiles).where(eq(profiles.id, id)).for('update');
+      return row;
+    },
     async byEmail(email: string): Promise<ProfileRow | undefined> {
       const [row] = await db.select().from(profiles).where(eq(profiles.email, email));
       return row;
