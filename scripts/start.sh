@@ -7,7 +7,11 @@ if [ ! -x node_modules/.bin/node ] || [ package-lock.json -nt node_modules/.pack
   echo "Installing dependencies..."
   # npm ci refuses a lock whose optional per-platform packages the registry mirror lacks (it has
   # only some versions of them); npm install then installs the same locked versions.
-  npm ci --no-audit --no-fund || npm install --no-audit --no-fund
+  # Its refusal is expected there, so it is kept out of sight: one line says what happens instead.
+  if ! npm ci --no-audit --no-fund --loglevel=error >"${TMPDIR:-/tmp}/beacon-npm-ci.log" 2>&1; then
+    echo "npm ci could not use the lock file as is (details in ${TMPDIR:-/tmp}/beacon-npm-ci.log); installing the same versions with npm install..."
+    npm install --no-audit --no-fund
+  fi
 fi
 # A fresh npm run puts node_modules/.bin first on PATH, so the rest runs on the project's Node 22.
 exec npm run --silent serve
