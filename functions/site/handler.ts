@@ -1,7 +1,7 @@
 /**
  * Serves the Astro build on the API's port: prebuilt files from dist/client (hashed assets cached for
  * a year, everything else revalidated by ETag, precompressed variants when present), on-demand pages
- * through Astro's Node handler with per-request locals (compressed as they stream, brotli or gzip), and the prebuilt 404 page for everything else.
+ * through Astro's Node handler with per-request locals, and the prebuilt 404 page for everything else.
  * Paths that are not safe to route (control characters, backslashes, broken percent-encoding) get
  * 400, methods other than GET and HEAD get 405, and "/page/" redirects to "/page" on our origin only.
  */
@@ -10,8 +10,6 @@ import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { constants as zlib } from 'node:zlib';
-import compression from 'compression';
 import sirv from 'sirv';
 import { isSafePath, withoutTrailingSlash } from '../../src/lib/redirect.ts';
 import type { AppContext } from '../lib/context.ts';
@@ -82,18 +80,12 @@ export async function createSiteHandler({ distDir, locals }: SiteHandlerOptions)
     res.end(req.method === 'HEAD' ? undefined : notFoundPage);
   };
 
-  // On-demand pages (database items, sitemap, feeds) are compressed as Astro streams them: brotli at
-  // a quality cheap enough per request, gzip otherwise; small answers and other types pass as they are.
-  const compress = compression({ threshold: 1024, brotli: { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } } });
-
   const serve = (req: IncomingMessage, res: ServerResponse, pageLocals: object) =>
     new Promise<void>((resolve, reject) => {
       res.once('finish', resolve);
       res.once('close', resolve);
       const toAstro = () => {
-        compress(req as Parameters<typeof compress>[0], res as Parameters<typeof compress>[1], () => {
-          astro.handler(req, res, (err) => (err ? reject(err) : sendErrorPage(req, res, 404)), pageLocals).catch(reject);
-        });
+        astro.handler(req, res, (err) => (err ? reject(err) : sendErrorPage(req, res, 404)), pageLocals).catch(reject);
       };
       files(req, res, toAstro);
     });

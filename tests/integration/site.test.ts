@@ -4,7 +4,7 @@
  */
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { brotliDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { loadConfig } from '../../functions/config.ts';
 import { createMdxSource } from '../../functions/content/mdx-source.ts';
@@ -80,26 +80,6 @@ describe.each(DATABASE_KINDS)('site served on %s', (kind) => {
     expect(existsSync(path.join(client, 'pillar-pages-that-rank', 'index.html'))).toBe(true);
     // Database items render on demand, so run-time edits never leave a stale file behind.
     expect(existsSync(path.join(client, BUILT_DB_ARTICLE.slug))).toBe(false);
-  });
-
-  it('compresses on-demand pages and feeds as they stream, when the client accepts it', async () => {
-    for (const [p, marker] of [
-      ['/rss.xml', '<rss'],
-      ['/sitemap.xml', '<urlset'],
-      ['/courses/no-such-course-here', '404'],
-    ] as const) {
-      const br = await rawGet(base, p, { 'accept-encoding': 'gzip, br' });
-      expect(br.headers['content-encoding'], p).toBe('br');
-      expect(String(br.headers.vary), p).toMatch(/accept-encoding/i);
-      expect(brotliDecompressSync(br.body).toString(), p).toContain(marker);
-      const gz = await rawGet(base, p, { 'accept-encoding': 'gzip' });
-      expect(gz.headers['content-encoding'], p).toBe('gzip');
-      expect(gunzipSync(gz.body).toString(), p).toContain(marker);
-      const plain = await rawGet(base, p, { 'accept-encoding': 'identity' });
-      expect(plain.headers['content-encoding'], p).toBeUndefined();
-      expect(plain.body.toString(), p).toContain(marker);
-      expect(br.status, p).toBe(plain.status);
-    }
   });
 
   it('answers the public API over a real socket with headers, ETag, 304, HEAD and compression', async () => {
