@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { eq } from 'drizzle-orm';
 import { pino } from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ContentInputOf, ContentType } from '../../src/lib/content/registry.ts';
@@ -317,6 +318,20 @@ describe('content service', () => {
       await service.update('tool', created.id, { published: false });
       await service.update('tool', created.id, { published: true });
       expect(await service.get('tool', created.slug)).toEqual(created);
+    });
+
+    it('writes only the flag, so an edit saved meanwhile is kept', async () => {
+      const created = await service.create('blog', makeBlogInput({ title: 'Before the edit' }));
+      const transaction = database.db.transaction.bind(database.db);
+      // Another editor's save lands between the unpublish's read and its write.
+      const spy = vi.spyOn(database.db, 'transaction').mockImplementationOnce((async (fn: Parameters<typeof transaction>[0]) => {
+        await database.db.update(contentItems).set({ title: 'Saved meanwhile' }).where(eq(contentItems.id, created.id));
+        return transaction(fn);
+      }) as typeof database.db.transaction);
+      await service.update('blog', created.id, { published: false });
+      spy.mockRestore();
+      await service.update('blog', created.id, { published: true });
+      expect(await service.get('blog', created.slug)).toMatchObject({ title: 'Saved meanwhile' });
     });
 
     it('refuses a published value that is not true or false', async () => {

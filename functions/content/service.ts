@@ -188,8 +188,10 @@ export function createContentService({ db, mdx, logger }: ContentServiceDeps) {
       const data = parseInput(type, { ...inputFromRow(existing), ...touched, ...patch });
       const slug = data.slug === existing.slug ? existing.slug : await freeSlug(type, data.slug ?? existing.slug, true);
       const { type: _type, ...columns } = rowFromInput(type, slug, data);
+      // Publishing alone writes only its flag, so it never puts back fields another write changed since the read.
+      const change = !edited && published !== undefined ? { published } : published === undefined ? columns : { ...columns, published };
       const row = await write(type, async (tx) => {
-        const updated = await tx.update(id, published === undefined ? columns : { ...columns, published });
+        const updated = await tx.update(id, change);
         if (!updated) throw new AppError('not_found', `No ${type} item with id ${id}.`);
         return updated;
       });

@@ -2,7 +2,8 @@
  * The creator API (issue 11): `POST /api/content/{segment}` creates a database item, `GET
  * /api/content/{segment}/{id}` reads one as its form holds it (for editing), `PATCH` changes one
  * (validated again as a whole; `published: false` unpublishes it, `true` publishes it again),
- * `DELETE` removes one. Unpublished items keep their slug and reach no public or member channel.
+ * `DELETE` removes one. Unpublished items keep their slug and leave every live public and member
+ * channel (pages built before stay as built until the next build: ARCHITECTURE.md "Pages").
  * Editors and admins only, from a live session; editors change only what they wrote, admins
  * anything. Input is checked with the content registry's own schema (the form's), slugs are made
  * unique, and Markdown bodies are stored as written and sanitised when rendered. Git items have no

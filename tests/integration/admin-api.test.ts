@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AdminService } from '../../functions/admin/service.ts';
 import { auditLog, emails, leads, newsletterSubscribers, profiles, purchases, subscriptions } from '../../functions/db/schema.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { DATABASE_KINDS } from '../support/databases.ts';
@@ -292,18 +293,7 @@ describe.each(DATABASE_KINDS)('admin API on %s', (kind) => {
       await db.insert(emails).values([mail('failed'), mail('failed'), mail('sent')]);
 
       const res = await o.app.request('/api/admin/overview', { headers: { authorization: `Bearer ${token}` } });
-      type Overview = {
-        members: { total: number; byLevel: Record<string, number> };
-        payingMembers: number;
-        monthlyRecurringRevenue: { amount: number; currency: string };
-        pendingCancellations: number;
-        days: number;
-        signups: { date: string; count: number }[];
-        cancellations: { date: string; count: number }[];
-        leads: number;
-        newsletterConfirmed: number;
-        failedEmails: number;
-      };
+      type Overview = Awaited<ReturnType<AdminService['overview']>>;
       const view = await json<Overview>(res);
       expect(view.members).toEqual({ total: 6, byLevel: { free: 1, subscriber: 2, premium: 3 } });
       expect(view.payingMembers).toBe(3);

@@ -60,7 +60,7 @@ export function ContentPanel() {
         title: published ? 'Published' : 'Unpublished',
         description: published
           ? `"${item.title}" is public again.`
-          : `"${item.title}" is hidden from the site. It can be published again here.`,
+          : `"${item.title}" has been unpublished. It can be published again here.`,
       });
     } else
       toast({
