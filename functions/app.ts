@@ -84,7 +84,7 @@ export function createApp({ config, logger, services, site, accessLog }: AppDeps
   app.route('/api/leads', createLeadRoutes({ leads: services.leads, limiter, trustProxy }));
   app.route('/api/files', createFileRoutes(services.downloads));
   const { users, verifyAccessToken: verify, progress, sessionIsLive } = services;
-  app.route('/api/content', createGatedContentRoutes({ gated: services.gated, progress, verify, users }));
+  app.route('/api/content', createGatedContentRoutes({ gated: services.gated, progress, verify, users, sessionIsLive }));
   app.route('/api/content', createContentWriteRoutes({ content: services.content, verify, users, sessionIsLive }));
   app.route('/api/users', createUserRoutes({ users, verify, sessionIsLive, progress, feeds: services.feeds }));
   app.route('/feeds', createFeedRoutes(services.feeds));
@@ -93,7 +93,7 @@ export function createApp({ config, logger, services, site, accessLog }: AppDeps
   app.route('/api/admin', createAdminRoutes({ admin: services.admin, content: services.content, users, verify, sessionIsLive }));
   app.route('/', createUploadRoutes({ uploads: services.uploads, verify, users, sessionIsLive }));
   app.route('/', createMediaRoutes(services.uploads, MEDIA_PATH));
-  app.route('/api/payments', createPaymentRoutes({ billing: services.billing, inbox: services.inbox, verify, users }));
+  app.route('/api/payments', createPaymentRoutes({ billing: services.billing, inbox: services.inbox, verify, users, sessionIsLive }));
   app.route('/openai', createAiRoutes({ drafter: services.drafter, limiter, verify, users, sessionIsLive }));
   if (services.embeddedBilling) app.route('/api/billing/test', createTestBillingRoutes(services.embeddedBilling));
 

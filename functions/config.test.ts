@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, deploymentProblems, deploymentSignals, loadConfig } from './config.ts';
 
 const CWD = path.resolve('/srv/beacon');
 
@@ -54,16 +54,16 @@ describe('loadConfig defaults', () => {
 describe('loadConfig overrides', () => {
   it('uses Postgres when DATABASE_URL is set', () => {
     const url = 'postgres://app:secret@db.internal:5432/beacon';
-    expect(loadConfig({ DATABASE_URL: url, DATABASE_POOL_SIZE: '4' }, CWD).database).toEqual({
+    expect(loadConfig({ DATABASE_URL: url, DATABASE_POOL_SIZE: '4', PAYMENTS: 'test' }, CWD).database).toEqual({
       kind: 'postgres',
       url,
       poolSize: 4,
     });
-    expect(loadConfig({ DATABASE_URL: 'postgresql://db/beacon' }, CWD).database).toMatchObject({ kind: 'postgres' });
+    expect(loadConfig({ DATABASE_URL: 'postgresql://db/beacon', PAYMENTS: 'test' }, CWD).database).toMatchObject({ kind: 'postgres' });
   });
 
   it('removes the trailing slash of SITE_URL', () => {
-    expect(loadConfig({ SITE_URL: 'https://beacongrowth.co/' }, CWD).siteUrl).toBe('https://beacongrowth.co');
+    expect(loadConfig({ SITE_URL: 'https://beacongrowth.co/', PAYMENTS: 'test' }, CWD).siteUrl).toBe('https://beacongrowth.co');
   });
 
   it('builds the site URL from the port and host', () => {
@@ -117,10 +117,11 @@ describe('loadConfig errors', () => {
 describe('loadConfig accounts', () => {
   it('seeds demo accounts only on the embedded defaults unless told', () => {
     expect(loadConfig({}, CWD).auth.seedDemo).toBe(true);
-    expect(loadConfig({ DATABASE_URL: 'postgres://u:p@db.example/app' }, CWD).auth.seedDemo).toBe(false);
-    expect(loadConfig({ SITE_URL: 'https://www.beacongrowth.co' }, CWD).auth.seedDemo).toBe(false);
+    const test = { PAYMENTS: 'test' };
+    expect(loadConfig({ DATABASE_URL: 'postgres://u:p@db.example/app', ...test }, CWD).auth.seedDemo).toBe(false);
+    expect(loadConfig({ SITE_URL: 'https://www.beacongrowth.co', ...test }, CWD).auth.seedDemo).toBe(false);
     expect(loadConfig({ SUPABASE_URL: 'https://proj.supabase.co' }, CWD).auth.seedDemo).toBe(false);
-    expect(loadConfig({ DATABASE_URL: 'postgres://u:p@db.example/app', AUTH_SEED_DEMO: 'true' }, CWD).auth.seedDemo).toBe(true);
+    expect(loadConfig({ DATABASE_URL: 'postgres://u:p@db.example/app', AUTH_SEED_DEMO: 'true', ...test }, CWD).auth.seedDemo).toBe(true);
     expect(loadConfig({ AUTH_SEED_DEMO: 'false' }, CWD).auth.seedDemo).toBe(false);
   });
 
@@ -167,6 +168,80 @@ describe('loadConfig payments', () => {
   });
 });
 
+describe('loadConfig payments outside the embedded defaults', () => {
+  const STRIPE = { STRIPE_SECRET_KEY: 'sk_live_config', STRIPE_WEBHOOK_SECRET: 'whsec_config_secret_1234' };
+  /** Each sign of a deployment on its own: a database server, an https site, NODE_ENV=production said out loud. */
+  const DEPLOYMENTS: [string, Record<string, string>][] = [
+    ['DATABASE_URL is set', { DATABASE_URL: 'postgres://app:secret@db.internal:5432/beacon' }],
+    ['SITE_URL is https', { SITE_URL: 'https://www.beacongrowth.co' }],
+    ['NODE_ENV=production', { NODE_ENV: 'production' }],
+  ];
+
+  it('runs the test checkout on the embedded defaults, where NODE_ENV is production only by default', () => {
+    for (const env of [{}, { SITE_URL: 'http://127.0.0.1:3000' }, { NODE_ENV: 'development' }, { NODE_ENV: 'test', PORT: '4000' }]) {
+      const config = loadConfig(env, CWD);
+      expect(config.billing.stripe, JSON.stringify(env)).toBeUndefined();
+    }
+    expect(loadConfig({}, CWD).env).toBe('production');
+    expect(deploymentSignals({})).toEqual([]);
+    expect(deploymentSignals({ DATABASE_URL: '', SITE_URL: ' ', NODE_ENV: '' })).toEqual([]);
+  });
+
+  it.each(DEPLOYMENTS)('refuses to start without Stripe when %s, naming STRIPE_SECRET_KEY and PAYMENTS=test', (signal, env) => {
+    const error = configError(env);
+    expect(error.problems).toHaveLength(1);
+    expect(error.problems[0]).toMatch(/^STRIPE_SECRET_KEY: required because this is a deployment/);
+    expect(error.problems[0]).toContain(signal);
+    expect(error.problems[0]).toContain('PAYMENTS=test');
+    expect(error.message).toMatch(/^Invalid configuration:/);
+  });
+
+  it('names every sign of a deployment it saw', () => {
+    const error = configError({ DATABASE_URL: 'postgres://db/beacon', SITE_URL: 'https://beacongrowth.co', NODE_ENV: 'production' });
+    expect(error.problems[0]).toContain('(DATABASE_URL is set, SITE_URL is https, NODE_ENV=production)');
+  });
+
+  it.each(DEPLOYMENTS)('runs the test checkout on purpose with PAYMENTS=test when %s (staging, previews)', (_signal, env) => {
+    const config = loadConfig({ ...env, PAYMENTS: 'test' }, CWD);
+    expect(config.billing.stripe).toBeUndefined();
+  });
+
+  it.each(DEPLOYMENTS)('takes payments through Stripe with a key when %s', (_signal, env) => {
+    expect(loadConfig({ ...env, ...STRIPE }, CWD).billing.stripe).toEqual({ secretKey: 'sk_live_config' });
+  });
+
+  it('refuses PAYMENTS=test together with a Stripe key, naming both, wherever it runs', () => {
+    for (const env of [{}, ...DEPLOYMENTS.map(([, e]) => e)]) {
+      const error = configError({ ...env, ...STRIPE, PAYMENTS: 'test' });
+      expect(error.problems).toHaveLength(1);
+      expect(error.problems[0]).toMatch(/^PAYMENTS: /);
+      expect(error.problems[0]).toContain('STRIPE_SECRET_KEY');
+    }
+  });
+
+  it('knows no PAYMENTS value but test', () => {
+    expect(configError({ PAYMENTS: 'live' }).problems[0]).toMatch(/^PAYMENTS: /);
+    expect(loadConfig({ PAYMENTS: '' }, CWD).billing).toEqual({});
+  });
+
+  it('asks no payment provider of the site build or the mail worker, which take no payments', () => {
+    const env = { DATABASE_URL: 'postgres://db/beacon', NODE_ENV: 'production' };
+    expect(loadConfig(env, CWD, { role: 'build' }).database.kind).toBe('postgres');
+    expect(loadConfig(env, CWD, { role: 'worker' }).database.kind).toBe('postgres');
+    expect(() => loadConfig(env, CWD, { role: 'server' })).toThrow(ConfigError);
+  });
+
+  it('checks a deployment through one reusable function that lists every problem', () => {
+    const env = { PORT: 3000 } as unknown as Parameters<typeof deploymentProblems>[0];
+    expect(deploymentProblems(env, { signals: [], role: 'server' })).toEqual([]);
+    expect(deploymentProblems(env, { signals: ['SITE_URL is https'], role: 'server' })).toEqual([
+      expect.stringMatching(/^STRIPE_SECRET_KEY: /),
+    ]);
+    expect(deploymentProblems({ ...env, PAYMENTS: 'test' }, { signals: ['SITE_URL is https'], role: 'server' })).toEqual([]);
+    expect(deploymentProblems(env, { signals: ['SITE_URL is https'], role: 'worker' })).toEqual([]);
+  });
+});
+
 describe('loadConfig uploads', () => {
   it('stores uploads on local disk under DATA_DIR with a 25 MB limit by default', () => {
     expect(loadConfig({}, CWD).uploads).toEqual({
@@ -208,5 +283,21 @@ describe('loadConfig uploads', () => {
     });
     expect(configError({ S3_BUCKET: 'media', S3_ACCESS_KEY_ID: 'id' }).problems[0]).toMatch(/^S3_ACCESS_KEY_ID/);
     expect(configError({ S3_BUCKET: 'media', S3_PREFIX: '../x' }).problems[0]).toMatch(/^S3_PREFIX/);
+  });
+});
+
+describe('loadConfig downloads', () => {
+  it('allows no outside download hosts by default, and reads DOWNLOAD_HOSTS lower-cased', () => {
+    expect(loadConfig({}, CWD).downloadHosts).toEqual([]);
+    expect(loadConfig({ DOWNLOAD_HOSTS: ' Files.Example.com, cdn.example.org ,' }, CWD).downloadHosts).toEqual([
+      'files.example.com',
+      'cdn.example.org',
+    ]);
+  });
+
+  it('refuses entries that are not host names, naming the variable', () => {
+    for (const value of ['https://files.example.com', 'files.example.com/kit', '*.example.com', 'files.example.com:443']) {
+      expect(configError({ DOWNLOAD_HOSTS: value }).problems[0], value).toMatch(/^DOWNLOAD_HOSTS: must be comma-separated host names/);
+    }
   });
 });

@@ -4,6 +4,7 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
+import { parseDownloadHosts } from '../src/lib/content/downloads.ts';
 import type { S3StorageOptions } from './storage/s3.ts';
 
 const booleanFlag = z.enum(['true', 'false', '1', '0', 'yes', 'no', '']).transform((v) => v === 'true' || v === '1' || v === 'yes');
@@ -64,6 +65,12 @@ const EnvSchema = z.object({
     .regex(/^(sk|rk)_(test|live)_\w+$/, 'must be a Stripe secret key (sk_test_…, sk_live_…)')
     .optional(),
   STRIPE_WEBHOOK_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+  /**
+   * Payments without Stripe: `test` runs the embedded test checkout outside the embedded defaults on
+   * purpose (staging, previews). Unset: automatic (Stripe with a key, the test provider only on the
+   * embedded defaults).
+   */
+  PAYMENTS: z.enum(['test'], { message: 'must be test, or unset' }).optional(),
   /** AI drafting (POST /openai/generate): a model through the OpenAI SDK when set, else the offline drafter. */
   OPENAI_API_KEY: z.string().min(1).optional(),
   /** Any OpenAI-compatible server's API root (…/v1); OpenAI's own when unset. */
@@ -78,6 +85,17 @@ const EnvSchema = z.object({
     .string()
     .regex(/^pk_(test|live)_\w+$/, 'must be a Stripe publishable key (pk_test_…, pk_live_…)')
     .optional(),
+  /**
+   * Hosts that outside download links (an https `downloadUrl` or lesson file) may point at,
+   * comma-separated host names; none by default, so every download is a protected file.
+   */
+  DOWNLOAD_HOSTS: z
+    .string()
+    .default('')
+    .refine(
+      (v) => parseDownloadHosts(v).invalid.length === 0,
+      'must be comma-separated host names, e.g. files.example.com,cdn.example.org',
+    ),
   /** Largest upload (POST /api/upload), separate from MAX_BODY_BYTES. */
   UPLOAD_MAX_BYTES: z.coerce
     .number()
@@ -142,6 +160,8 @@ export interface Config {
   };
   /** Protected downloads (keys of downloadUrl) live here. */
   filesDir: string;
+  /** Hosts outside download links may point at (DOWNLOAD_HOSTS, lower-case); empty: none. */
+  downloadHosts: string[];
   /** The embedded auth service (functions/auth), Supabase Auth's defaults unless noted. */
   auth: {
     /** Sign-up confirms at once (GoTrue "autoconfirm"); off: a confirmation link is mailed first. */
@@ -166,7 +186,7 @@ export interface Config {
   ai: {
     openai?: { apiKey: string; baseUrl?: string; model: string; timeoutMs: number };
   };
-  /** Payments: Stripe when a key is set, else the embedded test provider. */
+  /** Payments: Stripe when a key is set, else the embedded test provider (outside the embedded defaults only with PAYMENTS=test). */
   billing: {
     /** Verifies webhook signatures (Stripe's scheme); the embedded provider derives one from SECRET_KEY's store when unset. */
     webhookSecret?: string;
@@ -205,13 +225,62 @@ function withoutEmpty(source: Record<string, string | undefined>): Record<string
   );
 }
 
+/**
+ * What says the environment is past the embedded defaults, where real people use the site: a
+ * database server, an https SITE_URL, or NODE_ENV=production set in the environment itself (the
+ * schema's default of production does not count, so a bare `npm start` stays on the embedded
+ * defaults). Empty on the embedded defaults.
+ */
+export function deploymentSignals(source: Record<string, string | undefined>): string[] {
+  const env = withoutEmpty(source);
+  return [
+    ...(env.DATABASE_URL ? ['DATABASE_URL is set'] : []),
+    ...(/^https:\/\//i.test(env.SITE_URL ?? '') ? ['SITE_URL is https'] : []),
+    ...(env.NODE_ENV === 'production' ? ['NODE_ENV=production'] : []),
+  ];
+}
+
+/** What a process does with the configuration: what a deployment must have depends on it. */
+export type ConfigRole = 'server' | 'build' | 'worker';
+
+/**
+ * What a deployment must not start without, one problem per line naming its variables (none on the
+ * embedded defaults, where `signals` is empty). The server takes payments, so it needs a payment
+ * provider: Stripe, or the embedded test checkout asked for on purpose with PAYMENTS=test. The site
+ * build and the mail worker take none. Later production checks belong here, so that start-up names
+ * every problem in one message.
+ */
+export function deploymentProblems(env: Env, { signals, role }: { signals: readonly string[]; role: ConfigRole }): string[] {
+  const problems: string[] = [];
+  if (signals.length === 0) return problems;
+  const where = `this is a deployment (${signals.join(', ')})`;
+  if (role === 'server' && !env.STRIPE_SECRET_KEY && env.PAYMENTS !== 'test') {
+    problems.push(
+      `STRIPE_SECRET_KEY: required because ${where}: without it members would pay on the test checkout with test cards. ` +
+        'Set PAYMENTS=test to run the test checkout on purpose (staging, previews).',
+    );
+  }
+  return problems;
+}
+
 /** Validates the environment; throws ConfigError listing every problem by variable name. */
-export function loadConfig(source: Record<string, string | undefined> = process.env, cwd = process.cwd()): Config {
+export function loadConfig(
+  source: Record<string, string | undefined> = process.env,
+  cwd = process.cwd(),
+  { role = 'server' }: { role?: ConfigRole } = {},
+): Config {
   const parsed = EnvSchema.safeParse(withoutEmpty(source));
   if (!parsed.success) {
     throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.') || 'environment'}: ${i.message}`));
   }
   const env = parsed.data;
+  if (env.PAYMENTS === 'test' && env.STRIPE_SECRET_KEY) {
+    throw new ConfigError([
+      'PAYMENTS: test runs the embedded test checkout, so it cannot be set together with STRIPE_SECRET_KEY (unset one of them)',
+    ]);
+  }
+  const problems = deploymentProblems(env, { signals: deploymentSignals(source), role });
+  if (problems.length) throw new ConfigError(problems);
   if (env.STRIPE_SECRET_KEY && !env.STRIPE_WEBHOOK_SECRET) {
     throw new ConfigError(['STRIPE_WEBHOOK_SECRET: required with STRIPE_SECRET_KEY (the webhook signing secret, whsec_…)']);
   }
@@ -255,6 +324,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       concurrency: env.EMAIL_CONCURRENCY,
     },
     filesDir: path.join(path.resolve(cwd, env.CONTENT_DIR), 'files'),
+    downloadHosts: parseDownloadHosts(env.DOWNLOAD_HOSTS).hosts,
     auth: {
       autoconfirm: env.AUTH_AUTOCONFIRM,
       jwtExpirySeconds: env.AUTH_JWT_EXPIRY_SECONDS,

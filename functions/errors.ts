@@ -61,12 +61,13 @@ export class AppError extends Error {
 
 /** Field errors keyed by dotted path, from a zod error. */
 export function fieldErrors(error: z.ZodError): FieldErrors {
-  const out: FieldErrors = {};
+  // A Map, so a client-named key such as "__proto__" or "constructor" is a key like any other.
+  const out = new Map<string, string[]>();
   for (const issue of error.issues) {
     const key = issue.path.join('.') || '_';
-    (out[key] ??= []).push(issue.message);
+    out.set(key, [...(out.get(key) ?? []), issue.message]);
   }
-  return out;
+  return Object.fromEntries(out);
 }
 
 /** The error body; `requestId` lets a user's report be matched with the server's log lines. */
@@ -90,16 +91,33 @@ export function errorResponse(c: AppContext, code: ErrorCode, message: string, o
   });
 }
 
+/** The log line for a client that closed the connection mid-body. */
+export const HUNG_UP = 'client closed the connection before its request arrived whole';
+
 const codeForStatus = (status: number): ErrorCode =>
   (Object.entries(ERROR_STATUS).find(([, s]) => s === status)?.[0] ?? (status >= 500 ? 'internal' : 'bad_request')) as ErrorCode;
 
 /**
+ * Whether the client closed the connection before its request arrived whole (mid-body): reading the
+ * body failed because nobody is left to answer, which is routine, not a fault of ours.
+ */
+function clientHungUp(c: AppContext): boolean {
+  const incoming = c.env?.incoming;
+  return incoming !== undefined && !incoming.complete && (incoming.readableAborted || incoming.destroyed);
+}
+
+/**
  * Hono onError handler: known errors keep their code, everything else is logged and becomes 500.
- * When the answer had already started, the failure is logged and the connection closed instead.
+ * When the answer had already started, the failure is logged and the connection closed instead. A
+ * client that hung up mid-body is one `info` line (no stack) and a 400 nobody reads, never a 5xx.
  */
 export function createErrorHandler(logger: Logger) {
   return (err: Error, c: AppContext) => {
     if (c.env?.outgoing?.headersSent) return abortAfterHead(c, err);
+    if (clientHungUp(c)) {
+      (c.get('log')?.() ?? logger).info({ method: c.req.method, path: c.req.path }, HUNG_UP);
+      return errorResponse(c, 'bad_request', 'The request did not arrive whole.');
+    }
     if (err instanceof AppError) return errorResponse(c, err.code, err.message, err);
     if (err instanceof HTTPException && err.status < 500) {
       return errorResponse(c, codeForStatus(err.status), err.message || 'Bad request');

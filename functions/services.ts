@@ -8,7 +8,7 @@ import { createRateLimitService } from './abuse/service.ts';
 import { createSigningKeys } from './auth/keys.ts';
 import { createAuthService } from './auth/service.ts';
 import { createAuthStore } from './auth/store.ts';
-import { deleteHostedAccount, hostedSessionIsLive } from './auth/hosted.ts';
+import { deleteHostedAccount, hostedAccount, hostedSessionIsLive } from './auth/hosted.ts';
 import { createAccessTokenVerifier, localKeySet, remoteKeySet } from './auth/verify.ts';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './users/demo.ts';
 import { createUserService } from './users/service.ts';
@@ -83,12 +83,12 @@ export async function createServices(config: Config, logger: Logger, options: Se
   const mdx = await createMdxSource(config.contentDir);
   const db = options.database ?? (await openDatabase(config.database, logger));
   try {
-    const content = createContentService({ db: db.db, mdx, logger });
+    const content = createContentService({ db: db.db, mdx, logger, downloadHosts: config.downloadHosts });
     const contentCache = createPublicContentCache(content);
     const { siteUrl } = config;
     const secret = await loadSigningSecret(createSecretStore(db.db), config.secretKey);
     const tokens = createTokens(secret);
-    const downloads = createFileService({ tokens, filesDir: config.filesDir, siteUrl });
+    const downloads = createFileService({ tokens, filesDir: config.filesDir, siteUrl, downloadHosts: config.downloadHosts });
     // Purchases open items whatever the level; billing is made below, and asked only per request.
     const gated = createGatedContent({ content, files: downloads, owns: (userId, type, slug) => billing.owns(userId, type, slug) });
     content.onChange(() => gated.clear());
@@ -130,6 +130,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
     });
     const users = createUserService({
       db: db.db,
+      lookupAccount: hosted ? (id, token) => hostedAccount(hosted, id, token) : (id) => auth.account(id),
       outbox,
       adminEmails: config.auth.adminEmails,
       deleteAccount: hosted ? (id) => deleteHostedAccount(hosted, id) : (id) => auth.deleteUser(id),

@@ -20,10 +20,12 @@ export interface LimitResult {
 }
 
 export function createRateLimitService(store: RateLimitStore) {
+  // Subjects are addresses and IPs: only a digest is stored, so the table holds no personal data.
+  const keyOf = (limit: Limit, subject: string) =>
+    `${limit.name}:${createHash('sha256').update(subject.toLowerCase()).digest('base64url').slice(0, 32)}`;
+
   async function hit(limit: Limit, subject: string): Promise<LimitResult> {
-    // Subjects are addresses and IPs: only a digest is stored, so the table holds no personal data.
-    const key = `${limit.name}:${createHash('sha256').update(subject.toLowerCase()).digest('base64url').slice(0, 32)}`;
-    const { count, retrySeconds } = await store.hit(key, limit.windowSeconds);
+    const { count, retrySeconds } = await store.hit(keyOf(limit, subject), limit.windowSeconds);
     return {
       allowed: count <= limit.max,
       remaining: Math.max(0, limit.max - count),
@@ -33,6 +35,13 @@ export function createRateLimitService(store: RateLimitStore) {
 
   return {
     hit,
+    /** Whether `subject` is still within `limit`, without counting a use (for limits that count failures only). */
+    async peek(limit: Limit, subject: string): Promise<LimitResult> {
+      const { count, retrySeconds } = await store.peek(keyOf(limit, subject), limit.windowSeconds);
+      return { allowed: count < limit.max, remaining: Math.max(0, limit.max - count), retryAfterSeconds: Math.max(1, retrySeconds) };
+    },
+    /** Clears `subject`'s counter for `limit`. */
+    reset: (limit: Limit, subject: string) => store.reset(keyOf(limit, subject)),
     /** Counts one use against every limit and throws 429 (rate_limited, with Retry-After) when any is exceeded. */
     async enforce(checks: [Limit, string][]): Promise<void> {
       for (const [limit, subject] of checks) {
@@ -49,7 +58,8 @@ export function createRateLimitService(store: RateLimitStore) {
   };
 }
 
-function formatWait(seconds: number): string {
+/** A wait in words: seconds, minutes or hours. */
+export function formatWait(seconds: number): string {
   if (seconds < 90) return `${seconds} seconds`;
   const minutes = Math.ceil(seconds / 60);
   return minutes < 90 ? `${minutes} minutes` : `${Math.ceil(minutes / 60)} hours`;

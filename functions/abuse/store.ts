@@ -1,5 +1,5 @@
 /** The `rate_limits` table: one fixed-window counter per key. */
-import { lt, sql } from 'drizzle-orm';
+import { and, eq, lt, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { rateLimits } from '../db/schema.ts';
 
@@ -27,6 +27,24 @@ export function createRateLimitStore(db: Db) {
           retry: sql<number>`ceil(extract(epoch from (${rateLimits.windowStart} + ${window} - now())))::int`,
         });
       return { count: row?.count ?? 1, retrySeconds: Number(row?.retry ?? windowSeconds) };
+    },
+
+    /** The count of `key` in its current window (0 when none or the window has passed), without counting a use. */
+    async peek(key: string, windowSeconds: number): Promise<{ count: number; retrySeconds: number }> {
+      const window = sql`make_interval(secs => ${windowSeconds})`;
+      const [row] = await db
+        .select({
+          count: rateLimits.count,
+          retry: sql<number>`ceil(extract(epoch from (${rateLimits.windowStart} + ${window} - now())))::int`,
+        })
+        .from(rateLimits)
+        .where(and(eq(rateLimits.key, key), sql`${rateLimits.windowStart} > now() - ${window}`));
+      return { count: row?.count ?? 0, retrySeconds: Number(row?.retry ?? 0) };
+    },
+
+    /** Forgets `key` (a counter its owner has cleared, e.g. by proving who they are). */
+    async reset(key: string): Promise<void> {
+      await db.delete(rateLimits).where(eq(rateLimits.key, key));
     },
 
     /** Deletes counters whose window started more than a day ago; returns how many. */

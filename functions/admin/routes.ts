@@ -1,8 +1,9 @@
 /**
  * The admin API under /api/admin (issue 11), every route admins only (401 signed out, 403 anyone
  * else): GET /overview; GET /users?q&page&limit (search); PATCH /users/{id} with accessLevel and/or
- * role (through the user service, audited, live session required); GET /audit?userId&limit;
- * GET /content (every item of both sources, for the content tab).
+ * role (through the user service, audited); GET /audit?userId&limit; GET /content (every item of
+ * both sources, for the content tab). All of it holds other people's data, so every route, reads
+ * included, needs a session that is still signed in.
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
@@ -41,18 +42,21 @@ export function createAdminRoutes({
   verify: AccessTokenVerifier;
   sessionIsLive: SessionCheck;
 }) {
-  return new Hono<AppEnv>()
-    .use(identify({ verify, users }), adminOnly)
-    .get('/overview', async (c) => c.json(await admin.overview()))
-    .get('/users', async (c) => c.json(await admin.searchUsers(readQuery(c, UsersQuery))))
-    .patch('/users/:id', liveSession(sessionIsLive), async (c) => {
-      const id = pathId(c, 'id', 'No such user.');
-      const change = await readBody(c, AccessChange);
-      return c.json(await users.setAccess(requireViewer(c), id, change));
-    })
-    .get('/content', async (c) => c.json({ items: await content.catalog() }))
-    .get('/audit', async (c) => {
-      const { userId, limit } = readQuery(c, AuditQuery);
-      return c.json(await admin.audit({ targetId: userId, limit }));
-    });
+  return (
+    new Hono<AppEnv>()
+      // Everything here is other people's data: from a session still signed in, reads included.
+      .use(identify({ verify, users }), adminOnly, liveSession(sessionIsLive))
+      .get('/overview', async (c) => c.json(await admin.overview()))
+      .get('/users', async (c) => c.json(await admin.searchUsers(readQuery(c, UsersQuery))))
+      .patch('/users/:id', async (c) => {
+        const id = pathId(c, 'id', 'No such user.');
+        const change = await readBody(c, AccessChange);
+        return c.json(await users.setAccess(requireViewer(c), id, change));
+      })
+      .get('/content', async (c) => c.json({ items: await content.catalog() }))
+      .get('/audit', async (c) => {
+        const { userId, limit } = readQuery(c, AuditQuery);
+        return c.json(await admin.audit({ targetId: userId, limit }));
+      })
+  );
 }

@@ -14,6 +14,31 @@ export async function hostedSessionIsLive(hosted: { url: string; anonKey: string
   return false;
 }
 
+/**
+ * What the hosted project recorded about the account behind `token` (GET /auth/v1/user, read fresh
+ * from its database): undefined when it no longer knows the user or the session. Proven: the
+ * project recorded the address as confirmed (`email_confirmed_at`), never a claim in the token's
+ * user_metadata, which members can write.
+ */
+export async function hostedAccount(
+  hosted: { url: string; anonKey: string },
+  userId: string,
+  token: string,
+): Promise<{ email: string; proven: boolean } | undefined> {
+  const res = await fetch(`${hosted.url}/auth/v1/user`, { headers: { authorization: `Bearer ${token}`, apikey: hosted.anonKey } });
+  if (res.status >= 500) {
+    await res.body?.cancel();
+    throw new AppError('unavailable', 'The sign-in service is not reachable. Please try again shortly.');
+  }
+  if (!res.ok) {
+    await res.body?.cancel();
+    return undefined;
+  }
+  const user = (await res.json().catch(() => undefined)) as { id?: unknown; email?: unknown; email_confirmed_at?: unknown } | undefined;
+  if (!user || user.id !== userId || typeof user.email !== 'string') return undefined;
+  return { email: user.email.toLowerCase(), proven: typeof user.email_confirmed_at === 'string' };
+}
+
 export async function deleteHostedAccount(hosted: { url: string; serviceRoleKey?: string }, userId: string): Promise<void> {
   if (!hosted.serviceRoleKey) {
     throw new AppError(

@@ -7,7 +7,7 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { z } from 'zod';
 import type { AppContext, AppEnv } from '../lib/context.ts';
-import { clientIp } from '../lib/request.ts';
+import { bodyProblem, clientIp } from '../lib/request.ts';
 import { AuthError, authErrorResponse } from './errors.ts';
 import { JWKS_MAX_AGE_SECONDS, type SigningKeys } from './keys.ts';
 import { EmailBody, OtpBody, PasswordGrantBody, RefreshGrantBody, ResendBody, SignupBody, UpdateUserBody, VerifyBody } from './schema.ts';
@@ -27,6 +27,9 @@ async function body<S extends z.ZodType>(c: AppContext, schema: S): Promise<z.ou
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     throw new AuthError(400, 'bad_json', 'Could not parse request body as JSON: expected an object');
   }
+  // A lone surrogate ("\ud800") would reach Postgres in metadata or an address and fail there.
+  const problem = bodyProblem(raw);
+  if (problem) throw new AuthError(422, 'validation_failed', `Invalid body: ${problem.message}`);
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -85,6 +88,12 @@ export function createAuthRoutes({ auth, keys, trustProxy }: { auth: AuthService
   app.put('/user', async (c) =>
     c.json(await auth.updateUser(c.req.header('authorization'), await body(c, UpdateUserBody), ip(c), redirectParam(c))),
   );
+
+  // GoTrue's secure password change: a code mailed to the owner, sent back as `nonce` with the new password.
+  app.get('/reauthenticate', async (c) => {
+    await auth.reauthenticate(c.req.header('authorization'), ip(c));
+    return c.json({});
+  });
 
   app.post('/logout', async (c) => {
     await auth.logout(c.req.header('authorization'), c.req.query('scope') ?? 'global');

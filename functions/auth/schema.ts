@@ -42,6 +42,9 @@ export const UpdateUserBody = z.looseObject({
   email: optionalString,
   phone: optionalString,
   password: optionalString,
+  /** Proof for a password change from a session that is not fresh: the current password, or the mailed code. */
+  current_password: optionalString,
+  nonce: optionalString,
   data: MetadataSchema.nullish(),
   app_metadata: z.unknown().optional(),
 });

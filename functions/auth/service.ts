@@ -18,6 +18,7 @@ import type { MailLanguage } from '../email/templates/account-copy.ts';
 import type { Logger } from '../lib/logger.ts';
 import { CONTROL } from '../lib/request.ts';
 import { AuthError, invalidCredentials, mailCooldown, otpExpired, overRequestLimit, validation } from './errors.ts';
+import { createGuessingLimits, MAX_CODE_ATTEMPTS } from './guessing.ts';
 import { SIGNING_ALG, type SigningKeys } from './keys.ts';
 import { createRedirectCheck } from './redirect.ts';
 import { userJson, type UserJson } from './schema.ts';
@@ -56,6 +57,13 @@ const LIMITS = {
   otp: { name: 'auth-otp', max: 30, windowSeconds: 300 },
   verify: { name: 'auth-verify', max: 30, windowSeconds: 300 },
 };
+/**
+ * A password change needs the current password or a mailed code unless the session is this fresh
+ * (GoTrue's secure password change, with minutes instead of its 24 hours: a stolen access token is
+ * then not enough to take the account over). A session opened by a reset link counts as fresh for
+ * the link's own lifetime.
+ */
+const REAUTH_WINDOW_MS = 10 * 60 * 1000;
 /** Retired refresh tokens of a session still work this long after their use (concurrent tabs). */
 const REUSE_INTERVAL_MS = 10_000;
 const MAX_PASSWORD_BYTES = 72;
@@ -83,7 +91,8 @@ const KINDS_FOR: Record<VerifyType, readonly OneTimeTokenKind[]> = {
   email: ['confirmation', 'recovery', 'magiclink'],
   email_change: ['email_change_new', 'email_change_current'],
 };
-const isVerifyType = (t: string): t is VerifyType => t in KINDS_FOR;
+// Own properties only: `in` would take "constructor" or "__proto__" for a type.
+const isVerifyType = (t: string): t is VerifyType => Object.hasOwn(KINDS_FOR, t);
 
 export function createAuthService(deps: AuthServiceDeps) {
   const { db, outbox, limiter, keys, verify, siteUrl, settings } = deps;
@@ -93,6 +102,9 @@ export function createAuthService(deps: AuthServiceDeps) {
   const refreshKey = createHmac('sha256', deps.secret).update('auth refresh tokens').digest();
   // Unknown addresses still cost one bcrypt comparison, so timing does not tell who has an account.
   const dummyHash = bcrypt.hash(randomBytes(16).toString('hex'), settings.bcryptCost);
+  const guessing = createGuessingLimits(limiter);
+  /** One reauthentication code per user per cooldown. */
+  const REAUTH_MAILS = { name: 'auth-reauthentication-mail', max: 1, windowSeconds: settings.mailCooldownSeconds };
 
   // Limits ---------------------------------------------------------------------------------------
   async function limit(kind: keyof typeof LIMITS, ip: string | undefined): Promise<void> {
@@ -126,6 +138,9 @@ export function createAuthService(deps: AuthServiceDeps) {
     if (Buffer.byteLength(password) > MAX_PASSWORD_BYTES) throw validation('Password cannot be longer than 72 characters');
     // bcrypt stops at NUL, so "a\0b" would equal "a": refused, as other control characters are.
     if (CONTROL.test(password)) throw validation('Password cannot contain control characters');
+    if (!password.trim()) {
+      throw new AuthError(422, 'weak_password', 'Password cannot be only spaces.', { weak_password: { reasons: ['characters'] } });
+    }
     const weak = weakness(password);
     if (weak) throw weak;
   }
@@ -186,7 +201,7 @@ export function createAuthService(deps: AuthServiceDeps) {
   }
 
   /** Opens a session (one sign-in on one device) and answers with its tokens. */
-  async function openSession(tx: DbOrTx, user: AuthUserRow, method: 'password' | 'otp'): Promise<Session> {
+  async function openSession(tx: DbOrTx, user: AuthUserRow, method: 'password' | 'otp' | 'recovery'): Promise<Session> {
     const txStore = createAuthStore(tx);
     const amr = [{ method, timestamp: Math.floor(Date.now() / 1000) }];
     const session = await txStore.createSession(user.id, amr);
@@ -212,6 +227,61 @@ export function createAuthService(deps: AuthServiceDeps) {
     email_change_new: 'email_change',
   } as const;
 
+  /** A 6-digit code and the hash stored for it (GoTrue's: SHA-224 of address + code). */
+  function newCode(to: string) {
+    const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+    return { code, tokenHash: codeHash(to, code) };
+  }
+  const codeHash = (email: string, code: string) => createHash('sha224').update(`${email}${code}`).digest('hex');
+
+  /** Issues a reauthentication code (voiding the previous one) and queues its mail, in `tx`. */
+  async function sendCode(tx: DbOrTx, user: AuthUserRow): Promise<void> {
+    const { code, tokenHash } = newCode(user.email);
+    await createAuthStore(tx).putOneTimeToken(user.id, 'reauthentication', tokenHash, user.email);
+    const language = (await deps.languageFor?.(tx, user.id)) ?? 'en';
+    await outbox.enqueue(tx, {
+      to: user.email,
+      template: 'auth-reauthentication',
+      data: { code, validMinutes: Math.round(settings.otpExpirySeconds / 60), language },
+      userId: user.id,
+    });
+  }
+
+  /**
+   * A password change from this session needs proof beyond the access token unless the session is
+   * fresh: the current password (`current_password`) or a mailed code (`nonce`, from GET
+   * /reauthenticate). Both count against the guessing limits.
+   */
+  async function assertMayChangePassword(
+    user: AuthUserRow,
+    sessionId: string | undefined,
+    proof: { current_password?: string | null; nonce?: string | null },
+  ): Promise<void> {
+    const session = sessionId && z.uuid().safeParse(sessionId).success ? await store.session(sessionId) : undefined;
+    const age = session ? Date.now() - session.createdAt.getTime() : Number.POSITIVE_INFINITY;
+    const byResetLink = session?.amr.some((a) => a.method === 'recovery') ?? false;
+    if (age <= REAUTH_WINDOW_MS || (byResetLink && age <= settings.otpExpirySeconds * 1000)) return;
+    if (proof.current_password) {
+      await guessing.assertPasswordTriesLeft(user.email);
+      const given = proof.current_password;
+      if (user.passwordHash && Buffer.byteLength(given) <= MAX_PASSWORD_BYTES && (await bcrypt.compare(given, user.passwordHash))) return;
+      await guessing.passwordFailed(user.email);
+      throw new AuthError(400, 'current_password_invalid', 'Current password is incorrect.');
+    }
+    if (proof.nonce) {
+      await guessing.assertCodeTriesLeft(user.id);
+      const token = /^\d{6}$/.test(proof.nonce.trim())
+        ? await store.oneTimeTokenByHash(codeHash(user.email, proof.nonce.trim()), ['reauthentication'])
+        : undefined;
+      const fresh = token && token.userId === user.id && token.createdAt.getTime() + settings.otpExpirySeconds * 1000 >= Date.now();
+      if (fresh && (await store.takeOneTimeToken(user.id, 'reauthentication', token.tokenHash))) return;
+      await store.failOneTimeTokens(user.id, ['reauthentication'], MAX_CODE_ATTEMPTS);
+      await guessing.codeFailed(user.id);
+      throw new AuthError(400, 'reauthentication_not_valid', 'Verification code is invalid or has expired.');
+    }
+    throw new AuthError(400, 'reauthentication_needed', 'Password update requires reauthentication.');
+  }
+
   /** Issues a fresh link of `kind` (voiding the previous one) and queues its mail to `to`, in `tx`. */
   async function sendLink(
     tx: DbOrTx,
@@ -220,8 +290,7 @@ export function createAuthService(deps: AuthServiceDeps) {
     redirectTo: string,
     to = user.email,
   ): Promise<void> {
-    const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
-    const tokenHash = createHash('sha224').update(`${to}${code}`).digest('hex');
+    const { code, tokenHash } = newCode(to);
     await createAuthStore(tx).putOneTimeToken(user.id, kind, tokenHash, to);
     const url = `${issuer}/verify?${new URLSearchParams({ token: tokenHash, type: TYPE_FOR[kind], redirect_to: redirectTo })}`;
     // Read in `tx`: on the embedded database a query outside the open transaction would wait for it.
@@ -373,15 +442,21 @@ export function createAuthService(deps: AuthServiceDeps) {
       if (!input.email) throw new AuthError(422, 'phone_provider_disabled', 'Phone logins are disabled');
       const email = input.email.trim().toLowerCase();
       const password = input.password ?? '';
-      const readable = email.length <= 255 && !CONTROL.test(email) && !password.includes('\u0000');
+      const readable = email.length <= 255 && !CONTROL.test(email) && !password.includes('\u0000') && email.isWellFormed();
+      // Counted per address too, known or not: many client addresses still get a few tries at one account.
+      if (readable) await guessing.assertPasswordTriesLeft(email);
       const user = readable ? await store.userByEmail(email) : undefined;
       if (!user?.passwordHash) {
         await bcrypt.compare(password, await dummyHash);
+        if (readable) await guessing.passwordFailed(email);
         throw invalidCredentials();
       }
       if (user.bannedUntil && user.bannedUntil > new Date()) throw new AuthError(400, 'user_banned', 'User is banned');
-      if (Buffer.byteLength(password) > MAX_PASSWORD_BYTES || !(await bcrypt.compare(password, user.passwordHash)))
+      if (Buffer.byteLength(password) > MAX_PASSWORD_BYTES || !(await bcrypt.compare(password, user.passwordHash))) {
+        await guessing.passwordFailed(email);
         throw invalidCredentials();
+      }
+      await guessing.cleared(email);
       if (!user.emailConfirmedAt) throw new AuthError(400, 'email_not_confirmed', 'Email not confirmed');
       const session = await db.transaction((tx) => openSession(tx, user, 'password'));
       const weak = weakness(password);
@@ -442,6 +517,17 @@ export function createAuthService(deps: AuthServiceDeps) {
       return Boolean(sessionId && z.uuid().safeParse(sessionId).success && (await store.session(sessionId)));
     },
 
+    /**
+     * What this service recorded about an account, or undefined when it does not know it (deleted).
+     * Proven: the address was confirmed through a mailed link, or the server made the account; with
+     * AUTH_AUTOCONFIRM a confirmation proves nothing, so no address counts as proven.
+     */
+    async account(id: string): Promise<{ email: string; proven: boolean } | undefined> {
+      if (!z.uuid().safeParse(id).success) return undefined;
+      const user = await store.userById(id);
+      return user ? { email: user.email, proven: Boolean(user.emailConfirmedAt) && !settings.autoconfirm } : undefined;
+    },
+
     /** Deletes an account with its sessions and tokens (the member's own deletion). */
     async deleteUser(id: string): Promise<void> {
       await store.deleteUser(id);
@@ -459,6 +545,8 @@ export function createAuthService(deps: AuthServiceDeps) {
         email?: string | null;
         phone?: string | null;
         password?: string | null;
+        current_password?: string | null;
+        nonce?: string | null;
         data?: Record<string, unknown> | null;
         app_metadata?: unknown;
       },
@@ -479,7 +567,8 @@ export function createAuthService(deps: AuthServiceDeps) {
       const patch: Parameters<typeof store.updateUser>[1] = {};
       if (input.data) {
         const metadata: Record<string, unknown> = { ...user.userMetadata };
-        for (const [key, value] of Object.entries(input.data)) {
+        // The keys the service owns (sub, email, email_verified…) stay as it wrote them, as at sign-up.
+        for (const [key, value] of Object.entries(callerData(input.data))) {
           if (value === null) delete metadata[key];
           else metadata[key] = value;
         }
@@ -487,6 +576,8 @@ export function createAuthService(deps: AuthServiceDeps) {
       }
       if (input.password) {
         checkNewPassword(input.password);
+        // Proof first: otherwise 'same_password' would tell a token thief whether a guess is the current password.
+        await assertMayChangePassword(user, claims.session_id, input);
         if (user.passwordHash && (await bcrypt.compare(input.password, user.passwordHash))) {
           throw new AuthError(422, 'same_password', 'New password should be different from the old password.');
         }
@@ -502,9 +593,16 @@ export function createAuthService(deps: AuthServiceDeps) {
         }
         const row = Object.keys(patch).length ? await txStore.updateUser(user.id, patch) : user;
         if (patch.passwordHash) {
-          // A new password voids pending links and signs every other device out.
+          // A new password voids pending links and signs every other device out; the owner is told, with a way back in.
           await txStore.deleteOneTimeTokens(user.id);
           await txStore.deleteSessionsOf(user.id, claims.session_id);
+          const language = (await deps.languageFor?.(tx, user.id)) ?? 'en';
+          await outbox.enqueue(tx, {
+            to: user.email,
+            template: 'auth-password-changed',
+            data: { changedAt: new Date().toISOString(), language },
+            userId: user.id,
+          });
         }
         return row;
       });
@@ -518,6 +616,15 @@ export function createAuthService(deps: AuthServiceDeps) {
       if (scope === 'local' && claims.session_id) await store.deleteSession(claims.session_id);
       else if (scope === 'others') await store.deleteSessionsOf(user.id, claims.session_id);
       else await store.deleteSessionsOf(user.id);
+    },
+
+    /** GET /reauthenticate: mails a code (`nonce`) that lets this session change the password. */
+    async reauthenticate(authorization: string | undefined, ip?: string): Promise<void> {
+      const { user } = await authenticate(authorization);
+      await limit('otp', ip);
+      const sent = await limiter.hit(REAUTH_MAILS, user.id);
+      if (!sent.allowed) throw mailCooldown(sent.retryAfterSeconds);
+      await db.transaction((tx) => sendCode(tx, user));
     },
 
     /** POST /recover (contract 3.7): the same `{}` whether or not the address has an account. */
@@ -597,16 +704,21 @@ export function createAuthService(deps: AuthServiceDeps) {
       const type = input.type;
       let tokenHash = input.tokenHash ?? undefined;
       const byCode = !tokenHash;
+      // A code typed by hand is six digits: its account gets a few wrong tries per code and per day.
+      let account: AuthUserRow | undefined;
       if (byCode) {
         if (!input.email || !input.code) throw validation('Verify requires either a token or a token hash');
-        tokenHash = createHash('sha224').update(`${input.email.trim().toLowerCase()}${input.code.trim()}`).digest('hex');
+        const email = input.email.trim().toLowerCase();
+        tokenHash = codeHash(email, input.code.trim());
+        account = email.length <= 255 && !CONTROL.test(email) ? await store.userByEmail(email) : undefined;
+        if (account) await guessing.assertCodeTriesLeft(account.id);
       }
       const expired = () => otpExpired(byCode ? 'Token has expired or is invalid' : 'Email link is invalid or has expired');
       if (!/^[0-9a-f]{56}$/.test(tokenHash!)) throw expired();
-      const outcome = await db.transaction(async (tx): Promise<{ message: string } | { session: Session }> => {
+      const outcome = await db.transaction(async (tx): Promise<{ message: string } | { session: Session } | { wrong: true }> => {
         const txStore = createAuthStore(tx);
         const token = await txStore.oneTimeTokenByHash(tokenHash!, KINDS_FOR[type]);
-        if (!token || token.createdAt.getTime() + settings.otpExpirySeconds * 1000 < Date.now()) throw expired();
+        if (!token || token.createdAt.getTime() + settings.otpExpirySeconds * 1000 < Date.now()) return { wrong: true };
         if (!(await txStore.takeOneTimeToken(token.userId, token.kind, token.tokenHash))) throw expired();
         let user = (await txStore.userById(token.userId))!;
         if (token.kind === 'email_change_current' || token.kind === 'email_change_new') {
@@ -634,9 +746,19 @@ export function createAuthService(deps: AuthServiceDeps) {
             userMetadata: { ...user.userMetadata, email_verified: true },
           });
         }
-        return { session: await openSession(tx, user, 'otp') };
+        // A reset link's session may set a new password for the link's lifetime (GoTrue's "recovery" method).
+        return { session: await openSession(tx, user, token.kind === 'recovery' ? 'recovery' : 'otp') };
       });
+      if ('wrong' in outcome) {
+        if (account) {
+          await store.failOneTimeTokens(account.id, KINDS_FOR[type], MAX_CODE_ATTEMPTS);
+          await guessing.codeFailed(account.id);
+        }
+        throw expired();
+      }
       if ('message' in outcome) return outcome;
+      // The mailbox proved the owner: a password lock on the address (an attacker's tries) is lifted.
+      await guessing.cleared(outcome.session.user.email ?? '');
       return { session: outcome.session, type: type === 'email' ? 'magiclink' : type };
     },
   };

@@ -1,5 +1,5 @@
 /** The auth tables' SQL: users, sessions, refresh tokens, emailed one-time tokens, signing keys. */
-import { and, desc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, isNull, ne, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.ts';
 import {
   authOneTimeTokens,
@@ -102,7 +102,7 @@ export function createAuthStore(db: DbOrTx) {
         .values({ userId, kind, tokenHash, email })
         .onConflictDoUpdate({
           target: [authOneTimeTokens.userId, authOneTimeTokens.kind],
-          set: { tokenHash, email, createdAt: sql`now()` },
+          set: { tokenHash, email, failedAttempts: 0, createdAt: sql`now()` },
         });
     },
     async oneTimeTokenByHash(tokenHash: string, kinds: readonly OneTimeTokenKind[]) {
@@ -126,6 +126,18 @@ export function createAuthStore(db: DbOrTx) {
         .where(and(eq(authOneTimeTokens.userId, userId), eq(authOneTimeTokens.kind, kind), eq(authOneTimeTokens.tokenHash, tokenHash)))
         .returning({ kind: authOneTimeTokens.kind });
       return rows.length === 1;
+    },
+    /**
+     * Counts a wrong code against the user's pending tokens of `kinds` and deletes those that reached
+     * `max` wrong tries (the next mail then carries a new code).
+     */
+    async failOneTimeTokens(userId: string, kinds: readonly OneTimeTokenKind[], max: number) {
+      const mine = and(eq(authOneTimeTokens.userId, userId), inArray(authOneTimeTokens.kind, [...kinds]));
+      await db
+        .update(authOneTimeTokens)
+        .set({ failedAttempts: sql`${authOneTimeTokens.failedAttempts} + 1` })
+        .where(mine);
+      await db.delete(authOneTimeTokens).where(and(mine, gte(authOneTimeTokens.failedAttempts, max)));
     },
     async deleteOneTimeTokens(userId: string, kinds?: readonly OneTimeTokenKind[]) {
       await db

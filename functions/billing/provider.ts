@@ -92,8 +92,12 @@ export interface ProviderEvent {
   data: { object: Record<string, unknown> };
 }
 
+/** Whether money moves: the embedded provider and Stripe's test keys are test mode, Stripe's live keys live. */
+export type PaymentMode = 'test' | 'live';
+
 export interface PaymentProvider {
   readonly kind: 'stripe' | 'embedded';
+  readonly mode: PaymentMode;
   /** Active prices for these lookup keys (any number; adapters batch). */
   pricesByLookupKeys(keys: readonly string[]): Promise<ProviderPrice[]>;
   /** A new customer; `idempotencyKey` makes a retried create answer the first customer. */
@@ -110,6 +114,11 @@ export interface PaymentProvider {
   /** Ends the subscription now (account deletion). */
   cancelNow(subscriptionId: string): Promise<ProviderSubscription>;
   createPortalSession(input: { customerId: string; returnUrl: string }): Promise<{ url: string }>;
+  /**
+   * Refunds a paid one-time checkout in full (Stripe: its payment intent). Idempotent under
+   * `idempotencyKey`, and a payment refunded already answers its refund instead of failing.
+   */
+  refundCheckout(input: { sessionId: string; idempotencyKey: string; metadata: Record<string, string> }): Promise<{ id: string }>;
   /** Verifies a webhook's signature on the raw body; throws WebhookSignatureError when it fails. */
   verifyWebhook(rawBody: string, signature: string | undefined): Promise<ProviderEvent>;
 }

@@ -1,9 +1,10 @@
 /**
  * The payment API (spec point 7, under /api/payments): checkout sessions, confirm, the caller's
- * subscription, cancel, the provider's portal, purchases, and the provider's signed webhook. Every
- * call but the webhook needs a signed-in member and acts only on their own customer, sessions and
- * subscriptions; `userId` in a body, when sent, must be the caller's. The webhook skips tokens and
- * verifies the provider's signature on the raw body instead.
+ * subscription, cancel, the provider's portal, purchases, the provider's signed webhook, and the
+ * public payment mode (test or live). Every call but the webhook and the mode needs a signed-in
+ * member and acts only on their own customer, sessions and subscriptions; `userId` in a body, when
+ * sent, must be the caller's. The webhook skips tokens and verifies the provider's signature on the
+ * raw body instead.
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
@@ -12,9 +13,10 @@ import type { AccessTokenVerifier } from '../auth/verify.ts';
 import { PURCHASABLE_TYPES } from '../db/schema.ts';
 import { AppError, fieldErrors } from '../errors.ts';
 import type { AppContext, AppEnv } from '../lib/context.ts';
-import { readBody, singleLine } from '../lib/request.ts';
+import { readBody, singleLine, WellFormed } from '../lib/request.ts';
+import { createAnswer, sendCachedJson } from '../lib/respond.ts';
 import { signedWebhookHandler, type WebhookInbox } from '../lib/webhooks.ts';
-import { identify, requireViewer } from '../users/identity.ts';
+import { identify, liveSession, requireViewer, type SessionCheck } from '../users/identity.ts';
 import type { UserService, Viewer } from '../users/service.ts';
 import { WebhookSignatureError, type ProviderEvent } from './provider.ts';
 import type { BillingService } from './service.ts';
@@ -66,10 +68,16 @@ export function createPaymentRoutes(deps: {
   inbox: WebhookInbox;
   verify: AccessTokenVerifier;
   users: UserService;
+  sessionIsLive: SessionCheck;
 }) {
   const { billing, inbox } = deps;
   const member = identify(deps);
+  // Money moves and billing credentials (portal links) are minted only for a session still signed in.
+  const live = liveSession(deps.sessionIsLive);
+  // Public and the same for everyone: whether payments run in test mode (the account page says so).
+  const mode = createAnswer({ mode: billing.mode });
   return new Hono<AppEnv>()
+    .get('/mode', (c) => sendCachedJson(c, mode))
     .post(
       '/stripe/webhook',
       signedWebhookHandler<ProviderEvent>({
@@ -84,7 +92,7 @@ export function createPaymentRoutes(deps: {
               throw new AppError('bad_request', `Webhook signature verification failed: ${err.message}`);
             throw err;
           }
-          const parsed = EventEnvelope.safeParse(event);
+          const parsed = WellFormed.pipe(EventEnvelope).safeParse(event);
           if (!parsed.success)
             throw new AppError('bad_request', 'The event is not a provider event.', { fields: fieldErrors(parsed.error) });
           return [parsed.data];
@@ -93,13 +101,13 @@ export function createPaymentRoutes(deps: {
       }),
     )
     .use(member)
-    .post('/stripe/create-session', async (c) => {
+    .post('/stripe/create-session', live, async (c) => {
       const viewer = requireViewer(c);
       const body = await readBody(c, CreateSession);
       ownUserId(viewer, body.userId);
       return c.json(await billing.createSession(viewer, body));
     })
-    .post('/stripe/confirm', async (c) => {
+    .post('/stripe/confirm', live, async (c) => {
       const viewer = requireViewer(c);
       const body = await readBody(c, Confirm);
       ownUserId(viewer, body.userId);
@@ -109,16 +117,16 @@ export function createPaymentRoutes(deps: {
       const viewer = requireViewer(c);
       return c.json(await billing.subscriptionFor(viewer, param(c, 'customerId')));
     })
-    .post('/stripe/subscriptions/:subscriptionId/cancel', async (c) => {
+    .post('/stripe/subscriptions/:subscriptionId/cancel', live, async (c) => {
       const viewer = requireViewer(c);
       return c.json({ subscription: await billing.cancel(viewer, param(c, 'subscriptionId')) });
     })
-    .post('/stripe/create-portal-session', async (c) => {
+    .post('/stripe/create-portal-session', live, async (c) => {
       const viewer = requireViewer(c);
       const body = await readBody(c, Portal);
       return c.json(await billing.portal(viewer, body.customerId, body.returnUrl));
     })
-    .get('/purchases', async (c) => {
+    .get('/purchases', live, async (c) => {
       const viewer = requireViewer(c);
       return c.json({ purchases: await billing.purchases(viewer) });
     });

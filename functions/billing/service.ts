@@ -6,11 +6,12 @@
  * sends mails and audit entries for what changed, so duplicates and out-of-order events end right
  * and no change is mailed twice.
  */
-import { and, desc, eq, isNull } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { isStaff, type AccessLevel } from '../../src/lib/access.ts';
 import { localPath } from '../../src/lib/redirect.ts';
+import { REFUNDED_DUPLICATE, REFUSED_PURCHASE, type RefusalReason } from '../../src/lib/payments/purchasable.ts';
 import type { Db, DbOrTx } from '../db/client.ts';
-import { profiles, purchases, subscriptions, type ProfileRow, type PurchasableType, type SubscriptionRow } from '../db/schema.ts';
+import { auditLog, profiles, purchases, subscriptions, type ProfileRow, type PurchasableType, type SubscriptionRow } from '../db/schema.ts';
 import type { ContentService } from '../content/service.ts';
 import type { EmailService } from '../email/service.ts';
 import { AppError } from '../errors.ts';
@@ -52,6 +53,13 @@ export const BILLING_ACTOR = '00000000-0000-0000-0000-000000000000';
 const RANK: Record<AccessLevel, number> = { free: 0, subscriber: 1, premium: 2 };
 const SESSION_ID = /^[\w-]{1,255}$/;
 
+/** The one-time item a paid session was for, as the audit log names it. */
+interface SoldItem {
+  type: PurchasableType;
+  slug: string;
+  title: string;
+}
+
 function grants(s: { status: string; cancelAt: Date | null }, now: Date): boolean {
   return (GRANTING_STATUSES as readonly string[]).includes(s.status) && !(s.cancelAt && s.cancelAt <= now);
 }
@@ -80,6 +88,8 @@ function subscriptionJson(s: ProviderSubscription | SubscriptionRow): Subscripti
 
 export function createBillingService({ db, provider, users, outbox, content, siteUrl, logger, clock = () => new Date() }: BillingDeps) {
   const origin = new URL(siteUrl).origin;
+  /** No real money moves (the embedded provider, a Stripe test key): mails and the account page say so. */
+  const testMode = provider.mode === 'test';
 
   /** An absolute URL on our own site for a given one (a path or our origin), or a 422. */
   function ownUrl(field: string, value: string): string {
@@ -196,6 +206,7 @@ export function createBillingService({ db, provider, users, outbox, content, sit
             amount: row.amount,
             interval: row.interval,
             date: (row.cancelAt ?? row.currentPeriodEnd).toISOString(),
+            testMode,
           },
         });
       const pending = row.cancelAtPeriodEnd || Boolean(row.cancelAt);
@@ -229,24 +240,116 @@ export function createBillingService({ db, provider, users, outbox, content, sit
     return Boolean(row);
   }
 
-  /** Records a paid one-time checkout as a purchase (once per session) with its receipt. */
-  async function recordPurchase(session: { id: string; metadata: Record<string, string>; amountTotal: number | null }, userId: string) {
+  /**
+   * Whether a paid session was refused (`purchase.refused`) and refunded (`purchase.refunded`): the
+   * audit log is our record of both, so a refused session stays refused even if its item comes back.
+   */
+  async function refusalOf(tx: DbOrTx, userId: string, sessionId: string) {
+    const rows = await tx
+      .select({ action: auditLog.action, detail: auditLog.detail })
+      .from(auditLog)
+      .where(
+        and(
+          eq(auditLog.targetId, userId),
+          inArray(auditLog.action, ['purchase.refused', 'purchase.refunded']),
+          sql`${auditLog.detail}->>'sessionId' = ${sessionId}`,
+        ),
+      );
+    const refusal = rows.find((r) => r.action === 'purchase.refused');
+    const reason: RefusalReason =
+      (refusal?.detail as { reason?: string } | undefined)?.reason === 'already_owned' ? 'already_owned' : 'item_unavailable';
+    return { refused: Boolean(refusal), reason, refunded: rows.some((r) => r.action === 'purchase.refunded') };
+  }
+
+  /**
+   * Gives back the money of a refused session: the provider refunds it (idempotent per session, so the
+   * webhook and confirm may both ask), then the refund is recorded and mailed once.
+   */
+  async function refund(session: { id: string; amountTotal: number | null }, userId: string, item: SoldItem, reason: RefusalReason) {
+    const made = await provider.refundCheckout({
+      sessionId: session.id,
+      idempotencyKey: `refund-${session.id}`,
+      metadata: { userId, itemType: item.type, itemSlug: item.slug, reason },
+    });
+    await db.transaction(async (tx) => {
+      const [owner] = await tx.select().from(profiles).where(eq(profiles.id, userId)).for('update');
+      if (!owner || (await refusalOf(tx, userId, session.id)).refunded) return;
+      const amount = session.amountTotal ?? 0;
+      await createUserStore(tx).audit({
+        actorId: BILLING_ACTOR,
+        action: 'purchase.refunded',
+        targetId: userId,
+        detail: { sessionId: session.id, refundId: made.id, amount, itemType: item.type, itemSlug: item.slug },
+      });
+      await outbox.enqueue(tx, {
+        to: owner.email,
+        template: 'billing-refunded',
+        userId,
+        data: {
+          language: owner.language,
+          title: item.title,
+          amount,
+          url: `${origin}/${item.type === 'market' ? 'market' : 'courses'}${reason === 'already_owned' ? `/${item.slug}` : ''}`,
+          testMode,
+          reason,
+        },
+      });
+    });
+    logger.warn(
+      { sessionId: session.id, userId, item: `${item.type}/${item.slug}`, reason },
+      reason === 'already_owned'
+        ? 'billing: a second payment for an owned item; refunded'
+        : 'billing: paid for an unpublished item; refused and refunded',
+    );
+  }
+
+  /**
+   * Records a paid one-time checkout as a purchase (once per session) with its receipt, under the
+   * member's profile lock. An item no longer published is never recorded: the session is marked
+   * refused and its payment refunded (`refused` in the answer).
+   */
+  async function recordPurchase(
+    session: { id: string; metadata: Record<string, string>; amountTotal: number | null },
+    userId: string,
+  ): Promise<(SoldItem & { refused?: RefusalReason }) | undefined> {
     const type = session.metadata.itemType as PurchasableType | undefined;
     const slug = session.metadata.itemSlug;
     if ((type !== 'market' && type !== 'course') || !slug) {
       logger.warn({ sessionId: session.id }, 'billing: a paid session without an item');
       return undefined;
     }
-    const title = session.metadata.itemTitle ?? slug;
-    await db.transaction(async (tx) => {
-      const owner = await profileOf(tx, userId);
+    const item: SoldItem = { type, slug, title: session.metadata.itemTitle ?? slug };
+    // Published items only (asked before the transaction: the content store may share its connection).
+    const available = Boolean(await content.get(type, slug));
+    const outcome = await db.transaction(async (tx) => {
+      const [owner] = await tx.select().from(profiles).where(eq(profiles.id, userId)).for('update');
+      if (!owner) throw new AppError('not_found', 'No such user.');
+      const [recorded] = await tx.select({ id: purchases.id }).from(purchases).where(eq(purchases.sessionId, session.id));
+      if (recorded) return 'purchased';
+      const earlier = await refusalOf(tx, userId, session.id);
+      if (earlier.refused) return earlier.reason;
+      // Gone from the site mid-payment, or a second payment (two checkouts paid side by side): nothing is given twice, nothing kept.
+      const [owned] = await tx
+        .select({ id: purchases.id })
+        .from(purchases)
+        .where(and(eq(purchases.userId, userId), eq(purchases.itemType, type), eq(purchases.itemSlug, slug)));
+      const reason: RefusalReason | undefined = !available ? 'item_unavailable' : owned ? 'already_owned' : undefined;
+      if (reason) {
+        await createUserStore(tx).audit({
+          actorId: BILLING_ACTOR,
+          action: 'purchase.refused',
+          targetId: userId,
+          detail: { sessionId: session.id, itemType: type, itemSlug: slug, amount: session.amountTotal ?? 0, reason },
+        });
+        return reason;
+      }
       const [inserted] = await tx
         .insert(purchases)
         .values({
           userId,
           itemType: type,
           itemSlug: slug,
-          title,
+          title: item.title,
           amount: session.amountTotal ?? 0,
           currency: CURRENCY,
           sessionId: session.id,
@@ -260,14 +363,19 @@ export function createBillingService({ db, provider, users, outbox, content, sit
           userId,
           data: {
             language: owner.language,
-            title,
+            title: item.title,
             amount: inserted.amount,
             url: `${origin}/${type === 'market' ? 'market' : 'courses'}/${slug}`,
+            testMode,
           },
         });
       }
+      return 'purchased';
     });
-    return { type, slug, title };
+    if (outcome === 'purchased') return item;
+    // Refunded outside the transaction: the provider's call must not hold the member's lock.
+    await refund(session, userId, item, outcome);
+    return { ...item, refused: outcome };
   }
 
   /** Applies a completed checkout session (from confirm or the webhook), re-read from the provider. */
@@ -304,6 +412,9 @@ export function createBillingService({ db, provider, users, outbox, content, sit
 
   return {
     provider,
+
+    /** 'test' when no real money moves (the embedded provider, a Stripe test key). */
+    mode: provider.mode,
 
     /** The highest level the member's own subscriptions grant now (free without one). */
     paidLevel: (tx: DbOrTx, userId: string) => paidLevel(tx, userId),
@@ -355,6 +466,8 @@ export function createBillingService({ db, provider, users, outbox, content, sit
         throw new AppError('validation_failed', 'Not a checkout session id.', { fields: { sessionId: ['Not a session id'] } });
       const result = await applyCheckout(sessionId, viewer.id);
       if (!result.paid) throw new AppError('conflict', 'This checkout has not been paid.');
+      if (result.purchase?.refused)
+        throw new AppError('conflict', result.purchase.refused === 'already_owned' ? REFUNDED_DUPLICATE : REFUSED_PURCHASE);
       const profile = await profileOf(db, viewer.id);
       return {
         accessLevel: profile.accessLevel,

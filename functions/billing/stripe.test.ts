@@ -229,6 +229,59 @@ describe('Stripe adapter: checkout', () => {
   });
 });
 
+describe('Stripe adapter: refunds and mode', () => {
+  async function paidItem() {
+    const { id: customerId } = await provider.createCustomer({ email: 'ada@beacon.test', userId: 'user-1', idempotencyKey: 'c-1' });
+    const line = { unitAmount: 2500, currency: 'usd', productName: 'Audit kit' };
+    const metadata = { userId: 'user-1', itemType: 'market', itemSlug: 'audit-kit', itemTitle: 'Audit kit' };
+    const session = await provider.createCheckoutSession(makeCheckout({ customerId, mode: 'payment', line, metadata }));
+    fake.completeSession(session.id);
+    return session.id;
+  }
+
+  it('refunds a paid one-time checkout in full through its payment intent, once per idempotency key', async () => {
+    const sessionId = await paidItem();
+    const input = { sessionId, idempotencyKey: `refund-${sessionId}`, metadata: { reason: 'item_unavailable' } };
+    const first = await provider.refundCheckout(input);
+    const again = await provider.refundCheckout(input);
+    expect(again).toEqual(first);
+    expect([...fake.state.refunds.values()]).toEqual([
+      expect.objectContaining({
+        id: first.id,
+        amount: 2500,
+        payment_intent: fake.state.sessions.get(sessionId)!.payment_intent,
+        metadata: { reason: 'item_unavailable' },
+      }),
+    ]);
+    const sent = fake.requests.filter((r) => r.method === 'POST' && r.path === '/v1/refunds');
+    expect(sent.map((r) => r.idempotencyKey)).toEqual([`refund-${sessionId}`, `refund-${sessionId}`]);
+    expect(sent[0]!.params).toEqual({
+      payment_intent: fake.state.sessions.get(sessionId)!.payment_intent,
+      metadata: { reason: 'item_unavailable' },
+    });
+  });
+
+  it('answers the earlier refund once Stripe has forgotten the idempotency key (a day later)', async () => {
+    const sessionId = await paidItem();
+    const first = await provider.refundCheckout({ sessionId, idempotencyKey: `refund-${sessionId}`, metadata: {} });
+    fake.state.idempotency.clear();
+    expect(await provider.refundCheckout({ sessionId, idempotencyKey: `refund-${sessionId}`, metadata: {} })).toEqual(first);
+    expect(fake.state.refunds.size).toBe(1);
+  });
+
+  it('refuses to refund a checkout that took no payment', async () => {
+    const { sessionId } = await subscribe();
+    await expect(provider.refundCheckout({ sessionId, idempotencyKey: `refund-${sessionId}`, metadata: {} })).rejects.toThrow(/no payment/);
+  });
+
+  it('is in test mode with test keys and live mode with live keys', () => {
+    expect(provider.mode).toBe('test');
+    expect(makeProvider({ secretKey: 'rk_test_restricted' }).mode).toBe('test');
+    expect(makeProvider({ secretKey: 'sk_live_real_money' }).mode).toBe('live');
+    expect(makeProvider({ secretKey: 'rk_live_restricted' }).mode).toBe('live');
+  });
+});
+
 describe('Stripe adapter: subscriptions', () => {
   it('reads a subscription: status, first item’s price, period end and the metadata copied from checkout', async () => {
     const { subscriptionId, customerId, fakeSubscription } = await subscribe('premium_monthly');

@@ -173,6 +173,8 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
 
   return {
     kind: 'stripe',
+    // A live key moves money; test keys (and restricted test keys) do not.
+    mode: /^(sk|rk)_live_/.test(options.secretKey) ? 'live' : 'test',
 
     async pricesByLookupKeys(keys) {
       const found: ProviderPrice[] = [];
@@ -236,6 +238,22 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
     async createPortalSession({ customerId, returnUrl }) {
       const session = await stripe.billingPortal.sessions.create({ customer: customerId, return_url: returnUrl });
       return { url: session.url };
+    },
+
+    async refundCheckout({ sessionId, idempotencyKey, metadata }) {
+      const session = await stripe.checkout.sessions.retrieve(sessionId);
+      const paymentIntent = idOf(session.payment_intent);
+      if (!paymentIntent) throw new Error(`Stripe checkout session ${sessionId} has no payment to refund`);
+      try {
+        const refund = await stripe.refunds.create({ payment_intent: paymentIntent, metadata }, { idempotencyKey });
+        return { id: refund.id };
+      } catch (err) {
+        // Refunded already (Stripe forgets idempotency keys after a day): that refund is the answer.
+        if (!(err instanceof Stripe.errors.StripeError) || err.code !== 'charge_already_refunded') throw err;
+        const [earlier] = (await stripe.refunds.list({ payment_intent: paymentIntent, limit: 1 })).data;
+        if (!earlier) throw err;
+        return { id: earlier.id };
+      }
     },
 
     async verifyWebhook(rawBody, signature) {

@@ -17,7 +17,7 @@ import {
 import type { BuildReader } from '../../src/lib/content/reader.ts';
 import { loadConfig, type Config } from '../config.ts';
 import { openDatabase, type Database } from '../db/client.ts';
-import { createLogger, type Logger } from '../lib/logger.ts';
+import { createLogger, errorMessage, type Logger } from '../lib/logger.ts';
 import { lockFile } from '../db/lock.ts';
 import { createMdxSource, type MdxSource } from './mdx-source.ts';
 import { publicItem } from './public.ts';
@@ -44,7 +44,7 @@ async function openForBuild(config: Config, logger: Logger): Promise<Database | 
   try {
     return await openDatabase(config.database, logger, { migrate: false });
   } catch (err) {
-    logger.warn({ err: (err as Error).message }, 'database not readable at build time; MDX content only');
+    logger.warn({ err: errorMessage(err) }, 'database not readable at build time; MDX content only');
     return undefined;
   }
 }
@@ -58,7 +58,7 @@ async function readAll(mdx: MdxSource, database: Database | undefined, logger: L
       try {
         items = await service.list(type);
       } catch (err) {
-        logger.warn({ err: (err as Error).message, type }, 'database items not readable; MDX content only');
+        logger.warn({ err: errorMessage(err), type }, 'database items not readable; MDX content only');
       }
     }
     byType.set(type, items.map(toPublicItem));
@@ -71,7 +71,8 @@ let loaded: Promise<BuildReader> | undefined;
 /** The build's content, loaded once per build process. */
 export function getBuildContent(): Promise<BuildReader> {
   loaded ??= (async () => {
-    const config = loadConfig();
+    // The build takes no payments: a deployment's build needs no payment provider.
+    const config = loadConfig(process.env, process.cwd(), { role: 'build' });
     const logger = createLogger(process.env.LOG_LEVEL ?? 'warn');
     const mdx = await createMdxSource(config.contentDir);
     const database = await openForBuild(config, logger);

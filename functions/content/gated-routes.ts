@@ -15,7 +15,7 @@ import type { AppContext, AppEnv } from '../lib/context.ts';
 import { readBody } from '../lib/request.ts';
 import { sendPrivateJson } from '../lib/respond.ts';
 import type { ProgressService } from '../progress/service.ts';
-import { identify, requireViewer } from '../users/identity.ts';
+import { identify, liveSession, requireViewer, type SessionCheck } from '../users/identity.ts';
 import type { UserService } from '../users/service.ts';
 import type { GatedContent } from './gated.ts';
 
@@ -35,8 +35,10 @@ export function createGatedContentRoutes(deps: {
   progress: ProgressService;
   verify: AccessTokenVerifier;
   users: UserService;
+  sessionIsLive: SessionCheck;
 }) {
   const { gated, progress } = deps;
+  const live = liveSession(deps.sessionIsLive);
   // Who is asking comes first: a visitor gets 401 for any item, known or not.
   const viewer = (c: AppContext) => requireViewer(c);
   return new Hono<AppEnv>()
@@ -55,7 +57,8 @@ export function createGatedContentRoutes(deps: {
       const who = viewer(c);
       return c.json(await progress.forCourse(who, await gated.courseFor(who, slugParam(c, 'slug', 'Course'))));
     })
-    .put('/courses/:slug/progress', async (c) => {
+    // A write: only from a session that is still signed in.
+    .put('/courses/:slug/progress', live, async (c) => {
       const who = viewer(c);
       const course = await gated.courseFor(who, slugParam(c, 'slug', 'Course'));
       const { lessonId, completed } = await readBody(c, ProgressBody);

@@ -1,7 +1,8 @@
 /**
  * The gated API's role table: each gated endpoint x every kind of caller (anonymous, each access
  * level, each staff role) x every item level, with the exact status each gets, on both databases;
- * plus signed links (expired, tampered, one file's link opening another), privacy of the answers
+ * plus items sold on their own (a price at the free level: buyers and staff only, whatever the plan),
+ * signed links (expired, tampered, one file's link opening another), privacy of the answers
  * (never from a shared cache, never to a second viewer), bad tokens and bad input.
  */
 import { SignJWT } from 'jose';
@@ -9,6 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCESS_LEVELS, checkAccess, type AccessLevel, type Role } from '../../src/lib/access.ts';
 import { createTestApp, type TestApp } from '../../tests/support/app.ts';
 import { DATABASE_KINDS } from '../../tests/support/databases.ts';
+import { makeCourseInput } from '../../tests/support/fixtures.ts';
+import { purchases } from '../db/schema.ts';
 import { badTokens } from '../../tests/support/tokens.ts';
 
 const PASSWORD = 'gated table pass';
@@ -166,6 +169,80 @@ describe.each(DATABASE_KINDS)('gated content API on %s', (kind) => {
     expect(mine.completed).toEqual([lessonId]);
     const theirs = (await (await call('premium', `/api/content/courses/${slug}/progress`)).json()) as { completed: string[] };
     expect(theirs.completed).not.toContain(lessonId);
+  });
+
+  describe('items sold on their own (a price at the free level): the purchase rule', () => {
+    // A priced course at the free level (from the database) and a priced free market item (from content/).
+    const COURSE = 'gated-priced-free-course';
+    const MARKET = 'social-media-content-pack';
+    let buyer: string;
+
+    beforeAll(async () => {
+      await t.content.create(
+        'course',
+        makeCourseInput({
+          slug: COURSE,
+          accessLevel: 'free',
+          price: 39,
+          sections: [
+            {
+              id: 'start',
+              title: 'Getting started',
+              lessons: [
+                {
+                  id: 'first',
+                  title: 'First lesson',
+                  content: 'Sold, never given.',
+                  media: [],
+                  downloadables: [{ name: 'Checklist', url: 'downloads/website-maintenance-checklist.md' }],
+                },
+              ],
+            },
+          ],
+        }),
+      );
+      expect(await t.content.get('market', MARKET)).toMatchObject({ accessLevel: 'free', price: 24 });
+      // A member on the free level who bought both.
+      const email = `buyer-${kind}@gated.test`;
+      const id = await t.services.auth.createConfirmedUser(email, PASSWORD, 'The buyer');
+      await t.database.db.insert(purchases).values(
+        (['course', 'market'] as const).map((itemType) => ({
+          userId: id,
+          itemType,
+          itemSlug: itemType === 'course' ? COURSE : MARKET,
+          title: itemType,
+          amount: 100,
+          currency: 'usd',
+          sessionId: `cs_gated_${kind}_${itemType}`,
+        })),
+      );
+      buyer = (await t.services.auth.signInWithPassword({ email, password: PASSWORD })).access_token;
+    });
+
+    const SOLD: { label: string; path: string; method?: string; body?: unknown }[] = [
+      { label: 'lesson', path: `/api/content/courses/${COURSE}/lessons/first` },
+      { label: 'lesson download', path: `/api/content/courses/${COURSE}/lessons/first/downloads/0` },
+      { label: 'course progress', path: `/api/content/courses/${COURSE}/progress` },
+      { label: 'course progress write', method: 'PUT', path: `/api/content/courses/${COURSE}/progress`, body: { lessonId: 'first', completed: true } },
+      { label: 'market download', path: `/api/content/market/${MARKET}/download` },
+    ];
+
+    it.each(SOLD)('$label opens to its buyer and staff only, never by plan', async ({ path, method, body }) => {
+      const want = { anonymous: 401, free: 403, subscriber: 403, premium: 403, editor: 200, admin: 200, buyer: 200 };
+      const got: Record<string, number> = {};
+      for (const who of [...CALLERS, 'buyer'] as const) {
+        const res = await call(who === 'buyer' ? { token: buyer } : who, path, { method, body });
+        got[who] = res.status;
+        expect(res.headers.get('cache-control'), `${who} ${path}`).toMatch(/private|no-store/);
+        if (res.status === 403) {
+          const error = ((await res.json()) as { error: { code: string; message: string; requiredLevel?: string } }).error;
+          expect(error.code).toBe('forbidden');
+          expect(error.message).toMatch(/^Buy this /);
+          expect(error.requiredLevel).toBeUndefined();
+        }
+      }
+      expect(got).toEqual(want);
+    });
   });
 
   describe('signed links', () => {

@@ -4,9 +4,9 @@
  * changes (the same signals that clear the public cache); signed file links are made per request, as
  * they expire. Every answer here belongs to one viewer and is never put in a shared cache.
  */
-import { checkAccess, isStaff, type AccessLevel, type Viewer } from '../../src/lib/access.ts';
+import { checkAccess, type AccessLevel, type Viewer } from '../../src/lib/access.ts';
 import type { ContentType, CourseItem, Lesson } from '../../src/lib/content/registry.ts';
-import { isPurchaseOnly } from '../../src/lib/payments/purchasable.ts';
+import { itemAccess, type PricedItem } from '../../src/lib/payments/purchasable.ts';
 import { AppError } from '../errors.ts';
 import { createAnswer, type CachedAnswer } from '../lib/respond.ts';
 import type { FileService, SignedLink } from '../files/service.ts';
@@ -19,6 +19,8 @@ export const MEDIA_LINK_SECONDS = 3600;
 export const DOWNLOAD_LINK_SECONDS = 600;
 
 const LABEL: Record<ContentType, string> = { blog: 'Article', course: 'Course', tool: 'Tool', market: 'Market item' };
+/** Start-up renders every body as staff would read it: priced items sold only to buyers included. */
+const WARMER: Viewer = { accessLevel: 'premium', role: 'admin' };
 
 interface RenderedCourse {
   item: CourseItem;
@@ -61,15 +63,20 @@ export function createGatedContent({ content, files, owns }: GatedContentDeps) {
   const notFound = (type: ContentType) => new AppError('not_found', `${LABEL[type]} not found`);
 
   /**
-   * The access rule, or a purchase of the item (asked only when the level is not enough). A priced
-   * item at the free level is in no plan: only buyers (and staff) open it.
+   * The purchase rule (`itemAccess`, the one rule for every type that can carry a price), then a
+   * purchase of the item, asked only when the rule says no. A priced item at the free level is in no
+   * plan: only buyers (and staff) open it; a priced item at a paid level opens to its plan too.
    */
-  async function assertAccessOrOwned(viewer: (NonNullable<Viewer> & { id?: string }) | null, required: AccessLevel, what: string, item: { type: 'market' | 'course'; slug: string; purchaseOnly?: boolean }) {
-    const byLevel = item.purchaseOnly ? isStaff(viewer?.role) : checkAccess(viewer, required).allowed;
-    if (byLevel) return;
+  async function assertItemAccess(
+    viewer: (NonNullable<Viewer> & { id?: string }) | null,
+    item: PricedItem & { type: 'market' | 'course'; slug: string },
+    what: string,
+  ) {
+    const decision = itemAccess(viewer, item);
+    if (decision.allowed) return;
     if (viewer?.id && owns && (await owns(viewer.id, item.type, item.slug))) return;
-    if (item.purchaseOnly && viewer) throw new AppError('forbidden', `Buy this item to open its ${what}.`);
-    assertAccess(viewer, required, what);
+    if (decision.reason === 'purchase_required') throw new AppError('forbidden', `Buy this ${LABEL[item.type].toLowerCase()} to open its ${what}.`);
+    assertAccess(viewer, item.accessLevel, what);
   }
 
   const course = (slug: string) =>
@@ -99,7 +106,7 @@ export function createGatedContent({ content, files, owns }: GatedContentDeps) {
     if (!found) throw notFound('course');
     const entry = found.lessons.get(lessonId);
     if (!entry) throw new AppError('not_found', 'Lesson not found');
-    await assertAccessOrOwned(viewer, found.item.accessLevel, 'lesson', { type: 'course', slug });
+    await assertItemAccess(viewer, found.item, 'lesson');
     if (!entry.html && entry.lesson.content) entry.html = renderBody(entry.lesson.content, 'markdown');
     return entry;
   }
@@ -140,7 +147,7 @@ export function createGatedContent({ content, files, owns }: GatedContentDeps) {
     async itemDownload(viewer: Viewer, type: 'tool' | 'market', slug: string): Promise<SignedLink> {
       const item = await content.get(type, slug);
       if (!item) throw notFound(type);
-      if (item.type === 'market') await assertAccessOrOwned(viewer, item.accessLevel, 'download', { type: 'market', slug, purchaseOnly: isPurchaseOnly(item.accessLevel, item.price) });
+      if (item.type === 'market') await assertItemAccess(viewer, item, 'download');
       else assertAccess(viewer, item.accessLevel, 'download');
       if (!item.downloadUrl) throw new AppError('not_found', 'This item has no file to download.');
       return files.signedDownload(item.downloadUrl, DOWNLOAD_LINK_SECONDS);
@@ -150,7 +157,7 @@ export function createGatedContent({ content, files, owns }: GatedContentDeps) {
     async courseFor(viewer: Viewer, slug: string): Promise<CourseItem> {
       const found = await course(slug);
       if (!found) throw notFound('course');
-      await assertAccessOrOwned(viewer, found.item.accessLevel, 'course', { type: 'course', slug });
+      await assertItemAccess(viewer, found.item, 'course');
       return found.item;
     },
 
@@ -162,7 +169,7 @@ export function createGatedContent({ content, files, owns }: GatedContentDeps) {
       for (const item of await content.list('blog')) {
         if (item.source !== 'mdx') continue;
         try {
-          await article({ accessLevel: 'premium' }, item.slug);
+          await article(WARMER, item.slug);
         } catch (err) {
           throw new Error(`The body of content/blog "${item.slug}" cannot be rendered: ${(err as Error).message}`);
         }
@@ -171,7 +178,7 @@ export function createGatedContent({ content, files, owns }: GatedContentDeps) {
         if (item.source !== 'mdx') continue;
         for (const lesson of item.sections.flatMap((s) => s.lessons)) {
           try {
-            await lessonEntry({ accessLevel: 'premium' }, item.slug, lesson.id);
+            await lessonEntry(WARMER, item.slug, lesson.id);
           } catch (err) {
             throw new Error(`Lesson "${lesson.id}" of content/courses "${item.slug}" cannot be rendered: ${(err as Error).message}`);
           }

@@ -14,6 +14,7 @@ import {
 } from '../../src/lib/content/registry.ts';
 import type { Db } from '../db/client.ts';
 import type { ContentRow } from '../db/schema.ts';
+import { downloadHostErrors } from '../../src/lib/content/downloads.ts';
 import { AppError, fieldErrors } from '../errors.ts';
 import type { Logger } from '../lib/logger.ts';
 import type { MdxSource } from './mdx-source.ts';
@@ -24,6 +25,8 @@ export interface ContentServiceDeps {
   db: Db;
   mdx: MdxSource;
   logger: Logger;
+  /** Hosts outside download links may name (DOWNLOAD_HOSTS); none when absent. */
+  downloadHosts?: readonly string[];
 }
 
 export interface WriteOptions {
@@ -61,6 +64,12 @@ function takePublished(input: unknown): { published: boolean | undefined; rest: 
   return { published, rest };
 }
 
+/** Refuses outside download links (an https `downloadUrl` or lesson file) whose host is not on the list, naming each field. */
+function refuseOutsideDownloads(data: unknown, hosts: readonly string[]): void {
+  const fields = downloadHostErrors(data, hosts);
+  if (Object.keys(fields).length) throw new AppError('validation_failed', 'Some fields are not valid.', { fields });
+}
+
 /** Refuses fields the type does not have, so a misspelt or foreign field is never silently dropped. */
 function refuseUnknownFields(type: ContentType, input: unknown): void {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return; // the schema says what is wrong
@@ -90,7 +99,7 @@ function inputFromRow(row: ContentRow): Record<string, unknown> {
   };
 }
 
-export function createContentService({ db, mdx, logger }: ContentServiceDeps) {
+export function createContentService({ db, mdx, logger, downloadHosts = [] }: ContentServiceDeps) {
   const store = createContentStore(db);
   const listeners = new Set<(type: ContentType) => void>();
   const changed = (type: ContentType) => listeners.forEach((fn) => fn(type));
@@ -167,6 +176,7 @@ export function createContentService({ db, mdx, logger }: ContentServiceDeps) {
       const { published = true, rest: input } = takePublished(body);
       refuseUnknownFields(type, input);
       const data = parseInput(type, input);
+      refuseOutsideDownloads(data, downloadHosts);
       const slug = await freeSlug(type, data.slug ?? slugify(data.title), data.slug !== undefined);
       const row = await write(type, (tx) =>
         tx.insert({ ...rowFromInput(type, slug, data), published, createdBy: options.createdBy ?? null }),
@@ -186,6 +196,8 @@ export function createContentService({ db, mdx, logger }: ContentServiceDeps) {
       const edited = Object.keys(patch).length > 0;
       const touched = type === 'tool' && edited && !('updatedAt' in patch) ? { updatedAt: new Date() } : {};
       const data = parseInput(type, { ...inputFromRow(existing), ...touched, ...patch });
+      // Publishing or unpublishing alone changes no link.
+      if (edited) refuseOutsideDownloads(data, downloadHosts);
       const slug = data.slug === existing.slug ? existing.slug : await freeSlug(type, data.slug ?? existing.slug, true);
       const { type: _type, ...columns } = rowFromInput(type, slug, data);
       // Publishing alone writes only its flag, so it never puts back fields another write changed since the read.

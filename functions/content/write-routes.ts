@@ -44,7 +44,8 @@ export function createContentWriteRoutes(deps: {
         const item = await content.create(type, await readBody(c, AnyObject), { createdBy: viewer.id });
         return c.json({ item, path: itemPath(type, item.slug) }, 201);
       })
-      .get(`${base}/:id`, who, async (c) => {
+      // Drafts and unpublished items: from a live session, like the writes.
+      .get(`${base}/:id`, who, live, async (c) => {
         const viewer = requireStaff(c, 'create or change content');
         return c.json(await content.editable(type, itemId(c, type), actor(viewer)));
       })

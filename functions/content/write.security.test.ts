@@ -38,7 +38,7 @@ describe.each(DATABASE_KINDS)('creator API on %s', (kind) => {
   const tokens = {} as Record<SignedIn, string>;
 
   beforeAll(async () => {
-    t = await createTestApp(kind, undefined, { AUTH_BCRYPT_COST: '4' });
+    t = await createTestApp(kind, undefined, { AUTH_BCRYPT_COST: '4', DOWNLOAD_HOSTS: 'files.example.com' });
     for (const who of Object.keys(ACCOUNTS) as SignedIn[]) {
       const email = `${who}-${kind}@creator.test`;
       const id = await t.services.auth.createConfirmedUser(email, PASSWORD, `The ${who}`);
@@ -145,6 +145,36 @@ describe.each(DATABASE_KINDS)('creator API on %s', (kind) => {
       error: { fields: Record<string, string[]> };
     };
     expect(short.error.fields.title).toEqual(['Title must be at least 3 characters']);
+  });
+
+  it('refuses outside download links whose host is not on DOWNLOAD_HOSTS with 422 naming the field, writing nothing', async () => {
+    const lesson = (url: string) =>
+      makeCourseInput({
+        sections: [{ id: 'start', title: 'Start', lessons: [{ id: 'first', title: 'First', downloadables: [{ name: 'Workbook', url }] }] }],
+      });
+    const cases: [string, ContentType, Record<string, unknown>, string][] = [
+      ['a tool file elsewhere', 'tool', makeToolInput({ downloadUrl: 'https://evil.example/kit.zip' }), 'downloadUrl'],
+      ['a market file elsewhere', 'market', makeMarketInput({ downloadUrl: 'https://files.example.com.evil.example/kit.zip' }), 'downloadUrl'],
+      ['credentials before the host', 'tool', makeToolInput({ downloadUrl: 'https://files.example.com@evil.example/kit.zip' }), 'downloadUrl'],
+      ['a backslash trick', 'tool', makeToolInput({ downloadUrl: 'https://evil.example\\@files.example.com/kit.zip' }), 'downloadUrl'],
+      ['a lesson file elsewhere', 'course', lesson('https://evil.example/workbook.pdf'), 'sections.0.lessons.0.downloadables.0.url'],
+    ];
+    for (const [label, type, body, field] of cases) {
+      const before = await rowCounts(t.database.db);
+      const res = await call('editor', 'POST', segment(type), body);
+      expect(res.status, label).toBe(422);
+      const { error } = (await res.json()) as { error: { fields: Record<string, string[]> } };
+      expect(Object.keys(error.fields), label).toEqual([field]);
+      expect(error.fields[field]![0], label).toContain('DOWNLOAD_HOSTS');
+      expect(await rowCounts(t.database.db), label).toEqual(before);
+    }
+    // A listed host (any case) and file keys are fine; a change to an unlisted host is refused too.
+    const tool = await created('editor', 'tool', makeToolInput({ downloadUrl: 'https://FILES.example.com/kit.zip' }));
+    await created('editor', 'course', lesson('https://files.example.com/workbook.pdf'));
+    const changed = await call('editor', 'PATCH', `/tools/${tool.item.id}`, { downloadUrl: 'https://evil.example/kit.zip' });
+    expect(changed.status).toBe(422);
+    expect(Object.keys(((await changed.json()) as { error: { fields: object } }).error.fields)).toEqual(['downloadUrl']);
+    expect((await call('editor', 'PATCH', `/tools/${tool.item.id}`, { downloadUrl: 'downloads/kit.zip' })).status).toBe(200);
   });
 
   it('reads an item back as its form holds it, and that input saves unchanged', async () => {

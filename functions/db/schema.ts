@@ -237,7 +237,14 @@ export const authRefreshTokens = pgTable(
 );
 export type AuthRefreshTokenRow = typeof authRefreshTokens.$inferSelect;
 
-export const ONE_TIME_TOKEN_KINDS = ['confirmation', 'recovery', 'magiclink', 'email_change_new', 'email_change_current'] as const;
+export const ONE_TIME_TOKEN_KINDS = [
+  'confirmation',
+  'recovery',
+  'magiclink',
+  'email_change_new',
+  'email_change_current',
+  'reauthentication',
+] as const;
 export type OneTimeTokenKind = (typeof ONE_TIME_TOKEN_KINDS)[number];
 
 /** Emailed links and codes: the latest of each kind per user is the only valid one; only the hash is kept. */
@@ -252,6 +259,8 @@ export const authOneTimeTokens = pgTable(
     tokenHash: text('token_hash').notNull(),
     /** The address the token was sent to. */
     email: text('email').notNull(),
+    /** Wrong codes typed against this token; a few void it (codes are six digits). */
+    failedAttempts: integer('failed_attempts').notNull().default(0),
     createdAt: timestamptz('created_at').notNull().defaultNow(),
   },
   (t) => [

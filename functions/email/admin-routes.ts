@@ -29,10 +29,12 @@ export function createEmailAdminRoutes({
   sessionIsLive: SessionCheck;
 }) {
   const who = identify({ verify, users });
+  // Other people's mail: reads too need a session that is still signed in.
+  const live = liveSession(sessionIsLive);
   return (
     new Hono<AppEnv>()
-      .get('/queue', who, adminOnly, async (c) => c.json((await outbox.queue(readQuery(c, ListQuery).limit)).map(emailRecord)))
-      .get('/recent', who, adminOnly, async (c) => c.json((await outbox.recent(readQuery(c, ListQuery).limit)).map(emailRecord)))
+      .get('/queue', who, adminOnly, live, async (c) => c.json((await outbox.queue(readQuery(c, ListQuery).limit)).map(emailRecord)))
+      .get('/recent', who, adminOnly, live, async (c) => c.json((await outbox.recent(readQuery(c, ListQuery).limit)).map(emailRecord)))
       // The path takes only an id's characters (EMAIL_POST_SEGMENT); "events" or a malformed id is 404 for everyone.
       .post(
         `/${EMAIL_POST_SEGMENT}/resend`,
@@ -42,7 +44,7 @@ export function createEmailAdminRoutes({
         },
         who,
         adminOnly,
-        liveSession(sessionIsLive),
+        live,
         async (c) => c.json(emailRecord(await outbox.resend(c.req.param('segment')))),
       )
   );

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { AppError, fieldErrors } from '../errors.ts';
 import type { AppEnv } from '../lib/context.ts';
 import { signedWebhookHandler, type WebhookInbox } from '../lib/webhooks.ts';
+import { WellFormed } from '../lib/request.ts';
 import { DeliveryEventSchema } from './schema.ts';
 import type { EmailService } from './service.ts';
 
@@ -48,7 +49,7 @@ export function createEmailEventRoutes({ outbox, inbox, secret }: { outbox: Emai
       } catch {
         throw new AppError('bad_request', 'The request body is not valid JSON.');
       }
-      const parsed = EventsSchema.safeParse(json);
+      const parsed = WellFormed.pipe(EventsSchema).safeParse(json);
       if (!parsed.success) throw new AppError('validation_failed', 'The event is not valid.', { fields: fieldErrors(parsed.error) });
       return Array.isArray(parsed.data) ? parsed.data : [parsed.data];
     },

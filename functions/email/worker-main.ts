@@ -9,7 +9,8 @@ import { createLogger } from '../lib/logger.ts';
 import { createMailDelivery } from '../services.ts';
 
 async function main() {
-  const config = loadConfig();
+  // The worker sends mail and takes no payments: it needs no payment provider.
+  const config = loadConfig(process.env, process.cwd(), { role: 'worker' });
   const logger = createLogger(config.logLevel);
   const database = await openDatabase(config.database, logger);
   const leaseMs = Number(process.env.EMAIL_LEASE_MS) || undefined;

@@ -1,6 +1,7 @@
 /**
  * GET /api/files/download?token=...: streams a protected file (an attachment, or inline for lesson
- * media, with single byte ranges so players can seek), or redirects to an outside URL.
+ * media, with single byte ranges so players can seek), or redirects to an outside URL whose host is
+ * on DOWNLOAD_HOSTS (checked by the file service when the link is opened).
  */
 import { Hono } from 'hono';
 import { AppError } from '../errors.ts';

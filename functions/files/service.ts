@@ -1,14 +1,17 @@
 /**
  * Protected files: everything under content/files/ (downloads, lesson media, member uploads), or
- * outside https URLs, reached only through short-lived signed links. A link names one file key and
- * expires; the key is checked to stay inside the files folder. Media links open inline (with byte
- * ranges, so a video can seek); download links arrive as attachments.
+ * outside https URLs on the DOWNLOAD_HOSTS allow-list, reached only through short-lived signed links.
+ * A link names one file key and expires; the key is checked to stay inside the files folder, and an
+ * outside URL is checked against the list when the link is opened (a link signed before the list
+ * changed sends no one elsewhere). Media links open inline (with byte ranges, so a video can seek);
+ * download links arrive as attachments.
  */
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { lookup } from 'mrmime';
+import { allowedDownloadUrl } from '../../src/lib/content/downloads.ts';
 import { AppError } from '../errors.ts';
 import type { Tokens } from '../lib/tokens.ts';
 
@@ -16,6 +19,8 @@ export interface FileServiceDeps {
   tokens: Tokens;
   filesDir: string;
   siteUrl: string;
+  /** Hosts an outside download may redirect to (DOWNLOAD_HOSTS); none when absent. */
+  downloadHosts?: readonly string[];
 }
 
 export interface SignedLink {
@@ -30,7 +35,7 @@ export type ResolvedDownload =
 /** Whether a media or file reference is a key into the protected files folder (not a public path or URL). */
 export const isPrivateKey = (ref: string) => !ref.startsWith('/') && !ref.startsWith('https://');
 
-export function createFileService({ tokens, filesDir, siteUrl }: FileServiceDeps) {
+export function createFileService({ tokens, filesDir, siteUrl, downloadHosts = [] }: FileServiceDeps) {
   const root = path.resolve(filesDir);
   const sign = async (key: string, ttlSeconds: number, inline: boolean): Promise<SignedLink> => {
     const claims: Record<string, string | number> = inline ? { key, inline: 1 } : { key };
@@ -59,7 +64,11 @@ export function createFileService({ tokens, filesDir, siteUrl }: FileServiceDeps
         throw new AppError('not_found', 'This download link is not valid.');
       }
       const key = result.claims.key ?? '';
-      if (key.startsWith('https://')) return { kind: 'redirect', url: key };
+      if (key.startsWith('https://')) {
+        const url = allowedDownloadUrl(key, downloadHosts);
+        if (!url) throw new AppError('not_found', 'This file is not available.');
+        return { kind: 'redirect', url };
+      }
       const file = path.resolve(root, key);
       if (!file.startsWith(root + path.sep)) throw new AppError('not_found', 'This download link is not valid.');
       const info = await stat(file).catch(() => undefined);

@@ -42,8 +42,10 @@ export function requestContext({ accessLog, logger, trustProxy }: RequestContext
       finishAnswer(c);
       if (!outgoing) return log(c.res.status);
       // Answers written straight to the socket (the cached ones) are complete here; the rest are
-      // logged when the response closes: 499 when the client left before the answer was complete.
+      // logged when the response closes: 499 when the client left before the answer was complete
+      // (at once when it already has, e.g. it hung up mid-body: the close event is past).
       if (outgoing.writableEnded) log(outgoing.statusCode);
+      else if (outgoing.closed) log(499);
       else outgoing.once('close', () => log(outgoing.writableFinished ? outgoing.statusCode : 499));
     });
   };

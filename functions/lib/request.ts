@@ -96,7 +96,7 @@ export async function readBody<S extends z.ZodType>(
 }
 
 function validate<S extends z.ZodType>(schema: S, raw: unknown): z.output<S> {
-  const parsed = schema.safeParse(raw);
+  const parsed = WellFormed.pipe(schema).safeParse(raw);
   if (!parsed.success) throw new AppError('validation_failed', 'Some fields are not valid.', { fields: fieldErrors(parsed.error) });
   return parsed.data;
 }
@@ -114,6 +114,47 @@ export function isFormPost(c: AppContext): boolean {
 export const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 /** Control characters other than tab, line feed and carriage return. */
 export const CONTROL_IN_TEXT = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
+
+/** Deepest nesting a JSON body may have: no form sends more, and deeper values would strain every recursive check. */
+export const MAX_BODY_DEPTH = 32;
+
+/** Message for text holding a lone surrogate (no font can show it and the database refuses it). */
+export const ILL_FORMED_TEXT = 'contains a character that is not valid text';
+
+/**
+ * The first reason a parsed JSON body cannot be taken whatever its route: a string (a value or a
+ * key) that is not well-formed UTF-16 (a lone surrogate such as `"\ud800"`, which JSON allows and
+ * Postgres refuses), or nesting deeper than MAX_BODY_DEPTH. Walked without recursion, so no body
+ * can exhaust the stack.
+ */
+export function bodyProblem(value: unknown): { path: (string | number)[]; message: string } | undefined {
+  const stack: { value: unknown; path: (string | number)[] }[] = [{ value, path: [] }];
+  while (stack.length > 0) {
+    const next = stack.pop()!;
+    if (typeof next.value === 'string') {
+      if (!next.value.isWellFormed()) return { path: next.path, message: `${next.path.join('.') || 'body'} ${ILL_FORMED_TEXT}` };
+      continue;
+    }
+    if (typeof next.value !== 'object' || next.value === null) continue;
+    if (next.path.length >= MAX_BODY_DEPTH)
+      return { path: next.path, message: `The body is nested more than ${MAX_BODY_DEPTH} levels deep` };
+    for (const [key, item] of Object.entries(next.value)) {
+      if (!key.isWellFormed()) return { path: [...next.path, '_key'], message: `A key ${ILL_FORMED_TEXT}` };
+      stack.push({ value: item, path: [...next.path, Array.isArray(next.value) ? Number(key) : key] });
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Any body, refused as a whole when one of its strings is not well-formed or it is nested too
+ * deeply: checked before the route's own schema, so no field of any route carries such text to the
+ * database.
+ */
+export const WellFormed = z.unknown().superRefine((value, ctx) => {
+  const problem = bodyProblem(value);
+  if (problem) ctx.addIssue({ code: 'custom', path: problem.path, message: problem.message });
+});
 
 /** A trimmed one-line text field: no line breaks or control characters (no header injection). */
 export const singleLine = (label: string, max: number) =>

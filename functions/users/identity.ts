@@ -53,8 +53,7 @@ export function identify({ verify, users }: { verify: AccessTokenVerifier; users
         throw err;
       }
       if (claims.role !== 'authenticated' || !Uuid.safeParse(claims.sub).success) throw unauthorized('The access token is not valid.');
-      const verified = claims.user_metadata?.email_verified === true;
-      const profile = await users.profileFor(claims.sub, claims.email?.toLowerCase(), verified);
+      const profile = await users.profileFor(claims.sub, token);
       c.set('viewer', {
         id: profile.id,
         email: profile.email,
@@ -74,10 +73,16 @@ export function identify({ verify, users }: { verify: AccessTokenVerifier; users
  */
 export function liveSession(isLive: SessionCheck): AppMiddleware {
   return async (c, next) => {
-    const viewer = requireViewer(c);
-    if (!(await isLive(bearerToken(c)!, viewer.sessionId))) throw unauthorized('Your session has ended. Please sign in again.');
+    await requireLiveSession(c, isLive);
     await next();
   };
+}
+
+/** The signed-in caller whose session is still signed in at the auth service, or 401. */
+export async function requireLiveSession(c: AppContext, isLive: SessionCheck): Promise<Viewer> {
+  const viewer = requireViewer(c);
+  if (!(await isLive(bearerToken(c)!, viewer.sessionId))) throw unauthorized('Your session has ended. Please sign in again.');
+  return viewer;
 }
 
 /** The signed-in caller, or 401. */

@@ -7,7 +7,7 @@ import { LANGUAGES } from '../db/schema.ts';
 import { AppError } from '../errors.ts';
 import type { AppEnv } from '../lib/context.ts';
 import { emailAddress, pathId, readBody, singleLine } from '../lib/request.ts';
-import { identify, liveSession, requireViewer, type SessionCheck } from './identity.ts';
+import { identify, liveSession, requireLiveSession, requireViewer, type SessionCheck } from './identity.ts';
 import type { FeedService } from '../feeds/service.ts';
 import type { ProgressService } from '../progress/service.ts';
 import type { UserService } from './service.ts';
@@ -49,6 +49,8 @@ export function createUserRoutes({
         const email = emailAddress.safeParse(c.req.param('email'));
         if (!email.success)
           throw new AppError('validation_failed', 'Not a valid email address.', { fields: { email: ['Not a valid email address'] } });
+        // Your own profile on a signature; an admin reading someone else's needs a live session.
+        if (email.data !== viewer.email && viewer.role === 'admin') await requireLiveSession(c, sessionIsLive);
         return c.json(await users.byEmail(viewer, email.data));
       })
       .put('/:id/accessLevel', live, async (c) => {
@@ -57,7 +59,7 @@ export function createUserRoutes({
         const { accessLevel } = await readBody(c, AccessLevelBody);
         return c.json(await users.setAccessLevel(viewer, target, accessLevel));
       })
-      .patch('/me', async (c) => {
+      .patch('/me', live, async (c) => {
         const viewer = requireViewer(c);
         return c.json(await users.updateMe(viewer, await readBody(c, ProfilePatch)));
       })
@@ -67,9 +69,9 @@ export function createUserRoutes({
       })
       // Course progress for the account page.
       .get('/me/progress', async (c) => c.json(await progress.mine(requireViewer(c))))
-      // The member's private RSS feed: its URL, and a reset that revokes the old one.
-      .get('/me/feed', async (c) => c.json(await feeds.url(requireViewer(c))))
-      .post('/me/feed/reset', async (c) => c.json(await feeds.reset(requireViewer(c))))
+      // The member's private RSS feed: its URL (a lasting credential, so only from a live session), and a reset that revokes the old one.
+      .get('/me/feed', live, async (c) => c.json(await feeds.url(requireViewer(c))))
+      .post('/me/feed/reset', live, async (c) => c.json(await feeds.reset(requireViewer(c))))
       .get('/me/export', live, async (c) => {
         const data = await users.exportMe(requireViewer(c));
         return c.json(data, 200, { 'Content-Disposition': 'attachment; filename="beacon-growth-data.json"' });

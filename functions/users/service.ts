@@ -20,8 +20,23 @@ export interface Viewer {
   sessionId?: string;
 }
 
+/** What the auth service itself recorded about an account: its address, and whether that address is proven. */
+export interface AccountRecord {
+  email: string;
+  /** The address was proven through a mailed link (or the account was made by the server). */
+  proven: boolean;
+}
+
+/**
+ * Asks the auth service about the account behind a verified token (embedded: our own users table;
+ * hosted: GET /auth/v1/user with the token). Undefined when it no longer knows the account.
+ */
+export type AccountLookup = (userId: string, token: string) => Promise<AccountRecord | undefined>;
+
 export interface UserServiceDeps {
   db: Db;
+  /** The auth service's own record of an account (see AccountLookup). */
+  lookupAccount: AccountLookup;
   outbox: EmailService;
   adminEmails: readonly string[];
   /** Deletes the account at the auth service (embedded: ours; hosted: the project's admin API). */
@@ -57,7 +72,7 @@ const forbidden = () => new AppError('forbidden', 'You do not have access to thi
 const PROFILE_TTL_MS = 5_000;
 const PROFILE_CACHE_SIZE = 10_000;
 
-export function createUserService({ db, outbox, adminEmails, deleteAccount, beforeDelete, paidLevel }: UserServiceDeps) {
+export function createUserService({ db, lookupAccount, outbox, adminEmails, deleteAccount, beforeDelete, paidLevel }: UserServiceDeps) {
   const store = createUserStore(db);
   const admins = new Set(adminEmails);
   const cache = new Map<string, { profile: ProfileRow; until: number }>();
@@ -70,9 +85,12 @@ export function createUserService({ db, outbox, adminEmails, deleteAccount, befo
 
   /**
    * ADMIN_EMAILS makes an address admin only once it is proven (confirmed through a mailed link, as
-   * the auth service says): otherwise anyone could sign up with a listed address before its owner.
+   * the auth service itself recorded it, never a claim the member could write): otherwise anyone
+   * could sign up with a listed address before its owner.
    */
   const provenAdmin = (email: string, verified: boolean) => verified && admins.has(email.toLowerCase());
+  const gone = () =>
+    new AppError('unauthorized', 'This account no longer exists. Please sign up again.', { headers: { 'WWW-Authenticate': 'Bearer' } });
   const ADMIN = { role: 'admin', accessLevel: 'premium' } as const;
 
   /** A new account's profile: admin for a proven listed address (staff get premium access), else a free member. */
@@ -125,19 +143,23 @@ export function createUserService({ db, outbox, adminEmails, deleteAccount, befo
       createUserStore(tx).ensure(newProfile(id, email, verified, name)),
 
     /**
-     * The caller's profile, made on their first authenticated call when there is none (hosted mode).
-     * `verified`: the token says the address is confirmed; a listed address becomes admin then.
+     * The profile behind a verified token. Made on the first call only for an account the auth
+     * service still knows (hosted mode; embedded sign-up makes it in its own transaction), so the
+     * still-valid token of a deleted account never brings its profile back: 401. A member whose
+     * listed address (ADMIN_EMAILS) the auth service records as proven becomes admin.
      */
-    async profileFor(id: string, email: string | undefined, verified = false): Promise<ProfileRow> {
+    async profileFor(id: string, token: string): Promise<ProfileRow> {
       const cached = cache.get(id);
       if (cached && cached.until > Date.now()) return cached.profile;
       const existing = await store.byId(id);
       if (existing) {
-        if (existing.role === 'member' && provenAdmin(existing.email, verified)) return remember((await store.update(id, ADMIN))!);
+        if (existing.role === 'member' && admins.has(existing.email) && (await lookupAccount(id, token))?.proven)
+          return remember((await store.update(id, ADMIN))!);
         return remember(existing);
       }
-      if (!email) throw new AppError('unauthorized', 'The access token carries no email address.');
-      return remember(await store.ensure(newProfile(id, email, verified)));
+      const account = await lookupAccount(id, token);
+      if (!account) throw gone();
+      return remember(await store.ensure(newProfile(id, account.email, account.proven)));
     },
 
     /** Keeps the profile's address in step with the account's (an email change completed). */

@@ -8,12 +8,13 @@ import { pino } from 'pino';
 import { createApp } from '../../functions/app.ts';
 import { loadConfig } from '../../functions/config.ts';
 import { listen } from '../../functions/lib/http-server.ts';
+import { LOG_SERIALIZERS } from '../../functions/lib/logger.ts';
 import type { Role } from '../../functions/db/schema.ts';
 import { createServices, type Services } from '../../functions/services.ts';
 
 export async function startBenchApi(name: string, onStop: () => void = () => undefined) {
   const config = loadConfig();
-  const logger = pino({ level: 'warn' });
+  const logger = pino({ level: 'warn', serializers: LOG_SERIALIZERS });
   const services = await createServices(config, logger);
   const server = await listen(createApp({ config, logger, services }), config);
   process.on('SIGTERM', () => {

@@ -19,5 +19,5 @@ const SKILL_LABELS: Record<string, string> = {
 };
 
 export function skillLabel(level: string): string {
-  return SKILL_LABELS[level] ?? level;
+  return Object.hasOwn(SKILL_LABELS, level) ? SKILL_LABELS[level]! : level;
 }

@@ -26,6 +26,8 @@ export default async function globalSetup(config: FullConfig) {
       SITE_URL: `http://127.0.0.1:${port}`,
       DATA_DIR: dataDir,
       DATABASE_URL: env.siteDbUrl,
+      // A server on Postgres is a deployment: its test checkout is asked for on purpose.
+      PAYMENTS: 'test',
       DIST_DIR: env.distDir,
       NODE_ENV: 'test',
       LOG_LEVEL: 'silent',

@@ -3,12 +3,15 @@
  * purchases, so it runs with the writing tests): a free member subscribes to Premium yearly through
  * the test checkout (a declined card first), the confirmation shows the new level, a premium body
  * opens, the account cancels and the portal resumes; a priced market item is bought and downloaded;
- * a failed checkout start shows the spec's error, and so do the account card's failed load, cancel
- * and portal; visitors go through sign-in to buy.
+ * a priced course at the free level offers members the Buy button (never its lessons) until they buy
+ * it; a failed checkout start shows the spec's error, and so do the account card's failed load, cancel
+ * and portal; visitors go through sign-in to buy. The account page says payments are in test mode.
  */
 import { expect, test, type Page } from '@playwright/test';
+import { makeCourseInput } from '../support/fixtures.ts';
 import { seriousViolations } from './axe.ts';
 import { signedInMember } from './members.ts';
+import { siteContent } from './support.ts';
 
 const PREMIUM_ARTICLE = '/blog/ai-content-workflow-guardrails';
 const PURCHASE_ONLY_ITEM = { path: '/market/social-media-content-pack', title: '90-Day Social Media Content Pack', price: '$24.00' };
@@ -96,6 +99,62 @@ test('a free member subscribes to Premium yearly, reads premium content, cancels
   await page.goto('/pricing');
   await expect(page.getByRole('article', { name: 'Premium' }).getByRole('button', { name: 'Current Plan' })).toBeDisabled();
   expect(stripeJs).toEqual([]);
+});
+
+test('a priced course at the free level shows a member the Buy button, not its lessons, until they buy it', async ({ page }) => {
+  test.setTimeout(90_000);
+  const { service, close } = await siteContent();
+  let slug: string;
+  try {
+    const course = await service.create(
+      'course',
+      makeCourseInput({
+        title: 'Sold Not Given Course',
+        accessLevel: 'free',
+        price: 39,
+        sections: [
+          {
+            id: 'start',
+            title: 'Getting started',
+            lessons: [{ id: 'first', title: 'First lesson', content: 'Only buyers read this lesson.', media: [], downloadables: [] }],
+          },
+        ],
+      }),
+    );
+    slug = course.slug;
+  } finally {
+    await close();
+  }
+  await signedInMember(page, 'course-buyer');
+  const lessonCalls: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().includes(`/api/content/courses/${slug}/lessons/`)) lessonCalls.push(request.url());
+  });
+  await page.goto(`/courses/${slug}`);
+  const offer = page.getByTestId('purchase-offer');
+  await expect(offer.getByRole('button', { name: 'Buy for $39.00' })).toBeVisible();
+  await expect(offer).toContainText('Buy this course');
+  await expect(page.getByText('One-time purchase')).toBeVisible();
+  await page.getByRole('tab', { name: 'Current Lesson' }).click();
+  await expect(page.getByTestId('lesson-sold-only')).toBeVisible();
+  await expect(page.getByTestId('gate-card')).toHaveCount(0);
+  expect(lessonCalls).toEqual([]);
+  expect(await seriousViolations(page), 'priced course offer').toEqual([]);
+
+  await offer.getByRole('button', { name: 'Buy for $39.00' }).click();
+  await page.waitForURL((url) => url.pathname === '/billing/test-checkout');
+  await payWith(page, '4242 4242 4242 4242');
+  await page.waitForURL((url) => url.pathname === '/payment/confirmation');
+  await expect(page.getByTestId('purchased-item')).toContainText('You bought Sold Not Given Course');
+
+  await page.goto(`/courses/${slug}?lesson=first`);
+  await expect(page.getByText('Only buyers read this lesson.')).toBeVisible();
+  await expect(page.getByTestId('purchase-offer')).toHaveCount(0);
+
+  // The account page says loudly that payments run in test mode here.
+  await page.goto('/account');
+  await expect(page.getByRole('note', { name: 'Test mode' })).toContainText('no real card is charged');
+  expect(await seriousViolations(page), 'account in test mode').toEqual([]);
 });
 
 test('a member buys a priced market item and downloads it', async ({ page }) => {

@@ -74,6 +74,17 @@ describe('hosted auth mode', () => {
     const after = await fetch(`${product.url}/api/users/me/export`, { headers: { authorization: `Bearer ${token}` } });
     expect(after.status).toBe(401);
 
+    // An account the project no longer knows gets no profile from its still-valid token.
+    const gone = await sb.auth.signUp({ email: 'hosted.gone@example.test', password: 'hosted member pass' });
+    const goneToken = gone.data.session!.access_token;
+    expect(
+      (await fetch(`${provider.url}/api/users/me`, { method: 'DELETE', headers: { authorization: `Bearer ${goneToken}` } })).status,
+    ).toBe(204);
+    for (let i = 0; i < 2; i += 1) {
+      const res = await fetch(`${product.url}/api/users/me`, { headers: { authorization: `Bearer ${goneToken}` } });
+      expect(res.status).toBe(401);
+    }
+
     // The product does not run its own auth service in hosted mode.
     expect((await fetch(`${product.url}/auth/v1/settings`)).status).toBe(404);
     expect((await fetch(`${provider.url}/auth/v1/settings`)).status).toBe(200);

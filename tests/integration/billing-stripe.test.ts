@@ -4,18 +4,22 @@
  * stateful Stripe fake. Checkout, confirm, reads, cancel and the portal go through the official SDK;
  * Stripe failing answers 503. Crash safety: the server is killed (SIGKILL) after Stripe marked the
  * session paid but before confirm returns; after a restart, the webhook (delivered twice) and confirm
- * together grant the level exactly once: one subscription row, one audit entry, one receipt.
+ * together grant the level exactly once: one subscription row, one audit entry, one receipt. A paid
+ * checkout for an item unpublished meanwhile is refunded through Stripe, once, and never recorded.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openDatabase, type Database } from '../../functions/db/client.ts';
-import { auditLog, emails, profiles, subscriptions, webhookEvents } from '../../functions/db/schema.ts';
+import { createMdxSource } from '../../functions/content/mdx-source.ts';
+import { createContentService } from '../../functions/content/service.ts';
+import { auditLog, emails, profiles, purchases, subscriptions, webhookEvents } from '../../functions/db/schema.ts';
 import { DEMO_PASSWORD } from '../../functions/users/demo.ts';
 import { CONTENT_DIR } from '../support/app.ts';
 import { pgAdminUrl } from '../support/databases.ts';
-import { quietLogger } from '../support/fixtures.ts';
+import { makeMarketInput, quietLogger } from '../support/fixtures.ts';
+import { REFUSED_PURCHASE } from '../../src/lib/payments/purchasable.ts';
 import { createTestDatabase, freePort } from '../support/postgres.ts';
 import { signedEvent, startStripeFake, type StripeFake } from '../support/stripe-fake.ts';
 import { tempDir } from '../support/temp.ts';
@@ -207,5 +211,62 @@ describe('payments through the Stripe adapter (real server, Postgres, Stripe fak
       .where(and(eq(emails.userId, member.id), eq(emails.template, 'billing-activated')));
     expect(receipts).toHaveLength(1);
     expect(await database.db.select().from(webhookEvents).where(eq(webhookEvents.id, event.id))).toHaveLength(1);
+  });
+
+  it('refunds through Stripe, once, a checkout whose item was unpublished before the payment was recorded', async () => {
+    const content = createContentService({ db: database.db, mdx: await createMdxSource(CONTENT_DIR), logger: quietLogger() });
+    const item = await content.create('market', makeMarketInput({ slug: 'stripe-withdrawn-kit', accessLevel: 'free', price: 24 }));
+    await expect.poll(async () => (await fetch(`${base}/api/public/market/${item.slug}`)).status, { timeout: 10_000 }).toBe(200);
+    const member = await signIn('premium@demo.beacongrowth.co');
+    const res = await call(member.token, '/stripe/create-session', {
+      item: { type: 'market', slug: item.slug },
+      successUrl: SUCCESS,
+      cancelUrl: `/market/${item.slug}`,
+    });
+    expect(res.status, await res.clone().text()).toBe(200);
+    const { sessionId } = (await res.json()) as { sessionId: string };
+    // Unpublished by another instance while the member pays; the server hears of it through Postgres.
+    await content.update('market', item.id, { published: false });
+    await expect.poll(async () => (await fetch(`${base}/api/public/market/${item.slug}`)).status, { timeout: 10_000 }).toBe(404);
+    fake.completeSession(sessionId);
+
+    const event = {
+      id: `evt_withdrawn_${sessionId}`,
+      object: 'event',
+      type: 'checkout.session.completed',
+      created: Math.floor(Date.now() / 1000),
+      data: { object: { id: sessionId, object: 'checkout.session' } },
+    };
+    const { payload, header } = signedEvent(WEBHOOK_SECRET, event);
+    const deliver = () =>
+      fetch(`${base}/api/payments/stripe/webhook`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'stripe-signature': header },
+        body: payload,
+      });
+    const [webhook, confirm] = await Promise.all([deliver(), call(member.token, '/stripe/confirm', { sessionId })]);
+    expect(webhook.status).toBe(200);
+    expect(confirm.status).toBe(409);
+    expect(((await confirm.json()) as { error: { message: string } }).error.message).toBe(REFUSED_PURCHASE);
+    expect((await call(member.token, '/stripe/confirm', { sessionId })).status).toBe(409);
+
+    // One full refund of the session's payment, asked under the session's idempotency key.
+    const paymentIntent = fake.state.sessions.get(sessionId)!.payment_intent;
+    expect([...fake.state.refunds.values()]).toEqual([expect.objectContaining({ payment_intent: paymentIntent, amount: 2400 })]);
+    const asked = fake.requests.filter((r) => r.method === 'POST' && r.path === '/v1/refunds');
+    expect(asked.length).toBeGreaterThanOrEqual(1);
+    expect(new Set(asked.map((r) => r.idempotencyKey))).toEqual(new Set([`refund-${sessionId}`]));
+
+    expect(await database.db.select().from(purchases).where(eq(purchases.userId, member.id))).toEqual([]);
+    const refundMails = await database.db
+      .select()
+      .from(emails)
+      .where(and(eq(emails.userId, member.id), eq(emails.template, 'billing-refunded')));
+    expect(refundMails.map((m) => m.subject)).toEqual([`[Test mode] Your payment for ${item.title} was refunded`]);
+    const refunded = await database.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.targetId, member.id), eq(auditLog.action, 'purchase.refunded')));
+    expect(refunded.map((a) => a.detail)).toEqual([expect.objectContaining({ sessionId, refundId: [...fake.state.refunds.keys()][0] })]);
   });
 });

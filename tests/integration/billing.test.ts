@@ -9,11 +9,13 @@ import { and, eq } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { embeddedWebhookSecret } from '../../functions/billing/index.ts';
-import { auditLog, emails, profiles, subscriptions } from '../../functions/db/schema.ts';
+import { auditLog, emails, profiles, purchases, subscriptions, testBillingSessions } from '../../functions/db/schema.ts';
 import { loadSigningSecret } from '../../functions/secrets/service.ts';
 import { createSecretStore } from '../../functions/secrets/store.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { DATABASE_KINDS } from '../support/databases.ts';
+import { makeCourseInput, makeMarketInput } from '../support/fixtures.ts';
+import { REFUNDED_DUPLICATE, REFUSED_PURCHASE } from '../../src/lib/payments/purchasable.ts';
 
 const PASSWORD = 'billing flow pass';
 const DAY = 86_400_000;
@@ -202,7 +204,8 @@ describe.each(DATABASE_KINDS)('payments on the embedded provider (%s)', (kind) =
       .select()
       .from(emails)
       .where(and(eq(emails.userId, spanish.id), eq(emails.template, 'billing-activated')));
-    expect(receipt!.subject).toMatch(/^Tu plan Premium de .+ está activo$/);
+    // The embedded provider is test mode: the subject says so in the member's language.
+    expect(receipt!.subject).toMatch(/^\[Modo de prueba\] Tu plan Premium de .+ está activo$/);
   });
 
   it('renews on the clock, then ends a canceled plan at its period end', async () => {
@@ -298,6 +301,88 @@ describe.each(DATABASE_KINDS)('payments on the embedded provider (%s)', (kind) =
     expect(await levelOf(m.id)).toBe('free');
   });
 
+  it('sells a priced free-level course and opens its lessons to the buyer only, whatever the level', async () => {
+    const course = await t.content.create(
+      'course',
+      makeCourseInput({ slug: `priced-free-course-${kind}`, accessLevel: 'free', price: 39 }),
+    );
+    const buyer = await member('premium');
+    const other = await member('premium');
+    const lesson = `/api/content/courses/${course.slug}/lessons/first`;
+    // A plan does not include it, not even premium: it is sold, never given.
+    expect((await call(buyer.token, lesson)).status).toBe(403);
+    const sessionId = await checkout(buyer.token, { item: { type: 'course', slug: course.slug } });
+    expect((await pay(sessionId, '4242424242424242')).status).toBe(200);
+    expect((await call(buyer.token, lesson)).status).toBe(200);
+    expect((await call(buyer.token, `/api/content/courses/${course.slug}/progress`)).status).toBe(200);
+    expect((await call(other.token, lesson)).status).toBe(403);
+  });
+
+  it('refuses a paid checkout for an item unpublished after it started: refunded, 409, nothing recorded, one mail', async () => {
+    const item = await t.content.create('market', makeMarketInput({ slug: `withdrawn-kit-${kind}`, accessLevel: 'free', price: 24 }));
+    const m = await member();
+    const sessionId = await checkout(m.token, { item: { type: 'market', slug: item.slug } });
+    await t.content.update('market', item.id, { published: false });
+    // The provider's own event reaches the webhook handler before the browser comes back.
+    expect((await pay(sessionId, '4242424242424242')).status).toBe(200);
+    for (let i = 0; i < 2; i++) {
+      const res = await call(m.token, '/api/payments/stripe/confirm', { sessionId });
+      expect(res.status).toBe(409);
+      expect(((await res.json()) as { error: { message: string } }).error.message).toBe(REFUSED_PURCHASE);
+    }
+    expect(await t.database.db.select().from(purchases).where(eq(purchases.userId, m.id))).toEqual([]);
+    const [session] = await t.database.db.select().from(testBillingSessions).where(eq(testBillingSessions.id, sessionId));
+    expect((session!.detail as { refund?: { id: string } }).refund?.id).toMatch(/^re_test_/);
+    const audits = await t.database.db.select().from(auditLog).where(eq(auditLog.targetId, m.id));
+    expect(audits.map((a) => a.action).sort()).toEqual(['purchase.refunded', 'purchase.refused']);
+    expect(await mails(m.id)).toEqual(['billing-refunded']);
+    const [mail] = await t.database.db.select().from(emails).where(eq(emails.userId, m.id));
+    expect(mail!.subject).toBe(`[Test mode] Your payment for ${item.title} was refunded`);
+
+    // Published again later: the refunded session stays refused, and the item is for sale again.
+    await t.content.update('market', item.id, { published: true });
+    expect((await call(m.token, '/api/payments/stripe/confirm', { sessionId })).status).toBe(409);
+    expect(await t.database.db.select().from(purchases).where(eq(purchases.userId, m.id))).toEqual([]);
+    expect((await call(m.token, `/api/content/market/${item.slug}/download`)).status).toBe(403);
+    expect(await mails(m.id)).toEqual(['billing-refunded']);
+  });
+
+  it('refunds the second of two checkouts for one item paid side by side: one purchase, one receipt, one refund', async () => {
+    const item = await t.content.create('market', makeMarketInput({ slug: `twice-paid-kit-${kind}`, accessLevel: 'free', price: 24 }));
+    const m = await member();
+    // Two tabs, two checkouts opened before either was paid.
+    const first = await checkout(m.token, { item: { type: 'market', slug: item.slug } });
+    const second = await checkout(m.token, { item: { type: 'market', slug: item.slug } });
+    expect((await pay(first, '4242424242424242')).status).toBe(200);
+    expect((await pay(second, '4242424242424242')).status).toBe(200);
+    expect((await call(m.token, '/api/payments/stripe/confirm', { sessionId: first })).status).toBe(200);
+    const again = await call(m.token, '/api/payments/stripe/confirm', { sessionId: second });
+    expect(again.status).toBe(409);
+    expect(((await again.json()) as { error: { message: string } }).error.message).toBe(REFUNDED_DUPLICATE);
+    expect(await t.database.db.select().from(purchases).where(eq(purchases.userId, m.id))).toHaveLength(1);
+    const [refunded] = await t.database.db.select().from(testBillingSessions).where(eq(testBillingSessions.id, second));
+    expect((refunded!.detail as { refund?: { id: string } }).refund?.id).toMatch(/^re_test_/);
+    expect((await mails(m.id)).sort()).toEqual(['billing-purchase', 'billing-refunded']);
+    const [mail] = await t.database.db
+      .select()
+      .from(emails)
+      .where(and(eq(emails.userId, m.id), eq(emails.template, 'billing-refunded')));
+    expect(mail!.bodyText).toContain('You already own');
+    expect((await call(m.token, `/api/content/market/${item.slug}/download`)).status).toBe(200);
+  });
+
+  it('says payments are in test mode, publicly, and marks every receipt as a test', async () => {
+    const res = await call(undefined, '/api/payments/mode');
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ mode: 'test' });
+    expect(res.headers.get('cache-control')).toMatch(/^public/);
+    const m = await member();
+    await subscribe(m.token, 'price_subscriber_monthly');
+    const [receipt] = await t.database.db.select().from(emails).where(eq(emails.userId, m.id));
+    expect(receipt!.subject).toMatch(/^\[Test mode\] /);
+    expect(receipt!.bodyText).toContain('Test mode: no real payment was taken.');
+  });
+
   describe('the signed webhook', () => {
     let secret: string;
     beforeAll(async () => {
@@ -327,6 +412,24 @@ describe.each(DATABASE_KINDS)('payments on the embedded provider (%s)', (kind) =
       const unknown = await signed({ id: `evt_unknown_${kind}`, type: 'charge.refund.updated', data: { object: { id: 're_1' } } });
       expect(unknown.status).toBe(200);
       expect(await unknown.json()).toEqual({ received: 1, applied: 0 });
+    });
+
+    it('refunds a checkout for an unpublished item once, however often its event comes', async () => {
+      const item = await t.content.create('course', makeCourseInput({ slug: `withdrawn-course-${kind}`, price: 49 }));
+      const m = await member();
+      const sessionId = await checkout(m.token, { item: { type: 'course', slug: item.slug } });
+      await t.content.update('course', item.id, { published: false });
+      expect((await pay(sessionId, '4242424242424242')).status).toBe(200);
+      for (const id of [`evt_refused_a_${sessionId}`, `evt_refused_b_${sessionId}`]) {
+        const res = await signed({ id, type: 'checkout.session.completed', data: { object: { id: sessionId } } });
+        expect(res.status).toBe(200);
+      }
+      expect(await t.database.db.select().from(purchases).where(eq(purchases.userId, m.id))).toEqual([]);
+      const audits = await t.database.db.select().from(auditLog).where(eq(auditLog.targetId, m.id));
+      expect(audits.map((a) => a.action).sort()).toEqual(['purchase.refunded', 'purchase.refused']);
+      expect(audits.find((a) => a.action === 'purchase.refunded')!.detail).toMatchObject({ sessionId, amount: 4900 });
+      expect(await mails(m.id)).toEqual(['billing-refunded']);
+      expect((await call(m.token, '/api/payments/stripe/confirm', { sessionId })).status).toBe(409);
     });
 
     it('applies a duplicate once and ends right when deleted arrives before updated', async () => {

@@ -196,6 +196,7 @@ async function samples(t: TestApp): Promise<Record<string, Sample>> {
       headers: payer.headers,
     },
     'GET /api/payments/purchases': { path: '/api/payments/purchases', headers: payer.headers },
+    'GET /api/payments/mode': { path: '/api/payments/mode' },
     'POST /openai/generate': {
       path: '/openai/generate',
       body: { prompt: 'Generate a blog about: local SEO for bakeries' },
@@ -261,6 +262,23 @@ async function adminSamples(t: TestApp, headers: Record<string, string>): Promis
     'GET /api/admin/audit': { path: `/api/admin/audit?userId=${managed}&limit=20`, headers },
     'GET /api/admin/content': { path: '/api/admin/content', headers },
   };
+}
+
+/** The path of every string in a JSON value (objects and arrays at any depth). */
+function stringPaths(value: unknown, path: (string | number)[] = []): (string | number)[][] {
+  if (typeof value === 'string') return [path];
+  if (Array.isArray(value)) return value.flatMap((item, i) => stringPaths(item, [...path, i]));
+  if (value && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => stringPaths(v, [...path, k]));
+  return [];
+}
+
+/** A deep copy of `body` with the string at `path` replaced. */
+function withValue(body: unknown, path: (string | number)[], value: string): unknown {
+  const copy = structuredClone(body) as Record<string | number, unknown>;
+  let node = copy;
+  for (const step of path.slice(0, -1)) node = node[step] as Record<string | number, unknown>;
+  node[path.at(-1)!] = value;
+  return copy;
 }
 
 /** Hostile text values: NUL (Postgres refuses it), other C0 controls, DEL, a C1 control. */
@@ -336,6 +354,22 @@ describe.each(DATABASE_KINDS)('API bad-input suite on %s', (kind) => {
     }
   });
 
+  it('refuses a lone UTF-16 surrogate in any string of any write, at any depth, with 422', async () => {
+    const before = await rowCounts(t.database.db);
+    for (const [key, route] of writeRoutes()) {
+      for (const path of stringPaths(route.body)) {
+        for (const value of ['a\ud800b', '\udfff', 'end\ud83d']) {
+          const res = await sendJson(key, route, withValue(route.body, path, value));
+          // 422 everywhere; a provider's signed webhook answers an event it cannot read with 400.
+          expect(res.status, `${key} ${path.join('.')}`).toBe(route.signed === 'stripe' ? 400 : 422);
+          await expectRefused(res, before, `${key} ${path.join('.')}=${JSON.stringify(value)}`);
+        }
+      }
+      const res = await sendJson(key, route, { ...route.body, 'k\udc00': 'x' });
+      await expectRefused(res, before, `${key} with a lone surrogate in a key`);
+    }
+  });
+
   it('refuses bodies whose declared type does not match their bytes with 4xx', async () => {
     const before = await rowCounts(t.database.db);
     const bodies: [string, Record<string, string>, string][] = [
@@ -351,6 +385,7 @@ describe.each(DATABASE_KINDS)('API bad-input suite on %s', (kind) => {
       ['text/plain', { 'content-type': 'text/plain' }, '{"email":"a@example.com"}'],
       ['no content type', {}, '{"email":"a@example.com"}'],
       ['invalid UTF-8 as JSON', { 'content-type': 'application/json' }, '{"email":"\udc80@example.com"}'],
+      ['JSON nested 20,000 levels deep', { 'content-type': 'application/json' }, `{"a":${'['.repeat(20_000)}${']'.repeat(20_000)}}`],
     ];
     for (const [key, route] of writeRoutes()) {
       for (const [label, headers, body] of bodies) {
@@ -463,6 +498,25 @@ describe.each(DATABASE_KINDS)('API bad-input suite on %s', (kind) => {
             })
           : await send(methodOf(key), route.path, { headers: route.headers ?? {} });
       expect(res.status, key).toBeLessThan(400);
+    }
+  });
+  // After the samples' own run: a write that accepts an extra key may act on them.
+  it('never answers 5xx to built-in property names as keys or values', async () => {
+    const names = ['constructor', '__proto__', 'toString', 'valueOf', 'hasOwnProperty', 'prototype'];
+    for (const [key, route] of writeRoutes()) {
+      for (const path of stringPaths(route.body)) {
+        for (const name of names) {
+          const res = await sendJson(key, route, withValue(route.body, path, name));
+          expect(res.status, `${key} ${path.join('.')}=${name}`).toBeLessThan(500);
+        }
+      }
+      for (const name of names) {
+        const res = await send(methodOf(key), route.path, {
+          body: `{${JSON.stringify(name)}: {"x": 1}, ${JSON.stringify(route.body).slice(1)}`,
+          headers: { 'content-type': 'application/json', ...route.headers },
+        });
+        expect(res.status, `${key} with a "${name}" key`).toBeLessThan(500);
+      }
     }
   });
 });

@@ -29,7 +29,8 @@ describe.each(DATABASE_KINDS)('site served on %s', (kind) => {
   beforeAll(async () => {
     const dataDir = await tempDir('site');
     const env: Record<string, string> = { PORT: '0', DATA_DIR: dataDir, DIST_DIR: distDir, LOG_LEVEL: 'silent' };
-    if (kind === 'postgres') env.DATABASE_URL = await createTestDatabase(pgAdminUrl(), 'site_test');
+    // On Postgres the server is a deployment: the test checkout is asked for on purpose.
+    if (kind === 'postgres') Object.assign(env, { DATABASE_URL: await createTestDatabase(pgAdminUrl(), 'site_test'), PAYMENTS: 'test' });
     const config = loadConfig(env);
     server = await startServer(config, quietLogger());
     base = server.url;

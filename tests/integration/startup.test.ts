@@ -57,9 +57,21 @@ describe('server start-up', () => {
     expect(run.stderr).not.toMatch(/\n\s+at /); // a message, not a stack trace
   });
 
+  it('refuses to run the test checkout where real people pay unless PAYMENTS=test says so', async () => {
+    const run = await runServer({ SITE_URL: 'https://www.beacongrowth.co', DIST_DIR: inject('testEnv').distDir }).exited;
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toContain('Invalid configuration');
+    expect(run.stderr).toContain('STRIPE_SECRET_KEY: required because this is a deployment (SITE_URL is https)');
+    expect(run.stderr).toContain('PAYMENTS=test');
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+  });
+
   it('stops with one clear message when the database cannot be reached', async () => {
-    const run = await runServer({ DATABASE_URL: 'postgres://nobody:secret@127.0.0.1:1/nothing', DIST_DIR: inject('testEnv').distDir })
-      .exited;
+    const run = await runServer({
+      DATABASE_URL: 'postgres://nobody:secret@127.0.0.1:1/nothing',
+      PAYMENTS: 'test',
+      DIST_DIR: inject('testEnv').distDir,
+    }).exited;
     expect(run.code).not.toBe(0);
     expect(run.stderr).toContain('Cannot reach the database at postgres://nobody:***@127.0.0.1:1/nothing (DATABASE_URL)');
     expect(run.stderr).not.toContain('secret');

@@ -5,7 +5,8 @@
  * same-origin reference it finds: links and assets in pages (meta tags included), imports in scripts,
  * URLs in stylesheets, feeds and sitemaps, and every path or signed link in a JSON answer. Direct
  * guesses at private file paths are tried too. One sentinel per gated kind must reach exactly the
- * callers entitled to it, through the channels that carry it, and nobody else; the outbox is checked
+ * callers entitled to it, through the channels that carry it, and nobody else (a priced course at the
+ * free level reaches none of them: only a member who bought it, checked apart); the outbox is checked
  * last, so no mail ever carried gated text either.
  */
 import path from 'node:path';
@@ -36,16 +37,42 @@ const SENTINELS = {
   'SUBSCRIBER-LESSON-SENTINEL-5b21': 'subscriber', // subscriber lesson content
   'PREMIUM-MEDIA-SENTINEL-3c9e': 'premium', // premium lesson media (a protected PDF)
   'PREMIUM-DOWNLOAD-SENTINEL-9d40': 'premium', // premium download (a market file)
+  'PRICED-COURSE-SENTINEL-4e8c': 'buyer', // a lesson of a priced course at the free level: sold, never given by a plan
   [UNPUBLISHED_SENTINEL]: 'nobody', // unpublished items: titles, bodies and files, built or written later
-} as const satisfies Record<string, Exclude<Caller, 'anonymous'> | 'nobody'>;
+} as const satisfies Record<string, Exclude<Caller, 'anonymous'> | 'buyer' | 'nobody'>;
 type Sentinel = keyof typeof SENTINELS;
-const RANK: Record<Caller | 'nobody', number> = { anonymous: -1, free: 0, subscriber: 1, premium: 2, nobody: 3 };
+/** No crawling caller bought the priced course: its buyer is a member apart, checked after the crawls. */
+const RANK: Record<Caller | 'buyer' | 'nobody', number> = { anonymous: -1, free: 0, subscriber: 1, premium: 2, buyer: 3, nobody: 4 };
 
 const DB_ARTICLE = makeBlogInput({
   slug: 'leak-crawler-database-article',
   title: 'Leak Crawler Database Article',
   accessLevel: 'premium',
   content: 'A public opening anyone may read.\n\n<!-- preview -->\n\nThe gated part: PREMIUM-DB-SENTINEL-e61b.',
+});
+
+/** A priced course at the free level, from the database: its lessons open to buyers (and staff) only. */
+const PRICED_SLUG = 'leak-crawler-priced-free-course';
+const PRICED_COURSE = makeCourseInput({
+  slug: PRICED_SLUG,
+  title: 'Leak Crawler Priced Course',
+  accessLevel: 'free',
+  price: 39,
+  sections: [
+    {
+      id: 'start',
+      title: 'Getting started',
+      lessons: [
+        {
+          id: 'first',
+          title: 'First lesson',
+          content: 'Only buyers read this: PRICED-COURSE-SENTINEL-4e8c.',
+          media: [],
+          downloadables: [],
+        },
+      ],
+    },
+  ],
 });
 
 const DRAFT_SLUG = {
@@ -248,6 +275,7 @@ describe('leak crawler', () => {
       const content = createContentService({ db: database.db, mdx: await createMdxSource(CONTENT_DIR), logger });
       await content.create('blog', BUILT_DB_ARTICLE);
       await content.create('blog', DB_ARTICLE);
+      await content.create('course', PRICED_COURSE);
       // Written published and listed (so every address they had is crawled), then unpublished.
       const drafts = [
         await content.create('blog', BUILT_DRAFT_ARTICLE),
@@ -266,11 +294,13 @@ describe('leak crawler', () => {
       PORT: String(port),
       SITE_URL: base,
       DATABASE_URL: databaseUrl,
+      PAYMENTS: 'test',
       DATA_DIR: await tempDir('leak-crawler'),
       DIST_DIR: inject('testEnv').distDir,
       LOG_LEVEL: 'silent',
       EMAIL_WORKER: 'false',
       AUTH_SEED_DEMO: 'true',
+      AUTH_AUTOCONFIRM: 'true',
     });
     server = await startServer(config, logger);
 
@@ -293,6 +323,17 @@ describe('leak crawler', () => {
     }
   }, 300_000);
   afterAll(() => server?.close());
+
+  /** A new member (sign-up confirms at once here), signed in. */
+  async function signUp(email: string): Promise<string> {
+    const res = await fetch(`${base}/auth/v1/signup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password: DEMO_PASSWORD }),
+    });
+    expect(res.status, email).toBe(200);
+    return signIn(email);
+  }
 
   async function signIn(email: string): Promise<string> {
     const res = await fetch(`${base}/auth/v1/token?grant_type=password`, {
@@ -341,6 +382,41 @@ describe('leak crawler', () => {
     expect(channels('PREMIUM-MEDIA-SENTINEL-3c9e')).toEqual(new Set(['/api/files']));
     expect(channels('PREMIUM-DOWNLOAD-SENTINEL-9d40')).toEqual(new Set(['/api/files']));
     expect(channels('SUBSCRIBER-LESSON-SENTINEL-5b21')).toEqual(new Set(['/api/content']));
+  });
+
+  it("gives the priced course's lesson to a member who bought it, through the lesson endpoint only", async () => {
+    const lesson = `/api/content/courses/${PRICED_SLUG}/lessons/first`;
+    const member = await signUp(`priced-buyer-${Date.now()}@leak.test`);
+    const get = (p: string) => fetch(`${base}${p}`, { headers: { authorization: `Bearer ${member}` } });
+    expect((await get(lesson)).status).toBe(403);
+    // Bought through the test checkout, as a member would.
+    const post = (p: string, body: unknown, token?: string) =>
+      fetch(`${base}${p}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: base, ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body: JSON.stringify(body),
+      });
+    const created = await post(
+      '/api/payments/stripe/create-session',
+      {
+        item: { type: 'course', slug: PRICED_SLUG },
+        successUrl: '/payment/confirmation?session_id={CHECKOUT_SESSION_ID}',
+        cancelUrl: `/courses/${PRICED_SLUG}`,
+      },
+      member,
+    );
+    expect(created.status, await created.clone().text()).toBe(200);
+    const { sessionId } = (await created.json()) as { sessionId: string };
+    const paid = await post(`/api/billing/test/checkout/${sessionId}/pay`, { cardNumber: '4242424242424242', expiry: '12/34', cvc: '123' });
+    expect(paid.status).toBe(200);
+    expect((await post('/api/payments/stripe/confirm', { sessionId }, member)).status).toBe(200);
+    const res = await get(lesson);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain('PRICED-COURSE-SENTINEL-4e8c');
+    // Nowhere else: not the course page nor its public answer.
+    for (const p of [`/courses/${PRICED_SLUG}`, `/api/public/courses/${PRICED_SLUG}`]) {
+      expect(await (await get(p)).text(), p).not.toContain('PRICED-COURSE-SENTINEL-4e8c');
+    }
   });
 
   it('answers every address of an unpublished item with 404, whoever asks', async () => {

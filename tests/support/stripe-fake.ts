@@ -62,10 +62,21 @@ export interface FakeCheckoutSession extends FakeObject {
   return_url: string | null;
   url: string | null;
   client_secret: string | null;
+  /** Payment mode: the payment, once paid (null before, and always in subscription mode). */
+  payment_intent: string | null;
   amount_total: number;
   currency: string;
   expires_at: number;
   livemode: false;
+}
+
+export interface FakeRefund extends FakeObject {
+  object: 'refund';
+  amount: number;
+  currency: string;
+  payment_intent: string;
+  status: 'succeeded';
+  reason: string | null;
 }
 
 export interface FakeSubscriptionItem extends FakeObject {
@@ -191,6 +202,9 @@ export async function startStripeFake(options: { seed?: boolean } = {}) {
     /** What each checkout session sells, and what it copies onto its subscription. */
     sessionLines: new Map<string, { price: FakePrice; quantity: number; subscriptionMetadata: Metadata }>(),
     subscriptions: new Map<string, FakeSubscription>(),
+    /** The payments of paid payment-mode sessions, and how much of each was refunded. */
+    paymentIntents: new Map<string, { amount: number; currency: string; refunded: number }>(),
+    refunds: new Map<string, FakeRefund>(),
     idempotency: new Map<string, { fingerprint: string; status: number; body: unknown }>(),
   };
   const requests: RecordedRequest[] = [];
@@ -333,6 +347,7 @@ export async function startStripeFake(options: { seed?: boolean } = {}) {
       return_url: embedded ? required(params, 'return_url') : null,
       url: embedded ? null : `https://checkout.stripe.com/c/pay/${id}`,
       client_secret: embedded ? `${id}_secret_fake` : null,
+      payment_intent: null,
       amount_total: price.unit_amount * quantity,
       currency: price.currency,
       created: now(),
@@ -450,6 +465,39 @@ export async function startStripeFake(options: { seed?: boolean } = {}) {
     };
   }
 
+  /** A full refund of a payment (the only kind we make); a second one fails as Stripe's does. */
+  function createRefund(p: Params): FakeRefund {
+    only(p, ['payment_intent', 'metadata', 'reason']);
+    const paymentIntent = required(p, 'payment_intent');
+    const payment = get(state.paymentIntents, 'payment_intent', paymentIntent, 'payment_intent', 400);
+    if (payment.refunded >= payment.amount)
+      throw invalid(`Charge ch_${paymentIntent.slice(3)} has already been refunded.`, undefined, 'charge_already_refunded');
+    const refund: FakeRefund = {
+      id: newId('re'),
+      object: 'refund',
+      amount: payment.amount - payment.refunded,
+      currency: payment.currency,
+      payment_intent: paymentIntent,
+      status: 'succeeded',
+      reason: str(p, 'reason') ?? null,
+      metadata: metadataOf(p.metadata),
+      created: now(),
+    };
+    payment.refunded = payment.amount;
+    state.refunds.set(refund.id, refund);
+    return refund;
+  }
+
+  function listRefunds(p: Params) {
+    only(p, ['payment_intent', 'limit', 'starting_after']);
+    const paymentIntent = str(p, 'payment_intent');
+    return page(
+      newest(state.refunds).filter((r) => !paymentIntent || r.payment_intent === paymentIntent),
+      p,
+      '/v1/refunds',
+    );
+  }
+
   type Route = [method: string, path: RegExp, handle: (params: Params, id: string) => unknown];
   const routes: Route[] = [
     ['POST', /^\/v1\/customers$/, createCustomer],
@@ -464,6 +512,8 @@ export async function startStripeFake(options: { seed?: boolean } = {}) {
     ['POST', /^\/v1\/subscriptions\/([^/]+)$/, (p, id) => updateSubscription(id, p)],
     ['DELETE', /^\/v1\/subscriptions\/([^/]+)$/, (_p, id) => cancelSubscription(id)],
     ['POST', /^\/v1\/billing_portal\/sessions$/, createPortalSession],
+    ['POST', /^\/v1\/refunds$/, createRefund],
+    ['GET', /^\/v1\/refunds$/, listRefunds],
   ];
 
   /** Answers one request: status and body, after auth, idempotency and the route. */
@@ -548,7 +598,11 @@ export async function startStripeFake(options: { seed?: boolean } = {}) {
       const line = state.sessionLines.get(id);
       if (!session || !line || session.status !== 'open') throw new Error(`No open checkout session ${id}`);
       Object.assign(session, { status: 'complete', payment_status: 'paid' });
-      if (session.mode !== 'subscription') return { session, subscription: null };
+      if (session.mode !== 'subscription') {
+        session.payment_intent = newId('pi');
+        state.paymentIntents.set(session.payment_intent, { amount: session.amount_total, currency: session.currency, refunded: 0 });
+        return { session, subscription: null };
+      }
       const start = new Date(now() * 1000);
       const end = line.price.recurring?.interval === 'year' ? addYears(start, 1) : addMonths(start, 1);
       const subId = newId('sub');

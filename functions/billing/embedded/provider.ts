@@ -56,6 +56,8 @@ interface CheckoutDetail {
   metadata: Record<string, string>;
   successUrl: string;
   cancelUrl: string;
+  /** Set once the payment was refunded (one-time payments only). */
+  refund?: { id: string; metadata: Record<string, string>; at: string };
 }
 
 interface PortalDetail {
@@ -219,6 +221,7 @@ export function createEmbeddedProvider({ db, siteUrl, webhookSecret, logger, clo
 
   const provider: PaymentProvider = {
     kind: 'embedded',
+    mode: 'test',
 
     async pricesByLookupKeys(keys) {
       return PLAN_PRICES.filter((p) => keys.includes(p.lookupKey)).map((p): ProviderPrice => ({
@@ -305,6 +308,38 @@ export function createEmbeddedProvider({ db, siteUrl, webhookSecret, logger, clo
         expiresAt: new Date(clock().getTime() + PORTAL_MINUTES * 60_000),
       });
       return { url: `${siteUrl}/billing/test-portal?session=${id}` };
+    },
+
+    async refundCheckout({ sessionId, metadata }) {
+      // Keyed by the session, like Stripe's idempotency key: a second call answers the first refund.
+      const refund = await db.transaction(async (tx) => {
+        const [row] = await tx
+          .select()
+          .from(sessions)
+          .where(and(eq(sessions.id, sessionId), eq(sessions.kind, 'checkout')))
+          .for('update');
+        if (!row) throw new AppError('not_found', 'No such checkout session.');
+        const d = row.detail as unknown as CheckoutDetail;
+        if (d.refund) return d.refund;
+        if (d.mode !== 'payment' || row.status !== 'complete') throw new Error(`Checkout session ${sessionId} has no payment to refund`);
+        const made = { id: newId('re'), metadata, at: clock().toISOString() };
+        await tx
+          .update(sessions)
+          .set({ detail: { ...d, refund: made } as unknown as Record<string, unknown> })
+          .where(eq(sessions.id, sessionId));
+        await raise(tx, 'charge.refunded', {
+          id: newId('ch'),
+          object: 'charge',
+          amount: d.amount,
+          amount_refunded: d.amount,
+          refunded: true,
+          customer: row.customerId,
+          metadata: d.metadata,
+        });
+        return made;
+      });
+      void deliverPending();
+      return { id: refund.id };
     },
 
     async verifyWebhook(rawBody, signature) {

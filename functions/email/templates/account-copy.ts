@@ -163,3 +163,70 @@ export const ACCOUNT_DELETED: Record<MailLanguage, DeletedCopy> = {
     team: `L’équipe ${SITE.name}`,
   },
 };
+
+export interface CodeMailCopy {
+  subject: string;
+  heading: string;
+  intro: string;
+  validity: (minutes: number) => string;
+  outro: string;
+}
+
+/** The reauthentication code (GoTrue's "reauthentication" mail): a code only, typed where it was asked for. */
+export const REAUTHENTICATION: Record<MailLanguage, CodeMailCopy> = {
+  en: {
+    subject: `Your ${SITE.name} confirmation code`,
+    heading: 'Confirm it is you',
+    intro: 'Enter this code to confirm a change to your account:',
+    validity: (m) => `The code works for ${m} minutes, once.`,
+    outro: 'If you did not ask for this code, someone may be using your account: reset your password.',
+  },
+  es: {
+    subject: `Tu código de confirmación de ${SITE.name}`,
+    heading: 'Confirma que eres tú',
+    intro: 'Introduce este código para confirmar un cambio en tu cuenta:',
+    validity: (m) => `El código funciona durante ${m} minutos, una sola vez.`,
+    outro: 'Si no pediste este código, alguien podría estar usando tu cuenta: restablece tu contraseña.',
+  },
+  fr: {
+    subject: `Votre code de confirmation ${SITE.name}`,
+    heading: 'Confirmez que c’est bien vous',
+    intro: 'Saisissez ce code pour confirmer une modification de votre compte :',
+    validity: (m) => `Le code fonctionne pendant ${m} minutes, une seule fois.`,
+    outro: 'Si vous n’avez pas demandé ce code, quelqu’un utilise peut-être votre compte : réinitialisez votre mot de passe.',
+  },
+};
+
+export interface PasswordChangedCopy {
+  subject: string;
+  heading: string;
+  body: (when: string) => string;
+  notYou: string;
+  action: string;
+}
+
+/** After a password change: the owner learns of it, with a way back in if it was not them. */
+export const PASSWORD_CHANGED: Record<MailLanguage, PasswordChangedCopy> = {
+  en: {
+    subject: `Your ${SITE.name} password was changed`,
+    heading: 'Your password was changed',
+    body: (when) => `The password of your ${SITE.name} account was changed on ${when}. Every other device was signed out.`,
+    notYou: 'If this was not you, choose a new password now: the reset link goes only to this address and signs everyone else out.',
+    action: 'Reset my password',
+  },
+  es: {
+    subject: `Tu contraseña de ${SITE.name} ha cambiado`,
+    heading: 'Tu contraseña ha cambiado',
+    body: (when) => `La contraseña de tu cuenta de ${SITE.name} se cambió el ${when}. Se cerró la sesión en los demás dispositivos.`,
+    notYou: 'Si no fuiste tú, elige una nueva contraseña ahora: el enlace llega solo a esta dirección y cierra las demás sesiones.',
+    action: 'Restablecer mi contraseña',
+  },
+  fr: {
+    subject: `Votre mot de passe ${SITE.name} a été modifié`,
+    heading: 'Votre mot de passe a été modifié',
+    body: (when) => `Le mot de passe de votre compte ${SITE.name} a été modifié le ${when}. Les autres appareils ont été déconnectés.`,
+    notYou:
+      'Si ce n’était pas vous, choisissez un nouveau mot de passe maintenant : le lien n’est envoyé qu’à cette adresse et déconnecte tout le monde.',
+    action: 'Réinitialiser mon mot de passe',
+  },
+};

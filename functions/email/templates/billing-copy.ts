@@ -1,7 +1,9 @@
 /**
  * The billing mails in the three languages members can choose: receipt when a plan starts,
- * cancellation scheduled, payment failed, plan ended, and the receipt of a one-time purchase.
- * Amounts arrive in cents; dates as ISO strings, written out in the member's language.
+ * cancellation scheduled, payment failed, plan ended, the receipt of a one-time purchase, and the
+ * refund of a purchase whose item was gone before it could be given. Amounts arrive in cents; dates
+ * as ISO strings, written out in the member's language. In test mode (the embedded test provider or
+ * a Stripe test key) every billing mail says so in its subject and at its top.
  */
 import { SITE } from '../../../src/lib/site.ts';
 import type { MailLanguage } from './account-copy.ts';
@@ -14,6 +16,8 @@ export interface PlanMailData {
   interval: string;
   /** Next billing date, or the date access ends (ISO). */
   date: string;
+  /** Payments run in test mode: no real money moved. */
+  testMode?: boolean;
 }
 
 export interface PurchaseMailData {
@@ -23,7 +27,28 @@ export interface PurchaseMailData {
   amount: number;
   /** The item's page, where the download is. */
   url: string;
+  /** Payments run in test mode: no real money moved. */
+  testMode?: boolean;
 }
+
+export interface RefundMailData {
+  language?: MailLanguage;
+  title: string;
+  /** Cents. */
+  amount: number;
+  /** Where to browse instead (the item's list), or the item itself when it was already owned. */
+  url: string;
+  testMode?: boolean;
+  /** Why it was refunded: the item left the site mid-payment (default), or it was a second payment for an owned item. */
+  reason?: 'item_unavailable' | 'already_owned';
+}
+
+/** The loud line of every billing mail in test mode, and its subject prefix. */
+export const TEST_MODE: Record<MailLanguage, { note: string; subject: string }> = {
+  en: { note: 'Test mode: no real payment was taken.', subject: '[Test mode]' },
+  es: { note: 'Modo de prueba: no se ha cobrado ningún pago real.', subject: '[Modo de prueba]' },
+  fr: { note: 'Mode test : aucun paiement réel n’a été encaissé.', subject: '[Mode test]' },
+};
 
 const LOCALE: Record<MailLanguage, string> = { en: 'en-US', es: 'es-ES', fr: 'fr-FR' };
 
@@ -44,7 +69,7 @@ const PER: Record<MailLanguage, Record<string, string>> = {
   es: { month: 'mes', year: 'año' },
   fr: { month: 'mois', year: 'an' },
 };
-export const perInterval = (lang: MailLanguage, interval: string) => PER[lang][interval] ?? interval;
+export const perInterval = (lang: MailLanguage, interval: string) => (Object.hasOwn(PER[lang], interval) ? PER[lang][interval]! : interval);
 
 export const ACTIVATED: Record<MailLanguage, BillingCopy> = {
   en: {
@@ -160,5 +185,44 @@ export const PURCHASED: Record<
     heading: 'Merci pour votre achat',
     body: (title, price) => `Vous avez acheté ${title} pour ${price}. Il est à vous : téléchargez-le dès que vous êtes connecté.`,
     action: 'Le télécharger',
+  },
+};
+
+export const REFUNDED: Record<
+  MailLanguage,
+  {
+    subject: (title: string) => string;
+    heading: string;
+    body: (title: string, price: string) => string;
+    ownedBody: (title: string, price: string) => string;
+    action: string;
+  }
+> = {
+  en: {
+    subject: (title) => `Your payment for ${title} was refunded`,
+    heading: 'Your payment has been refunded',
+    body: (title, price) =>
+      `${title} was taken off the site while you were paying, so we could not give it to you. We refunded your payment of ${price} in full; it can take 5 to 10 days to reach your card.`,
+    ownedBody: (title, price) =>
+      `You already own ${title}, so we refunded this second payment of ${price} in full; it can take 5 to 10 days to reach your card.`,
+    action: 'Browse the site',
+  },
+  es: {
+    subject: (title) => `Hemos reembolsado tu pago de ${title}`,
+    heading: 'Tu pago ha sido reembolsado',
+    body: (title, price) =>
+      `${title} se retiró del sitio mientras pagabas, así que no pudimos dártelo. Te hemos reembolsado el pago de ${price} completo; puede tardar de 5 a 10 días en llegar a tu tarjeta.`,
+    ownedBody: (title, price) =>
+      `Ya tienes ${title}, así que te hemos reembolsado este segundo pago de ${price} completo; puede tardar de 5 a 10 días en llegar a tu tarjeta.`,
+    action: 'Ver el sitio',
+  },
+  fr: {
+    subject: (title) => `Votre paiement pour ${title} a été remboursé`,
+    heading: 'Votre paiement a été remboursé',
+    body: (title, price) =>
+      `${title} a été retiré du site pendant votre paiement : nous ne pouvions donc pas vous le fournir. Nous avons remboursé l’intégralité de votre paiement de ${price} ; le remboursement peut prendre 5 à 10 jours pour apparaître sur votre carte.`,
+    ownedBody: (title, price) =>
+      `Vous possédez déjà ${title} : nous avons donc remboursé l’intégralité de ce second paiement de ${price} ; le remboursement peut prendre 5 à 10 jours pour apparaître sur votre carte.`,
+    action: 'Parcourir le site',
   },
 };

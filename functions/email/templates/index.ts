@@ -10,6 +10,8 @@ import {
   CONFIRM_SIGNUP,
   EMAIL_CHANGE,
   MAGIC_LINK,
+  PASSWORD_CHANGED,
+  REAUTHENTICATION,
   RECOVERY,
   SHARED,
   type LinkMailCopy,
@@ -25,9 +27,12 @@ import {
   PAYMENT_FAILED,
   perInterval,
   PURCHASED,
+  REFUNDED,
+  TEST_MODE,
   type BillingCopy,
   type PlanMailData,
   type PurchaseMailData,
+  type RefundMailData,
 } from './billing-copy.ts';
 
 export interface TemplateContext {
@@ -178,6 +183,45 @@ ${button(d.downloadUrl, 'Download now')}
   'auth-recovery': (d: AuthLink, { siteUrl }: TemplateContext): RenderedEmail => authMail(siteUrl, d, RECOVERY),
   'auth-magic-link': (d: AuthLink, { siteUrl }: TemplateContext): RenderedEmail => authMail(siteUrl, d, MAGIC_LINK),
   'auth-email-change': (d: AuthLink, { siteUrl }: TemplateContext): RenderedEmail => authMail(siteUrl, d, EMAIL_CHANGE),
+  /** The reauthentication code a password change asks for when the session is not fresh: a code only, no link. */
+  'auth-reauthentication': (d: Omit<AuthLink, 'url'>, { siteUrl }: TemplateContext): RenderedEmail => {
+    const lang = d.language ?? 'en';
+    const copy = REAUTHENTICATION[lang];
+    const validity = copy.validity(d.validMinutes);
+    return {
+      subject: copy.subject,
+      html: layout({
+        siteUrl,
+        lang,
+        preheader: copy.intro,
+        content: html`<h1 style="font-size:22px;margin:0 0 16px">${copy.heading}</h1>
+<p style="margin:0 0 16px">${copy.intro} <strong style="font-size:18px;letter-spacing:2px">${d.code}</strong></p>
+<p style="margin:0 0 16px;color:#64748b;font-size:14px">${validity}</p>
+<p style="margin:0;color:#64748b;font-size:14px">${copy.outro}</p>`,
+      }),
+      text: textLayout(`${copy.heading}\n\n${copy.intro} ${d.code}\n\n${validity}\n\n${copy.outro}`),
+    };
+  },
+  /** After any password change: the owner hears of it, with the way back in if it was not them. */
+  'auth-password-changed': (d: { changedAt: string; language?: MailLanguage }, { siteUrl }: TemplateContext): RenderedEmail => {
+    const lang = d.language ?? 'en';
+    const c = PASSWORD_CHANGED[lang];
+    const when = new Intl.DateTimeFormat(lang, { dateStyle: 'long', timeStyle: 'long', timeZone: 'UTC' }).format(new Date(d.changedAt));
+    const url = `${siteUrl}/forgot-password`;
+    return {
+      subject: c.subject,
+      html: layout({
+        siteUrl,
+        lang,
+        preheader: c.heading,
+        content: html`<h1 style="font-size:22px;margin:0 0 16px">${c.heading}</h1>
+<p style="margin:0 0 16px">${c.body(when)}</p>
+<p style="margin:0 0 16px">${c.notYou}</p>
+${button(url, c.action)}`,
+      }),
+      text: textLayout(`${c.heading}\n\n${c.body(when)}\n\n${c.notYou}\n${c.action}: ${url}`),
+    };
+  },
 
   // Billing mails, in the member's language: sent once per change of the member's plan.
   'billing-activated': (d: PlanMailData, { siteUrl }: TemplateContext) => planMail(siteUrl, d, ACTIVATED, '/account'),
@@ -193,6 +237,19 @@ ${button(d.downloadUrl, 'Download now')}
       body: c.body(d.title, money(d.amount, lang)),
       action: c.action,
       url: d.url,
+      testMode: d.testMode,
+    });
+  },
+  'billing-refunded': (d: RefundMailData, { siteUrl }: TemplateContext): RenderedEmail => {
+    const lang = d.language ?? 'en';
+    const c = REFUNDED[lang];
+    return actionMail(siteUrl, lang, {
+      subject: c.subject(d.title),
+      heading: c.heading,
+      body: (d.reason === 'already_owned' ? c.ownedBody : c.body)(d.title, money(d.amount, lang)),
+      action: c.action,
+      url: d.url,
+      testMode: d.testMode,
     });
   },
 };
@@ -202,26 +259,31 @@ function planMail(siteUrl: string, d: PlanMailData, copies: Record<MailLanguage,
   const c = copies[lang];
   const price = `${money(d.amount, lang)}/${perInterval(lang, d.interval)}`;
   const body = c.body(d, price, longDate(d.date, lang));
-  return actionMail(siteUrl, lang, { subject: c.subject(d), heading: c.heading, body, action: c.action, url: `${siteUrl}${path}` });
+  const url = `${siteUrl}${path}`;
+  return actionMail(siteUrl, lang, { subject: c.subject(d), heading: c.heading, body, action: c.action, url, testMode: d.testMode });
 }
 
-/** A heading, one paragraph and a button, in the member's language. */
+/** A heading, one paragraph and a button, in the member's language; in test mode a loud line says no money moved. */
 function actionMail(
   siteUrl: string,
   lang: MailLanguage,
-  m: { subject: string; heading: string; body: string; action: string; url: string },
+  m: { subject: string; heading: string; body: string; action: string; url: string; testMode?: boolean | undefined },
 ): RenderedEmail {
+  const test = m.testMode ? TEST_MODE[lang] : undefined;
+  const note = test
+    ? html`<p style="margin:0 0 16px;padding:10px 14px;border:2px solid #f59e0b;background:#fef3c7;color:#78350f;font-weight:bold">${test.note}</p>\n`
+    : '';
   return {
-    subject: m.subject,
+    subject: test ? `${test.subject} ${m.subject}` : m.subject,
     html: layout({
       siteUrl,
       lang,
-      preheader: m.body,
-      content: html`<h1 style="font-size:22px;margin:0 0 16px">${m.heading}</h1>
+      preheader: test ? `${test.note} ${m.body}` : m.body,
+      content: html`${note}<h1 style="font-size:22px;margin:0 0 16px">${m.heading}</h1>
 <p style="margin:0 0 16px">${m.body}</p>
 ${button(m.url, m.action)}`,
     }),
-    text: textLayout(`${m.heading}\n\n${m.body}\n\n${m.action}: ${m.url}`),
+    text: textLayout(`${test ? `${test.note}\n\n` : ''}${m.heading}\n\n${m.body}\n\n${m.action}: ${m.url}`),
   };
 }
 

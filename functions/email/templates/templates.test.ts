@@ -20,12 +20,34 @@ const SAMPLE: { [N in TemplateName]: TemplateData<N> } = {
   'auth-recovery': { url: 'https://x.test/auth/v1/verify?token=a&type=recovery', code: '012345', validMinutes: 60 },
   'auth-magic-link': { url: 'https://x.test/auth/v1/verify?token=a&type=magiclink', code: '012345', validMinutes: 60 },
   'auth-email-change': { url: 'https://x.test/auth/v1/verify?token=a&type=email_change', code: '012345', validMinutes: 60 },
+  'auth-reauthentication': { code: '012345', validMinutes: 60 },
+  'auth-password-changed': { changedAt: '2026-11-24T16:05:00.000Z' },
   'billing-activated': { planName: hostile, amount: 19190, interval: 'year', date: '2027-11-23T10:00:00.000Z' },
   'billing-cancel-scheduled': { planName: 'Premium', amount: 1999, interval: 'month', date: '2026-12-23T10:00:00.000Z' },
   'billing-payment-failed': { planName: 'Subscriber', amount: 999, interval: 'month', date: '2026-12-23T10:00:00.000Z' },
   'billing-ended': { planName: 'Premium', amount: 1999, interval: 'month', date: '2026-12-23T10:00:00.000Z' },
   'billing-purchase': { title: hostile, amount: 2999, url: 'https://x.test/market/m' },
+  'billing-refunded': { title: hostile, amount: 2999, url: 'https://x.test/market', testMode: true },
 };
+
+describe('account security mails', () => {
+  it('the password-changed mail says when, in the member’s language, and links to a reset', () => {
+    for (const language of ['en', 'es', 'fr'] as const) {
+      const mail = renderEmail('auth-password-changed', { changedAt: '2026-11-24T16:05:00.000Z', language }, ctx);
+      expect(mail.html).toContain(`<html lang="${language}">`);
+      expect(mail.text).toContain('https://www.beacongrowth.co/forgot-password');
+      expect(mail.text).toMatch(/2026/);
+      expect(mail.text).toMatch(/24/);
+    }
+  });
+
+  it('the reauthentication mail carries the code and no link to follow', () => {
+    const mail = renderEmail('auth-reauthentication', { code: '481516', validMinutes: 10 }, ctx);
+    expect(mail.text).toContain('481516');
+    expect(mail.text).toContain('10 minutes');
+    expect(mail.text).not.toMatch(/verify\?/);
+  });
+});
 
 describe('billing mails in the member’s language', () => {
   const plan = { planName: 'Premium', amount: 19190, interval: 'year', date: '2027-11-23T10:00:00.000Z' };
@@ -42,6 +64,30 @@ describe('billing mails in the member’s language', () => {
   it('tells the date access ends when a cancellation is scheduled', () => {
     const mail = renderEmail('billing-cancel-scheduled', { ...plan, date: '2026-12-23T10:00:00.000Z' }, ctx);
     expect(mail.text).toContain('You keep your access until December 23, 2026');
+  });
+  it.each([
+    ['en', '[Test mode] ', 'Test mode: no real payment was taken.'],
+    ['es', '[Modo de prueba] ', 'Modo de prueba: no se ha cobrado ningún pago real.'],
+    ['fr', '[Mode test] ', 'Mode test : aucun paiement réel n’a été encaissé.'],
+  ] as const)('says loudly in %s that a test-mode receipt took no real payment', (language, prefix, note) => {
+    const receipts = [
+      renderEmail('billing-activated', { ...plan, language, testMode: true }, ctx),
+      renderEmail('billing-purchase', { title: 'Kit', amount: 2400, url: 'https://x.test/market/kit', language, testMode: true }, ctx),
+    ];
+    for (const mail of receipts) {
+      expect(mail.subject.startsWith(prefix)).toBe(true);
+      expect(mail.text.startsWith(note)).toBe(true);
+      expect(mail.html).toContain(note);
+    }
+    // Live receipts carry none of it.
+    const live = renderEmail('billing-purchase', { title: 'Kit', amount: 2400, url: 'https://x.test/market/kit', language }, ctx);
+    expect(live.subject.startsWith('[')).toBe(false);
+    expect(live.text).not.toContain(note);
+  });
+  it('tells a member their payment for an item gone from the site was refunded', () => {
+    const mail = renderEmail('billing-refunded', { title: 'Kit', amount: 2400, url: 'https://x.test/market' }, ctx);
+    expect(mail.subject).toBe('Your payment for Kit was refunded');
+    expect(mail.text).toContain('We refunded your payment of $24.00 in full');
   });
 });
 

@@ -2,7 +2,8 @@
  * The account page (spec point 2 "Account"): a loader while the session loads, a replace-redirect to
  * /signin without one, the header (avatar fallback chain, name, email, Sign Out) and three tabs:
  * Subscription (the subscription card of ../payments, the access level card, and purchases and
- * course progress beyond the spec), Profile (name) and Settings (AccountSettings.tsx).
+ * course progress beyond the spec), Profile (name) and Settings (AccountSettings.tsx). When payments
+ * run in test mode a loud notice under the header says so (payments/TestModeNotice.tsx).
  */
 import { useStore } from '@nanostores/react';
 import { useEffect, useId, useState, type FormEvent } from 'react';
@@ -11,6 +12,7 @@ import { TextField } from '../forms/TextField.tsx';
 import { AccountSettings } from './AccountSettings.tsx';
 import { PurchasesCard } from '../payments/PurchasesCard.tsx';
 import { SubscriptionCard } from '../payments/SubscriptionCard.tsx';
+import { TestModeNotice } from '../payments/TestModeNotice.tsx';
 import { api, button, card, failed } from './account-ui.ts';
 import { CourseProgressCard } from './CourseProgressCard.tsx';
 
@@ -103,6 +105,8 @@ export default function AccountPage() {
           Sign Out
         </button>
       </header>
+
+      <TestModeNotice />
 
       <div role="tablist" aria-label="Account sections" className="flex gap-2 border-b border-slate-200">
         {TABS.map((t) => (

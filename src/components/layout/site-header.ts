@@ -55,7 +55,7 @@ function initDropdown(header: HTMLElement): void {
     const list = items();
     const at = list.indexOf(document.activeElement as HTMLAnchorElement);
     const moves: Record<string, number> = { ArrowDown: at + 1, ArrowUp: at - 1, Home: 0, End: list.length - 1 };
-    if (!(e.key in moves)) return;
+    if (!Object.hasOwn(moves, e.key)) return;
     e.preventDefault();
     list[(moves[e.key]! + list.length) % list.length]?.focus();
   });

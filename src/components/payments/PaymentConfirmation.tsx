@@ -4,12 +4,14 @@
  * Dashboard') or error ('Return to Home'); the button is disabled while loading. Without a
  * session_id it says so and asks nothing. The server checks the session with the provider, so
  * payment_status is only what the provider's redirect said, never trusted. On success the stored
- * level moves to the one the server answered, and a loaded auth client reads the profile again.
+ * level moves to the one the server answered, and a loaded auth client reads the profile again. A
+ * purchase refused because its item was unpublished meanwhile shows the server's refund message.
  */
 import { useEffect, useState } from 'react';
 import { accessLabel } from '../../lib/access.ts';
 import { announceProfileChange } from '../../lib/auth/profile-events.ts';
 import { confirmPayment, purchasePath, readConfirmationQuery, type ConfirmedPayment } from '../../lib/payments/client.ts';
+import { REFUNDED_DUPLICATE, REFUSED_PURCHASE } from '../../lib/payments/purchasable.ts';
 import { STORAGE_KEYS, writeStored } from '../../lib/storage-keys.ts';
 
 export const NO_PAYMENT_INFO = 'No payment information found. Please try again.';
@@ -59,7 +61,16 @@ export default function PaymentConfirmation() {
     const controller = new AbortController();
     confirmPayment(sessionId, controller.signal)
       .then((result) => {
-        if (!result.ok) return setState({ status: 'error', message: CONFIRM_FAILED, signedOut: result.kind === 'signed-out' });
+        if (!result.ok) {
+          // An item unpublished while the member paid: the server refunded it and says so.
+          const refunded =
+            result.kind === 'error' && result.status === 409 && [REFUSED_PURCHASE, REFUNDED_DUPLICATE].includes(result.message);
+          return setState({
+            status: 'error',
+            message: refunded && result.kind === 'error' ? result.message : CONFIRM_FAILED,
+            signedOut: result.kind === 'signed-out',
+          });
+        }
         writeStored(STORAGE_KEYS.accessLevel, result.data.accessLevel);
         announceProfileChange();
         setState({ status: 'success', payment: result.data });

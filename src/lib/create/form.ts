@@ -146,12 +146,12 @@ export function buildPayload(type: ContentType, draft: ContentDraft): Record<str
 export function draftErrors(type: ContentType, payload: Record<string, unknown>): Record<string, string> {
   const parsed = CONTENT_REGISTRY[type].input.safeParse(payload);
   if (parsed.success) return {};
-  const errors: Record<string, string> = {};
+  const errors = new Map<string, string>();
   for (const issue of parsed.error.issues) {
     const key = issue.path.join('.') || '_';
-    errors[key] ??= issue.message;
+    if (!errors.has(key)) errors.set(key, issue.message);
   }
-  return errors;
+  return Object.fromEntries(errors);
 }
 
 /** An existing item's input (GET /api/content/{segment}/{id}) as the form holds it, for editing. */

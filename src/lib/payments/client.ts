@@ -147,3 +147,16 @@ export function createPortalSession(customerId: string, origin = window.location
 export function fetchPurchases(signal?: AbortSignal) {
   return gatedFetch<{ purchases: Purchase[] }>('/api/payments/purchases', { signal });
 }
+
+export type PaymentMode = 'test' | 'live';
+
+/** Whether payments run in test mode (public and the same for everyone); null when it cannot be read. */
+export async function fetchPaymentMode(signal?: AbortSignal): Promise<PaymentMode | null> {
+  try {
+    const res = await fetch('/api/payments/mode', { headers: { accept: 'application/json' }, ...(signal ? { signal } : {}) });
+    const mode = res.ok ? ((await res.json()) as { mode?: unknown }).mode : null;
+    return mode === 'test' || mode === 'live' ? mode : null;
+  } catch {
+    return null;
+  }
+}

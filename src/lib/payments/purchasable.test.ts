@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isPriced, isPurchaseOnly } from './purchasable.ts';
+import type { AccessLevel, Role } from '../access.ts';
+import { isPriced, isPurchaseOnly, itemAccess } from './purchasable.ts';
 
 describe('priced items', () => {
   it('are priced above 0 only', () => {
@@ -12,5 +13,25 @@ describe('priced items', () => {
     expect(isPurchaseOnly('free', 24)).toBe(true);
     expect(isPurchaseOnly('free', 0)).toBe(false);
     expect(isPurchaseOnly('subscriber', 29.99)).toBe(false);
+  });
+});
+
+describe('the purchase rule', () => {
+  const member = (accessLevel: AccessLevel, role: Role = 'member') => ({ accessLevel, role });
+
+  it('follows the level rule for items a plan includes, priced or not', () => {
+    expect(itemAccess(member('free'), { accessLevel: 'free' })).toEqual({ allowed: true });
+    expect(itemAccess(member('free'), { accessLevel: 'subscriber', price: 129 })).toEqual({ allowed: false, reason: 'upgrade_required' });
+    expect(itemAccess(member('subscriber'), { accessLevel: 'subscriber', price: 129 })).toEqual({ allowed: true });
+    expect(itemAccess(null, { accessLevel: 'free' })).toEqual({ allowed: false, reason: 'login_required' });
+  });
+
+  it('sells a priced free-level item to every member, whatever their plan, and opens it to staff', () => {
+    const item = { accessLevel: 'free' as const, price: 39 };
+    expect(itemAccess(null, item)).toEqual({ allowed: false, reason: 'login_required' });
+    for (const level of ['free', 'subscriber', 'premium'] as const)
+      expect(itemAccess(member(level), item)).toEqual({ allowed: false, reason: 'purchase_required' });
+    expect(itemAccess(member('free', 'editor'), item)).toEqual({ allowed: true });
+    expect(itemAccess(member('free', 'admin'), item)).toEqual({ allowed: true });
   });
 });

@@ -7,12 +7,13 @@
  * Beyond the spec: members keep progress (complete marks, a bar, resume at the last lesson), and the
  * URL names the current lesson so a reload or a shared link opens it (a link wins over resume).
  * A course with a price can also be bought outright: its buyers open the lessons whatever their
- * level, and visitors and members it does not open for see the Buy button above the tabs.
+ * level, and visitors and members it does not open for see the Buy button above the tabs. A priced
+ * course at the free level is in no plan (the purchase rule): only its buyers and staff open it.
  */
 import { useCallback, useEffect, useId, useMemo, useRef, useState, useSyncExternalStore, type KeyboardEvent } from 'react';
 import type { AccessLevel } from '../../../lib/access.ts';
 import { fetchLesson } from '../../../lib/content/gated-client.ts';
-import { isPriced } from '../../../lib/payments/purchasable.ts';
+import { isPriced, isPurchaseOnly, type PricedItem } from '../../../lib/payments/purchasable.ts';
 import { PurchaseOffer } from '../../payments/BuyButton.tsx';
 import { useOwnership } from '../../payments/use-ownership.ts';
 import { ProgressBar } from '../gated/ProgressBar.tsx';
@@ -59,10 +60,12 @@ function useLinkedLesson(sections: readonly OutlineSection[]): string | null {
 export default function CourseViewer({ slug, accessLevel, skillLevel, duration, sections, price }: CourseViewerProps) {
   const id = useId();
   const viewer = useViewer();
-  const byLevel = guessAccess(viewer, accessLevel);
+  // The purchase rule: a priced course at the free level is sold, never given (by level only staff open it).
+  const rule: PricedItem = { accessLevel, price };
+  const byLevel = guessAccess(viewer, rule);
   const ownership = useOwnership(viewer, 'course', slug, isPriced(price) && viewer.status === 'signed-in' && byLevel !== 'allowed');
   // A buyer opens every lesson whatever their level (the server checks the purchase).
-  const required: AccessLevel = ownership === 'owned' ? 'free' : accessLevel;
+  const required: AccessLevel | PricedItem = ownership === 'owned' ? 'free' : rule;
   const offer = isPriced(price) && (byLevel === 'signed-out' || (byLevel === 'denied' && ownership === 'not-owned'));
   const linked = useLinkedLesson(sections);
   const [chosen, setChosen] = useState<string | null>(null);
@@ -165,6 +168,7 @@ export default function CourseViewer({ slug, accessLevel, skillLevel, duration, 
             skillLevel={skillLevel}
             duration={duration}
             accessLevel={accessLevel}
+            soldOnly={isPurchaseOnly(accessLevel, price)}
             sections={sections}
             current={place}
             resuming={!fromStart}
@@ -175,6 +179,7 @@ export default function CourseViewer({ slug, accessLevel, skillLevel, duration, 
           <LessonPanel
             courseSlug={slug}
             accessLevel={accessLevel}
+            soldOnly={isPurchaseOnly(accessLevel, price)}
             place={place}
             total={total}
             lesson={lesson.state}

@@ -12,10 +12,14 @@ import type { LessonPlace } from './course-nav.ts';
 import { LessonBody } from './LessonBody.tsx';
 
 export const NO_LESSON = 'No lesson selected. Please select a lesson from the curriculum.';
+/** In place of the gate card for a course no plan includes: the Buy button above the tabs opens it. */
+export const SOLD_ONLY = 'This course is sold on its own: buy it above to open its lessons.';
 
 export interface LessonPanelProps {
   courseSlug: string;
   accessLevel: AccessLevel;
+  /** The course is sold only on its own (priced, at the free level): no plan opens it, so no gate card offers one. */
+  soldOnly?: boolean;
   place: LessonPlace | undefined;
   total: number;
   lesson: GatedState<LessonContent>;
@@ -30,11 +34,23 @@ export interface LessonPanelProps {
 
 const NAV = 'min-h-11 rounded-lg px-4 py-2 text-sm font-semibold ring-1 ring-inset ring-slate-300 hover:bg-slate-50 disabled:cursor-not-allowed disabled:opacity-50';
 
-function LessonState({ courseSlug, accessLevel, lesson, onRetry }: Pick<LessonPanelProps, 'courseSlug' | 'accessLevel' | 'lesson' | 'onRetry'>) {
+function LessonState({
+  courseSlug,
+  accessLevel,
+  soldOnly,
+  lesson,
+  onRetry,
+}: Pick<LessonPanelProps, 'courseSlug' | 'accessLevel' | 'soldOnly' | 'lesson' | 'onRetry'>) {
   switch (lesson.status) {
     case 'ready':
       return <LessonBody courseSlug={courseSlug} lesson={lesson.data} />;
     case 'gate':
+      if (soldOnly)
+        return (
+          <p data-testid="lesson-sold-only" className="rounded-2xl border border-dashed border-slate-300 p-8 text-center text-slate-600">
+            {SOLD_ONLY}
+          </p>
+        );
       return <GateCard level={accessLevel} what="lesson" signedIn={lesson.signedIn} />;
     case 'error':
     case 'not-found':

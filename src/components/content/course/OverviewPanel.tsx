@@ -6,6 +6,8 @@ export interface OverviewPanelProps {
   skillLevel: string;
   duration: string;
   accessLevel: AccessLevel;
+  /** Sold only on its own (priced at the free level): no plan includes it. */
+  soldOnly?: boolean;
   sections: readonly OutlineSection[];
   current: LessonPlace | undefined;
   /** Whether the member has been here before (resume rather than start). */
@@ -13,14 +15,14 @@ export interface OverviewPanelProps {
   onOpenLesson: () => void;
 }
 
-export function OverviewPanel({ skillLevel, duration, accessLevel, sections, current, resuming, onOpenLesson }: OverviewPanelProps) {
+export function OverviewPanel({ skillLevel, duration, accessLevel, soldOnly, sections, current, resuming, onOpenLesson }: OverviewPanelProps) {
   const lessons = sections.reduce((n, s) => n + s.lessons.length, 0);
   const facts: [string, string][] = [
     ['Skill level', skillLevel],
     ['Duration', duration],
     ['Sections', String(sections.length)],
     ['Lessons', String(lessons)],
-    ['Access', accessLabel(accessLevel)],
+    ['Access', soldOnly ? 'One-time purchase' : accessLabel(accessLevel)],
   ];
   return (
     <div className="flex flex-col gap-6">

@@ -1,11 +1,13 @@
 /**
  * A signed-in member's progress in one course (beyond the spec): loaded when they may open the
  * course, and updated from the server's answer whenever a lesson is visited or marked complete.
- * Visitors and members below the course's level have none (null).
+ * Visitors and members the course does not open for (below its level, or not its buyers when it is
+ * sold only on its own) have none (null).
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { AccessLevel } from '../../../lib/access.ts';
 import { fetchCourseProgress, recordCourseProgress, type CourseProgress } from '../../../lib/content/gated-client.ts';
+import type { PricedItem } from '../../../lib/payments/purchasable.ts';
 import { toast } from '../../../lib/toast.ts';
 import { guessAccess, useViewer } from '../gated/use-viewer.ts';
 
@@ -18,7 +20,7 @@ export interface CourseProgressApi {
   setComplete: (lessonId: string, completed: boolean) => Promise<void>;
 }
 
-export function useCourseProgress(slug: string, required: AccessLevel): CourseProgressApi {
+export function useCourseProgress(slug: string, required: AccessLevel | PricedItem): CourseProgressApi {
   const viewer = useViewer();
   const guess = guessAccess(viewer, required);
   const mayOpen = guess === 'allowed' || guess === 'unknown';

@@ -7,14 +7,14 @@
  * Buy button next to the gate card, or alone when no plan includes it (a priced item at the free level).
  */
 import { lazy, Suspense, useState } from 'react';
-import { isStaff, type AccessLevel } from '../../../lib/access.ts';
+import type { AccessLevel } from '../../../lib/access.ts';
 import { itemDownloadLink, startDownload } from '../../../lib/content/gated-client.ts';
 import { isPriced, isPurchaseOnly } from '../../../lib/payments/purchasable.ts';
 import { toast } from '../../../lib/toast.ts';
 import { PurchaseOffer } from '../../payments/BuyButton.tsx';
 import { useOwnership } from '../../payments/use-ownership.ts';
 import { GateCard } from './GateCard.tsx';
-import { guessAccess, useViewer, type AccessGuess, type ViewerState } from './use-viewer.ts';
+import { guessAccess, useViewer } from './use-viewer.ts';
 
 const LeadDialog = lazy(() => import('../LeadDialog.tsx').then((m) => ({ default: m.LeadDialog })));
 
@@ -57,18 +57,11 @@ function DirectDownload({ type, slug, onRefused }: { type: DownloadActionProps['
   );
 }
 
-/** The level's verdict; a priced item at the free level is in no plan, so only staff open it by level. */
-function levelGuess(viewer: ViewerState, accessLevel: AccessLevel, price: number | undefined): AccessGuess {
-  if (!isPurchaseOnly(accessLevel, price)) return guessAccess(viewer, accessLevel);
-  if (viewer.status !== 'signed-in') return viewer.status;
-  if (!viewer.viewer) return 'unknown';
-  return isStaff(viewer.viewer.role) ? 'allowed' : 'denied';
-}
-
 export default function DownloadAction({ type, slug, title, accessLevel, price }: DownloadActionProps) {
   const viewer = useViewer();
   const priced = type === 'market' && isPriced(price);
-  const guess = levelGuess(viewer, accessLevel, priced ? price : undefined);
+  // The purchase rule: a priced item at the free level is in no plan, so only staff open it by level.
+  const guess = guessAccess(viewer, { accessLevel, price: priced ? price : undefined });
   const ownership = useOwnership(viewer, 'market', slug, priced && viewer.status === 'signed-in' && guess !== 'allowed');
   // A refusal holds for the session it was given to: signing in, a new level or a purchase asks again.
   const sessionKey = `${viewer.status === 'signed-in' ? viewer.userId : ''}:${guess}:${ownership}`;

@@ -8,6 +8,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { effectiveLevel, type AccessLevel } from '../../../lib/access.ts';
 import type { GatedResult } from '../../../lib/content/gated-client.ts';
+import type { PricedItem } from '../../../lib/payments/purchasable.ts';
 import { guessAccess, useViewer, type ViewerState } from './use-viewer.ts';
 
 export type GatedState<T> =
@@ -35,7 +36,8 @@ function settle<T>(result: GatedResult<T>): Settled<T> {
 }
 
 export interface GatedResourceOptions<T> {
-  required: AccessLevel;
+  /** A level, or an item that can carry a price (the purchase rule). */
+  required: AccessLevel | PricedItem;
   /** What to load; null loads nothing (state 'idle'). */
   resourceKey: string | null;
   load: (key: string, signal: AbortSignal) => Promise<GatedResult<T>>;

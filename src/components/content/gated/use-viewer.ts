@@ -6,8 +6,9 @@
  * tab, or a refreshed token, is picked up at once.
  */
 import { useEffect, useState, useSyncExternalStore } from 'react';
-import { checkAccess, type AccessLevel, type Viewer } from '../../../lib/access.ts';
+import type { AccessLevel, Viewer } from '../../../lib/access.ts';
 import { fetchViewer, onSessionChange, storedSession } from '../../../lib/content/gated-client.ts';
+import { itemAccess, type PricedItem } from '../../../lib/payments/purchasable.ts';
 
 export type ViewerState =
   | { status: 'loading' }
@@ -54,9 +55,13 @@ export function useViewer(): ViewerState {
   return { status: 'signed-in', userId: session.userId, viewer: known?.userId === session.userId ? known.viewer : undefined };
 }
 
-/** The access rule applied to what the browser knows (the server still has the last word). */
-export function guessAccess(state: ViewerState, required: AccessLevel): AccessGuess {
+/**
+ * The access rule applied to what the browser knows (the server still has the last word): a level,
+ * or an item that can carry a price, by the purchase rule (a priced free-level item opens by level
+ * to staff only; its buyers are found apart, see payments/use-ownership.ts).
+ */
+export function guessAccess(state: ViewerState, required: AccessLevel | PricedItem): AccessGuess {
   if (state.status !== 'signed-in') return state.status;
   if (!state.viewer) return 'unknown';
-  return checkAccess(state.viewer, required).allowed ? 'allowed' : 'denied';
+  return itemAccess(state.viewer, typeof required === 'string' ? { accessLevel: required } : required).allowed ? 'allowed' : 'denied';
 }

@@ -1,0 +1,3 @@
+ALTER TABLE "auth_one_time_tokens" DROP CONSTRAINT "auth_one_time_tokens_kind_check";--> statement-breakpoint
+ALTER TABLE "auth_one_time_tokens" ADD COLUMN "failed_attempts" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE "auth_one_time_tokens" ADD CONSTRAINT "auth_one_time_tokens_kind_check" CHECK ("auth_one_time_tokens"."kind" in ('confirmation', 'recovery', 'magiclink', 'email_change_new', 'email_change_current', 'reauthentication'));

@@ -1,0 +1,197 @@
+/**
+ * Which routes a signed-out access token still opens (issue 17, "signed-out tokens change
+ * nothing"). An access token stays cryptographically valid until it expires; what must stop the
+ * moment its session ends also asks the auth service whether the session still exists. The rule,
+ * route by route:
+ * - `live`: every write, everything that mints a lasting credential (the member feed URL, portal
+ *   and checkout sessions) and every read of other people's data (staff screens) needs a session
+ *   that is still signed in: a signed-out token gets 401.
+ * - `signature`: reads of the caller's own data and of gated content they are entitled to accept a
+ *   valid signature until the token expires (the access token's lifetime bounds a stolen token).
+ * - `auth`: the embedded auth service checks the session itself (GoTrue's 403 session_not_found).
+ * Every route the app serves is in this table or in the public list, so a new route must say.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../tests/support/app.ts';
+import { DATABASE_KINDS } from '../../tests/support/databases.ts';
+
+type Rule = 'live' | 'signature' | 'auth';
+interface Row {
+  route: string;
+  rule: Rule;
+  /** Staff routes are called with an admin's tokens, the rest with a member's. */
+  as?: 'admin';
+  path?: string;
+  body?: unknown;
+  /** Not called with the live token (it would delete the caller). */
+  destructive?: boolean;
+}
+
+const COURSE = '/api/content/courses/ai-automation-playbook';
+const UUID = '00000000-0000-4000-8000-000000000001';
+const TABLE: Row[] = [
+  { route: 'GET /api/users/me', rule: 'signature' },
+  { route: 'GET /api/users/byEmail/:email', rule: 'signature', path: '/api/users/byEmail/{email}' },
+  {
+    route: 'PUT /api/users/:id/accessLevel',
+    rule: 'live',
+    as: 'admin',
+    path: `/api/users/${UUID}/accessLevel`,
+    body: { accessLevel: 'free' },
+  },
+  { route: 'PATCH /api/users/me', rule: 'live', body: { name: 'Still me' } },
+  { route: 'DELETE /api/users/me', rule: 'live', destructive: true },
+  { route: 'GET /api/users/me/progress', rule: 'signature' },
+  { route: 'GET /api/users/me/feed', rule: 'live' },
+  { route: 'POST /api/users/me/feed/reset', rule: 'live' },
+  { route: 'GET /api/users/me/export', rule: 'live' },
+  { route: 'GET /api/content/courses/:slug/lessons/:lessonId', rule: 'signature', path: `${COURSE}/lessons/process-mapping` },
+  {
+    route: 'GET /api/content/courses/:slug/lessons/:lessonId/downloads/:index',
+    rule: 'signature',
+    path: `${COURSE}/lessons/process-mapping/downloads/0`,
+  },
+  { route: 'GET /api/content/courses/:slug/progress', rule: 'signature', path: `${COURSE}/progress` },
+  { route: 'PUT /api/content/courses/:slug/progress', rule: 'live', path: `${COURSE}/progress`, body: { lessonId: 'process-mapping' } },
+  { route: 'GET /api/content/blogs/:slug/body', rule: 'signature', path: '/api/content/blogs/ecommerce-launch-first-90-days/body' },
+  { route: 'GET /api/content/tools/:slug/download', rule: 'signature', path: '/api/content/tools/no-such-tool/download' },
+  { route: 'GET /api/content/market/:slug/download', rule: 'signature', path: '/api/content/market/no-such-item/download' },
+  ...['blogs', 'tools', 'courses', 'market'].flatMap((segment): Row[] => [
+    { route: `POST /api/content/${segment}`, rule: 'live', as: 'admin', body: {} },
+    { route: `GET /api/content/${segment}/:id`, rule: 'live', as: 'admin', path: `/api/content/${segment}/${UUID}` },
+    { route: `PATCH /api/content/${segment}/:id`, rule: 'live', as: 'admin', path: `/api/content/${segment}/${UUID}`, body: {} },
+    { route: `DELETE /api/content/${segment}/:id`, rule: 'live', as: 'admin', path: `/api/content/${segment}/${UUID}` },
+  ]),
+  { route: 'GET /api/email/queue', rule: 'live', as: 'admin' },
+  { route: 'GET /api/email/recent', rule: 'live', as: 'admin' },
+  { route: 'POST /api/email/:segment{events|[0-9a-fA-F-]{36}}/resend', rule: 'live', as: 'admin', path: `/api/email/${UUID}/resend` },
+  { route: 'GET /api/admin/overview', rule: 'live', as: 'admin' },
+  { route: 'GET /api/admin/users', rule: 'live', as: 'admin' },
+  { route: 'PATCH /api/admin/users/:id', rule: 'live', as: 'admin', path: `/api/admin/users/${UUID}`, body: { accessLevel: 'free' } },
+  { route: 'GET /api/admin/content', rule: 'live', as: 'admin' },
+  { route: 'GET /api/admin/audit', rule: 'live', as: 'admin' },
+  { route: 'POST /api/upload', rule: 'live', as: 'admin', body: {} },
+  { route: 'POST /openai/generate', rule: 'live', as: 'admin', body: {} },
+  {
+    route: 'POST /api/payments/stripe/create-session',
+    rule: 'live',
+    body: { priceId: 'price_premium_monthly', successUrl: '/account', cancelUrl: '/pricing' },
+  },
+  { route: 'POST /api/payments/stripe/confirm', rule: 'live', body: { sessionId: 'cs_test_missing' } },
+  {
+    route: 'GET /api/payments/stripe/subscriptions/:customerId',
+    rule: 'signature',
+    path: '/api/payments/stripe/subscriptions/cus_missing',
+  },
+  {
+    route: 'POST /api/payments/stripe/subscriptions/:subscriptionId/cancel',
+    rule: 'live',
+    path: '/api/payments/stripe/subscriptions/sub_missing/cancel',
+  },
+  { route: 'POST /api/payments/stripe/create-portal-session', rule: 'live', body: { customerId: 'cus_missing', returnUrl: '/account' } },
+  { route: 'GET /api/payments/purchases', rule: 'live' },
+  { route: 'GET /auth/v1/user', rule: 'auth' },
+  { route: 'PUT /auth/v1/user', rule: 'auth', body: { data: { theme: 'dark' } } },
+  { route: 'GET /auth/v1/reauthenticate', rule: 'auth' },
+  { route: 'POST /auth/v1/logout', rule: 'auth', destructive: true },
+];
+
+/** Routes that take no access token at all (their own capability, a signature, or nothing). */
+const PUBLIC = new Set([
+  'GET /healthz',
+  'GET /readyz',
+  'POST /auth/v1/signup',
+  'POST /auth/v1/token',
+  'POST /auth/v1/recover',
+  'POST /auth/v1/resend',
+  'POST /auth/v1/otp',
+  'GET /auth/v1/verify',
+  'POST /auth/v1/verify',
+  'GET /auth/v1/settings',
+  'GET /auth/v1/.well-known/jwks.json',
+  'GET /api/public/:segment',
+  'GET /api/public/:segment/:slug',
+  'POST /api/newsletter/subscribe',
+  'POST /api/newsletter/confirm',
+  'POST /api/newsletter/unsubscribe',
+  'POST /api/contact',
+  'POST /api/leads',
+  'GET /api/files/download',
+  'GET /feeds/:token/rss.xml',
+  'POST /api/email/:segment{events|[0-9a-fA-F-]{36}}',
+  'GET /uploads/:key',
+  'GET /api/payments/mode',
+  'POST /api/payments/stripe/webhook',
+  'GET /api/billing/test/checkout/:id',
+  'POST /api/billing/test/checkout/:id/pay',
+  'GET /api/billing/test/portal/:id',
+  'POST /api/billing/test/portal/:id/subscriptions/:subscriptionId',
+]);
+
+describe.each(DATABASE_KINDS)('signed-out tokens on %s', (kind) => {
+  let t: TestApp;
+  const tokens = { member: { live: '', out: '' }, admin: { live: '', out: '' } };
+  const emails = { member: `live-member-${kind}@security.test`, admin: `live-admin-${kind}@security.test` };
+
+  /** Two sign-ins of one account; the second is signed out at once (logout, scope local). */
+  async function sessions(email: string) {
+    const password = 'live session table';
+    const live = await t.services.auth.signInWithPassword({ email, password });
+    const out = await t.services.auth.signInWithPassword({ email, password });
+    await t.services.auth.logout(`Bearer ${out.access_token}`, 'local');
+    return { live: live.access_token, out: out.access_token };
+  }
+
+  beforeAll(async () => {
+    t = await createTestApp(kind, undefined, { AUTH_BCRYPT_COST: '4' });
+    await t.services.auth.createConfirmedUser(emails.member, 'live session table', 'Member');
+    const admin = await t.services.auth.createConfirmedUser(emails.admin, 'live session table', 'Admin');
+    await t.services.users.assign(admin, 'admin', 'premium');
+    tokens.member = await sessions(emails.member);
+    tokens.admin = await sessions(emails.admin);
+  });
+  afterAll(() => t?.close());
+
+  function call(row: Row, token: string) {
+    const [method, route] = row.route.split(' ') as [string, string];
+    const who = row.as ?? 'member';
+    const path = (row.path ?? route).replace('{email}', encodeURIComponent(emails[who]));
+    const body = row.body === undefined ? undefined : JSON.stringify(row.body);
+    return t.app.request(path, {
+      method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        'x-forwarded-for': '203.0.113.40',
+        ...(body ? { 'content-type': 'application/json' } : {}),
+      },
+      ...(body ? { body } : {}),
+    });
+  }
+
+  it('has a rule for every route that takes an access token', () => {
+    const served = [...new Set(t.app.routes.filter((r) => r.method !== 'ALL').map((r) => `${r.method} ${r.path}`))];
+    const listed = new Set(TABLE.map((r) => r.route));
+    expect(served.filter((r) => !listed.has(r) && !PUBLIC.has(r)).sort()).toEqual([]);
+    expect([...listed].filter((r) => !served.includes(r)).sort()).toEqual([]);
+  });
+
+  it.each(TABLE)('$route: $rule', async (row) => {
+    const who = row.as ?? 'member';
+    const res = await call(row, tokens[who].out);
+    if (row.rule === 'live') {
+      expect(res.status, 'signed-out token').toBe(401);
+      expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/session has ended/);
+    } else if (row.rule === 'auth') {
+      expect(res.status, 'signed-out token').toBe(403);
+      expect(await res.json()).toMatchObject({ error_code: 'session_not_found' });
+    } else {
+      expect(res.status, 'signed-out token').not.toBe(401);
+      expect(res.status).toBeLessThan(500);
+    }
+    if (row.destructive) return;
+    const live = await call(row, tokens[who].live);
+    if (row.rule === 'auth') expect(live.status, 'live token').toBe(200);
+    expect(live.status, 'live token').not.toBe(401);
+    expect(live.status, 'live token').toBeLessThan(500);
+  });
+});

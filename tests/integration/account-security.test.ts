@@ -1,0 +1,324 @@
+/**
+ * Accounts against an attacker (issue 17): a deleted account stays deleted (its still-valid token
+ * never brings the profile back), codes and passwords cannot be guessed from many client addresses,
+ * a stolen access token cannot change the password, reserved metadata stays the service's, and no
+ * client-named key or ill-formed text reaches a 500. Through supabase-js and the product API, on
+ * both databases.
+ */
+import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import { and, desc, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { authSessions, authUsers, emails, profiles } from '../../functions/db/schema.ts';
+import { CODE_FAILURES, MAX_CODE_ATTEMPTS, PASSWORD_FAILURES } from '../../functions/auth/guessing.ts';
+import { createTestApp, type TestApp } from '../support/app.ts';
+import { DATABASE_KINDS } from '../support/databases.ts';
+
+const PASSWORD = 'correct horse battery';
+
+describe.each(DATABASE_KINDS)('account security on %s', (kind) => {
+  let t: TestApp;
+  let ip = 0;
+
+  beforeAll(async () => {
+    t = await createTestApp(kind, undefined, { AUTH_MAIL_COOLDOWN_SECONDS: '0', AUTH_BCRYPT_COST: '4' });
+  });
+  afterAll(() => t?.close());
+  beforeEach(() => {
+    ip += 1;
+  });
+
+  /** Each call from another client address, as an attacker with many addresses would send them. */
+  const nextAddress = () => `10.7.${Math.floor(++ip / 250)}.${ip % 250}`;
+  function client(address = nextAddress): SupabaseClient {
+    return createClient(t.config.siteUrl, 'public-anon-key', {
+      auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+      global: {
+        fetch: async (input, init) => {
+          const headers = new Headers(init?.headers);
+          headers.set('x-forwarded-for', address());
+          return t.app.request(input instanceof Request ? input : String(input), { ...init, headers });
+        },
+      },
+    });
+  }
+  const db = () => t.database.db;
+  const email = (name: string) => `${name}-${kind}@security.example`;
+  async function latestMail(to: string, template?: string) {
+    const [mail] = await db()
+      .select()
+      .from(emails)
+      .where(template ? and(eq(emails.to, to), eq(emails.template, template)) : eq(emails.to, to))
+      .orderBy(desc(emails.createdAt))
+      .limit(1);
+    return mail;
+  }
+  const linkIn = (text: string) => /https?:\/\/\S+\/auth\/v1\/verify\?\S+/.exec(text)![0];
+  const codeIn = (text: string) => /: (\d{6})\b/.exec(text)![1]!;
+  const otherCode = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0');
+
+  async function member(name: string) {
+    const address = email(name);
+    const id = await t.services.auth.createConfirmedUser(address, PASSWORD, 'Member');
+    const { data } = await client().auth.signInWithPassword({ email: address, password: PASSWORD });
+    return { id, address, session: data.session! };
+  }
+  const api = (token: string, method: string, path: string, body?: unknown) =>
+    t.app.request(path, {
+      method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        'x-forwarded-for': nextAddress(),
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
+
+  describe('a deleted account stays deleted', () => {
+    it('refuses the deleted member’s still-valid token everywhere and never re-creates the profile', async () => {
+      const { id, address, session } = await member('zombie');
+      const token = session.access_token;
+      const feed = ((await (await api(token, 'GET', '/api/users/me/feed')).json()) as { url: string }).url;
+      expect((await t.app.request(new URL(feed).pathname)).status).toBe(200);
+
+      expect((await api(token, 'DELETE', '/api/users/me')).status).toBe(204);
+      const tries: [string, string, unknown?][] = [
+        ['GET', '/api/users/me'],
+        ['GET', '/api/users/me/feed'],
+        ['POST', '/api/users/me/feed/reset'],
+        ['PATCH', '/api/users/me', { name: 'Back again' }],
+        ['GET', '/api/users/me/progress'],
+        ['GET', '/api/payments/purchases'],
+        [
+          'POST',
+          '/api/payments/stripe/create-session',
+          { priceId: 'price_premium_monthly', successUrl: '/account', cancelUrl: '/pricing' },
+        ],
+        ['GET', '/api/content/blogs/ecommerce-launch-first-90-days/body'],
+      ];
+      for (const [method, path, body] of tries) {
+        const res = await api(token, method, path, body);
+        expect(res.status, `${method} ${path}`).toBe(401);
+      }
+      expect(await db().select().from(profiles).where(eq(profiles.id, id))).toEqual([]);
+      expect((await t.app.request(new URL(feed).pathname)).status).toBe(404);
+
+      // Signing up again with the address makes one new account with one profile.
+      await client().auth.signUp({ email: address, password: 'a new password here' });
+      await t.app.request(linkIn((await latestMail(address, 'auth-confirm-signup'))!.bodyText));
+      const again = await client().auth.signInWithPassword({ email: address, password: 'a new password here' });
+      expect((await api(again.data.session!.access_token, 'GET', '/api/users/me')).status).toBe(200);
+      expect(await db().select({ id: profiles.id }).from(profiles).where(eq(profiles.email, address))).toHaveLength(1);
+      expect((await t.app.request(new URL(feed).pathname)).status).toBe(404);
+    });
+  });
+
+  describe('codes cannot be guessed from many addresses', () => {
+    it('voids a mailed code after a few wrong tries; the next mail carries a new one that works', async () => {
+      const { address } = await member('code-void');
+      expect((await client().auth.resetPasswordForEmail(address)).error).toBeNull();
+      const code = codeIn((await latestMail(address, 'auth-recovery'))!.bodyText);
+      for (let i = 0; i < MAX_CODE_ATTEMPTS; i += 1) {
+        const wrong = await client().auth.verifyOtp({ email: address, token: otherCode(code), type: 'recovery' });
+        expect(wrong.error, `try ${i}`).toMatchObject({ status: 403, code: 'otp_expired' });
+      }
+      // The right code, typed after too many wrong ones, no longer opens anything.
+      expect((await client().auth.verifyOtp({ email: address, token: code, type: 'recovery' })).error).toMatchObject({ status: 403 });
+      expect((await client().auth.resetPasswordForEmail(address)).error).toBeNull();
+      const fresh = codeIn((await latestMail(address, 'auth-recovery'))!.bodyText);
+      const { data, error } = await client().auth.verifyOtp({ email: address, token: fresh, type: 'recovery' });
+      expect(error).toBeNull();
+      expect(data.session?.access_token).toBeTruthy();
+    });
+
+    it('stops typed codes for an account after its daily budget of wrong ones, while the mailed link still works', async () => {
+      const { address } = await member('code-budget');
+      for (let round = 0; round * (MAX_CODE_ATTEMPTS - 1) < CODE_FAILURES.max; round += 1) {
+        await client().auth.resetPasswordForEmail(address);
+        const code = codeIn((await latestMail(address, 'auth-recovery'))!.bodyText);
+        for (let i = 0; i < MAX_CODE_ATTEMPTS - 1; i += 1)
+          await client().auth.verifyOtp({ email: address, token: otherCode(code), type: 'recovery' });
+      }
+      await client().auth.resetPasswordForEmail(address);
+      const mail = (await latestMail(address, 'auth-recovery'))!;
+      const typed = await client().auth.verifyOtp({ email: address, token: codeIn(mail.bodyText), type: 'recovery' });
+      expect(typed.error).toMatchObject({ status: 429, code: 'over_request_rate_limit' });
+      const followed = await t.app.request(linkIn(mail.bodyText));
+      expect(new URLSearchParams(followed.headers.get('location')!.split('#')[1]).get('access_token')).toBeTruthy();
+    });
+  });
+
+  describe('passwords cannot be guessed from many addresses', () => {
+    const lockAfter = PASSWORD_FAILURES[0]!.max;
+
+    it('locks password sign-in for the address after a burst of failures, known or unknown alike, and a mailed link lifts it', async () => {
+      const { address } = await member('password-lock');
+      const unknown = email('nobody-has-this');
+      for (let i = 0; i < lockAfter; i += 1) {
+        await client().auth.signInWithPassword({ email: address, password: `wrong guess ${i}` });
+        await client().auth.signInWithPassword({ email: unknown, password: `wrong guess ${i}` });
+      }
+      const locked = await client().auth.signInWithPassword({ email: address, password: PASSWORD });
+      const lockedUnknown = await client().auth.signInWithPassword({ email: unknown, password: PASSWORD });
+      expect(locked.error).toMatchObject({ status: 429, code: 'over_request_rate_limit' });
+      expect(locked.error!.message).toMatch(/sign in with a link sent to your email/);
+      // The same answer whether or not the address has an account.
+      expect(lockedUnknown.error).toMatchObject({ status: 429, code: 'over_request_rate_limit', message: locked.error!.message });
+
+      // The owner's own mailbox lifts the lock.
+      expect((await client().auth.signInWithOtp({ email: address, options: { shouldCreateUser: false } })).error).toBeNull();
+      await t.app.request(linkIn((await latestMail(address, 'auth-magic-link'))!.bodyText));
+      expect((await client().auth.signInWithPassword({ email: address, password: PASSWORD })).error).toBeNull();
+    });
+
+    it('refuses a password that is only whitespace', async () => {
+      const { error } = await client().auth.signUp({ email: email('spaces'), password: '            ' });
+      expect(error).toMatchObject({ status: 422, code: 'weak_password' });
+    });
+  });
+
+  describe('a stolen access token cannot change the password', () => {
+    /** A signed-in client whose session began an hour ago (a token stolen later, say). */
+    async function agedSession(name: string) {
+      const { id, address, session } = await member(name);
+      const sessionId = JSON.parse(Buffer.from(session.access_token.split('.')[1]!, 'base64url').toString()).session_id as string;
+      await db()
+        .update(authSessions)
+        .set({ createdAt: new Date(Date.now() - 3_600_000) })
+        .where(eq(authSessions.id, sessionId));
+      const sb = client();
+      await sb.auth.setSession(session);
+      return { id, address, sb };
+    }
+
+    it('lets a fresh session change it, and mails the owner with a way back in', async () => {
+      const { address } = await member('fresh-change');
+      const sb = client();
+      const { data } = await sb.auth.signInWithPassword({ email: address, password: PASSWORD });
+      await sb.auth.setSession(data.session!);
+      expect((await sb.auth.updateUser({ password: 'a brand new passphrase' })).error).toBeNull();
+      const mail = (await latestMail(address, 'auth-password-changed'))!;
+      expect(mail.bodyText).toContain(`${t.config.siteUrl}/forgot-password`);
+    });
+
+    it('asks an older session for proof: refused bare, refused with a wrong current password, accepted with the right one', async () => {
+      const { address, sb } = await agedSession('aged-current');
+      expect((await sb.auth.updateUser({ password: 'taken over passphrase' })).error).toMatchObject({
+        status: 400,
+        code: 'reauthentication_needed',
+      });
+      // "same_password" would tell the thief that a guess is right: the proof comes first.
+      expect((await sb.auth.updateUser({ password: PASSWORD })).error).toMatchObject({ code: 'reauthentication_needed' });
+      const wrong = await t.app.request('/auth/v1/user', {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${(await sb.auth.getSession()).data.session!.access_token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ password: 'taken over passphrase', current_password: 'not the password' }),
+      });
+      expect(wrong.status).toBe(400);
+      expect(await wrong.json()).toMatchObject({ error_code: 'current_password_invalid' });
+      const right = await t.app.request('/auth/v1/user', {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${(await sb.auth.getSession()).data.session!.access_token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ password: 'owner changed passphrase', current_password: PASSWORD }),
+      });
+      expect(right.status).toBe(200);
+      expect((await client().auth.signInWithPassword({ email: address, password: 'owner changed passphrase' })).error).toBeNull();
+    });
+
+    it('accepts the reauthentication code mailed to the owner (GoTrue’s secure password change), once', async () => {
+      const { address, sb } = await agedSession('aged-nonce');
+      expect((await sb.auth.reauthenticate()).error).toBeNull();
+      const nonce = codeIn((await latestMail(address, 'auth-reauthentication'))!.bodyText);
+      expect((await sb.auth.updateUser({ password: 'wrong code passphrase', nonce: otherCode(nonce) })).error).toMatchObject({
+        status: 400,
+        code: 'reauthentication_not_valid',
+      });
+      expect((await sb.auth.updateUser({ password: 'nonce changed passphrase', nonce })).error).toBeNull();
+      expect((await sb.auth.updateUser({ password: 'second change passphrase', nonce })).error).toMatchObject({
+        code: 'reauthentication_not_valid',
+      });
+    });
+
+    it('lets a reset link’s session set the password for the link’s lifetime', async () => {
+      const { address } = await member('aged-recovery');
+      await client().auth.resetPasswordForEmail(address);
+      const sb = client();
+      const { data } = await sb.auth.verifyOtp({
+        email: address,
+        token: codeIn((await latestMail(address, 'auth-recovery'))!.bodyText),
+        type: 'recovery',
+      });
+      const sessionId = JSON.parse(Buffer.from(data.session!.access_token.split('.')[1]!, 'base64url').toString()).session_id as string;
+      await db()
+        .update(authSessions)
+        .set({ createdAt: new Date(Date.now() - 30 * 60_000) })
+        .where(eq(authSessions.id, sessionId));
+      await sb.auth.setSession(data.session!);
+      expect((await sb.auth.updateUser({ password: 'recovered later passphrase' })).error).toBeNull();
+    });
+  });
+
+  describe('reserved metadata stays the service’s', () => {
+    it('ignores sub, email and email_verified written by the member', async () => {
+      const { id, address } = await member('metadata');
+      const sb = client();
+      const { data } = await sb.auth.signInWithPassword({ email: address, password: PASSWORD });
+      await sb.auth.setSession(data.session!);
+      const { data: updated, error } = await sb.auth.updateUser({
+        data: { sub: '00000000-0000-0000-0000-000000000001', email: 'boss@evil.example', email_verified: false, theme: 'dark' },
+      });
+      expect(error).toBeNull();
+      expect(updated.user!.user_metadata).toMatchObject({ sub: id, email: address, email_verified: true, theme: 'dark' });
+    });
+  });
+
+  describe('client-named keys and ill-formed text never reach a 500', () => {
+    it('refuses a verify type naming a built-in property with 4xx', async () => {
+      for (const type of ['constructor', '__proto__', 'toString', 'valueOf', 'hasOwnProperty', 'isPrototypeOf']) {
+        const posted = await t.app.request('/auth/v1/verify', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-forwarded-for': nextAddress() },
+          body: JSON.stringify({ type, token_hash: 'a'.repeat(56) }),
+        });
+        expect(posted.status, type).toBe(400);
+        const linked = await t.app.request(`/auth/v1/verify?type=${type}&token=${'a'.repeat(56)}`, {
+          headers: { 'x-forwarded-for': nextAddress() },
+        });
+        expect(linked.status, type).toBeLessThan(500);
+      }
+    });
+
+    it('refuses a lone surrogate in sign-up data, addresses and user updates with 422, storing nothing', async () => {
+      const users = (await db().select().from(authUsers)).length;
+      const bad = [
+        ['/auth/v1/signup', 'POST', { email: email('surrogate'), password: PASSWORD, data: { name: 'a\ud800b' } }],
+        ['/auth/v1/signup', 'POST', { email: `x\udc00${email('surrogate')}`, password: PASSWORD }],
+        ['/auth/v1/signup', 'POST', { email: email('surrogate-key'), password: PASSWORD, data: { 'k\ud800': 'v' } }],
+        ['/auth/v1/otp', 'POST', { email: email('surrogate-otp'), data: { name: '\udfff' } }],
+        ['/auth/v1/recover', 'POST', { email: `\ud83d${email('x')}` }],
+        // Nested deeper than any form sends (a recursive check would exhaust the stack).
+        [
+          '/auth/v1/signup',
+          'POST',
+          `{"email":"${email('deep')}","password":"${PASSWORD}","data":{"a":${'['.repeat(20_000)}${']'.repeat(20_000)}}}`,
+        ],
+      ] as const;
+      for (const [path, method, body] of bad) {
+        const text = typeof body === 'string' ? body : JSON.stringify(body);
+        const res = await t.app.request(path, {
+          method,
+          headers: { 'content-type': 'application/json', 'x-forwarded-for': nextAddress() },
+          body: text,
+        });
+        expect(res.status, `${path} ${text.slice(0, 80)}`).toBe(422);
+      }
+      expect((await db().select().from(authUsers)).length).toBe(users);
+      const { session } = await member('surrogate-update');
+      const res = await t.app.request('/auth/v1/user', {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${session.access_token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ data: { bio: 'fine \ud800 not' } }),
+      });
+      expect(res.status).toBe(422);
+    });
+  });
+});
