@@ -7,7 +7,19 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', '.astro/', '.data/', '.tmp/', 'test-results/', 'playwright-report/', 'functions/db/migrations/'] },
+  {
+    ignores: [
+      'dist/',
+      'bundle/',
+      '.preview/',
+      '.astro/',
+      '.data/',
+      '.tmp/',
+      'test-results/',
+      'playwright-report/',
+      'functions/db/migrations/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   ...astro.configs.recommended,

@@ -35,7 +35,7 @@ import { createMediaRoutes, createUploadRoutes, UPLOAD_PATH } from './storage/ro
 import type { Services } from './services.ts';
 
 export interface AppDeps {
-  config: Pick<Config, 'siteUrl' | 'maxBodyBytes' | 'trustProxy'> & {
+  config: Pick<Config, 'siteUrl' | 'maxBodyBytes' | 'trustProxy' | 'preview'> & {
     email: Pick<Config['email'], 'webhookSecret'>;
     auth: Pick<Config['auth'], 'hosted'>;
   };
@@ -54,7 +54,9 @@ export function createApp({ config, logger, services, site, accessLog }: AppDeps
   const app = new Hono<AppEnv>();
 
   app.use(requestContext({ accessLog: accessLog ?? createAccessLog(process.stdout, logger.isLevelEnabled('info')), logger, trustProxy }));
-  app.use(answerHeaders(apiSecurityHeaders({ https })));
+  // A deploy preview is never indexed, whatever answers (pages, API, files).
+  const noindex = Boolean(config.preview);
+  app.use(answerHeaders(apiSecurityHeaders({ https, noindex })));
   const refuseCrossSite = refuseCrossSiteWrites(config.siteUrl);
   const limitBody = bodyLimit({
     maxSize: config.maxBodyBytes,
@@ -109,7 +111,7 @@ export function createApp({ config, logger, services, site, accessLog }: AppDeps
   };
   app.all('/api/*', noRoute);
   app.all('/openai/*', noRoute);
-  if (site) app.all('*', answerHeaders(pageSecurityHeaders({ https })), site);
+  if (site) app.all('*', answerHeaders(pageSecurityHeaders({ https, noindex })), site);
   app.notFound(noRoute);
   app.onError(createErrorHandler(logger));
   return app;

@@ -247,7 +247,7 @@ describe('loadConfig uploads', () => {
     expect(loadConfig({}, CWD).uploads).toEqual({
       maxBytes: 25 * 1024 * 1024,
       storage: { kind: 'local', dir: path.join(CWD, '.data', 'uploads') },
-      protectedDir: path.join(CWD, 'content', 'files', 'uploads'),
+      protectedDir: path.join(CWD, '.data', 'protected-uploads'),
     });
     expect(loadConfig({ UPLOAD_MAX_BYTES: '2048' }, CWD).uploads.maxBytes).toBe(2048);
     expect(configError({ UPLOAD_MAX_BYTES: '10' }).problems[0]).toMatch(/^UPLOAD_MAX_BYTES/);
@@ -299,5 +299,90 @@ describe('loadConfig downloads', () => {
     for (const value of ['https://files.example.com', 'files.example.com/kit', '*.example.com', 'files.example.com:443']) {
       expect(configError({ DOWNLOAD_HOSTS: value }).problems[0], value).toMatch(/^DOWNLOAD_HOSTS: must be comma-separated host names/);
     }
+  });
+});
+
+describe('loadConfig in production (an https SITE_URL or NODE_ENV=production)', () => {
+  const LIVE = {
+    SITE_URL: 'https://www.beacongrowth.co',
+    STRIPE_SECRET_KEY: 'sk_live_production',
+    STRIPE_WEBHOOK_SECRET: 'whsec_production_secret_1',
+  };
+
+  it('starts with a complete production configuration', () => {
+    const config = loadConfig({ ...LIVE, NODE_ENV: 'production', TRUST_PROXY: '1', DATABASE_URL: 'postgres://db/beacon' }, CWD);
+    expect(config.billing.stripe?.secretKey).toBe('sk_live_production');
+    expect(config.preview).toBeUndefined();
+  });
+
+  it('names every problem in one message', () => {
+    const error = configError({
+      NODE_ENV: 'production',
+      SITE_URL: 'http://beacongrowth.co',
+      TRUST_PROXY: '1',
+      STRIPE_SECRET_KEY: 'sk_test_staging',
+      STRIPE_WEBHOOK_SECRET: 'whsec_production_secret_1',
+      AUTH_AUTOCONFIRM: 'true',
+      ADMIN_EMAILS: 'owner@beacongrowth.co',
+      S3_ENDPOINT: 'https://s3.example.com',
+      EMAIL_WEBHOOK_SECRET: 'a-webhook-secret-long-enough',
+      SUPABASE_URL: 'https://project.supabase.co',
+    });
+    expect(error.problems.map((p) => p.split(':')[0])).toEqual([
+      'STRIPE_SECRET_KEY',
+      'AUTH_AUTOCONFIRM',
+      'SITE_URL',
+      'S3_BUCKET',
+      'SMTP_URL',
+      'SUPABASE_ANON_KEY',
+    ]);
+    expect(error.message.split('\n')).toHaveLength(7);
+  });
+
+  it('takes a Stripe test key only with PAYMENTS=test (staging), and never a live key with it', () => {
+    const staging = { ...LIVE, STRIPE_SECRET_KEY: 'sk_test_staging' };
+    expect(configError(staging).problems[0]).toMatch(/^STRIPE_SECRET_KEY: a test key takes no real money/);
+    expect(loadConfig({ ...staging, PAYMENTS: 'test' }, CWD).billing.stripe?.secretKey).toBe('sk_test_staging');
+    expect(configError({ ...LIVE, PAYMENTS: 'test' }).problems[0]).toMatch(/^PAYMENTS: /);
+    // Off production (a database server alone, a local run), a test key is what everybody uses.
+    expect(
+      loadConfig({ ...staging, SITE_URL: 'http://127.0.0.1:3000', DATABASE_URL: 'postgres://db/x' }, CWD).billing.stripe,
+    ).toBeDefined();
+  });
+
+  it('refuses half an SMTP configuration: a user without a password', () => {
+    expect(configError({ ...LIVE, SMTP_URL: 'smtps://apikey@smtp.example.com:465' }).problems[0]).toMatch(/^SMTP_URL: names a user/);
+    expect(loadConfig({ ...LIVE, SMTP_URL: 'smtps://apikey:secret@smtp.example.com:465' }, CWD).email.smtpUrl).toBeDefined();
+  });
+
+  it('asks nothing more of the embedded defaults or a database server alone', () => {
+    const env = { AUTH_AUTOCONFIRM: 'true', ADMIN_EMAILS: 'a@b.co', TRUST_PROXY: '1', S3_ENDPOINT: 'https://s3.example.com' };
+    expect(loadConfig(env, CWD).auth.autoconfirm).toBe(true);
+    expect(loadConfig({ ...env, DATABASE_URL: 'postgres://db/x', PAYMENTS: 'test' }, CWD).auth.autoconfirm).toBe(true);
+  });
+});
+
+describe('loadConfig preview mode', () => {
+  it('is off without PREVIEW_OF', () => {
+    expect(loadConfig({}, CWD).preview).toBeUndefined();
+  });
+
+  it('names the branch and commit, finds the changes file and seeds the demo accounts', () => {
+    const config = loadConfig(
+      { PREVIEW_OF: 'feature/new-article', PREVIEW_COMMIT: 'abc1234', SITE_URL: 'https://pr-12.example.dev', PAYMENTS: 'test' },
+      CWD,
+    );
+    expect(config.preview).toEqual({
+      branch: 'feature/new-article',
+      commit: 'abc1234',
+      changesFile: path.join(CWD, '.preview', 'changes.json'),
+    });
+    expect(config.auth.seedDemo).toBe(true);
+    expect(loadConfig({ PREVIEW_OF: 'x', AUTH_SEED_DEMO: 'false' }, CWD).auth.seedDemo).toBe(false);
+  });
+
+  it('refuses a branch name that is not one', () => {
+    expect(configError({ PREVIEW_OF: 'a b<script>' }).problems[0]).toMatch(/^PREVIEW_OF: /);
+    expect(configError({ PREVIEW_OF: 'main', PREVIEW_COMMIT: 'zzz' }).problems[0]).toMatch(/^PREVIEW_COMMIT: /);
   });
 });

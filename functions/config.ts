@@ -66,11 +66,26 @@ const EnvSchema = z.object({
     .optional(),
   STRIPE_WEBHOOK_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
   /**
-   * Payments without Stripe: `test` runs the embedded test checkout outside the embedded defaults on
-   * purpose (staging, previews). Unset: automatic (Stripe with a key, the test provider only on the
-   * embedded defaults).
+   * `test`: this deployment takes test payments on purpose (staging, previews): the embedded test
+   * checkout without a Stripe key, or Stripe with a test key (sk_test_…). Unset: automatic (Stripe
+   * with a key, the test provider only on the embedded defaults; a test key refused in production).
    */
   PAYMENTS: z.enum(['test'], { message: 'must be test, or unset' }).optional(),
+  /**
+   * Preview mode: the branch a deploy preview shows (demo accounts and content, noindex everywhere, a
+   * banner naming branch and commit, /preview listing the branch's content changes).
+   */
+  PREVIEW_OF: z
+    .string()
+    .regex(/^[\w./-]{1,100}$/, 'must be a branch name (letters, digits, . _ / -)')
+    .optional(),
+  /** The commit a preview was built from (the CI's GITHUB_SHA); shown in its banner. */
+  PREVIEW_COMMIT: z
+    .string()
+    .regex(/^[0-9a-f]{7,40}$/, 'must be a git commit id')
+    .optional(),
+  /** The branch's content changes against its base, written by `npm run preview:changes` before the build. */
+  PREVIEW_CHANGES_FILE: z.string().min(1).default('.preview/changes.json'),
   /** AI drafting (POST /openai/generate): a model through the OpenAI SDK when set, else the offline drafter. */
   OPENAI_API_KEY: z.string().min(1).optional(),
   /** Any OpenAI-compatible server's API root (…/v1); OpenAI's own when unset. */
@@ -118,6 +133,9 @@ const EnvSchema = z.object({
 });
 
 export type Env = z.infer<typeof EnvSchema>;
+
+/** Every variable the server reads (the deploy files are checked against this list). */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(EnvSchema.shape);
 
 export interface Config {
   env: Env['NODE_ENV'];
@@ -186,6 +204,8 @@ export interface Config {
   ai: {
     openai?: { apiKey: string; baseUrl?: string; model: string; timeoutMs: number };
   };
+  /** A deploy preview (PREVIEW_OF): what its banner and /preview page show. */
+  preview?: { branch: string; commit?: string; changesFile: string };
   /** Payments: Stripe when a key is set, else the embedded test provider (outside the embedded defaults only with PAYMENTS=test). */
   billing: {
     /** Verifies webhook signatures (Stripe's scheme); the embedded provider derives one from SECRET_KEY's store when unset. */
@@ -244,11 +264,13 @@ export function deploymentSignals(source: Record<string, string | undefined>): s
 export type ConfigRole = 'server' | 'build' | 'worker';
 
 /**
- * What a deployment must not start without, one problem per line naming its variables (none on the
+ * What a deployment must not start with, one problem per line naming its variables (none on the
  * embedded defaults, where `signals` is empty). The server takes payments, so it needs a payment
- * provider: Stripe, or the embedded test checkout asked for on purpose with PAYMENTS=test. The site
- * build and the mail worker take none. Later production checks belong here, so that start-up names
- * every problem in one message.
+ * provider: Stripe, or test payments asked for on purpose with PAYMENTS=test. In production (an
+ * https SITE_URL or NODE_ENV=production; a database server alone may be staging) it also refuses a
+ * Stripe test key unless PAYMENTS=test, AUTH_AUTOCONFIRM with ADMIN_EMAILS (anyone could claim a
+ * listed address), an http SITE_URL behind a proxy, and half an S3, SMTP or Supabase configuration.
+ * The site build and the mail worker take no payments.
  */
 export function deploymentProblems(env: Env, { signals, role }: { signals: readonly string[]; role: ConfigRole }): string[] {
   const problems: string[] = [];
@@ -259,6 +281,50 @@ export function deploymentProblems(env: Env, { signals, role }: { signals: reado
       `STRIPE_SECRET_KEY: required because ${where}: without it members would pay on the test checkout with test cards. ` +
         'Set PAYMENTS=test to run the test checkout on purpose (staging, previews).',
     );
+  }
+  const production = signals.filter((s) => s !== 'DATABASE_URL is set');
+  if (production.length === 0) return problems;
+  const inProduction = `in production (${production.join(', ')})`;
+  if (role === 'server' && /^(sk|rk)_test_/.test(env.STRIPE_SECRET_KEY ?? '') && env.PAYMENTS !== 'test') {
+    problems.push(`STRIPE_SECRET_KEY: a test key takes no real money ${inProduction}; use the live key, or set PAYMENTS=test on purpose.`);
+  }
+  if (env.AUTH_AUTOCONFIRM && (env.ADMIN_EMAILS ?? '').trim()) {
+    problems.push(
+      `AUTH_AUTOCONFIRM: not together with ADMIN_EMAILS ${inProduction}: sign-up would accept a listed address without proof (make admins in the dashboard instead).`,
+    );
+  }
+  if (!/^https:\/\//i.test(env.SITE_URL ?? '') && !['false', 'no', '0'].includes(env.TRUST_PROXY ?? 'false')) {
+    problems.push(`SITE_URL: set the public https address ${inProduction} behind TRUST_PROXY (links in mails and the auth issuer use it).`);
+  }
+  const s3Parts = (['S3_ENDPOINT', 'S3_PUBLIC_URL', 'S3_PREFIX', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const).filter(
+    (k) => env[k],
+  );
+  if (!env.S3_BUCKET && s3Parts.length > 0) problems.push(`S3_BUCKET: required with ${s3Parts.join(', ')} (half an S3 configuration).`);
+  if (env.EMAIL_WEBHOOK_SECRET && !env.SMTP_URL) {
+    problems.push('SMTP_URL: EMAIL_WEBHOOK_SECRET is set but mail goes to the local mailbox (half an SMTP configuration).');
+  }
+  if (env.SMTP_URL && /^smtps?:\/\/[^:@/]+@/.test(env.SMTP_URL)) {
+    problems.push('SMTP_URL: names a user without a password (smtp://user:password@host:port).');
+  }
+  if (env.SUPABASE_URL && !env.SUPABASE_ANON_KEY)
+    problems.push('SUPABASE_ANON_KEY: required with SUPABASE_URL (half a Supabase configuration).');
+  return problems;
+}
+
+/** Settings that contradict each other wherever the server runs, one problem per line. */
+function consistencyProblems(env: Env): string[] {
+  const problems: string[] = [];
+  if (env.PAYMENTS === 'test' && /^(sk|rk)_live_/.test(env.STRIPE_SECRET_KEY ?? '')) {
+    problems.push('PAYMENTS: test asks for test payments, so it cannot be set together with a live STRIPE_SECRET_KEY (unset one of them)');
+  }
+  if (env.STRIPE_SECRET_KEY && !env.STRIPE_WEBHOOK_SECRET) {
+    problems.push('STRIPE_WEBHOOK_SECRET: required with STRIPE_SECRET_KEY (the webhook signing secret, whsec_…)');
+  }
+  if (Boolean(env.S3_ACCESS_KEY_ID) !== Boolean(env.S3_SECRET_ACCESS_KEY)) {
+    problems.push('S3_ACCESS_KEY_ID: set together with S3_SECRET_ACCESS_KEY (or neither, for the SDK default credentials)');
+  }
+  if (env.STRIPE_CHECKOUT_UI === 'embedded' && !(env.STRIPE_SECRET_KEY && env.STRIPE_PUBLISHABLE_KEY)) {
+    problems.push('STRIPE_CHECKOUT_UI: embedded needs STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY (pk_…)');
   }
   return problems;
 }
@@ -274,22 +340,9 @@ export function loadConfig(
     throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.') || 'environment'}: ${i.message}`));
   }
   const env = parsed.data;
-  if (env.PAYMENTS === 'test' && env.STRIPE_SECRET_KEY) {
-    throw new ConfigError([
-      'PAYMENTS: test runs the embedded test checkout, so it cannot be set together with STRIPE_SECRET_KEY (unset one of them)',
-    ]);
-  }
-  const problems = deploymentProblems(env, { signals: deploymentSignals(source), role });
+  // Every problem in one message: whoever deploys fixes them in one go.
+  const problems = [...consistencyProblems(env), ...deploymentProblems(env, { signals: deploymentSignals(source), role })];
   if (problems.length) throw new ConfigError(problems);
-  if (env.STRIPE_SECRET_KEY && !env.STRIPE_WEBHOOK_SECRET) {
-    throw new ConfigError(['STRIPE_WEBHOOK_SECRET: required with STRIPE_SECRET_KEY (the webhook signing secret, whsec_…)']);
-  }
-  if (Boolean(env.S3_ACCESS_KEY_ID) !== Boolean(env.S3_SECRET_ACCESS_KEY)) {
-    throw new ConfigError(['S3_ACCESS_KEY_ID: set together with S3_SECRET_ACCESS_KEY (or neither, for the SDK default credentials)']);
-  }
-  if (env.STRIPE_CHECKOUT_UI === 'embedded' && !(env.STRIPE_SECRET_KEY && env.STRIPE_PUBLISHABLE_KEY)) {
-    throw new ConfigError(['STRIPE_CHECKOUT_UI: embedded needs STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY (pk_…)']);
-  }
   const dataDir = path.resolve(cwd, env.DATA_DIR);
   const shownHost = env.HOST === '0.0.0.0' || env.HOST === '::' ? 'localhost' : env.HOST;
   return {
@@ -303,6 +356,15 @@ export function loadConfig(
     contentDir: path.resolve(cwd, env.CONTENT_DIR),
     distDir: path.resolve(cwd, env.DIST_DIR),
     siteUrl: (env.SITE_URL ?? `http://${shownHost}:${env.PORT}`).replace(/\/$/, ''),
+    ...(env.PREVIEW_OF
+      ? {
+          preview: {
+            branch: env.PREVIEW_OF,
+            ...(env.PREVIEW_COMMIT ? { commit: env.PREVIEW_COMMIT } : {}),
+            changesFile: path.resolve(cwd, env.PREVIEW_CHANGES_FILE),
+          },
+        }
+      : {}),
     logLevel: env.LOG_LEVEL,
     trustProxy: /^\d$/.test(env.TRUST_PROXY) ? Number(env.TRUST_PROXY) : ['true', 'yes'].includes(env.TRUST_PROXY) ? 1 : 0,
     maxBodyBytes: env.MAX_BODY_BYTES,
@@ -336,7 +398,10 @@ export function loadConfig(
       mailCooldownSeconds: env.AUTH_MAIL_COOLDOWN_SECONDS,
       otpExpirySeconds: env.AUTH_OTP_EXPIRY_SECONDS,
       // On by default only on the embedded defaults (PGlite, embedded auth, no https site): a deployment never gets them.
-      seedDemo: env.AUTH_SEED_DEMO ?? (!env.DATABASE_URL && !env.SUPABASE_URL && !env.SITE_URL?.startsWith('https://')),
+      // A deploy preview has them too (reviewers sign in as each level).
+      seedDemo:
+        env.AUTH_SEED_DEMO ??
+        (Boolean(env.PREVIEW_OF) || (!env.DATABASE_URL && !env.SUPABASE_URL && !env.SITE_URL?.startsWith('https://'))),
       adminEmails: env.ADMIN_EMAILS.split(',')
         .map((e) => e.trim().toLowerCase())
         .filter(Boolean),
@@ -392,7 +457,8 @@ export function loadConfig(
             ...(env.S3_PREFIX ? { prefix: env.S3_PREFIX } : {}),
           }
         : { kind: 'local', dir: path.join(dataDir, 'uploads') },
-      protectedDir: path.join(path.resolve(cwd, env.CONTENT_DIR), 'files', 'uploads'),
+      // Written at run time, so under DATA_DIR: the code and content folders stay read-only.
+      protectedDir: path.join(dataDir, 'protected-uploads'),
     },
   };
 }

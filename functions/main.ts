@@ -14,6 +14,10 @@ import type { Logger } from './lib/logger.ts';
 import { createServices } from './services.ts';
 import { assertBuild, createSiteHandler } from './site/handler.ts';
 import { createPageLocals } from './site/locals.ts';
+import { readChanges } from './site/preview-changes.ts';
+import type { PreviewContext } from '../src/lib/server/context.ts';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './users/demo.ts';
+import { accessLabel } from '../src/lib/access.ts';
 
 export interface RunningServer {
   url: string;
@@ -42,6 +46,22 @@ function closeHttp(server: Server, graceMs = 10_000): Promise<void> {
   });
 }
 
+/** What /preview shows: the branch, its content changes (read once) and the demo accounts to view it as. */
+async function previewContext(preview: NonNullable<Config['preview']>): Promise<PreviewContext> {
+  const { base, changes } = await readChanges(preview.changesFile);
+  return {
+    branch: preview.branch,
+    commit: preview.commit,
+    base,
+    changes,
+    accounts: DEMO_ACCOUNTS.filter((a) => a.role !== 'admin').map((a) => ({
+      email: a.email,
+      label: a.role === 'member' ? accessLabel(a.accessLevel) : 'Editor',
+    })),
+    password: DEMO_PASSWORD,
+  };
+}
+
 export async function startServer(config: Config, logger: Logger, options: StartOptions = {}): Promise<RunningServer> {
   if (!options.withoutSite) assertBuild(config.distDir);
   const services = await createServices(config, logger);
@@ -51,7 +71,8 @@ export async function startServer(config: Config, logger: Logger, options: Start
       ? undefined
       : await createSiteHandler({
           distDir: config.distDir,
-          locals: createPageLocals(services),
+          locals: createPageLocals(services, config.preview && (await previewContext(config.preview))),
+          preview: config.preview,
         });
     const app = createApp({ config, logger, services, site });
 

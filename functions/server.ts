@@ -3,6 +3,7 @@
  * prints the URL and shuts down gracefully on SIGTERM/SIGINT. Start-up problems (configuration,
  * unreachable database, invalid content, missing build) print one clear message and exit non-zero.
  */
+import { adapterRows, formatAdapterTable } from './adapters.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { ContentFileError } from './content/mdx-source.ts';
 import { DatabaseUnavailableError } from './db/client.ts';
@@ -17,8 +18,11 @@ async function main() {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
   const running = await startServer(config, logger);
-  logger.info({ url: running.url, database: config.database.kind }, 'server listening');
+  const adapters = adapterRows(config);
+  logger.info({ url: running.url, adapters: Object.fromEntries(adapters.map((a) => [a.part, a.adapter])) }, 'server listening');
   console.log(`\n  Beacon Growth is running at ${running.url}\n`);
+  console.log(`  Parts in use:\n${formatAdapterTable(adapters)}\n`);
+  if (config.preview) console.log(`  Deploy preview of ${config.preview.branch}: see ${running.url}/preview\n`);
   if (config.auth.seedDemo && !config.auth.hosted) {
     console.log(`  Demo accounts (password "${DEMO_PASSWORD}"):`);
     for (const a of DEMO_ACCOUNTS)

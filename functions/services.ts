@@ -40,10 +40,12 @@ import { createBillingService } from './billing/service.ts';
 import { createAdminService } from './admin/service.ts';
 import { loadSigningSecret } from './secrets/service.ts';
 import { createSecretStore } from './secrets/store.ts';
-import path from 'node:path';
 import { MEDIA_PATH, pickStorage } from './storage/index.ts';
 import { createLocalStorage } from './storage/local.ts';
 import { createUploadService } from './storage/uploads.ts';
+
+/** The key prefix of member files uploaded at run time (kept in DATA_DIR, not in the content folder). */
+const PROTECTED_UPLOADS = 'uploads/';
 
 export interface ServiceOptions {
   /** An already migrated database; the caller closes it. Otherwise the configured one is opened. */
@@ -88,7 +90,13 @@ export async function createServices(config: Config, logger: Logger, options: Se
     const { siteUrl } = config;
     const secret = await loadSigningSecret(createSecretStore(db.db), config.secretKey);
     const tokens = createTokens(secret);
-    const downloads = createFileService({ tokens, filesDir: config.filesDir, siteUrl, downloadHosts: config.downloadHosts });
+    const downloads = createFileService({
+      tokens,
+      filesDir: config.filesDir,
+      uploads: { prefix: PROTECTED_UPLOADS, dir: config.uploads.protectedDir },
+      siteUrl,
+      downloadHosts: config.downloadHosts,
+    });
     // Purchases open items whatever the level; billing is made below, and asked only per request.
     const gated = createGatedContent({ content, files: downloads, owns: (userId, type, slug) => billing.owns(userId, type, slug) });
     content.onChange(() => gated.clear());
@@ -177,7 +185,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
       uploads: createUploadService({
         media: pickStorage(config.uploads.storage),
         protectedArea: createLocalStorage({ dir: config.uploads.protectedDir }),
-        protectedPrefix: `${path.relative(config.filesDir, config.uploads.protectedDir).split(path.sep).join('/')}/`,
+        protectedPrefix: PROTECTED_UPLOADS,
         mediaPath: MEDIA_PATH,
         maxBytes: config.uploads.maxBytes,
       }),

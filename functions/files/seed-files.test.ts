@@ -1,7 +1,7 @@
 /**
  * The seed content demonstrates gating honestly: no protected file under content/files/ (lesson media,
  * downloads) is a byte-identical copy of a public file under public/, which anyone could fetch
- * without signing in. Member uploads (content/files/uploads/, not in git) are left out.
+ * without signing in. (Member uploads live in DATA_DIR, not here.)
  */
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';

@@ -18,6 +18,8 @@ import type { Tokens } from '../lib/tokens.ts';
 export interface FileServiceDeps {
   tokens: Tokens;
   filesDir: string;
+  /** Member files uploaded at run time: keys under `prefix` live in `dir` (DATA_DIR), not in the content folder. */
+  uploads?: { prefix: string; dir: string };
   siteUrl: string;
   /** Hosts an outside download may redirect to (DOWNLOAD_HOSTS); none when absent. */
   downloadHosts?: readonly string[];
@@ -35,8 +37,12 @@ export type ResolvedDownload =
 /** Whether a media or file reference is a key into the protected files folder (not a public path or URL). */
 export const isPrivateKey = (ref: string) => !ref.startsWith('/') && !ref.startsWith('https://');
 
-export function createFileService({ tokens, filesDir, siteUrl, downloadHosts = [] }: FileServiceDeps) {
-  const root = path.resolve(filesDir);
+export function createFileService({ tokens, filesDir, uploads, siteUrl, downloadHosts = [] }: FileServiceDeps) {
+  /** The folder a key lives in and its path there: uploads in DATA_DIR, everything else in content/files. */
+  const locate = (key: string) =>
+    uploads && key.startsWith(uploads.prefix)
+      ? { root: path.resolve(uploads.dir), name: key.slice(uploads.prefix.length) }
+      : { root: path.resolve(filesDir), name: key };
   const sign = async (key: string, ttlSeconds: number, inline: boolean): Promise<SignedLink> => {
     const claims: Record<string, string | number> = inline ? { key, inline: 1 } : { key };
     const token = await tokens.sign('download', claims, ttlSeconds);
@@ -69,7 +75,8 @@ export function createFileService({ tokens, filesDir, siteUrl, downloadHosts = [
         if (!url) throw new AppError('not_found', 'This file is not available.');
         return { kind: 'redirect', url };
       }
-      const file = path.resolve(root, key);
+      const { root, name } = locate(key);
+      const file = path.resolve(root, name);
       if (!file.startsWith(root + path.sep)) throw new AppError('not_found', 'This download link is not valid.');
       const info = await stat(file).catch(() => undefined);
       if (!info?.isFile()) throw new AppError('not_found', 'The file is no longer available.');

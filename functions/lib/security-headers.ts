@@ -7,12 +7,15 @@ import { PAGE_CSP } from '../../src/lib/page-csp.ts';
 export interface SecurityHeaderOptions {
   /** HSTS is only sent when the site is served over https. */
   https: boolean;
+  /** A deploy preview: every answer says `X-Robots-Tag: noindex, nofollow`. */
+  noindex?: boolean | undefined;
 }
 
 const hsts = (https: boolean): Record<string, string> =>
   https ? { 'Strict-Transport-Security': 'max-age=63072000; includeSubDomains' } : {};
+const robots = (noindex: boolean | undefined): Record<string, string> => (noindex ? { 'X-Robots-Tag': 'noindex, nofollow' } : {});
 
-export function pageSecurityHeaders({ https }: SecurityHeaderOptions): Record<string, string> {
+export function pageSecurityHeaders({ https, noindex }: SecurityHeaderOptions): Record<string, string> {
   return {
     'X-Content-Type-Options': 'nosniff',
     'X-Frame-Options': 'DENY',
@@ -22,6 +25,7 @@ export function pageSecurityHeaders({ https }: SecurityHeaderOptions): Record<st
     'Permissions-Policy': 'camera=(), microphone=(), geolocation=(), payment=(self)',
     'Content-Security-Policy': PAGE_CSP,
     ...hsts(https),
+    ...robots(noindex),
   };
 }
 
@@ -29,7 +33,7 @@ export function pageSecurityHeaders({ https }: SecurityHeaderOptions): Record<st
  * The smaller set for API answers (JSON, never rendered as a page): no sniffing, no framing, no
  * active content, no referrer, same-origin reads only.
  */
-export function apiSecurityHeaders({ https }: SecurityHeaderOptions): Record<string, string> {
+export function apiSecurityHeaders({ https, noindex }: SecurityHeaderOptions): Record<string, string> {
   return {
     'X-Content-Type-Options': 'nosniff',
     'X-Frame-Options': 'DENY',
@@ -37,5 +41,6 @@ export function apiSecurityHeaders({ https }: SecurityHeaderOptions): Record<str
     'Referrer-Policy': 'no-referrer',
     'Cross-Origin-Resource-Policy': 'same-origin',
     ...hsts(https),
+    ...robots(noindex),
   };
 }

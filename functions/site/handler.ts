@@ -14,6 +14,7 @@ import sirv from 'sirv';
 import { isSafePath, withoutTrailingSlash } from '../../src/lib/redirect.ts';
 import type { AppContext } from '../lib/context.ts';
 import type { PageLocals } from './locals.ts';
+import { injectPreview, transformHtml, type PreviewInfo } from './preview.ts';
 import { abortAfterHead, alreadySent, REQUEST_ID_HEADER } from '../lib/respond.ts';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -26,6 +27,8 @@ export interface SiteHandlerOptions {
   distDir: string;
   /** Builds Astro.locals for one request (on-demand pages read server data from it). */
   locals: (c: AppContext) => PageLocals;
+  /** A deploy preview: every page gets the preview's banner and noindex meta (see preview.ts). */
+  preview?: PreviewInfo | undefined;
 }
 
 /** Whether a request path's percent-encoding is valid (Astro would log an error for it). */
@@ -52,7 +55,7 @@ export function assertBuild(distDir: string): void {
   }
 }
 
-export async function createSiteHandler({ distDir, locals }: SiteHandlerOptions) {
+export async function createSiteHandler({ distDir, locals, preview }: SiteHandlerOptions) {
   assertBuild(distDir);
   const clientDir = path.join(distDir, 'client');
   const entry = path.join(distDir, 'server', 'entry.mjs');
@@ -95,6 +98,7 @@ export async function createSiteHandler({ distDir, locals }: SiteHandlerOptions)
     if (!incoming || !outgoing) throw new Error('The site handler runs on the Node adapter only.');
     outgoing.setHeader(REQUEST_ID_HEADER, c.get('requestId'));
     for (const [name, value] of Object.entries(c.get('answerHeaders'))) outgoing.setHeader(name, value);
+    if (preview) transformHtml(incoming, outgoing, (html) => injectPreview(html, preview));
     const raw = incoming.url ?? '/';
     const rawPath = raw.split('?')[0]!;
     if (!isSafePath(rawPath) || !decodable(rawPath)) {

@@ -3,7 +3,7 @@
  * `serverContext(locals)` (src/lib/server/context.ts). Built per request, so request-specific data
  * (the viewer, with accounts) joins the shared services here.
  */
-import type { ServerContext } from '../../src/lib/server/context.ts';
+import type { PreviewContext, ServerContext } from '../../src/lib/server/context.ts';
 import type { AppContext } from '../lib/context.ts';
 import type { Services } from '../services.ts';
 
@@ -11,7 +11,7 @@ export interface PageLocals {
   server: ServerContext;
 }
 
-/** The factory the site handler (and the dev server) call once per page request. */
-export function createPageLocals(services: Pick<Services, 'contentCache'>) {
-  return (_c?: AppContext): PageLocals => ({ server: { content: services.contentCache.reader } });
+/** The factory the site handler (and the dev server) call once per page request; `preview` in preview mode. */
+export function createPageLocals(services: Pick<Services, 'contentCache'>, preview?: PreviewContext) {
+  return (_c?: AppContext): PageLocals => ({ server: { content: services.contentCache.reader, ...(preview ? { preview } : {}) } });
 }

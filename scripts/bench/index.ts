@@ -12,7 +12,8 @@
  *  4. Email outbox throughput to loopback SMTP and enqueue latency (PGlite and Postgres).
  *  5. Payments: checkout create-session latency, and 1,000 SDK-signed webhook events with duplicates.
  *  6. Uploads: a 20 MB upload streamed to local storage (server memory growth under 10 MB), uploads per second.
- * Options: --only=api,gated,auth,weight,scale,email,payments,uploads,lighthouse  --duration=10 (seconds per load run)  --rounds=3
+ *  7. The production bundle: its size and its cold start to /readyz (budget under 5 s).
+ * Options: --only=api,gated,auth,weight,scale,email,payments,uploads,lighthouse,bundle  --duration=10 (seconds per load run)  --rounds=3
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { closeSync, cpSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,12 +22,13 @@ import { emailBench } from './email.ts';
 import { lighthouseBench } from './lighthouse.ts';
 import { paymentsBench } from './payments.ts';
 import { uploadsBench } from './uploads.ts';
+import { bundleBench } from './bundle.ts';
 import { allPageWeights, kb } from './page-weight.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const tmp = path.join(root, '.tmp', 'bench');
 const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=') as [string, string]));
-const only = new Set((args.get('only') ?? 'api,gated,auth,weight,scale,email,payments,uploads,lighthouse').split(','));
+const only = new Set((args.get('only') ?? 'api,gated,auth,weight,scale,email,payments,uploads,lighthouse,bundle').split(','));
 const duration = Number(args.get('duration') ?? 10);
 process.env.ASTRO_TELEMETRY_DISABLED = '1';
 
@@ -345,7 +347,7 @@ const distDir = path.join(tmp, 'dist');
 console.log('# Benchmarks');
 let baseSeconds = 0;
 let basePages = 0;
-if (['api', 'gated', 'auth', 'weight', 'scale', 'lighthouse'].some((part) => only.has(part))) {
+if (['api', 'gated', 'auth', 'weight', 'scale', 'lighthouse', 'bundle'].some((part) => only.has(part))) {
   console.log('\nBuilding the sample site...');
   baseSeconds = build(distDir);
   basePages = allPageWeights(path.join(distDir, 'client')).length;
@@ -358,3 +360,4 @@ if (only.has('email')) await emailBench(tmp);
 if (only.has('payments')) await paymentsBench(tmp, startChild);
 if (only.has('uploads')) await uploadsBench(tmp, startChild);
 if (only.has('lighthouse')) await lighthouseBench({ distDir });
+if (only.has('bundle')) await bundleBench(tmp, distDir);

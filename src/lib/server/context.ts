@@ -8,10 +8,24 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { BuildReader, PublicContentReader } from '../content/reader.ts';
 
+/** A deploy preview as /preview shows it (present only in preview mode). */
+export interface PreviewContext {
+  branch: string;
+  commit?: string | undefined;
+  /** The branch's content changes against its base (computed from git before the build). */
+  base: string;
+  changes: { status: 'added' | 'changed' | 'removed'; kind: string; slug: string; title: string; path: string; file: string }[];
+  /** The demo accounts a reviewer may view the site as (the password is the demo one, public in the README). */
+  accounts: { email: string; label: string }[];
+  password: string;
+}
+
 /** What a page may read on the server for one request. The viewer joins it with accounts. */
 export interface ServerContext {
   /** Public content (the server's cache; the build's reader while prerendering). */
   content: PublicContentReader;
+  /** Set in preview mode only (PREVIEW_OF). */
+  preview?: PreviewContext;
 }
 
 /** The build's content reader, loaded with a native import so that server code is never bundled into the site. */

@@ -1,0 +1,79 @@
+/**
+ * `npm run bundle`: the production bundle, a self-contained folder that runs with Node 22 and
+ * nothing else (`node functions/server.ts`, or `node functions/email/worker-main.ts` for a separate
+ * mail worker) from a read-only folder, writing only under DATA_DIR. It holds the built site, the
+ * server's own source files (followed from its entry points, tests left out), the migrations, the
+ * content collections and the production dependencies only: no dev tooling, no tests, no `.data`.
+ *
+ *   npm run bundle [-- --out <folder>] [--dist <built site>]
+ *
+ * Builds the site first when it is missing or stale (unless --dist names a build). The Dockerfile
+ * copies this folder into its image.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { buildSite, needsBuild, ROOT } from './site-build.ts';
+
+/** How the bundle starts: the Dockerfile, compose.yaml and the host's config use these exact commands. */
+export const BUNDLE_COMMANDS = { web: ['node', 'functions/server.ts'], worker: ['node', 'functions/email/worker-main.ts'] } as const;
+const ENTRIES = ['functions/server.ts', 'functions/email/worker-main.ts'];
+const IMPORT = /(?:\bimport|\bexport)\s[^'"`]*?\bfrom\s*['"](\.{1,2}\/[^'"]+)['"]|\bimport\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g;
+
+/** Every local source file the entry points reach through relative imports, repository-relative. */
+export function serverSources(entries: readonly string[] = ENTRIES, root = ROOT): string[] {
+  const seen = new Set<string>();
+  const queue = [...entries];
+  while (queue.length > 0) {
+    const file = queue.pop()!;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    const text = readFileSync(path.join(root, file), 'utf8');
+    for (const match of text.matchAll(IMPORT)) {
+      const target = path.posix.normalize(path.posix.join(path.posix.dirname(file), match[1] ?? match[2]!));
+      if (/\.(ts|tsx|js|mjs|json)$/.test(target) && existsSync(path.join(root, target))) queue.push(target);
+    }
+  }
+  return [...seen].sort();
+}
+
+function main() {
+  const { values } = parseArgs({ options: { out: { type: 'string' }, dist: { type: 'string' } } });
+  const out = path.resolve(ROOT, values.out ?? 'bundle');
+  const dist = path.resolve(ROOT, values.dist ?? process.env.DIST_DIR ?? 'dist');
+  if (!values.dist && needsBuild(dist)) buildSite(dist);
+  if (!existsSync(path.join(dist, 'server', 'entry.mjs'))) throw new Error(`No site build in ${dist}.`);
+
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(out, { recursive: true });
+  const copy = (from: string, to = from) => cpSync(path.join(ROOT, from), path.join(out, to), { recursive: true });
+  for (const file of serverSources()) copy(file);
+  copy('functions/db/migrations');
+  copy('content');
+  rmSync(path.join(out, 'content', 'files', 'uploads'), { recursive: true, force: true });
+  cpSync(dist, path.join(out, 'dist'), { recursive: true, filter: (src) => path.basename(src) !== '.build-stamp' });
+
+  // Production dependencies only, at the versions the lock file pins.
+  copy('package.json');
+  copy('package-lock.json');
+  const flags = ['--omit=dev', '--omit=peer', '--no-audit', '--no-fund', '--loglevel=error'];
+  const ci = spawnSync('npm', ['ci', ...flags], { cwd: out, stdio: 'inherit' });
+  if (ci.status !== 0) execFileSync('npm', ['install', ...flags], { cwd: out, stdio: 'inherit' });
+  const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as Record<string, unknown>;
+  const bundled = {
+    name: manifest.name,
+    version: manifest.version,
+    private: true,
+    type: 'module',
+    description: `${String(manifest.description)} (production bundle)`,
+    engines: manifest.engines,
+    scripts: { start: BUNDLE_COMMANDS.web.join(' '), worker: BUNDLE_COMMANDS.worker.join(' ') },
+    dependencies: manifest.dependencies,
+  };
+  writeFileSync(path.join(out, 'package.json'), `${JSON.stringify(bundled, null, 2)}\n`);
+  rmSync(path.join(out, 'package-lock.json'));
+  console.log(`Bundle ready in ${path.relative(ROOT, out) || out}: start it with "${BUNDLE_COMMANDS.web.join(' ')}" in that folder.`);
+}
+
+if (import.meta.main) main();

@@ -1,0 +1,57 @@
+/**
+ * A reviewer on a deploy preview (PREVIEW_OF): the banner names the branch, /preview lists what
+ * changed, and "view as" switches the level the site is seen at (a premium article's body for
+ * Premium, the gate for a Visitor). Its own server in preview mode on the test build (PGlite).
+ */
+import { expect, test } from '@playwright/test';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { loadConfig } from '../../functions/config.ts';
+import { startServer, type RunningServer } from '../../functions/main.ts';
+import { quietLogger } from '../support/fixtures.ts';
+
+const ARTICLE = '/blog/ecommerce-launch-first-90-days'; // a premium article
+
+let server: RunningServer;
+let dataDir: string;
+test.beforeAll(async () => {
+  dataDir = await mkdtemp(path.join(tmpdir(), 'beacon-preview-'));
+  server = await startServer(
+    loadConfig({
+      PORT: '0',
+      DATA_DIR: dataDir,
+      DIST_DIR: process.env.TEST_DIST_DIR,
+      LOG_LEVEL: 'silent',
+      AUTH_BCRYPT_COST: '4',
+      PREVIEW_OF: 'feature/reviewed',
+      PREVIEW_COMMIT: 'abcdef0123456789',
+      PREVIEW_CHANGES_FILE: path.join(dataDir, 'none.json'),
+    }),
+    quietLogger(),
+  );
+});
+test.afterAll(async () => {
+  await server?.close();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+test('a reviewer sees the preview banner and views a premium article as Premium, then as a Visitor', async ({ page }) => {
+  await page.goto(`${server.url}/preview`);
+  await expect(page.getByRole('note')).toContainText('Deploy preview of feature/reviewed at abcdef0');
+  await expect(page.getByText('No content changes against the base branch')).toBeVisible();
+  await expect(page.locator('[data-viewing-as]')).toHaveText('Visitor');
+
+  await page.getByRole('button', { name: 'Premium' }).click();
+  await expect(page.locator('[data-viewing-as]')).toHaveText('Premium');
+  await page.goto(`${server.url}${ARTICLE}`);
+  await expect(page.getByTestId('article-body')).toBeVisible();
+  await expect(page.getByTestId('gate-card')).toHaveCount(0);
+
+  await page.goto(`${server.url}/preview`);
+  await page.getByRole('button', { name: 'Visitor' }).click();
+  await expect(page.locator('[data-viewing-as]')).toHaveText('Visitor');
+  await page.goto(`${server.url}${ARTICLE}`);
+  await expect(page.getByTestId('gate-card')).toBeVisible();
+  await expect(page.getByTestId('article-body')).toHaveCount(0);
+});
