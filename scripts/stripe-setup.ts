@@ -26,6 +26,11 @@ const WEBHOOK_EVENTS = [
   'customer.subscription.deleted',
   'invoice.paid',
   'invoice.payment_failed',
+  // Plan changes held for the period end (ours, or made in the customer portal).
+  'subscription_schedule.created',
+  'subscription_schedule.updated',
+  'subscription_schedule.released',
+  'subscription_schedule.canceled',
 ];
 
 /** The tier's product at Stripe: the one its prices use, else one tagged with the tier id, else a new one. */
@@ -98,7 +103,9 @@ Next steps:
      then set STRIPE_WEBHOOK_SECRET to its signing secret (whsec_…).
      Locally: stripe listen --forward-to localhost:${process.env.PORT ?? 3000}/api/payments/stripe/webhook prints its own whsec_.
   2. Customer portal: in the Dashboard (Settings > Billing > Customer portal) allow cancelling at the
-     period end and switching between the plans above; save it in test and in live mode.
+     period end and switching between the plans above, as the site changes plans: prorate and invoice
+     upgrades immediately, and schedule downgrades (shorter interval, lower amount) for the end of the
+     billing period; save it in test and in live mode.
   3. Optionally limit customers to one subscription (Checkout settings).`);
 }
 

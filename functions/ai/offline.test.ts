@@ -3,17 +3,17 @@
  * using the site's own related items, and marked as an offline draft. Run against the real content
  * folder's items.
  */
+import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CONTENT_TYPES } from '../../src/lib/content/registry.ts';
 import { createMdxSource } from '../content/mdx-source.ts';
-import { CONTENT_DIR } from '../../tests/support/app.ts';
 import { DraftSchema, draftRequest } from './draft.ts';
 import { createOfflineDrafter, OFFLINE_NOTE, writeOfflineDraft, type CatalogueItem } from './offline.ts';
 
 let catalogue: CatalogueItem[];
 
 beforeAll(async () => {
-  const mdx = await createMdxSource(CONTENT_DIR);
+  const mdx = await createMdxSource(path.resolve(import.meta.dirname, '../../content'));
   catalogue = CONTENT_TYPES.flatMap((type) => mdx.list(type));
 });
 
@@ -75,6 +75,75 @@ describe('offline drafter', () => {
     const draft = writeOfflineDraft(draftRequest('quantum knitting for penguins', 'blog'), catalogue);
     expect(draft.body).toContain('Nothing on this site covers this topic yet');
     expect(draft.tags).toEqual(expect.arrayContaining(['Quantum', 'Knitting', 'Penguins']));
+  });
+
+  // Does a text share a word with the topic? Loosely, as a reader would judge: equal words, or the same first five letters.
+  const stem = (w: string) => (w.length > 5 ? w.slice(0, 5) : w);
+  const wordsOf = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)*/gu) ?? [];
+  const relates = (text: string, topic: string) => {
+    const topicStems = new Set(
+      wordsOf(topic)
+        .filter((w) => w.length > 2 || w === 'ai')
+        .map(stem),
+    );
+    return wordsOf(text).some((w) => topicStems.has(stem(w)));
+  };
+  const headings = (body: string) => [...body.matchAll(/^#{2,3} (.+)$/gm)].map((m) => m[1]!.replace(/\\/g, ''));
+  // Section names every draft of a type has, whatever the topic.
+  const FIXED =
+    /^(Key points|Step by step|Mistakes to avoid|Related on this site|Next steps|Features|How to use it|Modules|What you will learn|Who it is for|Module \d+: Measuring results)$/;
+  const linkedTitles = (body: string) =>
+    [...body.matchAll(/^- \[(.+?)\]\(\/(?:blog|tools|courses|market)\//gm)].map((m) => m[1]!.replace(/\\/g, ''));
+
+  const ON_SITE = [
+    'local SEO for bakeries',
+    'email marketing for e-commerce shops',
+    'chatbots for a dental clinic',
+    'social media content calendar',
+    'How to automate invoices with AI',
+  ];
+  const OFF_SITE = ['hiring your first employee', 'customer retention for gyms', 'podcast growth', 'marketing plan for dentists'];
+
+  it.each(CONTENT_TYPES.flatMap((type) => [...ON_SITE, ...OFF_SITE].map((topic) => [type, topic] as const)))(
+    'keeps a %s draft about %j: title, tags and headings relate to the topic',
+    (type, topic) => {
+      const draft = writeOfflineDraft(draftRequest(topic, type), catalogue);
+      expect(draft.title.toLowerCase()).toContain(topic.toLowerCase());
+      for (const tag of draft.tags) expect(relates(tag, topic), `tag ${tag}`).toBe(true);
+      const all = headings(draft.body);
+      expect(
+        all.some((h) => h.toLowerCase().includes(topic.toLowerCase())),
+        all.join(' | '),
+      ).toBe(true);
+      for (const heading of all.filter((h) => !FIXED.test(h))) expect(relates(heading, topic), `heading ${heading}`).toBe(true);
+      // Key points are the topic's own angles: each bold angle relates, and no other item's description is quoted.
+      for (const [, angle] of draft.body.matchAll(/^- \*\*(.+?)\*\*/gm)) expect(relates(angle!, topic), `point ${angle}`).toBe(true);
+    },
+  );
+
+  it.each(ON_SITE)('lists only related items from the site for %j', (topic) => {
+    const draft = writeOfflineDraft(draftRequest(topic, 'blog'), catalogue);
+    const titles = linkedTitles(draft.body);
+    expect(titles.length).toBeGreaterThan(0);
+    for (const title of titles) {
+      const item = catalogue.find((i) => i.title === title)!;
+      expect(relates(`${item.title} ${item.tags.join(' ')}`, topic), title).toBe(true);
+    }
+  });
+
+  it.each(OFF_SITE)('writes an outline from the topic alone when nothing on the site is about %j', (topic) => {
+    const draft = writeOfflineDraft(draftRequest(topic, 'blog'), catalogue);
+    expect(linkedTitles(draft.body)).toEqual([]);
+    expect(draft.body).toContain('Nothing on this site covers this topic yet');
+    // No product blurbs: no sentence of any item's description is in the draft.
+    for (const item of catalogue) expect(draft.body).not.toContain(item.description.slice(0, 40));
+  });
+
+  it('takes related items by the subject, not the audience, of a topic', () => {
+    const draft = writeOfflineDraft(draftRequest('chatbots for a dental clinic', 'course'), catalogue);
+    expect(linkedTitles(draft.body)).toEqual(expect.arrayContaining(['Chatbot Development Essentials']));
+    expect(draft.tags).toEqual(expect.arrayContaining(['Chatbots', 'Dental', 'Clinic']));
+    expect(draft.body).toContain('### Module 2: Chatbots');
   });
 
   it('answers through the port with the site catalogue, and with an empty one', async () => {

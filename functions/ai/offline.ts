@@ -1,12 +1,15 @@
 /**
  * The offline adapter of the drafter port, used when no OPENAI_API_KEY is configured: it writes a
- * structured, topic-specific draft from the prompt and the site's own content (the items whose
- * titles, tags and descriptions share the most words with the topic), with no network call. The
- * draft says at its top, and in its description, that it is an offline draft to be rewritten.
+ * structured, topic-specific draft from the prompt and, when the site has some, its items about the
+ * topic (over the relevance threshold of relevance.ts; otherwise an outline from the topic alone),
+ * with no network call. Tags, key points and module headings come from the topic and the site's
+ * tags it spells out, never from unrelated items. The draft says at its top, and in its
+ * description, that it is an offline draft to be rewritten.
  */
 import { CONTENT_TYPES, itemPath, type ContentType } from '../../src/lib/content/registry.ts';
 import { AppError } from '../errors.ts';
 import { checkDraft, MAX_DRAFT_TAGS, type Draft, type Drafter, type DraftRequest } from './draft.ts';
+import { capitalise, relatedItems, topicTags, topicWords } from './relevance.ts';
 
 /** The public facts of an item the offline writer may quote. */
 export interface CatalogueItem {
@@ -26,21 +29,6 @@ export const OFFLINE_NOTE =
   '> **Offline draft.** No AI service is configured on this site (OPENAI_API_KEY is not set), so this outline was written ' +
   'from your prompt and the site’s own content. Review and rewrite it before publishing.';
 
-const STOP_WORDS = new Set(
-  (
-    'a an and are as at be but by for from how i in into is it its of on or our that the their this to we what when where which who why ' +
-    'will with you your about can do does using use vs versus more most than then them they these those my me so not no yes all any ' +
-    'guide generate write article post blog course tool market item make create'
-  ).split(' '),
-);
-
-/** Lower-case words of a text (letters and digits of any script), without stop words. */
-function words(text: string): string[] {
-  return (text.toLowerCase().match(/[\p{L}\p{N}]+(?:[-'’][\p{L}\p{N}]+)*/gu) ?? []).filter((w) => w.length > 1 && !STOP_WORDS.has(w));
-}
-
-/** A word with its first letter upper-cased (other letters kept: SEO stays SEO). */
-const capitalise = (w: string) => w.charAt(0).toLocaleUpperCase('en') + w.slice(1);
 const MINOR_WORDS = new Set(['a', 'an', 'and', 'as', 'at', 'but', 'by', 'for', 'in', 'of', 'on', 'or', 'the', 'to', 'vs', 'with']);
 const titleCase = (text: string) =>
   text
@@ -70,54 +58,12 @@ function phrase(topic: string): string {
     .replace(/[\s.,;:!?]+$/u, '');
 }
 
-interface Scored {
-  item: CatalogueItem;
-  score: number;
-}
-
-/** The items sharing the most topic words (tags count double, then titles), best first. */
-function related(catalogue: readonly CatalogueItem[], topicWords: string[]): Scored[] {
-  const wanted = new Set(topicWords);
-  if (wanted.size === 0) return [];
-  return catalogue
-    .map((item) => {
-      const tagWords = new Set(item.tags.flatMap(words));
-      const titleWords = new Set(words(item.title));
-      const descriptionWords = new Set(words(item.description));
-      let score = 0;
-      for (const w of wanted) score += (tagWords.has(w) ? 3 : 0) + (titleWords.has(w) ? 2 : 0) + (descriptionWords.has(w) ? 1 : 0);
-      return { item, score };
-    })
-    .filter((s) => s.score > 0)
-    .sort((a, b) => b.score - a.score || a.item.title.localeCompare(b.item.title));
-}
-
-/** Tags: the related items' most shared tags, then the topic's own words. */
-function pickTags(matches: Scored[], topicWords: string[], type: ContentType): string[] {
-  const counts = new Map<string, { tag: string; weight: number }>();
-  for (const { item, score } of matches.slice(0, 8)) {
-    for (const tag of item.tags) {
-      const key = tag.toLowerCase();
-      const entry = counts.get(key) ?? { tag, weight: 0 };
-      entry.weight += score;
-      counts.set(key, entry);
-    }
-  }
-  const fromSite = [...counts.values()].sort((a, b) => b.weight - a.weight).map((e) => e.tag);
-  const fromTopic = topicWords.filter((w) => w.length <= 40).map(capitalise);
-  const tags = new Map<string, string>();
-  for (const tag of [...fromSite.slice(0, 3), ...fromTopic, ...fromSite.slice(3)]) {
-    if (!tags.has(tag.toLowerCase())) tags.set(tag.toLowerCase(), tag);
-  }
-  const list = [...tags.values()].slice(0, Math.min(6, MAX_DRAFT_TAGS));
-  return list.length > 0 ? list : [type === 'market' ? 'Templates' : 'Small Business'];
-}
-
 interface Parts {
   topic: string;
   subject: string;
-  keyWords: string[];
+  /** Items over the relevance threshold, best first (at most four). */
   matches: CatalogueItem[];
+  /** The draft's tags, all on the topic. */
   tags: string[];
 }
 
@@ -146,16 +92,19 @@ function relatedSection(parts: Parts): string[] {
   ];
 }
 
-/** Points drawn from the related items' tags and the topic's words, each with what the site says about it. */
+const POINTS: ((angle: string, topic: string) => string)[] = [
+  (a, t) => `what ${a} means for ${t}, with one example from your own business.`,
+  (a) => `the first change to make for ${a}, and the number that shows it worked.`,
+  (a, t) => `the most common mistake with ${a} in ${t}, and how to avoid it.`,
+  (a) => `what to keep doing for ${a} once the first results are in.`,
+];
+
+/** One point per tag (all on the topic), each a question the writer answers; no other item's text. */
 function keyPoints(parts: Parts): string[] {
-  const angles = [...new Set([...parts.tags, ...parts.keyWords.map(capitalise)])].slice(0, 4);
   const topic = escapeMarkdown(parts.topic);
-  const used = new Set<CatalogueItem>();
-  return angles.map((angle) => {
-    const source = parts.matches.find((m) => !used.has(m) && m.tags.some((t) => t.toLowerCase() === angle.toLowerCase()));
-    if (!source) return `- **${escapeMarkdown(angle)}**: how it shapes ${topic}, and the one change to make first.`;
-    used.add(source);
-    return `- **${escapeMarkdown(angle)}**: ${escapeMarkdown(clip(source.description, 180))} Apply it to ${topic}.`;
+  return parts.tags.slice(0, POINTS.length).map((tag, i) => {
+    const angle = escapeMarkdown(tag);
+    return `- **${angle}**: ${POINTS[i]!(angle, topic)}`;
   });
 }
 
@@ -193,7 +142,7 @@ const BODIES: Record<ContentType, (parts: Parts) => string[]> = {
   tool: (p) => {
     const topic = escapeMarkdown(p.topic);
     return [
-      '## What it does',
+      `## What it does for ${topic}`,
       '',
       `Describe the job this tool does for ${topic}, and the time or money it saves.`,
       '',
@@ -212,7 +161,7 @@ const BODIES: Record<ContentType, (parts: Parts) => string[]> = {
   },
   course: (p) => {
     const topic = escapeMarkdown(p.topic);
-    const modules = [...new Set([...p.tags, ...p.keyWords.map(capitalise)])].slice(0, 3);
+    const modules = p.tags.slice(0, 3);
     return [
       '## What you will learn',
       '',
@@ -247,7 +196,7 @@ const BODIES: Record<ContentType, (parts: Parts) => string[]> = {
   market: (p) => {
     const topic = escapeMarkdown(p.topic);
     return [
-      '## What is included',
+      `## What is included for ${topic}`,
       '',
       ...keyPoints(p),
       '',
@@ -269,12 +218,14 @@ const BODIES: Record<ContentType, (parts: Parts) => string[]> = {
 /** An offline draft for a request: pure, so it can be checked for any prompt. */
 export function writeOfflineDraft(request: DraftRequest, catalogue: readonly CatalogueItem[]): Draft {
   const topic = clip(phrase(request.topic), 160) || 'your topic';
-  const keyWords = [...new Set(words(topic))];
-  const matches = related(catalogue, keyWords);
-  const tags = pickTags(matches, keyWords, request.type);
+  const words = topicWords(topic);
+  const matches = relatedItems(catalogue, words);
+  const own = topicTags(matches, catalogue, words, Math.min(6, MAX_DRAFT_TAGS));
+  // A topic without a word to tag (punctuation, one letter) still gets a tag the create form accepts.
+  const tags = own.length > 0 ? own : [request.type === 'market' ? 'Templates' : 'Small Business'];
   // The subject in a title: the topic as typed (capitalised), cut to leave room for the type's words.
   const subject = titleCase(clip(topic, 120));
-  const parts: Parts = { topic, subject, keyWords, matches: matches.slice(0, 4).map((m) => m.item), tags };
+  const parts: Parts = { topic, subject, matches: matches.slice(0, 4).map((m) => m.item), tags };
   const draft = checkDraft({
     title: TITLES[request.type](subject),
     description: `Offline draft: ${DESCRIPTIONS[request.type](clip(topic, 200))}`,

@@ -105,6 +105,11 @@ export function createAuthService(deps: AuthServiceDeps) {
   const guessing = createGuessingLimits(limiter);
   /** One reauthentication code per user per cooldown. */
   const REAUTH_MAILS = { name: 'auth-reauthentication-mail', max: 1, windowSeconds: settings.mailCooldownSeconds };
+  /**
+   * One sign-in link per user per cooldown, counted apart from reset links: GoTrue stamps both on
+   * `recovery_sent_at`, so asking for a sign-in link right after a reset was refused with the reset's wait.
+   */
+  const SIGN_IN_LINK_MAILS = { name: 'auth-sign-in-link-mail', max: 1, windowSeconds: settings.mailCooldownSeconds };
 
   // Limits ---------------------------------------------------------------------------------------
   async function limit(kind: keyof typeof LIMITS, ip: string | undefined): Promise<void> {
@@ -671,14 +676,17 @@ export function createAuthService(deps: AuthServiceDeps) {
       const redirectTo = allowedRedirect(redirect);
       const user = await store.userByEmail(email);
       if (user) {
-        const kind = user.emailConfirmedAt ? 'magiclink' : 'confirmation';
-        cooldown(kind === 'magiclink' ? user.recoverySentAt : user.confirmationSentAt);
+        if (user.emailConfirmedAt) {
+          const sent = await limiter.hit(SIGN_IN_LINK_MAILS, user.id);
+          if (!sent.allowed) throw mailCooldown(sent.retryAfterSeconds);
+          await db.transaction((tx) => sendLink(tx, user, 'magiclink', redirectTo));
+          return;
+        }
+        // Not confirmed yet: the link confirms the address, so it shares the confirmation mail's cooldown.
+        cooldown(user.confirmationSentAt);
         await db.transaction(async (tx) => {
-          await sendLink(tx, user, kind, redirectTo);
-          await createAuthStore(tx).updateUser(
-            user.id,
-            kind === 'magiclink' ? { recoverySentAt: new Date() } : { confirmationSentAt: new Date() },
-          );
+          await sendLink(tx, user, 'confirmation', redirectTo);
+          await createAuthStore(tx).updateUser(user.id, { confirmationSentAt: new Date() });
         });
         return;
       }

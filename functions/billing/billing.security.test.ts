@@ -72,6 +72,17 @@ describe.each(DATABASE_KINDS)('payment routes on %s', (kind) => {
       expected: { anonymous: 401, owner: 200, another: 403, admin: 403 },
     },
     {
+      label: 'read one’s own plan (each their own, null without one)',
+      call: (c) => call(c, '/api/payments/subscription'),
+      expected: { anonymous: 401, owner: 200, another: 200, admin: 200 },
+    },
+    {
+      label: 'withdraw a change on the owner’s subscription (the current plan again)',
+      call: (c) => call(c, `/api/payments/stripe/subscriptions/${subscriptionId}/change`, { priceId: 'price_subscriber_monthly' }),
+      // The owner has nothing scheduled: already on this plan.
+      expected: { anonymous: 401, owner: 409, another: 403, admin: 403 },
+    },
+    {
       label: 'list purchases (each their own)',
       call: (c) => call(c, '/api/payments/purchases'),
       expected: { anonymous: 401, owner: 200, another: 200, admin: 200 },
@@ -99,7 +110,12 @@ describe.each(DATABASE_KINDS)('payment routes on %s', (kind) => {
       call: (c) => call(c, '/api/payments/stripe/confirm', { sessionId: paidSession, userId: who.owner.id }),
       expected: { anonymous: 401, owner: 200, another: 403, admin: 403 },
     },
-    // Last: cancelling changes the owner's plan.
+    // Last: changing and cancelling change the owner's plan.
+    {
+      label: 'upgrade the owner’s subscription',
+      call: (c) => call(c, `/api/payments/stripe/subscriptions/${subscriptionId}/change`, { priceId: 'price_premium_monthly' }),
+      expected: { anonymous: 401, owner: 200, another: 403, admin: 403 },
+    },
     {
       label: 'cancel the owner’s subscription',
       call: (c) => call(c, `/api/payments/stripe/subscriptions/${subscriptionId}/cancel`, {}),
@@ -130,6 +146,9 @@ describe.each(DATABASE_KINDS)('payment routes on %s', (kind) => {
       [`/api/payments/stripe/subscriptions/${'x'.repeat(300)}`],
       ['/api/payments/stripe/subscriptions/sub_nobody/cancel', {}],
       ['/api/payments/stripe/subscriptions/%0d%0a/cancel', {}],
+      ['/api/payments/stripe/subscriptions/sub_nobody/change', { priceId: 'price_premium_monthly' }],
+      [`/api/payments/stripe/subscriptions/${subscriptionId}/change`, { priceId: 'price_premium_monthly', userId: 'x' }],
+      [`/api/payments/stripe/subscriptions/${subscriptionId}/change`, {}],
       ['/api/payments/stripe/confirm', { sessionId: 'cs_nobody' }],
       ['/api/payments/stripe/confirm', { sessionId: '../../x' }],
       ['/api/payments/stripe/confirm', { sessionId: 'cs_x', userId: 'not-a-uuid' }],

@@ -31,6 +31,14 @@ export interface ProviderPrice {
   productName: string;
 }
 
+/** A price as a subscription names it. */
+export interface SubscriptionPrice {
+  id: string;
+  lookupKey: string | null;
+  unitAmount: number;
+  interval: 'month' | 'year' | null;
+}
+
 export interface ProviderSubscription {
   id: string;
   customerId: string;
@@ -42,7 +50,11 @@ export interface ProviderSubscription {
   currentPeriodEnd: Date;
   endedAt: Date | null;
   /** The first item's price. */
-  price: { id: string; lookupKey: string | null; unitAmount: number; interval: 'month' | 'year' | null };
+  price: SubscriptionPrice;
+  /** A price the provider will switch to at `at` (Stripe: the next phase of a subscription schedule), or null. */
+  scheduledChange: { price: SubscriptionPrice; at: Date } | null;
+  /** The newest invoice (Stripe's `latest_invoice`): what it took and why (`subscription_update` for a prorated change). */
+  latestInvoice: { id: string; amountPaid: number; billingReason: string | null } | null;
   metadata: Record<string, string>;
 }
 
@@ -113,6 +125,22 @@ export interface PaymentProvider {
   setCancelAtPeriodEnd(subscriptionId: string, cancel: boolean): Promise<ProviderSubscription>;
   /** Ends the subscription now (account deletion). */
   cancelNow(subscriptionId: string): Promise<ProviderSubscription>;
+  /**
+   * Moves the subscription to another price now, prorated, and charges the difference at once
+   * (Stripe: `proration_behavior: 'always_invoice'`; a credit when the difference is negative). The
+   * change applies only if that charge is paid (Stripe's pending updates): `paid: false` means the
+   * card was declined and the subscription is as it was. Call with no change scheduled.
+   */
+  changePrice(
+    subscriptionId: string,
+    input: { priceId: string; idempotencyKey: string },
+  ): Promise<{ subscription: ProviderSubscription; paid: boolean }>;
+  /**
+   * Schedules the subscription to renew on another price at its period end (Stripe: a subscription
+   * schedule whose second phase has that price), replacing any change scheduled before; null
+   * withdraws a scheduled change. Nothing is charged now and the current price runs to the end.
+   */
+  schedulePrice(subscriptionId: string, price: { id: string; interval: 'month' | 'year' } | null): Promise<ProviderSubscription>;
   createPortalSession(input: { customerId: string; returnUrl: string }): Promise<{ url: string }>;
   /**
    * Refunds a paid one-time checkout in full (Stripe: its payment intent). Idempotent under
@@ -129,3 +157,8 @@ export class WebhookSignatureError extends Error {
 
 /** Subscription statuses that grant the plan's level (past_due: a grace period while retries run). */
 export const GRANTING_STATUSES: readonly SubscriptionStatus[] = ['active', 'trialing', 'past_due'];
+
+/** Whether a subscription grants its plan's level now: a granting status, and not past a scheduled `cancelAt`. */
+export function grants(s: { status: string; cancelAt: Date | null }, now: Date): boolean {
+  return (GRANTING_STATUSES as readonly string[]).includes(s.status) && !(s.cancelAt && s.cancelAt <= now);
+}

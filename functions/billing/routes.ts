@@ -1,9 +1,10 @@
 /**
  * The payment API (spec point 7, under /api/payments): checkout sessions, confirm, the caller's
- * subscription, cancel, the provider's portal, purchases, the provider's signed webhook, and the
- * public payment mode (test or live). Every call but the webhook and the mode needs a signed-in
- * member and acts only on their own customer, sessions and subscriptions; `userId` in a body, when
- * sent, must be the caller's. The webhook skips tokens and verifies the provider's signature on the
+ * subscription, cancel, plan changes (an upgrade now, prorated; a downgrade at the period end), the
+ * provider's portal, the caller's own plan as our copy has it (for the pricing page), purchases, the
+ * provider's signed webhook, and the public payment mode (test or live). Every call but the webhook
+ * and the mode needs a signed-in member and acts only on their own customer, sessions and
+ * subscriptions; `userId` in a body, when sent, must be the caller's. The webhook skips tokens and verifies the provider's signature on the
  * raw body instead.
  */
 import { Hono } from 'hono';
@@ -43,6 +44,7 @@ const CreateSession = z
   .refine((b) => Boolean(b.priceId) !== Boolean(b.item), { message: 'Send either priceId or item', path: ['priceId'] });
 const Confirm = z.object({ sessionId: ProviderId, userId: UserId }).strict();
 const Portal = z.object({ customerId: ProviderId, returnUrl: singleLine('returnUrl', 2000) }).strict();
+const PlanChange = z.object({ priceId: singleLine('priceId', 100) }).strict();
 /** The envelope we read of a verified event: ids and type (state is re-read from the provider). */
 const EventEnvelope = z.object({
   object: z.literal('event'),
@@ -121,6 +123,12 @@ export function createPaymentRoutes(deps: {
       const viewer = requireViewer(c);
       return c.json({ subscription: await billing.cancel(viewer, param(c, 'subscriptionId')) });
     })
+    .post('/stripe/subscriptions/:subscriptionId/change', live, async (c) => {
+      const viewer = requireViewer(c);
+      const { priceId } = await readBody(c, PlanChange);
+      return c.json(await billing.changePlan(viewer, param(c, 'subscriptionId'), priceId));
+    })
+    .get('/subscription', async (c) => c.json(await billing.mine(requireViewer(c))))
     .post('/stripe/create-portal-session', live, async (c) => {
       const viewer = requireViewer(c);
       const body = await readBody(c, Portal);

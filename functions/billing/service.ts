@@ -18,8 +18,10 @@ import { AppError } from '../errors.ts';
 import type { Logger } from '../lib/logger.ts';
 import type { UserService, Viewer } from '../users/service.ts';
 import { createUserStore } from '../users/store.ts';
-import { CURRENCY, lookupKeyFor, planFor, planForLookupKey } from './catalog.ts';
-import { GRANTING_STATUSES, type CheckoutStart, type PaymentProvider, type ProviderEvent, type ProviderSubscription } from './provider.ts';
+import { planChange } from '../../src/lib/pricing.ts';
+import { CURRENCY, lookupKeyFor, planFor, planForLookupKey, type PlanPrice } from './catalog.ts';
+import { createPlanChanges } from './plan-changes.ts';
+import { grants, type CheckoutStart, type PaymentProvider, type ProviderEvent, type ProviderSubscription } from './provider.ts';
 
 export interface BillingDeps {
   db: Db;
@@ -32,13 +34,28 @@ export interface BillingDeps {
   clock?: () => Date;
 }
 
-/** The spec's Subscription (point 3), as the account card reads it. */
+/** A plan as the browser names it: our tier id, its name, cents and interval. */
+export interface PlanJson {
+  priceId: string;
+  name: string;
+  amount: number;
+  interval: string;
+}
+
+/**
+ * The spec's Subscription (point 3), as the account card reads it, plus what plan changes need
+ * (beyond the spec): our tier id of the plan, and a change held for the period end.
+ */
 export interface SubscriptionJson {
   subscriptionId: string;
   status: string;
   cancelAtPeriodEnd: boolean;
   currentPeriodEnd: string;
   plan: { name: string; amount: number; interval: string };
+  /** Our tier id of the plan (price_premium_yearly); null for a price we do not sell. */
+  priceId: string | null;
+  /** The plan it changes to at the period end (a downgrade), and when. */
+  scheduledChange: (PlanJson & { effectiveAt: string }) | null;
 }
 
 export interface CheckoutInput {
@@ -60,10 +77,6 @@ interface SoldItem {
   title: string;
 }
 
-function grants(s: { status: string; cancelAt: Date | null }, now: Date): boolean {
-  return (GRANTING_STATUSES as readonly string[]).includes(s.status) && !(s.cancelAt && s.cancelAt <= now);
-}
-
 /** create-session's answer (spec point 7: sessionId and url; or what Stripe.js needs for embedded Checkout). */
 export type CheckoutAnswer = { sessionId: string; url: string } | { sessionId: string; clientSecret: string; publishableKey: string };
 
@@ -72,17 +85,32 @@ function checkoutAnswer(start: CheckoutStart): CheckoutAnswer {
   return { sessionId: id, ...rest };
 }
 
+const planJson = (p: PlanPrice): PlanJson => ({ priceId: p.tierId, name: p.name, amount: p.amount, interval: p.interval });
+
+/** The change a subscription (the provider's or our copy) holds for its period end, when it is one of our plans. */
+function scheduledOf(s: ProviderSubscription | SubscriptionRow): { plan: PlanPrice; at: Date } | null {
+  if ('price' in s) {
+    const plan = s.scheduledChange && planForLookupKey(s.scheduledChange.price.lookupKey);
+    return plan ? { plan, at: s.scheduledChange!.at } : null;
+  }
+  const plan = s.scheduledTierId ? planFor(s.scheduledTierId) : undefined;
+  return plan && s.scheduledAt ? { plan, at: s.scheduledAt } : null;
+}
+
 function subscriptionJson(s: ProviderSubscription | SubscriptionRow): SubscriptionJson {
   const lookupKey = 'price' in s ? s.price.lookupKey : s.tierId ? lookupKeyFor(s.tierId) : null;
   const plan = planForLookupKey(lookupKey);
   const amount = 'price' in s ? s.price.unitAmount : s.amount;
   const interval = 'price' in s ? (s.price.interval ?? 'month') : s.interval;
+  const scheduled = scheduledOf(s);
   return {
     subscriptionId: s.id,
     status: s.status,
     cancelAtPeriodEnd: s.cancelAtPeriodEnd || Boolean(s.cancelAt),
     currentPeriodEnd: (s.cancelAt ?? s.currentPeriodEnd).toISOString(),
     plan: { name: plan?.name ?? 'Unknown plan', amount, interval },
+    priceId: plan?.tierId ?? null,
+    scheduledChange: scheduled ? { ...planJson(scheduled.plan), effectiveAt: scheduled.at.toISOString() } : null,
   };
 }
 
@@ -130,6 +158,21 @@ export function createBillingService({ db, provider, users, outbox, content, sit
     return won?.customerId ?? (await profileOf(db, profile.id)).customerId!;
   }
 
+  /** A subscription of the caller's own customer, fresh from the provider, or a 404/403. */
+  async function ownSubscription(viewer: NonNullable<Viewer>, subscriptionId: string): Promise<ProviderSubscription> {
+    const profile = await profileOf(db, viewer.id);
+    const found = /^[\w-]{1,255}$/.test(subscriptionId) ? await provider.retrieveSubscription(subscriptionId) : null;
+    if (!found) throw new AppError('not_found', 'No such subscription.');
+    if (!profile.customerId || found.customerId !== profile.customerId) throw new AppError('forbidden', 'This is not your subscription.');
+    return found;
+  }
+
+  /** Our copy of a subscription, as the browser reads it (after a sync). */
+  async function ourCopy(subscriptionId: string): Promise<SubscriptionJson> {
+    const [row] = await db.select().from(subscriptions).where(eq(subscriptions.id, subscriptionId));
+    return subscriptionJson(row!);
+  }
+
   async function ownCustomer(viewer: NonNullable<Viewer>, customerId: string): Promise<ProfileRow> {
     const profile = await profileOf(db, viewer.id);
     if (!profile.customerId || profile.customerId !== customerId) throw new AppError('forbidden', 'This is not your billing account.');
@@ -174,6 +217,7 @@ export function createBillingService({ db, provider, users, outbox, content, sit
       const plan = planForLookupKey(fresh.price.lookupKey);
       if (!plan) logger.warn({ subscriptionId, lookupKey: fresh.price.lookupKey }, 'billing: unknown price; it grants nothing');
       const [before] = await tx.select().from(subscriptions).where(eq(subscriptions.id, fresh.id));
+      const scheduled = scheduledOf(fresh);
       const row = {
         id: fresh.id,
         userId: owner.id,
@@ -187,6 +231,8 @@ export function createBillingService({ db, provider, users, outbox, content, sit
         cancelAt: fresh.cancelAt,
         currentPeriodEnd: fresh.currentPeriodEnd,
         endedAt: fresh.endedAt,
+        scheduledTierId: scheduled?.plan.tierId ?? null,
+        scheduledAt: scheduled?.at ?? null,
         updatedAt: now,
       };
       await tx.insert(subscriptions).values(row).onConflictDoUpdate({ target: subscriptions.id, set: row });
@@ -195,7 +241,10 @@ export function createBillingService({ db, provider, users, outbox, content, sit
       // Mails follow transitions of our copy, so a repeated or late event sends nothing new.
       const was = before && grants(before, now);
       const is = grants(row, now);
-      const mail = (template: 'billing-activated' | 'billing-cancel-scheduled' | 'billing-payment-failed' | 'billing-ended') =>
+      const mail = (
+        template: 'billing-activated' | 'billing-cancel-scheduled' | 'billing-payment-failed' | 'billing-ended' | 'billing-upgraded',
+        extra: { charged?: number } = {},
+      ) =>
         outbox.enqueue(tx, {
           to: owner.email,
           template,
@@ -207,12 +256,34 @@ export function createBillingService({ db, provider, users, outbox, content, sit
             interval: row.interval,
             date: (row.cancelAt ?? row.currentPeriodEnd).toISOString(),
             testMode,
+            ...extra,
           },
         });
       const pending = row.cancelAtPeriodEnd || Boolean(row.cancelAt);
       const wasPending = Boolean(before && (before.cancelAtPeriodEnd || before.cancelAt));
+      const previous = before?.tierId ? planFor(before.tierId) : undefined;
       if (is && !was) await mail('billing-activated');
       else if (is && pending && !wasPending) await mail('billing-cancel-scheduled');
+      // A plan raised while it grants (an upgrade here or in the provider's portal): the receipt, with what the proration took.
+      if (was && is && plan && previous && planChange(previous, plan) === 'up') {
+        const invoice = fresh.latestInvoice?.billingReason === 'subscription_update' ? fresh.latestInvoice : null;
+        await mail('billing-upgraded', invoice ? { charged: invoice.amountPaid } : {});
+      }
+      if (is && scheduled && scheduled.plan.tierId !== before?.scheduledTierId) {
+        await outbox.enqueue(tx, {
+          to: owner.email,
+          template: 'billing-change-scheduled',
+          userId: owner.id,
+          data: {
+            language: owner.language,
+            planName: scheduled.plan.name,
+            amount: scheduled.plan.amount,
+            interval: scheduled.plan.interval,
+            date: scheduled.at.toISOString(),
+            testMode,
+          },
+        });
+      }
       if (row.status === 'past_due' && before?.status !== 'past_due') await mail('billing-payment-failed');
       if (was && !is) await mail('billing-ended');
 
@@ -405,10 +476,17 @@ export function createBillingService({ db, provider, users, outbox, content, sit
   function subscriptionOf(event: ProviderEvent): string | undefined {
     const o = event.data.object;
     if (event.type.startsWith('customer.subscription.')) return typeof o.id === 'string' ? o.id : undefined;
+    // A schedule (a change at the period end, made here or in Stripe's portal) names its subscription; a released one under released_subscription.
+    if (event.type.startsWith('subscription_schedule.')) {
+      const id = o.subscription ?? o.released_subscription;
+      return typeof id === 'string' ? id : undefined;
+    }
     const parent = o.parent as { subscription_details?: { subscription?: unknown } } | undefined;
     const id = parent?.subscription_details?.subscription ?? o.subscription;
     return typeof id === 'string' ? id : undefined;
   }
+
+  const plans = createPlanChanges({ provider, clock, ownSubscription, sync, ourCopy, profileOf: (id) => profileOf(db, id) });
 
   return {
     provider,
@@ -485,17 +563,29 @@ export function createBillingService({ db, provider, users, outbox, content, sit
       return shown ? subscriptionJson(shown) : null;
     },
 
-    /** POST subscriptions/{id}/cancel: cancel at the period end, for the owner only. */
+    /** POST subscriptions/{id}/cancel: cancel at the period end, for the owner only (a change scheduled for then is dropped). */
     async cancel(viewer: NonNullable<Viewer>, subscriptionId: string): Promise<SubscriptionJson> {
-      const profile = await profileOf(db, viewer.id);
-      const found = /^[\w-]{1,255}$/.test(subscriptionId) ? await provider.retrieveSubscription(subscriptionId) : null;
-      if (!found) throw new AppError('not_found', 'No such subscription.');
-      if (!profile.customerId || found.customerId !== profile.customerId) throw new AppError('forbidden', 'This is not your subscription.');
+      const found = await ownSubscription(viewer, subscriptionId);
       if (!grants(found, clock())) throw new AppError('conflict', 'This subscription has already ended.');
+      if (found.scheduledChange) await provider.schedulePrice(found.id, null);
       await provider.setCancelAtPeriodEnd(found.id, true);
       await sync(found.id);
-      const [row] = await db.select().from(subscriptions).where(eq(subscriptions.id, found.id));
-      return subscriptionJson(row!);
+      return ourCopy(found.id);
+    },
+
+    /** POST subscriptions/{id}/change: another plan, billed as a customer expects (see plan-changes.ts). */
+    changePlan: plans.change,
+
+    /** GET /api/payments/subscription: the caller's own plan as our copy has it (the one that grants, else the latest), or null. */
+    async mine(viewer: NonNullable<Viewer>): Promise<SubscriptionJson | null> {
+      const rows = await db
+        .select()
+        .from(subscriptions)
+        .where(eq(subscriptions.userId, viewer.id))
+        .orderBy(desc(subscriptions.currentPeriodEnd));
+      const now = clock();
+      const shown = rows.find((s) => grants(s, now)) ?? rows[0];
+      return shown ? subscriptionJson(shown) : null;
     },
 
     /** POST create-portal-session: the provider's management page for the caller's own customer. */
@@ -526,7 +616,12 @@ export function createBillingService({ db, provider, users, outbox, content, sit
         if (typeof id !== 'string') return false;
         return (await applyCheckout(id)).paid;
       }
-      if (event.type.startsWith('customer.subscription.') || event.type === 'invoice.paid' || event.type === 'invoice.payment_failed') {
+      if (
+        event.type.startsWith('customer.subscription.') ||
+        event.type.startsWith('subscription_schedule.') ||
+        event.type === 'invoice.paid' ||
+        event.type === 'invoice.payment_failed'
+      ) {
         const id = subscriptionOf(event);
         return id ? (await sync(id)) !== undefined : false;
       }

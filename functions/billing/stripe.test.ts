@@ -295,7 +295,12 @@ describe('Stripe adapter: subscriptions', () => {
       currentPeriodEnd: new Date(item.current_period_end * 1000),
       endedAt: null,
       price: { id: item.price.id, lookupKey: 'premium_monthly', unitAmount: 1999, interval: 'month' },
+      scheduledChange: null,
+      latestInvoice: { id: fakeSubscription.latest_invoice, amountPaid: 1999, billingReason: 'subscription_create' },
       metadata: { userId: 'user-1', plan: 'subscriber', interval: 'month' },
+    });
+    expect(lastRequest('GET', `/v1/subscriptions/${subscriptionId}`)!.params).toEqual({
+      expand: ['latest_invoice', 'schedule.phases.items.price'],
     });
   });
 
@@ -346,9 +351,12 @@ describe('Stripe adapter: subscriptions', () => {
   it('schedules the cancel at the period end and withdraws it', async () => {
     const { subscriptionId } = await subscribe();
     expect(await provider.setCancelAtPeriodEnd(subscriptionId, true)).toMatchObject({ status: 'active', cancelAtPeriodEnd: true });
-    expect(lastRequest('POST', `/v1/subscriptions/${subscriptionId}`)!.params).toEqual({ cancel_at_period_end: 'true' });
+    expect(lastRequest('POST', `/v1/subscriptions/${subscriptionId}`)!.params).toMatchObject({ cancel_at_period_end: 'true' });
     expect(await provider.setCancelAtPeriodEnd(subscriptionId, false)).toMatchObject({ cancelAtPeriodEnd: false, cancelAt: null });
-    expect(lastRequest('POST', `/v1/subscriptions/${subscriptionId}`)!.params).toEqual({ cancel_at_period_end: 'false' });
+    expect(lastRequest('POST', `/v1/subscriptions/${subscriptionId}`)!.params).toEqual({
+      cancel_at_period_end: 'false',
+      expand: ['latest_invoice', 'schedule.phases.items.price'],
+    });
   });
 
   it('withdraws a cancel scheduled through cancel_at (flexible billing) by clearing cancel_at', async () => {
@@ -356,7 +364,10 @@ describe('Stripe adapter: subscriptions', () => {
     fakeSubscription.cancel_at = fakeSubscription.items.data[0]!.current_period_end;
     expect((await provider.retrieveSubscription(subscriptionId))!.cancelAt).toEqual(new Date(fakeSubscription.cancel_at * 1000));
     const after = await provider.setCancelAtPeriodEnd(subscriptionId, false);
-    expect(lastRequest('POST', `/v1/subscriptions/${subscriptionId}`)!.params).toEqual({ cancel_at_period_end: 'false', cancel_at: '' });
+    expect(lastRequest('POST', `/v1/subscriptions/${subscriptionId}`)!.params).toMatchObject({
+      cancel_at_period_end: 'false',
+      cancel_at: '',
+    });
     expect(after).toMatchObject({ cancelAtPeriodEnd: false, cancelAt: null });
   });
 
@@ -376,6 +387,110 @@ describe('Stripe adapter: subscriptions', () => {
       customer: customerId,
       return_url: 'https://beacon.test/account',
     });
+  });
+});
+
+describe('Stripe adapter: plan changes', () => {
+  const DAY = 86_400;
+
+  it('upgrades now: the item’s price changes, the proration is invoiced and paid at once, under pending updates', async () => {
+    const { subscriptionId, fakeSubscription } = await subscribe('subscriber_monthly');
+    const item = fakeSubscription.items.data[0]!;
+    const { subscription, paid } = await provider.changePrice(subscriptionId, {
+      priceId: await priceId('premium_monthly'),
+      idempotencyKey: 'plan-change-test-1',
+    });
+    expect(paid).toBe(true);
+    const sent = lastRequest('POST', `/v1/subscriptions/${subscriptionId}`)!;
+    expect(sent.params).toMatchObject({
+      items: [{ id: item.id, price: await priceId('premium_monthly') }],
+      proration_behavior: 'always_invoice',
+      payment_behavior: 'pending_if_incomplete',
+    });
+    expect(sent.idempotencyKey).toBe('plan-change-test-1');
+    expect(subscription.price).toMatchObject({ lookupKey: 'premium_monthly', unitAmount: 1999 });
+    // Same interval: the period stays, and the difference for what is left of it (nearly all) is charged.
+    expect(subscription.currentPeriodEnd).toEqual(new Date(item.current_period_end * 1000));
+    expect(subscription.latestInvoice).toMatchObject({ billingReason: 'subscription_update' });
+    expect(subscription.latestInvoice!.amountPaid).toBeGreaterThan(990);
+    expect(subscription.latestInvoice!.amountPaid).toBeLessThanOrEqual(1000);
+  });
+
+  it('restarts the period on an interval change and charges the new price less the unused time', async () => {
+    const { subscriptionId } = await subscribe('premium_monthly');
+    const { subscription } = await provider.changePrice(subscriptionId, {
+      priceId: await priceId('premium_yearly'),
+      idempotencyKey: 'k-yearly',
+    });
+    expect(subscription.price.interval).toBe('year');
+    expect(subscription.currentPeriodEnd.getTime()).toBeGreaterThan(Date.now() + 360 * DAY * 1000);
+    expect(subscription.latestInvoice!.amountPaid).toBeGreaterThan(19190 - 1999 - 10);
+    expect(subscription.latestInvoice!.amountPaid).toBeLessThan(19190 - 1990);
+  });
+
+  it('changes nothing when the upgrade’s charge is declined (a pending update Stripe keeps, not applied)', async () => {
+    const { subscriptionId, customerId } = await subscribe('subscriber_monthly');
+    fake.declineCharges(customerId);
+    const { subscription, paid } = await provider.changePrice(subscriptionId, {
+      priceId: await priceId('premium_monthly'),
+      idempotencyKey: 'k-declined',
+    });
+    expect(paid).toBe(false);
+    expect(subscription.price.lookupKey).toBe('subscriber_monthly');
+    expect(fake.state.subscriptions.get(subscriptionId)!.pending_update).not.toBeNull();
+  });
+
+  it('schedules a downgrade for the period end with a subscription schedule, and the renewal applies it', async () => {
+    const { subscriptionId, fakeSubscription } = await subscribe('premium_yearly');
+    const item = fakeSubscription.items.data[0]!;
+    const after = await provider.schedulePrice(subscriptionId, { id: await priceId('subscriber_monthly'), interval: 'month' });
+    const created = lastRequest('POST', '/v1/subscription_schedules')!;
+    expect(created.params).toEqual({ from_subscription: subscriptionId });
+    const schedule = fakeSubscription.schedule!;
+    expect(lastRequest('POST', `/v1/subscription_schedules/${schedule}`)!.params).toEqual({
+      end_behavior: 'release',
+      proration_behavior: 'none',
+      phases: [
+        {
+          items: [{ price: item.price.id, quantity: '1' }],
+          start_date: String(item.current_period_start),
+          end_date: String(item.current_period_end),
+        },
+        { items: [{ price: await priceId('subscriber_monthly'), quantity: '1' }], duration: { interval: 'month', interval_count: '1' } },
+      ],
+    });
+    // Nothing changes now: the year already paid for runs out on Premium.
+    expect(after.price.lookupKey).toBe('premium_yearly');
+    expect(after.scheduledChange).toEqual({
+      price: { id: await priceId('subscriber_monthly'), lookupKey: 'subscriber_monthly', unitAmount: 999, interval: 'month' },
+      at: new Date(item.current_period_end * 1000),
+    });
+    expect((await provider.listSubscriptions(after.customerId))[0]!.scheduledChange).toEqual(after.scheduledChange);
+
+    fake.advancePeriod(subscriptionId);
+    const renewed = (await provider.retrieveSubscription(subscriptionId))!;
+    expect(renewed.price.lookupKey).toBe('subscriber_monthly');
+    expect(renewed.scheduledChange).toBeNull();
+    expect(renewed.latestInvoice).toMatchObject({ amountPaid: 999, billingReason: 'subscription_cycle' });
+  });
+
+  it('withdraws a scheduled change by releasing the schedule; Stripe refuses a cancel while a schedule holds the subscription', async () => {
+    const { subscriptionId, fakeSubscription } = await subscribe('premium_monthly');
+    await provider.schedulePrice(subscriptionId, { id: await priceId('subscriber_monthly'), interval: 'month' });
+    const schedule = fakeSubscription.schedule!;
+    await expect(provider.setCancelAtPeriodEnd(subscriptionId, true)).rejects.toBeInstanceOf(Stripe.errors.StripeInvalidRequestError);
+    const kept = await provider.schedulePrice(subscriptionId, null);
+    expect(lastRequest('POST', `/v1/subscription_schedules/${schedule}/release`)).toBeDefined();
+    expect(kept).toMatchObject({ scheduledChange: null, price: { lookupKey: 'premium_monthly' } });
+    expect(await provider.setCancelAtPeriodEnd(subscriptionId, true)).toMatchObject({ cancelAtPeriodEnd: true });
+  });
+
+  it('replaces a scheduled change with another one on the same schedule', async () => {
+    const { subscriptionId } = await subscribe('premium_yearly');
+    await provider.schedulePrice(subscriptionId, { id: await priceId('subscriber_yearly'), interval: 'year' });
+    const changed = await provider.schedulePrice(subscriptionId, { id: await priceId('premium_monthly'), interval: 'month' });
+    expect(fake.requests.filter((r) => r.method === 'POST' && r.path === '/v1/subscription_schedules')).toHaveLength(1);
+    expect(changed.scheduledChange!.price.lookupKey).toBe('premium_monthly');
   });
 });
 

@@ -98,6 +98,36 @@ function periodEnd(subscription: Stripe.Subscription): Date {
   return new Date(end * 1000);
 }
 
+const priceOf = (price: Stripe.Price) => ({
+  id: price.id,
+  lookupKey: price.lookup_key,
+  unitAmount: price.unit_amount ?? 0,
+  interval: intervalOf(price),
+});
+
+/** What we expand on every subscription we read: the newest invoice, and a schedule's phases with their prices. */
+const SUBSCRIPTION_EXPAND = ['latest_invoice', 'schedule.phases.items.price'];
+
+/**
+ * The price a subscription schedule switches to after the current phase (how a change at the period
+ * end is kept at Stripe), when the schedule was expanded and still runs; null otherwise.
+ */
+function scheduledChangeOf(subscription: Stripe.Subscription, current: Stripe.Price): ProviderSubscription['scheduledChange'] {
+  const schedule = subscription.schedule;
+  if (!schedule || typeof schedule === 'string' || !['active', 'not_started'].includes(schedule.status)) return null;
+  const boundary = schedule.current_phase?.end_date;
+  const next = boundary === undefined ? undefined : schedule.phases.find((phase) => phase.start_date >= boundary);
+  const price = next?.items[0]?.price;
+  if (!next || !price || typeof price === 'string' || price.deleted || price.id === current.id) return null;
+  return { price: priceOf(price), at: new Date(next.start_date * 1000) };
+}
+
+function latestInvoiceOf(subscription: Stripe.Subscription): ProviderSubscription['latestInvoice'] {
+  const invoice = subscription.latest_invoice;
+  if (!invoice || typeof invoice === 'string' || !invoice.id) return null;
+  return { id: invoice.id, amountPaid: invoice.amount_paid, billingReason: invoice.billing_reason };
+}
+
 function toSubscription(subscription: Stripe.Subscription, log?: Logger): ProviderSubscription {
   const price = subscription.items.data[0]?.price;
   if (!price) throw new Error(`Stripe subscription ${subscription.id} has no items`);
@@ -115,7 +145,9 @@ function toSubscription(subscription: Stripe.Subscription, log?: Logger): Provid
     cancelAt: date(subscription.cancel_at),
     currentPeriodEnd: periodEnd(subscription),
     endedAt: date(subscription.ended_at),
-    price: { id: price.id, lookupKey: price.lookup_key, unitAmount: price.unit_amount ?? 0, interval: intervalOf(price) },
+    price: priceOf(price),
+    scheduledChange: scheduledChangeOf(subscription, price),
+    latestInvoice: latestInvoiceOf(subscription),
     metadata: subscription.metadata,
   };
 }
@@ -213,26 +245,83 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
     },
 
     async retrieveSubscription(id) {
-      const subscription = await orNull(stripe.subscriptions.retrieve(id));
+      const subscription = await orNull(stripe.subscriptions.retrieve(id, { expand: SUBSCRIPTION_EXPAND }));
       return subscription && toSubscription(subscription, log);
     },
 
     async listSubscriptions(customerId) {
       // Without status 'all' Stripe leaves canceled subscriptions out; the SDK pages through the rest.
       const all = await stripe.subscriptions.list({ customer: customerId, status: 'all', limit: 100 }).autoPagingToArray({ limit: 10_000 });
-      return all.map((s) => toSubscription(s, log));
+      // A list cannot expand a schedule's prices (four levels at most): read those few again.
+      return Promise.all(
+        all.map(async (s) =>
+          s.schedule
+            ? toSubscription(await stripe.subscriptions.retrieve(s.id, { expand: SUBSCRIPTION_EXPAND }), log)
+            : toSubscription(s, log),
+        ),
+      );
     },
 
     async setCancelAtPeriodEnd(subscriptionId, cancel) {
-      if (cancel) return toSubscription(await stripe.subscriptions.update(subscriptionId, { cancel_at_period_end: true }), log);
+      const expand = SUBSCRIPTION_EXPAND;
+      if (cancel) return toSubscription(await stripe.subscriptions.update(subscriptionId, { cancel_at_period_end: true, expand }), log);
       // Flexible billing (the portal) schedules the end through cancel_at alone: undo clears that too.
       const current = await stripe.subscriptions.retrieve(subscriptionId);
-      const params: Stripe.SubscriptionUpdateParams = { cancel_at_period_end: false, ...(current.cancel_at ? { cancel_at: '' } : {}) };
+      const params: Stripe.SubscriptionUpdateParams = {
+        cancel_at_period_end: false,
+        ...(current.cancel_at ? { cancel_at: '' } : {}),
+        expand,
+      };
       return toSubscription(await stripe.subscriptions.update(subscriptionId, params), log);
     },
 
     async cancelNow(subscriptionId) {
       return toSubscription(await stripe.subscriptions.cancel(subscriptionId), log);
+    },
+
+    async changePrice(subscriptionId, { priceId, idempotencyKey }) {
+      const current = await stripe.subscriptions.retrieve(subscriptionId);
+      const item = current.items.data[0];
+      if (!item) throw new Error(`Stripe subscription ${subscriptionId} has no items`);
+      // always_invoice bills the prorated difference now; pending_if_incomplete applies the change only once that is paid.
+      const updated = await stripe.subscriptions.update(
+        subscriptionId,
+        {
+          items: [{ id: item.id, price: priceId }],
+          proration_behavior: 'always_invoice',
+          payment_behavior: 'pending_if_incomplete',
+          expand: SUBSCRIPTION_EXPAND,
+        },
+        { idempotencyKey },
+      );
+      return { subscription: toSubscription(updated, log), paid: !updated.pending_update };
+    },
+
+    async schedulePrice(subscriptionId, price) {
+      const current = await stripe.subscriptions.retrieve(subscriptionId, { expand: ['schedule'] });
+      const existing = current.schedule && typeof current.schedule === 'object' ? current.schedule : null;
+      const running = existing && ['active', 'not_started'].includes(existing.status) ? existing : null;
+      if (!price) {
+        if (running) await stripe.subscriptionSchedules.release(running.id);
+        return toSubscription(await stripe.subscriptions.retrieve(subscriptionId, { expand: SUBSCRIPTION_EXPAND }), log);
+      }
+      const item = current.items.data[0];
+      if (!item) throw new Error(`Stripe subscription ${subscriptionId} has no items`);
+      const schedule = running ?? (await stripe.subscriptionSchedules.create({ from_subscription: subscriptionId }));
+      // The current phase runs to the period end on today's price; the next one renews on the new price, then the schedule lets go.
+      await stripe.subscriptionSchedules.update(schedule.id, {
+        end_behavior: 'release',
+        proration_behavior: 'none',
+        phases: [
+          {
+            items: [{ price: item.price.id, quantity: item.quantity ?? 1 }],
+            start_date: schedule.current_phase?.start_date ?? item.current_period_start,
+            end_date: item.current_period_end,
+          },
+          { items: [{ price: price.id, quantity: 1 }], duration: { interval: price.interval, interval_count: 1 } },
+        ],
+      });
+      return toSubscription(await stripe.subscriptions.retrieve(subscriptionId, { expand: SUBSCRIPTION_EXPAND }), log);
     },
 
     async createPortalSession({ customerId, returnUrl }) {

@@ -384,6 +384,9 @@ export const subscriptions = pgTable(
     cancelAt: timestamptz('cancel_at'),
     currentPeriodEnd: timestamptz('current_period_end').notNull(),
     endedAt: timestamptz('ended_at'),
+    /** A plan change the provider holds for the period end (a downgrade): its tier id, and when it applies. */
+    scheduledTierId: text('scheduled_tier_id'),
+    scheduledAt: timestamptz('scheduled_at'),
     createdAt: timestamptz('created_at').notNull().defaultNow(),
     updatedAt: timestamptz('updated_at').notNull().defaultNow(),
   },
@@ -451,6 +454,8 @@ export const testBillingCustomers = pgTable('test_billing_customers', {
   /** Last four digits of the card on file, and whether later charges fail (test card 4000 0000 0000 0341). */
   cardLast4: text('card_last4'),
   cardFailsLater: boolean('card_fails_later').notNull().default(false),
+  /** Cents of credit from prorated plan changes, taken off the next invoices (Stripe's customer balance). */
+  credit: integer('credit').notNull().default(0),
   createdAt: timestamptz('created_at').notNull().defaultNow(),
 });
 
@@ -471,10 +476,14 @@ export const testBillingSubscriptions = pgTable('test_billing_subscriptions', {
   customerId: text('customer_id').notNull(),
   status: text('status', { enum: SUBSCRIPTION_STATUSES }).notNull(),
   lookupKey: text('lookup_key').notNull(),
+  /** The plan the next period renews on (a scheduled downgrade, Stripe's subscription schedule); null keeps the plan. */
+  pendingLookupKey: text('pending_lookup_key'),
   cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
   currentPeriodStart: timestamptz('current_period_start').notNull(),
   currentPeriodEnd: timestamptz('current_period_end').notNull(),
   endedAt: timestamptz('ended_at'),
+  /** The subscription's newest invoice: what it charged and why (Stripe's `latest_invoice`). */
+  latestInvoice: jsonb('latest_invoice').$type<{ id: string; amountPaid: number; billingReason: string }>(),
   metadata: jsonb('metadata').$type<Record<string, string>>().notNull().default({}),
   createdAt: timestamptz('created_at').notNull().defaultNow(),
 });

@@ -1,7 +1,8 @@
 /**
  * The email dashboard's API (spec point 7), admins only: GET /api/email/queue and /recent (`?limit`,
  * 1-50, default 10) and POST /api/email/{id}/resend, over the outbox. Answers are the spec's Email
- * record. Identity is checked per route, so the signed webhook beside it never reads a token.
+ * record plus its `delivery` state (attempts, last error, next attempt). Identity is checked per
+ * route, so the signed webhook beside it never reads a token.
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
@@ -33,8 +34,12 @@ export function createEmailAdminRoutes({
   const live = liveSession(sessionIsLive);
   return (
     new Hono<AppEnv>()
-      .get('/queue', who, adminOnly, live, async (c) => c.json((await outbox.queue(readQuery(c, ListQuery).limit)).map(emailRecord)))
-      .get('/recent', who, adminOnly, live, async (c) => c.json((await outbox.recent(readQuery(c, ListQuery).limit)).map(emailRecord)))
+      .get('/queue', who, adminOnly, live, async (c) =>
+        c.json((await outbox.queue(readQuery(c, ListQuery).limit)).map((row) => emailRecord(row))),
+      )
+      .get('/recent', who, adminOnly, live, async (c) =>
+        c.json((await outbox.recent(readQuery(c, ListQuery).limit)).map((row) => emailRecord(row))),
+      )
       // The path takes only an id's characters (EMAIL_POST_SEGMENT); "events" or a malformed id is 404 for everyone.
       .post(
         `/${EMAIL_POST_SEGMENT}/resend`,

@@ -32,9 +32,15 @@ export const DeliveryEventSchema = z.object({
 });
 export type DeliveryEvent = z.infer<typeof DeliveryEventSchema>;
 
-/** The spec's "Email record" (point 3), as the admin dashboard reads it: dates as ISO strings or null. */
-export function emailRecord(row: EmailRow) {
+/**
+ * The spec's "Email record" (point 3), as the admin dashboard reads it: dates as ISO strings or null.
+ * Beyond the spec, `delivery` says where the outbox stands with it, so a message waiting in the queue
+ * is explained: attempts made (of the most allowed), the last attempt's error, when the next one is
+ * due (queued mail only) and whether a worker holds it right now.
+ */
+export function emailRecord(row: EmailRow, now = new Date()) {
   const iso = (d: Date | null) => (d ? d.toISOString() : null);
+  const queued = row.status === 'queued';
   return {
     id: row.id,
     subject: row.subject,
@@ -47,6 +53,13 @@ export function emailRecord(row: EmailRow) {
     deliveredAt: iso(row.deliveredAt),
     failedAt: iso(row.failedAt),
     errorMessage: row.errorMessage,
+    delivery: {
+      attempts: row.attempts,
+      maxAttempts: row.maxAttempts,
+      lastError: row.errorMessage,
+      nextAttemptAt: queued ? row.nextAttemptAt.toISOString() : null,
+      sending: queued && row.leaseExpiresAt !== null && row.leaseExpiresAt > now,
+    },
   };
 }
 export type EmailRecord = ReturnType<typeof emailRecord>;

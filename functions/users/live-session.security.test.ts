@@ -89,6 +89,13 @@ const TABLE: Row[] = [
     path: '/api/payments/stripe/subscriptions/sub_missing/cancel',
   },
   { route: 'POST /api/payments/stripe/create-portal-session', rule: 'live', body: { customerId: 'cus_missing', returnUrl: '/account' } },
+  {
+    route: 'POST /api/payments/stripe/subscriptions/:subscriptionId/change',
+    rule: 'live',
+    path: '/api/payments/stripe/subscriptions/sub_missing/change',
+    body: { priceId: 'price_premium_monthly' },
+  },
+  { route: 'GET /api/payments/subscription', rule: 'signature' },
   { route: 'GET /api/payments/purchases', rule: 'live' },
   { route: 'GET /auth/v1/user', rule: 'auth' },
   { route: 'PUT /auth/v1/user', rule: 'auth', body: { data: { theme: 'dark' } } },

@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { ACCESS_LEVELS, ROLES, accessLabel, accessRank, checkAccess, effectiveLevel, gateCopy, type AccessLevel } from './access.ts';
+import {
+  ACCESS_LEVELS,
+  ROLES,
+  accessLabel,
+  accessRank,
+  checkAccess,
+  effectiveLevel,
+  gateCopy,
+  gateFor,
+  type AccessLevel,
+} from './access.ts';
 
 const member = (accessLevel: AccessLevel) => ({ accessLevel });
 
@@ -79,6 +89,26 @@ describe('gateCopy', () => {
     });
     expect(gateCopy('subscriber', 'lesson')).toEqual({ title: 'Subscriber Content', text: 'This lesson is available to subscribers.' });
     expect(gateCopy('free', 'download')).toEqual({ title: 'Restricted Content', text: 'This download requires a higher access level.' });
+  });
+});
+
+describe('gateFor', () => {
+  it('tells a visitor on a free item that a free account is enough', () => {
+    expect(gateFor('free', 'article', false)).toEqual({
+      kind: 'account',
+      title: 'Free with an account',
+      text: 'This article is free for members. Sign up or sign in to read it.',
+    });
+    expect(gateFor('free', 'lesson', false).text).toBe('This lesson is free for members. Sign up or sign in to open it.');
+    expect(gateFor('free', 'download', false).text).toBe('This download is free for members. Sign up or sign in to download it.');
+  });
+
+  it("keeps the spec's copy for paid levels, signed in or not, and for members", () => {
+    for (const signedIn of [false, true]) {
+      expect(gateFor('premium', 'article', signedIn)).toEqual({ kind: 'upgrade', ...gateCopy('premium', 'article') });
+      expect(gateFor('subscriber', 'lesson', signedIn)).toEqual({ kind: 'upgrade', ...gateCopy('subscriber', 'lesson') });
+    }
+    expect(gateFor('free', 'download', true)).toEqual({ kind: 'upgrade', ...gateCopy('free', 'download') });
   });
 });
 

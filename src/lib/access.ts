@@ -53,3 +53,22 @@ export function gateCopy(level: AccessLevel, what: string): { title: string; tex
   if (level === 'subscriber') return { title: 'Subscriber Content', text: `This ${what} is available to subscribers.` };
   return { title: 'Restricted Content', text: `This ${what} requires a higher access level.` };
 }
+
+const FREE_VERB: Record<string, string> = { article: 'read it', lesson: 'open it', download: 'download it' };
+
+/** What a gate card shows: an account is all a visitor needs for a free item; otherwise the spec's copy and Upgrade Now. */
+export type GateKind = 'account' | 'upgrade';
+
+/**
+ * The gate for a viewer (beyond the spec's one card): a visitor who is not signed in, on an item
+ * at the free level, needs only a free account, so the card says 'Free with an account' and offers
+ * Sign up and Sign in rather than 'Restricted Content… requires a higher access level' with Upgrade
+ * Now. Everyone else (members below the level, visitors on paid items) gets the spec's copy.
+ */
+export function gateFor(level: AccessLevel, what: string, signedIn: boolean): { kind: GateKind; title: string; text: string } {
+  if (level === 'free' && !signedIn) {
+    const verb = Object.hasOwn(FREE_VERB, what) ? FREE_VERB[what] : 'see it';
+    return { kind: 'account', title: 'Free with an account', text: `This ${what} is free for members. Sign up or sign in to ${verb}.` };
+  }
+  return { kind: 'upgrade', ...gateCopy(level, what) };
+}

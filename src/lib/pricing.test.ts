@@ -5,6 +5,7 @@ import {
   formatAmount,
   formatDollars,
   isPaid,
+  planChange,
   PRICE_TIERS,
   priceFor,
   tierIdFor,
@@ -84,5 +85,23 @@ describe('formats', () => {
   it('turns subscription cents into dollars', () => {
     expect(centsToDollars(1999)).toBe(19.99);
     expect(centsToDollars(9590)).toBe(95.9);
+  });
+});
+
+describe('how a plan change is billed', () => {
+  const plan = (accessLevel: 'free' | 'subscriber' | 'premium', interval: 'month' | 'year') => ({ accessLevel, interval });
+  it('raises now for a higher level, whatever the interval', () => {
+    expect(planChange(plan('subscriber', 'month'), plan('premium', 'month'))).toBe('up');
+    expect(planChange(plan('subscriber', 'year'), plan('premium', 'month'))).toBe('up');
+    expect(planChange(plan('free', 'month'), plan('subscriber', 'month'))).toBe('up');
+  });
+  it('waits for the period end for a lower level, whatever the interval', () => {
+    expect(planChange(plan('premium', 'month'), plan('subscriber', 'year'))).toBe('down');
+    expect(planChange(plan('premium', 'year'), plan('free', 'month'))).toBe('down');
+  });
+  it('on the same level, monthly to yearly is an upgrade and yearly to monthly waits', () => {
+    expect(planChange(plan('premium', 'month'), plan('premium', 'year'))).toBe('up');
+    expect(planChange(plan('premium', 'year'), plan('premium', 'month'))).toBe('down');
+    expect(planChange(plan('subscriber', 'year'), plan('subscriber', 'year'))).toBe('same');
   });
 });

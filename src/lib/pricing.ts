@@ -3,7 +3,7 @@
  * renders from it and the server's checkout will use the same ids and amounts, so what a visitor
  * is shown is what they are charged. Amounts are worked out in whole cents to avoid float drift.
  */
-import type { AccessLevel } from './access.ts';
+import { accessRank, type AccessLevel } from './access.ts';
 
 export type BillingInterval = 'month' | 'year';
 
@@ -125,4 +125,23 @@ export function isPaid(tier: Pick<PriceTier, 'price'>): boolean {
 /** A tier by id, monthly or yearly (price_premium_yearly finds Premium). */
 export function findTier(id: string): PriceTier | undefined {
   return PRICE_TIERS.find((t) => t.id === id || yearlyTierId(t.id) === id);
+}
+
+/**
+ * How a member's move from one plan to another is billed (no rule in the spec; Stripe's customer
+ * portal is the model): 'up' (a higher level, or the same level from monthly to yearly) applies at
+ * once and the prorated difference is charged now; 'down' (a lower level, or yearly to monthly)
+ * waits for the end of the period already paid for; 'same' is no change. The level decides first,
+ * so Subscriber yearly to Premium monthly is an upgrade (the unused part of the year is credited).
+ */
+export type PlanChange = 'up' | 'down' | 'same';
+
+export function planChange(
+  from: { accessLevel: AccessLevel; interval: BillingInterval },
+  to: { accessLevel: AccessLevel; interval: BillingInterval },
+): PlanChange {
+  const levels = accessRank(to.accessLevel) - accessRank(from.accessLevel);
+  if (levels !== 0) return levels > 0 ? 'up' : 'down';
+  if (from.interval === to.interval) return 'same';
+  return to.interval === 'year' ? 'up' : 'down';
 }

@@ -12,6 +12,8 @@ export interface ToastOptions {
   variant?: 'default' | 'destructive';
   /** Milliseconds before it hides; default 5000. */
   duration?: number;
+  /** A toast with the same key replaces this one instead of piling on it (one form's messages). */
+  key?: string;
 }
 
 const REGION_ID = 'toast-region';
@@ -56,10 +58,16 @@ function closeButton(onClose: () => void, destructive: boolean): HTMLButtonEleme
 }
 
 /** Shows a toast and returns a function that dismisses it. */
-export function toast({ title, description, variant = 'default', duration = 5000 }: ToastOptions): () => void {
+export function toast({ title, description, variant = 'default', duration = 5000, key }: ToastOptions): () => void {
   const destructive = variant === 'destructive';
   const item = document.createElement('div');
   item.dataset.toast = variant;
+  if (key) {
+    for (const old of document.querySelectorAll<HTMLElement>('#toast-region [data-toast-key]')) {
+      if (old.dataset.toastKey === key) old.remove();
+    }
+    item.dataset.toastKey = key;
+  }
   item.className =
     'pointer-events-auto relative rounded-xl border p-4 pr-10 shadow-lg ' +
     (destructive ? 'border-red-800 bg-red-700 text-white' : 'border-slate-200 bg-white text-slate-900');

@@ -1,12 +1,15 @@
 /**
  * The admin dashboard in the browser (writes mail rows, so it runs with the writing tests): members,
- * premium ones included, are sent away and refused by the API; an admin sees a failed email whose
- * stored HTML tries to run script and load an image (the preview does neither), and resends it.
+ * premium ones included, are sent away and refused by the API; an admin sees a queued email's
+ * visible text (not its head) and why it is still waiting, and a failed email whose stored HTML
+ * tries to run script and load an image (the preview does neither), and resends it.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { eq } from 'drizzle-orm';
+import { inArray } from 'drizzle-orm';
 import { openDatabase } from '../../functions/db/client.ts';
 import { emails } from '../../functions/db/schema.ts';
+import { html } from '../../functions/email/templates/html.ts';
+import { layout } from '../../functions/email/templates/layout.ts';
 import { DEMO_PASSWORD } from '../../functions/users/demo.ts';
 import { quietLogger } from '../support/fixtures.ts';
 import { seriousViolations } from './axe.ts';
@@ -51,8 +54,33 @@ test('a premium member who is not an admin is sent away from /admin, and the API
   expect(res.status()).toBe(403);
 });
 
-test('an admin sees a failed email safely previewed and resends it', async ({ page }) => {
+test('an admin sees a queued email explained and its text previewed, and a failed one safely previewed and resent', async ({ page }) => {
   const subject = `Failed delivery ${Date.now()}`;
+  const waitingSubject = `Waiting delivery ${Date.now()}`;
+  // A real message: a whole document (head, title, a hidden inbox preheader, layout tables), retried three times.
+  const document = layout({
+    siteUrl: 'https://beacongrowth.co',
+    preheader: 'Hidden inbox preheader',
+    content: html`<p>Hi Ada, your <strong>download link</strong> is ready.</p>
+      <p>${'It stays valid for seven days. '.repeat(12)}</p>`,
+  });
+  const [waiting] = await withSiteDb((db) =>
+    db
+      .insert(emails)
+      .values({
+        subject: waitingSubject,
+        bodyHtml: document,
+        bodyText: 'Hi Ada',
+        to: 'ada@example.com',
+        from: 'Beacon Growth <hello@beacongrowth.co>',
+        template: 'lead-download',
+        status: 'queued',
+        attempts: 3,
+        errorMessage: 'connect ECONNREFUSED 127.0.0.1:2525',
+        nextAttemptAt: new Date(Date.now() + 10 * 60_000),
+      })
+      .returning(),
+  );
   const [row] = await withSiteDb((db) =>
     db
       .insert(emails)
@@ -77,6 +105,22 @@ test('an admin sees a failed email safely previewed and resends it', async ({ pa
   try {
     await signInAsAdmin(page);
     await expect(page.getByRole('heading', { name: 'Email Dashboard' })).toBeVisible();
+    // The queue: the message's visible text, cut at 200 characters, and why it has not gone yet.
+    const queued = page.getByRole('listitem', { name: waitingSubject });
+    const text = queued.getByTestId('email-preview');
+    await expect(text).toContainText('Hi Ada, your download link is ready.');
+    // The message's own words first: not the layout's brand header, the same in every mail.
+    expect(((await text.textContent()) ?? '').trim()).toMatch(/^Hi Ada/);
+    await expect(text.locator('strong')).toHaveText('download link');
+    await expect(text).not.toContainText('Hidden inbox preheader');
+    const shown = ((await text.textContent()) ?? '').replace(/\s+/g, ' ').trim();
+    expect(shown.endsWith('...')).toBe(true);
+    expect(shown.length).toBeLessThanOrEqual(203);
+    const delivery = queued.getByTestId('email-delivery');
+    await expect(delivery).toContainText('Attempts3 of 6');
+    await expect(delivery).toContainText('Last errorconnect ECONNREFUSED 127.0.0.1:2525');
+    await expect(delivery).toContainText(/Next attempt.+\(in (9|10) minutes\)/);
+
     await page.getByRole('tab', { name: 'Recent Emails' }).click();
     const card = page.getByRole('listitem', { name: subject });
     await expect(card.getByTestId('email-status')).toHaveText('failed');
@@ -94,7 +138,7 @@ test('an admin sees a failed email safely previewed and resends it', async ({ pa
     await expect(card.getByTestId('email-status')).toHaveText('queued');
     await expect(card.getByRole('button', { name: 'Resend' })).toHaveCount(0);
   } finally {
-    await withSiteDb((db) => db.delete(emails).where(eq(emails.id, row!.id)));
+    await withSiteDb((db) => db.delete(emails).where(inArray(emails.id, [row!.id, waiting!.id])));
   }
 });
 

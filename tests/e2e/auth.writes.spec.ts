@@ -1,12 +1,16 @@
 /**
  * Accounts in the browser: sign up, confirm from the mailed link, sign in (and the error toast),
- * and the signed-in visitor sent on from /signin and /signup. Writes users, so it runs in "writes".
+ * and the signed-in visitor sent on from /signin and /signup; the return target through every hop
+ * (sign-up, the mailed link, the reset) with the message the target page shows; a used link and the
+ * mail's code. Writes users, so it runs in "writes".
  */
 import { expect, test, type Page } from '@playwright/test';
 import { desc, eq } from 'drizzle-orm';
 import { openDatabase } from '../../functions/db/client.ts';
 import { emails } from '../../functions/db/schema.ts';
 import { quietLogger } from '../support/fixtures.ts';
+import { seriousViolations } from './axe.ts';
+import { testClient } from './members.ts';
 
 const unique = (name: string) => `${name}.${Date.now()}${Math.floor(Math.random() * 1e6)}@example.com`;
 const PASSWORD = 'browser journey pass';
@@ -14,14 +18,14 @@ const PASSWORD = 'browser journey pass';
 const form = (page: Page) => page.locator('main form[aria-label="Sign in"], main form[aria-label="Sign up"]');
 const toastTitled = (page: Page, title: string) => page.locator('#toast-region [data-toast]').filter({ hasText: title });
 
-/** The link from the newest mail to `to` (of a template, if given), read from the site database's outbox. */
-async function mailedLink(to: string, template?: string): Promise<string> {
+/** The link and the code of the newest mail to `to` (of a template, if given), read from the site database's outbox. */
+async function mailed(to: string, template?: string): Promise<{ link: string; code: string }> {
   const database = await openDatabase({ kind: 'postgres', url: process.env.TEST_SITE_DB_URL!, poolSize: 1 }, quietLogger());
   try {
     for (let i = 0; i < 50; i++) {
       const [mail] = await database.db.select().from(emails).where(eq(emails.to, to)).orderBy(desc(emails.createdAt)).limit(1);
       const link = mail && (!template || mail.template === template) && /https?:\/\/\S+\/auth\/v1\/verify\?\S+/.exec(mail.bodyText)?.[0];
-      if (link) return link;
+      if (link) return { link, code: /code: (\d{6})/.exec(mail.bodyText)?.[1] ?? '' };
       await new Promise((r) => setTimeout(r, 100));
     }
     throw new Error(`no mail to ${to}`);
@@ -29,6 +33,7 @@ async function mailedLink(to: string, template?: string): Promise<string> {
     await database.close();
   }
 }
+const mailedLink = async (to: string, template?: string) => (await mailed(to, template)).link;
 
 test('sign up, confirm from the mail, then sign in; wrong passwords get the Authentication error toast', async ({ page }) => {
   const email = unique('journey');
@@ -90,9 +95,16 @@ async function signedUp(page: Page, name: string): Promise<string> {
 
 test('the account page: header, name, language, sign out, and /account then sends visitors to /signin', async ({ page }) => {
   const email = await signedUp(page, 'account');
+  // On a phone the header keeps the whole address (Sign Out wraps below it).
+  await page.setViewportSize({ width: 390, height: 844 });
   await page.goto('/account');
   await expect(page.getByRole('heading', { level: 1, name: 'My Account' })).toBeVisible();
-  await expect(page.getByText(email)).toBeVisible();
+  const address = page.getByRole('main').getByText(email);
+  await expect(address).toBeVisible();
+  expect(await address.evaluate((el) => el.scrollWidth <= el.clientWidth && el.getBoundingClientRect().right <= window.innerWidth)).toBe(
+    true,
+  );
+  await page.setViewportSize({ width: 1280, height: 800 });
   await expect(page.getByText('No Active Subscription')).toBeVisible();
   await expect(page.getByRole('link', { name: 'Upgrade Plan' })).toHaveAttribute('href', '/pricing');
 
@@ -137,7 +149,8 @@ test('deleting the account really deletes it: the member can no longer sign in',
 test('the header shows the signed-in state without an island, and signs out', async ({ page }) => {
   const header = page.locator('#site-header');
   await page.goto('/about');
-  await expect(header.getByRole('link', { name: 'Sign In' }).first()).toHaveAttribute('href', '/signin');
+  // Sign In comes back to the page it was clicked on.
+  await expect(header.getByRole('link', { name: 'Sign In' }).first()).toHaveAttribute('href', '/signin?redirect=%2Fabout');
   await expect(header.getByRole('button', { name: 'Sign Out' })).toHaveCount(0);
   await signedUp(page, 'header');
   await page.goto('/about');
@@ -149,24 +162,44 @@ test('the header shows the signed-in state without an island, and signs out', as
   await page.waitForURL('**/signin?redirect=%2Faccount');
 });
 
-test('the Subscribe round trip through sign-in ends on the chosen plan', async ({ page }) => {
-  const email = await signedUp(page, 'pricing');
-  // Signed out again, so the round trip goes through the sign-in form.
-  await page.evaluate(() => localStorage.clear());
-  await page.goto('/pricing');
-  await page.getByText('Yearly').click();
-  await page.getByRole('button', { name: 'Subscribe', exact: true }).nth(1).click();
+test('a plan chosen on the pricing page survives sign-up and its mailed link, and sign-in', async ({ page }) => {
+  const email = unique('pricing');
   const panel = page.locator('#checkout-panel');
-  await expect(panel).toContainText('Premium');
-  await panel.getByRole('button', { name: /Subscribe to/ }).click();
-  await page.waitForURL((url) => url.pathname === '/signin');
+  const choosePremiumYearly = async () => {
+    await page.goto('/pricing');
+    await page.getByText('Yearly').click();
+    await page.getByRole('button', { name: 'Subscribe', exact: true }).nth(1).click();
+    await expect(panel).toContainText('Premium');
+    await panel.getByRole('button', { name: /Subscribe to/ }).click();
+    await page.waitForURL((url) => url.pathname === '/signin');
+  };
+  const backOnThePlan = async () => {
+    await page.waitForURL((url) => url.pathname === '/pricing' && url.searchParams.get('plan') === 'price_premium_yearly');
+    await expect(panel.getByRole('button', { name: 'Subscribe to Premium' })).toBeVisible();
+    await expect(page.getByRole('radio', { name: /Yearly/ })).toBeChecked();
+  };
+
+  // A new visitor: from sign-in to sign-up, then the mailed confirmation link, and back on the plan.
+  await choosePremiumYearly();
+  await page.getByRole('link', { name: 'Sign up' }).click();
+  await page.waitForURL((url) => url.pathname === '/signup' && url.searchParams.get('redirect') === '/pricing?plan=price_premium_yearly');
+  await form(page).getByLabel('Email').fill(email);
+  await form(page).getByLabel('Password').fill(PASSWORD);
+  await form(page).getByRole('button', { name: 'Sign Up' }).click();
+  await expect(toastTitled(page, 'Account created')).toBeVisible();
+  await page.goto(await mailedLink(email));
+  await backOnThePlan();
+  await expect(toastTitled(page, 'Email confirmed')).toBeVisible();
+  // Signed in, Get Started leads to the account, not to a sign-up page that would send the member home.
+  await expect(page.locator('[data-get-started]')).toHaveAttribute('href', '/account');
+
+  // Signed out again: the same round trip through the sign-in form.
+  await page.evaluate(() => localStorage.clear());
+  await choosePremiumYearly();
   await form(page).getByLabel('Email').fill(email);
   await form(page).getByLabel('Password').fill(PASSWORD);
   await form(page).getByRole('button', { name: 'Sign In' }).click();
-  await page.waitForURL((url) => url.pathname === '/pricing' && url.searchParams.get('plan') !== null);
-  await expect(panel).toBeVisible();
-  await expect(panel.getByRole('button', { name: 'Subscribe to Premium' })).toBeVisible();
-  await expect(page.getByRole('radio', { name: /Yearly/ })).toBeChecked();
+  await backOnThePlan();
 });
 
 test('forgot password: the mailed link opens the reset page, and the new password works', async ({ page }) => {
@@ -183,6 +216,8 @@ test('forgot password: the mailed link opens the reset page, and the new passwor
   await page.getByLabel('New password', { exact: true }).fill('a new browser pass');
   await page.getByRole('button', { name: 'Set new password' }).click();
   await page.waitForURL((url) => url.pathname === '/account');
+  // Said on the page the visitor lands on, not on the one that left.
+  await expect(toastTitled(page, 'Password updated')).toBeVisible();
   // Let the account page settle first: with the session gone mid-load it would send the visitor to /signin itself.
   await expect(page.getByRole('heading', { level: 1, name: 'My Account' })).toBeVisible();
   await page.evaluate(() => localStorage.clear());
@@ -202,4 +237,60 @@ test('sign in by an emailed link', async ({ page }) => {
   await expect(toastTitled(page, 'Check your email')).toBeVisible();
   await page.goto(await mailedLink(email, 'auth-magic-link'));
   await page.waitForURL((url) => url.pathname === '/blog');
+});
+
+test('a used link says so and sends a new one; the code in the mail signs in; reset and sign-in links wait apart', async ({ page }) => {
+  const email = unique('used');
+  const landing = `${process.env.E2E_BASE_URL}/signin?redirect=%2Fblog`;
+  const res = await page.request.post(`/auth/v1/signup?redirect_to=${encodeURIComponent(landing)}`, {
+    headers: testClient(),
+    data: { email, password: PASSWORD },
+  });
+  expect(res.ok(), `sign-up: ${res.status()}`).toBe(true);
+  const link = await mailedLink(email, 'auth-confirm-signup');
+  // Followed once elsewhere (another device, a mail scanner): opening it again fails.
+  expect((await page.request.get(link, { maxRedirects: 0 })).status()).toBe(303);
+
+  await page.goto(link);
+  await expect(page.getByRole('alert').filter({ hasText: 'This link no longer works' })).toContainText('a newer email replaced it');
+  expect(new URL(page.url()).hash).toBe('');
+  const again = page.getByRole('form', { name: 'Send a new link' });
+  await again.getByLabel('Email').fill(email);
+  await again.getByRole('button', { name: 'Send a new link' }).click();
+  await expect(again.getByRole('status')).toContainText('a new sign-in link is on its way');
+  await again.getByRole('button', { name: 'Send a new link' }).click();
+  await expect(again.getByRole('alert')).toContainText(
+    /^We sent you a sign-in link a moment ago\. You can ask for another in (5\d|60) seconds\.$/,
+  );
+
+  // The new mail's code, typed here: a wrong one is said plainly, the right one signs in and returns.
+  const { code } = await mailed(email, 'auth-magic-link');
+  await page.getByText('Have a code?').click();
+  const byCode = page.getByRole('form', { name: 'Enter your code' });
+  await byCode.getByLabel('Email').fill(email);
+  await byCode.getByLabel('6-digit code').fill(code === '000000' ? '111111' : '000000');
+  await byCode.getByRole('button', { name: 'Continue with code' }).click();
+  await expect(byCode.getByRole('alert')).toContainText('That code is wrong or has expired');
+  expect(await seriousViolations(page), 'sign-in page with a failed link and the code form').toEqual([]);
+  await byCode.getByLabel('6-digit code').fill(code);
+  await byCode.getByRole('button', { name: 'Continue with code' }).click();
+  await page.waitForURL((url) => url.pathname === '/blog');
+  await expect(toastTitled(page, 'Signed in')).toBeVisible();
+
+  // Signed out: a reset keeps the target, is not held back by the sign-in link's wait, and its code works too.
+  await page.evaluate(() => localStorage.clear());
+  await page.goto('/signin?redirect=%2Fblog');
+  await page.getByRole('link', { name: 'Forgot your password?' }).click();
+  await page.waitForURL((url) => url.pathname === '/forgot-password' && url.searchParams.get('redirect') === '/blog');
+  await page.getByRole('form', { name: 'Reset password' }).getByLabel('Email').fill(email);
+  await page.getByRole('button', { name: 'Send reset link' }).click();
+  await expect(toastTitled(page, 'Check your email')).toBeVisible();
+  const recovery = await mailed(email, 'auth-recovery');
+  await byCode.getByLabel('6-digit code').fill(recovery.code);
+  await byCode.getByRole('button', { name: 'Continue with code' }).click();
+  await page.waitForURL((url) => url.pathname === '/reset-password' && url.searchParams.get('redirect') === '/blog');
+  await page.getByLabel('New password', { exact: true }).fill('a newer browser pass');
+  await page.getByRole('button', { name: 'Set new password' }).click();
+  await page.waitForURL((url) => url.pathname === '/blog');
+  await expect(toastTitled(page, 'Password updated')).toBeVisible();
 });

@@ -1,8 +1,9 @@
 /**
  * Create Content in the browser (writes content, so it runs with the writing tests): visitors are
  * sent to sign in and members away; an editor creates a blog post with an image by hand (the
- * schema's texts first, then the toast and the list) and drafts a course with AI, edits it and
- * publishes it. The items are removed afterwards.
+ * schema's texts first, each gone once its field is valid; an upload on a slow link shows its
+ * progress and is cancelled; then the toast and the list) and drafts a course with AI, edits it
+ * and publishes it. The items are removed afterwards.
  */
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
@@ -54,8 +55,34 @@ test('an editor creates a blog post with an image by hand and finds it in the li
     await expect(form.getByText('Description must be at least 10 characters')).toBeVisible();
     expect(await seriousViolations(page)).toEqual([]);
 
+    // A field's error goes as soon as the field is valid; the other stays until its own field is.
     await form.getByLabel('Title').fill(title);
+    await expect(form.getByText('Title must be at least 3 characters')).toHaveCount(0);
+    await expect(form.getByText('Description must be at least 10 characters')).toBeVisible();
     await form.getByLabel('Description').fill('How a neighbourhood bakery gets found on the map.');
+    await expect(form.getByText('Description must be at least 10 characters')).toHaveCount(0);
+
+    // On a slow link the upload shows its progress and can be cancelled: nothing is added.
+    const cdp = await page.context().newCDPSession(page);
+    const uploadSpeed = (bytesPerSecond: number) =>
+      cdp.send('Network.emulateNetworkConditions', {
+        offline: false,
+        latency: 0,
+        downloadThroughput: -1,
+        uploadThroughput: bytesPerSecond,
+      });
+    await cdp.send('Network.enable');
+    await uploadSpeed(256 * 1024);
+    await form.getByLabel('Media').setInputFiles({ name: 'big-photo.png', mimeType: 'image/png', buffer: Buffer.alloc(4 * 1024 * 1024) });
+    const bar = form.getByRole('progressbar', { name: 'Uploading big-photo.png' });
+    await expect.poll(async () => Number(await bar.getAttribute('aria-valuenow'))).toBeGreaterThan(0);
+    await expect(form.getByTestId('upload-progress')).toContainText(/\d+%/);
+    await form.getByRole('button', { name: 'Cancel upload' }).click();
+    await expect(form.getByText('Upload of big-photo.png canceled.')).toBeVisible();
+    await expect(bar).toHaveCount(0);
+    await expect(form.getByRole('list', { name: 'Uploaded media' })).toHaveCount(0);
+    await uploadSpeed(-1);
+
     await form.getByLabel('Content').fill('## Start with the map\n\nClaim the listing first.');
     await form.getByLabel('Tags').fill('SEO, Local , ');
     await form.getByLabel('Media').setInputFiles(IMAGE);

@@ -24,9 +24,11 @@ test('a blog article shows its metadata, the team author default, the avatar and
   await expect(page.getByText(format(parseISO(article.publishedDate), 'MMMM d, yyyy'))).toBeVisible();
   for (const tag of article.tags) await expect(page.getByRole('list', { name: 'Tags' }).getByText(tag, { exact: true })).toBeVisible();
   const gate = page.getByTestId('gate-card');
-  const title = { premium: 'Premium Content', subscriber: 'Subscriber Content', free: 'Restricted Content' }[article.accessLevel];
+  const title = { premium: 'Premium Content', subscriber: 'Subscriber Content', free: 'Free with an account' }[article.accessLevel];
   await expect(gate.getByRole('heading', { name: title })).toBeVisible();
-  await expect(gate.getByRole('link', { name: 'Upgrade Now' })).toHaveAttribute('href', '/pricing');
+  if (article.accessLevel === 'free')
+    await expect(gate.getByRole('link', { name: 'Sign up' })).toHaveAttribute('href', /^\/signup\?redirect=/);
+  else await expect(gate.getByRole('link', { name: 'Upgrade Now' })).toHaveAttribute('href', '/pricing');
 });
 
 test('the media gallery shows images at 16:9 and replaces a broken image with the placeholder', async ({ page }) => {

@@ -30,6 +30,8 @@ export default async function globalSetup(config: FullConfig) {
       PAYMENTS: 'test',
       DIST_DIR: env.distDir,
       NODE_ENV: 'test',
+      // Set-up helpers sign up from addresses of their own (tests/e2e/members.ts): trust one proxy hop.
+      TRUST_PROXY: '1',
       LOG_LEVEL: 'silent',
       // The demo accounts (one per level and staff role): the gated-content journeys use the admin.
       AUTH_SEED_DEMO: 'true',

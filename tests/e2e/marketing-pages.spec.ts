@@ -96,6 +96,8 @@ test.describe('pricing', () => {
     await expect(panel).toBeVisible();
     await expect(panel).toBeFocused();
     await expect(panel).toContainText('$19.99/month');
+    // A space between the sign-in note and the next sentence (the build once joined them: 'first.Payments').
+    await expect(panel).toContainText('You will sign in or create an account first. Payments are processed securely');
     await choose(page, 'Yearly');
     await expect(panel).toContainText('$191.90/year');
     await card(page, 'Subscriber').getByRole('button', { name: 'Subscribe' }).click();

@@ -1,7 +1,8 @@
 /**
  * Payments in the browser, on the embedded test provider (writes members, subscriptions and
  * purchases, so it runs with the writing tests): a free member subscribes to Premium yearly through
- * the test checkout (a declined card first), the confirmation shows the new level, a premium body
+ * the test checkout (leaving it once, which keeps Yearly chosen; then a declined card), the
+ * confirmation shows the new level, a premium body
  * opens, the account cancels and the portal resumes; a priced market item is bought and downloaded;
  * a priced course at the free level offers members the Buy button (never its lessons) until they buy
  * it; a failed checkout start shows the spec's error, and so do the account card's failed load, cancel
@@ -48,6 +49,14 @@ test('a free member subscribes to Premium yearly, reads premium content, cancels
   await expect(page.getByRole('note', { name: 'Test mode' })).toContainText('No real card is charged');
   await expect(page.getByTestId('checkout-product')).toHaveText('Premium');
   await expect(page.getByTestId('checkout-amount')).toHaveText('$191.90 / year');
+  // Leaving the checkout comes back to the plan as it was chosen: Premium, yearly.
+  await page.getByRole('link', { name: 'Cancel and return' }).click();
+  await page.waitForURL((url) => url.pathname === '/pricing' && url.searchParams.get('canceled') === 'true');
+  await expect(page.getByText('Checkout was canceled. You have not been charged.')).toBeVisible();
+  await expect(page.getByRole('radio', { name: /Yearly/ })).toBeChecked();
+  await expect(panel).toContainText('$191.90/year');
+  await panel.getByRole('button', { name: 'Subscribe to Premium' }).click();
+  await page.waitForURL((url) => url.pathname === '/billing/test-checkout' && url.searchParams.has('session'));
   await payWith(page, '4000 0000 0000 0002');
   await expect(page.getByTestId('payment-error')).toHaveText('Your card was declined.');
   expect(await seriousViolations(page), 'test checkout with a decline').toEqual([]);
@@ -75,6 +84,7 @@ test('a free member subscribes to Premium yearly, reads premium content, cancels
   await expect(card.getByTestId('subscription-status')).toHaveText('Active');
   await expect(details).toContainText('Next Billing Date');
   await card.getByRole('button', { name: 'Cancel Subscription' }).click();
+  await page.getByRole('dialog', { name: 'Cancel your Premium plan?' }).getByRole('button', { name: 'Yes, cancel' }).click();
   await expect(card.getByTestId('subscription-status')).toHaveText('Canceling');
   await expect(details).toContainText('Access Until');
   await expect(details).toContainText('Your subscription has been canceled and will end on');
@@ -246,6 +256,7 @@ test("the account's subscription card shows the spec's load, cancel and portal f
   await card.getByRole('button', { name: 'Retry' }).click();
   await expect(card.getByTestId('subscription-status')).toHaveText('Active');
   await card.getByRole('button', { name: 'Cancel Subscription' }).click();
+  await page.getByRole('dialog', { name: 'Cancel your Subscriber plan?' }).getByRole('button', { name: 'Yes, cancel' }).click();
   await expect(card).toContainText('Failed to cancel subscription. Please try again.');
   await expect(card.getByRole('button', { name: 'Cancel Subscription' })).toBeEnabled();
   await card.getByRole('button', { name: 'Manage Subscription' }).click();

@@ -61,6 +61,11 @@ describe.each(DATABASE_KINDS)('admin API on %s', (kind) => {
       .values(mail('sent', { sentAt: new Date() }))
       .returning();
     await t.database.db.insert(emails).values([mail('queued'), mail('queued'), mail('delivered', { deliveredAt: new Date() })]);
+    const nextAttemptAt = new Date(Date.now() + 10 * 60_000);
+    const [retrying] = await t.database.db
+      .insert(emails)
+      .values(mail('queued', { attempts: 3, errorMessage: 'connect ECONNREFUSED 127.0.0.1:25', nextAttemptAt }))
+      .returning();
 
     type Rec = Record<string, unknown>;
     const recent = await json<Rec[]>(call('GET', '/api/email/recent?limit=10'));
@@ -78,14 +83,33 @@ describe.each(DATABASE_KINDS)('admin API on %s', (kind) => {
       deliveredAt: null,
       failedAt: failedAt.toISOString(),
       errorMessage: 'Mailbox unavailable',
+      delivery: { attempts: 6, maxAttempts: 6, lastError: 'Mailbox unavailable', nextAttemptAt: null, sending: false },
     });
     expect(await json<Rec[]>(call('GET', '/api/email/recent?limit=2'))).toHaveLength(2);
     const queue = await json<Rec[]>(call('GET', '/api/email/queue'));
-    expect(queue.map((r) => r.status)).toEqual(['queued', 'queued']);
+    expect(queue.map((r) => r.status)).toEqual(['queued', 'queued', 'queued']);
+    // Beyond the spec's record: why a queued mail is still waiting (attempts, last error, next attempt, held by a worker).
+    expect(queue.find((r) => r.id === retrying!.id)!.delivery).toEqual({
+      attempts: 3,
+      maxAttempts: 6,
+      lastError: 'connect ECONNREFUSED 127.0.0.1:25',
+      nextAttemptAt: nextAttemptAt.toISOString(),
+      sending: false,
+    });
+    const fresh = queue.find((r) => r.id !== retrying!.id)!;
+    expect(fresh.delivery).toMatchObject({ attempts: 0, lastError: null, sending: false });
+    expect(typeof (fresh.delivery as { nextAttemptAt: unknown }).nextAttemptAt).toBe('string');
+    await t.database.db
+      .update(emails)
+      .set({ leaseOwner: 'worker-1', leaseExpiresAt: new Date(Date.now() + 60_000) })
+      .where(eq(emails.id, fresh.id as string));
+    const held = (await json<Rec[]>(call('GET', '/api/email/queue'))).find((r) => r.id === fresh.id)!;
+    expect(held.delivery).toMatchObject({ sending: true });
 
     const requeued = await json<Rec>(call('POST', `/api/email/${failed!.id}/resend`));
     expect(requeued).toMatchObject({ id: failed!.id, status: 'queued', failedAt: null, errorMessage: null, subject: 'A failed mail' });
     expect(Object.keys(requeued).sort()).toEqual(Object.keys(failedRecord).sort());
+    expect(requeued.delivery).toMatchObject({ attempts: 0, lastError: null, sending: false });
     expect((await json<Rec[]>(call('GET', '/api/email/queue'))).map((r) => r.id)).toContain(failed!.id);
 
     // Only failed mail: the same one again (now queued), and a sent one, are refused.

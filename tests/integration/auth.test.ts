@@ -500,3 +500,46 @@ describe.each(DATABASE_KINDS)('embedded auth on %s', (kind) => {
     expect(used).toEqual([]);
   });
 });
+
+describe('auth mail cooldowns', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp('pglite', undefined, { AUTH_MAIL_COOLDOWN_SECONDS: '60', AUTH_BCRYPT_COST: '4' });
+  });
+  afterAll(() => t?.close());
+
+  const post = async (path: string, body: unknown) => {
+    const res = await t.app.request(`/auth/v1${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': '10.9.0.1' },
+      body: JSON.stringify(body),
+    });
+    return { status: res.status, body: (await res.json()) as { error_code?: string; msg?: string } };
+  };
+  /** The wait a cooldown refusal names, in seconds. */
+  const waitOf = (msg: string | undefined) => Number(/after (\d+) seconds/.exec(msg ?? '')?.[1]);
+
+  it('keeps a reset link and a sign-in link apart, each refusal naming its own wait', async () => {
+    const address = 'cooldown@example.test';
+    expect((await post('/signup', { email: address, password: PASSWORD })).status).toBe(200);
+    // Confirmed, and a reset link asked for 40 seconds ago.
+    await t.database.db
+      .update(authUsers)
+      .set({ emailConfirmedAt: new Date(), recoverySentAt: new Date(Date.now() - 40_000) })
+      .where(eq(authUsers.email, address));
+
+    // A sign-in link is not held back by the reset link (GoTrue's shared recovery_sent_at would).
+    expect((await post('/otp', { email: address, create_user: false })).status).toBe(200);
+    const again = await post('/otp', { email: address, create_user: false });
+    expect(again).toMatchObject({ status: 429, body: { error_code: 'over_email_send_rate_limit' } });
+    expect(waitOf(again.body.msg)).toBeGreaterThan(55);
+
+    const reset = await post('/recover', { email: address });
+    expect(reset).toMatchObject({ status: 429, body: { error_code: 'over_email_send_rate_limit' } });
+    expect(waitOf(reset.body.msg)).toBeGreaterThanOrEqual(19);
+    expect(waitOf(reset.body.msg)).toBeLessThanOrEqual(21);
+    // Asking for a sign-in link did not move the reset link's clock.
+    const [user] = await t.database.db.select().from(authUsers).where(eq(authUsers.email, address));
+    expect(Date.now() - user!.recoverySentAt!.getTime()).toBeGreaterThanOrEqual(40_000);
+  });
+});

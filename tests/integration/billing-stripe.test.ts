@@ -6,6 +6,8 @@
  * session paid but before confirm returns; after a restart, the webhook (delivered twice) and confirm
  * together grant the level exactly once: one subscription row, one audit entry, one receipt. A paid
  * checkout for an item unpublished meanwhile is refunded through Stripe, once, and never recorded.
+ * Plan changes: an upgrade invoiced at once, a downgrade held on a subscription schedule, which
+ * keeping the plan or cancelling releases.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
@@ -154,6 +156,45 @@ describe('payments through the Stripe adapter (real server, Postgres, Stripe fak
     const down = await call(member.token, '/stripe/create-portal-session', { customerId, returnUrl: '/account' });
     expect(down.status).toBe(503);
     expect(((await down.json()) as { error: { code: string } }).error.code).toBe('unavailable');
+  });
+
+  it('changes plans through the SDK: an upgrade invoiced at once, a downgrade on a schedule that keep and cancel release', async () => {
+    const member = await signIn('premium@demo.beacongrowth.co');
+    const sessionId = await checkout(member.token, 'price_subscriber_monthly');
+    const subscriptionId = fake.completeSession(sessionId).subscription!.id;
+    expect(await (await call(member.token, '/stripe/confirm', { sessionId })).json()).toMatchObject({ accessLevel: 'subscriber' });
+    const change = async (priceId: string) => {
+      const res = await call(member.token, `/stripe/subscriptions/${subscriptionId}/change`, { priceId });
+      expect(res.status, await res.clone().text()).toBe(200);
+      return (await res.json()) as { change: string; accessLevel: string; charged?: number; subscription: { scheduledChange: unknown } };
+    };
+
+    const up = await change('price_premium_monthly');
+    expect(up).toMatchObject({ change: 'upgraded', accessLevel: 'premium' });
+    expect(up.charged).toBeGreaterThan(990);
+    expect(await levelOf(member.id)).toBe('premium');
+    const receipts = await database.db
+      .select()
+      .from(emails)
+      .where(and(eq(emails.userId, member.id), eq(emails.template, 'billing-upgraded')));
+    expect(receipts).toHaveLength(1);
+
+    const down = await change('price_subscriber_monthly');
+    expect(down).toMatchObject({
+      change: 'scheduled',
+      accessLevel: 'premium',
+      subscription: { scheduledChange: { priceId: 'price_subscriber_monthly' } },
+    });
+    const schedule = fake.state.subscriptions.get(subscriptionId)!.schedule!;
+    // Keep: the schedule is released, nothing changes.
+    expect(await change('price_premium_monthly')).toMatchObject({ change: 'kept', subscription: { scheduledChange: null } });
+    expect(fake.state.schedules.get(schedule)!.status).toBe('released');
+    // Down again, then cancel: the new schedule is released first (Stripe refuses a cancel under a schedule).
+    await change('price_subscriber_monthly');
+    const canceled = await call(member.token, `/stripe/subscriptions/${subscriptionId}/cancel`, {});
+    expect(canceled.status, await canceled.clone().text()).toBe(200);
+    expect(fake.state.subscriptions.get(subscriptionId)).toMatchObject({ schedule: null, cancel_at_period_end: true });
+    expect(await levelOf(member.id)).toBe('premium'); // paid until the period ends
   });
 
   it('grants the level exactly once when the server dies between payment and confirm', async () => {

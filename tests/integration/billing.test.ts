@@ -3,13 +3,23 @@
  * invalid cards, then a good one), confirm (idempotent), the level following the money, cancel and
  * resume, the portal, renewals, failed renewals and endings on a moved clock, one-time purchases
  * that open a download, the provider's signed webhooks (duplicates, order, bad signatures, unknown
- * events), the mails each change sends once, and account deletion ending the subscription.
+ * events), the mails each change sends once, plan changes (upgrades now with a prorated charge,
+ * downgrades at the renewal, the portal's switch and test clock), and account deletion ending the
+ * subscription.
  */
 import { and, eq } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { embeddedWebhookSecret } from '../../functions/billing/index.ts';
-import { auditLog, emails, profiles, purchases, subscriptions, testBillingSessions } from '../../functions/db/schema.ts';
+import {
+  auditLog,
+  emails,
+  profiles,
+  purchases,
+  subscriptions,
+  testBillingSessions,
+  testBillingSubscriptions,
+} from '../../functions/db/schema.ts';
 import { loadSigningSecret } from '../../functions/secrets/service.ts';
 import { createSecretStore } from '../../functions/secrets/store.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
@@ -432,6 +442,34 @@ describe.each(DATABASE_KINDS)('payments on the embedded provider (%s)', (kind) =
       expect((await call(m.token, '/api/payments/stripe/confirm', { sessionId })).status).toBe(409);
     });
 
+    it('syncs the subscription a schedule event names (a change made in the provider’s portal), released ones included', async () => {
+      const m = await member();
+      await subscribe(m.token, 'price_premium_monthly');
+      const [sub] = await t.database.db.select().from(subscriptions).where(eq(subscriptions.userId, m.id));
+      // The provider holds a change for the period end; only its schedule event tells us.
+      const held = (key: string | null) =>
+        t.database.db.update(testBillingSubscriptions).set({ pendingLookupKey: key }).where(eq(testBillingSubscriptions.id, sub!.id));
+      await held('subscriber_monthly');
+      const created = await signed({
+        id: `evt_sched_created_${sub!.id}`,
+        type: 'subscription_schedule.created',
+        data: { object: { id: 'sub_sched_1', object: 'subscription_schedule', subscription: sub!.id } },
+      });
+      expect(await created.json()).toEqual({ received: 1, applied: 1 });
+      const [row] = await t.database.db.select().from(subscriptions).where(eq(subscriptions.id, sub!.id));
+      expect(row).toMatchObject({ scheduledTierId: 'price_subscriber_monthly', scheduledAt: row!.currentPeriodEnd });
+      expect(await mails(m.id)).toEqual(['billing-activated', 'billing-change-scheduled']);
+      await held(null);
+      await signed({
+        id: `evt_sched_released_${sub!.id}`,
+        type: 'subscription_schedule.released',
+        data: { object: { id: 'sub_sched_1', object: 'subscription_schedule', subscription: null, released_subscription: sub!.id } },
+      });
+      const [after] = await t.database.db.select().from(subscriptions).where(eq(subscriptions.id, sub!.id));
+      expect(after).toMatchObject({ scheduledTierId: null, scheduledAt: null });
+      expect(await levelOf(m.id)).toBe('premium');
+    });
+
     it('applies a duplicate once and ends right when deleted arrives before updated', async () => {
       const m = await member();
       const sessionId = await checkout(m.token, { priceId: 'price_premium_monthly' });
@@ -462,6 +500,173 @@ describe.each(DATABASE_KINDS)('payments on the embedded provider (%s)', (kind) =
         .from(subscriptions)
         .where(and(eq(subscriptions.id, sub!.id)));
       expect(row!.status).toBe('canceled');
+    });
+  });
+
+  describe('plan changes through the existing subscription', () => {
+    const change = (token: string, subscriptionId: string, priceId: string) =>
+      call(token, `/api/payments/stripe/subscriptions/${subscriptionId}/change`, { priceId });
+    const mine = async (token: string) =>
+      (await (await call(token, '/api/payments/subscription')).json()) as {
+        subscriptionId: string;
+        priceId: string;
+        cancelAtPeriodEnd: boolean;
+        currentPeriodEnd: string;
+        scheduledChange: { priceId: string; effectiveAt: string } | null;
+      };
+    const mailRows = (userId: string, template: string) =>
+      t.database.db
+        .select()
+        .from(emails)
+        .where(and(eq(emails.userId, userId), eq(emails.template, template)));
+
+    it('upgrades at once with a prorated charge and a receipt, and downgrades only when the paid period renews', async () => {
+      const m = await member();
+      await subscribe(m.token, 'price_subscriber_monthly');
+      const sub = await mine(m.token);
+      expect(sub).toMatchObject({ priceId: 'price_subscriber_monthly', scheduledChange: null });
+      // A second checkout is still refused: changes go through this subscription.
+      expect(
+        (
+          await call(m.token, '/api/payments/stripe/create-session', {
+            priceId: 'price_premium_monthly',
+            successUrl: SUCCESS,
+            cancelUrl: '/pricing',
+          })
+        ).status,
+      ).toBe(409);
+
+      const up = await change(m.token, sub.subscriptionId, 'price_premium_monthly');
+      expect(up.status, await up.clone().text()).toBe(200);
+      const upgraded = (await up.json()) as { change: string; accessLevel: string; charged: number; subscription: { priceId: string } };
+      expect(upgraded).toMatchObject({ change: 'upgraded', accessLevel: 'premium', subscription: { priceId: 'price_premium_monthly' } });
+      expect(upgraded.charged).toBeGreaterThan(990); // nearly the whole month's difference (1999 - 999)
+      expect(upgraded.charged).toBeLessThanOrEqual(1000);
+      expect(await levelOf(m.id)).toBe('premium');
+      const [receipt] = await mailRows(m.id, 'billing-upgraded');
+      expect(receipt!.subject).toBe('[Test mode] Your Beacon Growth plan is now Premium');
+      expect(receipt!.bodyText).toContain(`Today we charged $${(upgraded.charged / 100).toFixed(2)}`);
+      expect((await change(m.token, sub.subscriptionId, 'price_premium_monthly')).status).toBe(409); // already on it
+
+      // Down: held for the period end; premium stays until then.
+      const down = (await (await change(m.token, sub.subscriptionId, 'price_subscriber_monthly')).json()) as {
+        change: string;
+        accessLevel: string;
+      };
+      expect(down).toMatchObject({ change: 'scheduled', accessLevel: 'premium' });
+      const held = await mine(m.token);
+      expect(held).toMatchObject({
+        priceId: 'price_premium_monthly',
+        scheduledChange: { priceId: 'price_subscriber_monthly', effectiveAt: held.currentPeriodEnd },
+      });
+      expect(await levelOf(m.id)).toBe('premium');
+      expect((await mailRows(m.id, 'billing-change-scheduled'))[0]!.bodyText).toContain('Your plan changes to Subscriber ($9.99/month) on');
+      // The current plan again withdraws it; choosing the lower plan again holds it again.
+      expect(((await (await change(m.token, sub.subscriptionId, 'price_premium_monthly')).json()) as { change: string }).change).toBe(
+        'kept',
+      );
+      expect((await mine(m.token)).scheduledChange).toBeNull();
+      await change(m.token, sub.subscriptionId, 'price_subscriber_monthly');
+
+      // The renewal applies it, through the provider's event: the level drops then, not before.
+      offset += 32 * DAY;
+      await t.services.embeddedBilling!.advance();
+      expect(await levelOf(m.id)).toBe('subscriber');
+      expect(await mine(m.token)).toMatchObject({ priceId: 'price_subscriber_monthly', scheduledChange: null });
+      const audits = await t.database.db.select().from(auditLog).where(eq(auditLog.targetId, m.id));
+      expect(audits.map((a) => [a.detail.from, a.detail.to])).toEqual([
+        ['free', 'subscriber'],
+        ['subscriber', 'premium'],
+        ['premium', 'subscriber'],
+      ]);
+    });
+
+    it('keeps every paid day between monthly and yearly, and a cancel drops the change held for the renewal', async () => {
+      const m = await member();
+      await subscribe(m.token, 'price_subscriber_monthly');
+      const { subscriptionId } = await mine(m.token);
+      // Monthly to yearly: a new yearly period now, the unused month credited against it.
+      const yearly = (await (await change(m.token, subscriptionId, 'price_subscriber_yearly')).json()) as {
+        change: string;
+        charged: number;
+      };
+      expect(yearly.change).toBe('upgraded');
+      expect(yearly.charged).toBeGreaterThan(9590 - 999 - 5);
+      expect(yearly.charged).toBeLessThanOrEqual(9590 - 990);
+      const year = await mine(m.token);
+      expect(new Date(year.currentPeriodEnd).getTime()).toBeGreaterThan(Date.now() + offset + 360 * DAY);
+      // Yearly back to monthly waits for the year's end.
+      await change(m.token, subscriptionId, 'price_subscriber_monthly');
+      expect((await mine(m.token)).scheduledChange).toEqual({
+        priceId: 'price_subscriber_monthly',
+        name: 'Subscriber',
+        amount: 999,
+        interval: 'month',
+        effectiveAt: year.currentPeriodEnd,
+      });
+      // Cancelling ends the plan at the period end; the change held for then is dropped.
+      expect((await call(m.token, `/api/payments/stripe/subscriptions/${subscriptionId}/cancel`, {})).status).toBe(200);
+      expect(await mine(m.token)).toMatchObject({ cancelAtPeriodEnd: true, scheduledChange: null });
+      // Choosing a paid plan again means staying: the cancel is withdrawn.
+      expect(((await (await change(m.token, subscriptionId, 'price_subscriber_yearly')).json()) as { change: string }).change).toBe('kept');
+      expect((await mine(m.token)).cancelAtPeriodEnd).toBe(false);
+      // Free is a cancel at the period end.
+      expect(((await (await change(m.token, subscriptionId, 'price_free')).json()) as { change: string }).change).toBe('scheduled');
+      expect((await mine(m.token)).cancelAtPeriodEnd).toBe(true);
+      expect(await levelOf(m.id)).toBe('subscriber');
+    });
+
+    it('changes nothing when the upgrade charge is declined, and the portal switch follows the same rules', async () => {
+      const m = await member();
+      await subscribe(m.token, 'price_subscriber_monthly', '4000 0000 0000 0341'); // pays now, later charges fail
+      const { subscriptionId } = await mine(m.token);
+      const declined = await change(m.token, subscriptionId, 'price_premium_monthly');
+      expect(declined.status).toBe(402);
+      expect(await mine(m.token)).toMatchObject({ priceId: 'price_subscriber_monthly' });
+      expect(await levelOf(m.id)).toBe('subscriber');
+
+      const other = await member();
+      await subscribe(other.token, 'price_premium_yearly');
+      const portal = new URL(
+        (
+          (await (
+            await call(other.token, '/api/payments/stripe/create-portal-session', {
+              customerId: await customerOf(other.id),
+              returnUrl: '/account',
+            })
+          ).json()) as { url: string }
+        ).url,
+      ).searchParams.get('session')!;
+      const own = await mine(other.token);
+      const act = (body: object) => call(undefined, `/api/billing/test/portal/${portal}/subscriptions/${own.subscriptionId}`, body);
+      // Down in the portal: held for the period end, the level stays.
+      const switched = (await (await act({ action: 'switch', priceId: 'price_subscriber_monthly' })).json()) as {
+        subscription: { plan: { priceId: string }; scheduledChange: { plan: { priceId: string } } | null };
+      };
+      expect(switched.subscription).toMatchObject({
+        plan: { priceId: 'price_premium_yearly' },
+        scheduledChange: { plan: { priceId: 'price_subscriber_monthly' } },
+      });
+      await t.services.embeddedBilling!.deliverPending();
+      expect(await levelOf(other.id)).toBe('premium');
+      // The portal's test clock renews now: the held plan takes over, and the level drops through the event.
+      expect((await act({ action: 'advance' })).status).toBe(200);
+      await t.services.embeddedBilling!.deliverPending();
+      expect(await levelOf(other.id)).toBe('subscriber');
+      expect(await mine(other.token)).toMatchObject({ priceId: 'price_subscriber_monthly', scheduledChange: null });
+    });
+
+    it('refuses plan changes for someone else’s subscription and for unknown plans', async () => {
+      const m = await member();
+      await subscribe(m.token, 'price_subscriber_monthly');
+      const { subscriptionId } = await mine(m.token);
+      const stranger = await member();
+      expect((await change(stranger.token, subscriptionId, 'price_premium_monthly')).status).toBe(403);
+      expect((await change(m.token, subscriptionId, 'price_gold_monthly')).status).toBe(422);
+      expect(
+        (await call(undefined, `/api/payments/stripe/subscriptions/${subscriptionId}/change`, { priceId: 'price_premium_monthly' })).status,
+      ).toBe(401);
+      expect(await (await call(stranger.token, '/api/payments/subscription')).json()).toBeNull();
     });
   });
 

@@ -195,6 +195,13 @@ async function samples(t: TestApp): Promise<Record<string, Sample>> {
       path: `/api/payments/stripe/subscriptions/${subscription!.id}/cancel`,
       headers: payer.headers,
     },
+    'POST /api/payments/stripe/subscriptions/:subscriptionId/change': {
+      path: `/api/payments/stripe/subscriptions/${subscription!.id}/change`,
+      // An upgrade (the payer is on Subscriber monthly), answered 200.
+      body: { priceId: 'price_premium_monthly' },
+      headers: payer.headers,
+    },
+    'GET /api/payments/subscription': { path: '/api/payments/subscription', headers: payer.headers },
     'GET /api/payments/purchases': { path: '/api/payments/purchases', headers: payer.headers },
     'GET /api/payments/mode': { path: '/api/payments/mode' },
     'POST /openai/generate': {

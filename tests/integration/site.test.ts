@@ -173,7 +173,7 @@ describe.each(DATABASE_KINDS)('site served on %s', (kind) => {
       expect(page.status).toBe(200);
       const html = await page.text();
       expect(html).toContain('Added long after the build');
-      expect(html).toContain('Restricted Content'); // gate card for a visitor
+      expect(html).toContain('Free with an account'); // gate card for a visitor on a free article
       const coursePage = await fetch(`${base}/courses/${course.slug}`);
       expect(coursePage.status).toBe(200);
       expect(await coursePage.text()).toContain('Getting started');

@@ -6,6 +6,7 @@
  * errors), replays idempotent POSTs, and records every request. Longer than our usual file because
  * it is one table of endpoints over one state; splitting it would scatter that table.
  */
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { addMonths, addYears } from 'date-fns';
@@ -25,6 +26,38 @@ interface FakeObject {
 export interface FakeCustomer extends FakeObject {
   object: 'customer';
   email: string | null;
+  /** Cents; negative is credit (prorated downgrades), taken off the next invoices. */
+  balance: number;
+  livemode: false;
+}
+
+export interface FakeInvoice extends FakeObject {
+  object: 'invoice';
+  customer: string;
+  amount_due: number;
+  amount_paid: number;
+  status: 'paid' | 'open';
+  billing_reason: 'subscription_create' | 'subscription_cycle' | 'subscription_update';
+  parent: { type: 'subscription_details'; subscription_details: { subscription: string } };
+  livemode: false;
+}
+
+export interface FakeSchedulePhase {
+  start_date: number;
+  end_date: number;
+  items: { price: string; quantity: number }[];
+}
+
+export interface FakeSubscriptionSchedule extends FakeObject {
+  object: 'subscription_schedule';
+  customer: string;
+  subscription: string | null;
+  released_subscription: string | null;
+  status: 'active' | 'released';
+  end_behavior: 'release' | 'cancel';
+  current_phase: { start_date: number; end_date: number } | null;
+  phases: FakeSchedulePhase[];
+  released_at: number | null;
   livemode: false;
 }
 
@@ -101,6 +134,11 @@ export interface FakeSubscription extends FakeObject {
   items: { object: 'list'; data: FakeSubscriptionItem[]; has_more: false; url: string };
   /** Only on payloads of API versions before basil; the tests add it to check the fallback. */
   current_period_end?: number;
+  /** The schedule that holds a change for the period end, while it runs. */
+  schedule: string | null;
+  latest_invoice: string | null;
+  /** A change waiting for its invoice to be paid (payment_behavior pending_if_incomplete). */
+  pending_update: { expires_at: number; subscription_items: { id: string; price: string }[] } | null;
   livemode: false;
 }
 
@@ -159,6 +197,9 @@ function withArrays(value: unknown): unknown {
 }
 
 const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
+/** One billing interval after `from` (unix seconds). */
+const plusInterval = (from: number, interval: 'month' | 'year') =>
+  seconds(interval === 'year' ? addYears(new Date(from * 1000), 1) : addMonths(new Date(from * 1000), 1));
 const str = (params: Params, key: string) => (typeof params[key] === 'string' ? (params[key] as string) : undefined);
 const required = (params: Params, key: string) =>
   str(params, key) ?? fail(invalid(`Missing required param: ${key}.`, key, 'parameter_missing'));
@@ -192,8 +233,12 @@ export const PLAN_SEED = [
 
 export async function startStripeFake(options: { seed?: boolean } = {}) {
   let seq = 0;
-  const newId = (prefix: string) => `${prefix}_fake${String(++seq).padStart(6, '0')}`;
-  const now = () => seconds(new Date());
+  // Unique across fakes too: several may write to one database (a retried browser test starts another).
+  const run = randomBytes(3).toString('hex');
+  const newId = (prefix: string) => `${prefix}_fake${run}${String(++seq).padStart(6, '0')}`;
+  /** Seconds the fake's clock runs ahead of the real one (`advancePeriod` moves it, like a test clock). */
+  let clockAhead = 0;
+  const now = () => seconds(new Date()) + clockAhead;
   const state = {
     customers: new Map<string, FakeCustomer>(),
     products: new Map<string, FakeProduct>(),
@@ -205,6 +250,10 @@ export async function startStripeFake(options: { seed?: boolean } = {}) {
     /** The payments of paid payment-mode sessions, and how much of each was refunded. */
     paymentIntents: new Map<string, { amount: number; currency: string; refunded: number }>(),
     refunds: new Map<string, FakeRefund>(),
+    invoices: new Map<string, FakeInvoice>(),
+    schedules: new Map<string, FakeSubscriptionSchedule>(),
+    /** Customers whose charges are declined from now on (`declineCharges`). */
+    declining: new Set<string>(),
     idempotency: new Map<string, { fingerprint: string; status: number; body: unknown }>(),
   };
   const requests: RecordedRequest[] = [];
@@ -371,15 +420,202 @@ export async function startStripeFake(options: { seed?: boolean } = {}) {
     return page(all, params, '/v1/subscriptions');
   }
 
-  function updateSubscription(id: string, params: Params): FakeSubscription {
-    only(params, ['cancel_at_period_end', 'cancel_at', 'metadata']);
+  /** An invoice for a subscription: the customer's credit first; paid unless the customer's charges are declined. */
+  function issueInvoice(sub: FakeSubscription, due: number, reason: FakeInvoice['billing_reason']): FakeInvoice {
+    const customer = get(state.customers, 'customer', sub.customer);
+    let amount = due;
+    let balance = customer.balance;
+    if (amount < 0) {
+      balance += amount;
+      amount = 0;
+    } else if (balance < 0) {
+      const used = Math.min(-balance, amount);
+      balance += used;
+      amount -= used;
+    }
+    const paid = amount === 0 || !state.declining.has(customer.id);
+    if (paid) customer.balance = balance;
+    const invoice: FakeInvoice = {
+      id: newId('in'),
+      object: 'invoice',
+      customer: customer.id,
+      amount_due: amount,
+      amount_paid: paid ? amount : 0,
+      status: paid ? 'paid' : 'open',
+      billing_reason: reason,
+      parent: { type: 'subscription_details', subscription_details: { subscription: sub.id } },
+      metadata: {},
+      created: now(),
+      livemode: false,
+    };
+    state.invoices.set(invoice.id, invoice);
+    sub.latest_invoice = invoice.id;
+    return invoice;
+  }
+
+  /** Stripe's expansions of a subscription that we ask for; any other path is refused as Stripe does. */
+  function expandSubscription(sub: FakeSubscription, expand: unknown): Params {
+    const paths = Array.isArray(expand) ? (expand as string[]) : [];
+    const bad = paths.find((path) => !['latest_invoice', 'schedule', 'schedule.phases.items.price'].includes(path));
+    if (bad) throw invalid(`This property cannot be expanded (${bad}).`, 'expand');
+    const out: Params = { ...sub };
+    if (paths.includes('latest_invoice') && sub.latest_invoice) out.latest_invoice = state.invoices.get(sub.latest_invoice) ?? null;
+    const schedule = sub.schedule ? state.schedules.get(sub.schedule) : undefined;
+    if (schedule && paths.some((path) => path.startsWith('schedule'))) {
+      const prices = paths.includes('schedule.phases.items.price');
+      out.schedule = {
+        ...schedule,
+        phases: schedule.phases.map((phase) => ({
+          ...phase,
+          items: phase.items.map((item) => ({ ...item, price: prices ? state.prices.get(item.price) : item.price })),
+        })),
+      };
+    }
+    return out;
+  }
+
+  /** A new price for the subscription's item, prorated as Stripe does; under pending_if_incomplete only once paid. */
+  function changeItem(sub: FakeSubscription, params: Params) {
+    const lines = params.items;
+    if (!Array.isArray(lines) || lines.length !== 1) throw invalid('The fake takes exactly one item.', 'items');
+    const line = lines[0] as Params;
+    only(line, ['id', 'price', 'quantity']);
+    const item =
+      sub.items.data.find((i) => i.id === str(line, 'id')) ??
+      fail(invalid(`No such subscription item: '${String(line.id)}'`, 'items[0][id]'));
+    const price = get(state.prices, 'price', required(line, 'price'), 'items[0][price]', 400);
+    if (!price.active || !price.recurring) throw invalid(`The price \`${price.id}\` is not an active recurring price.`, 'items[0][price]');
+    const behavior = str(params, 'proration_behavior') ?? 'create_prorations';
+    if (!['always_invoice', 'create_prorations', 'none'].includes(behavior))
+      throw invalid(`Invalid proration_behavior: ${behavior}`, 'proration_behavior');
+    const t = now();
+    const { current_period_start: start, current_period_end: end } = item;
+    const restart = price.recurring.interval !== item.price.recurring?.interval;
+    const share = end > start ? Math.min(Math.max(end - t, 0), end - start) / (end - start) : 0;
+    const credit = behavior === 'none' ? 0 : Math.round(item.price.unit_amount * share);
+    const charge = restart ? price.unit_amount : behavior === 'none' ? 0 : Math.round(price.unit_amount * share);
+    // Another interval restarts the cycle and bills at once; always_invoice bills the proration now.
+    if (restart || behavior === 'always_invoice') {
+      const invoice = issueInvoice(sub, charge - credit, 'subscription_update');
+      if (invoice.status !== 'paid' && params.payment_behavior === 'pending_if_incomplete') {
+        sub.pending_update = { expires_at: t + 23 * 3600, subscription_items: [{ id: item.id, price: price.id }] };
+        return;
+      }
+    }
+    item.price = price;
+    if (restart) Object.assign(item, { current_period_start: t, current_period_end: plusInterval(t, price.recurring.interval) });
+    sub.pending_update = null;
+  }
+
+  function updateSubscription(id: string, params: Params): Params {
+    only(params, ['cancel_at_period_end', 'cancel_at', 'metadata', 'items', 'proration_behavior', 'payment_behavior']);
     const sub = get(state.subscriptions, 'subscription', id);
     if (sub.status === 'canceled') throw invalid('A canceled subscription can only update its cancellation_details and metadata.');
+    if (params.payment_behavior === 'pending_if_incomplete') {
+      const unsupported = Object.keys(params).find((k) => !['items', 'proration_behavior', 'payment_behavior', 'expand'].includes(k));
+      if (unsupported) throw invalid(`Pending updates do not support the parameter ${unsupported}.`, unsupported);
+    }
+    if (sub.schedule && (params.cancel_at_period_end !== undefined || params.cancel_at !== undefined || params.items))
+      throw invalid(
+        `The subscription is managed by the subscription schedule \`${sub.schedule}\`, and updating any cancelation behavior or items directly is not allowed. Please update the schedule instead.`,
+      );
     const atPeriodEnd = flag(params, 'cancel_at_period_end');
     if (atPeriodEnd !== undefined) sub.cancel_at_period_end = atPeriodEnd;
     if (params.cancel_at !== undefined) sub.cancel_at = params.cancel_at === '' ? null : Number(params.cancel_at);
     if (params.metadata) sub.metadata = { ...sub.metadata, ...metadataOf(params.metadata) };
-    return sub;
+    if (params.items) changeItem(sub, params);
+    return expandSubscription(sub, params.expand);
+  }
+
+  /** A schedule taking over a subscription: one phase, the current period on the current price. */
+  function createSchedule(p: Params): FakeSubscriptionSchedule {
+    only(p, ['from_subscription', 'metadata']);
+    const sub = get(state.subscriptions, 'subscription', required(p, 'from_subscription'), 'from_subscription', 400);
+    if (sub.schedule)
+      throw invalid(`You cannot migrate a subscription that is already attached to a schedule: \`${sub.schedule}\`.`, 'from_subscription');
+    if (sub.status === 'canceled') throw invalid('You cannot migrate a canceled subscription.', 'from_subscription');
+    const item = sub.items.data[0]!;
+    const schedule: FakeSubscriptionSchedule = {
+      id: newId('sub_sched'),
+      object: 'subscription_schedule',
+      customer: sub.customer,
+      subscription: sub.id,
+      released_subscription: null,
+      status: 'active',
+      end_behavior: 'release',
+      current_phase: { start_date: item.current_period_start, end_date: item.current_period_end },
+      phases: [
+        {
+          start_date: item.current_period_start,
+          end_date: item.current_period_end,
+          items: [{ price: item.price.id, quantity: item.quantity }],
+        },
+      ],
+      released_at: null,
+      metadata: metadataOf(p.metadata),
+      created: now(),
+      livemode: false,
+    };
+    state.schedules.set(schedule.id, schedule);
+    sub.schedule = schedule.id;
+    return schedule;
+  }
+
+  /** New phases for a running schedule: each starts where the one before ends; the first keeps its start. */
+  function updateSchedule(id: string, p: Params): FakeSubscriptionSchedule {
+    only(p, ['phases', 'end_behavior', 'proration_behavior', 'metadata']);
+    const schedule = get(state.schedules, 'subscription_schedule', id);
+    if (schedule.status !== 'active') throw invalid(`You cannot update a subscription schedule that is ${schedule.status}.`);
+    const endBehavior = str(p, 'end_behavior');
+    if (endBehavior !== undefined && endBehavior !== 'release' && endBehavior !== 'cancel')
+      throw invalid(`Invalid end_behavior: ${endBehavior}`, 'end_behavior');
+    if (p.phases !== undefined) {
+      if (!Array.isArray(p.phases) || p.phases.length === 0) throw invalid('Phases must be a non-empty list.', 'phases');
+      let start: number | undefined;
+      schedule.phases = (p.phases as Params[]).map((phase, i) => {
+        only(phase, ['items', 'start_date', 'end_date', 'duration', 'proration_behavior', 'metadata']);
+        const items = Array.isArray(phase.items)
+          ? (phase.items as Params[])
+          : fail(invalid('Each phase needs items.', `phases[${i}][items]`));
+        const priced = items.map((item, j) => {
+          const price = get(state.prices, 'price', required(item, 'price'), `phases[${i}][items][${j}][price]`, 400);
+          if (!price.recurring) throw invalid('Phase items need recurring prices.', `phases[${i}][items][${j}][price]`);
+          return { price: price.id, quantity: Number(item.quantity ?? 1), interval: price.recurring.interval };
+        });
+        const from =
+          i === 0 ? Number(phase.start_date ?? fail(invalid('The first phase needs a start_date.', 'phases[0][start_date]'))) : start!;
+        if (i > 0 && phase.start_date !== undefined && Number(phase.start_date) !== from)
+          throw invalid('A phase must start where the one before ends.', `phases[${i}][start_date]`);
+        const duration = metadataOf(phase.duration);
+        const until =
+          phase.end_date !== undefined
+            ? Number(phase.end_date)
+            : duration.interval === 'month' || duration.interval === 'year'
+              ? plusInterval(from, duration.interval)
+              : fail(invalid('Each phase needs an end_date or a duration.', `phases[${i}]`));
+        if (until <= from) throw invalid('A phase must end after it starts.', `phases[${i}][end_date]`);
+        start = until;
+        return { start_date: from, end_date: until, items: priced.map(({ price, quantity }) => ({ price, quantity })) };
+      });
+      schedule.current_phase = schedule.phases.find((ph) => ph.start_date <= now() && now() < ph.end_date) ?? schedule.current_phase;
+    }
+    if (endBehavior) schedule.end_behavior = endBehavior;
+    return schedule;
+  }
+
+  function releaseSchedule(id: string): FakeSubscriptionSchedule {
+    const schedule = get(state.schedules, 'subscription_schedule', id);
+    if (schedule.status !== 'active') throw invalid(`You cannot release a subscription schedule that is ${schedule.status}.`);
+    const sub = schedule.subscription ? state.subscriptions.get(schedule.subscription) : undefined;
+    if (sub) sub.schedule = null;
+    Object.assign(schedule, {
+      status: 'released',
+      released_at: now(),
+      released_subscription: schedule.subscription,
+      subscription: null,
+      current_phase: null,
+    });
+    return schedule;
   }
 
   function cancelSubscription(id: string): FakeSubscription {
@@ -394,6 +630,7 @@ export async function startStripeFake(options: { seed?: boolean } = {}) {
       id: newId('cus'),
       object: 'customer',
       email: str(p, 'email') ?? null,
+      balance: 0,
       metadata: metadataOf(p.metadata),
       created: now(),
       livemode: false,
@@ -508,8 +745,12 @@ export async function startStripeFake(options: { seed?: boolean } = {}) {
     ['POST', /^\/v1\/checkout\/sessions$/, createSession],
     ['GET', /^\/v1\/checkout\/sessions\/([^/]+)$/, (_p, id) => get(state.sessions, 'checkout.session', id)],
     ['GET', /^\/v1\/subscriptions$/, listSubscriptions],
-    ['GET', /^\/v1\/subscriptions\/([^/]+)$/, (_p, id) => get(state.subscriptions, 'subscription', id)],
+    ['GET', /^\/v1\/subscriptions\/([^/]+)$/, (p, id) => expandSubscription(get(state.subscriptions, 'subscription', id), p.expand)],
     ['POST', /^\/v1\/subscriptions\/([^/]+)$/, (p, id) => updateSubscription(id, p)],
+    ['POST', /^\/v1\/subscription_schedules$/, createSchedule],
+    ['GET', /^\/v1\/subscription_schedules\/([^/]+)$/, (_p, id) => get(state.schedules, 'subscription_schedule', id)],
+    ['POST', /^\/v1\/subscription_schedules\/([^/]+)$/, (p, id) => updateSchedule(id, p)],
+    ['POST', /^\/v1\/subscription_schedules\/([^/]+)\/release$/, (_p, id) => releaseSchedule(id)],
     ['DELETE', /^\/v1\/subscriptions\/([^/]+)$/, (_p, id) => cancelSubscription(id)],
     ['POST', /^\/v1\/billing_portal\/sessions$/, createPortalSession],
     ['POST', /^\/v1\/refunds$/, createRefund],
@@ -619,6 +860,9 @@ export async function startStripeFake(options: { seed?: boolean } = {}) {
         start_date: seconds(start),
         metadata: line.subscriptionMetadata,
         billing_mode: { type: 'flexible' },
+        schedule: null,
+        latest_invoice: null,
+        pending_update: null,
         items: {
           object: 'list',
           data: [
@@ -640,8 +884,48 @@ export async function startStripeFake(options: { seed?: boolean } = {}) {
         livemode: false,
       };
       state.subscriptions.set(subId, subscription);
+      issueInvoice(subscription, line.price.unit_amount * line.quantity, 'subscription_create');
       session.subscription = subId;
       return { session, subscription };
+    },
+    /** From now on every charge to this customer is declined (its invoices stay open). */
+    declineCharges(customerId: string) {
+      state.declining.add(customerId);
+    },
+    /**
+     * The test clock: moves the fake's time to the subscription's period end and renews it as Stripe
+     * would then: a cancel at period end ends it; a schedule's next phase changes its price (and a
+     * schedule past its last phase lets go); a new period is invoiced. Answers the subscription.
+     */
+    advancePeriod(subscriptionId: string): FakeSubscription {
+      const sub = state.subscriptions.get(subscriptionId);
+      if (!sub || sub.status === 'canceled') throw new Error(`No live subscription ${subscriptionId}`);
+      const item = sub.items.data[0]!;
+      const end = item.current_period_end;
+      clockAhead = Math.max(clockAhead, end - seconds(new Date()));
+      const schedule = sub.schedule ? state.schedules.get(sub.schedule) : undefined;
+      if (sub.cancel_at_period_end || (sub.cancel_at !== null && sub.cancel_at <= end)) {
+        if (schedule) Object.assign(schedule, { status: 'released', subscription: null, released_subscription: sub.id, released_at: end });
+        Object.assign(sub, { status: 'canceled', canceled_at: end, ended_at: end, schedule: null });
+        return sub;
+      }
+      const next = schedule?.phases.find((phase) => phase.start_date >= end);
+      if (schedule && next) {
+        item.price = state.prices.get(next.items[0]!.price)!;
+        schedule.current_phase = { start_date: next.start_date, end_date: next.end_date };
+      } else if (schedule) {
+        Object.assign(schedule, {
+          status: 'released',
+          subscription: null,
+          released_subscription: sub.id,
+          released_at: end,
+          current_phase: null,
+        });
+        sub.schedule = null;
+      }
+      Object.assign(item, { current_period_start: end, current_period_end: plusInterval(end, item.price.recurring!.interval) });
+      issueInvoice(sub, item.price.unit_amount * item.quantity, 'subscription_cycle');
+      return sub;
     },
     close(): Promise<void> {
       server.closeAllConnections();

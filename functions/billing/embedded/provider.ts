@@ -5,7 +5,10 @@
  * Stripe's test card numbers, and runs subscriptions with real periods that renew, fail and end on
  * a clock the tests can move. Every change raises the event Stripe would send, stored with the
  * change and delivered to the same handler as Stripe's webhooks until it is taken, so a crash
- * between paying and confirming loses nothing.
+ * between paying and confirming loses nothing. Plan changes follow Stripe's billing: upgrades
+ * prorated and charged at once (proration.ts), downgrades held for the renewal, and a test clock
+ * per subscription. Longer than our usual file because it is one state machine over its own
+ * tables (sessions, subscriptions, renewals, events); the arithmetic lives in proration.ts.
  */
 import { randomBytes } from 'node:crypto';
 import { addMonths, addYears } from 'date-fns';
@@ -20,7 +23,9 @@ import {
 } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import type { Logger } from '../../lib/logger.ts';
+import { planChange } from '../../../src/lib/pricing.ts';
 import { CURRENCY, PLAN_PRICES, planForLookupKey, type PlanPrice } from '../catalog.ts';
+import { prorate, settle } from './proration.ts';
 import {
   WebhookSignatureError,
   type CheckoutRequest,
@@ -29,6 +34,7 @@ import {
   type ProviderEvent,
   type ProviderPrice,
   type ProviderSubscription,
+  type SubscriptionPrice,
   type SubscriptionStatus,
 } from '../provider.ts';
 
@@ -81,6 +87,15 @@ const GRANTING: readonly SubscriptionStatus[] = ['active', 'trialing', 'past_due
 const newId = (prefix: string) => `${prefix}_test_${randomBytes(12).toString('base64url')}`;
 const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
 const priceIdFor = (lookupKey: string) => `price_test_${lookupKey}`;
+const planByPriceId = (priceId: string) => PLAN_PRICES.find((p) => priceIdFor(p.lookupKey) === priceId);
+
+function priceRef(lookupKey: string): SubscriptionPrice {
+  const plan = planForLookupKey(lookupKey);
+  return { id: priceIdFor(lookupKey), lookupKey, unitAmount: plan?.amount ?? 0, interval: plan?.interval ?? null };
+}
+
+type Invoice = NonNullable<SubRow['latestInvoice']>;
+const newInvoice = (amountPaid: number, billingReason: string): Invoice => ({ id: newId('in'), amountPaid, billingReason });
 
 function luhn(digits: string): boolean {
   let sum = 0;
@@ -120,7 +135,6 @@ export function createEmbeddedProvider({ db, siteUrl, webhookSecret, logger, clo
   let stopped = false;
 
   function toSubscription(row: SubRow): ProviderSubscription {
-    const plan = planForLookupKey(row.lookupKey);
     return {
       id: row.id,
       customerId: row.customerId,
@@ -129,7 +143,9 @@ export function createEmbeddedProvider({ db, siteUrl, webhookSecret, logger, clo
       cancelAt: null,
       currentPeriodEnd: row.currentPeriodEnd,
       endedAt: row.endedAt,
-      price: { id: priceIdFor(row.lookupKey), lookupKey: row.lookupKey, unitAmount: plan?.amount ?? 0, interval: plan?.interval ?? null },
+      price: priceRef(row.lookupKey),
+      scheduledChange: row.pendingLookupKey ? { price: priceRef(row.pendingLookupKey), at: row.currentPeriodEnd } : null,
+      latestInvoice: row.latestInvoice ?? null,
       metadata: row.metadata,
     };
   }
@@ -296,6 +312,18 @@ export function createEmbeddedProvider({ db, siteUrl, webhookSecret, logger, clo
 
     cancelNow: (id) => updateSub(id, { status: 'canceled', endedAt: clock(), cancelAtPeriodEnd: false }, 'customer.subscription.deleted'),
 
+    changePrice: (id, { priceId }) => {
+      const plan = planByPriceId(priceId);
+      if (!plan) throw new Error(`No such price: ${priceId}`);
+      return changePlanNow(id, plan);
+    },
+
+    schedulePrice(id, price) {
+      const plan = price ? planByPriceId(price.id) : undefined;
+      if (price && !plan) throw new Error(`No such price: ${price.id}`);
+      return updateSub(id, { pendingLookupKey: plan?.lookupKey ?? null });
+    },
+
     async createPortalSession({ customerId, returnUrl }) {
       const id = newId('bps');
       const detail: PortalDetail = { returnUrl };
@@ -412,6 +440,7 @@ export function createEmbeddedProvider({ db, siteUrl, webhookSecret, logger, clo
             lookupKey: d.lookupKey,
             currentPeriodStart: now,
             currentPeriodEnd: nextPeriodEnd(now, plan),
+            latestInvoice: newInvoice(plan.amount, 'subscription_create'),
             metadata: d.metadata,
             createdAt: now,
           })
@@ -441,19 +470,78 @@ export function createEmbeddedProvider({ db, siteUrl, webhookSecret, logger, clo
   }
 
   function invoiceObject(row: SubRow): Record<string, unknown> {
-    return { id: newId('in'), object: 'invoice', customer: row.customerId, parent: { subscription_details: { subscription: row.id } } };
+    return {
+      id: row.latestInvoice?.id ?? newId('in'),
+      object: 'invoice',
+      customer: row.customerId,
+      amount_paid: row.latestInvoice?.amountPaid ?? 0,
+      billing_reason: row.latestInvoice?.billingReason ?? null,
+      parent: { subscription_details: { subscription: row.id } },
+    };
+  }
+
+  /**
+   * An upgrade now, as Stripe bills it with `always_invoice` and pending updates: the prorated
+   * difference is charged at once (credit first); a card that fails later refuses the charge and
+   * nothing changes; an interval change starts a new period now.
+   */
+  async function changePlanNow(id: string, plan: PlanPrice): Promise<{ subscription: ProviderSubscription; paid: boolean }> {
+    const outcome = await db.transaction(async (tx) => {
+      const [row] = await tx.select().from(subs).where(eq(subs.id, id)).for('update');
+      if (!row) throw new AppError('not_found', 'No such subscription.');
+      const [customer] = await tx.select().from(customers).where(eq(customers.id, row.customerId)).for('update');
+      const now = clock();
+      const from = planForLookupKey(row.lookupKey);
+      const restart = from?.interval !== plan.interval;
+      const due = prorate({
+        oldAmount: from?.amount ?? 0,
+        newAmount: plan.amount,
+        periodStart: row.currentPeriodStart,
+        periodEnd: row.currentPeriodEnd,
+        now,
+        restart,
+      });
+      const bill = settle(due, customer?.credit ?? 0);
+      if (bill.amountPaid > 0 && customer?.cardFailsLater) {
+        await raise(tx, 'invoice.payment_failed', {
+          ...invoiceObject(row),
+          id: newId('in'),
+          amount_paid: 0,
+          billing_reason: 'subscription_update',
+        });
+        return { row, paid: false };
+      }
+      await tx.update(customers).set({ credit: bill.credit }).where(eq(customers.id, row.customerId));
+      const [updated] = await tx
+        .update(subs)
+        .set({
+          lookupKey: plan.lookupKey,
+          pendingLookupKey: null,
+          latestInvoice: newInvoice(bill.amountPaid, 'subscription_update'),
+          ...(restart ? { currentPeriodStart: now, currentPeriodEnd: nextPeriodEnd(now, plan) } : {}),
+        })
+        .where(eq(subs.id, id))
+        .returning();
+      await raise(tx, 'customer.subscription.updated', subscriptionObject(updated!));
+      await raise(tx, 'invoice.paid', invoiceObject(updated!));
+      return { row: updated!, paid: true };
+    });
+    void deliverPending();
+    return { subscription: toSubscription(outcome.row), paid: outcome.paid };
   }
 
   const planJson = (p: PlanPrice) => ({ priceId: p.tierId, name: p.name, amount: p.amount, interval: p.interval });
 
   function portalSubscription(s: ProviderSubscription) {
     const p = planForLookupKey(s.price.lookupKey);
+    const next = s.scheduledChange && planForLookupKey(s.scheduledChange.price.lookupKey);
     return {
       id: s.id,
       status: s.status,
       cancelAtPeriodEnd: s.cancelAtPeriodEnd,
       currentPeriodEnd: s.currentPeriodEnd.toISOString(),
       plan: p ? planJson(p) : { priceId: '', name: 'Unknown plan', amount: s.price.unitAmount, interval: s.price.interval ?? 'month' },
+      scheduledChange: next ? { plan: planJson(next), effectiveAt: s.scheduledChange!.at.toISOString() } : null,
     };
   }
 
@@ -471,25 +559,42 @@ export function createEmbeddedProvider({ db, siteUrl, webhookSecret, logger, clo
     };
   }
 
-  /** Cancel at period end, resume, or switch plan, from the portal page. */
+  /**
+   * Switches plan the way Stripe's portal does when configured as our pricing page behaves
+   * (`planChange`): an upgrade now with the prorated difference charged, a downgrade at the period
+   * end, the current plan withdraws a scheduled change. Switching withdraws a pending cancel.
+   */
+  async function portalSwitch(row: SubRow, priceId: string | undefined): Promise<ProviderSubscription> {
+    const plan = PLAN_PRICES.find((p) => p.tierId === priceId);
+    if (!plan) throw new AppError('validation_failed', 'Choose one of the plans.', { fields: { priceId: ['Unknown plan'] } });
+    const current = planForLookupKey(row.lookupKey);
+    const direction = current ? planChange(current, plan) : 'up';
+    if (direction === 'same' && !row.pendingLookupKey && !row.cancelAtPeriodEnd)
+      throw new AppError('conflict', 'You are already on this plan.');
+    if (direction === 'up') {
+      const result = await changePlanNow(row.id, plan);
+      if (!result.paid) throw new AppError('payment_required', 'Your card was declined, so your plan has not changed.');
+    }
+    if (row.cancelAtPeriodEnd) await provider.setCancelAtPeriodEnd(row.id, false);
+    if (direction === 'up') return (await provider.retrieveSubscription(row.id))!;
+    return provider.schedulePrice(row.id, direction === 'same' ? null : { id: priceIdFor(plan.lookupKey), interval: plan.interval });
+  }
+
+  /** Cancel at period end (dropping a scheduled change), resume, switch plan, or move the test clock, from the portal page. */
   async function portalAction(
     id: string,
     subscriptionId: string,
-    action: { action: 'cancel' | 'resume' | 'switch'; priceId?: string | undefined },
+    action: { action: 'cancel' | 'resume' | 'switch' | 'advance'; priceId?: string | undefined },
   ) {
     const session = await openSession(id, 'portal');
     if (session.expiresAt <= clock()) throw new AppError('gone', 'This portal link has expired. Open it again from your account.');
     const row = await findSub(subscriptionId);
     if (!row || row.customerId !== session.customerId) throw new AppError('not_found', 'No such subscription.');
     if (!GRANTING.includes(row.status)) throw new AppError('conflict', 'This subscription has ended.');
-    if (action.action !== 'switch') return portalSubscription(await provider.setCancelAtPeriodEnd(row.id, action.action === 'cancel'));
-    const plan = PLAN_PRICES.find((p) => p.tierId === action.priceId);
-    if (!plan) throw new AppError('validation_failed', 'Choose one of the plans.', { fields: { priceId: ['Unknown plan'] } });
-    const current = planForLookupKey(row.lookupKey);
-    const now = clock();
-    // Changing the interval starts a new period now (Stripe bills it at once); same interval keeps the period.
-    const period = current?.interval === plan.interval ? {} : { currentPeriodStart: now, currentPeriodEnd: nextPeriodEnd(now, plan) };
-    return portalSubscription(await updateSub(row.id, { lookupKey: plan.lookupKey, ...period }));
+    if (action.action === 'switch') return portalSubscription(await portalSwitch(row, action.priceId));
+    if (action.action === 'advance') return portalSubscription(await advanceToPeriodEnd(row.id));
+    if (action.action === 'cancel' && row.pendingLookupKey) await updateSub(row.id, { pendingLookupKey: null });
+    return portalSubscription(await provider.setCancelAtPeriodEnd(row.id, action.action === 'cancel'));
   }
 
   /**
@@ -506,36 +611,77 @@ export function createEmbeddedProvider({ db, siteUrl, webhookSecret, logger, clo
     for (const { id } of due) {
       await db.transaction(async (tx) => {
         const [row] = await tx.select().from(subs).where(eq(subs.id, id)).for('update');
-        if (!row) return;
-        const [customer] = await tx.select().from(customers).where(eq(customers.id, row.customerId));
-        let current = row;
-        while (GRANTING.includes(current.status) && current.currentPeriodEnd <= now) {
-          const plan = planForLookupKey(current.lookupKey);
-          let change: Partial<SubRow>;
-          let types: string[];
-          if (current.cancelAtPeriodEnd) {
-            change = { status: 'canceled', endedAt: current.currentPeriodEnd };
-            types = ['customer.subscription.deleted'];
-          } else if (customer?.cardFailsLater && current.status === 'past_due') {
-            change = { status: 'canceled', endedAt: current.currentPeriodEnd };
-            types = ['invoice.payment_failed', 'customer.subscription.deleted'];
-          } else {
-            const failed = Boolean(customer?.cardFailsLater);
-            change = {
-              status: failed ? 'past_due' : 'active',
-              currentPeriodStart: current.currentPeriodEnd,
-              currentPeriodEnd: nextPeriodEnd(current.currentPeriodEnd, plan),
-            };
-            types = [failed ? 'invoice.payment_failed' : 'invoice.paid', 'customer.subscription.updated'];
-          }
-          current = (await tx.update(subs).set(change).where(eq(subs.id, id)).returning())[0]!;
-          for (const type of types)
-            await raise(tx, type, type.startsWith('invoice.') ? invoiceObject(current) : subscriptionObject(current));
-        }
+        if (row) await renew(tx, row, now);
       });
     }
     if (due.length) await deliverPending();
     return due.length;
+  }
+
+  /**
+   * Renews a locked subscription through every period that ended by `now`: the plan scheduled for
+   * the renewal takes over (a downgrade), the renewal invoice uses the customer's credit first, a
+   * failing card goes past due and then ends it, and a cancel at period end ends it.
+   */
+  async function renew(tx: DbOrTx, row: SubRow, now: Date): Promise<SubRow> {
+    const [customer] = await tx.select().from(customers).where(eq(customers.id, row.customerId)).for('update');
+    let credit = customer?.credit ?? 0;
+    let current = row;
+    while (GRANTING.includes(current.status) && current.currentPeriodEnd <= now) {
+      let change: Partial<SubRow>;
+      let types: string[];
+      if (current.cancelAtPeriodEnd) {
+        change = { status: 'canceled', endedAt: current.currentPeriodEnd, pendingLookupKey: null };
+        types = ['customer.subscription.deleted'];
+      } else if (customer?.cardFailsLater && current.status === 'past_due') {
+        change = { status: 'canceled', endedAt: current.currentPeriodEnd };
+        types = ['invoice.payment_failed', 'customer.subscription.deleted'];
+      } else {
+        const lookupKey = current.pendingLookupKey ?? current.lookupKey;
+        const plan = planForLookupKey(lookupKey);
+        const bill = settle(plan?.amount ?? 0, credit);
+        const failed = Boolean(customer?.cardFailsLater) && bill.amountPaid > 0;
+        if (!failed) credit = bill.credit;
+        change = {
+          status: failed ? 'past_due' : 'active',
+          lookupKey,
+          pendingLookupKey: null,
+          currentPeriodStart: current.currentPeriodEnd,
+          currentPeriodEnd: nextPeriodEnd(current.currentPeriodEnd, plan),
+          ...(failed ? {} : { latestInvoice: newInvoice(bill.amountPaid, 'subscription_cycle') }),
+        };
+        types = [failed ? 'invoice.payment_failed' : 'invoice.paid', 'customer.subscription.updated'];
+      }
+      current = (await tx.update(subs).set(change).where(eq(subs.id, row.id)).returning())[0]!;
+      for (const type of types) await raise(tx, type, type.startsWith('invoice.') ? invoiceObject(current) : subscriptionObject(current));
+    }
+    if (customer && credit !== customer.credit) await tx.update(customers).set({ credit }).where(eq(customers.id, customer.id));
+    return current;
+  }
+
+  /**
+   * The test clock, for one subscription (what Stripe's test clocks do for a customer): moves its
+   * current period so that it ends now, then renews it as `advance` would at that moment (a scheduled
+   * plan takes over, a cancel ends it). The portal's "Advance to period end" and browser tests use it.
+   */
+  async function advanceToPeriodEnd(id: string): Promise<ProviderSubscription> {
+    const row = await db.transaction(async (tx) => {
+      const [locked] = await tx.select().from(subs).where(eq(subs.id, id)).for('update');
+      if (!locked) throw new AppError('not_found', 'No such subscription.');
+      const now = clock();
+      const early = Math.max(locked.currentPeriodEnd.getTime() - now.getTime(), 0);
+      const [moved] = await tx
+        .update(subs)
+        .set({
+          currentPeriodStart: new Date(locked.currentPeriodStart.getTime() - early),
+          currentPeriodEnd: new Date(locked.currentPeriodEnd.getTime() - early),
+        })
+        .where(eq(subs.id, id))
+        .returning();
+      return renew(tx, moved!, now);
+    });
+    await deliverPending();
+    return toSubscription(row);
   }
 
   return {

@@ -12,7 +12,10 @@ import { readBody } from '../../lib/request.ts';
 import type { EmbeddedProvider } from './provider.ts';
 
 const Card = z.object({ cardNumber: z.string().max(40), expiry: z.string().max(10), cvc: z.string().max(10) }).strict();
-const PortalAction = z.object({ action: z.enum(['cancel', 'resume', 'switch']), priceId: z.string().max(100).optional() }).strict();
+/** What the portal page does to a subscription; `advance` is the test clock (renew now, as at the period end). */
+const PortalAction = z
+  .object({ action: z.enum(['cancel', 'resume', 'switch', 'advance']), priceId: z.string().max(100).optional() })
+  .strict();
 
 function id(c: AppContext, name: string): string {
   const value = c.req.param(name) ?? '';

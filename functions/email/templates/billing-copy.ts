@@ -14,10 +14,12 @@ export interface PlanMailData {
   /** Cents. */
   amount: number;
   interval: string;
-  /** Next billing date, or the date access ends (ISO). */
+  /** Next billing date, or the date access ends, or the date a scheduled change applies (ISO). */
   date: string;
   /** Payments run in test mode: no real money moved. */
   testMode?: boolean;
+  /** Cents charged now for an upgrade's prorated difference, when the provider said. */
+  charged?: number;
 }
 
 export interface PurchaseMailData {
@@ -60,7 +62,8 @@ export const longDate = (iso: string, lang: MailLanguage) =>
 export interface BillingCopy {
   subject: (d: PlanMailData) => string;
   heading: string;
-  body: (d: PlanMailData, price: string, date: string) => string;
+  /** `charged`: an upgrade's prorated charge, formatted, when known. */
+  body: (d: PlanMailData, price: string, date: string, charged?: string) => string;
   action: string;
 }
 
@@ -91,6 +94,56 @@ export const ACTIVATED: Record<MailLanguage, BillingCopy> = {
     body: (d, price, date) =>
       `Votre formule ${d.planName} (${price}) a commencé et votre accès est ouvert. Votre prochaine date de facturation est le ${date}.`,
     action: 'Aller à mon compte',
+  },
+};
+
+/** The receipt of an upgrade (a higher plan now, the prorated difference charged today). */
+export const UPGRADED: Record<MailLanguage, BillingCopy> = {
+  en: {
+    subject: (d) => `Your ${SITE.name} plan is now ${d.planName}`,
+    heading: 'Your upgrade is active',
+    body: (d, price, date, charged) =>
+      `Your plan is now ${d.planName} (${price}) and everything it includes is open to you now.${charged ? ` Today we charged ${charged}: the difference for the rest of your current period.` : ''} Your next billing date is ${date}.`,
+    action: 'Go to my account',
+  },
+  es: {
+    subject: (d) => `Tu plan de ${SITE.name} ahora es ${d.planName}`,
+    heading: 'Tu mejora de plan está activa',
+    body: (d, price, date, charged) =>
+      `Tu plan ahora es ${d.planName} (${price}) y ya tienes acceso a todo lo que incluye.${charged ? ` Hoy te hemos cobrado ${charged}: la diferencia por lo que queda de tu periodo actual.` : ''} Tu próxima fecha de cobro es el ${date}.`,
+    action: 'Ir a mi cuenta',
+  },
+  fr: {
+    subject: (d) => `Votre formule ${SITE.name} est désormais ${d.planName}`,
+    heading: 'Votre changement de formule est actif',
+    body: (d, price, date, charged) =>
+      `Votre formule est désormais ${d.planName} (${price}) et tout ce qu’elle comprend vous est ouvert dès maintenant.${charged ? ` Nous avons prélevé ${charged} aujourd’hui : la différence pour le reste de votre période en cours.` : ''} Votre prochaine date de facturation est le ${date}.`,
+    action: 'Aller à mon compte',
+  },
+};
+
+/** A change to a lower plan (or monthly from yearly), held for the end of the period already paid for. */
+export const CHANGE_SCHEDULED: Record<MailLanguage, BillingCopy> = {
+  en: {
+    subject: () => `Your ${SITE.name} plan change is scheduled`,
+    heading: 'Your plan change is scheduled',
+    body: (d, price, date) =>
+      `Your plan changes to ${d.planName} (${price}) on ${date}, when the period you have paid for ends. Until then you keep everything your current plan includes. Changed your mind? Keep your current plan from your account before that date.`,
+    action: 'Manage my plan',
+  },
+  es: {
+    subject: () => `Tu cambio de plan en ${SITE.name} está programado`,
+    heading: 'Tu cambio de plan está programado',
+    body: (d, price, date) =>
+      `Tu plan cambiará a ${d.planName} (${price}) el ${date}, cuando termine el periodo que ya has pagado. Hasta entonces conservas todo lo que incluye tu plan actual. ¿Has cambiado de idea? Mantén tu plan actual desde tu cuenta antes de esa fecha.`,
+    action: 'Gestionar mi plan',
+  },
+  fr: {
+    subject: () => `Votre changement de formule ${SITE.name} est programmé`,
+    heading: 'Votre changement de formule est programmé',
+    body: (d, price, date) =>
+      `Votre formule passera à ${d.planName} (${price}) le ${date}, à la fin de la période que vous avez payée. D’ici là, vous gardez tout ce que comprend votre formule actuelle. Vous avez changé d’avis ? Gardez votre formule actuelle depuis votre compte avant cette date.`,
+    action: 'Gérer ma formule',
   },
 };
 

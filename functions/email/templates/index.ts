@@ -21,6 +21,7 @@ import { button, layout, textLayout } from './layout.ts';
 import {
   ACTIVATED,
   CANCEL_SCHEDULED,
+  CHANGE_SCHEDULED,
   ENDED,
   longDate,
   money,
@@ -29,6 +30,7 @@ import {
   PURCHASED,
   REFUNDED,
   TEST_MODE,
+  UPGRADED,
   type BillingCopy,
   type PlanMailData,
   type PurchaseMailData,
@@ -228,6 +230,8 @@ ${button(url, c.action)}`,
   'billing-cancel-scheduled': (d: PlanMailData, { siteUrl }: TemplateContext) => planMail(siteUrl, d, CANCEL_SCHEDULED, '/account'),
   'billing-payment-failed': (d: PlanMailData, { siteUrl }: TemplateContext) => planMail(siteUrl, d, PAYMENT_FAILED, '/account'),
   'billing-ended': (d: PlanMailData, { siteUrl }: TemplateContext) => planMail(siteUrl, d, ENDED, '/pricing'),
+  'billing-upgraded': (d: PlanMailData, { siteUrl }: TemplateContext) => planMail(siteUrl, d, UPGRADED, '/account'),
+  'billing-change-scheduled': (d: PlanMailData, { siteUrl }: TemplateContext) => planMail(siteUrl, d, CHANGE_SCHEDULED, '/account'),
   'billing-purchase': (d: PurchaseMailData, { siteUrl }: TemplateContext): RenderedEmail => {
     const lang = d.language ?? 'en';
     const c = PURCHASED[lang];
@@ -258,7 +262,7 @@ function planMail(siteUrl: string, d: PlanMailData, copies: Record<MailLanguage,
   const lang = d.language ?? 'en';
   const c = copies[lang];
   const price = `${money(d.amount, lang)}/${perInterval(lang, d.interval)}`;
-  const body = c.body(d, price, longDate(d.date, lang));
+  const body = c.body(d, price, longDate(d.date, lang), d.charged ? money(d.charged, lang) : undefined);
   const url = `${siteUrl}${path}`;
   return actionMail(siteUrl, lang, { subject: c.subject(d), heading: c.heading, body, action: c.action, url, testMode: d.testMode });
 }

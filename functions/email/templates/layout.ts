@@ -1,6 +1,7 @@
 /**
  * The one email layout: brand header, content, footer with the address and (for list mail) the
- * unsubscribe link. Table-based with inline styles, as mail clients need.
+ * unsubscribe link. Table-based with inline styles, as mail clients need. Header and footer rows
+ * are marked `data-mail-chrome`, so the admin dashboard's preview shows each message's own text.
  */
 import { SITE } from '../../../src/lib/site.ts';
 import { html, type SafeHtml } from './html.ts';
@@ -30,12 +31,12 @@ export function layout({ siteUrl, preheader, content, unsubscribeUrl, lang = 'en
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:#f1f5f9;padding:24px 0">
 <tr><td align="center">
 <table role="presentation" width="600" cellpadding="0" cellspacing="0" style="max-width:600px;width:100%;background:#ffffff;border-radius:12px;overflow:hidden">
-<tr><td style="background:#0f1d4d;padding:20px 32px">
+<tr data-mail-chrome><td style="background:#0f1d4d;padding:20px 32px">
 <a href="${siteUrl}" style="color:#ffffff;text-decoration:none;font-weight:700;font-size:18px">
 <span style="display:inline-block;background:#2453e6;border-radius:6px;padding:4px 8px;margin-right:8px">${SITE.abbreviation}</span>${SITE.name}</a>
 </td></tr>
 <tr><td style="padding:32px;font-size:16px;line-height:1.6">${content}</td></tr>
-<tr><td style="padding:20px 32px;background:#f8fafc;color:#64748b;font-size:12px;line-height:1.5">
+<tr data-mail-chrome><td style="padding:20px 32px;background:#f8fafc;color:#64748b;font-size:12px;line-height:1.5">
 ${SITE.name} · ${SITE.location} · <a href="mailto:${SITE.email}" style="color:#64748b">${SITE.email}</a><br>
 ${unsubscribeUrl ? html`You receive this because you subscribed at <a href="${siteUrl}" style="color:#64748b">${siteUrl.replace(/^https?:\/\//, '')}</a>. <a href="${unsubscribeUrl}" style="color:#64748b">Unsubscribe</a>.` : ''}
 </td></tr>

@@ -26,6 +26,8 @@ const SAMPLE: { [N in TemplateName]: TemplateData<N> } = {
   'billing-cancel-scheduled': { planName: 'Premium', amount: 1999, interval: 'month', date: '2026-12-23T10:00:00.000Z' },
   'billing-payment-failed': { planName: 'Subscriber', amount: 999, interval: 'month', date: '2026-12-23T10:00:00.000Z' },
   'billing-ended': { planName: 'Premium', amount: 1999, interval: 'month', date: '2026-12-23T10:00:00.000Z' },
+  'billing-upgraded': { planName: hostile, amount: 1999, interval: 'month', date: '2026-12-23T10:00:00.000Z', charged: 512 },
+  'billing-change-scheduled': { planName: hostile, amount: 999, interval: 'month', date: '2026-12-23T10:00:00.000Z' },
   'billing-purchase': { title: hostile, amount: 2999, url: 'https://x.test/market/m' },
   'billing-refunded': { title: hostile, amount: 2999, url: 'https://x.test/market', testMode: true },
 };
@@ -60,6 +62,31 @@ describe('billing mails in the member’s language', () => {
     expect(mail.html).toContain(`<html lang="${language}">`);
     expect(mail.text.replace(/\u00a0|\u202f/g, ' ')).toContain(price);
     expect(mail.text).toContain(date);
+  });
+  it.each([
+    ['en', 'Today we charged $5.12', 'Your next billing date is December 23, 2026'],
+    ['es', 'Hoy te hemos cobrado 5,12 US$', '23 de diciembre de 2026'],
+    ['fr', 'Nous avons prélevé 5,12 $US', '23 décembre 2026'],
+  ] as const)('the upgrade receipt in %s says what the proration charged and the next billing date', (language, charged, date) => {
+    const mail = renderEmail(
+      'billing-upgraded',
+      { ...plan, amount: 1999, interval: 'month', date: '2026-12-23T10:00:00.000Z', charged: 512, language },
+      ctx,
+    );
+    expect(mail.text.replace(/\u00a0|\u202f/g, ' ')).toContain(charged);
+    expect(mail.text).toContain(date);
+    // Nothing charged (credit covered it): no charge line at all.
+    expect(renderEmail('billing-upgraded', { ...plan, charged: 0, language }, ctx).text.replace(/\u00a0|\u202f/g, ' ')).not.toContain(
+      charged.split(' ').slice(0, 3).join(' '),
+    );
+  });
+  it('tells the new plan and the date a scheduled change applies', () => {
+    const mail = renderEmail(
+      'billing-change-scheduled',
+      { planName: 'Subscriber', amount: 999, interval: 'month', date: '2026-12-23T10:00:00.000Z' },
+      ctx,
+    );
+    expect(mail.text).toContain('Your plan changes to Subscriber ($9.99/month) on December 23, 2026');
   });
   it('tells the date access ends when a cancellation is scheduled', () => {
     const mail = renderEmail('billing-cancel-scheduled', { ...plan, date: '2026-12-23T10:00:00.000Z' }, ctx);

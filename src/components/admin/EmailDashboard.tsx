@@ -3,7 +3,9 @@
  * (default) and 'Recent Emails' tabs of ten each, 'Loading emails...', the two empty texts, and a
  * card per email: subject, status badge, To and From, the safe body preview, the created time; for
  * failed mail the error and Resend (a spinner on that card; the answer replaces the card), for
- * delivered mail 'Delivered at'.
+ * delivered mail 'Delivered at'. Beyond the spec, a queued card says why it is still waiting:
+ * attempts made, the last error and when the next attempt is due (or that it is overdue, which
+ * means no mail worker is picking mail up).
  */
 import { useCallback, useEffect, useId, useState } from 'react';
 import { previewHtml } from '../../lib/admin/email-preview.ts';
@@ -22,6 +24,8 @@ export interface EmailRecord {
   deliveredAt: string | null;
   failedAt: string | null;
   errorMessage: string | null;
+  /** Beyond the spec: the outbox's state for the message. */
+  delivery?: { attempts: number; maxAttempts: number; lastError: string | null; nextAttemptAt: string | null; sending: boolean };
 }
 
 type Tab = 'queue' | 'recent';
@@ -33,7 +37,50 @@ const BADGE: Record<EmailRecord['status'], string> = {
 };
 const when = (iso: string) => new Date(iso).toLocaleString();
 
-function EmailCard({ email, onResent }: { email: EmailRecord; onResent: (fresh: EmailRecord) => void }) {
+/** A span of time in words: 'less than a minute', '4 minutes', '2 hours'. */
+function span(ms: number): string {
+  const minutes = Math.floor(Math.abs(ms) / 60_000);
+  if (minutes < 1) return 'less than a minute';
+  if (minutes < 120) return `${minutes} minute${minutes === 1 ? '' : 's'}`;
+  return `${Math.floor(minutes / 60)} hours`;
+}
+
+/** When a queued message goes out next, in words a person can act on. */
+function nextAttempt(delivery: NonNullable<EmailRecord['delivery']>, now: number): string {
+  if (delivery.sending) return 'Sending now';
+  if (!delivery.nextAttemptAt) return 'Not scheduled';
+  const due = new Date(delivery.nextAttemptAt).getTime();
+  if (due > now) return `${when(delivery.nextAttemptAt)} (in ${span(due - now)})`;
+  // A running worker takes due mail within seconds: a minute overdue means none is running.
+  if (now - due >= 60_000)
+    return `Overdue since ${when(delivery.nextAttemptAt)} (${span(now - due)}): no mail worker has picked it up. Check that the worker is running.`;
+  return 'Due now';
+}
+
+/** `now`: when the list was loaded (times read relative to it; Refresh brings them up to date). */
+function QueuedDetails({ delivery, now }: { delivery: NonNullable<EmailRecord['delivery']>; now: number }) {
+  return (
+    <dl
+      data-testid="email-delivery"
+      className="mt-3 grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 rounded-lg bg-amber-50 p-3 text-sm text-amber-950"
+    >
+      <dt className="font-medium">Attempts</dt>
+      <dd>
+        {delivery.attempts} of {delivery.maxAttempts}
+      </dd>
+      {delivery.lastError && (
+        <>
+          <dt className="font-medium">Last error</dt>
+          <dd className="break-words">{delivery.lastError}</dd>
+        </>
+      )}
+      <dt className="font-medium">Next attempt</dt>
+      <dd>{nextAttempt(delivery, now)}</dd>
+    </dl>
+  );
+}
+
+function EmailCard({ email, now, onResent }: { email: EmailRecord; now: number; onResent: (fresh: EmailRecord) => void }) {
   const [resending, setResending] = useState(false);
   async function resend() {
     setResending(true);
@@ -66,6 +113,7 @@ function EmailCard({ email, onResent }: { email: EmailRecord; onResent: (fresh: 
         className="mt-3 text-sm text-slate-700"
         dangerouslySetInnerHTML={{ __html: previewHtml(email.body) }}
       />
+      {email.status === 'queued' && email.delivery && <QueuedDetails delivery={email.delivery} now={now} />}
       <p className="mt-3 text-xs text-slate-500">Created {when(email.createdAt)}</p>
       {email.status === 'delivered' && email.deliveredAt && (
         <p className="text-xs text-slate-500">Delivered at {when(email.deliveredAt)}</p>
@@ -94,6 +142,7 @@ export function EmailDashboard() {
   const [tab, setTab] = useState<Tab>('queue');
   const [emails, setEmails] = useState<EmailRecord[] | null>(null);
   const [error, setError] = useState('');
+  const [loadedAt, setLoadedAt] = useState(0);
   const [round, setRound] = useState(0);
   const ids = useId();
 
@@ -101,8 +150,10 @@ export function EmailDashboard() {
     const controller = new AbortController();
     gatedFetch<EmailRecord[]>(`/api/email/${tab}?limit=10`, { signal: controller.signal })
       .then((result) => {
-        if (result.ok) setEmails(result.data);
-        else setError(result.kind === 'error' ? result.message : 'The emails could not be loaded.');
+        if (result.ok) {
+          setEmails(result.data);
+          setLoadedAt(Date.now());
+        } else setError(result.kind === 'error' ? result.message : 'The emails could not be loaded.');
       })
       .catch(() => undefined); // aborted
     return () => controller.abort();
@@ -166,7 +217,7 @@ export function EmailDashboard() {
         ) : (
           <ul className="space-y-4">
             {emails.map((email) => (
-              <EmailCard key={email.id} email={email} onResent={replace} />
+              <EmailCard key={email.id} email={email} now={loadedAt} onResent={replace} />
             ))}
           </ul>
         )}

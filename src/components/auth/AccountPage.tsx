@@ -93,9 +93,10 @@ export default function AccountPage() {
             {initials(profile?.name, email)}
           </span>
         )}
-        <div className="min-w-0 flex-1">
-          <h1 className="text-2xl font-bold text-slate-900">{profile?.name?.trim() || 'My Account'}</h1>
-          <p className="truncate text-slate-600">{email}</p>
+        {/* At least 12rem for the name and email, so on a phone Sign Out wraps below them rather than cutting the email. */}
+        <div className="min-w-0 grow basis-48">
+          <h1 className="text-2xl font-bold text-slate-900 wrap-break-word">{profile?.name?.trim() || 'My Account'}</h1>
+          <p className="text-slate-600 wrap-anywhere">{email}</p>
         </div>
         <button
           type="button"

@@ -1,28 +1,70 @@
 /**
  * Sign in and sign up (spec point 2): email and password, both required. A visitor already signed in
- * is sent on at once. Errors show the 'Authentication error' toast with the service's message; a new
- * account shows 'Account created' and asks to confirm the address from the mail.
+ * is sent on at once, to the safe `redirect` target (else /). Errors show the 'Authentication error'
+ * toast with the service's message; a new account shows 'Account created' and asks to confirm the
+ * address from the mail, whose code can also be typed here.
+ *
+ * /signin is also where every mailed link lands (src/lib/auth/return-to.ts): the fragment is read
+ * before supabase-js takes it. A link that signed the visitor in leaves a message for the target
+ * page ('Email confirmed', 'Signed in'); a reset link goes on to the new-password page; a failed link
+ * keeps the visitor here with the reason and a way to a new link (LinkProblem). 'Have a code?' takes
+ * the mail's 6-digit code instead of its link.
  */
 import { useStore } from '@nanostores/react';
+import type { Session } from '@supabase/supabase-js';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { $auth, afterSignIn, authClient } from '../../lib/auth/client.ts';
+import { mailRequestError, readLanding, signedInNotice, signInMethods, type Landing } from '../../lib/auth/mail-links.ts';
+import { isResetTarget, mailLanding, returnTarget, withReturn } from '../../lib/auth/return-to.ts';
+import { setFlash } from '../../lib/flash.ts';
 import { toast } from '../../lib/toast.ts';
 import { SUBMIT_CLASS, TextField } from '../forms/TextField.tsx';
+import { CodeForm } from './CodeForm.tsx';
+import { LinkProblem } from './LinkProblem.tsx';
+
+/** How this page signed the visitor in: a mailed link or a typed code (with the mail's type), or neither. */
+type Via = { kind: 'link' | 'code'; type: string } | undefined;
+
+/** Where to go once signed in, and the message that page shows. */
+function nextStep(session: Session, via: Via): string {
+  const target = afterSignIn(window.location.search);
+  if (!via) return target;
+  const recovery = via.kind === 'link' ? via.type === 'recovery' : signInMethods(session.access_token).includes('recovery');
+  if (recovery) return isResetTarget(target) ? target : withReturn('/reset-password', target === '/' ? undefined : target);
+  const notice = signedInNotice(via.type);
+  if (notice) setFlash(notice);
+  return target;
+}
+
+const authError = (description: string) => toast({ title: 'Authentication error', description, variant: 'destructive' });
 
 export default function AuthForm({ mode }: { mode: 'signin' | 'signup' }) {
   const auth = useStore($auth);
+  // Read before supabase-js reads (and, for a session, clears) the fragment.
+  const [landing] = useState<Landing | undefined>(() => readLanding(window.location.hash));
+  const via = useRef<Via>(landing?.kind === 'session' ? { kind: 'link', type: landing.type } : undefined);
+  // A failed link (or a half-done email change) keeps the visitor here until they act.
+  const [held, setHeld] = useState(landing?.kind === 'failed' || landing?.kind === 'message');
   const [busy, setBusy] = useState(false);
-  const [created, setCreated] = useState(false);
+  const [created, setCreated] = useState<string | null>(null);
   const emailRef = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
+    if (landing?.kind === 'failed')
+      window.history.replaceState(window.history.state, '', window.location.pathname + window.location.search);
     authClient();
-  }, []);
+  }, [landing]);
   // Signed in (now, or already): on to the target once the profile has loaded, so the access level is mirrored.
-  const settled = auth.status === 'signed-in' && auth.profile !== undefined;
+  const session = auth.status === 'signed-in' && auth.profile !== undefined ? auth.session : undefined;
   useEffect(() => {
-    if (settled) window.location.replace(mode === 'signin' ? afterSignIn(window.location.search) : '/');
-  }, [settled, mode]);
+    if (session && !held) window.location.replace(nextStep(session, via.current));
+  }, [session, held]);
+
+  // A code on the sign-up page confirms the address; on the sign-in page it signs in.
+  const codeUsed = () => {
+    via.current = { kind: 'code', type: mode === 'signup' ? 'signup' : 'magiclink' };
+    setHeld(false);
+  };
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -30,18 +72,20 @@ export default function AuthForm({ mode }: { mode: 'signin' | 'signup' }) {
     const email = String(data.get('email') ?? '').trim();
     const password = String(data.get('password') ?? '');
     setBusy(true);
+    setHeld(false);
     const client = authClient();
     if (mode === 'signin') {
+      via.current = undefined;
       const { error } = await client.auth.signInWithPassword({ email, password });
       // On success the session store changes and the effect above moves on.
-      if (error) toast({ title: 'Authentication error', description: error.message, variant: 'destructive' });
+      if (error) authError(error.message);
     } else {
-      const emailRedirectTo = `${window.location.origin}/signin${window.location.search}`;
+      const emailRedirectTo = mailLanding(window.location.origin, returnTarget(window.location.search));
       const { error } = await client.auth.signUp({ email, password, options: { emailRedirectTo } });
-      if (error) toast({ title: 'Authentication error', description: error.message, variant: 'destructive' });
+      if (error) authError(error.message);
       else {
         toast({ title: 'Account created', description: 'Please check your email to confirm your account.' });
-        setCreated(true);
+        setCreated(email);
       }
     }
     setBusy(false);
@@ -57,36 +101,68 @@ export default function AuthForm({ mode }: { mode: 'signin' | 'signup' }) {
     setBusy(true);
     const { error } = await authClient().auth.signInWithOtp({
       email,
-      options: { emailRedirectTo: `${window.location.origin}/signin${window.location.search}`, shouldCreateUser: false },
+      options: { emailRedirectTo: mailLanding(window.location.origin, returnTarget(window.location.search)), shouldCreateUser: false },
     });
     setBusy(false);
-    if (error) toast({ title: 'Authentication error', description: error.message, variant: 'destructive' });
+    if (error?.code === 'over_email_send_rate_limit')
+      toast({ title: 'Link already sent', description: mailRequestError(error, 'sign-in link') });
+    else if (error) authError(mailRequestError(error, 'sign-in link'));
     else toast({ title: 'Check your email', description: 'If an account exists for that address, we sent you a sign-in link.' });
   }
 
   const signin = mode === 'signin';
   return (
-    <form onSubmit={submit} aria-label={signin ? 'Sign in' : 'Sign up'} className="space-y-4">
-      <TextField label="Email" inputRef={emailRef} name="email" type="email" autoComplete="email" required />
-      <TextField label="Password" name="password" type="password" autoComplete={signin ? 'current-password' : 'new-password'} required />
-      <button type="submit" disabled={busy || auth.status === 'loading'} className={SUBMIT_CLASS}>
-        {busy ? (signin ? 'Signing in...' : 'Creating account...') : signin ? 'Sign In' : 'Sign Up'}
-      </button>
-      {signin && (
-        <button
-          type="button"
-          onClick={() => void sendLink()}
-          disabled={busy || auth.status === 'loading'}
-          className="min-h-11 w-full rounded-lg px-5 py-2.5 text-sm font-semibold text-brand-700 ring-1 ring-inset ring-brand-200 hover:bg-brand-50 disabled:opacity-60"
-        >
-          Email me a sign-in link
-        </button>
+    <>
+      {landing?.kind === 'failed' && (
+        <LinkProblem code={landing.code} description={landing.description} target={returnTarget(window.location.search)} />
       )}
-      {created && (
-        <p role="status" className="text-sm text-slate-600">
-          We sent a confirmation link to your address. Open it to finish creating your account.
+      {landing?.kind === 'message' && (
+        <p role="status" className="mb-6 rounded-xl border border-brand-200 bg-brand-50 p-4 text-sm text-slate-800">
+          {landing.text}
         </p>
       )}
-    </form>
+      {held && auth.status === 'signed-in' && (
+        <p className="mb-6 text-sm text-slate-700">
+          You are still signed in.{' '}
+          <a href={afterSignIn(window.location.search)} className="font-semibold text-brand-700 hover:underline">
+            Continue
+          </a>
+        </p>
+      )}
+      <form onSubmit={submit} aria-label={signin ? 'Sign in' : 'Sign up'} className="space-y-4">
+        <TextField label="Email" inputRef={emailRef} name="email" type="email" autoComplete="email" required />
+        <TextField label="Password" name="password" type="password" autoComplete={signin ? 'current-password' : 'new-password'} required />
+        <button type="submit" disabled={busy || auth.status === 'loading'} className={SUBMIT_CLASS}>
+          {busy ? (signin ? 'Signing in...' : 'Creating account...') : signin ? 'Sign In' : 'Sign Up'}
+        </button>
+        {signin && (
+          <button
+            type="button"
+            onClick={() => void sendLink()}
+            disabled={busy || auth.status === 'loading'}
+            className="min-h-11 w-full rounded-lg px-5 py-2.5 text-sm font-semibold text-brand-700 ring-1 ring-inset ring-brand-200 hover:bg-brand-50 disabled:opacity-60"
+          >
+            Email me a sign-in link
+          </button>
+        )}
+      </form>
+      {signin && (
+        <details className="mt-4 rounded-lg bg-slate-50 p-3 text-sm">
+          <summary className="cursor-pointer font-semibold text-brand-700">Have a code?</summary>
+          <p className="my-3 text-slate-600">
+            Every email we send to sign you in or confirm your address has a 6-digit code: type it here, on any device.
+          </p>
+          <CodeForm type="email" onSubmit={codeUsed} />
+        </details>
+      )}
+      {created && (
+        <div className="mt-6 space-y-3 rounded-lg bg-slate-50 p-4 text-sm">
+          <p role="status" className="text-slate-700">
+            We sent a confirmation link to your address. Open it to finish creating your account, or enter the 6-digit code from the email.
+          </p>
+          <CodeForm key={created} type="email" email={created} onSubmit={codeUsed} />
+        </div>
+      )}
+    </>
   );
 }

@@ -1,6 +1,7 @@
 import { lazy, Suspense, useState } from 'react';
 import type { PublicItem } from '../../lib/content/registry.ts';
-import { formatDate, formatPrice, skillLabel } from '../../lib/format.ts';
+import { formatDate, skillLabel } from '../../lib/format.ts';
+import { priceLabel } from '../../lib/payments/purchasable.ts';
 import { AccessBadge } from './AccessBadge.tsx';
 import { CardImage } from './CardImage.tsx';
 import { TagBadges } from './TagBadges.tsx';
@@ -40,7 +41,9 @@ function Meta({ item }: { item: PublicItem }) {
     case 'market':
       return (
         <>
-          <span className="font-semibold text-ink">{formatPrice(item.price)}</span>
+          <span className="font-semibold text-ink" data-testid="card-price">
+            {priceLabel(item.accessLevel, item.price)}
+          </span>
           <span aria-hidden="true">·</span>
           <span>{item.fileType}</span>
         </>
@@ -84,7 +87,7 @@ export function ContentCard({ item, href, activeTag, onTagSelect }: ContentCardP
       <CardImage media={item.media} />
       <div className="flex flex-1 flex-col gap-3 p-5">
         <div className="flex items-center justify-between gap-2">
-          <AccessBadge level={item.accessLevel} />
+          <AccessBadge level={item.accessLevel} price={item.type === 'market' || item.type === 'course' ? item.price : undefined} />
           {item.type === 'tool' && <ToolAction item={item} />}
         </div>
         <h3 className="text-lg font-semibold leading-snug text-ink">

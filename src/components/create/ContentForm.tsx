@@ -6,11 +6,13 @@
  * file, link, price and file type). Checked with the server's schema before sending; the submit
  * button is disabled with a spinner while sending; success toasts '{Type} created' and goes to
  * the list, failure toasts the spec's text and shows the server's field errors. Cancel goes back.
+ * A field's error goes as soon as the field is valid (`standingErrors`); uploads show their
+ * progress and can be cancelled (`useUploads`).
  */
-import { useId, useState, type ReactNode } from 'react';
+import { useId, useMemo, useState, type ReactNode } from 'react';
 import { ACCESS_LEVELS, accessLabel } from '../../lib/access.ts';
 import type { ContentType } from '../../lib/content/registry.ts';
-import { createItem, generateDraft, updateItem, uploadFile } from '../../lib/create/client.ts';
+import { createItem, generateDraft, updateItem } from '../../lib/create/client.ts';
 import {
   buildPayload,
   createdToast,
@@ -18,13 +20,15 @@ import {
   draftErrors,
   EMPTY_DRAFT,
   listRoute,
-  mediaTypeOf,
+  standingErrors,
   type ContentDraft,
   type SectionDraft,
   updatedToast,
 } from '../../lib/create/form.ts';
 import { toast } from '../../lib/toast.ts';
 import { INPUT_CLASS } from '../forms/TextField.tsx';
+import { UploadProgress } from './UploadProgress.tsx';
+import { useUploads, type Uploaded } from './use-uploads.ts';
 
 const BUTTON = 'min-h-11 rounded-lg px-5 py-2.5 text-sm font-semibold disabled:opacity-60';
 const PRIMARY = `${BUTTON} bg-brand-600 text-white hover:bg-brand-700`;
@@ -81,13 +85,13 @@ export interface Editing {
 export function ContentForm({ type, editing }: { type: ContentType; editing?: Editing | undefined }) {
   const [draft, setDraft] = useState<ContentDraft>(editing?.initial ?? EMPTY_DRAFT);
   const [mode, setMode] = useState<'manual' | 'ai'>('manual');
-  const [errors, setErrors] = useState<Errors>({});
+  // The errors of the last check and the draft they were found in; a field's error stands only while it still fails.
+  const [checked, setChecked] = useState<{ errors: Errors; draft: ContentDraft }>({ errors: {}, draft: EMPTY_DRAFT });
+  const errors = useMemo(() => standingErrors(type, checked.errors, checked.draft, draft), [type, checked, draft]);
   const [prompt, setPrompt] = useState('');
   const [generating, setGenerating] = useState(false);
   const [generated, setGenerated] = useState(false);
   const [aiError, setAiError] = useState('');
-  const [uploading, setUploading] = useState(false);
-  const [uploadError, setUploadError] = useState('');
   const [submitting, setSubmitting] = useState(false);
   const ids = useId();
 
@@ -122,32 +126,17 @@ export function ContentForm({ type, editing }: { type: ContentType; editing?: Ed
     setGenerated(true);
   }
 
-  async function upload(files: FileList | null, area: 'public' | 'protected') {
-    if (!files?.length) return;
-    setUploading(true);
-    setUploadError('');
-    for (const file of Array.from(files)) {
-      const mediaType = mediaTypeOf(file.type);
-      if (area === 'public' && !mediaType) {
-        setUploadError(`${file.name}: only images, videos and PDFs can be added.`);
-        continue;
-      }
-      const result = await uploadFile(file, area);
-      if (!result.ok) {
-        setUploadError(`${file.name}: ${result.kind === 'error' ? result.message : 'the upload was refused.'}`);
-        continue;
-      }
-      const { url } = result.data;
-      if (area === 'protected') set('downloadUrl', url);
-      else setDraft((d) => ({ ...d, media: [...d.media, { url, type: mediaType!, alt: file.name.slice(0, 300) }] }));
-    }
-    setUploading(false);
-  }
+  const onUploaded = ({ area, url, file, mediaType }: Uploaded) => {
+    if (area === 'protected') set('downloadUrl', url);
+    else setDraft((d) => ({ ...d, media: [...d.media, { url, type: mediaType, alt: file.name.slice(0, 300) }] }));
+  };
+  const uploads = useUploads(onUploaded);
+  const uploading = uploads.uploading;
 
   async function submit() {
     const payload = buildPayload(type, draft);
     const problems = draftErrors(type, payload);
-    setErrors(problems);
+    setChecked({ errors: problems, draft });
     if (Object.keys(problems).length) {
       setMode('manual');
       return;
@@ -163,7 +152,10 @@ export function ContentForm({ type, editing }: { type: ContentType; editing?: Ed
     }
     setSubmitting(false);
     if (result.kind === 'error' && result.fields)
-      setErrors(Object.fromEntries(Object.entries(result.fields).map(([key, messages]) => [key, messages[0] ?? 'Not valid'])));
+      setChecked({
+        errors: Object.fromEntries(Object.entries(result.fields).map(([key, messages]) => [key, messages[0] ?? 'Not valid'])),
+        draft,
+      });
     toast({
       title: 'Error',
       description: editing ? 'The changes could not be saved. Please try again.' : createFailedText(type),
@@ -289,7 +281,10 @@ export function ContentForm({ type, editing }: { type: ContentType; editing?: Ed
                     id={id}
                     type="file"
                     disabled={uploading}
-                    onChange={(e) => void upload(e.target.files, 'protected')}
+                    onChange={(e) => {
+                      void uploads.upload(e.target.files, 'protected');
+                      e.target.value = '';
+                    }}
                     className="mt-1 block text-sm"
                   />
                 )}
@@ -424,7 +419,7 @@ export function ContentForm({ type, editing }: { type: ContentType; editing?: Ed
 
           <Field
             label="Media"
-            error={errorFor(errors, 'media') || uploadError || undefined}
+            error={errorFor(errors, 'media') || uploads.error || undefined}
             hint="Images, videos and PDFs; several at once."
           >
             {(id) => (
@@ -435,18 +430,17 @@ export function ContentForm({ type, editing }: { type: ContentType; editing?: Ed
                 accept="image/*,video/*,application/pdf"
                 disabled={uploading}
                 onChange={(e) => {
-                  void upload(e.target.files, 'public');
+                  void uploads.upload(e.target.files, 'public');
                   e.target.value = '';
                 }}
                 className="mt-1 block text-sm"
               />
             )}
           </Field>
-          {uploading && (
-            <p role="status" className="text-sm text-slate-600">
-              Uploading...
-            </p>
-          )}
+          {uploads.progress && <UploadProgress progress={uploads.progress} onCancel={uploads.cancel} />}
+          <p role="status" className="text-sm text-slate-600 empty:hidden">
+            {uploads.note}
+          </p>
           {draft.media.length > 0 && (
             <ul aria-label="Uploaded media" className="space-y-2">
               {draft.media.map((m, i) => (

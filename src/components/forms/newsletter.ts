@@ -16,7 +16,9 @@ export function isNewsletterEmail(value: string): boolean {
   return value.trim() !== '' && value.includes('@');
 }
 
-const fail = (description: string) => toast({ title: 'Error', description, variant: 'destructive' });
+/** The form's toasts replace each other: repeated errors never pile up over the form. */
+const TOAST_KEY = 'newsletter';
+const fail = (description: string) => toast({ title: 'Error', description, variant: 'destructive', key: TOAST_KEY });
 
 async function submit(form: HTMLFormElement): Promise<void> {
   const input = form.elements.namedItem('email') as HTMLInputElement;
@@ -33,7 +35,7 @@ async function submit(form: HTMLFormElement): Promise<void> {
     if (result.ok) {
       writeStored(STORAGE_KEYS.userEmail, email);
       input.value = '';
-      toast({ title: 'Success!', description: SUCCESS_TEXT });
+      toast({ title: 'Success!', description: SUCCESS_TEXT, key: TOAST_KEY });
     } else {
       const invalid = result.status === 422 && fieldMessage(result.error, 'email');
       fail(invalid ? INVALID_EMAIL : result.error.message);

@@ -6,7 +6,9 @@
  *   Escape (focus back to the button), 150 ms after a link is chosen, when focus leaves the
  *   header, and on route changes (a back/forward restore or a hash change).
  */
+import { withReturn } from '../../lib/auth/return-to.ts';
 import { AUTH_PUBLIC_KEY, AUTH_SERVICE_URL } from '../../lib/auth/service.ts';
+import { showFlash } from '../../lib/flash.ts';
 import { removeStored, STORAGE_KEYS } from '../../lib/storage-keys.ts';
 
 const SCROLL_THRESHOLD = 20;
@@ -162,7 +164,7 @@ function storedSession(): { key: string; accessToken: string } | undefined {
  */
 function initAccount(header: HTMLElement): void {
   const session = storedSession();
-  if (!session) return;
+  if (!session) return returnHere(header);
   for (const link of header.querySelectorAll<HTMLAnchorElement>('[data-account-link]')) {
     link.href = '/account';
     link.textContent = 'Account';
@@ -184,6 +186,14 @@ function initAccount(header: HTMLElement): void {
   }
 }
 
+/** Signed out, "Sign In" comes back to this page afterwards (not from home or the account pages themselves). */
+function returnHere(header: HTMLElement): void {
+  const { pathname, search } = window.location;
+  if (pathname === '/' || /^\/(?:signin|signup|forgot-password|reset-password)\/?$/.test(pathname)) return;
+  for (const link of header.querySelectorAll<HTMLAnchorElement>('[data-account-link]'))
+    link.href = withReturn('/signin', `${pathname}${search}`);
+}
+
 export function initSiteHeader(): void {
   const header = byId('site-header');
   if (!header) return;
@@ -191,4 +201,6 @@ export function initSiteHeader(): void {
   initDropdown(header);
   initMobileMenu(header);
   initAccount(header);
+  // The message a previous page left for this one ('Email confirmed', 'Password updated'...).
+  showFlash();
 }

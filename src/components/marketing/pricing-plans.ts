@@ -11,11 +11,16 @@ import { fetchViewer, storedSession } from '../../lib/content/gated-client.ts';
 import { CHECKOUT_FAILED, goToCheckout } from '../../lib/payments/checkout.ts';
 import { startPlanCheckout } from '../../lib/payments/client.ts';
 import { readStored, STORAGE_KEYS, writeStored } from '../../lib/storage-keys.ts';
+import { createPlanChanges, type PlanChanges } from './plan-change.ts';
 
 type Interval = 'month' | 'year';
 
 let interval: Interval = 'month';
 let chosen: HTMLButtonElement | null = null;
+/** The member's plan and the changes it allows (plan-change.ts). */
+let plans: PlanChanges | undefined;
+/** Shows an interval unless the visitor already chose one (set by initPricing). */
+let showInterval: ((wanted: Interval) => void) | undefined;
 
 function swapTexts(root: HTMLElement): void {
   for (const el of root.querySelectorAll<HTMLElement>('[data-month][data-year]')) {
@@ -41,15 +46,21 @@ function fillPanel(panel: HTMLElement): void {
 
 const isLevel = (value: unknown): value is AccessLevel => (ACCESS_LEVELS as readonly unknown[]).includes(value);
 
-/** Shows 'Current Plan' (disabled) in place of the action on the member's own tier, or on none. */
-function markCurrentPlan(root: HTMLElement, level: AccessLevel | null): void {
-  for (const card of root.querySelectorAll<HTMLElement>('[data-tier]')) {
-    const mine = card.dataset.tier === level;
-    const current = card.querySelector<HTMLElement>('[data-current-plan]');
-    const action = card.querySelector<HTMLElement>('[data-plan-action]');
-    if (current) current.hidden = !mine;
-    if (action) action.hidden = mine;
-  }
+/**
+ * Shows 'Current Plan' (disabled) in place of the action on the member's own tier, or on none; a
+ * member who pays sees Upgrade or Switch at renewal on the others (plan-change.ts).
+ */
+function markCurrentPlan(_root: HTMLElement, level: AccessLevel | null): void {
+  plans?.mark(level);
+}
+
+/** Once the member's plan is known: a plan chosen on the way here (sign-in, a refused checkout) becomes a change. */
+async function loadPlan(panel: HTMLElement): Promise<void> {
+  await plans?.load();
+  if (!plans?.paying()) return;
+  // The member's own plan shows as 'Current Plan': a yearly plan opens the page on Yearly.
+  if (panel.hidden) return showInterval?.(plans.interval() ?? 'month');
+  if (!plans.openFor(panel.dataset.plan ?? '')) panel.hidden = true;
 }
 
 /** The member's tier: at once from the level the auth client mirrored, then as the server says. */
@@ -58,6 +69,8 @@ function showMembership(root: HTMLElement, panel: HTMLElement): void {
   const note = panel.querySelector<HTMLElement>('[data-signed-out-note]');
   if (note) note.hidden = signedIn;
   if (!signedIn) return;
+  // A member already has an account: /signup would only send them home.
+  for (const link of root.querySelectorAll<HTMLAnchorElement>('[data-get-started]')) link.href = '/account';
   const mirrored = readStored(STORAGE_KEYS.accessLevel);
   if (isLevel(mirrored)) markCurrentPlan(root, mirrored);
   void fetchViewer().then((result) => {
@@ -65,6 +78,7 @@ function showMembership(root: HTMLElement, panel: HTMLElement): void {
     if (isLevel(level)) {
       writeStored(STORAGE_KEYS.accessLevel, level);
       markCurrentPlan(root, level);
+      void loadPlan(panel);
     } else if (!result.ok && result.kind === 'signed-out') {
       markCurrentPlan(root, null);
       if (note) note.hidden = false;
@@ -132,7 +146,10 @@ function wireCheckout(panel: HTMLElement): void {
       return;
     }
     if (result.kind === 'signed-out') return signInFirst(panel);
+    // Refused because the member pays already: their plan changes instead (never a dead end).
+    if (result.kind === 'error' && result.status === 409) await loadPlan(panel);
     setBusy(button, false);
+    if (panel.hidden) return;
     showError(errorBox, result.kind === 'error' && result.status === 409 ? result.message : undefined);
   };
   button.addEventListener('click', () => void checkout());
@@ -141,22 +158,37 @@ function wireCheckout(panel: HTMLElement): void {
 export function initPricing(): void {
   const root = document.querySelector<HTMLElement>('[data-pricing]');
   const panel = document.getElementById('checkout-panel');
-  if (!root || !panel) return;
+  const changePanel = document.getElementById('change-panel');
+  if (!root || !panel || !changePanel) return;
+  plans = createPlanChanges({ root, panel: changePanel, checkout: panel, interval: () => interval });
 
   const radios = root.querySelectorAll<HTMLInputElement>('input[name="billing"]');
   const sync = () => {
     interval = [...radios].find((r) => r.checked)?.value === 'year' ? 'year' : 'month';
     swapTexts(root);
     fillPanel(panel);
+    plans?.mark();
   };
-  for (const radio of radios) radio.addEventListener('change', sync);
+  let chose = false;
+  for (const radio of radios)
+    radio.addEventListener('change', () => {
+      chose = true;
+      sync();
+    });
   sync(); // a restored page may come back with Yearly checked
+  showInterval = (wanted) => {
+    const radio = [...radios].find((r) => r.value === wanted);
+    if (chose || !radio || radio.checked) return;
+    radio.checked = true;
+    sync();
+  };
 
   const errorBox = panel.querySelector<HTMLElement>('[data-checkout-error]');
   const open = (button: HTMLButtonElement) => {
     chosen = button;
     fillPanel(panel);
     errorBox?.replaceChildren();
+    changePanel.hidden = true;
     panel.hidden = false;
     const reduce = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
     panel.scrollIntoView({ behavior: reduce ? 'auto' : 'smooth', block: 'center' });

@@ -3,25 +3,30 @@
  * or the subscription loads; the signed-out prompt; 'Error Loading Subscription' with Retry (reloads
  * the page); 'No Active Subscription' without a customer id or a subscription; else the details
  * (plan, amount, interval, status badge, the date, the amber notice while canceling), Cancel
- * Subscription (active and not canceling; afterwards the subscription is read again and the
- * profile refreshed) and Manage Subscription (the provider's portal).
+ * Subscription (active and not canceling; it asks first and says until when access lasts;
+ * afterwards the subscription is read again and the profile refreshed) and Manage Subscription (the
+ * provider's portal). Beyond the spec: a change held for the period end reads 'Changes to {Tier}
+ * on {date}' with 'Keep {current}' to withdraw it.
  */
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { refreshProfile, type AuthState } from '../../lib/auth/client.ts';
-import { cancelSubscription, createPortalSession, fetchSubscription, type Subscription } from '../../lib/payments/client.ts';
+import { cancelSubscription, changePlan, createPortalSession, fetchSubscription, type Subscription } from '../../lib/payments/client.ts';
 import {
   BADGE_CLASS,
   canCancel,
+  cancelConfirmText,
   cancelNotice,
   formatPaymentDate,
   formatPlanAmount,
   isCanceling,
   periodDateLabel,
+  scheduledChangeNotice,
   subscriptionBadge,
 } from '../../lib/payments/display.ts';
 
 export const CANCEL_FAILED = 'Failed to cancel subscription. Please try again.';
 export const PORTAL_FAILED = 'Failed to open subscription management portal. Please try again.';
+export const KEEP_FAILED = 'Failed to keep your current plan. Please try again.';
 
 const BUTTON = 'min-h-11 rounded-lg px-5 py-2.5 text-sm font-semibold disabled:opacity-60';
 
@@ -55,24 +60,39 @@ function LoadError() {
 function Details({
   subscription,
   customerId,
-  onCanceled,
+  onChanged,
 }: {
   subscription: Subscription;
   customerId: string;
-  onCanceled: (s: Subscription) => void;
+  onChanged: (s: Subscription) => void;
 }) {
-  const [busy, setBusy] = useState<'cancel' | 'portal' | null>(null);
+  const [busy, setBusy] = useState<'cancel' | 'portal' | 'keep' | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const confirmDialog = useRef<HTMLDialogElement>(null);
+  const id = useId();
   const badge = subscriptionBadge(subscription);
   const date = formatPaymentDate(subscription.currentPeriodEnd);
+  const scheduled = subscription.scheduledChange;
 
   async function cancel() {
     setBusy('cancel');
     setError(null);
     const result = await cancelSubscription(subscription.subscriptionId);
     setBusy(null);
+    confirmDialog.current?.close();
     if (!result.ok) return setError(CANCEL_FAILED);
-    onCanceled(result.data.subscription);
+    onChanged(result.data.subscription);
+  }
+
+  /** Withdraws the change held for the period end: the current plan again. */
+  async function keep() {
+    if (!subscription.priceId) return;
+    setBusy('keep');
+    setError(null);
+    const result = await changePlan(subscription.subscriptionId, subscription.priceId);
+    setBusy(null);
+    if (!result.ok) return setError(KEEP_FAILED);
+    onChanged(result.data.subscription);
   }
 
   async function manage() {
@@ -106,6 +126,24 @@ function Details({
       {isCanceling(subscription) && (
         <p className="rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900">{cancelNotice(date)}</p>
       )}
+      {scheduled && !isCanceling(subscription) && (
+        <div className="flex flex-wrap items-center gap-3 rounded-lg border border-brand-200 bg-brand-50 p-3 text-sm text-slate-800">
+          <p data-testid="scheduled-change">
+            <span className="font-semibold">{scheduledChangeNotice(scheduled.name, formatPaymentDate(scheduled.effectiveAt))}</span>
+            {` (${formatPlanAmount(scheduled.amount, scheduled.interval)}). Until then your ${subscription.plan.name} plan stays as it is.`}
+          </p>
+          {subscription.priceId && (
+            <button
+              type="button"
+              onClick={() => void keep()}
+              disabled={busy !== null}
+              className={`${BUTTON} bg-white text-brand-700 ring-1 ring-inset ring-brand-300 hover:bg-brand-100`}
+            >
+              {busy === 'keep' ? 'Keeping…' : `Keep ${subscription.plan.name}`}
+            </button>
+          )}
+        </div>
+      )}
       {error && (
         <p role="alert" className="rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-800">
           {error}
@@ -123,14 +161,45 @@ function Details({
         {canCancel(subscription) && (
           <button
             type="button"
-            onClick={() => void cancel()}
+            onClick={() => confirmDialog.current?.showModal()}
             disabled={busy !== null}
             className={`${BUTTON} text-red-700 ring-1 ring-inset ring-red-300 hover:bg-red-50`}
           >
-            {busy === 'cancel' ? 'Canceling…' : 'Cancel Subscription'}
+            Cancel Subscription
           </button>
         )}
       </div>
+      <dialog
+        ref={confirmDialog}
+        aria-labelledby={`${id}-cancel`}
+        aria-describedby={`${id}-cancel-text`}
+        className="rounded-2xl p-6 shadow-xl backdrop:bg-slate-900/50"
+      >
+        <h3 id={`${id}-cancel`} className="text-lg font-semibold text-slate-900">
+          Cancel your {subscription.plan.name} plan?
+        </h3>
+        <p id={`${id}-cancel-text`} className="mt-2 max-w-sm text-sm text-slate-700">
+          {cancelConfirmText(subscription.plan.name, date, scheduled?.name)}
+        </p>
+        <div className="mt-6 flex flex-wrap justify-end gap-2">
+          <button
+            type="button"
+            onClick={() => confirmDialog.current?.close()}
+            disabled={busy === 'cancel'}
+            className={`${BUTTON} ring-1 ring-inset ring-slate-300`}
+          >
+            Keep my plan
+          </button>
+          <button
+            type="button"
+            onClick={() => void cancel()}
+            disabled={busy === 'cancel'}
+            className={`${BUTTON} bg-red-600 text-white hover:bg-red-700`}
+          >
+            {busy === 'cancel' ? 'Canceling…' : 'Yes, cancel'}
+          </button>
+        </div>
+      </dialog>
     </div>
   );
 }
@@ -150,7 +219,7 @@ export function SubscriptionCard({ auth, className }: { auth: AuthState; classNa
     return () => controller.abort();
   }, [customerId, attempt]);
 
-  const onCanceled = useCallback(
+  const onChanged = useCallback(
     (subscription: Subscription) => {
       if (customerId) setLoaded({ customerId, result: { subscription } });
       setAttempt((n) => n + 1); // read it again from the server
@@ -174,7 +243,7 @@ export function SubscriptionCard({ auth, className }: { auth: AuthState; classNa
   else if (profile === null || current === 'error') body = <LoadError />;
   else if (!customerId || (current && !current.subscription)) body = <p className="mt-4 text-slate-600">No Active Subscription</p>;
   else if (!current?.subscription) body = <Spinner />;
-  else body = <Details subscription={current.subscription} customerId={customerId} onCanceled={onCanceled} />;
+  else body = <Details subscription={current.subscription} customerId={customerId} onChanged={onChanged} />;
 
   return (
     <section aria-labelledby="subscription-heading" className={className}>

@@ -1,7 +1,9 @@
 /**
  * The embedded test provider's billing portal (what Stripe's customer portal does): the member's
  * subscriptions with status and dates, Cancel at period end or Resume, Switch plan to another of
- * the plans, and Return to account. The session id in `?session=` is the capability.
+ * the plans (an upgrade now with the prorated difference charged, a downgrade at the period end,
+ * as the pricing page does), Keep the current plan when a change is held, the test clock (renew
+ * now, as at the period end), and Return to account. The session id in `?session=` is the capability.
  */
 import { useId, useState } from 'react';
 import { BADGE_CLASS, formatPaymentDate, formatPlanAmount, subscriptionBadge } from '../../lib/payments/display.ts';
@@ -42,14 +44,20 @@ function SubscriptionItem({
   const live = GRANTING.includes(subscription.status);
   const date = formatPaymentDate(subscription.currentPeriodEnd);
 
-  async function act(action: PortalAction, note: string) {
+  async function act(action: PortalAction, note: string | ((s: PortalSubscription) => string)) {
     setBusy(true);
     setError(null);
     const result = await changeTestSubscription(sessionId, subscription.id, action);
     setBusy(false);
     if (!result.ok) return setError(result.message);
-    onChanged(result.data.subscription, note);
+    onChanged(result.data.subscription, typeof note === 'string' ? note : note(result.data.subscription));
   }
+  const scheduled = subscription.scheduledChange;
+  /** What a switch did: the plan now, or the plan held for the period end. */
+  const switched = (plan: PortalPlan) => (s: PortalSubscription) =>
+    s.plan.priceId === plan.priceId
+      ? `You are now on ${planLabel(plan)}.`
+      : `Your plan changes to ${planLabel(plan)} on ${formatPaymentDate(s.scheduledChange?.effectiveAt ?? s.currentPeriodEnd)}.`;
 
   return (
     <li className="rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200">
@@ -68,6 +76,11 @@ function SubscriptionItem({
       <p className="mt-1 text-sm text-slate-600">
         {!live ? `Ended ${date}` : subscription.cancelAtPeriodEnd ? `Cancels on ${date}` : `Renews on ${date}`}
       </p>
+      {live && scheduled && (
+        <p className="mt-1 text-sm font-medium text-slate-800" data-testid="portal-scheduled">
+          Changes to {planLabel(scheduled.plan)} on {formatPaymentDate(scheduled.effectiveAt)}
+        </p>
+      )}
       {live && (
         <div className="mt-4 flex flex-col gap-4">
           <div className="flex flex-wrap gap-3">
@@ -88,6 +101,18 @@ function SubscriptionItem({
                 className={`${BUTTON} text-red-700 ring-1 ring-inset ring-red-300 hover:bg-red-50`}
               >
                 Cancel at period end
+              </button>
+            )}
+            {scheduled && (
+              <button
+                type="button"
+                disabled={busy}
+                onClick={() =>
+                  void act({ action: 'switch', priceId: subscription.plan.priceId }, `You keep ${planLabel(subscription.plan)}.`)
+                }
+                className={`${BUTTON} ring-1 ring-inset ring-slate-300 hover:bg-slate-50`}
+              >
+                Keep {subscription.plan.name}
               </button>
             )}
           </div>
@@ -115,7 +140,7 @@ function SubscriptionItem({
                 disabled={busy || !target}
                 onClick={() => {
                   const plan = others.find((p) => p.priceId === target);
-                  if (plan) void act({ action: 'switch', priceId: plan.priceId }, `You are now on ${planLabel(plan)}.`);
+                  if (plan) void act({ action: 'switch', priceId: plan.priceId }, switched(plan));
                 }}
                 className={`${BUTTON} ring-1 ring-inset ring-slate-300 hover:bg-slate-50`}
               >
@@ -123,6 +148,26 @@ function SubscriptionItem({
               </button>
             </div>
           )}
+          <div className="rounded-lg border border-dashed border-amber-400 bg-amber-50 p-3 text-sm text-amber-900">
+            <p>
+              <span className="font-semibold">Test clock.</span> Moves this subscription to the end of its period, as if time had passed: it
+              renews now (a held plan takes over), or ends if it is set to cancel.
+            </p>
+            <button
+              type="button"
+              disabled={busy}
+              onClick={() =>
+                void act({ action: 'advance' }, (s) =>
+                  GRANTING.includes(s.status)
+                    ? `Renewed: ${planLabel(s.plan)} until ${formatPaymentDate(s.currentPeriodEnd)}.`
+                    : 'The subscription has ended.',
+                )
+              }
+              className={`${BUTTON} mt-2 bg-white ring-1 ring-inset ring-amber-400 hover:bg-amber-100`}
+            >
+              Advance to period end
+            </button>
+          </div>
           {error && (
             <p role="alert" className="text-sm text-red-700">
               {error}

@@ -9,6 +9,7 @@ import {
   listRoute,
   mediaTypeOf,
   parseTags,
+  standingErrors,
   updatedToast,
 } from './form.ts';
 
@@ -74,6 +75,27 @@ describe('the create form rules', () => {
     expect(errors.title).toBe('Title must be at least 3 characters');
     expect(errors.description).toBe('Description must be at least 10 characters');
     expect(draftErrors('market', buildPayload('market', { ...valid, price: 'abc' }))).toHaveProperty('price');
+  });
+
+  it("clears a field's error as soon as the field is valid, and no sooner", () => {
+    const checked = { ...valid, title: 'ab', description: 'short' };
+    const errors = draftErrors('blog', buildPayload('blog', checked));
+    expect(Object.keys(errors).sort()).toEqual(['description', 'title']);
+    // Still too short: the error stands; long enough: it goes, while the other field's stays.
+    expect(standingErrors('blog', errors, checked, { ...checked, title: 'ab ' })).toEqual(errors);
+    const titled = { ...checked, title: 'Bakery SEO' };
+    expect(standingErrors('blog', errors, checked, titled)).toEqual({ description: 'Description must be at least 10 characters' });
+    expect(standingErrors('blog', errors, checked, { ...titled, description: 'Long enough now.' })).toEqual({});
+    // Editing another field, or one that had no error, never adds one before the next submit.
+    expect(standingErrors('blog', errors, checked, { ...checked, tags: '' })).toEqual(errors);
+    expect(standingErrors('blog', {}, checked, { ...checked, title: '' })).toEqual({});
+  });
+
+  it("keeps an error the schema cannot see (the server's) until its field changes", () => {
+    const server = { downloadUrl: 'That host is not on the download list.' };
+    const checked = { ...valid, downloadUrl: 'https://elsewhere.example/kit.zip' };
+    expect(standingErrors('tool', server, checked, { ...checked, title: 'Another title' })).toEqual(server);
+    expect(standingErrors('tool', server, checked, { ...checked, downloadUrl: 'downloads/kit.zip' })).toEqual({});
   });
 
   it('words the toasts and routes as the spec does', () => {

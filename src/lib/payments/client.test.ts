@@ -26,6 +26,8 @@ describe('the URLs checkout and the portal return to', () => {
 
   it('returns an abandoned plan checkout to pricing with canceled=true, and an item checkout to its page', () => {
     expect(planCancelUrl(ORIGIN)).toBe(`${ORIGIN}/pricing?canceled=true`);
+    // With the plan, so the page comes back with it (and its interval) chosen.
+    expect(planCancelUrl(ORIGIN, 'price_premium_yearly')).toBe(`${ORIGIN}/pricing?canceled=true&plan=price_premium_yearly`);
     expect(itemCancelUrl(ORIGIN, 'market', 'brand kit')).toBe(`${ORIGIN}/market/brand%20kit?canceled=true`);
     expect(itemCancelUrl(ORIGIN, 'course', 'seo-101')).toBe(`${ORIGIN}/courses/seo-101?canceled=true`);
   });
@@ -99,7 +101,7 @@ describe('payment calls', () => {
     expect(body).toEqual({
       priceId: 'price_premium_yearly',
       successUrl: `${ORIGIN}/payment/confirmation?session_id={CHECKOUT_SESSION_ID}&payment_status=success`,
-      cancelUrl: `${ORIGIN}/pricing?canceled=true`,
+      cancelUrl: `${ORIGIN}/pricing?canceled=true&plan=price_premium_yearly`,
       userId: USER,
       metadata: { accessLevel: 'premium', productName: 'Premium' },
     });

@@ -30,13 +30,35 @@ export interface ConfirmedPayment {
   purchase?: PurchasedItem;
 }
 
-/** The spec's Subscription (point 3): amount in cents, period end as an ISO string. */
+/** A plan by our tier id (price_premium_yearly), its name, cents and interval. */
+export interface PlanSummary {
+  priceId: string;
+  name: string;
+  amount: number;
+  interval: PlanInterval;
+}
+
+/**
+ * The spec's Subscription (point 3): amount in cents, period end as an ISO string; plus (beyond the
+ * spec) the plan's tier id and a change held for the period end.
+ */
 export interface Subscription {
   subscriptionId: string;
   status: string;
   cancelAtPeriodEnd: boolean;
   currentPeriodEnd: string;
   plan: { name: string; amount: number; interval: PlanInterval };
+  priceId?: string | null;
+  scheduledChange?: (PlanSummary & { effectiveAt: string }) | null;
+}
+
+/** A plan change's answer: upgraded now, scheduled for the period end (or a cancel), or a scheduled change withdrawn. */
+export interface PlanChangeResult {
+  change: 'upgraded' | 'scheduled' | 'kept';
+  subscription: Subscription;
+  accessLevel: AccessLevel;
+  /** Cents charged now for an upgrade's prorated difference. */
+  charged?: number;
 }
 
 export interface Purchase extends PurchasedItem {
@@ -54,9 +76,9 @@ export function checkoutSuccessUrl(origin: string): string {
   return `${origin}/payment/confirmation?session_id=${CHECKOUT_SESSION_PLACEHOLDER}&payment_status=success`;
 }
 
-/** Where an abandoned plan checkout returns (spec point 7). */
-export function planCancelUrl(origin: string): string {
-  return `${origin}/pricing?canceled=true`;
+/** Where an abandoned plan checkout returns (spec point 7), naming the plan so the page reopens it with its interval. */
+export function planCancelUrl(origin: string, priceId?: string): string {
+  return `${origin}/pricing?canceled=true${priceId ? `&plan=${encodeURIComponent(priceId)}` : ''}`;
 }
 
 /** The page of a purchasable item. */
@@ -100,7 +122,7 @@ export function startPlanCheckout(
     body: {
       priceId: plan.priceId,
       successUrl: checkoutSuccessUrl(origin),
-      cancelUrl: planCancelUrl(origin),
+      cancelUrl: planCancelUrl(origin, plan.priceId),
       userId: userId(),
       metadata: { accessLevel: plan.accessLevel, productName: plan.productName },
     },
@@ -128,6 +150,19 @@ export function confirmPayment(sessionId: string, signal?: AbortSignal) {
 /** The member's subscription, or null when they have none. */
 export function fetchSubscription(customerId: string, signal?: AbortSignal) {
   return gatedFetch<Subscription | null>(`/api/payments/stripe/subscriptions/${seg(customerId)}`, { signal });
+}
+
+/** The caller's own plan (the one that grants access, else the latest), or null. */
+export function fetchMySubscription(signal?: AbortSignal) {
+  return gatedFetch<Subscription | null>('/api/payments/subscription', { signal });
+}
+
+/** Another plan for the member's subscription: an upgrade now, a downgrade at the period end, or the current plan to keep it. */
+export function changePlan(subscriptionId: string, priceId: string) {
+  return gatedFetch<PlanChangeResult>(`/api/payments/stripe/subscriptions/${seg(subscriptionId)}/change`, {
+    method: 'POST',
+    body: { priceId },
+  });
 }
 
 /** Cancels at the end of the period already paid for. */

@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
   canCancel,
+  cancelConfirmText,
   cancelNotice,
   formatCents,
   formatPaymentDate,
   formatPlanAmount,
   periodDateLabel,
+  scheduledChangeNotice,
   statusWord,
   subscriptionBadge,
 } from './display.ts';
@@ -55,5 +57,20 @@ describe('the subscription badge and date', () => {
   it('spells unknown statuses plainly', () => {
     expect(statusWord('incomplete_expired')).toBe('Incomplete expired');
     expect(statusWord('')).toBe('Unknown');
+  });
+});
+
+describe('plan changes and cancelling on the account card', () => {
+  it('names the plan a held change moves to and its date', () => {
+    expect(scheduledChangeNotice('Subscriber', 'March 4, 2027')).toBe('Changes to Subscriber on March 4, 2027');
+  });
+  it('says until when access lasts before a cancel, and that a held change will not happen', () => {
+    expect(cancelConfirmText('Premium', 'March 4, 2027')).toContain(
+      'You keep your Premium access until March 4, 2027, and you will not be charged again.',
+    );
+    expect(cancelConfirmText('Premium', 'March 4, 2027')).not.toContain('will not happen');
+    expect(cancelConfirmText('Premium', 'March 4, 2027', 'Subscriber')).toContain(
+      'The change to Subscriber planned for that date will not happen.',
+    );
   });
 });

@@ -58,6 +58,17 @@ export function cancelNotice(endsOn: string): string {
   return `Your subscription has been canceled and will end on ${endsOn}. You can reactivate it from Manage Subscription before then.`;
 }
 
+/** A change held for the period end, as the account card says it (beyond the spec: plan changes). */
+export function scheduledChangeNotice(planName: string, on: string): string {
+  return `Changes to ${planName} on ${on}`;
+}
+
+/** What the cancel confirmation says: until when access lasts, and that no more is charged. */
+export function cancelConfirmText(planName: string, until: string, scheduledName?: string): string {
+  const dropped = scheduledName ? ` The change to ${scheduledName} planned for that date will not happen.` : '';
+  return `You keep your ${planName} access until ${until}, and you will not be charged again. After that your account moves to the free level.${dropped} You can reactivate it from Manage Subscription before then.`;
+}
+
 export const BADGE_CLASS: Record<BadgeVariant, string> = {
   default: 'bg-brand-600 text-white',
   secondary: 'bg-slate-100 text-slate-800',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AccessLevel, Role } from '../access.ts';
-import { isPriced, isPurchaseOnly, itemAccess } from './purchasable.ts';
+import { accessBadge, isPriced, isPurchaseOnly, itemAccess, priceLabel, priceNote } from './purchasable.ts';
 
 describe('priced items', () => {
   it('are priced above 0 only', () => {
@@ -13,6 +13,25 @@ describe('priced items', () => {
     expect(isPurchaseOnly('free', 24)).toBe(true);
     expect(isPurchaseOnly('free', 0)).toBe(false);
     expect(isPurchaseOnly('subscriber', 29.99)).toBe(false);
+  });
+});
+
+describe('what a badge and a price mean', () => {
+  it('never shows a Free badge beside a price: an item sold only on its own says so', () => {
+    expect(accessBadge('free', 24)).toMatchObject({ label: 'Sold separately', soldSeparately: true });
+    expect(priceLabel('free', 24)).toBe('$24.00 one-time');
+    expect(priceNote('free', 24)).toBe('A one-time purchase: no plan includes it.');
+  });
+
+  it('names the plan that includes a priced item, and keeps Free for free ones', () => {
+    expect(accessBadge('subscriber', 19)).toEqual({ label: 'Subscriber', hint: 'Included with a Subscriber plan.', soldSeparately: false });
+    expect(priceLabel('subscriber', 19)).toBe('$19.00, or with a Subscriber plan');
+    expect(priceNote('premium', 49)).toBe('A one-time purchase, or included with a Premium plan.');
+    for (const price of [undefined, 0]) {
+      expect(accessBadge('free', price)).toEqual({ label: 'Free', hint: 'Free with an account.', soldSeparately: false });
+      expect(priceLabel('free', price)).toBe('Free');
+      expect(priceNote('free', price)).toBeUndefined();
+    }
   });
 });
 

@@ -4,7 +4,7 @@
  * the islands. Kept apart from display.ts so the detail islands that need only this rule do not
  * bundle date formatting.
  */
-import { checkAccess, isStaff, type AccessLevel, type Viewer } from '../access.ts';
+import { accessLabel, checkAccess, isStaff, type AccessLevel, type Viewer } from '../access.ts';
 
 /** Items with a price above 0 can be bought (spec point 3: absent or 0 means free). */
 export function isPriced(price: number | undefined): price is number {
@@ -34,6 +34,36 @@ export function itemAccess(viewer: Viewer, item: PricedItem): ItemAccess {
   if (!isPurchaseOnly(item.accessLevel, item.price)) return checkAccess(viewer, item.accessLevel);
   if (!viewer) return { allowed: false, reason: 'login_required' };
   return isStaff(viewer.role) ? { allowed: true } : { allowed: false, reason: 'purchase_required' };
+}
+
+const dollars = (price: number) => `$${price.toFixed(2)}`;
+
+/**
+ * The badge beside an item (what its level means, beyond the spec's bare level word): the level,
+ * with a tooltip saying who opens it; a priced item at the free level is 'Sold separately', never
+ * 'Free' next to its price.
+ */
+export function accessBadge(accessLevel: AccessLevel, price?: number): { label: string; hint: string; soldSeparately: boolean } {
+  if (isPurchaseOnly(accessLevel, price))
+    return { label: 'Sold separately', hint: 'No plan includes it: it is bought on its own.', soldSeparately: true };
+  const label = accessLabel(accessLevel);
+  return { label, hint: accessLevel === 'free' ? 'Free with an account.' : `Included with a ${label} plan.`, soldSeparately: false };
+}
+
+/** A card's price: 'Free', '$24.00 one-time' (sold only on its own) or '$19.00, or with a Subscriber plan'. */
+export function priceLabel(accessLevel: AccessLevel, price: number | undefined): string {
+  if (!isPriced(price)) return 'Free';
+  return isPurchaseOnly(accessLevel, price)
+    ? `${dollars(price)} one-time`
+    : `${dollars(price)}, or with a ${accessLabel(accessLevel)} plan`;
+}
+
+/** The line under a detail page's price: how the price and the plans relate (nothing for free items). */
+export function priceNote(accessLevel: AccessLevel, price: number | undefined): string | undefined {
+  if (!isPriced(price)) return undefined;
+  return isPurchaseOnly(accessLevel, price)
+    ? 'A one-time purchase: no plan includes it.'
+    : `A one-time purchase, or included with a ${accessLabel(accessLevel)} plan.`;
 }
 
 /** What confirm answers (409) for a paid checkout whose item was unpublished before it could be recorded. */

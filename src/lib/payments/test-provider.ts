@@ -30,6 +30,8 @@ export interface PortalSubscription {
   cancelAtPeriodEnd: boolean;
   currentPeriodEnd: string;
   plan: PortalPlan;
+  /** A plan held for the period end (a downgrade), and when it applies. */
+  scheduledChange?: { plan: PortalPlan; effectiveAt: string } | null;
 }
 
 export interface TestPortal {
@@ -39,7 +41,8 @@ export interface TestPortal {
   plans: PortalPlan[];
 }
 
-export type PortalAction = { action: 'cancel' | 'resume' } | { action: 'switch'; priceId: string };
+/** `advance` is the test clock: the subscription renews now, as at the end of its period. */
+export type PortalAction = { action: 'cancel' | 'resume' | 'advance' } | { action: 'switch'; priceId: string };
 
 export interface CardInput {
   cardNumber: string;

@@ -1,9 +1,10 @@
 /**
  * The gate card in islands (spec point 4 "Gate cards"), drawn like detail/GateCard.astro: the level's
  * title and text, Upgrade Now (to /pricing) and, for visitors who are not signed in, Sign In that
- * returns them to this page. Members whose level is too low get Upgrade Now only.
+ * returns them to this page. Members whose level is too low get Upgrade Now only. A visitor on a free
+ * item gets 'Free with an account' with Sign up and Sign in instead (both return here; `gateFor`).
  */
-import { gateCopy, type AccessLevel } from '../../../lib/access.ts';
+import { gateFor, type AccessLevel } from '../../../lib/access.ts';
 
 export interface GateCardProps {
   level: AccessLevel;
@@ -13,14 +14,23 @@ export interface GateCardProps {
   signedIn: boolean;
 }
 
+const here = () => (typeof window === 'undefined' ? '/' : `${window.location.pathname}${window.location.search}`);
+
 /** The sign-in link that comes back here (path and query) afterwards. */
 export function signInHref(): string {
-  const here = typeof window === 'undefined' ? '/' : `${window.location.pathname}${window.location.search}`;
-  return `/signin?redirect=${encodeURIComponent(here)}`;
+  return `/signin?redirect=${encodeURIComponent(here())}`;
 }
 
+/** The sign-up link: its confirmation mail leads to sign-in with the same `redirect`, so back here. */
+export function signUpHref(): string {
+  return `/signup?redirect=${encodeURIComponent(here())}`;
+}
+
+const PRIMARY = 'rounded-lg bg-brand-600 px-5 py-2.5 text-sm font-semibold text-white hover:bg-brand-700';
+const SECONDARY = 'rounded-lg px-5 py-2.5 text-sm font-semibold text-brand-700 ring-1 ring-inset ring-brand-200 hover:bg-brand-50';
+
 export function GateCard({ level, what, signedIn }: GateCardProps) {
-  const { title, text } = gateCopy(level, what);
+  const { kind, title, text } = gateFor(level, what, signedIn);
   return (
     <div data-testid="gate-card" className="rounded-2xl border border-brand-200 bg-gradient-to-br from-brand-50 to-white p-8 text-center shadow-sm">
       <div className="mx-auto grid h-12 w-12 place-items-center rounded-full bg-brand-100 text-brand-700">
@@ -32,16 +42,26 @@ export function GateCard({ level, what, signedIn }: GateCardProps) {
       <h2 className="mt-4 text-xl font-semibold text-ink">{title}</h2>
       <p className="mt-2 text-slate-600">{text}</p>
       <div className="mt-6 flex flex-wrap justify-center gap-3">
-        <a href="/pricing" className="rounded-lg bg-brand-600 px-5 py-2.5 text-sm font-semibold text-white hover:bg-brand-700">
-          Upgrade Now
-        </a>
-        {!signedIn && (
-          <a
-            href={signInHref()}
-            className="rounded-lg px-5 py-2.5 text-sm font-semibold text-brand-700 ring-1 ring-inset ring-brand-200 hover:bg-brand-50"
-          >
-            Sign In
-          </a>
+        {kind === 'account' ? (
+          <>
+            <a href={signUpHref()} className={PRIMARY}>
+              Sign up
+            </a>
+            <a href={signInHref()} className={SECONDARY}>
+              Sign in
+            </a>
+          </>
+        ) : (
+          <>
+            <a href="/pricing" className={PRIMARY}>
+              Upgrade Now
+            </a>
+            {!signedIn && (
+              <a href={signInHref()} className={SECONDARY}>
+                Sign In
+              </a>
+            )}
+          </>
         )}
       </div>
     </div>
