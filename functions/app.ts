@@ -27,6 +27,7 @@ import type { Logger } from './lib/logger.ts';
 import { createMethodIndex } from './lib/methods.ts';
 import { refuseCrossSiteWrites, requestContext } from './lib/middleware.ts';
 import { answerHeaders } from './lib/respond.ts';
+import { NO_STORE, sharedCacheControl } from './lib/cache-control.ts';
 import { apiSecurityHeaders, pageSecurityHeaders } from './lib/security-headers.ts';
 import { createNewsletterRoutes } from './newsletter/routes.ts';
 import { createUserRoutes } from './users/routes.ts';
@@ -35,7 +36,7 @@ import { createMediaRoutes, createUploadRoutes, UPLOAD_PATH } from './storage/ro
 import type { Services } from './services.ts';
 
 export interface AppDeps {
-  config: Pick<Config, 'siteUrl' | 'maxBodyBytes' | 'trustProxy' | 'preview'> & {
+  config: Pick<Config, 'siteUrl' | 'maxBodyBytes' | 'trustProxy' | 'preview' | 'cdnStalenessSeconds'> & {
     email: Pick<Config['email'], 'webhookSecret'>;
     auth: Pick<Config['auth'], 'hosted'>;
   };
@@ -56,7 +57,9 @@ export function createApp({ config, logger, services, site, accessLog }: AppDeps
   app.use(requestContext({ accessLog: accessLog ?? createAccessLog(process.stdout, logger.isLevelEnabled('info')), logger, trustProxy }));
   // A deploy preview is never indexed, whatever answers (pages, API, files).
   const noindex = Boolean(config.preview);
-  app.use(answerHeaders(apiSecurityHeaders({ https, noindex })));
+  // An API answer that names no policy of its own is stored by no cache: the public content answers
+  // carry the shared policy, per-caller ones `private` (markPrivate), files and media their own.
+  app.use(answerHeaders({ ...apiSecurityHeaders({ https, noindex }), 'Cache-Control': NO_STORE }));
   const refuseCrossSite = refuseCrossSiteWrites(config.siteUrl);
   const limitBody = bodyLimit({
     maxSize: config.maxBodyBytes,
@@ -93,7 +96,7 @@ export function createApp({ config, logger, services, site, accessLog }: AppDeps
   app.route('/api/email', createEmailEventRoutes({ outbox: services.outbox, inbox: services.inbox, secret: config.email.webhookSecret }));
   app.route('/api/email', createEmailAdminRoutes({ outbox: services.outbox, verify, users, sessionIsLive }));
   app.route('/api/admin', createAdminRoutes({ admin: services.admin, content: services.content, users, verify, sessionIsLive }));
-  app.route('/', createUploadRoutes({ uploads: services.uploads, verify, users, sessionIsLive }));
+  app.route('/', createUploadRoutes({ uploads: services.uploads, directUploads: services.directUploads, verify, users, sessionIsLive }));
   app.route('/', createMediaRoutes(services.uploads, MEDIA_PATH));
   app.route('/api/payments', createPaymentRoutes({ billing: services.billing, inbox: services.inbox, verify, users, sessionIsLive }));
   app.route('/openai', createAiRoutes({ drafter: services.drafter, limiter, verify, users, sessionIsLive }));
@@ -111,7 +114,10 @@ export function createApp({ config, logger, services, site, accessLog }: AppDeps
   };
   app.all('/api/*', noRoute);
   app.all('/openai/*', noRoute);
-  if (site) app.all('*', answerHeaders(pageSecurityHeaders({ https, noindex })), site);
+  // Pages are the same for every visitor (islands fetch what is per member): a CDN may keep them
+  // within the staleness bound; the site handler makes error pages no-store.
+  const pageHeaders = { ...pageSecurityHeaders({ https, noindex }), 'Cache-Control': sharedCacheControl(config.cdnStalenessSeconds) };
+  if (site) app.all('*', answerHeaders(pageHeaders), site);
   app.notFound(noRoute);
   app.onError(createErrorHandler(logger));
   return app;

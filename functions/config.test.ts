@@ -87,6 +87,13 @@ describe('loadConfig overrides', () => {
   ])('reads TRUST_PROXY=%s as %i trusted proxies', (TRUST_PROXY, expected) => {
     expect(loadConfig({ TRUST_PROXY }, CWD).trustProxy).toBe(expected);
   });
+
+  it('lets a CDN keep anonymous pages and public answers 60 s by default, and takes 0-60 s', () => {
+    expect(loadConfig({}, CWD).cdnStalenessSeconds).toBe(60);
+    expect(loadConfig({ CDN_STALENESS_SECONDS: '0' }, CWD).cdnStalenessSeconds).toBe(0);
+    expect(() => loadConfig({ CDN_STALENESS_SECONDS: '61' }, CWD)).toThrow(/CDN_STALENESS_SECONDS/);
+    expect(() => loadConfig({ CDN_STALENESS_SECONDS: '2.5' }, CWD)).toThrow(/CDN_STALENESS_SECONDS/);
+  });
 });
 
 describe('loadConfig errors', () => {
@@ -144,8 +151,10 @@ describe('loadConfig payments', () => {
   const STRIPE = { STRIPE_SECRET_KEY: 'sk_test_config', STRIPE_WEBHOOK_SECRET: 'whsec_config_secret_1234' };
 
   it('uses the embedded provider without a key, and Stripe with a key and its webhook secret', () => {
-    expect(loadConfig({}, CWD).billing).toEqual({});
+    expect(loadConfig({}, CWD).billing).toEqual({ clockMs: 60_000 });
+    expect(loadConfig({ BILLING_CLOCK_SECONDS: '1' }, CWD).billing.clockMs).toBe(1000);
     expect(loadConfig(STRIPE, CWD).billing).toEqual({
+      clockMs: 60_000,
       webhookSecret: STRIPE.STRIPE_WEBHOOK_SECRET,
       stripe: { secretKey: 'sk_test_config' },
     });
@@ -221,7 +230,7 @@ describe('loadConfig payments outside the embedded defaults', () => {
 
   it('knows no PAYMENTS value but test', () => {
     expect(configError({ PAYMENTS: 'live' }).problems[0]).toMatch(/^PAYMENTS: /);
-    expect(loadConfig({ PAYMENTS: '' }, CWD).billing).toEqual({});
+    expect(loadConfig({ PAYMENTS: '' }, CWD).billing).toEqual({ clockMs: 60_000 });
   });
 
   it('asks no payment provider of the site build or the mail worker, which take no payments', () => {
@@ -246,9 +255,11 @@ describe('loadConfig uploads', () => {
   it('stores uploads on local disk under DATA_DIR with a 25 MB limit by default', () => {
     expect(loadConfig({}, CWD).uploads).toEqual({
       maxBytes: 25 * 1024 * 1024,
+      minBytesPerSecond: 16 * 1024,
       storage: { kind: 'local', dir: path.join(CWD, '.data', 'uploads') },
-      protectedDir: path.join(CWD, '.data', 'protected-uploads'),
+      protectedStorage: { kind: 'local', dir: path.join(CWD, '.data', 'protected-uploads') },
     });
+    expect(loadConfig({ UPLOAD_MIN_BYTES_PER_SECOND: '4096' }, CWD).uploads.minBytesPerSecond).toBe(4096);
     expect(loadConfig({ UPLOAD_MAX_BYTES: '2048' }, CWD).uploads.maxBytes).toBe(2048);
     expect(configError({ UPLOAD_MAX_BYTES: '10' }).problems[0]).toMatch(/^UPLOAD_MAX_BYTES/);
   });
@@ -260,7 +271,7 @@ describe('loadConfig uploads', () => {
       S3_ACCESS_KEY_ID: 'id',
       S3_SECRET_ACCESS_KEY: 'secret',
     };
-    expect(loadConfig(s3, CWD).uploads.storage).toEqual({
+    const bucket = {
       kind: 's3',
       bucket: 'media',
       region: 'us-east-1',
@@ -268,7 +279,12 @@ describe('loadConfig uploads', () => {
       forcePathStyle: true,
       accessKeyId: 'id',
       secretAccessKey: 'secret',
-    });
+      directUploads: true,
+    };
+    expect(loadConfig(s3, CWD).uploads.storage).toEqual(bucket);
+    // Member files share the bucket under protected/, which never gets a public URL.
+    expect(loadConfig(s3, CWD).uploads.protectedStorage).toEqual({ ...bucket, prefix: 'protected/' });
+    expect(loadConfig({ ...s3, S3_DIRECT_UPLOADS: 'false' }, CWD).uploads.protectedStorage).not.toHaveProperty('directUploads');
     const aws = loadConfig(
       { S3_BUCKET: 'media', S3_REGION: 'eu-west-1', S3_PUBLIC_URL: 'https://cdn.example.com', S3_PREFIX: 'uploads/' },
       CWD,
@@ -278,11 +294,16 @@ describe('loadConfig uploads', () => {
       bucket: 'media',
       region: 'eu-west-1',
       forcePathStyle: false,
+      directUploads: true,
       publicUrl: 'https://cdn.example.com',
       prefix: 'uploads/',
     });
+    expect(aws.uploads.protectedStorage).not.toHaveProperty('publicUrl');
     expect(configError({ S3_BUCKET: 'media', S3_ACCESS_KEY_ID: 'id' }).problems[0]).toMatch(/^S3_ACCESS_KEY_ID/);
     expect(configError({ S3_BUCKET: 'media', S3_PREFIX: '../x' }).problems[0]).toMatch(/^S3_PREFIX/);
+    // A public base over the whole bucket would reach the member files; media get their own folder.
+    expect(configError({ S3_BUCKET: 'media', S3_PUBLIC_URL: 'https://cdn.example.com' }).problems[0]).toMatch(/^S3_PREFIX: .*protected\//);
+    expect(configError({ S3_BUCKET: 'media', S3_PREFIX: 'protected/' }).problems[0]).toMatch(/^S3_PREFIX/);
   });
 });
 

@@ -5,9 +5,13 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { parseDownloadHosts } from '../src/lib/content/downloads.ts';
+import { MAX_CDN_STALENESS_SECONDS } from './lib/cache-control.ts';
 import type { S3StorageOptions } from './storage/s3.ts';
 
 const booleanFlag = z.enum(['true', 'false', '1', '0', 'yes', 'no', '']).transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+/** The bucket folder of member files for gated items; public media never live there. */
+export const PROTECTED_PREFIX = 'protected/';
 
 const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
@@ -37,6 +41,11 @@ const EnvSchema = z.object({
   HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
   HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(5_000),
   HTTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(100_000).default(1024),
+  /**
+   * The staleness bound of anonymous pages and public API answers in a shared cache (a CDN in front):
+   * fresh for half of it (s-maxage), served stale while revalidating for the other half. 0: revalidate every time.
+   */
+  CDN_STALENESS_SECONDS: z.coerce.number().int().min(0).max(MAX_CDN_STALENESS_SECONDS).default(MAX_CDN_STALENESS_SECONDS),
   SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
   MAIL_FROM: z.string().min(3).default('Beacon Growth <hello@beacongrowth.co>'),
   CONTACT_INBOX: z.email().default('hello@beacongrowth.co'),
@@ -48,6 +57,10 @@ const EnvSchema = z.object({
   EMAIL_WORKER: booleanFlag.default(true),
   EMAIL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(6),
   EMAIL_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(16),
+  /** How long a worker holds the messages it claimed; a worker that dies gives them up when it ends. */
+  EMAIL_LEASE_SECONDS: z.coerce.number().int().min(2).max(3600).default(120),
+  /** How often the embedded test provider looks for ended periods to renew (every instance looks; each period renews once). */
+  BILLING_CLOCK_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   AUTH_AUTOCONFIRM: booleanFlag.default(false),
   AUTH_JWT_EXPIRY_SECONDS: z.coerce.number().int().min(60).max(604_800).default(3600),
   AUTH_MIN_PASSWORD_LENGTH: z.coerce.number().int().min(6).max(72).default(8),
@@ -118,7 +131,17 @@ const EnvSchema = z.object({
     .min(1024)
     .max(5 * 1024 * 1024 * 1024)
     .default(25 * 1024 * 1024),
-  /** Uploads go to this S3-compatible bucket when set, else to DATA_DIR/uploads. */
+  /**
+   * Slowest pace an upload to POST /api/upload may keep (bytes a second over every HTTP_REQUEST_TIMEOUT_MS),
+   * in place of the fixed time other requests get: a 25 MB file over a slow link takes minutes.
+   */
+  UPLOAD_MIN_BYTES_PER_SECOND: z.coerce
+    .number()
+    .int()
+    .min(512)
+    .max(10_000_000)
+    .default(16 * 1024),
+  /** Uploads go to this S3-compatible bucket when set (member files under protected/), else to DATA_DIR. */
   S3_BUCKET: z.string().min(1).optional(),
   S3_REGION: z.string().min(1).default('us-east-1'),
   S3_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
@@ -129,7 +152,10 @@ const EnvSchema = z.object({
   S3_PREFIX: z
     .string()
     .regex(/^[\w.-]+\/$/, 'must be a folder name ending in /')
+    .refine((v) => v !== PROTECTED_PREFIX, `must not be ${PROTECTED_PREFIX}, where member files for gated items live`)
     .optional(),
+  /** Browsers send uploads straight to the bucket through presigned URLs (the bucket's CORS must allow SITE_URL's origin). */
+  S3_DIRECT_UPLOADS: booleanFlag.default(true),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -162,6 +188,8 @@ export interface Config {
     /** Connections open at once; more are refused. */
     maxConnections: number;
   };
+  /** How old (seconds) a shared cache's copy of an anonymous page or public API answer may be (CDN_STALENESS_SECONDS). */
+  cdnStalenessSeconds: number;
   /** Signing secret for links in emails and downloads; generated and kept in the database if unset. */
   secretKey?: string;
   email: {
@@ -175,6 +203,8 @@ export interface Config {
     worker: boolean;
     maxAttempts: number;
     concurrency: number;
+    /** How long a worker holds the messages it claimed before another may take them. */
+    leaseMs: number;
   };
   /** Protected downloads (keys of downloadUrl) live here. */
   filesDir: string;
@@ -208,6 +238,8 @@ export interface Config {
   preview?: { branch: string; commit?: string; changesFile: string };
   /** Payments: Stripe when a key is set, else the embedded test provider (outside the embedded defaults only with PAYMENTS=test). */
   billing: {
+    /** How often the embedded test provider renews periods that have ended. */
+    clockMs: number;
     /** Verifies webhook signatures (Stripe's scheme); the embedded provider derives one from SECRET_KEY's store when unset. */
     webhookSecret?: string;
     stripe?: {
@@ -217,13 +249,54 @@ export interface Config {
       embeddedCheckout?: { publishableKey: string };
     };
   };
-  /** POST /api/upload: its own size limit and where the files go. */
+  /** POST /api/upload: its own size limit and pace, and where the files go. */
   uploads: {
     maxBytes: number;
+    /** Slowest pace (bytes a second) an upload's body may arrive at. */
+    minBytesPerSecond: number;
     /** Public media: local disk (default) or an S3-compatible bucket. */
-    storage: { kind: 'local'; dir: string } | ({ kind: 's3' } & S3StorageOptions);
-    /** Member files for gated items: the protected area (served only through signed links). */
-    protectedDir: string;
+    storage: StorageChoice;
+    /** Member files for gated items, served only through signed links: DATA_DIR, or the bucket's protected/ folder (never given a public URL). */
+    protectedStorage: StorageChoice;
+  };
+}
+
+/** Where one storage area lives: a folder on local disk, or a bucket. */
+export type StorageChoice = { kind: 'local'; dir: string } | ({ kind: 's3' } & S3StorageOptions);
+
+/**
+ * Every file written at run time goes to one of two areas, never into the code or content folder:
+ * the bucket when one is set (public media under S3_PREFIX, member files under protected/), else
+ * DATA_DIR on local disk.
+ */
+function uploadsConfig(env: Env, dataDir: string): Config['uploads'] {
+  const common = { maxBytes: env.UPLOAD_MAX_BYTES, minBytesPerSecond: env.UPLOAD_MIN_BYTES_PER_SECOND };
+  if (!env.S3_BUCKET) {
+    return {
+      ...common,
+      storage: { kind: 'local', dir: path.join(dataDir, 'uploads') },
+      protectedStorage: { kind: 'local', dir: path.join(dataDir, 'protected-uploads') },
+    };
+  }
+  const bucket = {
+    kind: 's3' as const,
+    bucket: env.S3_BUCKET,
+    region: env.S3_REGION,
+    // Path-style addressing is what most S3-compatible servers (R2, Supabase, MinIO) expect.
+    forcePathStyle: env.S3_FORCE_PATH_STYLE ?? Boolean(env.S3_ENDPOINT),
+    ...(env.S3_ENDPOINT ? { endpoint: env.S3_ENDPOINT } : {}),
+    ...(env.S3_ACCESS_KEY_ID ? { accessKeyId: env.S3_ACCESS_KEY_ID } : {}),
+    ...(env.S3_SECRET_ACCESS_KEY ? { secretAccessKey: env.S3_SECRET_ACCESS_KEY } : {}),
+    ...(env.S3_DIRECT_UPLOADS ? { directUploads: true } : {}),
+  };
+  return {
+    ...common,
+    storage: {
+      ...bucket,
+      ...(env.S3_PUBLIC_URL ? { publicUrl: env.S3_PUBLIC_URL } : {}),
+      ...(env.S3_PREFIX ? { prefix: env.S3_PREFIX } : {}),
+    },
+    protectedStorage: { ...bucket, prefix: PROTECTED_PREFIX },
   };
 }
 
@@ -320,6 +393,11 @@ function consistencyProblems(env: Env): string[] {
   if (env.STRIPE_SECRET_KEY && !env.STRIPE_WEBHOOK_SECRET) {
     problems.push('STRIPE_WEBHOOK_SECRET: required with STRIPE_SECRET_KEY (the webhook signing secret, whsec_…)');
   }
+  if (env.S3_BUCKET && env.S3_PUBLIC_URL && !env.S3_PREFIX) {
+    problems.push(
+      `S3_PREFIX: required with S3_PUBLIC_URL (e.g. media/), and only that folder may be public: member files for gated items share the bucket under ${PROTECTED_PREFIX}`,
+    );
+  }
   if (Boolean(env.S3_ACCESS_KEY_ID) !== Boolean(env.S3_SECRET_ACCESS_KEY)) {
     problems.push('S3_ACCESS_KEY_ID: set together with S3_SECRET_ACCESS_KEY (or neither, for the SDK default credentials)');
   }
@@ -374,6 +452,7 @@ export function loadConfig(
       keepAliveTimeoutMs: env.HTTP_KEEP_ALIVE_TIMEOUT_MS,
       maxConnections: env.HTTP_MAX_CONNECTIONS,
     },
+    cdnStalenessSeconds: env.CDN_STALENESS_SECONDS,
     ...(env.SECRET_KEY ? { secretKey: env.SECRET_KEY } : {}),
     email: {
       from: env.MAIL_FROM,
@@ -384,6 +463,7 @@ export function loadConfig(
       worker: env.EMAIL_WORKER,
       maxAttempts: env.EMAIL_MAX_ATTEMPTS,
       concurrency: env.EMAIL_CONCURRENCY,
+      leaseMs: env.EMAIL_LEASE_SECONDS * 1000,
     },
     filesDir: path.join(path.resolve(cwd, env.CONTENT_DIR), 'files'),
     downloadHosts: parseDownloadHosts(env.DOWNLOAD_HOSTS).hosts,
@@ -428,6 +508,7 @@ export function loadConfig(
         : {}),
     },
     billing: {
+      clockMs: env.BILLING_CLOCK_SECONDS * 1000,
       ...(env.STRIPE_WEBHOOK_SECRET ? { webhookSecret: env.STRIPE_WEBHOOK_SECRET } : {}),
       ...(env.STRIPE_SECRET_KEY
         ? {
@@ -441,24 +522,6 @@ export function loadConfig(
           }
         : {}),
     },
-    uploads: {
-      maxBytes: env.UPLOAD_MAX_BYTES,
-      storage: env.S3_BUCKET
-        ? {
-            kind: 's3',
-            bucket: env.S3_BUCKET,
-            region: env.S3_REGION,
-            // Path-style addressing is what most S3-compatible servers (R2, Supabase, MinIO) expect.
-            forcePathStyle: env.S3_FORCE_PATH_STYLE ?? Boolean(env.S3_ENDPOINT),
-            ...(env.S3_ENDPOINT ? { endpoint: env.S3_ENDPOINT } : {}),
-            ...(env.S3_ACCESS_KEY_ID ? { accessKeyId: env.S3_ACCESS_KEY_ID } : {}),
-            ...(env.S3_SECRET_ACCESS_KEY ? { secretAccessKey: env.S3_SECRET_ACCESS_KEY } : {}),
-            ...(env.S3_PUBLIC_URL ? { publicUrl: env.S3_PUBLIC_URL } : {}),
-            ...(env.S3_PREFIX ? { prefix: env.S3_PREFIX } : {}),
-          }
-        : { kind: 'local', dir: path.join(dataDir, 'uploads') },
-      // Written at run time, so under DATA_DIR: the code and content folders stay read-only.
-      protectedDir: path.join(dataDir, 'protected-uploads'),
-    },
+    uploads: uploadsConfig(env, dataDir),
   };
 }

@@ -12,10 +12,12 @@ import { deleteHostedAccount, hostedAccount, hostedSessionIsLive } from './auth/
 import { createAccessTokenVerifier, localKeySet, remoteKeySet } from './auth/verify.ts';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './users/demo.ts';
 import { createUserService } from './users/service.ts';
+import { PROFILE_CHANNEL } from './users/store.ts';
 import { createRateLimitStore } from './abuse/store.ts';
 import type { Config } from './config.ts';
 import { createContactService } from './contact/service.ts';
 import { createPublicContentCache } from './content/cache.ts';
+import { sharedCacheControl } from './lib/cache-control.ts';
 import { createMdxSource } from './content/mdx-source.ts';
 import { createContentService } from './content/service.ts';
 import { createGatedContent } from './content/gated.ts';
@@ -40,11 +42,12 @@ import { createBillingService } from './billing/service.ts';
 import { createAdminService } from './admin/service.ts';
 import { loadSigningSecret } from './secrets/service.ts';
 import { createSecretStore } from './secrets/store.ts';
+import { createDirectUploads } from './storage/direct.ts';
 import { MEDIA_PATH, pickStorage } from './storage/index.ts';
-import { createLocalStorage } from './storage/local.ts';
+import { createUploadStore } from './storage/store.ts';
 import { createUploadService } from './storage/uploads.ts';
 
-/** The key prefix of member files uploaded at run time (kept in DATA_DIR, not in the content folder). */
+/** The key prefix of member files uploaded at run time (in the protected storage area, never in the content folder). */
 const PROTECTED_UPLOADS = 'uploads/';
 
 export interface ServiceOptions {
@@ -66,6 +69,7 @@ export function createMailDelivery(config: Config, database: Database, logger: L
     transport,
     logger,
     concurrency: config.email.concurrency,
+    leaseMs: config.email.leaseMs,
     subscribe: (wake) => database.listen(EMAIL_CHANNEL, wake),
     ...options.worker,
   });
@@ -86,14 +90,17 @@ export async function createServices(config: Config, logger: Logger, options: Se
   const db = options.database ?? (await openDatabase(config.database, logger));
   try {
     const content = createContentService({ db: db.db, mdx, logger, downloadHosts: config.downloadHosts });
-    const contentCache = createPublicContentCache(content);
+    const contentCache = createPublicContentCache(content, { cacheControl: sharedCacheControl(config.cdnStalenessSeconds) });
     const { siteUrl } = config;
     const secret = await loadSigningSecret(createSecretStore(db.db), config.secretKey);
     const tokens = createTokens(secret);
+    // Every file written at run time goes through the storage port: the bucket, or DATA_DIR on one machine.
+    const media = pickStorage(config.uploads.storage);
+    const protectedArea = pickStorage(config.uploads.protectedStorage);
     const downloads = createFileService({
       tokens,
       filesDir: config.filesDir,
-      uploads: { prefix: PROTECTED_UPLOADS, dir: config.uploads.protectedDir },
+      uploads: { prefix: PROTECTED_UPLOADS, storage: protectedArea },
       siteUrl,
       downloadHosts: config.downloadHosts,
     });
@@ -145,6 +152,12 @@ export async function createServices(config: Config, logger: Logger, options: Se
       beforeDelete: (id) => billing.cancelAll(id),
       paidLevel: (tx, id) => billing.paidLevel(tx, id),
     });
+    // Another instance's change to a profile (a payment, an admin's grant, a deletion): drop the cached copy.
+    const unlistenProfiles = await db.listen(
+      PROFILE_CHANNEL,
+      (id) => users.forget(id),
+      () => users.forgetAll(),
+    );
     const inbox = createWebhookInbox(db.db, logger);
     const payments = pickPaymentProvider(config, {
       db: db.db,
@@ -153,6 +166,21 @@ export async function createServices(config: Config, logger: Logger, options: Se
       ...(options.billingClock ? { clock: options.billingClock } : {}),
     });
     const billing = createBillingService({ db: db.db, provider: payments.provider, users, outbox, content, siteUrl, logger });
+
+    const uploads = createUploadService({
+      media,
+      protectedArea,
+      protectedPrefix: PROTECTED_UPLOADS,
+      mediaPath: MEDIA_PATH,
+      maxBytes: config.uploads.maxBytes,
+      minBytesPerSecond: config.uploads.minBytesPerSecond,
+    });
+    const directUploads = createDirectUploads({
+      store: createUploadStore(db.db),
+      areas: { public: media, protected: protectedArea },
+      urlOf: uploads.urlOf,
+      maxBytes: config.uploads.maxBytes,
+    });
 
     let prune: NodeJS.Timeout | undefined;
     let renew: NodeJS.Timeout | undefined;
@@ -182,13 +210,9 @@ export async function createServices(config: Config, logger: Logger, options: Se
       /** AI drafting for the create form: the configured model, or the offline drafter. */
       drafter: pickDrafter(config.ai, { logger, catalogue: catalogueFrom(content) }),
       /** POST /api/upload: public media through the configured storage adapter, member files into the protected area. */
-      uploads: createUploadService({
-        media: pickStorage(config.uploads.storage),
-        protectedArea: createLocalStorage({ dir: config.uploads.protectedDir }),
-        protectedPrefix: PROTECTED_UPLOADS,
-        mediaPath: MEDIA_PATH,
-        maxBytes: config.uploads.maxBytes,
-      }),
+      uploads,
+      /** Uploads a browser sends straight to the bucket (registered, then checked when completed). */
+      directUploads,
       /** The admin dashboard's member search, audit log and overview figures. */
       admin: createAdminService({ db: db.db }),
       /** The embedded test provider (checkout and portal pages, the clock), when it is the one in use. */
@@ -196,7 +220,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
       /** Whether a token's session is still signed in, at whichever auth service issued it. */
       sessionIsLive: (token: string, sessionId: string | undefined) =>
         hosted ? hostedSessionIsLive(hosted, token) : auth.sessionIsLive(sessionId),
-      /** Starts background work: the outbox worker (unless EMAIL_WORKER=false) and the hourly prune of rate limits. */
+      /** Starts background work: the outbox worker (unless EMAIL_WORKER=false) and the hourly prune of rate limits and abandoned direct uploads. */
       async start() {
         if (started) return;
         started = true;
@@ -208,7 +232,10 @@ export async function createServices(config: Config, logger: Logger, options: Se
           }
         }
         if (config.email.worker) await mail.worker.start();
-        prune = setInterval(() => void limiter.prune().catch(() => undefined), 3_600_000);
+        prune = setInterval(() => {
+          void limiter.prune().catch(() => undefined);
+          void directUploads.prune().catch((err: unknown) => logger.warn({ err }, 'pruning direct uploads failed'));
+        }, 3_600_000);
         prune.unref();
         // The embedded provider's events reach the same handler as Stripe's webhooks; its subscriptions renew on the minute.
         const embedded = payments.embedded;
@@ -216,7 +243,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
           await embedded.connect((event) => inbox.receive('payments', event, () => billing.handleEvent(event)));
           renew = setInterval(
             () => void embedded.advance().catch((err: unknown) => logger.warn({ err }, 'embedded billing renewal failed')),
-            60_000,
+            config.billing.clockMs,
           );
           renew.unref();
         }
@@ -232,6 +259,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
         await payments.embedded?.stop();
         await mail.stop().catch((err: unknown) => logger.warn({ err }, 'mail shutdown failed'));
         await unlisten().catch(() => undefined);
+        await unlistenProfiles().catch(() => undefined);
         if (!options.database) await db.close();
       },
     };

@@ -1,13 +1,14 @@
 /**
  * `npm test`: every suite CI runs, in order, stopping at the first failure:
  * type check, lint and format check, unit tests, then (with one Postgres server and one site build shared by all of them)
- * integration and leak tests against PGlite and Postgres, and the browser tests in Chromium.
- * Installs Debian's chromium first when it is missing and we are allowed to (root).
+ * integration and leak tests against PGlite and Postgres, the scale-out test (three instances behind nginx) and the
+ * browser tests in Chromium. Installs Debian's chromium and nginx first when missing and we are allowed to (root).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { CHROMIUM_PATH } from '../tests/support/chromium.ts';
+import { ensureNginx } from '../tests/support/nginx.ts';
 import { exportEnvironment, prepareTestEnvironment } from '../tests/support/site.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -48,10 +49,12 @@ must(run('Unit tests', 'npx', ['vitest', 'run', '--project', 'unit']));
 if (only === 'unit') process.exit(0);
 
 ensureChromium();
+ensureNginx();
 console.log('\n━━ Test environment ━━ Postgres server, seeded site database, site build');
 const env = await prepareTestEnvironment();
 exportEnvironment(env);
 let status = run('Integration and leak tests (PGlite and Postgres)', 'npx', ['vitest', 'run', '--project', 'integration']);
+if (status === 0) status = run('Scale-out (three instances behind nginx)', 'npx', ['vitest', 'run', '--project', 'scale']);
 if (status === 0) status = run('Browser tests (Chromium)', 'npx', ['playwright', 'test']);
 await env.stop();
 process.exit(status);

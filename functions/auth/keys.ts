@@ -24,17 +24,19 @@ export function createSigningKeys(store: AuthStore, { tokenLifetimeSeconds }: { 
   let loadedAt = 0;
   const publishedFor = (tokenLifetimeSeconds + JWKS_MAX_AGE_SECONDS) * 1000;
 
-  async function generate(): Promise<void> {
+  /** A new key; `first` adds it only if no instance has a signer yet (instances starting together). */
+  async function generate(first = false): Promise<void> {
     const { privateKey, publicKey } = await generateKeyPair(SIGNING_ALG, { extractable: true });
     const kid = randomUUID();
     const publicJwk = { ...(await exportJWK(publicKey)), kid, alg: SIGNING_ALG, use: 'sig', key_ops: ['verify'] };
-    await store.insertSigningKey({ kid, privateJwk: { ...(await exportJWK(privateKey)), kid, alg: SIGNING_ALG }, publicJwk });
+    const row = { kid, privateJwk: { ...(await exportJWK(privateKey)), kid, alg: SIGNING_ALG }, publicJwk };
+    await (first ? store.insertFirstSigningKey(row) : store.insertSigningKey(row));
   }
 
   async function load(): Promise<void> {
     let rows = await store.signingKeys();
     if (!rows.some((r) => !r.retiredAt)) {
-      await generate();
+      await generate(true);
       rows = await store.signingKeys();
     }
     keys = await Promise.all(

@@ -154,6 +154,21 @@ export function createAuthStore(db: DbOrTx) {
     async insertSigningKey(values: typeof authSigningKeys.$inferInsert) {
       await db.insert(authSigningKeys).values(values);
     },
+    /**
+     * The first key, unless another instance starting at the same moment made one: under a lock, so
+     * instances started together on an empty database all sign with the same key.
+     */
+    async insertFirstSigningKey(values: typeof authSigningKeys.$inferInsert) {
+      await db.transaction(async (tx) => {
+        await tx.execute(sql`select pg_advisory_xact_lock(hashtext('auth_signing_keys'))`);
+        const [live] = await tx
+          .select({ kid: authSigningKeys.kid })
+          .from(authSigningKeys)
+          .where(isNull(authSigningKeys.retiredAt))
+          .limit(1);
+        if (!live) await tx.insert(authSigningKeys).values(values);
+      });
+    },
     async retireSigningKeys(exceptKid: string) {
       await db
         .update(authSigningKeys)

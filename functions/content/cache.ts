@@ -34,7 +34,13 @@ export function remember<K, V>(map: Map<K, Promise<V>>, key: K, load: () => Prom
   return pending;
 }
 
-export function createPublicContentCache(service: ContentService) {
+export interface PublicContentCacheOptions {
+  /** Cache-Control of every answer (sharedCacheControl of the configured staleness bound). */
+  cacheControl?: string;
+}
+
+export function createPublicContentCache(service: ContentService, { cacheControl }: PublicContentCacheOptions = {}) {
+  const options = cacheControl ? { cacheControl } : {};
   const lists = new Map<ContentType, Promise<Entry<unknown[]>>>();
   let clears = 0;
   const details = new Map<string, Promise<Entry<unknown> | undefined>>();
@@ -52,7 +58,7 @@ export function createPublicContentCache(service: ContentService) {
       return remember(lists, type, async () => {
         const generation = clears;
         const items = (await service.list(type)).map(toPublicItem);
-        const entry = { value: items, answer: createAnswer(items) };
+        const entry = { value: items, answer: createAnswer(items, options) };
         if (generation === clears) settled.set(type, entry);
         return entry;
       });
@@ -64,7 +70,7 @@ export function createPublicContentCache(service: ContentService) {
         const item = await service.get(type, slug);
         if (!item) return undefined;
         const value = publicItem(item);
-        return { value, answer: createAnswer(value) };
+        return { value, answer: createAnswer(value, options) };
       });
     },
 

@@ -1,6 +1,19 @@
 /** Database tables (drizzle). Migrations in ./migrations are generated from this file. */
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { ACCESS_LEVELS, ROLES, type Role } from '../../src/lib/access.ts';
 import { CONTENT_TYPES } from '../../src/lib/content/registry.ts';
 import type { MediaItem } from '../../src/lib/content/schema.ts';
@@ -159,6 +172,30 @@ export const rateLimits = pgTable('rate_limits', {
   windowStart: timestamptz('window_start').notNull(),
   count: integer('count').notNull(),
 });
+
+/**
+ * Uploads a browser sends straight to the bucket (presigned PUT): registered with the declared type
+ * and size before the bytes go, checked against the stored object when completed. Shared by every
+ * instance, so any of them completes what another registered; old rows are pruned with their objects.
+ */
+export const uploadRegistrations = pgTable(
+  'upload_registrations',
+  {
+    /** The object's name in its area (32 hex digits and an extension). */
+    key: text('key').primaryKey(),
+    area: text('area', { enum: ['public', 'protected'] }).notNull(),
+    contentType: text('content_type').notNull(),
+    size: bigint('size', { mode: 'number' }).notNull(),
+    userId: uuid('user_id').notNull(),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+    /** Set once the stored object passed the checks; the key is then answered as POST /api/upload would. */
+    completedAt: timestamptz('completed_at'),
+  },
+  (t) => [
+    index('upload_registrations_created_idx').on(t.createdAt),
+    check('upload_registrations_area_check', sql`${t.area} in ('public', 'protected')`),
+  ],
+);
 
 // ---------------------------------------------------------------------------------------------
 // Embedded auth (functions/auth): the Supabase Auth (GoTrue) subset the browser's supabase-js uses.

@@ -13,8 +13,7 @@ async function main() {
   const config = loadConfig(process.env, process.cwd(), { role: 'worker' });
   const logger = createLogger(config.logLevel);
   const database = await openDatabase(config.database, logger);
-  const leaseMs = Number(process.env.EMAIL_LEASE_MS) || undefined;
-  const running = createMailDelivery(config, database, logger, { worker: leaseMs ? { leaseMs } : {} });
+  const running = createMailDelivery(config, database, logger);
   await running.worker.start();
   console.log(`email worker ${running.worker.owner} started (${running.transport.kind})`);
 

@@ -1,6 +1,7 @@
 /**
  * GET /api/files/download?token=...: streams a protected file (an attachment, or inline for lesson
- * media, with single byte ranges so players can seek), or redirects to an outside URL whose host is
+ * media, with single byte ranges so players can seek: a ranged read of the storage port, S3's
+ * GetObject with Range for uploads in a bucket), or redirects to an outside URL whose host is
  * on DOWNLOAD_HOSTS (checked by the file service when the link is opened).
  */
 import { Hono } from 'hono';
@@ -54,12 +55,15 @@ export function createFileRoutes(files: FileService) {
         headers: { 'Content-Range': `bytes */${found.size}` },
       });
     }
+    // Opened before the head goes out, so a file deleted meanwhile is still a clean 404.
+    const body = await found.open(range);
+    if (!body) throw new AppError('not_found', 'The file is no longer available.');
     if (range) {
       head['Content-Range'] = `bytes ${range.start}-${range.end}/${found.size}`;
       head['Content-Length'] = String(range.end - range.start + 1);
-      return sendStream(c, 206, head, files.open(found.file, range));
+      return sendStream(c, 206, head, body);
     }
     head['Content-Length'] = String(found.size);
-    return sendStream(c, 200, head, files.open(found.file));
+    return sendStream(c, 200, head, body);
   });
 }

@@ -1,17 +1,22 @@
 /**
- * Signed file links: a key resolves to a file inside the files folder only; an outside https URL
- * redirects only to a host on the allow-list (DOWNLOAD_HOSTS), checked when the link is opened, so a
- * link signed before the list changed (or under another list) sends no one elsewhere.
+ * Signed file links: a key resolves to a file inside the files folder only, or to a member upload
+ * read through the storage port (whole or one byte range); an outside https URL redirects only to a
+ * host on the allow-list (DOWNLOAD_HOSTS), checked when the link is opened, so a link signed before
+ * the list changed (or under another list) sends no one elsewhere.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { Hono } from 'hono';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../tests/support/temp.ts';
 import { createErrorHandler } from '../errors.ts';
 import type { AppEnv } from '../lib/context.ts';
+import { createAccessLog } from '../lib/access-log.ts';
 import { createLogger } from '../lib/logger.ts';
+import { requestContext } from '../lib/middleware.ts';
 import { createTokens } from '../lib/tokens.ts';
+import { createLocalStorage } from '../storage/local.ts';
 import { createFileRoutes } from './routes.ts';
 import { createFileService } from './service.ts';
 
@@ -34,6 +39,30 @@ describe('file service', () => {
     const found = await files.resolve(tokenOf(await files.link('downloads/kit.csv', 60)));
     expect(found).toMatchObject({ kind: 'file', name: 'kit.csv', size: 8, inline: false });
     await expect(files.resolve(tokenOf(await files.link('../package.json', 60)))).rejects.toMatchObject({ code: 'not_found' });
+  });
+
+  it('reads member uploads through the storage port, whole and by range, never another folder', async () => {
+    const storage = createLocalStorage({ dir: await tempDir('protected') });
+    const bytes = Buffer.from(Array.from({ length: 3000 }, (_, i) => i % 256));
+    await storage.put(Readable.from([bytes]), { key: 'abc.mp4', contentType: 'video/mp4' });
+    const files = createFileService({ tokens, filesDir, siteUrl: SITE, uploads: { prefix: 'uploads/', storage } });
+    const app = new Hono<AppEnv>();
+    app.use(requestContext({ accessLog: createAccessLog(undefined, false), logger: createLogger('silent'), trustProxy: 0 }));
+    app.route('/api/files', createFileRoutes(files));
+    app.onError(createErrorHandler(createLogger('silent')));
+    const url = new URL(await files.mediaUrl('uploads/abc.mp4', 60));
+    const whole = await app.request(url.pathname + url.search);
+    expect(whole.status).toBe(200);
+    expect(whole.headers.get('content-type')).toBe('video/mp4');
+    expect(Buffer.from(await whole.arrayBuffer())).toEqual(bytes);
+    const part = await app.request(url.pathname + url.search, { headers: { range: 'bytes=100-199' } });
+    expect(part.status).toBe(206);
+    expect(part.headers.get('content-range')).toBe('bytes 100-199/3000');
+    expect(Buffer.from(await part.arrayBuffer())).toEqual(bytes.subarray(100, 200));
+    expect((await app.request(url.pathname + url.search, { headers: { range: 'bytes=5000-' } })).status).toBe(416);
+    for (const key of ['uploads/../downloads/kit.csv', 'uploads/missing.mp4', 'uploads/a/b.mp4']) {
+      await expect(files.resolve(tokenOf(await files.link(key, 60))), key).rejects.toMatchObject({ code: 'not_found' });
+    }
   });
 
   it('redirects an outside download only to a listed host', async () => {

@@ -1,10 +1,12 @@
 /**
- * Protected files: everything under content/files/ (downloads, lesson media, member uploads), or
- * outside https URLs on the DOWNLOAD_HOSTS allow-list, reached only through short-lived signed links.
- * A link names one file key and expires; the key is checked to stay inside the files folder, and an
- * outside URL is checked against the list when the link is opened (a link signed before the list
- * changed sends no one elsewhere). Media links open inline (with byte ranges, so a video can seek);
- * download links arrive as attachments.
+ * Protected files, reached only through short-lived signed links: files shipped in git under
+ * content/files/ (downloads, lesson media; read-only, from the code folder), member files uploaded
+ * at run time (keys under `uploads/`, read through the storage port: the bucket's protected area or
+ * DATA_DIR, so any instance serves what another stored), or outside https URLs on the DOWNLOAD_HOSTS
+ * allow-list. A link names one file key and expires; a git key is checked to stay inside the files
+ * folder, an upload key is a flat storage name, and an outside URL is checked against the list when
+ * the link is opened (a link signed before the list changed sends no one elsewhere). Media links
+ * open inline (with byte ranges, so a video can seek); download links arrive as attachments.
  */
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
@@ -14,12 +16,13 @@ import { lookup } from 'mrmime';
 import { allowedDownloadUrl } from '../../src/lib/content/downloads.ts';
 import { AppError } from '../errors.ts';
 import type { Tokens } from '../lib/tokens.ts';
+import type { ByteRange, StoragePort } from '../storage/port.ts';
 
 export interface FileServiceDeps {
   tokens: Tokens;
   filesDir: string;
-  /** Member files uploaded at run time: keys under `prefix` live in `dir` (DATA_DIR), not in the content folder. */
-  uploads?: { prefix: string; dir: string };
+  /** Member files uploaded at run time: keys under `prefix` are names in `storage` (the protected area), not in the content folder. */
+  uploads?: { prefix: string; storage: Pick<StoragePort, 'get' | 'stat'> };
   siteUrl: string;
   /** Hosts an outside download may redirect to (DOWNLOAD_HOSTS); none when absent. */
   downloadHosts?: readonly string[];
@@ -31,18 +34,52 @@ export interface SignedLink {
   expiresAt: string;
 }
 
-export type ResolvedDownload =
-  { kind: 'redirect'; url: string } | { kind: 'file'; file: string; size: number; name: string; contentType: string; inline: boolean };
+export interface ResolvedFile {
+  kind: 'file';
+  size: number;
+  name: string;
+  contentType: string;
+  inline: boolean;
+  /** The bytes, whole or one range; undefined when the file went away meanwhile. */
+  open(range?: ByteRange): Promise<Readable | undefined>;
+}
+
+export type ResolvedDownload = { kind: 'redirect'; url: string } | ResolvedFile;
+
+const gone = () => new AppError('not_found', 'The file is no longer available.');
 
 /** Whether a media or file reference is a key into the protected files folder (not a public path or URL). */
 export const isPrivateKey = (ref: string) => !ref.startsWith('/') && !ref.startsWith('https://');
 
 export function createFileService({ tokens, filesDir, uploads, siteUrl, downloadHosts = [] }: FileServiceDeps) {
-  /** The folder a key lives in and its path there: uploads in DATA_DIR, everything else in content/files. */
-  const locate = (key: string) =>
-    uploads && key.startsWith(uploads.prefix)
-      ? { root: path.resolve(uploads.dir), name: key.slice(uploads.prefix.length) }
-      : { root: path.resolve(filesDir), name: key };
+  const root = path.resolve(filesDir);
+  /** A file shipped in git: a path inside content/files, read-only. */
+  async function shipped(key: string): Promise<Omit<ResolvedFile, 'inline'>> {
+    const file = path.resolve(root, key);
+    if (!file.startsWith(root + path.sep)) throw new AppError('not_found', 'This download link is not valid.');
+    const info = await stat(file).catch(() => undefined);
+    if (!info?.isFile()) throw gone();
+    const name = path.basename(file);
+    return {
+      kind: 'file',
+      size: info.size,
+      name,
+      contentType: lookup(file) ?? 'application/octet-stream',
+      open: async (range) => createReadStream(file, range),
+    };
+  }
+  /** A member file uploaded at run time, through the storage port (any instance sees the same). */
+  async function uploaded(storage: Pick<StoragePort, 'get' | 'stat'>, name: string): Promise<Omit<ResolvedFile, 'inline'>> {
+    const info = await storage.stat(name);
+    if (!info) throw gone();
+    return {
+      kind: 'file',
+      size: info.size,
+      name,
+      contentType: info.contentType,
+      open: async (range) => (await storage.get(name, range))?.body,
+    };
+  }
   const sign = async (key: string, ttlSeconds: number, inline: boolean): Promise<SignedLink> => {
     const claims: Record<string, string | number> = inline ? { key, inline: 1 } : { key };
     const token = await tokens.sign('download', claims, ttlSeconds);
@@ -75,24 +112,10 @@ export function createFileService({ tokens, filesDir, uploads, siteUrl, download
         if (!url) throw new AppError('not_found', 'This file is not available.');
         return { kind: 'redirect', url };
       }
-      const { root, name } = locate(key);
-      const file = path.resolve(root, name);
-      if (!file.startsWith(root + path.sep)) throw new AppError('not_found', 'This download link is not valid.');
-      const info = await stat(file).catch(() => undefined);
-      if (!info?.isFile()) throw new AppError('not_found', 'The file is no longer available.');
-      return {
-        kind: 'file',
-        file,
-        size: info.size,
-        name: path.basename(file),
-        contentType: lookup(file) ?? 'application/octet-stream',
-        inline: result.claims.inline === 1,
-      };
-    },
-
-    /** The bytes of a resolved file, whole or one inclusive range. */
-    open(file: string, range?: { start: number; end: number }): Readable {
-      return createReadStream(file, range);
+      // Upload keys are flat storage names, so nothing under the prefix reaches another folder.
+      const found =
+        uploads && key.startsWith(uploads.prefix) ? await uploaded(uploads.storage, key.slice(uploads.prefix.length)) : await shipped(key);
+      return { ...found, inline: result.claims.inline === 1 };
     },
   };
 }

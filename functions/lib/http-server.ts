@@ -1,7 +1,8 @@
 /**
- * The Node HTTP server around the app: timeouts and a connection cap so that slow or idle clients
- * cannot hold connections for minutes, and malformed requests (refused by Node's parser before any
- * handler runs) answered in the API's JSON error shape.
+ * The Node HTTP server around the app: timeouts (Node's own for the head, ours per request for the
+ * body: body-deadline.ts) and a connection cap so that slow or idle clients cannot hold connections
+ * for minutes, and malformed requests (refused by Node's parser before any handler runs) answered in
+ * the API's JSON error shape.
  */
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
@@ -10,6 +11,7 @@ import type { Config } from '../config.ts';
 import { errorBody, type ErrorCode } from '../errors.ts';
 import type { Hono } from 'hono';
 import type { AppEnv } from './context.ts';
+import { createBodyDeadlines, type BodyDeadlines } from './body-deadline.ts';
 import { nodeFetch } from './respond.ts';
 
 function answerClientError(err: NodeJS.ErrnoException, socket: Socket): void {
@@ -37,31 +39,37 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Socket): void {
  * its answers: the 400 page, or the JSON error shape. Requests Hono still cannot read (a bad Host
  * header) are answered in the JSON error shape too.
  */
-function requestListener(app: Hono<AppEnv>) {
+function requestListener(app: Hono<AppEnv>, deadlines: BodyDeadlines) {
   const listener = getRequestListener(nodeFetch(app), {
     errorHandler: () => Response.json(errorBody('bad_request', 'The request could not be read.', undefined), { status: 400 }),
   });
   return (incoming: IncomingMessage, outgoing: ServerResponse) => {
+    deadlines.track(incoming);
     if (incoming.url?.includes('\\')) incoming.url = incoming.url.replaceAll('\\', '%5C');
     void listener(incoming, outgoing);
   };
 }
 
+const requestTimedOut = () => Object.assign(new Error('request body timed out'), { code: 'ERR_HTTP_REQUEST_TIMEOUT' });
+
 /** Starts listening; resolves once the port is bound. */
 export async function listen(app: Hono<AppEnv>, config: Pick<Config, 'port' | 'host' | 'http'>): Promise<Server> {
   const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs, maxConnections } = config.http;
+  // The body's deadline is ours (per request: uploads may keep a slow pace instead); the head's stays Node's.
+  const deadlines = createBodyDeadlines(requestTimeoutMs, (socket) => answerClientError(requestTimedOut(), socket));
   const server = createServer(
     {
       headersTimeout: headersTimeoutMs,
-      requestTimeout: requestTimeoutMs,
+      requestTimeout: 0,
       keepAliveTimeout: keepAliveTimeoutMs,
-      // Node checks the two timeouts on this interval (30 s by default): keep it below them.
+      // Node checks the head's timeout on this interval (30 s by default): keep it below it.
       connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(headersTimeoutMs / 2))),
     },
-    requestListener(app),
+    requestListener(app, deadlines),
   );
   server.maxConnections = maxConnections;
   server.on('clientError', answerClientError);
+  server.on('close', () => deadlines.stop());
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);

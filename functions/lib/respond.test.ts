@@ -14,6 +14,7 @@ import { answerHeaders, createAnswer, markPrivate, nodeFetch, sendCachedJson, se
 const logged: unknown[] = [];
 const logger = pino({ level: 'error' }, { write: (line: string) => void logged.push(JSON.parse(line)) });
 const answer = createAnswer([{ id: 1, title: 'cached' }]);
+const shared = createAnswer([{ id: 2 }], { cacheControl: 'public, max-age=0, s-maxage=3, stale-while-revalidate=2' });
 
 function makeApp() {
   const app = new Hono<AppEnv>();
@@ -29,6 +30,7 @@ function makeApp() {
     await next();
   });
   app.get('/plain/list', (c) => sendCachedJson(c, answer));
+  app.get('/plain/shared', (c) => sendCachedJson(c, shared));
   app.get('/tagged/list', (c) => sendCachedJson(c, answer));
   app.get('/private/list', (c) => sendCachedJson(c, answer));
   app.get('/tagged/json', (c) => c.json({ ok: true }, 200, { Vary: 'Accept-Language' }));
@@ -147,5 +149,12 @@ describe('the response path without Node (app.request)', () => {
 
   it('refuses per-user answers through the public cache', async () => {
     expect((await app.request('/private/list')).status).toBe(500);
+  });
+
+  it('sends each cached answer with its own policy for shared caches, revalidation by default', async () => {
+    expect((await app.request('/plain/list')).headers.get('cache-control')).toBe('public, max-age=0, must-revalidate');
+    expect((await app.request('/plain/shared')).headers.get('cache-control')).toBe(
+      'public, max-age=0, s-maxage=3, stale-while-revalidate=2',
+    );
   });
 });

@@ -19,6 +19,7 @@ import type { Http2Bindings, HttpBindings } from '@hono/node-server';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import type { Hono } from 'hono';
 import { localPath } from '../../src/lib/redirect.ts';
+import { isPerCaller, PRIVATE_NO_STORE, REVALIDATE } from './cache-control.ts';
 import type { AnswerHeaders, AppContext, AppEnv, AppMiddleware } from './context.ts';
 import { etagMatches, pickEncoding, requestHeader } from './http.ts';
 
@@ -57,14 +58,14 @@ export function markPrivate(c: AppContext): void {
   const base = c.get('answerHeaders');
   let marked = privateSets.get(base);
   if (!marked) {
-    marked = Object.freeze({ ...base, 'Cache-Control': 'private, no-store', Vary: mergeVary(base.Vary, 'Authorization') });
+    marked = Object.freeze({ ...base, 'Cache-Control': PRIVATE_NO_STORE, Vary: mergeVary(base.Vary, 'Authorization') });
     privateSets.set(base, marked);
   }
   c.set('answerHeaders', marked);
 }
 
 function isPrivate(headers: AnswerHeaders): boolean {
-  return /\b(private|no-store)\b/i.test(headers['Cache-Control'] ?? '');
+  return isPerCaller(headers['Cache-Control']);
 }
 
 /** Middleware: makes `base` the answer's headers (the API's or the pages' security headers). */
@@ -172,19 +173,26 @@ export function sendStream(c: AppContext, status: number, head: Record<string, s
 /** A serialised public answer with its validator and lazily built compressed forms. */
 export interface CachedAnswer {
   body: string;
+  /** What browsers and shared caches may keep of it when it is sent as a public answer. */
+  cacheControl: string;
   /** `body` as UTF-8 bytes (written as is: no encoding per request). */
   bytes: Buffer;
   etag: string;
   encoded(encoding: 'br' | 'gzip'): Buffer;
 }
 
-/** Serialises a value once: JSON, a SHA-1 ETag, and brotli/gzip bytes made on first use. */
-export function createAnswer(value: unknown): CachedAnswer {
+/**
+ * Serialises a value once: JSON, a SHA-1 ETag, and brotli/gzip bytes made on first use. Sent as a
+ * public answer it carries `cacheControl` (the shared-cache policy, see cache-control.ts; every cache
+ * revalidates by default).
+ */
+export function createAnswer(value: unknown, { cacheControl = REVALIDATE }: { cacheControl?: string } = {}): CachedAnswer {
   const body = JSON.stringify(value);
   const etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
   const encodings = new Map<string, Buffer>();
   return {
     body,
+    cacheControl,
     bytes: Buffer.from(body),
     etag,
     encoded(encoding) {
@@ -199,7 +207,6 @@ export function createAnswer(value: unknown): CachedAnswer {
 }
 
 const COMPRESS_MIN_BYTES = 1024;
-const PUBLIC_CACHE = 'public, max-age=0, must-revalidate';
 
 type Head = Record<string, string | number>;
 /** A head as Node's flat [name, value, ...] list, which `writeHead` takes without merging. */
@@ -231,7 +238,7 @@ function headFor(
     // Private answers keep the viewer's headers (private, no-store, Vary: Authorization) and get no validator.
     const headers: Head =
       scope === 'public'
-        ? { ...extra, ETag: answer.etag, 'Cache-Control': PUBLIC_CACHE, Vary: mergeVary('Accept-Encoding', extra.Vary) }
+        ? { ...extra, ETag: answer.etag, 'Cache-Control': answer.cacheControl, Vary: mergeVary('Accept-Encoding', extra.Vary) }
         : { ...extra, Vary: mergeVary('Accept-Encoding', extra.Vary) };
     if (status === 200) {
       headers['Content-Type'] = 'application/json; charset=utf-8';
@@ -246,7 +253,8 @@ function headFor(
 
 /**
  * Sends a cached public answer with validators: 304 when the client's copy is current, otherwise the
- * body, compressed when worth it and accepted. Shared caches must revalidate. On Node the prepared
+ * body, compressed when worth it and accepted, with the answer's own Cache-Control (shared caches
+ * keep it within the staleness bound; see cache-control.ts). On Node the prepared
  * head and bytes are written straight to the socket: going through a Fetch Response would double
  * the cost of the site's busiest answer. Refuses answers marked per-user (a programming error).
  */

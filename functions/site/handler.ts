@@ -1,7 +1,10 @@
 /**
  * Serves the Astro build on the API's port: prebuilt files from dist/client (hashed assets cached for
- * a year, everything else revalidated by ETag, precompressed variants when present), on-demand pages
- * through Astro's Node handler with per-request locals, and the prebuilt 404 page for everything else.
+ * a year, everything else with the pages' shared-cache policy and an ETag, precompressed variants when
+ * present), on-demand pages through Astro's Node handler with per-request locals, and the prebuilt 404
+ * page for everything else. Pages carry the Cache-Control of the answer headers (the shared policy:
+ * a CDN keeps them within the staleness bound, browsers revalidate); an answer with an error status
+ * is never stored (`no-store`), whichever page wrote it.
  * Paths that are not safe to route (control characters, backslashes, broken percent-encoding) get
  * 400, methods other than GET and HEAD get 405, and "/page/" redirects to "/page" on our origin only.
  */
@@ -16,9 +19,8 @@ import type { AppContext } from '../lib/context.ts';
 import type { PageLocals } from './locals.ts';
 import { injectPreview, transformHtml, type PreviewInfo } from './preview.ts';
 import { abortAfterHead, alreadySent, REQUEST_ID_HEADER } from '../lib/respond.ts';
+import { IMMUTABLE, NO_STORE } from '../lib/cache-control.ts';
 
-const IMMUTABLE = 'public, max-age=31536000, immutable';
-const REVALIDATE = 'public, max-age=0, must-revalidate';
 const PAGE_METHODS = 'GET, HEAD';
 
 type AstroHandler = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void, locals?: object) => Promise<void>;
@@ -39,6 +41,18 @@ function decodable(rawPath: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * An answer with an error status (a page's 404 or 503, a failure) is stored by no cache: the shared
+ * policy set up front is replaced before the head goes out, unless the page named its own.
+ */
+function neverStoreErrors(res: ServerResponse): void {
+  const writeHead = res.writeHead.bind(res) as (status: number, ...rest: unknown[]) => ServerResponse;
+  res.writeHead = ((status: number, ...rest: unknown[]) => {
+    if (status >= 400) res.setHeader('Cache-Control', NO_STORE);
+    return writeHead(status, ...rest);
+  }) as typeof res.writeHead;
 }
 
 export class MissingBuildError extends Error {
@@ -67,8 +81,9 @@ export async function createSiteHandler({ distDir, locals, preview }: SiteHandle
     gzip: true,
     brotli: true,
     extensions: ['html'],
+    // Other files keep the pages' policy, set from the answer headers before sirv runs.
     setHeaders: (res, pathname) => {
-      res.setHeader('Cache-Control', pathname.startsWith('/_astro/') ? IMMUTABLE : REVALIDATE);
+      if (pathname.startsWith('/_astro/')) res.setHeader('Cache-Control', IMMUTABLE);
     },
   });
 
@@ -77,7 +92,7 @@ export async function createSiteHandler({ distDir, locals, preview }: SiteHandle
     res.writeHead(status, {
       'Content-Type': 'text/html; charset=utf-8',
       'Content-Length': notFoundPage.length,
-      'Cache-Control': 'no-store',
+      'Cache-Control': NO_STORE,
       ...extra,
     });
     res.end(req.method === 'HEAD' ? undefined : notFoundPage);
@@ -98,6 +113,7 @@ export async function createSiteHandler({ distDir, locals, preview }: SiteHandle
     if (!incoming || !outgoing) throw new Error('The site handler runs on the Node adapter only.');
     outgoing.setHeader(REQUEST_ID_HEADER, c.get('requestId'));
     for (const [name, value] of Object.entries(c.get('answerHeaders'))) outgoing.setHeader(name, value);
+    neverStoreErrors(outgoing);
     if (preview) transformHtml(incoming, outgoing, (html) => injectPreview(html, preview));
     const raw = incoming.url ?? '/';
     const rawPath = raw.split('?')[0]!;
@@ -114,7 +130,7 @@ export async function createSiteHandler({ distDir, locals, preview }: SiteHandle
       const location = withoutTrailingSlash(raw);
       if (!location) sendErrorPage(incoming, outgoing, 400);
       else {
-        outgoing.writeHead(301, { Location: location, 'Content-Length': 0, 'Cache-Control': REVALIDATE });
+        outgoing.writeHead(301, { Location: location, 'Content-Length': 0 });
         outgoing.end();
       }
       return alreadySent();
@@ -124,7 +140,7 @@ export async function createSiteHandler({ distDir, locals, preview }: SiteHandle
     } catch (err) {
       if (outgoing.headersSent) return abortAfterHead(c, err);
       c.get('log')().error({ err, path: rawPath }, 'page rendering failed');
-      outgoing.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
+      outgoing.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': NO_STORE });
       outgoing.end('Something went wrong on our side. Please try again.');
     }
     return alreadySent();

@@ -5,18 +5,20 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, open, readdir, rename, unlink } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { lookup } from 'mrmime';
-import { assertStorageKey, isStorageKey, type PutOptions, type StoragePort } from './port.ts';
+import { assertStorageKey, isStorageKey, type ByteRange, type PutOptions, type StoragePort } from './port.ts';
 
 export interface LocalStorageOptions {
   dir: string;
   /** Public URL prefix, e.g. `/media`; undefined when the files are not public (the protected area). */
   publicBase?: string;
 }
+
+const typeOf = (key: string) => lookup(key) ?? 'application/octet-stream';
 
 export function createLocalStorage({ dir, publicBase }: LocalStorageOptions): StoragePort {
   const root = path.resolve(dir);
@@ -46,7 +48,7 @@ export function createLocalStorage({ dir, publicBase }: LocalStorageOptions): St
       return { size };
     },
 
-    async get(key: string) {
+    async get(key: string, range?: ByteRange) {
       if (!isStorageKey(key)) return undefined;
       // Opened first, so a delete racing the read cannot fail the stream after the answer started.
       const handle = await open(path.join(root, key), 'r').catch(() => undefined);
@@ -56,7 +58,14 @@ export function createLocalStorage({ dir, publicBase }: LocalStorageOptions): St
         await handle.close();
         return undefined;
       }
-      return { body: handle.createReadStream(), size: info.size, contentType: lookup(key) ?? 'application/octet-stream' };
+      const body = handle.createReadStream(range ? { start: range.start, end: range.end } : {});
+      return { body, size: info.size, contentType: typeOf(key) };
+    },
+
+    async stat(key: string) {
+      if (!isStorageKey(key)) return undefined;
+      const info = await stat(path.join(root, key)).catch(() => undefined);
+      return info?.isFile() ? { size: info.size, contentType: typeOf(key) } : undefined;
     },
 
     async delete(key: string) {

@@ -5,9 +5,19 @@
  * partial object is ever visible under the key.
  */
 import { Readable } from 'node:stream';
-import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, NoSuchKey, S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  NoSuchKey,
+  PutObjectCommand,
+  S3Client,
+  type S3ClientConfig,
+} from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { assertStorageKey, isStorageKey, type PutOptions, type StoragePort } from './port.ts';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { assertStorageKey, isStorageKey, type ByteRange, type PutOptions, type StoragePort } from './port.ts';
 
 export interface S3StorageOptions {
   bucket: string;
@@ -20,7 +30,17 @@ export interface S3StorageOptions {
   publicUrl?: string;
   /** Key prefix inside the bucket, e.g. `media/`. */
   prefix?: string;
+  /** Whether browsers may PUT files straight to the bucket through presigned URLs (the bucket's CORS must allow the site). */
+  directUploads?: boolean;
 }
+
+/** The whole object's size from a ranged answer's `Content-Range: bytes 0-99/1234`. */
+const totalOf = (contentRange: string | undefined) => {
+  const total = contentRange && /\/(\d+)$/.exec(contentRange)?.[1];
+  return total ? Number(total) : undefined;
+};
+
+const missing = (err: unknown) => err instanceof NoSuchKey || ['NotFound', 'NoSuchKey'].includes((err as { name?: string }).name ?? '');
 
 /** Multipart part size: the least S3 accepts, so at most one part is held in memory per upload. */
 const PART_SIZE = 5 * 1024 * 1024;
@@ -43,6 +63,16 @@ export function createS3Storage(options: S3StorageOptions): StoragePort {
     return prefix + key;
   };
   const base = options.publicUrl?.replace(/\/$/, '');
+  async function stat(key: string) {
+    if (!isStorageKey(key)) return undefined;
+    try {
+      const out = await client.send(new HeadObjectCommand({ Bucket: bucket, Key: prefix + key }));
+      return { size: out.ContentLength ?? 0, contentType: out.ContentType ?? 'application/octet-stream' };
+    } catch (err) {
+      if (missing(err)) return undefined;
+      throw err;
+    }
+  }
   return {
     async put(body: Readable, { key, contentType }: PutOptions) {
       let size = 0;
@@ -65,21 +95,30 @@ export function createS3Storage(options: S3StorageOptions): StoragePort {
       return { size };
     },
 
-    async get(key: string) {
+    async get(key: string, range?: ByteRange) {
       if (!isStorageKey(key)) return undefined;
       try {
-        const out = await client.send(new GetObjectCommand({ Bucket: bucket, Key: prefix + key }));
+        const out = await client.send(
+          new GetObjectCommand({ Bucket: bucket, Key: prefix + key, ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}) }),
+        );
         if (!out.Body) return undefined;
         return {
           body: out.Body as Readable,
-          size: out.ContentLength ?? 0,
+          size: (range && totalOf(out.ContentRange)) ?? out.ContentLength ?? 0,
           contentType: out.ContentType ?? 'application/octet-stream',
         };
       } catch (err) {
-        if (err instanceof NoSuchKey || (err as { name?: string }).name === 'NotFound') return undefined;
+        if (missing(err)) return undefined;
+        // A range past the end (an empty object, say) reads nothing, as on local disk.
+        if (range && (err as { name?: string }).name === 'InvalidRange') {
+          const info = await stat(key);
+          return info && { ...info, body: Readable.from([]) };
+        }
         throw err;
       }
     },
+
+    stat,
 
     async delete(key: string) {
       await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: objectKey(key) }));
@@ -99,5 +138,22 @@ export function createS3Storage(options: S3StorageOptions): StoragePort {
     },
 
     publicUrl: (key: string) => (base === undefined ? undefined : `${base}/${prefix}${key}`),
+
+    ...(options.directUploads
+      ? {
+          async presignPut(
+            key: string,
+            { contentType, size, expiresInSeconds }: { contentType: string; size: number; expiresInSeconds: number },
+          ) {
+            const command = new PutObjectCommand({ Bucket: bucket, Key: objectKey(key), ContentType: contentType, ContentLength: size });
+            // Type and length are signed: the bucket refuses a PUT with any other (S3 checks the signed headers).
+            const url = await getSignedUrl(client, command, {
+              expiresIn: expiresInSeconds,
+              signableHeaders: new Set(['content-type', 'content-length']),
+            });
+            return { url, headers: { 'content-type': contentType }, expiresAt: new Date(Date.now() + expiresInSeconds * 1000) };
+          },
+        }
+      : {}),
   };
 }

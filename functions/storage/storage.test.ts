@@ -1,7 +1,8 @@
 /**
  * The storage port's contract, run against both adapters: local disk, and S3 against a real
  * S3-compatible server (s3rver) on loopback. A write is whole or absent: a stream that fails
- * mid-way leaves nothing under the key and no partial file behind.
+ * mid-way leaves nothing under the key and no partial file behind. Reads take one byte range (the
+ * signed-link file service's video seeking: S3 GetObject with Range), and the bucket presigns PUTs.
  */
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -59,6 +60,21 @@ describe.each(adapters)('storage port: %s', (_name, make) => {
     expect(await storage.list()).toEqual([]);
   });
 
+  it('reads one byte range, knowing the whole size, and stats without reading', async () => {
+    const bytes = Buffer.from(Array.from({ length: 5000 }, (_, i) => i % 251));
+    await storage.put(Readable.from([bytes]), { key: 'r1.mp4', contentType: 'video/mp4' });
+    expect(await storage.stat('r1.mp4')).toEqual({ size: 5000, contentType: 'video/mp4' });
+    const middle = await storage.get('r1.mp4', { start: 1000, end: 1099 });
+    expect(middle?.size).toBe(5000);
+    expect(await text(middle!.body)).toEqual(bytes.subarray(1000, 1100));
+    // A range running past the end stops at the end.
+    expect(await text((await storage.get('r1.mp4', { start: 4990, end: 9999 }))!.body)).toEqual(bytes.subarray(4990));
+    expect(await storage.stat('missing.mp4')).toBeUndefined();
+    expect(await storage.get('missing.mp4', { start: 0, end: 9 })).toBeUndefined();
+    expect(await storage.stat('../r1.mp4')).toBeUndefined();
+    await storage.delete('r1.mp4');
+  });
+
   it('streams a large object whole (several S3 parts)', async () => {
     const size = 11 * 1024 * 1024 + 123;
     const chunk = Buffer.alloc(64 * 1024, 1);
@@ -91,5 +107,28 @@ describe.each(adapters)('storage port: %s', (_name, make) => {
       expect(await storage.get(key)).toBeUndefined();
     }
     expect(await storage.list()).toEqual([]);
+  });
+});
+
+describe('storage port: presigned PUTs to the bucket', () => {
+  let s3: Awaited<ReturnType<typeof startS3>>;
+  beforeAll(async () => void (s3 = await startS3()));
+  afterAll(() => s3?.close());
+
+  it('signs a PUT for one key, type and length, which a browser sends without the app', async () => {
+    const storage = createS3Storage({ ...s3.options, prefix: 'protected/', directUploads: true });
+    const bytes = Buffer.from('%PDF-1.4 straight to the bucket');
+    const put = await storage.presignPut!('p1.pdf', { contentType: 'application/pdf', size: bytes.length, expiresInSeconds: 60 });
+    const signed = new URL(put.url);
+    expect(signed.pathname).toBe(`/${s3.bucket}/protected/p1.pdf`);
+    expect(signed.searchParams.get('X-Amz-SignedHeaders')?.split(';')).toEqual(expect.arrayContaining(['content-length', 'content-type']));
+    expect(put.headers).toEqual({ 'content-type': 'application/pdf' });
+    expect((await fetch(put.url, { method: 'PUT', headers: put.headers, body: bytes })).status).toBe(200);
+    expect(await storage.stat('p1.pdf')).toEqual({ size: bytes.length, contentType: 'application/pdf' });
+  });
+
+  it('offers no presigned PUT unless direct uploads are on, nor on local disk', async () => {
+    expect(createS3Storage(s3.options).presignPut).toBeUndefined();
+    expect(createLocalStorage({ dir: await tempDir('storage') }).presignPut).toBeUndefined();
   });
 });

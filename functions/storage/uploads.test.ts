@@ -1,31 +1,25 @@
 /**
- * The upload service over each storage: public media into the S3 adapter (s3rver on loopback) with
- * and without a public URL, member files into the protected area (answered as a key the signed-link
- * file service opens), and the limit enforced while streaming into S3 with nothing left in the bucket.
+ * The upload service over S3 (s3rver on loopback): public media with and without a public URL,
+ * member files into the bucket's protected/ folder (answered as a key the signed-link file service
+ * opens, never reachable as media), and the limit enforced while streaming with nothing left behind.
  */
-import { readdir } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startS3 } from '../../tests/support/s3.ts';
-import { tempDir } from '../../tests/support/temp.ts';
 import { multipart, PDF, PNG, pngOfSize } from '../../tests/support/uploads.ts';
-import { createLocalStorage } from './local.ts';
 import { createS3Storage } from './s3.ts';
 import { createUploadService } from './uploads.ts';
 
 describe('upload service', () => {
   let s3: Awaited<ReturnType<typeof startS3>>;
-  let protectedDir: string;
-  beforeAll(async () => {
-    s3 = await startS3();
-    protectedDir = await tempDir('protected');
-  });
+  beforeAll(async () => void (s3 = await startS3()));
+  const protectedArea = () => createS3Storage({ ...s3.options, prefix: 'protected/' });
   afterAll(() => s3?.close());
 
   const service = (publicUrl?: string) =>
     createUploadService({
       media: createS3Storage({ ...s3.options, ...(publicUrl ? { publicUrl } : {}), prefix: 'media/' }),
-      protectedArea: createLocalStorage({ dir: protectedDir }),
+      protectedArea: protectedArea(),
       protectedPrefix: 'uploads/',
       mediaPath: '/uploads',
       maxBytes: 1024 * 1024,
@@ -47,10 +41,12 @@ describe('upload service', () => {
     expect(direct.url).toMatch(/^https:\/\/cdn\.example\.com\/media\/[0-9a-f]{32}\.pdf$/);
   });
 
-  it('puts member files in the protected area, answered as a file key', async () => {
-    const result = await send(service(), PDF, 'protected');
+  it('puts member files in the protected area, answered as a file key and never as media', async () => {
+    const result = await send(service('https://cdn.example.com/'), PDF, 'protected');
     expect(result.url).toMatch(/^uploads\/[0-9a-f]{32}\.pdf$/);
-    expect(await readdir(protectedDir)).toEqual([result.url.slice('uploads/'.length)]);
+    const name = result.url.slice('uploads/'.length);
+    expect(await protectedArea().list()).toEqual([name]);
+    expect(await service().open(name)).toBeUndefined();
   });
 
   it('stops an oversized upload while streaming into S3, leaving nothing in the bucket', async () => {

@@ -11,10 +11,10 @@ import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
 import { fileTypeFromBuffer } from 'file-type';
 import { AppError } from '../errors.ts';
-import type { StoragePort } from './port.ts';
+import type { ByteRange, StoragePort } from './port.ts';
 
 /** Bytes file-type needs to recognise every format it knows. */
-const SNIFF_BYTES = 4100;
+export const SNIFF_BYTES = 4100;
 
 export type UploadArea = 'public' | 'protected';
 
@@ -31,6 +31,8 @@ export interface UploadServiceDeps {
   /** URL path the app serves public media under, when the adapter has no public URL of its own. */
   mediaPath: string;
   maxBytes: number;
+  /** Slowest pace (bytes a second) the route lets a staff member's upload body arrive at. */
+  minBytesPerSecond?: number;
 }
 
 export interface UploadResult {
@@ -42,8 +44,18 @@ export interface UploadResult {
 
 const invalid = (message: string, field = 'file') => new AppError('validation_failed', message, { fields: { [field]: [message] } });
 
-export function createUploadService({ media, protectedArea, protectedPrefix, mediaPath, maxBytes }: UploadServiceDeps) {
+export function createUploadService({
+  media,
+  protectedArea,
+  protectedPrefix,
+  mediaPath,
+  maxBytes,
+  minBytesPerSecond = 16 * 1024,
+}: UploadServiceDeps) {
   const tooLarge = () => new AppError('payload_too_large', `The file is larger than ${maxBytes} bytes.`);
+  /** The answer for a stored key: a member file's key for gated items, or where browsers fetch public media. */
+  const urlOf = (area: UploadArea, key: string) =>
+    area === 'protected' ? protectedPrefix + key : (media.publicUrl(key) ?? `${mediaPath}/${key}`);
 
   /** Reads the head, checks the type, streams head + rest to `storage`. The rest is always consumed (or the stream errored). */
   async function save(file: Readable & { truncated?: boolean }, storage: StoragePort) {
@@ -99,6 +111,7 @@ export function createUploadService({ media, protectedArea, protectedPrefix, med
 
   return {
     maxBytes,
+    minBytesPerSecond,
 
     /**
      * Stores the one `file` field of a multipart body. `contentType` is the request's header;
@@ -154,12 +167,15 @@ export function createUploadService({ media, protectedArea, protectedPrefix, med
         if (stored) await storage.delete(stored.key).catch(() => undefined);
         throw problem ?? invalid('Choose a file to upload in the "file" field.');
       }
-      const url = area === 'protected' ? protectedPrefix + stored.key : (media.publicUrl(stored.key) ?? `${mediaPath}/${stored.key}`);
-      return { url, type: stored.type, size: stored.size };
+      return { url: urlOf(area, stored.key), type: stored.type, size: stored.size };
     },
 
-    /** A public media file for GET {mediaPath}/:key. */
-    open: (key: string) => media.get(key),
+    urlOf,
+
+    /** A public media file (or one range of it) for GET {mediaPath}/:key. */
+    open: (key: string, range?: ByteRange) => media.get(key, range),
+    /** A public media file's size and type. */
+    stat: (key: string) => media.stat(key),
   };
 }
 

@@ -71,6 +71,8 @@ const TABLE: Row[] = [
   { route: 'GET /api/admin/content', rule: 'live', as: 'admin' },
   { route: 'GET /api/admin/audit', rule: 'live', as: 'admin' },
   { route: 'POST /api/upload', rule: 'live', as: 'admin', body: {} },
+  { route: 'POST /api/upload/presign', rule: 'live', as: 'admin', body: { area: 'public', contentType: 'image/png', size: 100 } },
+  { route: 'POST /api/upload/complete', rule: 'live', as: 'admin', body: { key: '0123456789abcdef0123456789abcdef.png' } },
   { route: 'POST /openai/generate', rule: 'live', as: 'admin', body: {} },
   {
     route: 'POST /api/payments/stripe/create-session',

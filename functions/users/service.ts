@@ -67,7 +67,9 @@ const forbidden = () => new AppError('forbidden', 'You do not have access to thi
 
 /**
  * Profiles read by the identity middleware are kept this long, so a member's burst of calls costs
- * one query. Changes made here drop the entry at once; another instance's change shows within it.
+ * one query. Changes made here drop the entry at once; every instance drops it when any instance's
+ * change commits (a trigger on `profiles` notifies PROFILE_CHANNEL; services.ts listens), so the
+ * time is only the bound while that listener is reconnecting (it then drops every entry).
  */
 const PROFILE_TTL_MS = 5_000;
 const PROFILE_CACHE_SIZE = 10_000;
@@ -81,7 +83,12 @@ export function createUserService({ db, lookupAccount, outbox, adminEmails, dele
     cache.set(profile.id, { profile, until: Date.now() + PROFILE_TTL_MS });
     return profile;
   };
-  const forget = (id: string) => void cache.delete(id);
+  // Bumped by every drop: a read that started before a change committed is answered but not kept.
+  let drops = 0;
+  const forget = (id: string) => {
+    drops += 1;
+    cache.delete(id);
+  };
 
   /**
    * ADMIN_EMAILS makes an address admin only once it is proven (confirmed through a mailed link, as
@@ -151,11 +158,12 @@ export function createUserService({ db, lookupAccount, outbox, adminEmails, dele
     async profileFor(id: string, token: string): Promise<ProfileRow> {
       const cached = cache.get(id);
       if (cached && cached.until > Date.now()) return cached.profile;
+      const before = drops;
       const existing = await store.byId(id);
       if (existing) {
         if (existing.role === 'member' && admins.has(existing.email) && (await lookupAccount(id, token))?.proven)
           return remember((await store.update(id, ADMIN))!);
-        return remember(existing);
+        return drops === before ? remember(existing) : existing;
       }
       const account = await lookupAccount(id, token);
       if (!account) throw gone();
@@ -173,8 +181,14 @@ export function createUserService({ db, lookupAccount, outbox, adminEmails, dele
       return (await createUserStore(tx).byId(id))?.language;
     },
 
-    /** Drops the cached profile after another domain changed it (billing moved the access level). */
+    /** Drops the cached profile after another domain, or another instance, changed it (billing moved the access level). */
     forget,
+
+    /** Drops every cached profile (the change notices may have been missed). */
+    forgetAll: () => {
+      drops += 1;
+      cache.clear();
+    },
 
     /** Sets a profile's role and access level directly (demo seeding). */
     async assign(id: string, role: Role, accessLevel: AccessLevel): Promise<void> {

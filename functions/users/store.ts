@@ -14,6 +14,9 @@ import {
   type ProfileRow,
 } from '../db/schema.ts';
 
+/** Carries the id of a profile changed or deleted anywhere, at commit (a trigger on `profiles`, migration 0010). */
+export const PROFILE_CHANNEL = 'profile_changed';
+
 export function createUserStore(db: DbOrTx) {
   return {
     async byId(id: string): Promise<ProfileRow | undefined> {

@@ -13,7 +13,9 @@
  *  5. Payments: checkout create-session latency, and 1,000 SDK-signed webhook events with duplicates.
  *  6. Uploads: a 20 MB upload streamed to local storage (server memory growth under 10 MB), uploads per second.
  *  7. The production bundle: its size and its cold start to /readyz (budget under 5 s).
- * Options: --only=api,gated,auth,weight,scale,email,payments,uploads,lighthouse,bundle  --duration=10 (seconds per load run)  --rounds=3
+ *  8. Scale-out: three instances behind nginx, one SIGKILLed under load and replaced (nothing lost).
+ *  9. A CDN in front (nginx proxy_cache): share of anonymous page and list requests served from the cache (goal >= 95%).
+ * Options: --only=api,gated,auth,weight,scale,email,payments,uploads,lighthouse,bundle,scale-out,cdn  --duration=10 (seconds per load run)  --rounds=3
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { closeSync, cpSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -23,12 +25,14 @@ import { lighthouseBench } from './lighthouse.ts';
 import { paymentsBench } from './payments.ts';
 import { uploadsBench } from './uploads.ts';
 import { bundleBench } from './bundle.ts';
+import { scaleOutBench } from './scale-out.ts';
+import { cdnBench } from './cdn.ts';
 import { allPageWeights, kb } from './page-weight.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const tmp = path.join(root, '.tmp', 'bench');
 const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=') as [string, string]));
-const only = new Set((args.get('only') ?? 'api,gated,auth,weight,scale,email,payments,uploads,lighthouse,bundle').split(','));
+const only = new Set((args.get('only') ?? 'api,gated,auth,weight,scale,email,payments,uploads,lighthouse,bundle,scale-out,cdn').split(','));
 const duration = Number(args.get('duration') ?? 10);
 process.env.ASTRO_TELEMETRY_DISABLED = '1';
 
@@ -192,7 +196,7 @@ async function apiThroughput(distDir: string) {
     AUTH_SEED_DEMO: 'true',
   });
   try {
-    if (only.has('api'))
+    if (only.has('api')) {
       await versusBare({
         oursUrl: ours.url,
         path: '/api/public/blogs',
@@ -200,6 +204,21 @@ async function apiThroughput(distDir: string) {
         label: 'product (Hono, cache, logging, headers)',
         budget: 0.6,
       });
+      await versusBare({
+        oursUrl: ours.url,
+        path: '/api/public/blogs/ecommerce-launch-first-90-days',
+        title: 'GET /api/public/blogs/{slug} (a detail answer) throughput',
+        label: 'product (Hono, cache, logging, headers)',
+        budget: 0.6,
+      });
+      await versusBare({
+        oursUrl: ours.url,
+        path: '/api/users/me',
+        title: 'GET /api/users/me, anonymous (a JSON route outside the public cache) throughput',
+        label: 'product (Hono, identity, logging, headers)',
+        budget: 0.35,
+      });
+    }
     if (only.has('gated')) {
       const { access_token } = await demoToken(ours.url, 'premium@demo.beacongrowth.co');
       await versusBare({
@@ -207,7 +226,7 @@ async function apiThroughput(distDir: string) {
         path: '/api/content/blogs/ecommerce-launch-first-90-days/body',
         title: 'Gated article body, signed in as a premium member (token verification, access check, cached render)',
         label: 'product (verify, access rule, cached HTML)',
-        budget: 0.4,
+        budget: 0.45,
         headers: [`Authorization: Bearer ${access_token}`],
       });
     }
@@ -347,7 +366,7 @@ const distDir = path.join(tmp, 'dist');
 console.log('# Benchmarks');
 let baseSeconds = 0;
 let basePages = 0;
-if (['api', 'gated', 'auth', 'weight', 'scale', 'lighthouse', 'bundle'].some((part) => only.has(part))) {
+if (['api', 'gated', 'auth', 'weight', 'scale', 'lighthouse', 'bundle', 'scale-out', 'cdn'].some((part) => only.has(part))) {
   console.log('\nBuilding the sample site...');
   baseSeconds = build(distDir);
   basePages = allPageWeights(path.join(distDir, 'client')).length;
@@ -361,3 +380,5 @@ if (only.has('payments')) await paymentsBench(tmp, startChild);
 if (only.has('uploads')) await uploadsBench(tmp, startChild);
 if (only.has('lighthouse')) await lighthouseBench({ distDir });
 if (only.has('bundle')) await bundleBench(tmp, distDir);
+if (only.has('scale-out')) await scaleOutBench(distDir, duration);
+if (only.has('cdn')) await cdnBench(distDir, tmp, duration);

@@ -42,7 +42,17 @@ function closure(clientDir: string, entries: string[]): string[] {
 
 /** Weight of one built HTML page. */
 export function pageWeight(clientDir: string, htmlFile: string): PageWeight {
-  const html = readFileSync(htmlFile, 'utf8');
+  const page =
+    '/' +
+    path
+      .relative(clientDir, htmlFile)
+      .replace(/(^|\/)index\.html$/, '')
+      .replace(/\.html$/, '');
+  return htmlWeight(clientDir, readFileSync(htmlFile, 'utf8'), page === '/' ? '/' : page.replace(/\/$/, ''));
+}
+
+/** Weight of a page's HTML (a page rendered per request, as served), its scripts read from the client build. */
+export function htmlWeight(clientDir: string, html: string, page: string): PageWeight {
   const entries = new Set<string>();
   const islandEntries = new Set<string>();
   for (const m of html.matchAll(/<script[^>]*\ssrc="(\/[^"]+\.js)"/g)) entries.add(m[1]!);
@@ -57,14 +67,8 @@ export function pageWeight(clientDir: string, htmlFile: string): PageWeight {
   const files = closure(clientDir, [...entries]);
   const gzipBytes = files.reduce((n, f) => n + gz(readFileSync(f)), 0) + (inline ? gz(inline) : 0);
   const islandGzipBytes = closure(clientDir, [...islandEntries]).reduce((n, f) => n + gz(readFileSync(f)), 0);
-  const page =
-    '/' +
-    path
-      .relative(clientDir, htmlFile)
-      .replace(/(^|\/)index\.html$/, '')
-      .replace(/\.html$/, '');
   return {
-    page: page === '/' ? '/' : page.replace(/\/$/, ''),
+    page,
     files: files.map((f) => path.relative(clientDir, f)),
     inlineBytes: Buffer.byteLength(inline),
     gzipBytes,

@@ -139,7 +139,7 @@ describe('the production bundle', () => {
     expect(files.filter((f) => /\.(test|spec)\.ts$/.test(f) || f.startsWith('tests') || f.startsWith('.data'))).toEqual([]);
     for (const needed of [
       'dist/server/entry.mjs',
-      'dist/client/index.html',
+      'dist/client/about/index.html',
       'functions/server.ts',
       'functions/db/migrations/meta/_journal.json',
     ])

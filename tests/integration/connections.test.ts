@@ -1,19 +1,25 @@
 /**
  * Connection limits of the real server: a client that trickles its head or body is cut off with 408
  * (activity does not extend the deadline), idle connections are capped, and a malformed request gets
- * the JSON error shape. Timeouts are set small here; the checks allow ten times the limit, so they
- * test behaviour, not speed.
+ * the JSON error shape. Uploads are the one exception, for staff only: a throttled client (a slow
+ * link) keeps uploading well past the request time as long as it keeps the pace, and is cut off with
+ * 408 below it (anyone else is refused before the body is read). Timeouts are set small here; the checks
+ * allow ten times the limit, so they test behaviour, not speed.
  */
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../functions/config.ts';
 import { startServer, type RunningServer } from '../../functions/main.ts';
+import { DEMO_PASSWORD } from '../../functions/users/demo.ts';
 import { quietLogger } from '../support/fixtures.ts';
 import { tempDir } from '../support/temp.ts';
+import { multipart, pngOfSize } from '../support/uploads.ts';
 
 const HEADERS_MS = 300;
 const REQUEST_MS = 600;
 const MAX_CONNECTIONS = 4;
+/** Bytes a second an upload must keep up (UPLOAD_MIN_BYTES_PER_SECOND). */
+const MIN_PACE = 8 * 1024;
 
 interface Exchange {
   socket: Socket;
@@ -47,6 +53,9 @@ describe('connection limits', () => {
       HTTP_REQUEST_TIMEOUT_MS: String(REQUEST_MS),
       HTTP_KEEP_ALIVE_TIMEOUT_MS: '200',
       HTTP_MAX_CONNECTIONS: String(MAX_CONNECTIONS),
+      UPLOAD_MIN_BYTES_PER_SECOND: String(MIN_PACE),
+      AUTH_SEED_DEMO: 'true',
+      AUTH_BCRYPT_COST: '4',
     });
     server = await startServer(config, quietLogger(), { withoutSite: true });
   });
@@ -79,6 +88,52 @@ describe('connection limits', () => {
     for (const { socket } of idle) socket.destroy();
     await Promise.all(idle.map((e) => e.closed));
     await expect.poll(async () => (await fetch(`${server.url}/healthz`)).status).toBe(200);
+  });
+
+  describe('uploads over a slow link', () => {
+    let editor = '';
+    beforeAll(async () => {
+      const res = await fetch(`${server.url}/auth/v1/token?grant_type=password`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'editor@demo.beacongrowth.co', password: DEMO_PASSWORD }),
+      });
+      editor = ((await res.json()) as { access_token: string }).access_token;
+    });
+
+    /** Sends an upload's head, then its body `bytesPerSecond` at a time in 100 ms ticks (a throttled client). */
+    async function throttledUpload(token: string, size: number, bytesPerSecond: number) {
+      const { body, contentType } = multipart([{ field: 'file', filename: 'slow.png', type: 'image/png', body: pngOfSize(size) }]);
+      const exchange = await open(server.port);
+      exchange.socket.write(
+        `POST /api/upload HTTP/1.1\r\nHost: x\r\nContent-Type: ${contentType}\r\nContent-Length: ${body.length}\r\n` +
+          `Authorization: Bearer ${token}\r\nConnection: close\r\n\r\n`,
+      );
+      const step = Math.ceil(bytesPerSecond / 10);
+      let sent = 0;
+      const drip = setInterval(() => {
+        if (!exchange.socket.writable || sent >= body.length) return clearInterval(drip);
+        exchange.socket.write(body.subarray(sent, (sent += step)));
+      }, 100);
+      const closed = await exchange.closed;
+      clearInterval(drip);
+      return { ...closed, sent: Math.min(sent, body.length), total: body.length };
+    }
+
+    it('lets an editor upload at a slow but steady pace for well past the request time', async () => {
+      // About 2.5 s at 5x the least pace, where other requests get 0.6 s.
+      const { data, afterMs, sent, total } = await throttledUpload(editor, 100 * 1024, MIN_PACE * 5);
+      expect(data, data.slice(0, 300)).toMatch(/^HTTP\/1\.1 201/);
+      expect(sent).toBe(total);
+      expect(afterMs).toBeGreaterThan(REQUEST_MS * 3);
+    });
+
+    it('cuts off an editor whose upload falls below the pace with 408', async () => {
+      const { data, afterMs, sent, total } = await throttledUpload(editor, 100 * 1024, MIN_PACE / 4);
+      expect(data).toMatch(/^HTTP\/1\.1 408/);
+      expect(sent).toBeLessThan(total);
+      expect(afterMs).toBeLessThan(REQUEST_MS * 10);
+    });
   });
 
   it('answers a request Node cannot parse in the JSON error shape', async () => {

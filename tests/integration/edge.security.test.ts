@@ -19,6 +19,7 @@ import { emails, newsletterSubscribers, profiles, rateLimits } from '../../funct
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { DATABASE_KINDS } from '../support/databases.ts';
 import { rowCounts } from '../support/db-snapshot.ts';
+import { startS3 } from '../support/s3.ts';
 import { tempDir } from '../support/temp.ts';
 import { multipart, PNG } from '../support/uploads.ts';
 import { makeBlogInput, makeCourseInput, makeMarketInput, makeToolInput } from '../support/fixtures.ts';
@@ -100,6 +101,11 @@ async function samples(t: TestApp): Promise<Record<string, Sample>> {
   const portalId = portal.searchParams.get('session')!;
   const image = multipart([{ field: 'file', filename: 'edge.png', type: 'image/png', body: PNG }]);
   const uploaded = await t.services.uploads.receive(Readable.from([image.body]), image.contentType, 'public');
+  // A file a browser sent straight to the bucket, for the completion sample (which is idempotent).
+  const offer = await t.services.directUploads.register(admin.id, { area: 'public', contentType: 'image/png', size: PNG.length });
+  if (!offer.direct) throw new Error('the suite runs on a bucket, which takes direct uploads');
+  await fetch(offer.url, { method: 'PUT', headers: offer.headers, body: PNG });
+  const sent = offer.key;
   return {
     'GET /healthz': { path: '/healthz' },
     'POST /api/upload': {
@@ -107,6 +113,12 @@ async function samples(t: TestApp): Promise<Record<string, Sample>> {
       headers: admin.headers,
       multipart: multipart([{ field: 'file', filename: 'edge.png', type: 'image/png', body: PNG }]),
     },
+    'POST /api/upload/presign': {
+      path: '/api/upload/presign',
+      headers: admin.headers,
+      body: { area: 'protected', contentType: 'application/pdf', size: 2048 },
+    },
+    'POST /api/upload/complete': { path: '/api/upload/complete', headers: admin.headers, body: { key: sent } },
     'GET /uploads/:key': { path: uploaded.url },
     'GET /readyz': { path: '/readyz' },
     'GET /api/public/:segment': { path: '/api/public/blogs' },
@@ -288,6 +300,14 @@ function withValue(body: unknown, path: (string | number)[], value: string): unk
   return copy;
 }
 
+/** The only API answers a shared cache (a CDN) may store: the same for every caller. */
+const SHARED_CACHE_ROUTES = new Set([
+  'GET /api/public/:segment',
+  'GET /api/public/:segment/:slug',
+  'GET /uploads/:key',
+  'GET /api/payments/mode',
+]);
+
 /** Hostile text values: NUL (Postgres refuses it), other C0 controls, DEL, a C1 control. */
 const CONTROL_VALUES = ['a\u0000b', '\u0000', 'x\u0007y', 'esc\u001b[31m', 'del\u007f', 'c1\u0085'];
 
@@ -295,11 +315,24 @@ describe.each(DATABASE_KINDS)('API bad-input suite on %s', (kind) => {
   let t: TestApp;
   let routes: Record<string, Sample>;
   let ip = 0;
+  let s3: Awaited<ReturnType<typeof startS3>>;
   beforeAll(async () => {
-    t = await createTestApp(kind, undefined, { EMAIL_WEBHOOK_SECRET: WEBHOOK_SECRET, DATA_DIR: await tempDir('edge') });
+    // Uploads go to a bucket, as in production, so the direct-upload routes have samples that work.
+    s3 = await startS3();
+    t = await createTestApp(kind, undefined, {
+      EMAIL_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      DATA_DIR: await tempDir('edge'),
+      S3_BUCKET: s3.bucket,
+      S3_ENDPOINT: s3.endpoint,
+      S3_ACCESS_KEY_ID: 'S3RVER',
+      S3_SECRET_ACCESS_KEY: 'S3RVER',
+    });
     routes = await samples(t);
   });
-  afterAll(() => t?.close());
+  afterAll(async () => {
+    await t?.close();
+    await s3?.close();
+  });
   beforeEach(async () => {
     await t.database.db.delete(rateLimits);
   });
@@ -494,7 +527,7 @@ describe.each(DATABASE_KINDS)('API bad-input suite on %s', (kind) => {
     }
   });
 
-  it('answers every sample itself without error (so the refusals above are about the hostile part)', async () => {
+  it('answers every sample itself without error (so the refusals above are about the hostile part), and lets shared caches keep only public answers', async () => {
     for (const [key, route] of Object.entries(routes)) {
       const res = route.body
         ? await sendJson(key, route, route.body)
@@ -505,6 +538,13 @@ describe.each(DATABASE_KINDS)('API bad-input suite on %s', (kind) => {
             })
           : await send(methodOf(key), route.path, { headers: route.headers ?? {} });
       expect(res.status, key).toBeLessThan(400);
+      // A CDN in front must never store a member's answer: only answers that are the same for
+      // everyone say public; everything else is private or no-store.
+      const cacheControl = res.headers.get('cache-control') ?? '';
+      if (SHARED_CACHE_ROUTES.has(key)) expect(cacheControl, key).toMatch(/^public, /);
+      else expect(cacheControl, key).toMatch(/\bno-store\b/);
+      if (route.headers?.authorization && /\bprivate\b/.test(cacheControl))
+        expect(res.headers.get('vary'), key).toMatch(/\bAuthorization\b/);
     }
   });
   // After the samples' own run: a write that accepts an extra key may act on them.

@@ -68,7 +68,7 @@ describe('email worker crash safety (Postgres)', () => {
         DATABASE_URL: url,
         SMTP_URL: smtp.url,
         CONTENT_DIR,
-        EMAIL_LEASE_MS: '1500',
+        EMAIL_LEASE_SECONDS: '2',
         EMAIL_CONCURRENCY: '8',
         LOG_LEVEL: 'silent',
       },

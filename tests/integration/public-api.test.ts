@@ -142,11 +142,12 @@ describe.each(DATABASE_KINDS)('public content API on %s', (kind) => {
     expectErrorShape(await json(res), 'payload_too_large');
   });
 
-  it('sends ETag and revalidation headers, and 304 for a current copy', async () => {
+  it('sends ETag and shared-cache headers (browsers revalidate), and 304 for a current copy', async () => {
     const first = await get('/api/public/blogs');
     const etag = first.headers.get('etag');
     expect(etag).toMatch(/^".+"$/);
-    expect(first.headers.get('cache-control')).toBe('public, max-age=0, must-revalidate');
+    expect(first.headers.get('cache-control')).toBe('public, max-age=0, s-maxage=30, stale-while-revalidate=30');
+    expect(first.headers.get('vary')).toBe('Accept-Encoding');
     for (const header of [etag!, `W/${etag}`, `"other", ${etag}`]) {
       const again = await get('/api/public/blogs', { 'if-none-match': header });
       expect(again.status, header).toBe(304);

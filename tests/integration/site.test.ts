@@ -19,6 +19,9 @@ import { rawGet } from '../support/http.ts';
 import { createTestDatabase } from '../support/postgres.ts';
 import { BUILT_DB_ARTICLE, BUILT_DRAFT_ARTICLE } from '../support/site.ts';
 
+/** The default policy of anonymous pages and public answers (CDN_STALENESS_SECONDS=60). */
+const SHARED = 'public, max-age=0, s-maxage=30, stale-while-revalidate=30';
+
 describe.each(DATABASE_KINDS)('site served on %s', (kind) => {
   let server: RunningServer;
   let base: string;
@@ -47,14 +50,22 @@ describe.each(DATABASE_KINDS)('site served on %s', (kind) => {
     await closeDb?.();
   });
 
-  it('serves prebuilt pages with revalidation headers, ETag and 304', async () => {
-    const res = await fetch(`${base}/blog`);
+  it('serves prebuilt pages for shared caches within the staleness bound, browsers revalidating by ETag', async () => {
+    const res = await fetch(`${base}/about`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/text\/html/);
-    expect(res.headers.get('cache-control')).toBe('public, max-age=0, must-revalidate');
+    expect(res.headers.get('cache-control')).toBe(SHARED);
     const etag = res.headers.get('etag')!;
     expect(etag).toBeTruthy();
-    expect((await fetch(`${base}/blog`, { headers: { 'if-none-match': etag } })).status).toBe(304);
+    expect((await fetch(`${base}/about`, { headers: { 'if-none-match': etag } })).status).toBe(304);
+  });
+
+  it('gives pages rendered per request the same policy, and error pages none', async () => {
+    for (const p of ['/', '/blog', '/market', '/sitemap.xml', '/rss.xml', '/blog/pillar-pages-that-rank'])
+      expect((await fetch(`${base}${p}`)).headers.get('cache-control'), p).toBe(SHARED);
+    for (const p of ['/no-such-page', '/blog/no-such-article', '/services/no-such-service', '/preview'])
+      expect((await fetch(`${base}${p}`)).headers.get('cache-control'), p).toBe('no-store');
+    expect((await fetch(`${base}/newsletter/confirm?token=x`)).headers.get('cache-control')).toBe('no-store');
   });
 
   it('serves hashed assets as immutable and precompressed', async () => {
@@ -67,16 +78,29 @@ describe.each(DATABASE_KINDS)('site served on %s', (kind) => {
   });
 
   it('adds security headers and a hashed script CSP to pages', async () => {
-    const res = await fetch(`${base}/courses`);
+    const res = await fetch(`${base}/about`);
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
     expect(await res.text()).toMatch(/<meta http-equiv="content-security-policy" content="script-src 'self' 'sha256-/);
+    // Pages rendered per request get the hashes in the header, next to the server's own directives.
+    const onDemand = (await fetch(`${base}/courses`)).headers.get('content-security-policy');
+    expect(onDemand).toContain("frame-ancestors 'none'");
+    expect(onDemand).toMatch(/script-src 'self' 'sha256-/);
   });
 
-  it('prebuilds lists from both sources (published items only), and detail pages for MDX items only', async () => {
+  it('renders lists and home per request (no build-time snapshot), and prebuilds detail pages for MDX items only', async () => {
+    const client = path.join(distDir, 'client');
+    for (const page of ['index.html', 'blog/index.html', 'courses/index.html', 'tools/index.html', 'market/index.html'])
+      expect(existsSync(path.join(client, page)), page).toBe(false);
+    // The <noscript> snapshot is this server's list: the article the build's database held is not in it.
     const list = await (await fetch(`${base}/blog`)).text();
-    expect(list).toContain(BUILT_DB_ARTICLE.title); // in the <noscript> snapshot
-    expect(list).not.toContain(BUILT_DRAFT_ARTICLE.slug); // unpublished when built
+    expect(list).toContain('/blog/pillar-pages-that-rank');
+    expect(list).not.toContain(BUILT_DB_ARTICLE.slug);
+    expect(list).not.toContain(BUILT_DRAFT_ARTICLE.slug);
+    expect(existsSync(path.join(client, 'blog', 'pillar-pages-that-rank', 'index.html'))).toBe(true);
+  });
+
+  it('prebuilds no page for a database item', () => {
     const client = path.join(distDir, 'client', 'blog');
     expect(existsSync(path.join(client, 'pillar-pages-that-rank', 'index.html'))).toBe(true);
     // Database items render on demand, so run-time edits never leave a stale file behind.
@@ -88,7 +112,7 @@ describe.each(DATABASE_KINDS)('site served on %s', (kind) => {
     const res = await rawGet(base, '/api/public/blogs');
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
-    expect(res.headers['cache-control']).toBe('public, max-age=0, must-revalidate');
+    expect(res.headers['cache-control']).toBe(SHARED);
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
     expect(Number(res.headers['content-length'])).toBe(res.body.length);
@@ -192,12 +216,18 @@ describe.each(DATABASE_KINDS)('site served on %s', (kind) => {
         list: (await text('/api/public/blogs')).includes(blog.slug),
         sitemap: (await text('/sitemap.xml')).includes(`/blog/${blog.slug}`),
         rss: (await text('/rss.xml')).includes(blog.title),
+        // Rendered per request: the list page's <noscript> snapshot and the home page's latest posts.
+        listPage: (await text('/blog')).includes(`/blog/${blog.slug}`),
+        home: (await text('/')).includes(`/blog/${blog.slug}`),
       });
-      await expect.poll(channels).toEqual({ page: 200, detail: 200, list: true, sitemap: true, rss: true });
+      const everywhere = { page: 200, detail: 200, list: true, sitemap: true, rss: true, listPage: true, home: true };
+      await expect.poll(channels).toEqual(everywhere);
       await service.update('blog', blog.id, { published: false });
-      await expect.poll(channels).toEqual({ page: 404, detail: 404, list: false, sitemap: false, rss: false });
+      await expect
+        .poll(channels)
+        .toEqual({ page: 404, detail: 404, list: false, sitemap: false, rss: false, listPage: false, home: false });
       await service.update('blog', blog.id, { published: true });
-      await expect.poll(channels).toEqual({ page: 200, detail: 200, list: true, sitemap: true, rss: true });
+      await expect.poll(channels).toEqual(everywhere);
       await service.remove('blog', blog.id);
     });
   }

@@ -7,7 +7,10 @@
  * guesses at private file paths are tried too. One sentinel per gated kind must reach exactly the
  * callers entitled to it, through the channels that carry it, and nobody else (a priced course at the
  * free level reaches none of them: only a member who bought it, checked apart); the outbox is checked
- * last, so no mail ever carried gated text either.
+ * last, so no mail ever carried gated text either. Then a CDN goes in front (nginx `proxy_cache`,
+ * which keys copies by URL alone, never by Authorization): premium and subscriber members browse every
+ * address they reached through it, and a visitor crawled through it right after finds no sentinel,
+ * so no member's answer was ever stored.
  */
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -21,6 +24,7 @@ import { startServer, type RunningServer } from '../../functions/main.ts';
 import { DEMO_PASSWORD } from '../../functions/users/demo.ts';
 import { CONTENT_TYPE_INFO, CONTENT_TYPES, type ContentItem, type ContentType } from '../../src/lib/content/registry.ts';
 import { CONTENT_DIR } from '../support/app.ts';
+import { startNginx, type RunningNginx } from '../support/nginx.ts';
 import { pgAdminUrl } from '../support/databases.ts';
 import { makeBlogInput, makeCourseInput, makeMarketInput, quietLogger } from '../support/fixtures.ts';
 import { createTestDatabase, freePort } from '../support/postgres.ts';
@@ -113,10 +117,19 @@ interface Crawl {
   /** Any 5xx, with its URL. */
   failures: string[];
   fetched: number;
+  /** Every address fetched, in order. */
+  visited: string[];
+  /** Answers a CDN in front served from its store (nginx's X-Cache-Status HIT, STALE or UPDATING). */
+  fromCache: number;
+  /** Answers that carried a sentinel yet let a shared cache store them (neither private nor no-store). */
+  storable: string[];
 }
 
-/** Same-origin references in an answer: paths (resolved against `from`) and absolute URLs on `origin`. */
-function references(text: string, contentType: string, from: URL, origin: string): string[] {
+/** Whether a shared cache may store this answer, whatever it makes of Vary (some CDNs ignore it). */
+const storable = (res: Response) => !/\b(private|no-store)\b/.test(res.headers.get('cache-control') ?? '');
+
+/** Same-origin references in an answer: paths (resolved against `from`) and absolute URLs on one of `origins`. */
+function references(text: string, contentType: string, from: URL, origins: string[]): string[] {
   const raw: string[] = [];
   if (contentType.includes('json')) {
     const walk = (v: unknown): void => {
@@ -148,10 +161,10 @@ function references(text: string, contentType: string, from: URL, origin: string
   const out: string[] = [];
   for (const ref of raw) {
     if (!ref || ref.startsWith('//') || ref.startsWith('data:') || ref.startsWith('#')) continue;
-    if (!(ref.startsWith('/') || ref.startsWith('./') || ref.startsWith('../') || ref.startsWith(origin))) continue;
+    if (!(ref.startsWith('/') || ref.startsWith('./') || ref.startsWith('../') || origins.some((o) => ref.startsWith(o)))) continue;
     try {
       const url = new URL(ref, from);
-      if (url.origin === origin) out.push(url.pathname + url.search);
+      if (origins.includes(url.origin)) out.push(url.pathname + url.search);
     } catch {
       /* not a URL */
     }
@@ -167,14 +180,17 @@ function kindOf(contentType: string, pathname: string): keyof Crawl['counts'] {
   return 'asset';
 }
 
-/** Crawls from `seeds` as one caller, following every same-origin reference once. */
-async function crawl(base: string, seeds: string[], token: string | undefined): Promise<Crawl> {
-  const origin = new URL(base).origin;
+/** Crawls from `seeds` as one caller, following every same-origin reference once (`siteUrl`'s absolute ones too, when crawling through a CDN). */
+async function crawl(base: string, seeds: string[], token: string | undefined, siteUrl = base): Promise<Crawl> {
+  const origins = [...new Set([new URL(base).origin, new URL(siteUrl).origin])];
   const result: Crawl = {
     seen: new Map(),
     counts: { html: 0, asset: 0, json: 0, xml: 0, file: 0 },
     failures: [],
     fetched: 0,
+    visited: [],
+    fromCache: 0,
+    storable: [],
   };
   const queued = new Set<string>();
   const queue: string[] = [];
@@ -193,18 +209,19 @@ async function crawl(base: string, seeds: string[], token: string | undefined): 
       redirect: 'manual',
     });
     result.fetched++;
+    result.visited.push(p);
+    if (['HIT', 'STALE', 'UPDATING'].includes(res.headers.get('x-cache-status') ?? '')) result.fromCache++;
     const location = res.headers.get('location');
     if (location) enqueue(new URL(location, `${base}${p}`).pathname);
     const bytes = Buffer.from(await res.arrayBuffer());
     if (res.status >= 500) result.failures.push(`${res.status} ${p}`);
     // Headers and body alike: a sentinel anywhere in the answer counts.
-    const text = `${[...res.headers].map(([k, v]) => `${k}: ${v}`).join('\n')}\n\n${bytes.toString('latin1')}`;
-    for (const sentinel of Object.keys(SENTINELS) as Sentinel[]) {
-      if (text.includes(sentinel)) result.seen.set(sentinel, [...(result.seen.get(sentinel) ?? []), p]);
-    }
+    const found = sentinelsIn(res, bytes);
+    for (const sentinel of found) result.seen.set(sentinel, [...(result.seen.get(sentinel) ?? []), p]);
+    if (found.length && storable(res)) result.storable.push(p);
     const contentType = res.headers.get('content-type') ?? '';
     if (res.status === 200) result.counts[kindOf(contentType, p)]++;
-    if (res.status < 400) references(bytes.toString('utf8'), contentType, new URL(`${base}${p}`), origin).forEach(enqueue);
+    if (res.status < 400) references(bytes.toString('utf8'), contentType, new URL(`${base}${p}`), origins).forEach(enqueue);
   }
 
   // A few requests at a time: the server shares two cores with the test runner.
@@ -226,6 +243,26 @@ async function crawl(base: string, seeds: string[], token: string | undefined): 
     pump();
   });
   return result;
+}
+
+/** The sentinels in an answer, headers and body alike. */
+function sentinelsIn(res: Response, bytes: Buffer): Sentinel[] {
+  const text = `${[...res.headers].map(([k, v]) => `${k}: ${v}`).join('\n')}\n\n${bytes.toString('latin1')}`;
+  return (Object.keys(SENTINELS) as Sentinel[]).filter((s) => text.includes(s));
+}
+
+/** Fetches each address once as one caller, following nothing: a member browsing what they reached. */
+async function browse(base: string, paths: string[], token: string): Promise<Map<Sentinel, string[]>> {
+  const seen = new Map<Sentinel, string[]>();
+  const queue = [...paths];
+  const worker = async () => {
+    for (let p = queue.shift(); p !== undefined; p = queue.shift()) {
+      const res = await fetch(`${base}${p}`, { headers: { authorization: `Bearer ${token}` }, redirect: 'manual' });
+      for (const sentinel of sentinelsIn(res, Buffer.from(await res.arrayBuffer()))) seen.set(sentinel, [...(seen.get(sentinel) ?? []), p]);
+    }
+  };
+  await Promise.all(Array.from({ length: 6 }, worker));
+  return seen;
 }
 
 /** Every public and gated API answer and a guess at every private file's path, built from the content itself. */
@@ -263,6 +300,10 @@ describe('leak crawler', () => {
   let databaseUrl: string;
   let itemCount = 0;
   const crawls = new Map<Caller, Crawl>();
+  let cdn: RunningNginx | undefined;
+  /** Through the CDN: what each member's browsing carried, then the visitor's crawl. */
+  const browsedThroughCdn = new Map<'premium' | 'subscriber', Map<Sentinel, string[]>>();
+  let visitorThroughCdn: Crawl;
 
   beforeAll(async () => {
     // A fresh database holding the database article the build listed and a premium Markdown article.
@@ -317,12 +358,23 @@ describe('leak crawler', () => {
       ...CONTENT_TYPES.map((type) => `/api/public/${CONTENT_TYPE_INFO[type].apiSegment}`),
       ...gatedSeeds(items),
     ];
+    const tokens = new Map<Caller, string>();
     for (const caller of CALLERS) {
       const token = caller === 'anonymous' ? undefined : await signIn(`${caller}@demo.beacongrowth.co`);
+      if (token) tokens.set(caller, token);
       crawls.set(caller, await crawl(base, seeds, token));
     }
+
+    // A CDN in front: members first, then a visitor on the same addresses.
+    cdn = await startNginx({ upstreams: [`127.0.0.1:${port}`], cache: true });
+    for (const caller of ['premium', 'subscriber'] as const)
+      browsedThroughCdn.set(caller, await browse(cdn.url, crawls.get(caller)!.visited, tokens.get(caller)!));
+    visitorThroughCdn = await crawl(cdn.url, seeds, undefined, base);
   }, 300_000);
-  afterAll(() => server?.close());
+  afterAll(async () => {
+    await cdn?.stop();
+    await server?.close();
+  });
 
   /** A new member (sign-up confirms at once here), signed in. */
   async function signUp(email: string): Promise<string> {
@@ -365,6 +417,23 @@ describe('leak crawler', () => {
     const { seen } = crawls.get(caller)!;
     const entitled = (Object.keys(SENTINELS) as Sentinel[]).filter((s) => RANK[caller] >= RANK[SENTINELS[s]]);
     expect([...seen.keys()].sort(), JSON.stringify(Object.fromEntries(seen))).toEqual(entitled.sort());
+  });
+
+  it('shows a visitor no gated text through a CDN right after members browsed the same addresses', () => {
+    // The members' gated answers passed through the cache (so a stored one would be found)...
+    expect([...browsedThroughCdn.get('premium')!.keys()]).toEqual(
+      expect.arrayContaining(['PREMIUM-SENTINEL-7f3a', 'PREMIUM-DB-SENTINEL-e61b']),
+    );
+    expect([...browsedThroughCdn.get('subscriber')!.keys()]).toContain('SUBSCRIBER-LESSON-SENTINEL-5b21');
+    // ...the cache served the visitor what is the same for everyone...
+    const visitor = visitorThroughCdn;
+    expect(visitor.failures).toEqual([]);
+    expect(visitor.counts.html, 'pages').toBeGreaterThanOrEqual(50);
+    expect(visitor.fromCache, `${visitor.fromCache} of ${visitor.fetched} from the cache`).toBeGreaterThanOrEqual(visitor.counts.html);
+    // ...and never a member's answer.
+    expect(Object.fromEntries(visitor.seen)).toEqual({});
+    // Nor would a CDN that ignores Vary: every answer that carried gated text forbade storing it.
+    for (const [caller, result] of crawls) expect(result.storable, caller).toEqual([]);
   });
 
   it('carries each sentinel only through the gated channels', () => {

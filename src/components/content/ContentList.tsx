@@ -31,6 +31,9 @@ function useItems({ apiSegment, listFailure }: ContentTypeInfo): LoadState {
     const controller = new AbortController();
     fetch(`/api/public/${apiSegment}`, {
       headers: { Accept: 'application/json' },
+      // Always ask (a 304 when unchanged): the answer allows stale-while-revalidate for shared caches,
+      // which a browser may apply to itself, and a list must show an item created a moment ago.
+      cache: 'no-cache',
       signal: controller.signal,
     })
       .then(async (res) => {

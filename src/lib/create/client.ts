@@ -50,14 +50,19 @@ export type UploadResult = GatedResult<{ url: string }> | { ok: false; kind: 'ca
 
 const UPLOAD_FAILED = 'The upload failed. Please try again.';
 
-/** POSTs a form with XMLHttpRequest, whose upload events report progress (fetch has none for request bodies). */
-function send(url: string, token: string, form: FormData, { onProgress, signal }: UploadOptions): Promise<Response | 'canceled'> {
+/** Sends a body with XMLHttpRequest, whose upload events report progress (fetch has none for request bodies). */
+function send(
+  method: 'POST' | 'PUT',
+  url: string,
+  headers: Record<string, string>,
+  body: FormData | File,
+  { onProgress, signal }: UploadOptions,
+): Promise<Response | 'canceled'> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return resolve('canceled');
     const xhr = new XMLHttpRequest();
-    xhr.open('POST', url);
-    xhr.setRequestHeader('authorization', `Bearer ${token}`);
-    xhr.setRequestHeader('accept', 'application/json');
+    xhr.open(method, url);
+    for (const [name, value] of Object.entries(headers)) xhr.setRequestHeader(name, value);
     xhr.upload.onprogress = (event) => {
       if (event.lengthComputable && event.total > 0) onProgress?.(event.loaded / event.total);
     };
@@ -78,25 +83,48 @@ function send(url: string, token: string, form: FormData, { onProgress, signal }
       done();
       reject(new Error('network'));
     };
-    xhr.send(form);
+    xhr.send(body);
   });
 }
 
+/** The server's answer to a registered upload: send it straight to the bucket, or post it to the server. */
+type UploadOffer = { direct: true; key: string; url: string; method: 'PUT'; headers: Record<string, string> } | { direct: false };
+
+/** The file through the server: multipart, field `file`. */
+async function postFile(file: File, area: 'public' | 'protected', token: string, options: UploadOptions): Promise<UploadResult> {
+  const form = new FormData();
+  form.append('file', file);
+  const headers = { authorization: `Bearer ${token}`, accept: 'application/json' };
+  const res = await send('POST', `/api/upload${area === 'protected' ? '?area=protected' : ''}`, headers, form, options);
+  if (res === 'canceled') return { ok: false, kind: 'canceled' };
+  if (!res.ok) return await failure(res);
+  return { ok: true, data: (await res.json()) as { url: string } };
+}
+
 /**
- * One file to storage (multipart, field `file`); `protected` keeps a member file behind signed
- * links. Reports progress as the bytes go out and stops when `signal` aborts (the server then
- * deletes what it had written).
+ * One file to storage; `protected` keeps a member file behind signed links. The server first checks
+ * the type and size (before any byte goes out) and says where to send it: straight to the bucket
+ * (a presigned PUT, then the server checks what arrived), or to the server itself (local disk).
+ * Reports progress as the bytes go out and stops when `signal` aborts (nothing is kept).
  */
 export async function uploadFile(file: File, area: 'public' | 'protected' = 'public', options: UploadOptions = {}): Promise<UploadResult> {
   try {
     const token = await bearer();
     if (!token) return { ok: false, kind: 'signed-out' };
-    const form = new FormData();
-    form.append('file', file);
-    const res = await send(`/api/upload${area === 'protected' ? '?area=protected' : ''}`, token, form, options);
-    if (res === 'canceled') return { ok: false, kind: 'canceled' };
-    if (!res.ok) return await failure(res);
-    return { ok: true, data: (await res.json()) as { url: string } };
+    // A file the browser cannot name a type for: the server tells it from its bytes.
+    if (!file.type) return await postFile(file, area, token, options);
+    const offer = await gatedFetch<UploadOffer>('/api/upload/presign', {
+      method: 'POST',
+      body: { area, contentType: file.type, size: file.size },
+    });
+    if (!offer.ok) return offer;
+    if (!offer.data.direct) return await postFile(file, area, token, options);
+    // A bucket the browser cannot reach (its CORS, a private endpoint): the server takes the file instead.
+    const put = await send('PUT', offer.data.url, offer.data.headers, file, options).catch(() => 'unreachable' as const);
+    if (put === 'unreachable') return await postFile(file, area, token, options);
+    if (put === 'canceled') return { ok: false, kind: 'canceled' };
+    if (!put.ok) return { ok: false, kind: 'error', message: UPLOAD_FAILED };
+    return await gatedFetch<{ url: string }>('/api/upload/complete', { method: 'POST', body: { key: offer.data.key } });
   } catch {
     return { ok: false, kind: 'error', message: UPLOAD_FAILED };
   }

@@ -33,6 +33,7 @@ export async function loadDetail<T extends ContentType>(astro: AstroGlobal, type
   }
   astro.response.status = result.status;
   astro.response.statusText = result.status === 200 ? 'OK' : result.status === 404 ? 'Not Found' : 'Service Unavailable';
-  astro.response.headers.set('Cache-Control', result.status === 200 ? 'public, max-age=0, must-revalidate' : 'no-store');
+  // A found item keeps the server's shared-cache policy for pages; a miss or a failure is never stored.
+  if (result.status !== 200) astro.response.headers.set('Cache-Control', 'no-store');
   return result;
 }
