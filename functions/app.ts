@@ -22,7 +22,8 @@ import { createFileRoutes } from './files/routes.ts';
 import { createHealthRoutes } from './health/routes.ts';
 import { createLeadRoutes } from './leads/routes.ts';
 import { createAccessLog, type AccessLog } from './lib/access-log.ts';
-import type { AppContext, AppEnv } from './lib/context.ts';
+import type { AnswerHeaders, AppContext, AppEnv, AppMiddleware } from './lib/context.ts';
+import { createAnswerLane } from './lib/answer-lane.ts';
 import type { Logger } from './lib/logger.ts';
 import { createMethodIndex } from './lib/methods.ts';
 import { refuseCrossSiteWrites, requestContext } from './lib/middleware.ts';
@@ -48,18 +49,25 @@ export interface AppDeps {
   accessLog?: AccessLog;
 }
 
+/** Every method but GET and HEAD (HEAD runs the GET routes): what may carry a body. */
+const WRITE_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+
 export function createApp({ config, logger, services, site, accessLog }: AppDeps) {
   const https = config.siteUrl.startsWith('https://');
   const { trustProxy } = config;
   const { limiter } = services;
   const app = new Hono<AppEnv>();
 
-  app.use(requestContext({ accessLog: accessLog ?? createAccessLog(process.stdout, logger.isLevelEnabled('info')), logger, trustProxy }));
   // A deploy preview is never indexed, whatever answers (pages, API, files).
   const noindex = Boolean(config.preview);
   // An API answer that names no policy of its own is stored by no cache: the public content answers
   // carry the shared policy, per-caller ones `private` (markPrivate), files and media their own.
-  app.use(answerHeaders({ ...apiSecurityHeaders({ https, noindex }), 'Cache-Control': NO_STORE }));
+  const apiHeaders: AnswerHeaders = Object.freeze({ ...apiSecurityHeaders({ https, noindex }), 'Cache-Control': NO_STORE });
+  const log = accessLog ?? createAccessLog(process.stdout, logger.isLevelEnabled('info'));
+  app.use(requestContext({ accessLog: log, logger, trustProxy, headers: apiHeaders }));
+  // Loaded public answers, written by the Node listener before the app runs (answer-lane.ts).
+  const answerLane = createAnswerLane({ accessLog: log, trustProxy, headers: apiHeaders });
+  services.contentCache.onClear(answerLane.clear);
   const refuseCrossSite = refuseCrossSiteWrites(config.siteUrl);
   const limitBody = bodyLimit({
     maxSize: config.maxBodyBytes,
@@ -67,29 +75,28 @@ export function createApp({ config, logger, services, site, accessLog }: AppDeps
       throw new AppError('payload_too_large', `The request body is larger than ${config.maxBodyBytes} bytes.`);
     },
   });
-  // Writes only: cross-site ones are refused, then the body size is checked (which materialises the
-  // request body stream, so reads do not pay for it). Uploads stream under their own limit instead.
-  app.use('/api/*', (c, next) =>
-    c.req.method === 'GET' || c.req.method === 'HEAD'
-      ? next()
-      : refuseCrossSite(c, async () => void (c.req.path === UPLOAD_PATH ? await next() : await limitBody(c, next))),
-  );
-
+  // Writes only (reads never pass through here): cross-site ones are refused, then the body size is
+  // checked (which materialises the request body stream). Uploads stream under their own limit instead.
+  const checkApiWrite: AppMiddleware = (c, next) =>
+    refuseCrossSite(c, async () => void (c.req.path === UPLOAD_PATH ? await next() : await limitBody(c, next)));
   // The spec's AI call lives outside /api (point 7): the same checks for its writes.
-  app.use('/openai/*', (c, next) =>
-    c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : refuseCrossSite(c, async () => void (await limitBody(c, next))),
-  );
+  const checkAiWrite: AppMiddleware = (c, next) => refuseCrossSite(c, async () => void (await limitBody(c, next)));
+  app.on(WRITE_METHODS, '/api/*', checkApiWrite);
+  app.on(WRITE_METHODS, '/openai/*', checkAiWrite);
+  /** The routes that answer (no middleware, no checks): what a path answers to, and what the route tables cover. */
+  const checks = new Set<unknown>([checkApiWrite, checkAiWrite]);
+  const endpoints = () => app.routes.filter((route) => route.method !== 'ALL' && !checks.has(route.handler));
 
   app.route('/', createHealthRoutes(services.database, logger));
   // The embedded auth service, unless a hosted Supabase project is configured.
   if (!config.auth.hosted) app.route('/auth/v1', createAuthRoutes({ auth: services.auth, keys: services.authKeys, trustProxy }));
-  app.route('/api/public', createPublicContentRoutes(services.contentCache));
+  app.route('/api/public', createPublicContentRoutes(services.contentCache, answerLane));
   app.route('/api/newsletter', createNewsletterRoutes({ newsletter: services.newsletter, limiter, trustProxy }));
   app.route('/api/contact', createContactRoutes({ contact: services.contact, limiter, trustProxy }));
   app.route('/api/leads', createLeadRoutes({ leads: services.leads, limiter, trustProxy }));
   app.route('/api/files', createFileRoutes(services.downloads));
   const { users, verifyAccessToken: verify, progress, sessionIsLive } = services;
-  app.route('/api/content', createGatedContentRoutes({ gated: services.gated, progress, verify, users, sessionIsLive }));
+  app.route('/api/content', createGatedContentRoutes({ gated: services.gated, progress, verify, users, sessionIsLive, lane: answerLane }));
   app.route('/api/content', createContentWriteRoutes({ content: services.content, verify, users, sessionIsLive }));
   app.route('/api/users', createUserRoutes({ users, verify, sessionIsLive, progress, feeds: services.feeds }));
   app.route('/feeds', createFeedRoutes(services.feeds));
@@ -105,7 +112,7 @@ export function createApp({ config, logger, services, site, accessLog }: AppDeps
   // No route matched: 405 with the Allow list when the path exists under other methods, else 404.
   let methodsFor: ((path: string) => string[]) | undefined;
   const noRoute = (c: AppContext) => {
-    methodsFor ??= createMethodIndex(app.routes);
+    methodsFor ??= createMethodIndex(endpoints());
     const allowed = methodsFor(c.req.path);
     if (allowed.length === 0) return errorResponse(c, 'not_found', 'No such API endpoint.');
     return errorResponse(c, 'method_not_allowed', `Use ${allowed.join(', ')} for this endpoint.`, {
@@ -120,7 +127,7 @@ export function createApp({ config, logger, services, site, accessLog }: AppDeps
   if (site) app.all('*', answerHeaders(pageHeaders), site);
   app.notFound(noRoute);
   app.onError(createErrorHandler(logger));
-  return app;
+  return Object.assign(app, { answerLane, endpoints });
 }
 
 export type App = ReturnType<typeof createApp>;

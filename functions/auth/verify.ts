@@ -53,13 +53,22 @@ export function remoteKeySet(jwksUrl: string): JWTVerifyGetKey {
 const VERIFIED_CACHE_SIZE = 10_000;
 
 export function createAccessTokenVerifier({ issuer, keySet }: { issuer: string; keySet: JWTVerifyGetKey }) {
-  // Keyed by the whole token string: only the exact bytes that passed verification hit.
-  const verified = new Map<string, AccessClaims>();
-  return async function verifyAccessToken(token: string): Promise<AccessClaims> {
-    const known = verified.get(token);
-    if (known) {
-      if (known.exp! * 1000 > Date.now()) return known;
-      verified.delete(token);
+  // Keyed by the signature (a short key to hash); a hit needs the whole token's exact bytes.
+  const verified = new Map<string, { token: string; claims: AccessClaims }>();
+  const keyOf = (token: string) => token.slice(token.lastIndexOf('.') + 1);
+
+  /** The claims of a token verified lately and not expired, without waiting; undefined otherwise. */
+  function peek(token: string): AccessClaims | undefined {
+    const known = verified.get(keyOf(token));
+    return known?.token === token && known.claims.exp! * 1000 > Date.now() ? known.claims : undefined;
+  }
+
+  async function verifyAccessToken(token: string): Promise<AccessClaims> {
+    const key = keyOf(token);
+    const known = verified.get(key);
+    if (known?.token === token) {
+      if (known.claims.exp! * 1000 > Date.now()) return known.claims;
+      verified.delete(key);
       throw new InvalidTokenError('token has invalid claims: token is expired', true);
     }
     try {
@@ -70,14 +79,15 @@ export function createAccessTokenVerifier({ issuer, keySet }: { issuer: string; 
         requiredClaims: ['sub', 'exp'],
       });
       if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value!);
-      verified.set(token, payload as AccessClaims);
+      verified.set(key, { token, claims: payload as AccessClaims });
       return payload as AccessClaims;
     } catch (err) {
       if (err instanceof errors.JWTExpired) throw new InvalidTokenError('token has invalid claims: token is expired', true);
       if (err instanceof errors.JOSEError) throw new InvalidTokenError(err.message);
       throw err;
     }
-  };
+  }
+  return Object.assign(verifyAccessToken, { peek });
 }
 
 export type AccessTokenVerifier = ReturnType<typeof createAccessTokenVerifier>;

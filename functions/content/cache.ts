@@ -45,8 +45,11 @@ export function createPublicContentCache(service: ContentService, { cacheControl
   let clears = 0;
   const details = new Map<string, Promise<Entry<unknown> | undefined>>();
 
-  /** Settled list entries, so the hottest path can answer without waiting on a promise. */
+  const clearListeners: (() => void)[] = [];
+
+  /** Settled list and item entries, so the hottest paths can answer without waiting on a promise. */
   const settled = new Map<ContentType, Entry<unknown[]>>();
+  const settledItems = new Map<string, Entry<unknown>>();
 
   const cache = {
     /** The list entry when it is already loaded (no await), else undefined. */
@@ -64,13 +67,25 @@ export function createPublicContentCache(service: ContentService, { cacheControl
       });
     },
 
+    /** The item entry when it is already loaded (no await), else undefined. Only slugs that were looked up are keys. */
+    peekItem(type: ContentType, slug: string): Entry<unknown> | undefined {
+      return settledItems.get(`${type}/${slug}`);
+    },
+
     itemEntry(type: ContentType, slug: string): Promise<Entry<unknown> | undefined> {
-      if (details.size >= MAX_DETAIL_ENTRIES) details.clear();
-      return remember(details, `${type}/${slug}`, async () => {
+      if (details.size >= MAX_DETAIL_ENTRIES) {
+        details.clear();
+        settledItems.clear();
+      }
+      const key = `${type}/${slug}`;
+      return remember(details, key, async () => {
+        const generation = clears;
         const item = await service.get(type, slug);
         if (!item) return undefined;
         const value = publicItem(item);
-        return { value, answer: createAnswer(value, options) };
+        const entry = { value, answer: createAnswer(value, options) };
+        if (generation === clears) settledItems.set(key, entry);
+        return entry;
       });
     },
 
@@ -80,6 +95,13 @@ export function createPublicContentCache(service: ContentService, { cacheControl
       lists.clear();
       settled.clear();
       details.clear();
+      settledItems.clear();
+      for (const listener of clearListeners) listener();
+    },
+
+    /** Calls `listener` in the same step as every clear (whatever holds these answers forgets them too). */
+    onClear(listener: () => void): void {
+      clearListeners.push(listener);
     },
   };
 

@@ -11,12 +11,13 @@ import { z } from 'zod';
 import { SlugSchema } from '../../src/lib/content/schema.ts';
 import type { AccessTokenVerifier } from '../auth/verify.ts';
 import { AppError } from '../errors.ts';
+import type { AnswerLane } from '../lib/answer-lane.ts';
 import type { AppContext, AppEnv } from '../lib/context.ts';
 import { readBody } from '../lib/request.ts';
 import { sendPrivateJson } from '../lib/respond.ts';
 import type { ProgressService } from '../progress/service.ts';
-import { identify, liveSession, requireViewer, type SessionCheck } from '../users/identity.ts';
-import type { UserService } from '../users/service.ts';
+import { identify, knownViewer, liveSession, requireViewer, type SessionCheck } from '../users/identity.ts';
+import type { UserService, Viewer } from '../users/service.ts';
 import type { GatedContent } from './gated.ts';
 
 const ProgressBody = z.object({ lessonId: SlugSchema, completed: z.boolean().optional() }).strict();
@@ -36,11 +37,13 @@ export function createGatedContentRoutes(deps: {
   verify: AccessTokenVerifier;
   users: UserService;
   sessionIsLive: SessionCheck;
+  lane?: AnswerLane;
 }) {
   const { gated, progress } = deps;
   const live = liveSession(deps.sessionIsLive);
   // Who is asking comes first: a visitor gets 401 for any item, known or not.
   const viewer = (c: AppContext) => requireViewer(c);
+  const renderAndSend = async (c: AppContext, who: Viewer) => sendPrivateJson(c, await gated.articleBody(who, slugParam(c, 'slug', 'Article')));
   return new Hono<AppEnv>()
     .use(identify(deps))
     .get('/courses/:slug/lessons/:lessonId', async (c) => {
@@ -64,9 +67,18 @@ export function createGatedContentRoutes(deps: {
       const { lessonId, completed } = await readBody(c, ProgressBody);
       return c.json(await progress.record(who, course, lessonId, completed));
     })
-    .get('/blogs/:slug/body', async (c) => {
+    .get('/blogs/:slug/body', (c) => {
       const who = viewer(c);
-      return sendPrivateJson(c, await gated.articleBody(who, slugParam(c, 'slug', 'Article')));
+      // An article already rendered is answered without waiting (its key was a valid slug when loaded),
+      // and the lane may answer this target the same way for the next members (answer-lane.ts).
+      const slug = c.req.param('slug');
+      const loaded = gated.loadedArticleBody(who, slug);
+      if (!loaded) return renderAndSend(c, who);
+      deps.lane?.offer(c, (incoming) => {
+        const known = knownViewer(incoming.headers.authorization, deps.verify, deps.users);
+        return known && gated.loadedArticleBody(known, slug);
+      });
+      return sendPrivateJson(c, loaded);
     })
     .get('/tools/:slug/download', async (c) => {
       const who = viewer(c);

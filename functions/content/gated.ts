@@ -22,6 +22,12 @@ const LABEL: Record<ContentType, string> = { blog: 'Article', course: 'Course', 
 /** Start-up renders every body as staff would read it: priced items sold only to buyers included. */
 const WARMER: Viewer = { accessLevel: 'premium', role: 'admin' };
 
+interface RenderedArticle {
+  accessLevel: AccessLevel;
+  html: string;
+  answer: CachedAnswer;
+}
+
 interface RenderedCourse {
   item: CourseItem;
   lessons: Map<string, { lesson: Lesson; sectionId: string; html: string }>;
@@ -57,7 +63,10 @@ export interface GatedContentDeps {
 }
 
 export function createGatedContent({ content, files, owns }: GatedContentDeps) {
-  const articles = new Map<string, Promise<{ accessLevel: AccessLevel; html: string; answer: CachedAnswer } | undefined>>();
+  const articles = new Map<string, Promise<RenderedArticle | undefined>>();
+  /** Articles already rendered, so a member's read needs no waiting; `clears` keeps a render begun before a change out. */
+  const loadedArticles = new Map<string, RenderedArticle>();
+  let clears = 0;
   const courses = new Map<string, Promise<RenderedCourse | undefined>>();
 
   const notFound = (type: ContentType) => new AppError('not_found', `${LABEL[type]} not found`);
@@ -91,10 +100,13 @@ export function createGatedContent({ content, files, owns }: GatedContentDeps) {
 
   async function article(viewer: Viewer, slug: string) {
     const found = await remember(articles, slug, async () => {
+      const generation = clears;
       const item = await content.get('blog', slug);
       if (!item) return undefined;
       const html = renderBody(splitPreview(item.content).body, item.contentFormat);
-      return { accessLevel: item.accessLevel, html, answer: createAnswer({ html }) };
+      const rendered = { accessLevel: item.accessLevel, html, answer: createAnswer({ html }) };
+      if (generation === clears) loadedArticles.set(slug, rendered);
+      return rendered;
     });
     if (!found) throw notFound('blog');
     assertAccess(viewer, found.accessLevel, 'article');
@@ -118,6 +130,15 @@ export function createGatedContent({ content, files, owns }: GatedContentDeps) {
      */
     async articleBody(viewer: Viewer, slug: string): Promise<CachedAnswer> {
       return (await article(viewer, slug)).answer;
+    },
+
+    /**
+     * articleBody without waiting: the answer when the article is already rendered and the viewer
+     * passes the access rule, else undefined (then articleBody answers, or says why not).
+     */
+    loadedArticleBody(viewer: Viewer, slug: string): CachedAnswer | undefined {
+      const found = loadedArticles.get(slug);
+      return found && checkAccess(viewer, found.accessLevel).allowed ? found.answer : undefined;
     },
 
     /** The whole article's HTML (the member feed). */
@@ -188,7 +209,9 @@ export function createGatedContent({ content, files, owns }: GatedContentDeps) {
 
     /** Drops rendered bodies (content changed here or on another instance). */
     clear(): void {
+      clears += 1;
       articles.clear();
+      loadedArticles.clear();
       courses.clear();
     },
   };

@@ -1,10 +1,11 @@
 /** Public content API (spec point 7): lists and details, public fields only, cached with ETags. */
 import { Hono } from 'hono';
 import { SlugSchema } from '../../src/lib/content/schema.ts';
-import { CONTENT_TYPE_INFO, typeFromApiSegment } from '../../src/lib/content/registry.ts';
+import { CONTENT_TYPE_INFO, typeFromApiSegment, type ContentType } from '../../src/lib/content/registry.ts';
 import { AppError } from '../errors.ts';
-import type { AppEnv } from '../lib/context.ts';
-import { sendCachedJson } from '../lib/respond.ts';
+import type { AppContext, AppEnv } from '../lib/context.ts';
+import type { AnswerLane } from '../lib/answer-lane.ts';
+import { sendCachedJson, type CachedAnswer } from '../lib/respond.ts';
 import type { PublicContentCache } from './cache.ts';
 
 const SEGMENTS = Object.values(CONTENT_TYPE_INFO).map((i) => i.apiSegment).join(', ');
@@ -15,18 +16,33 @@ function resolveType(segment: string) {
   return type;
 }
 
-export function createPublicContentRoutes(cache: PublicContentCache) {
+export function createPublicContentRoutes(cache: PublicContentCache, lane?: AnswerLane) {
+  /** A loaded answer is sent without waiting on anything, and offered to the answer lane. */
+  const sendLoaded = (c: AppContext, answer: CachedAnswer) => {
+    lane?.offer(c, () => answer);
+    return sendCachedJson(c, answer);
+  };
   return new Hono<AppEnv>()
-    .get('/:segment', async (c) => {
+    .get('/:segment', (c) => {
       const type = resolveType(c.req.param('segment'));
-      const entry = cache.peekList(type) ?? (await cache.listEntry(type));
-      return sendCachedJson(c, entry.answer);
+      const entry = cache.peekList(type);
+      return entry ? sendLoaded(c, entry.answer) : loadList(c, type);
     })
-    .get('/:segment/:slug', async (c) => {
+    .get('/:segment/:slug', (c) => {
       const type = resolveType(c.req.param('segment'));
-      const slug = SlugSchema.safeParse(c.req.param('slug'));
-      const entry = slug.success ? await cache.itemEntry(type, slug.data) : undefined;
-      if (!entry) throw new AppError('not_found', `${CONTENT_TYPE_INFO[type].singular} not found`);
-      return sendCachedJson(c, entry.answer);
+      // A loaded item's key was a valid slug when it was looked up.
+      const entry = cache.peekItem(type, c.req.param('slug'));
+      return entry ? sendLoaded(c, entry.answer) : loadItem(c, type);
     });
+
+  async function loadList(c: AppContext, type: ContentType): Promise<Response> {
+    return sendCachedJson(c, (await cache.listEntry(type)).answer);
+  }
+
+  async function loadItem(c: AppContext, type: ContentType): Promise<Response> {
+    const slug = SlugSchema.safeParse(c.req.param('slug'));
+    const entry = slug.success ? await cache.itemEntry(type, slug.data) : undefined;
+    if (!entry) throw new AppError('not_found', `${CONTENT_TYPE_INFO[type].singular} not found`);
+    return sendCachedJson(c, entry.answer);
+  }
 }

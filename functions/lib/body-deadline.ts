@@ -26,7 +26,7 @@ interface Arriving {
 }
 
 /** Whether a request carries a body (a length above 0, or chunked). */
-function hasBody(incoming: IncomingMessage): boolean {
+export function hasBody(incoming: IncomingMessage): boolean {
   const { headers } = incoming;
   const length = headers['content-length'];
   return headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');

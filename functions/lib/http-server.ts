@@ -13,6 +13,7 @@ import type { Hono } from 'hono';
 import type { AppEnv } from './context.ts';
 import { createBodyDeadlines, type BodyDeadlines } from './body-deadline.ts';
 import { nodeFetch } from './respond.ts';
+import type { AnswerLane } from './answer-lane.ts';
 
 function answerClientError(err: NodeJS.ErrnoException, socket: Socket): void {
   const response = (socket as Socket & { _httpMessage?: { headersSent: boolean } })._httpMessage;
@@ -39,13 +40,14 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Socket): void {
  * its answers: the 400 page, or the JSON error shape. Requests Hono still cannot read (a bad Host
  * header) are answered in the JSON error shape too.
  */
-function requestListener(app: Hono<AppEnv>, deadlines: BodyDeadlines) {
+function requestListener(app: Hono<AppEnv>, deadlines: BodyDeadlines, lane: AnswerLane | undefined) {
   const listener = getRequestListener(nodeFetch(app), {
     errorHandler: () => Response.json(errorBody('bad_request', 'The request could not be read.', undefined), { status: 400 }),
   });
   return (incoming: IncomingMessage, outgoing: ServerResponse) => {
     deadlines.track(incoming);
     if (incoming.url?.includes('\\')) incoming.url = incoming.url.replaceAll('\\', '%5C');
+    if (lane?.serve(incoming, outgoing)) return;
     void listener(incoming, outgoing);
   };
 }
@@ -53,7 +55,10 @@ function requestListener(app: Hono<AppEnv>, deadlines: BodyDeadlines) {
 const requestTimedOut = () => Object.assign(new Error('request body timed out'), { code: 'ERR_HTTP_REQUEST_TIMEOUT' });
 
 /** Starts listening; resolves once the port is bound. */
-export async function listen(app: Hono<AppEnv>, config: Pick<Config, 'port' | 'host' | 'http'>): Promise<Server> {
+export async function listen(
+  app: Hono<AppEnv> & { answerLane?: AnswerLane },
+  config: Pick<Config, 'port' | 'host' | 'http'>,
+): Promise<Server> {
   const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs, maxConnections } = config.http;
   // The body's deadline is ours (per request: uploads may keep a slow pace instead); the head's stays Node's.
   const deadlines = createBodyDeadlines(requestTimeoutMs, (socket) => answerClientError(requestTimedOut(), socket));
@@ -65,7 +70,7 @@ export async function listen(app: Hono<AppEnv>, config: Pick<Config, 'port' | 'h
       // Node checks the head's timeout on this interval (30 s by default): keep it below it.
       connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(headersTimeoutMs / 2))),
     },
-    requestListener(app, deadlines),
+    requestListener(app, deadlines, app.answerLane),
   );
   server.maxConnections = maxConnections;
   server.on('clientError', answerClientError);

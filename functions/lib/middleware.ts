@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { AppError, errorResponse } from '../errors.ts';
 import type { AccessLog } from './access-log.ts';
-import type { AppMiddleware } from './context.ts';
+import type { AnswerHeaders, AppMiddleware } from './context.ts';
 import { finishAnswer } from './respond.ts';
 import { requestHeader } from './http.ts';
 import type { Logger } from './logger.ts';
@@ -14,9 +14,16 @@ export interface RequestContextOptions {
   logger: Logger;
   /** Behind trusted proxies the request id they assigned is kept, so lines correlate end to end. */
   trustProxy: number;
+  /** The answer's headers unless a later middleware names others (answerHeaders): set here, one step fewer per request. */
+  headers?: AnswerHeaders;
 }
 
 const MAX_URL_LENGTH = 2048;
+
+/** The request's id: the one trusted proxies assigned when well formed, else a new one. */
+export function pickRequestId(given: string | string[] | undefined, trustProxy: number): string {
+  return trustProxy > 0 && typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+}
 
 /**
  * First middleware, the edge of every request: gives it an id (`X-Request-Id` on the answer, in its
@@ -25,10 +32,11 @@ const MAX_URL_LENGTH = 2048;
  * written straight to Node are logged without touching `c.res`, which would turn the adapter's cheap
  * response marker into a full Fetch Response.
  */
-export function requestContext({ accessLog, logger, trustProxy }: RequestContextOptions): AppMiddleware {
+export function requestContext({ accessLog, logger, trustProxy, headers }: RequestContextOptions): AppMiddleware {
+  const base: AnswerHeaders = headers ?? Object.freeze({});
   return (c, next) => {
-    const given = trustProxy > 0 ? requestHeader(c, 'x-request-id') : undefined;
-    const requestId = given && REQUEST_ID.test(given) ? given : randomUUID();
+    c.set('answerHeaders', base);
+    const requestId = pickRequestId(requestHeader(c, 'x-request-id'), trustProxy);
     c.set('requestId', requestId);
     let child: Logger | undefined;
     c.set('log', () => (child ??= logger.child({ requestId })));

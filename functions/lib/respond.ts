@@ -11,6 +11,7 @@
  * - per-user answers never go through the public answer cache.
  */
 import { createHash } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Readable as NodeReadable } from 'node:stream';
@@ -53,15 +54,19 @@ export function varyOn(c: AppContext, header: string): void {
 /** The private form of each header set, made once, so private answers share prepared heads too. */
 const privateSets = new WeakMap<AnswerHeaders, AnswerHeaders>();
 
-/** Marks the answer as depending on the viewer: private, never stored by shared caches or ours. */
-export function markPrivate(c: AppContext): void {
-  const base = c.get('answerHeaders');
+/** The private form of a header set (private, no-store, Vary: Authorization), made once per set. */
+export function privateForm(base: AnswerHeaders): AnswerHeaders {
   let marked = privateSets.get(base);
   if (!marked) {
     marked = Object.freeze({ ...base, 'Cache-Control': PRIVATE_NO_STORE, Vary: mergeVary(base.Vary, 'Authorization') });
     privateSets.set(base, marked);
   }
-  c.set('answerHeaders', marked);
+  return marked;
+}
+
+/** Marks the answer as depending on the viewer: private, never stored by shared caches or ours. */
+export function markPrivate(c: AppContext): void {
+  c.set('answerHeaders', privateForm(c.get('answerHeaders')));
 }
 
 function isPrivate(headers: AnswerHeaders): boolean {
@@ -221,12 +226,15 @@ interface PreparedHead {
  */
 const heads = new WeakMap<CachedAnswer, WeakMap<AnswerHeaders, Map<string, PreparedHead>>>();
 
+/** Public answers are the same for everyone (validators, shared-cache policy); private ones belong to one viewer. */
+export type AnswerScope = 'public' | 'private';
+
 function headFor(
   answer: CachedAnswer,
   status: 200 | 304,
   encoding: 'br' | 'gzip' | undefined,
   extra: AnswerHeaders,
-  scope: 'public' | 'private' = 'public',
+  scope: AnswerScope,
 ): PreparedHead {
   let perAnswer = heads.get(answer);
   if (!perAnswer) heads.set(answer, (perAnswer = new WeakMap()));
@@ -259,23 +267,8 @@ function headFor(
  * the cost of the site's busiest answer. Refuses answers marked per-user (a programming error).
  */
 export function sendCachedJson(c: AppContext, answer: CachedAnswer): Response {
-  const extra = c.get('answerHeaders');
-  if (isPrivate(extra)) throw new Error('A per-user answer must not be served from the public answer cache.');
-  const fresh = etagMatches(requestHeader(c, 'if-none-match'), answer.etag);
-  const encoding = !fresh && answer.body.length >= COMPRESS_MIN_BYTES ? pickEncoding(requestHeader(c, 'accept-encoding')) : undefined;
-  const status = fresh ? 304 : 200;
-  const head = headFor(answer, status, encoding, extra);
-  const outgoing = c.env?.outgoing;
-  if (outgoing) {
-    // One flat list with the request id: nothing was set on `outgoing` before, so Node writes it as is.
-    outgoing.writeHead(status, [...head.flat, REQUEST_ID_HEADER, c.get('requestId')]);
-    outgoing.end(fresh || c.req.method === 'HEAD' ? undefined : encoding ? answer.encoded(encoding) : answer.bytes);
-    return RESPONSE_ALREADY_SENT;
-  }
-  const headers = Object.fromEntries(Object.entries(head.headers).map(([k, v]) => [k, String(v)]));
-  delete headers['Content-Length'];
-  if (fresh) return c.body(null, 304, headers);
-  return c.body(encoding ? (answer.encoded(encoding) as unknown as ArrayBuffer) : answer.body, 200, headers);
+  if (isPrivate(c.get('answerHeaders'))) throw new Error('A per-user answer must not be served from the public answer cache.');
+  return sendAnswer(c, answer, 'public');
 }
 
 /**
@@ -285,17 +278,63 @@ export function sendCachedJson(c: AppContext, answer: CachedAnswer): Response {
  * marked per-user (a programming error: they would be cacheable by anyone).
  */
 export function sendPrivateJson(c: AppContext, answer: CachedAnswer): Response {
+  if (!isPrivate(c.get('answerHeaders'))) throw new Error('A gated answer must be marked private before it is sent.');
+  return sendAnswer(c, answer, 'private');
+}
+
+function sendAnswer(c: AppContext, answer: CachedAnswer, scope: AnswerScope): Response {
   const extra = c.get('answerHeaders');
-  if (!isPrivate(extra)) throw new Error('A gated answer must be marked private before it is sent.');
-  const encoding = answer.body.length >= COMPRESS_MIN_BYTES ? pickEncoding(requestHeader(c, 'accept-encoding')) : undefined;
-  const head = headFor(answer, 200, encoding, extra, 'private');
+  const request = {
+    method: c.req.method,
+    ifNoneMatch: requestHeader(c, 'if-none-match'),
+    acceptEncoding: requestHeader(c, 'accept-encoding'),
+  };
   const outgoing = c.env?.outgoing;
   if (outgoing) {
-    outgoing.writeHead(200, [...head.flat, REQUEST_ID_HEADER, c.get('requestId')]);
-    outgoing.end(c.req.method === 'HEAD' ? undefined : encoding ? answer.encoded(encoding) : answer.bytes);
+    writeAnswer(outgoing, request, answer, extra, c.get('requestId'), scope);
     return RESPONSE_ALREADY_SENT;
   }
-  const headers = Object.fromEntries(Object.entries(head.headers).map(([k, v]) => [k, String(v)]));
+  const { status, encoding } = negotiate(request, answer, scope);
+  const headers = Object.fromEntries(
+    Object.entries(headFor(answer, status, encoding, extra, scope).headers).map(([k, v]) => [k, String(v)]),
+  );
   delete headers['Content-Length'];
+  if (status === 304) return c.body(null, 304, headers);
   return c.body(encoding ? (answer.encoded(encoding) as unknown as ArrayBuffer) : answer.body, 200, headers);
+}
+
+/** What of a request decides how a cached answer is written. */
+export interface AnswerRequest {
+  method: string;
+  ifNoneMatch: string | undefined;
+  acceptEncoding: string | undefined;
+}
+
+/** Public answers carry validators (304 when the client's copy is current); private ones none. */
+function negotiate(request: AnswerRequest, answer: CachedAnswer, scope: AnswerScope) {
+  const fresh = scope === 'public' && etagMatches(request.ifNoneMatch, answer.etag);
+  const encoding = !fresh && answer.body.length >= COMPRESS_MIN_BYTES ? pickEncoding(request.acceptEncoding) : undefined;
+  return { status: fresh ? (304 as const) : (200 as const), encoding };
+}
+
+/**
+ * Writes a cached answer straight to Node's response: 304 when a public answer's copy at the client
+ * is current, else the body (compressed when worth it and accepted; none for HEAD), under a prepared
+ * head with `extra` and the request id. Answers the status written. (Shared by the senders above and
+ * the answer lane, so both write the same bytes.)
+ */
+export function writeAnswer(
+  outgoing: ServerResponse,
+  request: AnswerRequest,
+  answer: CachedAnswer,
+  extra: AnswerHeaders,
+  requestId: string,
+  scope: AnswerScope,
+): 200 | 304 {
+  const { status, encoding } = negotiate(request, answer, scope);
+  const head = headFor(answer, status, encoding, extra, scope);
+  // One flat list with the request id: nothing was set on `outgoing` before, so Node writes it as is.
+  outgoing.writeHead(status, [...head.flat, REQUEST_ID_HEADER, requestId]);
+  outgoing.end(status === 304 || request.method === 'HEAD' ? undefined : encoding ? answer.encoded(encoding) : answer.bytes);
+  return status;
 }

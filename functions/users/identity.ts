@@ -7,8 +7,9 @@
  * viewer, so it is marked private (`Cache-Control: private`, `Vary: Authorization`).
  */
 import { z } from 'zod';
-import { InvalidTokenError, type AccessTokenVerifier } from '../auth/verify.ts';
+import { InvalidTokenError, type AccessClaims, type AccessTokenVerifier } from '../auth/verify.ts';
 import { isStaff } from '../../src/lib/access.ts';
+import type { ProfileRow } from '../db/schema.ts';
 import { AppError } from '../errors.ts';
 import type { AppContext, AppMiddleware } from '../lib/context.ts';
 import { requestHeader } from '../lib/http.ts';
@@ -38,31 +39,56 @@ function bearerToken(c: AppContext): string | undefined {
 export type SessionCheck = (token: string, sessionId: string | undefined) => Promise<boolean>;
 
 export function identify({ verify, users }: { verify: AccessTokenVerifier; users: UserService }): AppMiddleware {
-  return async (c, next) => {
+  return (c, next) => {
     markPrivate(c);
     // Already known (two routers share a prefix): the token is not verified twice.
     if (c.get('viewer')) return next();
-    const token = bearerToken(c);
-    if (token !== undefined) {
-      let claims;
-      try {
-        claims = await verify(token);
-      } catch (err) {
-        if (err instanceof InvalidTokenError)
-          throw unauthorized(err.expired ? 'Your session has expired. Please sign in again.' : 'The access token is not valid.');
-        throw err;
-      }
-      if (claims.role !== 'authenticated' || !Uuid.safeParse(claims.sub).success) throw unauthorized('The access token is not valid.');
-      const profile = await users.profileFor(claims.sub, token);
-      c.set('viewer', {
-        id: profile.id,
-        email: profile.email,
-        role: profile.role,
-        accessLevel: profile.accessLevel,
-        ...(typeof claims.session_id === 'string' ? { sessionId: claims.session_id } : {}),
-      });
+    const header = requestHeader(c, 'authorization');
+    if (header === undefined) return next();
+    const known = knownViewer(header, verify, users);
+    if (known) {
+      c.set('viewer', known);
+      return next();
     }
-    await next();
+    return identifyToken(c, bearerToken(c)!, verify, users).then(next);
+  };
+}
+
+/**
+ * A member's next calls: the viewer behind an Authorization header whose token was verified lately
+ * (the exact bytes, not expired) and whose profile was read lately, without waiting on anything;
+ * undefined when either is not at hand (then the token is checked in full).
+ */
+export function knownViewer(
+  header: string | undefined,
+  verify: AccessTokenVerifier,
+  users: Pick<UserService, 'peekProfile'>,
+): Viewer | undefined {
+  const claims = header?.startsWith('Bearer ') ? verify.peek(header.slice(7)) : undefined;
+  const profile = claims?.role === 'authenticated' ? users.peekProfile(claims.sub) : undefined;
+  return profile && viewerOf(profile, claims!);
+}
+
+async function identifyToken(c: AppContext, token: string, verify: AccessTokenVerifier, users: UserService): Promise<void> {
+  let claims;
+  try {
+    claims = await verify(token);
+  } catch (err) {
+    if (err instanceof InvalidTokenError)
+      throw unauthorized(err.expired ? 'Your session has expired. Please sign in again.' : 'The access token is not valid.');
+    throw err;
+  }
+  if (claims.role !== 'authenticated' || !Uuid.safeParse(claims.sub).success) throw unauthorized('The access token is not valid.');
+  c.set('viewer', viewerOf(await users.profileFor(claims.sub, token), claims));
+}
+
+function viewerOf(profile: ProfileRow, claims: AccessClaims): Viewer {
+  return {
+    id: profile.id,
+    email: profile.email,
+    role: profile.role,
+    accessLevel: profile.accessLevel,
+    ...(typeof claims.session_id === 'string' ? { sessionId: claims.session_id } : {}),
   };
 }
 

@@ -7,6 +7,7 @@ import { LANGUAGES } from '../db/schema.ts';
 import { AppError } from '../errors.ts';
 import type { AppEnv } from '../lib/context.ts';
 import { emailAddress, pathId, readBody, singleLine } from '../lib/request.ts';
+import { createAnswer, sendPrivateJson } from '../lib/respond.ts';
 import { identify, liveSession, requireLiveSession, requireViewer, type SessionCheck } from './identity.ts';
 import type { FeedService } from '../feeds/service.ts';
 import type { ProgressService } from '../progress/service.ts';
@@ -19,6 +20,8 @@ const ProfilePatch = z
     language: z.enum(LANGUAGES).optional(),
   })
   .strict();
+
+const SIGNED_OUT = createAnswer({ viewer: null });
 
 export function createUserRoutes({
   users,
@@ -40,9 +43,9 @@ export function createUserRoutes({
       // Who the server takes the caller to be (null when signed out): the browser's check of its access level.
       .get('/me', (c) => {
         const viewer = c.get('viewer');
-        return c.json({
-          viewer: viewer ? { id: viewer.id, email: viewer.email, role: viewer.role, accessLevel: viewer.accessLevel } : null,
-        });
+        // Signed out, the answer is always the same bytes: serialised once.
+        if (!viewer) return sendPrivateJson(c, SIGNED_OUT);
+        return c.json({ viewer: { id: viewer.id, email: viewer.email, role: viewer.role, accessLevel: viewer.accessLevel } });
       })
       .get('/byEmail/:email', async (c) => {
         const viewer = requireViewer(c);

@@ -155,6 +155,12 @@ export function createUserService({ db, lookupAccount, outbox, adminEmails, dele
      * still-valid token of a deleted account never brings its profile back: 401. A member whose
      * listed address (ADMIN_EMAILS) the auth service records as proven becomes admin.
      */
+    /** The profile when it is cached and fresh, without waiting; undefined otherwise (then use profileFor). */
+    peekProfile(id: string): ProfileRow | undefined {
+      const cached = cache.get(id);
+      return cached && cached.until > Date.now() ? cached.profile : undefined;
+    },
+
     async profileFor(id: string, token: string): Promise<ProfileRow> {
       const cached = cache.get(id);
       if (cached && cached.until > Date.now()) return cached.profile;

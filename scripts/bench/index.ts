@@ -3,8 +3,10 @@
  *  1. GET /api/public/blogs throughput and latency next to a bare node:http server returning the
  *     same bytes (Debian's wrk on loopback, each server in its own process, three alternating rounds,
  *     median ratio).
+ *     Also a detail answer (budget 0.6x) and anonymous GET /api/users/me, a JSON route through the
+ *     whole app (budget 0.35x).
  *  1a. Gated content: GET /api/content/blogs/{premium article}/body signed in as a premium member,
- *      against a bare node:http server answering the same bytes (budget 0.4x).
+ *      against a bare node:http server answering the same bytes (budget 0.45x).
  *  1b. Accounts: GET /api/users/me signed in next to anonymous (token verification cost), and the
  *     sign-in and refresh latency of the embedded auth service.
  *  2. JavaScript shipped per built page (gzip), as a table with the budgets.
@@ -201,14 +203,14 @@ async function apiThroughput(distDir: string) {
         oursUrl: ours.url,
         path: '/api/public/blogs',
         title: 'GET /api/public/blogs throughput',
-        label: 'product (Hono, cache, logging, headers)',
+        label: 'product (answer lane, logging, headers)',
         budget: 0.6,
       });
       await versusBare({
         oursUrl: ours.url,
         path: '/api/public/blogs/ecommerce-launch-first-90-days',
         title: 'GET /api/public/blogs/{slug} (a detail answer) throughput',
-        label: 'product (Hono, cache, logging, headers)',
+        label: 'product (answer lane, logging, headers)',
         budget: 0.6,
       });
       await versusBare({
@@ -225,7 +227,7 @@ async function apiThroughput(distDir: string) {
         oursUrl: ours.url,
         path: '/api/content/blogs/ecommerce-launch-first-90-days/body',
         title: 'Gated article body, signed in as a premium member (token verification, access check, cached render)',
-        label: 'product (verify, access rule, cached HTML)',
+        label: 'product (answer lane: known token, access rule, cached HTML)',
         budget: 0.45,
         headers: [`Authorization: Bearer ${access_token}`],
       });

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { BUNDLE_COMMANDS } from '../../scripts/bundle.ts';
 import { DEMO_PASSWORD } from '../../functions/users/demo.ts';
 import { pgAdminUrl } from '../support/databases.ts';
-import { createTestDatabase, freePort } from '../support/postgres.ts';
+import { createTestDatabase } from '../support/postgres.ts';
 import { ROOT } from '../support/site.ts';
 import { tempDir } from '../support/temp.ts';
 
@@ -47,25 +47,31 @@ interface Started {
   output: () => string;
 }
 
-/** Starts the bundle's web command in `folder` with only `env` (and PATH), as a container would. */
+/**
+ * Starts the bundle's web command in `folder` with only `env` (and PATH), as a container would, on a
+ * port it picks itself: the URL is the one it prints (a port chosen here could be taken by another
+ * suite's server first, which would then answer for it).
+ */
 async function start(folder: string, env: Record<string, string>): Promise<Started> {
-  const port = await freePort();
   let output = '';
   const [command, ...args] = BUNDLE_COMMANDS.web;
   const child = spawn(command === 'node' ? process.execPath : command, args, {
     cwd: folder,
-    env: { PATH: process.env.PATH, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ...env },
+    env: { PATH: process.env.PATH, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const url = `http://127.0.0.1:${port}`;
   for (let waited = 0; waited < 60_000; waited += 100) {
-    const ready = await fetch(`${url}/readyz`).then(
-      (r) => r.status === 200,
-      () => false,
-    );
-    if (ready) return { url, child, output: () => output };
+    const url = /running at (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1];
+    if (
+      url &&
+      (await fetch(`${url}/readyz`).then(
+        (r) => r.status === 200,
+        () => false,
+      ))
+    )
+      return { url, child, output: () => output };
     if (child.exitCode !== null) throw new Error(`the bundle exited with ${child.exitCode}:\n${output}`);
     await new Promise((r) => setTimeout(r, 100));
   }
