@@ -95,8 +95,8 @@ export async function createServices(config: Config, logger: Logger, options: Se
     const secret = await loadSigningSecret(createSecretStore(db.db), config.secretKey);
     const tokens = createTokens(secret);
     // Every file written at run time goes through the storage port: the bucket, or DATA_DIR on one machine.
-    const media = pickStorage(config.uploads.storage);
-    const protectedArea = pickStorage(config.uploads.protectedStorage);
+    const media = await pickStorage(config.uploads.storage);
+    const protectedArea = await pickStorage(config.uploads.protectedStorage);
     const downloads = createFileService({
       tokens,
       filesDir: config.filesDir,
@@ -208,7 +208,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
       inbox,
       billing,
       /** AI drafting for the create form: the configured model, or the offline drafter. */
-      drafter: pickDrafter(config.ai, { logger, catalogue: catalogueFrom(content) }),
+      drafter: await pickDrafter(config.ai, { logger, catalogue: catalogueFrom(content) }),
       /** POST /api/upload: public media through the configured storage adapter, member files into the protected area. */
       uploads,
       /** Uploads a browser sends straight to the bucket (registered, then checked when completed). */

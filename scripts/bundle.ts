@@ -11,9 +11,11 @@
  * copies this folder into its image.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { PGLITE_TEMPLATE } from '../functions/db/client.ts';
 import { buildSite, needsBuild, ROOT } from './site-build.ts';
 
 /** How the bundle starts: the Dockerfile, compose.yaml and the host's config use these exact commands. */
@@ -73,7 +75,28 @@ function main() {
   };
   writeFileSync(path.join(out, 'package.json'), `${JSON.stringify(bundled, null, 2)}\n`);
   rmSync(path.join(out, 'package-lock.json'));
+  makePgliteTemplate(out);
   console.log(`Bundle ready in ${path.relative(ROOT, out) || out}: start it with "${BUNDLE_COMMANDS.web.join(' ')}" in that folder.`);
+}
+
+/**
+ * An empty PGlite cluster, as initdb leaves it, made with the bundle's own PGlite: a fresh DATA_DIR
+ * starts from it instead of running initdb (functions/db/client.ts, PGLITE_TEMPLATE).
+ */
+function makePgliteTemplate(out: string): void {
+  const target = path.join(out, path.relative(ROOT, PGLITE_TEMPLATE));
+  const scratch = mkdtempSync(path.join(tmpdir(), 'pglite-template-'));
+  const script = `import { writeFileSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+const db = await PGlite.create(${JSON.stringify(path.join(scratch, 'data'))});
+const dump = await db.dumpDataDir('gzip');
+await db.close();
+writeFileSync(${JSON.stringify(target)}, Buffer.from(await dump.arrayBuffer()));`;
+  try {
+    execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: out, stdio: 'inherit' });
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
 }
 
 if (import.meta.main) main();

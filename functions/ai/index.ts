@@ -3,11 +3,18 @@ import type { Config } from '../config.ts';
 import type { Logger } from '../lib/logger.ts';
 import type { Drafter } from './draft.ts';
 import { createOfflineDrafter, type CatalogueItem } from './offline.ts';
-import { createOpenAiDrafter } from './openai.ts';
 
 export type { Draft, Drafter, DraftRequest } from './draft.ts';
 
-/** The OpenAI adapter when OPENAI_API_KEY is set (any compatible server through OPENAI_BASE_URL), else the offline writer. */
-export function pickDrafter(ai: Config['ai'], deps: { logger: Logger; catalogue: () => Promise<readonly CatalogueItem[]> }): Drafter {
-  return ai.openai ? createOpenAiDrafter({ ...ai.openai, logger: deps.logger }) : createOfflineDrafter({ catalogue: deps.catalogue });
+/**
+ * The OpenAI adapter when OPENAI_API_KEY is set (any compatible server through OPENAI_BASE_URL), else
+ * the offline writer. The OpenAI SDK is loaded only when it is the one in use.
+ */
+export async function pickDrafter(
+  ai: Config['ai'],
+  deps: { logger: Logger; catalogue: () => Promise<readonly CatalogueItem[]> },
+): Promise<Drafter> {
+  if (!ai.openai) return createOfflineDrafter({ catalogue: deps.catalogue });
+  const { createOpenAiDrafter } = await import('./openai.ts');
+  return createOpenAiDrafter({ ...ai.openai, logger: deps.logger });
 }

@@ -201,12 +201,12 @@ describe('OpenAI drafter against a local compatible server', () => {
 describe('picking the drafter from configuration', () => {
   const deps = { logger: quietLogger(), catalogue: async () => [] };
 
-  it('uses the offline drafter without OPENAI_API_KEY, and the OpenAI adapter with one', () => {
-    expect(pickDrafter(loadConfig({}).ai, deps).kind).toBe('offline');
-    expect(pickDrafter(loadConfig({ OPENAI_API_KEY: '  ' }).ai, deps).kind).toBe('offline');
+  it('uses the offline drafter without OPENAI_API_KEY, and the OpenAI adapter with one', async () => {
+    expect((await pickDrafter(loadConfig({}).ai, deps)).kind).toBe('offline');
+    expect((await pickDrafter(loadConfig({ OPENAI_API_KEY: '  ' }).ai, deps)).kind).toBe('offline');
     const config = loadConfig({ OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1/' });
     expect(config.ai.openai).toEqual({ apiKey: 'sk-test', baseUrl: 'http://127.0.0.1:11434/v1', model: 'gpt-5.4-mini', timeoutMs: 45_000 });
-    expect(pickDrafter(config.ai, deps).kind).toBe('openai');
+    expect((await pickDrafter(config.ai, deps)).kind).toBe('openai');
   });
 
   it('refuses a bad base URL or timeout by name', () => {
