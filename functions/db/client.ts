@@ -59,13 +59,14 @@ function describeUrl(url: string): string {
   }
 }
 
-async function openPglite(dataDir: string, migrate: boolean): Promise<Database> {
+async function openPglite(dataDir: string, logger: Logger, migrate: boolean): Promise<Database> {
   const onDisk = !dataDir.startsWith('memory://');
   if (onDisk) await mkdir(dataDir, { recursive: true });
   let client: PGlite;
   try {
     const fresh = onDisk && !existsSync(path.join(dataDir, 'PG_VERSION')) && existsSync(PGLITE_TEMPLATE);
     client = await PGlite.create(dataDir, fresh ? { loadDataDir: new Blob([await readFile(PGLITE_TEMPLATE)]) } : {});
+    if (fresh) logger.info({ dataDir }, 'new embedded database unpacked from the bundled empty cluster');
   } catch (err) {
     throw new DatabaseUnavailableError(`${dataDir} (embedded PGlite)`, err);
   }
@@ -154,5 +155,7 @@ export interface OpenOptions {
 
 /** Opens the configured database and applies pending migrations. */
 export async function openDatabase(config: Config['database'], logger: Logger, { migrate = true }: OpenOptions = {}): Promise<Database> {
-  return config.kind === 'postgres' ? openPostgres(config.url, config.poolSize, logger, migrate) : openPglite(config.dataDir, migrate);
+  return config.kind === 'postgres'
+    ? openPostgres(config.url, config.poolSize, logger, migrate)
+    : openPglite(config.dataDir, logger, migrate);
 }
