@@ -2,6 +2,6 @@ import { defineConfig } from 'drizzle-kit';
 
 export default defineConfig({
   dialect: 'postgresql',
-  schema: './functions/db/schema.ts',
-  out: './functions/db/migrations',
+  schema: './functions/platform/db/schema.ts',
+  out: './functions/platform/db/migrations',
 });

@@ -17,7 +17,7 @@ export default tseslint.config(
       '.tmp/',
       'test-results/',
       'playwright-report/',
-      'functions/db/migrations/',
+      'functions/platform/db/migrations/',
     ],
   },
   js.configs.recommended,

@@ -4,9 +4,9 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
-import { parseDownloadHosts } from '../src/lib/content/downloads.ts';
-import { MAX_CDN_STALENESS_SECONDS } from './lib/cache-control.ts';
-import type { S3StorageOptions } from './storage/s3.ts';
+import { parseDownloadHosts } from '#shared/content/downloads.ts';
+import { MAX_CDN_STALENESS_SECONDS } from './platform/http/cache-control.ts';
+import type { S3StorageOptions } from './platform/storage/s3.ts';
 
 const booleanFlag = z.enum(['true', 'false', '1', '0', 'yes', 'no', '']).transform((v) => v === 'true' || v === '1' || v === 'yes');
 

@@ -5,11 +5,11 @@
  */
 import { getRequestListener } from '@hono/node-server';
 import { createApp } from './app.ts';
-import { nodeFetch } from './lib/respond.ts';
+import { nodeFetch } from './platform/http/respond.ts';
 import { loadConfig } from './config.ts';
-import { createLogger } from './lib/logger.ts';
-import { createServices } from './services.ts';
-import { createPageLocals } from './site/locals.ts';
+import { createLogger } from './platform/logger.ts';
+import { createServices } from './compose.ts';
+import { createPageLocals } from './platform/site/locals.ts';
 
 export async function createDevApi() {
   const config = loadConfig({ NODE_ENV: 'development', ...process.env });

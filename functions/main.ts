@@ -8,16 +8,16 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { createApp } from './app.ts';
 import type { Config } from './config.ts';
-import { lockFile } from './db/lock.ts';
-import { listen } from './lib/http-server.ts';
-import type { Logger } from './lib/logger.ts';
-import { createServices } from './services.ts';
-import { assertBuild, createSiteHandler } from './site/handler.ts';
-import { createPageLocals } from './site/locals.ts';
-import { readChanges } from './site/preview-changes.ts';
+import { lockFile } from './platform/db/lock.ts';
+import { listen } from './platform/http/http-server.ts';
+import type { Logger } from './platform/logger.ts';
+import { createServices } from './compose.ts';
+import { assertBuild, createSiteHandler } from './platform/site/handler.ts';
+import { createPageLocals } from './platform/site/locals.ts';
+import { readChanges } from './platform/site/preview-changes.ts';
 import type { PreviewContext } from '../src/lib/server/context.ts';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './users/demo.ts';
-import { accessLabel } from '../src/lib/access.ts';
+import { accessLabel } from '#shared/access.ts';
 
 export interface RunningServer {
   url: string;

@@ -6,11 +6,11 @@
 import { adapterRows, formatAdapterTable } from './adapters.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { ContentFileError } from './content/mdx-source.ts';
-import { DatabaseUnavailableError } from './db/client.ts';
-import { createLogger } from './lib/logger.ts';
+import { DatabaseUnavailableError } from './platform/db/client.ts';
+import { createLogger } from './platform/logger.ts';
 import { startServer } from './main.ts';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './users/demo.ts';
-import { MissingBuildError } from './site/handler.ts';
+import { MissingBuildError } from './platform/site/handler.ts';
 
 const EXPECTED = [ConfigError, DatabaseUnavailableError, ContentFileError, MissingBuildError];
 

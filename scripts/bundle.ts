@@ -1,6 +1,6 @@
 /**
  * `npm run bundle`: the production bundle, a self-contained folder that runs with Node 22 and
- * nothing else (`node functions/server.ts`, or `node functions/email/worker-main.ts` for a separate
+ * nothing else (`node functions/server.ts`, or `node functions/worker.ts` for a separate
  * mail worker) from a read-only folder, writing only under DATA_DIR. It holds the built site, the
  * server's own source files (followed from its entry points, tests left out), the migrations, the
  * content collections and the production dependencies only: no dev tooling, no tests, no `.data`.
@@ -15,15 +15,18 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, write
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { PGLITE_TEMPLATE } from '../functions/db/client.ts';
+import { PGLITE_TEMPLATE } from '../functions/platform/db/client.ts';
 import { buildSite, needsBuild, ROOT } from './site-build.ts';
 
 /** How the bundle starts: the Dockerfile, compose.yaml and the host's config use these exact commands. */
-export const BUNDLE_COMMANDS = { web: ['node', 'functions/server.ts'], worker: ['node', 'functions/email/worker-main.ts'] } as const;
-const ENTRIES = ['functions/server.ts', 'functions/email/worker-main.ts'];
-const IMPORT = /(?:\bimport|\bexport)\s[^'"`]*?\bfrom\s*['"](\.{1,2}\/[^'"]+)['"]|\bimport\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g;
+export const BUNDLE_COMMANDS = { web: ['node', 'functions/server.ts'], worker: ['node', 'functions/worker.ts'] } as const;
+const ENTRIES = ['functions/server.ts', 'functions/worker.ts'];
+const IMPORT =
+  /(?:\bimport|\bexport)\s[^'"`]*?\bfrom\s*['"]((?:\.{1,2}\/|#shared\/)[^'"]+)['"]|\bimport\s*\(?\s*['"]((?:\.{1,2}\/|#shared\/)[^'"]+)['"]/g;
+/** package.json's `imports`: the shared modules every runtime reaches as `#shared/…`. */
+const SHARED = 'src/lib/shared/';
 
-/** Every local source file the entry points reach through relative imports, repository-relative. */
+/** Every local source file the entry points reach through relative or `#shared/` imports, repository-relative. */
 export function serverSources(entries: readonly string[] = ENTRIES, root = ROOT): string[] {
   const seen = new Set<string>();
   const queue = [...entries];
@@ -33,7 +36,10 @@ export function serverSources(entries: readonly string[] = ENTRIES, root = ROOT)
     seen.add(file);
     const text = readFileSync(path.join(root, file), 'utf8');
     for (const match of text.matchAll(IMPORT)) {
-      const target = path.posix.normalize(path.posix.join(path.posix.dirname(file), match[1] ?? match[2]!));
+      const specifier = match[1] ?? match[2]!;
+      const target = specifier.startsWith('#shared/')
+        ? SHARED + specifier.slice('#shared/'.length)
+        : path.posix.normalize(path.posix.join(path.posix.dirname(file), specifier));
       if (/\.(ts|tsx|js|mjs|json)$/.test(target) && existsSync(path.join(root, target))) queue.push(target);
     }
   }
@@ -51,7 +57,7 @@ function main() {
   mkdirSync(out, { recursive: true });
   const copy = (from: string, to = from) => cpSync(path.join(ROOT, from), path.join(out, to), { recursive: true });
   for (const file of serverSources()) copy(file);
-  copy('functions/db/migrations');
+  copy('functions/platform/db/migrations');
   copy('content');
   rmSync(path.join(out, 'content', 'files', 'uploads'), { recursive: true, force: true });
   cpSync(dist, path.join(out, 'dist'), { recursive: true, filter: (src) => path.basename(src) !== '.build-stamp' });
@@ -81,7 +87,7 @@ function main() {
 
 /**
  * An empty PGlite cluster, as initdb leaves it, made with the bundle's own PGlite: a fresh DATA_DIR
- * starts from it instead of running initdb (functions/db/client.ts, PGLITE_TEMPLATE).
+ * starts from it instead of running initdb (functions/platform/db/client.ts, PGLITE_TEMPLATE).
  */
 function makePgliteTemplate(out: string): void {
   const target = path.join(out, path.relative(ROOT, PGLITE_TEMPLATE));

@@ -6,7 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { computeChanges } from '../functions/site/preview-changes.ts';
+import { computeChanges } from '../functions/platform/site/preview-changes.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const exists = (ref: string) => {

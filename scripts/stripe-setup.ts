@@ -1,5 +1,5 @@
 /**
- * `npm run stripe:setup`: creates the catalog at Stripe from src/lib/pricing.ts, one product per paid
+ * `npm run stripe:setup`: creates the catalog at Stripe from src/lib/shared/pricing.ts, one product per paid
  * tier with its monthly and yearly prices under our lookup keys (subscriber_monthly…). Safe to run
  * again: prices are looked up by key first; a price whose amount changed in pricing.ts gets a new
  * price that takes the key over (prices cannot be edited). Then prints the steps left to do by hand.
@@ -8,9 +8,9 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import Stripe from 'stripe';
-import { CURRENCY } from '../functions/billing/catalog.ts';
-import { createStripeClient, lookupKeyFor, stripeEndpoint } from '../functions/billing/stripe.ts';
-import { isPaid, PRICE_TIERS, tierIdFor, yearlyPriceCents, type BillingInterval, type PriceTier } from '../src/lib/pricing.ts';
+import { CURRENCY } from '../functions/payments/catalog.ts';
+import { createStripeClient, lookupKeyFor, stripeEndpoint } from '../functions/payments/stripe.ts';
+import { isPaid, PRICE_TIERS, tierIdFor, yearlyPriceCents, type BillingInterval, type PriceTier } from '#shared/pricing.ts';
 
 export interface SetupReport {
   /** Every plan price, as Stripe has it now. */

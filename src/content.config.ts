@@ -6,8 +6,8 @@
  */
 import { defineCollection } from 'astro:content';
 import { glob } from 'astro/loaders';
-import { CONTENT_REGISTRY, CONTENT_TYPES } from './lib/content/registry.ts';
-import { ServiceSchema } from './lib/services.ts';
+import { CONTENT_REGISTRY, CONTENT_TYPES } from '#shared/content/registry.ts';
+import { ServiceSchema } from '#shared/offerings.ts';
 
 const root = process.env.CONTENT_DIR || './content';
 const files = (folder: string) => glob({ base: `${root}/${folder}`, pattern: '**/[^_]*.{md,mdx}' });

@@ -5,7 +5,7 @@
  * unaffected: their policy is a <meta> and the server adds the header.
  */
 import { defineMiddleware } from 'astro:middleware';
-import { withPageCsp } from './lib/page-csp.ts';
+import { withPageCsp } from './lib/server/page-csp.ts';
 
 export const onRequest = defineMiddleware(async (context, next) => {
   const response = await next();

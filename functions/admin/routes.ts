@@ -7,10 +7,10 @@
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { ACCESS_LEVELS, ROLES } from '../../src/lib/access.ts';
+import { ACCESS_LEVELS, ROLES } from '#shared/access.ts';
 import type { AccessTokenVerifier } from '../auth/verify.ts';
-import type { AppEnv } from '../lib/context.ts';
-import { LimitParam, pathId, readBody, readQuery, singleLine } from '../lib/request.ts';
+import type { AppEnv } from '../platform/http/context.ts';
+import { LimitParam, pathId, readBody, readQuery, singleLine } from '../platform/http/request.ts';
 import { identify, liveSession, requireViewer, type SessionCheck } from '../users/identity.ts';
 import type { UserService } from '../users/service.ts';
 import { adminOnly } from './guard.ts';

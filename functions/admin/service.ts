@@ -5,11 +5,11 @@
  * confirmations, failed emails), each an aggregate query. Changes to a member go through the user
  * service (one rule, one audit trail). The routes check the admin role.
  */
-import { ACCESS_LEVELS, type AccessLevel } from '../../src/lib/access.ts';
-import { CURRENCY } from '../billing/catalog.ts';
-import { GRANTING_STATUSES } from '../billing/provider.ts';
-import type { DbOrTx } from '../db/client.ts';
-import type { ProfileRow, PurchaseRow, SubscriptionRow } from '../db/schema.ts';
+import { ACCESS_LEVELS, type AccessLevel } from '#shared/access.ts';
+import { CURRENCY } from '../payments/catalog.ts';
+import { GRANTING_STATUSES } from '../payments/provider.ts';
+import type { DbOrTx } from '../platform/db/client.ts';
+import type { ProfileRow, PurchaseRow, SubscriptionRow } from '../platform/db/schema.ts';
 import { createAdminStore } from './store.ts';
 
 /** Days of sign-ups and cancellations the overview charts. */

@@ -1,8 +1,8 @@
 /** The admin dashboard's reads: member search with billing, the audit log with emails, and the overview aggregates. */
 import { aliasedTable, and, count, desc, eq, gte, ilike, inArray, isNotNull, or, sql } from 'drizzle-orm';
-import { GRANTING_STATUSES } from '../billing/provider.ts';
-import type { DbOrTx } from '../db/client.ts';
-import { auditLog, emails, leads, newsletterSubscribers, profiles, purchases, subscriptions } from '../db/schema.ts';
+import { GRANTING_STATUSES } from '../payments/provider.ts';
+import type { DbOrTx } from '../platform/db/client.ts';
+import { auditLog, emails, leads, newsletterSubscribers, profiles, purchases, subscriptions } from '../platform/db/schema.ts';
 
 /** A LIKE pattern matching `text` anywhere, with its wildcards taken literally. */
 const containing = (text: string) => `%${text.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;

@@ -4,9 +4,9 @@
  * is checked against), the request the route builds, and the drafter port both adapters implement.
  */
 import { z } from 'zod';
-import { CONTENT_TYPES, type ContentType } from '../../src/lib/content/registry.ts';
-import { BASE_FRONTMATTER } from '../../src/lib/content/schema.ts';
-import { CONTROL_IN_TEXT } from '../lib/request.ts';
+import { CONTENT_TYPES, type ContentType } from '#shared/content/registry.ts';
+import { BASE_FRONTMATTER } from '#shared/content/schema.ts';
+import { CONTROL_IN_TEXT } from '../platform/http/request.ts';
 
 /** Longest draft body accepted from a drafter (Markdown). */
 export const MAX_DRAFT_BODY = 20_000;

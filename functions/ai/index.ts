@@ -1,6 +1,6 @@
 /** The drafter port and its adapters; `pickDrafter` chooses one from configuration at start-up. */
 import type { Config } from '../config.ts';
-import type { Logger } from '../lib/logger.ts';
+import type { Logger } from '../platform/logger.ts';
 import type { Drafter } from './draft.ts';
 import { createOfflineDrafter, type CatalogueItem } from './offline.ts';
 

@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CONTENT_TYPES } from '../../src/lib/content/registry.ts';
+import { CONTENT_TYPES } from '#shared/content/registry.ts';
 import { createMdxSource } from '../content/mdx-source.ts';
 import { DraftSchema, draftRequest } from './draft.ts';
 import { createOfflineDrafter, OFFLINE_NOTE, writeOfflineDraft, type CatalogueItem } from './offline.ts';

@@ -6,8 +6,8 @@
  * tags it spells out, never from unrelated items. The draft says at its top, and in its
  * description, that it is an offline draft to be rewritten.
  */
-import { CONTENT_TYPES, itemPath, type ContentType } from '../../src/lib/content/registry.ts';
-import { AppError } from '../errors.ts';
+import { CONTENT_TYPES, itemPath, type ContentType } from '#shared/content/registry.ts';
+import { AppError } from '../platform/errors.ts';
 import { checkDraft, MAX_DRAFT_TAGS, type Draft, type Drafter, type DraftRequest } from './draft.ts';
 import { capitalise, relatedItems, topicTags, topicWords } from './relevance.ts';
 

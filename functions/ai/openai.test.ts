@@ -7,7 +7,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { AppError } from '../errors.ts';
+import { AppError } from '../platform/errors.ts';
 import { quietLogger } from '../../tests/support/fixtures.ts';
 import { loadConfig } from '../config.ts';
 import { draftRequest } from './draft.ts';

@@ -8,8 +8,8 @@
  */
 import OpenAI from 'openai';
 import { zodResponseFormat } from 'openai/helpers/zod';
-import { AppError } from '../errors.ts';
-import type { Logger } from '../lib/logger.ts';
+import { AppError } from '../platform/errors.ts';
+import type { Logger } from '../platform/logger.ts';
 import { checkDraft, DraftSchema, type Draft, type Drafter, type DraftRequest } from './draft.ts';
 
 export interface OpenAiDrafterOptions {

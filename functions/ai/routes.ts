@@ -7,12 +7,12 @@
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
-import type { RateLimitService } from '../abuse/service.ts';
+import type { RateLimitService } from '../platform/abuse/service.ts';
 import type { AccessTokenVerifier } from '../auth/verify.ts';
-import { CONTENT_TYPES } from '../../src/lib/content/registry.ts';
-import { AppError } from '../errors.ts';
-import type { AppEnv } from '../lib/context.ts';
-import { multiLine, readBody } from '../lib/request.ts';
+import { CONTENT_TYPES } from '#shared/content/registry.ts';
+import { AppError } from '../platform/errors.ts';
+import type { AppEnv } from '../platform/http/context.ts';
+import { multiLine, readBody } from '../platform/http/request.ts';
 import { identify, liveSession, requireStaff, type SessionCheck } from '../users/identity.ts';
 import type { UserService } from '../users/service.ts';
 import { DraftSchema, draftRequest, type Drafter } from './draft.ts';

@@ -10,7 +10,7 @@
  * void and the next mail carries a new one) and a daily budget per account; links, whose hashes
  * cannot be guessed, are never limited by it.
  */
-import { formatWait, type Limit, type RateLimitService } from '../abuse/service.ts';
+import { formatWait, type Limit, type RateLimitService } from '../platform/abuse/service.ts';
 import { AuthError } from './errors.ts';
 
 /** Failed passwords per address: a short lock after a burst, a longer one after a day of tries. */

@@ -4,7 +4,7 @@
  * account when its member asks (the admin API, with the service-role key, through supabase-js).
  */
 import { createClient } from '@supabase/supabase-js';
-import { AppError } from '../errors.ts';
+import { AppError } from '../platform/errors.ts';
 
 export async function hostedSessionIsLive(hosted: { url: string; anonKey: string }, token: string): Promise<boolean> {
   const res = await fetch(`${hosted.url}/auth/v1/user`, { headers: { authorization: `Bearer ${token}`, apikey: hosted.anonKey } });

@@ -2,9 +2,9 @@
  * `redirect_to` of the auth API, checked as Supabase Auth does: our own origin (any port on a
  * loopback host) or a pattern of the allow-list (`*` within one segment, `**` anything, `?` one
  * character). Anything else silently becomes the site URL, never an error. Same-origin targets go
- * through the site's one redirect rule (src/lib/redirect.ts), so they cannot leave the site.
+ * through the site's one redirect rule (src/lib/shared/redirect.ts), so they cannot leave the site.
  */
-import { localPath } from '../../src/lib/redirect.ts';
+import { localPath } from '#shared/redirect.ts';
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 

@@ -6,8 +6,8 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { z } from 'zod';
-import type { AppContext, AppEnv } from '../lib/context.ts';
-import { bodyProblem, clientIp } from '../lib/request.ts';
+import type { AppContext, AppEnv } from '../platform/http/context.ts';
+import { bodyProblem, clientIp } from '../platform/http/request.ts';
 import { AuthError, authErrorResponse } from './errors.ts';
 import { JWKS_MAX_AGE_SECONDS, type SigningKeys } from './keys.ts';
 import { EmailBody, OtpBody, PasswordGrantBody, RefreshGrantBody, ResendBody, SignupBody, UpdateUserBody, VerifyBody } from './schema.ts';

@@ -1,6 +1,6 @@
 /** The auth tables' SQL: users, sessions, refresh tokens, emailed one-time tokens, signing keys. */
 import { and, desc, eq, gte, inArray, isNull, ne, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../db/client.ts';
+import type { DbOrTx } from '../platform/db/client.ts';
 import {
   authOneTimeTokens,
   authRefreshTokens,
@@ -9,7 +9,7 @@ import {
   authUsers,
   type AuthUserRow,
   type OneTimeTokenKind,
-} from '../db/schema.ts';
+} from '../platform/db/schema.ts';
 
 export function createAuthStore(db: DbOrTx) {
   return {

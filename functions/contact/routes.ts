@@ -1,9 +1,9 @@
 /** POST /api/contact: validated, rate limited per IP and per address, honeypot-protected. */
 import { Hono } from 'hono';
 import { z } from 'zod';
-import type { RateLimitService } from '../abuse/service.ts';
-import type { AppEnv } from '../lib/context.ts';
-import { clientIp, emailAddress, honeypot, multiLine, readBody, singleLine } from '../lib/request.ts';
+import type { RateLimitService } from '../platform/abuse/service.ts';
+import type { AppEnv } from '../platform/http/context.ts';
+import { clientIp, emailAddress, honeypot, multiLine, readBody, singleLine } from '../platform/http/request.ts';
 import type { ContactService } from './service.ts';
 
 const ContactSchema = z.object({

@@ -4,7 +4,7 @@
  * one transaction. The acknowledgement quotes nothing the visitor typed: its address is unverified,
  * and quoting would let anyone send text of their choosing to anyone from our domain.
  */
-import type { Db } from '../db/client.ts';
+import type { Db } from '../platform/db/client.ts';
 import type { EmailService } from '../email/service.ts';
 import { createContactStore } from './store.ts';
 

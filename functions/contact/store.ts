@@ -1,6 +1,6 @@
 /** The only module that touches contact_messages. */
-import type { DbOrTx } from '../db/client.ts';
-import { contactMessages } from '../db/schema.ts';
+import type { DbOrTx } from '../platform/db/client.ts';
+import { contactMessages } from '../platform/db/schema.ts';
 
 export function createContactStore(db: DbOrTx) {
   return {

@@ -13,12 +13,12 @@ import {
   type ContentType,
   type PublicItem,
   type PublicItemOf,
-} from '../../src/lib/content/registry.ts';
-import type { BuildReader } from '../../src/lib/content/reader.ts';
+} from '#shared/content/registry.ts';
+import type { BuildReader } from '#shared/content/reader.ts';
 import { loadConfig, type Config } from '../config.ts';
-import { openDatabase, type Database } from '../db/client.ts';
-import { createLogger, errorMessage, type Logger } from '../lib/logger.ts';
-import { lockFile } from '../db/lock.ts';
+import { openDatabase, type Database } from '../platform/db/client.ts';
+import { createLogger, errorMessage, type Logger } from '../platform/logger.ts';
+import { lockFile } from '../platform/db/lock.ts';
 import { createMdxSource, type MdxSource } from './mdx-source.ts';
 import { publicItem } from './public.ts';
 import { createContentService } from './service.ts';

@@ -1,6 +1,6 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { PublicItemSchema, type BlogItem, type ContentItem, type ContentType, type ToolItem } from '../../src/lib/content/registry.ts';
+import { PublicItemSchema, type BlogItem, type ContentItem, type ContentType, type ToolItem } from '#shared/content/registry.ts';
 import { createPublicContentCache } from './cache.ts';
 import type { ContentService } from './service.ts';
 

@@ -3,9 +3,9 @@
  * dropped on every content write: local writes clear it at once, other instances' writes arrive as
  * Postgres notifications. Concurrent misses share one load.
  */
-import { toPublicItem, type ContentType, type PublicItemOf } from '../../src/lib/content/registry.ts';
-import type { PublicContentReader } from '../../src/lib/content/reader.ts';
-import { createAnswer, type CachedAnswer } from '../lib/respond.ts';
+import { toPublicItem, type ContentType, type PublicItemOf } from '#shared/content/registry.ts';
+import type { PublicContentReader } from '#shared/content/reader.ts';
+import { createAnswer, type CachedAnswer } from '../platform/http/respond.ts';
 import { publicItem } from './public.ts';
 import type { ContentService } from './service.ts';
 

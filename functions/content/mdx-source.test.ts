@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { ACCESS_LEVELS } from '../../src/lib/access.ts';
-import { MEDIA_TYPES } from '../../src/lib/content/constants.ts';
+import { ACCESS_LEVELS } from '#shared/access.ts';
+import { MEDIA_TYPES } from '#shared/content/constants.ts';
 import {
   CONTENT_REGISTRY,
   CONTENT_TYPES,
@@ -13,7 +13,7 @@ import {
   type ContentType,
   type CourseItem,
   type MarketItem,
-} from '../../src/lib/content/registry.ts';
+} from '#shared/content/registry.ts';
 import { ContentFileError, createMdxSource, parseContentFile, splitFrontmatter, type MdxSource } from './mdx-source.ts';
 
 /** A Markdown file with `frontmatter` as YAML and `body` after it. */

@@ -14,8 +14,8 @@ import {
   itemFromMdx,
   type ContentItem,
   type ContentType,
-} from '../../src/lib/content/registry.ts';
-import { SlugSchema } from '../../src/lib/content/schema.ts';
+} from '#shared/content/registry.ts';
+import { SlugSchema } from '#shared/content/schema.ts';
 
 export class ContentFileError extends Error {
   constructor(file: string, problems: string[]) {

@@ -3,7 +3,7 @@
  * article whose author marked where its public preview ends, that preview as sanitised HTML. The
  * public API, the pages and the build all use it.
  */
-import { toPublicItem, type ContentItem, type PublicItemOf } from '../../src/lib/content/registry.ts';
+import { toPublicItem, type ContentItem, type PublicItemOf } from '#shared/content/registry.ts';
 import { renderBody, splitPreview } from './render.ts';
 
 /** Rendered previews by article source text (an article's text is rendered once). */

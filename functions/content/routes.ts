@@ -1,11 +1,11 @@
 /** Public content API (spec point 7): lists and details, public fields only, cached with ETags. */
 import { Hono } from 'hono';
-import { SlugSchema } from '../../src/lib/content/schema.ts';
-import { CONTENT_TYPE_INFO, typeFromApiSegment, type ContentType } from '../../src/lib/content/registry.ts';
-import { AppError } from '../errors.ts';
-import type { AppContext, AppEnv } from '../lib/context.ts';
-import type { AnswerLane } from '../lib/answer-lane.ts';
-import { sendCachedJson, type CachedAnswer } from '../lib/respond.ts';
+import { SlugSchema } from '#shared/content/schema.ts';
+import { CONTENT_TYPE_INFO, typeFromApiSegment, type ContentType } from '#shared/content/registry.ts';
+import { AppError } from '../platform/errors.ts';
+import type { AppContext, AppEnv } from '../platform/http/context.ts';
+import type { AnswerLane } from '../platform/http/answer-lane.ts';
+import { sendCachedJson, type CachedAnswer } from '../platform/http/respond.ts';
 import type { PublicContentCache } from './cache.ts';
 
 const SEGMENTS = Object.values(CONTENT_TYPE_INFO).map((i) => i.apiSegment).join(', ');

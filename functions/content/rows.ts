@@ -5,8 +5,8 @@ import {
   type ContentItem,
   type ContentType,
   type ParsedInputOf,
-} from '../../src/lib/content/registry.ts';
-import type { ContentRow, NewContentRow } from '../db/schema.ts';
+} from '#shared/content/registry.ts';
+import type { ContentRow, NewContentRow } from '../platform/db/schema.ts';
 
 /** Columns and details JSON for a validated input; `slug` is decided by the caller. */
 export function rowFromInput<T extends ContentType>(

@@ -11,12 +11,12 @@ import {
   type ContentItem,
   type ContentItemOf,
   type ContentType,
-} from '../../src/lib/content/registry.ts';
-import type { Db } from '../db/client.ts';
-import type { ContentRow } from '../db/schema.ts';
-import { downloadHostErrors } from '../../src/lib/content/downloads.ts';
-import { AppError, fieldErrors } from '../errors.ts';
-import type { Logger } from '../lib/logger.ts';
+} from '#shared/content/registry.ts';
+import type { Db } from '../platform/db/client.ts';
+import type { ContentRow } from '../platform/db/schema.ts';
+import { downloadHostErrors } from '#shared/content/downloads.ts';
+import { AppError, fieldErrors } from '../platform/errors.ts';
+import type { Logger } from '../platform/logger.ts';
 import type { MdxSource } from './mdx-source.ts';
 import { itemFromRow, rowFromInput, slugify } from './rows.ts';
 import { createContentStore, type ContentStore } from './store.ts';

@@ -1,8 +1,8 @@
 /** The only module that touches the content_items table. */
 import { and, asc, eq, sql } from 'drizzle-orm';
-import type { ContentType } from '../../src/lib/content/registry.ts';
-import type { DbOrTx } from '../db/client.ts';
-import { contentItems, type ContentRow, type NewContentRow } from '../db/schema.ts';
+import type { ContentType } from '#shared/content/registry.ts';
+import type { DbOrTx } from '../platform/db/client.ts';
+import { contentItems, type ContentRow, type NewContentRow } from '../platform/db/schema.ts';
 
 /** NOTIFY channel that tells every instance to drop its cached content answers. */
 export const CONTENT_CHANNEL = 'content_changed';

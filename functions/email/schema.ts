@@ -1,8 +1,8 @@
 /** Email shapes: the message an outbox row becomes, and provider delivery events. */
 import { z } from 'zod';
-import { multiLine, singleLine } from '../lib/request.ts';
-import type { EmailRow } from '../db/schema.ts';
-import type { MailMessage } from './transport/port.ts';
+import { multiLine, singleLine } from '../platform/http/request.ts';
+import type { EmailRow } from '../platform/db/schema.ts';
+import type { MailMessage } from '../platform/mail/port.ts';
 
 /** The message the mail port sends for an outbox row. */
 export function toMailMessage(row: EmailRow): MailMessage {

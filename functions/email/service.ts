@@ -3,10 +3,10 @@
  * together), the admin views of the queue, resending, and delivery events from the provider.
  */
 import { randomUUID } from 'node:crypto';
-import type { DbOrTx } from '../db/client.ts';
-import type { EmailRow } from '../db/schema.ts';
-import { AppError } from '../errors.ts';
-import type { Logger } from '../lib/logger.ts';
+import type { DbOrTx } from '../platform/db/client.ts';
+import type { EmailRow } from '../platform/db/schema.ts';
+import { AppError } from '../platform/errors.ts';
+import type { Logger } from '../platform/logger.ts';
 import type { DeliveryEvent } from './schema.ts';
 import { createEmailStore } from './store.ts';
 import { renderEmail, type TemplateData, type TemplateName } from './templates/index.ts';

@@ -8,12 +8,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { Db } from '../db/client.ts';
-import type { EmailRow } from '../db/schema.ts';
-import type { Logger } from '../lib/logger.ts';
+import type { Db } from '../platform/db/client.ts';
+import type { EmailRow } from '../platform/db/schema.ts';
+import type { Logger } from '../platform/logger.ts';
 import { createEmailStore } from './store.ts';
 import { toMailMessage } from './schema.ts';
-import { TransportError, type MailTransport } from './transport/index.ts';
+import { TransportError, type MailTransport } from '../platform/mail/index.ts';
 
 export interface WorkerOptions {
   db: Db;

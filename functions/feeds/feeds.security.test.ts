@@ -5,7 +5,7 @@
  */
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AccessLevel, Role } from '../../src/lib/access.ts';
+import type { AccessLevel, Role } from '#shared/access.ts';
 import { createTestApp, type TestApp } from '../../tests/support/app.ts';
 import { DATABASE_KINDS } from '../../tests/support/databases.ts';
 

@@ -1,8 +1,8 @@
 /** GET /feeds/{token}/rss.xml: a member's private feed (see service.ts). Unknown or revoked links are 404. */
 import { Hono } from 'hono';
-import { AppError } from '../errors.ts';
-import type { AppEnv } from '../lib/context.ts';
-import { linkToken } from '../lib/request.ts';
+import { AppError } from '../platform/errors.ts';
+import type { AppEnv } from '../platform/http/context.ts';
+import { linkToken } from '../platform/http/request.ts';
 import type { FeedService } from './service.ts';
 
 export function createFeedRoutes(feeds: FeedService) {

@@ -5,14 +5,14 @@
  * (their level now, not when the link was made), so an ended plan stops feeding bodies at once.
  */
 import { eq, sql } from 'drizzle-orm';
-import { checkAccess } from '../../src/lib/access.ts';
-import { blogFeedXml } from '../../src/lib/rss.ts';
-import { SITE } from '../../src/lib/site.ts';
-import type { GatedContent } from '../content/gated.ts';
+import { checkAccess } from '#shared/access.ts';
+import { blogFeedXml } from '../../src/lib/server/rss.ts';
+import { SITE } from '#shared/site.ts';
+import type { GatedContent } from '../gated/service.ts';
 import type { PublicContentCache } from '../content/cache.ts';
-import type { Db } from '../db/client.ts';
-import { profiles } from '../db/schema.ts';
-import type { Tokens } from '../lib/tokens.ts';
+import type { Db } from '../platform/db/client.ts';
+import { profiles } from '../platform/db/schema.ts';
+import type { Tokens } from '../platform/tokens.ts';
 import type { Viewer } from '../users/service.ts';
 
 export interface FeedServiceDeps {

@@ -5,11 +5,11 @@
  * on DOWNLOAD_HOSTS (checked by the file service when the link is opened).
  */
 import { Hono } from 'hono';
-import { AppError } from '../errors.ts';
-import type { AppEnv } from '../lib/context.ts';
-import { requestHeader } from '../lib/http.ts';
-import { linkToken } from '../lib/request.ts';
-import { sendStream } from '../lib/respond.ts';
+import { AppError } from '../platform/errors.ts';
+import type { AppEnv } from '../platform/http/context.ts';
+import { requestHeader } from '../platform/http/http.ts';
+import { linkToken } from '../platform/http/request.ts';
+import { sendStream } from '../platform/http/respond.ts';
 import type { FileService } from './service.ts';
 
 /**

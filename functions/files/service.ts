@@ -13,10 +13,10 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { lookup } from 'mrmime';
-import { allowedDownloadUrl } from '../../src/lib/content/downloads.ts';
-import { AppError } from '../errors.ts';
-import type { Tokens } from '../lib/tokens.ts';
-import type { ByteRange, StoragePort } from '../storage/port.ts';
+import { allowedDownloadUrl } from '#shared/content/downloads.ts';
+import { AppError } from '../platform/errors.ts';
+import type { Tokens } from '../platform/tokens.ts';
+import type { ByteRange, StoragePort } from '../platform/storage/port.ts';
 
 export interface FileServiceDeps {
   tokens: Tokens;

@@ -1,9 +1,9 @@
 /** POST /api/leads: the lead dialog of the tools list. */
 import { Hono } from 'hono';
 import { z } from 'zod';
-import type { RateLimitService } from '../abuse/service.ts';
-import type { AppEnv } from '../lib/context.ts';
-import { clientIp, emailAddress, honeypot, itemRef, readBody, singleLine } from '../lib/request.ts';
+import type { RateLimitService } from '../platform/abuse/service.ts';
+import type { AppEnv } from '../platform/http/context.ts';
+import { clientIp, emailAddress, honeypot, itemRef, readBody, singleLine } from '../platform/http/request.ts';
 import type { LeadService } from './service.ts';
 
 const LeadSchema = z.object({

@@ -3,11 +3,11 @@
  * for days) and a short-lived link is returned for the Download Now button. Gated tools are not
  * offered here; the gated-content work serves them to entitled members.
  */
-import { itemPath } from '../../src/lib/content/registry.ts';
+import { itemPath } from '#shared/content/registry.ts';
 import type { ContentService } from '../content/service.ts';
-import type { Db } from '../db/client.ts';
+import type { Db } from '../platform/db/client.ts';
 import type { EmailService } from '../email/service.ts';
-import { AppError } from '../errors.ts';
+import { AppError } from '../platform/errors.ts';
 import type { FileService } from '../files/service.ts';
 import { createLeadStore } from './store.ts';
 

@@ -1,6 +1,6 @@
 /** The only module that touches the leads table. */
-import type { DbOrTx } from '../db/client.ts';
-import { leads } from '../db/schema.ts';
+import type { DbOrTx } from '../platform/db/client.ts';
+import { leads } from '../platform/db/schema.ts';
 
 export function createLeadStore(db: DbOrTx) {
   return {

@@ -4,10 +4,10 @@
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
-import type { RateLimitService } from '../abuse/service.ts';
-import type { AppContext, AppEnv } from '../lib/context.ts';
-import { clientIp, emailAddress, honeypot, isFormPost, linkToken, readBody, sitePath } from '../lib/request.ts';
-import { redirectLocal } from '../lib/respond.ts';
+import type { RateLimitService } from '../platform/abuse/service.ts';
+import type { AppContext, AppEnv } from '../platform/http/context.ts';
+import { clientIp, emailAddress, honeypot, isFormPost, linkToken, readBody, sitePath } from '../platform/http/request.ts';
+import { redirectLocal } from '../platform/http/respond.ts';
 import { NewsletterLinkError, type NewsletterService } from './service.ts';
 
 const SubscribeSchema = z.object({

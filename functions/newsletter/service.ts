@@ -3,13 +3,13 @@
  * POST with the signed link's token confirms, so link scanners that follow GET links cannot. Every
  * newsletter mail carries an unsubscribe link and one-click List-Unsubscribe headers.
  */
-import type { Db } from '../db/client.ts';
-import type { SubscriberRow } from '../db/schema.ts';
+import type { Db } from '../platform/db/client.ts';
+import type { SubscriberRow } from '../platform/db/schema.ts';
 import type { EmailService } from '../email/service.ts';
-import { LINK_MESSAGES, type LinkProblem } from '../../src/lib/newsletter.ts';
-import { AppError } from '../errors.ts';
-import type { Logger } from '../lib/logger.ts';
-import type { Tokens } from '../lib/tokens.ts';
+import { LINK_MESSAGES, type LinkProblem } from '#shared/newsletter.ts';
+import { AppError } from '../platform/errors.ts';
+import type { Logger } from '../platform/logger.ts';
+import type { Tokens } from '../platform/tokens.ts';
 import { createNewsletterStore } from './store.ts';
 
 const CONFIRM_TTL_SECONDS = 7 * 24 * 3600;

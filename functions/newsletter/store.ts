@@ -1,7 +1,7 @@
 /** The only module that touches newsletter_subscribers. */
 import { eq, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../db/client.ts';
-import { newsletterSubscribers, type SubscriberRow } from '../db/schema.ts';
+import type { DbOrTx } from '../platform/db/client.ts';
+import { newsletterSubscribers, type SubscriberRow } from '../platform/db/schema.ts';
 
 export function createNewsletterStore(db: DbOrTx) {
   return {

@@ -3,10 +3,10 @@
  * lesson to resume at. Only lessons the course still has count (a lesson removed from a course
  * drops out of the figures without a migration).
  */
-import type { CourseItem } from '../../src/lib/content/registry.ts';
+import type { CourseItem } from '#shared/content/registry.ts';
 import type { ContentService } from '../content/service.ts';
-import type { Db } from '../db/client.ts';
-import { AppError } from '../errors.ts';
+import type { Db } from '../platform/db/client.ts';
+import { AppError } from '../platform/errors.ts';
 import type { Viewer } from '../users/service.ts';
 import { createProgressStore, type ProgressRow } from './store.ts';
 

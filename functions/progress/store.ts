@@ -1,7 +1,7 @@
 /** Course progress: the last lesson a member opened per course, and the lessons they completed. */
 import { and, eq, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../db/client.ts';
-import { courseProgress, lessonCompletions } from '../db/schema.ts';
+import type { DbOrTx } from '../platform/db/client.ts';
+import { courseProgress, lessonCompletions } from '../platform/db/schema.ts';
 
 export interface ProgressRow {
   courseSlug: string;

@@ -4,8 +4,8 @@
  * and the README lists them. Seeded only on the embedded defaults (PGlite, embedded auth, no https
  * SITE_URL) unless AUTH_SEED_DEMO says otherwise, so a deployment never has them.
  */
-import type { AccessLevel } from '../../src/lib/access.ts';
-import type { Role } from '../db/schema.ts';
+import type { AccessLevel } from '#shared/access.ts';
+import type { Role } from '../platform/db/schema.ts';
 
 export const DEMO_PASSWORD = 'beacon-demo-2026';
 

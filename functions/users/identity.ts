@@ -8,15 +8,15 @@
  */
 import { z } from 'zod';
 import { InvalidTokenError, type AccessClaims, type AccessTokenVerifier } from '../auth/verify.ts';
-import { isStaff } from '../../src/lib/access.ts';
-import type { ProfileRow } from '../db/schema.ts';
-import { AppError } from '../errors.ts';
-import type { AppContext, AppMiddleware } from '../lib/context.ts';
-import { requestHeader } from '../lib/http.ts';
-import { markPrivate } from '../lib/respond.ts';
+import { isStaff } from '#shared/access.ts';
+import type { ProfileRow } from '../platform/db/schema.ts';
+import { AppError } from '../platform/errors.ts';
+import type { AppContext, AppMiddleware } from '../platform/http/context.ts';
+import { requestHeader } from '../platform/http/http.ts';
+import { markPrivate } from '../platform/http/respond.ts';
 import type { UserService, Viewer } from './service.ts';
 
-declare module '../lib/context.ts' {
+declare module '../platform/http/context.ts' {
   interface AppVariables {
     /** The signed-in caller, when the request carried a valid access token. */
     viewer?: Viewer;

@@ -1,13 +1,13 @@
 /** The user API (spec point 7), every call authorised on the server from the access token. */
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { ACCESS_LEVELS } from '../../src/lib/access.ts';
+import { ACCESS_LEVELS } from '#shared/access.ts';
 import type { AccessTokenVerifier } from '../auth/verify.ts';
-import { LANGUAGES } from '../db/schema.ts';
-import { AppError } from '../errors.ts';
-import type { AppEnv } from '../lib/context.ts';
-import { emailAddress, pathId, readBody, singleLine } from '../lib/request.ts';
-import { createAnswer, sendPrivateJson } from '../lib/respond.ts';
+import { LANGUAGES } from '../platform/db/schema.ts';
+import { AppError } from '../platform/errors.ts';
+import type { AppEnv } from '../platform/http/context.ts';
+import { emailAddress, pathId, readBody, singleLine } from '../platform/http/request.ts';
+import { createAnswer, sendPrivateJson } from '../platform/http/respond.ts';
 import { identify, liveSession, requireLiveSession, requireViewer, type SessionCheck } from './identity.ts';
 import type { FeedService } from '../feeds/service.ts';
 import type { ProgressService } from '../progress/service.ts';

@@ -3,11 +3,11 @@
  * authenticated call otherwise), the user API's rules (spec point 7, with real authorisation), and
  * the member's own data: export and deletion.
  */
-import type { AccessLevel } from '../../src/lib/access.ts';
-import type { Db, DbOrTx } from '../db/client.ts';
-import type { Language, ProfileRow, Role } from '../db/schema.ts';
+import type { AccessLevel } from '#shared/access.ts';
+import type { Db, DbOrTx } from '../platform/db/client.ts';
+import type { Language, ProfileRow, Role } from '../platform/db/schema.ts';
 import type { EmailService } from '../email/service.ts';
-import { AppError } from '../errors.ts';
+import { AppError } from '../platform/errors.ts';
 import { createUserStore } from './store.ts';
 
 /** Who is asking: set by the identity middleware from a verified access token. */

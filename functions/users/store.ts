@@ -1,6 +1,6 @@
 /** The members' tables: profiles, the audit log, and the personal data other domains keep by address. */
 import { eq, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../db/client.ts';
+import type { DbOrTx } from '../platform/db/client.ts';
 import {
   auditLog,
   contactMessages,
@@ -12,7 +12,7 @@ import {
   purchases,
   subscriptions as paidSubscriptions,
   type ProfileRow,
-} from '../db/schema.ts';
+} from '../platform/db/schema.ts';
 
 /** Carries the id of a profile changed or deleted anywhere, at commit (a trigger on `profiles`, migration 0010). */
 export const PROFILE_CHANNEL = 'profile_changed';

@@ -7,10 +7,10 @@ import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
 import { createApp } from '../../functions/app.ts';
 import { loadConfig } from '../../functions/config.ts';
-import { listen } from '../../functions/lib/http-server.ts';
-import { LOG_SERIALIZERS } from '../../functions/lib/logger.ts';
-import type { Role } from '../../functions/db/schema.ts';
-import { createServices, type Services } from '../../functions/services.ts';
+import { listen } from '../../functions/platform/http/http-server.ts';
+import { LOG_SERIALIZERS } from '../../functions/platform/logger.ts';
+import type { Role } from '../../functions/platform/db/schema.ts';
+import { createServices, type Services } from '../../functions/compose.ts';
 
 export async function startBenchApi(name: string, onStop: () => void = () => undefined) {
   const config = loadConfig();

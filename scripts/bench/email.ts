@@ -7,10 +7,10 @@ import { fork } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pino } from 'pino';
-import { openDatabase, type Database } from '../../functions/db/client.ts';
-import { emails } from '../../functions/db/schema.ts';
+import { openDatabase, type Database } from '../../functions/platform/db/client.ts';
+import { emails } from '../../functions/platform/db/schema.ts';
 import { createEmailService } from '../../functions/email/service.ts';
-import { createSmtpTransport } from '../../functions/email/transport/index.ts';
+import { createSmtpTransport } from '../../functions/platform/mail/index.ts';
 import { createEmailWorker } from '../../functions/email/worker.ts';
 import { createTestDatabase, startPostgres } from '../../tests/support/postgres.ts';
 

@@ -6,8 +6,8 @@
  * writes, 0 lost or duplicated mails).
  */
 import { inArray } from 'drizzle-orm';
-import { openDatabase } from '../../functions/db/client.ts';
-import { contactMessages, newsletterSubscribers } from '../../functions/db/schema.ts';
+import { openDatabase } from '../../functions/platform/db/client.ts';
+import { contactMessages, newsletterSubscribers } from '../../functions/platform/db/schema.ts';
 import { DEMO_PASSWORD } from '../../functions/users/demo.ts';
 import { startCluster } from '../../tests/support/cluster.ts';
 import { quietLogger } from '../../tests/support/fixtures.ts';

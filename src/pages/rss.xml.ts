@@ -5,7 +5,7 @@
  */
 import type { APIRoute } from 'astro';
 import { serverContext } from '../lib/server/context.ts';
-import { blogFeedXml } from '../lib/rss.ts';
+import { blogFeedXml } from '../lib/server/rss.ts';
 
 /** Rendered per request from the server's cached content, so new articles appear at once. */
 export const prerender = false;

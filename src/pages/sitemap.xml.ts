@@ -7,8 +7,8 @@ import type { APIRoute } from 'astro';
 import { getServices } from '../components/marketing/service-collection.ts';
 import { escapeXml } from '../components/marketing/xml.ts';
 import { serverContext } from '../lib/server/context.ts';
-import { CONTENT_TYPES, itemPath } from '../lib/content/registry.ts';
-import { servicePath } from '../lib/services.ts';
+import { CONTENT_TYPES, itemPath } from '#shared/content/registry.ts';
+import { servicePath } from '#shared/offerings.ts';
 
 export const STATIC_ROUTES = [
   '/',

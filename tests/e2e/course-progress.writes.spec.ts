@@ -4,7 +4,7 @@
  * lesson, and the account page's progress card and private feed link.
  */
 import { expect, test } from '@playwright/test';
-import type { PublicItem } from '../../src/lib/content/registry.ts';
+import type { PublicItem } from '#shared/content/registry.ts';
 import { seriousViolations } from './axe.ts';
 import { signedInMember } from './members.ts';
 import { apiList } from './support.ts';

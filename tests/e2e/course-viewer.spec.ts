@@ -5,7 +5,7 @@
  * meets the gate card in the lesson.
  */
 import { expect, test } from '@playwright/test';
-import type { PublicItem } from '../../src/lib/content/registry.ts';
+import type { PublicItem } from '#shared/content/registry.ts';
 import { seriousViolations } from './axe.ts';
 import { apiList } from './support.ts';
 

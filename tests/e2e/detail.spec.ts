@@ -4,7 +4,7 @@
  */
 import { expect, test } from '@playwright/test';
 import { format, parseISO } from 'date-fns';
-import type { PublicItem } from '../../src/lib/content/registry.ts';
+import type { PublicItem } from '#shared/content/registry.ts';
 import { BUILT_DB_ARTICLE } from '../support/site.ts';
 import { apiList } from './support.ts';
 

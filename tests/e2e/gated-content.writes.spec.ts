@@ -5,7 +5,7 @@
  * comes back to the page).
  */
 import { expect, test } from '@playwright/test';
-import type { PublicItem } from '../../src/lib/content/registry.ts';
+import type { PublicItem } from '#shared/content/registry.ts';
 import { confirmationLink, PASSWORD, setAccessLevel, signedInMember, uniqueEmail } from './members.ts';
 import { apiList, siteContent } from './support.ts';
 

@@ -3,7 +3,7 @@
  * You state with Download Now, skipping the form for a stored email, and the 'Error' toast.
  */
 import { expect, test, type Page } from '@playwright/test';
-import type { PublicItem } from '../../src/lib/content/registry.ts';
+import type { PublicItem } from '#shared/content/registry.ts';
 import { apiList } from './support.ts';
 
 async function freeTool(page: Page) {

@@ -3,7 +3,7 @@
  * texts, search and filters (kept in the URL), tag chips and the "+N more" badge.
  */
 import { expect, test, type Page } from '@playwright/test';
-import type { PublicItem } from '../../src/lib/content/registry.ts';
+import type { PublicItem } from '#shared/content/registry.ts';
 import { apiList } from './support.ts';
 
 const LISTS = [

@@ -119,7 +119,7 @@ test('the RSS feed is valid XML listing every article with public metadata only'
   }, xml);
   expect(feed).not.toHaveProperty('error');
   expect(feed).toMatchObject({ root: 'rss', version: '2.0', title: 'Beacon Growth Blog' });
-  const blogs = await apiList<Extract<import('../../src/lib/content/registry.ts').PublicItem, { type: 'blog' }>>(request, 'blogs');
+  const blogs = await apiList<Extract<import('#shared/content/registry.ts').PublicItem, { type: 'blog' }>>(request, 'blogs');
   expect(feed.items).toHaveLength(blogs.length);
   const allowed = new Set(['title', 'link', 'guid', 'description', 'pubDate', 'dc:creator', 'category']);
   for (const item of feed.items!) {

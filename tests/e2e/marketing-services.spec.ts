@@ -3,7 +3,7 @@
  * by step position, working share links, Service JSON-LD, and the not-found page (404).
  */
 import { expect, test } from '@playwright/test';
-import { STEP_DURATIONS } from '../../src/lib/services.ts';
+import { STEP_DURATIONS } from '#shared/offerings.ts';
 import { jsonLd, SERVICES } from './marketing-support.ts';
 
 test('the overview shows every service with its benefits, Learn More and the call to action', async ({ page }) => {

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { parse } from 'yaml';
-import { ServiceSchema, sortServices, type Service } from '../../src/lib/services.ts';
+import { ServiceSchema, sortServices, type Service } from '#shared/offerings.ts';
 
 const dir = path.resolve(import.meta.dirname, '../../content/services');
 

@@ -3,8 +3,8 @@ import path from 'node:path';
 import type { APIRequestContext } from '@playwright/test';
 import { createMdxSource } from '../../functions/content/mdx-source.ts';
 import { createContentService, type ContentService } from '../../functions/content/service.ts';
-import { openDatabase, type Database } from '../../functions/db/client.ts';
-import type { PublicItem } from '../../src/lib/content/registry.ts';
+import { openDatabase, type Database } from '../../functions/platform/db/client.ts';
+import type { PublicItem } from '#shared/content/registry.ts';
 import { quietLogger } from '../support/fixtures.ts';
 
 export async function apiList<T extends PublicItem = PublicItem>(request: APIRequestContext, segment: string): Promise<T[]> {

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminService } from '../../functions/admin/service.ts';
-import { auditLog, emails, leads, newsletterSubscribers, profiles, purchases, subscriptions } from '../../functions/db/schema.ts';
+import { auditLog, emails, leads, newsletterSubscribers, profiles, purchases, subscriptions } from '../../functions/platform/db/schema.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { DATABASE_KINDS } from '../support/databases.ts';
 

@@ -8,7 +8,7 @@ import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { and, desc, eq } from 'drizzle-orm';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { authRefreshTokens, authSessions, authUsers, emails, profiles } from '../../functions/db/schema.ts';
+import { authRefreshTokens, authSessions, authUsers, emails, profiles } from '../../functions/platform/db/schema.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { DATABASE_KINDS } from '../support/databases.ts';
 import { badTokens } from '../support/tokens.ts';

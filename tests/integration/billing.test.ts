@@ -10,7 +10,7 @@
 import { and, eq } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { embeddedWebhookSecret } from '../../functions/billing/index.ts';
+import { embeddedWebhookSecret } from '../../functions/payments/index.ts';
 import {
   auditLog,
   emails,
@@ -19,13 +19,13 @@ import {
   subscriptions,
   testBillingSessions,
   testBillingSubscriptions,
-} from '../../functions/db/schema.ts';
-import { loadSigningSecret } from '../../functions/secrets/service.ts';
-import { createSecretStore } from '../../functions/secrets/store.ts';
+} from '../../functions/platform/db/schema.ts';
+import { loadSigningSecret } from '../../functions/platform/secrets/service.ts';
+import { createSecretStore } from '../../functions/platform/secrets/store.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { DATABASE_KINDS } from '../support/databases.ts';
 import { makeCourseInput, makeMarketInput } from '../support/fixtures.ts';
-import { REFUNDED_DUPLICATE, REFUSED_PURCHASE } from '../../src/lib/payments/purchasable.ts';
+import { REFUNDED_DUPLICATE, REFUSED_PURCHASE } from '#shared/payments/purchasable.ts';
 
 const PASSWORD = 'billing flow pass';
 const DAY = 86_400_000;

@@ -147,9 +147,9 @@ describe('the production bundle', () => {
       'dist/server/entry.mjs',
       'dist/client/about/index.html',
       'functions/server.ts',
-      'functions/db/migrations/meta/_journal.json',
+      'functions/platform/db/migrations/meta/_journal.json',
       // A fresh DATA_DIR starts from this instead of running initdb (the PGlite runs below use it).
-      'functions/db/pglite-initdb.tar.gz',
+      'functions/platform/db/pglite-initdb.tar.gz',
     ])
       expect(files, needed).toContain(needed);
     expect(files.some((f) => f.startsWith(path.join('content', 'blog')))).toBe(true);

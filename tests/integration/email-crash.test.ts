@@ -8,10 +8,10 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../../functions/db/client.ts';
-import { emails } from '../../functions/db/schema.ts';
+import { openDatabase, type Database } from '../../functions/platform/db/client.ts';
+import { emails } from '../../functions/platform/db/schema.ts';
 import { createEmailService } from '../../functions/email/service.ts';
-import { createSmtpTransport } from '../../functions/email/transport/index.ts';
+import { createSmtpTransport } from '../../functions/platform/mail/index.ts';
 import { createEmailWorker } from '../../functions/email/worker.ts';
 import { CONTENT_DIR } from '../support/app.ts';
 import { pgAdminUrl } from '../support/databases.ts';
@@ -61,7 +61,7 @@ describe('email worker crash safety (Postgres)', () => {
     const smtp = await startTestSmtp({ beforeAccept: () => (accepted++ < 10 ? Promise.resolve() : held) });
     await enqueueMany(database, TOTAL);
 
-    const child = spawn(process.execPath, [path.join(ROOT, 'functions/email/worker-main.ts')], {
+    const child = spawn(process.execPath, [path.join(ROOT, 'functions/worker.ts')], {
       cwd: ROOT,
       env: {
         PATH: process.env.PATH ?? '',

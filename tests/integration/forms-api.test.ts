@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { contactMessages, emails, leads, rateLimits } from '../../functions/db/schema.ts';
+import { contactMessages, emails, leads, rateLimits } from '../../functions/platform/db/schema.ts';
 import { createTestApp, CONTENT_DIR, type TestApp } from '../support/app.ts';
 import { DATABASE_KINDS } from '../support/databases.ts';
 

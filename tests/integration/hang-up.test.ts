@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { connect } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { HUNG_UP } from '../../functions/errors.ts';
+import { HUNG_UP } from '../../functions/platform/errors.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { tempDir } from '../support/temp.ts';
 import { multipart, pngOfSize } from '../support/uploads.ts';

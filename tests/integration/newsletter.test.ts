@@ -6,12 +6,12 @@
 import { desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { loadConfig } from '../../functions/config.ts';
-import { openDatabase, type Database } from '../../functions/db/client.ts';
-import { emails, newsletterSubscribers, rateLimits } from '../../functions/db/schema.ts';
+import { openDatabase, type Database } from '../../functions/platform/db/client.ts';
+import { emails, newsletterSubscribers, rateLimits } from '../../functions/platform/db/schema.ts';
 import { startServer, type RunningServer } from '../../functions/main.ts';
-import { createTokens } from '../../functions/lib/tokens.ts';
-import { loadSigningSecret } from '../../functions/secrets/service.ts';
-import { createSecretStore } from '../../functions/secrets/store.ts';
+import { createTokens } from '../../functions/platform/tokens.ts';
+import { loadSigningSecret } from '../../functions/platform/secrets/service.ts';
+import { createSecretStore } from '../../functions/platform/secrets/store.ts';
 import { CONTENT_DIR } from '../support/app.ts';
 import { DATABASE_KINDS, pgAdminUrl } from '../support/databases.ts';
 import { quietLogger } from '../support/fixtures.ts';

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadConfig } from '../../functions/config.ts';
 import { startServer, type RunningServer } from '../../functions/main.ts';
-import { computeChanges } from '../../functions/site/preview-changes.ts';
+import { computeChanges } from '../../functions/platform/site/preview-changes.ts';
 import { DEMO_PASSWORD } from '../../functions/users/demo.ts';
 import { CONTENT_DIR } from '../support/app.ts';
 import { quietLogger } from '../support/fixtures.ts';

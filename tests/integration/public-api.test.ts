@@ -4,8 +4,8 @@
  */
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../functions/db/client.ts';
-import { CONTENT_TYPE_INFO, PublicItemSchema, type ContentType, type PublicItem } from '../../src/lib/content/registry.ts';
+import { openDatabase } from '../../functions/platform/db/client.ts';
+import { CONTENT_TYPE_INFO, PublicItemSchema, type ContentType, type PublicItem } from '#shared/content/registry.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { DATABASE_KINDS } from '../support/databases.ts';
 import { INPUT_BUILDERS, makeBlogInput, quietLogger } from '../support/fixtures.ts';

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { loadConfig } from '../../functions/config.ts';
 import { createMdxSource } from '../../functions/content/mdx-source.ts';
 import { createContentService } from '../../functions/content/service.ts';
-import { openDatabase } from '../../functions/db/client.ts';
+import { openDatabase } from '../../functions/platform/db/client.ts';
 import { startServer, type RunningServer } from '../../functions/main.ts';
 import { CONTENT_DIR } from '../support/app.ts';
 import { tempDir } from '../support/temp.ts';

@@ -8,7 +8,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { inject, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../functions/db/client.ts';
+import { openDatabase } from '../../functions/platform/db/client.ts';
 import { createMdxSource } from '../../functions/content/mdx-source.ts';
 import { createContentService } from '../../functions/content/service.ts';
 import { CONTENT_DIR } from '../support/app.ts';

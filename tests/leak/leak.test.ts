@@ -8,7 +8,7 @@ import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { splitPreview } from '../../functions/content/render.ts';
-import { CONTENT_TYPE_INFO, CONTENT_TYPES, type ContentItem } from '../../src/lib/content/registry.ts';
+import { CONTENT_TYPE_INFO, CONTENT_TYPES, type ContentItem } from '#shared/content/registry.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 
 const SENTINEL = 'PREMIUM-SENTINEL-7f3a';

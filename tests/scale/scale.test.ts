@@ -9,8 +9,8 @@ import { randomUUID } from 'node:crypto';
 import Stripe from 'stripe';
 import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { embeddedWebhookSecret } from '../../functions/billing/index.ts';
-import { openDatabase, type Database } from '../../functions/db/client.ts';
+import { embeddedWebhookSecret } from '../../functions/payments/index.ts';
+import { openDatabase, type Database } from '../../functions/platform/db/client.ts';
 import {
   contactMessages,
   emails,
@@ -20,7 +20,7 @@ import {
   testBillingEvents,
   testBillingSubscriptions,
   webhookEvents,
-} from '../../functions/db/schema.ts';
+} from '../../functions/platform/db/schema.ts';
 import { DEMO_PASSWORD } from '../../functions/users/demo.ts';
 import { CLUSTER_SECRET, startCluster, type Cluster } from '../support/cluster.ts';
 import { pgAdminUrl } from '../support/databases.ts';

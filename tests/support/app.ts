@@ -2,7 +2,7 @@
 import path from 'node:path';
 import { createApp } from '../../functions/app.ts';
 import { loadConfig, type Config } from '../../functions/config.ts';
-import { createServices, type ServiceOptions } from '../../functions/services.ts';
+import { createServices, type ServiceOptions } from '../../functions/compose.ts';
 import { quietLogger } from './fixtures.ts';
 import { openTestDatabase, type TestDatabaseKind } from './databases.ts';
 

@@ -3,7 +3,7 @@
  * Postgres server (a fresh database per call, on the server the test set-up started).
  */
 import { inject } from 'vitest';
-import { openDatabase, type Database } from '../../functions/db/client.ts';
+import { openDatabase, type Database } from '../../functions/platform/db/client.ts';
 import { quietLogger } from './fixtures.ts';
 import { createTestDatabase } from './postgres.ts';
 

@@ -1,6 +1,6 @@
 /** Row counts of every table, so a test can prove a request wrote nothing (new tables included). */
 import { sql } from 'drizzle-orm';
-import type { Db } from '../../functions/db/client.ts';
+import type { Db } from '../../functions/platform/db/client.ts';
 
 export async function rowCounts(db: Db): Promise<Record<string, number>> {
   const rows = async <T>(query: ReturnType<typeof sql>) => ((await db.execute(query)) as unknown as { rows: T[] }).rows;

@@ -1,6 +1,6 @@
 /** Typed builders for test inputs and a quiet logger. */
 import { pino } from 'pino';
-import type { Logger } from '../../functions/lib/logger.ts';
+import type { Logger } from '../../functions/platform/logger.ts';
 
 export const quietLogger = (): Logger => pino({ level: 'silent' });
 

@@ -7,8 +7,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { gte } from 'drizzle-orm';
-import type { Database } from '../../functions/db/client.ts';
-import { emails } from '../../functions/db/schema.ts';
+import type { Database } from '../../functions/platform/db/client.ts';
+import { emails } from '../../functions/platform/db/schema.ts';
 import type { Cluster } from './cluster.ts';
 
 export interface LoadOptions {

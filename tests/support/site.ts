@@ -9,7 +9,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createContentService } from '../../functions/content/service.ts';
 import { createMdxSource } from '../../functions/content/mdx-source.ts';
-import { openDatabase } from '../../functions/db/client.ts';
+import { openDatabase } from '../../functions/platform/db/client.ts';
 import { quietLogger } from './fixtures.ts';
 import { createTestDatabase, startPostgres } from './postgres.ts';
 

@@ -11,7 +11,7 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { addMonths, addYears } from 'date-fns';
 import Stripe from 'stripe';
-import type { SubscriptionStatus } from '../../functions/billing/provider.ts';
+import type { SubscriptionStatus } from '../../functions/payments/provider.ts';
 
 type Params = Record<string, unknown>;
 type Metadata = Record<string, string>;

@@ -6,8 +6,8 @@
  */
 import { eq } from 'drizzle-orm';
 import { decodeJwt, decodeProtectedHeader, generateKeyPair, importJWK, SignJWT } from 'jose';
-import type { Db } from '../../functions/db/client.ts';
-import { authSigningKeys } from '../../functions/db/schema.ts';
+import type { Db } from '../../functions/platform/db/client.ts';
+import { authSigningKeys } from '../../functions/platform/db/schema.ts';
 
 export async function badTokens(db: Db, good: string, otherUserId: string): Promise<Record<string, string>> {
   const claims = decodeJwt(good);

@@ -2,8 +2,8 @@
  * The copy of the account mails in the three languages members can choose (English, Spanish,
  * French). A member's emails use the language saved on their profile; new sign-ups get English.
  */
-import { SITE } from '../../../src/lib/site.ts';
-import type { Language } from '../../db/schema.ts';
+import { SITE } from '#shared/site.ts';
+import type { Language } from '../../platform/db/schema.ts';
 
 /** The languages a member can choose for their emails (the profile's). */
 export type MailLanguage = Language;

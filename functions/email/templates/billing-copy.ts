@@ -5,7 +5,7 @@
  * as ISO strings, written out in the member's language. In test mode (the embedded test provider or
  * a Stripe test key) every billing mail says so in its subject and at its top.
  */
-import { SITE } from '../../../src/lib/site.ts';
+import { SITE } from '#shared/site.ts';
 import type { MailLanguage } from './account-copy.ts';
 
 export interface PlanMailData {

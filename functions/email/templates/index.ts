@@ -3,7 +3,7 @@
  * an HTML part (inside the shared layout) and a text part. Later issues add their messages here
  * (account confirmation, password recovery, payment receipt, cancellation) in the same shape.
  */
-import { SITE } from '../../../src/lib/site.ts';
+import { SITE } from '#shared/site.ts';
 import { html, paragraphs } from './html.ts';
 import {
   ACCOUNT_DELETED,

@@ -3,7 +3,7 @@
  * unsubscribe link. Table-based with inline styles, as mail clients need. Header and footer rows
  * are marked `data-mail-chrome`, so the admin dashboard's preview shows each message's own text.
  */
-import { SITE } from '../../../src/lib/site.ts';
+import { SITE } from '#shared/site.ts';
 import { html, type SafeHtml } from './html.ts';
 
 export interface LayoutInput {

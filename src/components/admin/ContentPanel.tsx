@@ -5,11 +5,11 @@
  * or deleted (after a confirmation) through the creator API.
  */
 import { useEffect, useId, useState } from 'react';
-import { accessLabel, type AccessLevel } from '../../lib/access.ts';
-import { gatedFetch } from '../../lib/content/gated-client.ts';
-import { CONTENT_TYPE_INFO, type ContentType } from '../../lib/content/registry.ts';
-import { CREATE_TABS } from '../../lib/create/form.ts';
-import { toast } from '../../lib/toast.ts';
+import { accessLabel, type AccessLevel } from '#shared/access.ts';
+import { gatedFetch } from '../../lib/browser/api.ts';
+import { CONTENT_TYPE_INFO, type ContentType } from '#shared/content/registry.ts';
+import { CREATE_TABS } from '#shared/create-form.ts';
+import { toast } from '../../lib/browser/toast.ts';
 import { INPUT_CLASS } from '../forms/TextField.tsx';
 
 interface CatalogItem {

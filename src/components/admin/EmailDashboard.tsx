@@ -8,9 +8,9 @@
  * means no mail worker is picking mail up).
  */
 import { useCallback, useEffect, useId, useState } from 'react';
-import { previewHtml } from '../../lib/admin/email-preview.ts';
-import { gatedFetch } from '../../lib/content/gated-client.ts';
-import { toast } from '../../lib/toast.ts';
+import { previewHtml } from '../../lib/browser/email-preview.ts';
+import { gatedFetch } from '../../lib/browser/api.ts';
+import { toast } from '../../lib/browser/toast.ts';
 
 export interface EmailRecord {
   id: string;

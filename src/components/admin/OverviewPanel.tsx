@@ -5,9 +5,9 @@
  * demand; the numbers are also in a table for screen readers and when the chart cannot load).
  */
 import { useEffect, useRef, useState } from 'react';
-import { ACCESS_LEVELS, accessLabel, type AccessLevel } from '../../lib/access.ts';
-import { gatedFetch } from '../../lib/content/gated-client.ts';
-import { formatPlanAmount } from '../../lib/payments/display.ts';
+import { ACCESS_LEVELS, accessLabel, type AccessLevel } from '#shared/access.ts';
+import { gatedFetch } from '../../lib/browser/api.ts';
+import { formatPlanAmount } from '#shared/payments/display.ts';
 
 export interface Overview {
   members: { total: number; byLevel: Record<AccessLevel, number> };

@@ -4,10 +4,10 @@
  * server refuses an admin removing their own admin role), and the audit log of such changes.
  */
 import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
-import { ACCESS_LEVELS, accessLabel, ROLES, type AccessLevel, type Role } from '../../lib/access.ts';
-import { gatedFetch } from '../../lib/content/gated-client.ts';
-import { formatPlanAmount } from '../../lib/payments/display.ts';
-import { toast } from '../../lib/toast.ts';
+import { ACCESS_LEVELS, accessLabel, ROLES, type AccessLevel, type Role } from '#shared/access.ts';
+import { gatedFetch } from '../../lib/browser/api.ts';
+import { formatPlanAmount } from '#shared/payments/display.ts';
+import { toast } from '../../lib/browser/toast.ts';
 import { INPUT_CLASS } from '../forms/TextField.tsx';
 
 export interface AdminMember {

@@ -4,8 +4,8 @@
  */
 import { useStore } from '@nanostores/react';
 import { useEffect } from 'react';
-import type { Role } from '../../lib/access.ts';
-import { $auth, authClient } from '../../lib/auth/client.ts';
+import type { Role } from '#shared/access.ts';
+import { $auth, authClient } from '../../lib/browser/auth/client.ts';
 
 /** True once the signed-in caller has one of `roles`; until then the page shows `<PageSpinner />`. */
 export function useRoleGate(roles: readonly Role[], { signedOut, wrongRole }: { signedOut: string; wrongRole: string }): boolean {

@@ -7,7 +7,7 @@
  */
 import { useStore } from '@nanostores/react';
 import { useEffect, useId, useState, type FormEvent } from 'react';
-import { $auth, authClient, setProfile, type Profile } from '../../lib/auth/client.ts';
+import { $auth, authClient, setProfile, type Profile } from '../../lib/browser/auth/client.ts';
 import { TextField } from '../forms/TextField.tsx';
 import { AccountSettings } from './AccountSettings.tsx';
 import { PurchasesCard } from '../payments/PurchasesCard.tsx';

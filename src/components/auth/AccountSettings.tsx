@@ -3,8 +3,8 @@
  * the Danger Zone, whose Delete Account really deletes (after a confirmation dialog).
  */
 import { useId, useRef, useState, type FormEvent } from 'react';
-import { authClient, type Profile } from '../../lib/auth/client.ts';
-import { toast } from '../../lib/toast.ts';
+import { authClient, type Profile } from '../../lib/browser/auth/client.ts';
+import { toast } from '../../lib/browser/toast.ts';
 import { INPUT_CLASS } from '../forms/TextField.tsx';
 import { api, button, card, failed } from './account-ui.ts';
 import { MemberFeedCard } from './MemberFeedCard.tsx';

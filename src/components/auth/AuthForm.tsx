@@ -4,7 +4,7 @@
  * toast with the service's message; a new account shows 'Account created' and asks to confirm the
  * address from the mail, whose code can also be typed here.
  *
- * /signin is also where every mailed link lands (src/lib/auth/return-to.ts): the fragment is read
+ * /signin is also where every mailed link lands (src/lib/shared/auth/return-to.ts): the fragment is read
  * before supabase-js takes it. A link that signed the visitor in leaves a message for the target
  * page ('Email confirmed', 'Signed in'); a reset link goes on to the new-password page; a failed link
  * keeps the visitor here with the reason and a way to a new link (LinkProblem). 'Have a code?' takes
@@ -13,11 +13,11 @@
 import { useStore } from '@nanostores/react';
 import type { Session } from '@supabase/supabase-js';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { $auth, afterSignIn, authClient } from '../../lib/auth/client.ts';
-import { mailRequestError, readLanding, signedInNotice, signInMethods, type Landing } from '../../lib/auth/mail-links.ts';
-import { isResetTarget, mailLanding, returnTarget, withReturn } from '../../lib/auth/return-to.ts';
-import { setFlash } from '../../lib/flash.ts';
-import { toast } from '../../lib/toast.ts';
+import { $auth, afterSignIn, authClient } from '../../lib/browser/auth/client.ts';
+import { mailRequestError, readLanding, signedInNotice, signInMethods, type Landing } from '#shared/auth/mail-links.ts';
+import { isResetTarget, mailLanding, returnTarget, withReturn } from '#shared/auth/return-to.ts';
+import { setFlash } from '../../lib/browser/flash.ts';
+import { toast } from '../../lib/browser/toast.ts';
 import { SUBMIT_CLASS, TextField } from '../forms/TextField.tsx';
 import { CodeForm } from './CodeForm.tsx';
 import { LinkProblem } from './LinkProblem.tsx';

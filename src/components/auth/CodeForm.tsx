@@ -7,8 +7,8 @@
  */
 import type { Session } from '@supabase/supabase-js';
 import { useId, useState, type FormEvent } from 'react';
-import { authClient } from '../../lib/auth/client.ts';
-import { codeError } from '../../lib/auth/mail-links.ts';
+import { authClient } from '../../lib/browser/auth/client.ts';
+import { codeError } from '#shared/auth/mail-links.ts';
 import { TextField } from '../forms/TextField.tsx';
 
 export interface CodeFormProps {

@@ -1,6 +1,6 @@
 /** The account page's course progress (beyond the spec): every course the member started, newest first. */
 import { useEffect, useState } from 'react';
-import { fetchMyProgress, type MyCourseProgress } from '../../lib/content/gated-client.ts';
+import { fetchMyProgress, type MyCourseProgress } from '../../lib/browser/api.ts';
 import { ProgressBar } from '../content/gated/ProgressBar.tsx';
 
 type State = { status: 'loading' } | { status: 'error' } | { status: 'ready'; courses: MyCourseProgress[] };

@@ -5,9 +5,9 @@
  * the service makes a confirmation link for an address not yet confirmed. The target rides along.
  */
 import { useState, type FormEvent } from 'react';
-import { authClient } from '../../lib/auth/client.ts';
-import { linkProblem, mailRequestError } from '../../lib/auth/mail-links.ts';
-import { isResetTarget, mailLanding } from '../../lib/auth/return-to.ts';
+import { authClient } from '../../lib/browser/auth/client.ts';
+import { linkProblem, mailRequestError } from '#shared/auth/mail-links.ts';
+import { isResetTarget, mailLanding } from '#shared/auth/return-to.ts';
 import { TextField } from '../forms/TextField.tsx';
 
 export interface LinkProblemProps {

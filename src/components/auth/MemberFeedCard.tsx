@@ -3,8 +3,8 @@
  * makes a new link and stops the old one (for a link that was shared or leaked).
  */
 import { useEffect, useId, useState } from 'react';
-import { fetchMemberFeed, resetMemberFeed } from '../../lib/content/gated-client.ts';
-import { toast } from '../../lib/toast.ts';
+import { fetchMemberFeed, resetMemberFeed } from '../../lib/browser/api.ts';
+import { toast } from '../../lib/browser/toast.ts';
 import { INPUT_CLASS } from '../forms/TextField.tsx';
 
 const button = 'min-h-11 rounded-lg px-5 py-2.5 text-sm font-semibold disabled:opacity-60';

@@ -6,11 +6,11 @@
  */
 import { useStore } from '@nanostores/react';
 import { useEffect, useState, type FormEvent } from 'react';
-import { $auth, authClient } from '../../lib/auth/client.ts';
-import { mailRequestError, PASSWORD_UPDATED } from '../../lib/auth/mail-links.ts';
-import { resetLanding, returnTarget, withReturn } from '../../lib/auth/return-to.ts';
-import { setFlash } from '../../lib/flash.ts';
-import { toast } from '../../lib/toast.ts';
+import { $auth, authClient } from '../../lib/browser/auth/client.ts';
+import { mailRequestError, PASSWORD_UPDATED } from '#shared/auth/mail-links.ts';
+import { resetLanding, returnTarget, withReturn } from '#shared/auth/return-to.ts';
+import { setFlash } from '../../lib/browser/flash.ts';
+import { toast } from '../../lib/browser/toast.ts';
 import { SUBMIT_CLASS, TextField } from '../forms/TextField.tsx';
 import { CodeForm } from './CodeForm.tsx';
 

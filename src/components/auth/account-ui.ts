@@ -1,5 +1,5 @@
 /** What the account page's tabs share: card and button styles, the JSON call and the error toast. */
-import { toast } from '../../lib/toast.ts';
+import { toast } from '../../lib/browser/toast.ts';
 
 export const card = 'rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200';
 export const button = 'min-h-11 rounded-lg px-5 py-2.5 text-sm font-semibold disabled:opacity-60';

@@ -1,5 +1,5 @@
-import type { AccessLevel } from '../../lib/access.ts';
-import { accessBadge } from '../../lib/payments/purchasable.ts';
+import type { AccessLevel } from '#shared/access.ts';
+import { accessBadge } from '#shared/payments/purchasable.ts';
 
 const STYLE: Record<AccessLevel, string> = {
   free: 'bg-emerald-50 text-emerald-700 ring-emerald-600/20',

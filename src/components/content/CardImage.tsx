@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { MediaItem } from '../../lib/content/schema.ts';
+import type { MediaItem } from '#shared/content/schema.ts';
 
 const PLACEHOLDER_IMAGE = '/images/placeholder.svg';
 

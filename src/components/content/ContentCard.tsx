@@ -1,7 +1,7 @@
 import { lazy, Suspense, useState } from 'react';
-import type { PublicItem } from '../../lib/content/registry.ts';
-import { formatDate, skillLabel } from '../../lib/format.ts';
-import { priceLabel } from '../../lib/payments/purchasable.ts';
+import type { PublicItem } from '#shared/content/registry.ts';
+import { formatDate, skillLabel } from '#shared/format.ts';
+import { priceLabel } from '#shared/payments/purchasable.ts';
 import { AccessBadge } from './AccessBadge.tsx';
 import { CardImage } from './CardImage.tsx';
 import { TagBadges } from './TagBadges.tsx';

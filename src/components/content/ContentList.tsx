@@ -14,9 +14,9 @@ import {
   toggleValue,
   EMPTY_FILTERS,
   type ListFilters,
-} from '../../lib/content/filter.ts';
-import { SKILL_LEVELS } from '../../lib/content/constants.ts';
-import type { ContentTypeInfo, PublicItem } from '../../lib/content/registry.ts';
+} from '#shared/content/filter.ts';
+import { SKILL_LEVELS } from '#shared/content/constants.ts';
+import type { ContentTypeInfo, PublicItem } from '#shared/content/registry.ts';
 import { ContentCard } from './ContentCard.tsx';
 import { FilterBar } from './FilterBar.tsx';
 import { SkeletonGrid } from './SkeletonGrid.tsx';

@@ -1,6 +1,6 @@
 import { useId } from 'react';
-import type { ListFilterKind, ListFilters } from '../../lib/content/filter.ts';
-import { skillLabel } from '../../lib/format.ts';
+import type { ListFilterKind, ListFilters } from '#shared/content/filter.ts';
+import { skillLabel } from '#shared/format.ts';
 
 interface ChipGroupProps {
   label: string;

@@ -4,8 +4,8 @@
  * emails the link too; failures show the spec's 'Error' toast.
  */
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { readStored, STORAGE_KEYS, writeStored } from '../../lib/storage-keys.ts';
-import { toast } from '../../lib/toast.ts';
+import { readStored, STORAGE_KEYS, writeStored } from '../../lib/browser/storage-keys.ts';
+import { toast } from '../../lib/browser/toast.ts';
 import { INPUT_CLASS } from '../forms/TextField.tsx';
 import { fieldMessage, GENERIC_ERROR, postJson } from '../forms/post-json.ts';
 

@@ -1,4 +1,4 @@
-import { tagOverflow } from '../../lib/content/filter.ts';
+import { tagOverflow } from '#shared/content/filter.ts';
 
 export interface TagBadgesProps {
   tags: readonly string[];

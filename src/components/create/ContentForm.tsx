@@ -10,9 +10,9 @@
  * progress and can be cancelled (`useUploads`).
  */
 import { useId, useMemo, useState, type ReactNode } from 'react';
-import { ACCESS_LEVELS, accessLabel } from '../../lib/access.ts';
-import type { ContentType } from '../../lib/content/registry.ts';
-import { createItem, generateDraft, updateItem } from '../../lib/create/client.ts';
+import { ACCESS_LEVELS, accessLabel } from '#shared/access.ts';
+import type { ContentType } from '#shared/content/registry.ts';
+import { createItem, generateDraft, updateItem } from '../../lib/browser/create.ts';
 import {
   buildPayload,
   createdToast,
@@ -24,8 +24,8 @@ import {
   type ContentDraft,
   type SectionDraft,
   updatedToast,
-} from '../../lib/create/form.ts';
-import { toast } from '../../lib/toast.ts';
+} from '#shared/create-form.ts';
+import { toast } from '../../lib/browser/toast.ts';
 import { INPUT_CLASS } from '../forms/TextField.tsx';
 import { UploadProgress } from './UploadProgress.tsx';
 import { useUploads, type Uploaded } from './use-uploads.ts';

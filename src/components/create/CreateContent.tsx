@@ -6,9 +6,9 @@
  * an existing database item instead (beyond the spec).
  */
 import { useEffect, useId, useState } from 'react';
-import { CONTENT_TYPES, type ContentType } from '../../lib/content/registry.ts';
-import { fetchEditable } from '../../lib/create/client.ts';
-import { CREATE_TABS, draftFromInput } from '../../lib/create/form.ts';
+import { CONTENT_TYPES, type ContentType } from '#shared/content/registry.ts';
+import { fetchEditable } from '../../lib/browser/create.ts';
+import { CREATE_TABS, draftFromInput } from '#shared/create-form.ts';
 import { PageSpinner, TabList, useRoleGate } from '../admin/staff-page.tsx';
 import { ContentForm, type Editing } from './ContentForm.tsx';
 

@@ -5,9 +5,9 @@
  * Up to 25 MB can take minutes on a slow link, so the form shows movement from the first byte.
  */
 import { useRef, useState } from 'react';
-import type { MediaItem } from '../../lib/content/schema.ts';
-import { uploadFile } from '../../lib/create/client.ts';
-import { mediaTypeOf } from '../../lib/create/form.ts';
+import type { MediaItem } from '#shared/content/schema.ts';
+import { uploadFile } from '../../lib/browser/create.ts';
+import { mediaTypeOf } from '#shared/create-form.ts';
 
 export type UploadArea = 'public' | 'protected';
 

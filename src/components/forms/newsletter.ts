@@ -3,8 +3,8 @@
  * stored locally and the field cleared. The API answers 202 (a confirmation mail is on its way);
  * the spec's success toast stays as written. Errors show the server's message in an 'Error' toast.
  */
-import { STORAGE_KEYS, writeStored } from '../../lib/storage-keys.ts';
-import { ensureToastRegion, toast } from '../../lib/toast.ts';
+import { STORAGE_KEYS, writeStored } from '../../lib/browser/storage-keys.ts';
+import { ensureToastRegion, toast } from '../../lib/browser/toast.ts';
 import { fieldMessage, postJson, setBusy } from './post-json.ts';
 
 const INVALID_EMAIL = 'Please enter a valid email address';

@@ -6,10 +6,10 @@
  *   Escape (focus back to the button), 150 ms after a link is chosen, when focus leaves the
  *   header, and on route changes (a back/forward restore or a hash change).
  */
-import { withReturn } from '../../lib/auth/return-to.ts';
-import { AUTH_PUBLIC_KEY, AUTH_SERVICE_URL } from '../../lib/auth/service.ts';
-import { showFlash } from '../../lib/flash.ts';
-import { removeStored, STORAGE_KEYS } from '../../lib/storage-keys.ts';
+import { withReturn } from '#shared/auth/return-to.ts';
+import { AUTH_PUBLIC_KEY, AUTH_SERVICE_URL } from '../../lib/browser/auth/endpoint.ts';
+import { showFlash } from '../../lib/browser/flash.ts';
+import { removeStored, STORAGE_KEYS } from '../../lib/browser/storage-keys.ts';
 
 const SCROLL_THRESHOLD = 20;
 const CLOSE_DURATION_MS = 300;

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createMdxSource } from '../../../functions/content/mdx-source.ts';
-import type { PublicContentReader } from '../../lib/content/reader.ts';
-import { toPublicItem, type ContentType } from '../../lib/content/registry.ts';
+import type { PublicContentReader } from '#shared/content/reader.ts';
+import { toPublicItem, type ContentType } from '#shared/content/registry.ts';
 import { loadHomeTeasers, TEASER_SLUGS } from './home-teasers.ts';
 
 const CONTENT_DIR = path.resolve(import.meta.dirname, '../../../content');

@@ -5,8 +5,8 @@
  * Posts are the latest three of both sources when the page is rendered (per request, from the
  * server's cached reader). Server side only (page frontmatter).
  */
-import type { PublicContentReader } from '../../lib/content/reader.ts';
-import type { PublicBlog, PublicCourse, PublicTool } from '../../lib/content/registry.ts';
+import type { PublicContentReader } from '#shared/content/reader.ts';
+import type { PublicBlog, PublicCourse, PublicTool } from '#shared/content/registry.ts';
 
 const TEASER_TOOL_SLUGS = ['seo-audit-checklist', 'marketing-roi-calculator', 'content-calendar-template'] as const;
 const TEASER_COURSE_SLUGS = ['ai-automation-playbook', 'chatbot-development-essentials', 'content-strategy-sprint'] as const;

@@ -3,15 +3,15 @@
  * member can do with it, never 'Subscribe' to a tier at or below their own: 'Current Plan' on the
  * plan they pay for; 'Upgrade' (applied now, the prorated difference charged today) or 'Switch at
  * renewal' (applied when the period already paid for ends) on the others, as `planChange` in
- * src/lib/pricing.ts decides; 'Starts {date}' on a change already scheduled; 'Included in your plan'
+ * src/lib/shared/pricing.ts decides; 'Starts {date}' on a change already scheduled; 'Included in your plan'
  * below a level given without a subscription (staff, an admin's grant). Choosing a tier opens
  * 'Change Your Plan', which changes the existing subscription: never a second checkout.
  * Vanilla, like pricing-plans.ts, so the page ships no framework.
  */
-import { accessRank, type AccessLevel } from '../../lib/access.ts';
-import { changePlan, fetchMySubscription, type Subscription } from '../../lib/payments/client.ts';
-import { centsToDollars, findTier, formatDollars, planChange, type BillingInterval } from '../../lib/pricing.ts';
-import { STORAGE_KEYS, writeStored } from '../../lib/storage-keys.ts';
+import { accessRank, type AccessLevel } from '#shared/access.ts';
+import { changePlan, fetchMySubscription, type Subscription } from '../../lib/browser/payments/client.ts';
+import { centsToDollars, findTier, formatDollars, planChange, type BillingInterval } from '#shared/pricing.ts';
+import { STORAGE_KEYS, writeStored } from '../../lib/browser/storage-keys.ts';
 
 const GRANTING = ['active', 'trialing', 'past_due'];
 const FAILED = 'Failed to change your plan. Please try again.';

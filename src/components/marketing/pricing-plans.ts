@@ -6,11 +6,11 @@
  * not signed in go through /signin first, which brings them back here with ?plan=, and the panel
  * reopens. Vanilla, reading the stored session without supabase-js, so the page ships no framework.
  */
-import { ACCESS_LEVELS, type AccessLevel } from '../../lib/access.ts';
-import { fetchViewer, storedSession } from '../../lib/content/gated-client.ts';
-import { CHECKOUT_FAILED, goToCheckout } from '../../lib/payments/checkout.ts';
-import { startPlanCheckout } from '../../lib/payments/client.ts';
-import { readStored, STORAGE_KEYS, writeStored } from '../../lib/storage-keys.ts';
+import { ACCESS_LEVELS, type AccessLevel } from '#shared/access.ts';
+import { fetchViewer, storedSession } from '../../lib/browser/api.ts';
+import { CHECKOUT_FAILED, goToCheckout } from '../../lib/browser/payments/checkout.ts';
+import { startPlanCheckout } from '../../lib/browser/payments/client.ts';
+import { readStored, STORAGE_KEYS, writeStored } from '../../lib/browser/storage-keys.ts';
 import { createPlanChanges, type PlanChanges } from './plan-change.ts';
 
 type Interval = 'month' | 'year';

@@ -8,7 +8,7 @@
  * build time and gives editors the field descriptions.
  */
 import { parse } from 'yaml';
-import { ServiceSchema, sortServices, type Service } from '../../lib/services.ts';
+import { ServiceSchema, sortServices, type Service } from '#shared/offerings.ts';
 
 const files = import.meta.glob<string>('../../../content/services/*.{yaml,yml}', { query: '?raw', import: 'default', eager: true });
 

@@ -1,6 +1,6 @@
 /** schema.org objects for JSON-LD (BaseLayout's `jsonLd` prop). */
-import { SITE } from '../../lib/site.ts';
-import type { Service } from '../../lib/services.ts';
+import { SITE } from '#shared/site.ts';
+import type { Service } from '#shared/offerings.ts';
 import { SOCIAL_PROFILES } from '../layout/social-profiles.ts';
 
 const provider = (site: URL) => ({ '@type': 'Organization', name: SITE.name, url: new URL('/', site).href });

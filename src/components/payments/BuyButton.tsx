@@ -5,9 +5,9 @@
  * a red box above the button. Visitors who are not signed in go through /signin and come back here.
  */
 import { useEffect, useState, type ReactNode } from 'react';
-import { formatDollars } from '../../lib/pricing.ts';
-import { CHECKOUT_FAILED, goToCheckout } from '../../lib/payments/checkout.ts';
-import { startItemCheckout, type PurchasableType } from '../../lib/payments/client.ts';
+import { formatDollars } from '#shared/pricing.ts';
+import { CHECKOUT_FAILED, goToCheckout } from '../../lib/browser/payments/checkout.ts';
+import { startItemCheckout, type PurchasableType } from '../../lib/browser/payments/client.ts';
 import { signInHref } from '../content/gated/GateCard.tsx';
 
 export interface BuyButtonProps {

@@ -8,11 +8,11 @@
  * purchase refused because its item was unpublished meanwhile shows the server's refund message.
  */
 import { useEffect, useState } from 'react';
-import { accessLabel } from '../../lib/access.ts';
-import { announceProfileChange } from '../../lib/auth/profile-events.ts';
-import { confirmPayment, purchasePath, readConfirmationQuery, type ConfirmedPayment } from '../../lib/payments/client.ts';
-import { REFUNDED_DUPLICATE, REFUSED_PURCHASE } from '../../lib/payments/purchasable.ts';
-import { STORAGE_KEYS, writeStored } from '../../lib/storage-keys.ts';
+import { accessLabel } from '#shared/access.ts';
+import { announceProfileChange } from '../../lib/browser/auth/profile-events.ts';
+import { confirmPayment, purchasePath, readConfirmationQuery, type ConfirmedPayment } from '../../lib/browser/payments/client.ts';
+import { REFUNDED_DUPLICATE, REFUSED_PURCHASE } from '#shared/payments/purchasable.ts';
+import { STORAGE_KEYS, writeStored } from '../../lib/browser/storage-keys.ts';
 
 export const NO_PAYMENT_INFO = 'No payment information found. Please try again.';
 export const CONFIRM_FAILED = 'There was a problem confirming your payment. Please contact support.';

@@ -4,8 +4,8 @@
  * and while they load or if they cannot be read (the items stay open on their own pages).
  */
 import { useEffect, useState } from 'react';
-import { fetchPurchases, purchasePath, type Purchase } from '../../lib/payments/client.ts';
-import { formatCents, formatPaymentDate } from '../../lib/payments/display.ts';
+import { fetchPurchases, purchasePath, type Purchase } from '../../lib/browser/payments/client.ts';
+import { formatCents, formatPaymentDate } from '#shared/payments/display.ts';
 
 export function PurchasesCard({ className }: { className: string }) {
   const [purchases, setPurchases] = useState<Purchase[]>([]);

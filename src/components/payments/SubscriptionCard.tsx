@@ -9,8 +9,14 @@
  * on {date}' with 'Keep {current}' to withdraw it.
  */
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
-import { refreshProfile, type AuthState } from '../../lib/auth/client.ts';
-import { cancelSubscription, changePlan, createPortalSession, fetchSubscription, type Subscription } from '../../lib/payments/client.ts';
+import { refreshProfile, type AuthState } from '../../lib/browser/auth/client.ts';
+import {
+  cancelSubscription,
+  changePlan,
+  createPortalSession,
+  fetchSubscription,
+  type Subscription,
+} from '../../lib/browser/payments/client.ts';
 import {
   BADGE_CLASS,
   canCancel,
@@ -22,7 +28,7 @@ import {
   periodDateLabel,
   scheduledChangeNotice,
   subscriptionBadge,
-} from '../../lib/payments/display.ts';
+} from '#shared/payments/display.ts';
 
 export const CANCEL_FAILED = 'Failed to cancel subscription. Please try again.';
 export const PORTAL_FAILED = 'Failed to open subscription management portal. Please try again.';

@@ -5,7 +5,7 @@
  * carries the TEST banner and the test cards. The session id in `?session=` is the capability.
  */
 import { useRef, useState, type FormEvent } from 'react';
-import { formatPlanAmount } from '../../lib/payments/display.ts';
+import { formatPlanAmount } from '#shared/payments/display.ts';
 import {
   checkCard,
   fetchTestCheckout,
@@ -15,7 +15,7 @@ import {
   type CardErrors,
   type CardField as Field,
   type TestCheckout as Checkout,
-} from '../../lib/payments/test-provider.ts';
+} from '../../lib/browser/payments/test-provider.ts';
 import { CardField } from './CardField.tsx';
 import { sameOriginUrl } from './test-pages.ts';
 import { useSessionLoad } from './use-session-load.ts';

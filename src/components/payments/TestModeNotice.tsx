@@ -4,7 +4,7 @@
  * Asks the public `GET /api/payments/mode` once per page; shows nothing in live mode or while it loads.
  */
 import { useEffect, useState } from 'react';
-import { fetchPaymentMode, type PaymentMode } from '../../lib/payments/client.ts';
+import { fetchPaymentMode, type PaymentMode } from '../../lib/browser/payments/client.ts';
 
 export function TestModeNotice() {
   const [mode, setMode] = useState<PaymentMode | null>(null);

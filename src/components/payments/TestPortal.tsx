@@ -6,14 +6,14 @@
  * now, as at the period end), and Return to account. The session id in `?session=` is the capability.
  */
 import { useId, useState } from 'react';
-import { BADGE_CLASS, formatPaymentDate, formatPlanAmount, subscriptionBadge } from '../../lib/payments/display.ts';
+import { BADGE_CLASS, formatPaymentDate, formatPlanAmount, subscriptionBadge } from '#shared/payments/display.ts';
 import {
   changeTestSubscription,
   fetchTestPortal,
   type PortalAction,
   type PortalPlan,
   type PortalSubscription,
-} from '../../lib/payments/test-provider.ts';
+} from '../../lib/browser/payments/test-provider.ts';
 import { LoadFailure, LoadingLines } from '../content/gated/LoadStates.tsx';
 import { sameOriginUrl } from './test-pages.ts';
 import { useSessionLoad } from './use-session-load.ts';

@@ -5,7 +5,7 @@
  * the island then lets the server decide.
  */
 import { useEffect, useState } from 'react';
-import { fetchPurchases, type Purchase, type PurchasableType } from '../../lib/payments/client.ts';
+import { fetchPurchases, type Purchase, type PurchasableType } from '../../lib/browser/payments/client.ts';
 import type { ViewerState } from '../content/gated/use-viewer.ts';
 
 export type Ownership = 'loading' | 'owned' | 'not-owned' | 'unknown';

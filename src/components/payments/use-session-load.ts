@@ -4,7 +4,7 @@
  * a server or network failure offers one). `set` replaces the data after an action on the page.
  */
 import { useCallback, useEffect, useState } from 'react';
-import type { TestResult } from '../../lib/payments/test-provider.ts';
+import type { TestResult } from '../../lib/browser/payments/test-provider.ts';
 import { sessionParam } from './test-pages.ts';
 
 export type SessionLoad<T> = { status: 'loading' } | { status: 'failed'; message: string; retry: boolean } | { status: 'ready'; data: T };

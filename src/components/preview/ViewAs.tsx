@@ -5,7 +5,7 @@
  */
 import { useStore } from '@nanostores/react';
 import { useEffect, useState } from 'react';
-import { $auth, authClient } from '../../lib/auth/client.ts';
+import { $auth, authClient } from '../../lib/browser/auth/client.ts';
 
 export interface ViewAsProps {
   accounts: { email: string; label: string }[];

@@ -1,12 +1,12 @@
 /**
  * Server data for page frontmatter and endpoints, the one way pages reach it: `serverContext(locals)`.
- * At run time the server (functions/site/handler.ts) and the dev server (src/integrations/dev-api.ts)
+ * At run time the server (functions/platform/site/handler.ts) and the dev server (src/integrations/dev-api.ts)
  * build a context per request and hand it to Astro as `locals.server`; while prerendering there is no
  * request, and the build's context is used. Server side only: never import from an island.
  */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { BuildReader, PublicContentReader } from '../content/reader.ts';
+import type { BuildReader, PublicContentReader } from '#shared/content/reader.ts';
 
 /** A deploy preview as /preview shows it (present only in preview mode). */
 export interface PreviewContext {

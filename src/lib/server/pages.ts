@@ -1,7 +1,7 @@
 /** Data loading for the detail routes (server side only: page frontmatter). */
 import type { AstroGlobal } from 'astro';
-import type { ContentType, PublicItemOf } from '../content/registry.ts';
-import { SlugSchema } from '../content/schema.ts';
+import type { ContentType, PublicItemOf } from '#shared/content/registry.ts';
+import { SlugSchema } from '#shared/content/schema.ts';
 import { getBuildReader, serverContext } from './context.ts';
 
 /**

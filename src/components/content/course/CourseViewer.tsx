@@ -11,9 +11,9 @@
  * course at the free level is in no plan (the purchase rule): only its buyers and staff open it.
  */
 import { useCallback, useEffect, useId, useMemo, useRef, useState, useSyncExternalStore, type KeyboardEvent } from 'react';
-import type { AccessLevel } from '../../../lib/access.ts';
-import { fetchLesson } from '../../../lib/content/gated-client.ts';
-import { isPriced, isPurchaseOnly, type PricedItem } from '../../../lib/payments/purchasable.ts';
+import type { AccessLevel } from '#shared/access.ts';
+import { fetchLesson } from '../../../lib/browser/api.ts';
+import { isPriced, isPurchaseOnly, type PricedItem } from '#shared/payments/purchasable.ts';
 import { PurchaseOffer } from '../../payments/BuyButton.tsx';
 import { useOwnership } from '../../payments/use-ownership.ts';
 import { ProgressBar } from '../gated/ProgressBar.tsx';

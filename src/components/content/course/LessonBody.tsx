@@ -4,8 +4,8 @@
  * play a download link) and its files as buttons that ask for a fresh signed link when clicked.
  */
 import { useState } from 'react';
-import { lessonDownloadLink, startDownload, type LessonContent, type LessonMedia } from '../../../lib/content/gated-client.ts';
-import { toast } from '../../../lib/toast.ts';
+import { lessonDownloadLink, startDownload, type LessonContent, type LessonMedia } from '../../../lib/browser/api.ts';
+import { toast } from '../../../lib/browser/toast.ts';
 
 const PLACEHOLDER = '/images/placeholder.svg';
 

@@ -3,8 +3,8 @@
  * Retry), 'Mark as complete' for members who keep progress, and Previous Lesson / Next Lesson, which
  * are disabled at the first and last lesson. Without a current lesson it says so (spec point 4).
  */
-import type { AccessLevel } from '../../../lib/access.ts';
-import type { LessonContent } from '../../../lib/content/gated-client.ts';
+import type { AccessLevel } from '#shared/access.ts';
+import type { LessonContent } from '../../../lib/browser/api.ts';
 import { GateCard } from '../gated/GateCard.tsx';
 import { LoadFailure, LoadingLines } from '../gated/LoadStates.tsx';
 import type { GatedState } from '../gated/use-gated-resource.ts';

@@ -1,5 +1,5 @@
 /** The Overview tab: what the course holds and a button into the current lesson. */
-import { accessLabel, type AccessLevel } from '../../../lib/access.ts';
+import { accessLabel, type AccessLevel } from '#shared/access.ts';
 import type { LessonPlace, OutlineSection } from './course-nav.ts';
 
 export interface OverviewPanelProps {

@@ -5,10 +5,10 @@
  * sold only on its own) have none (null).
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { AccessLevel } from '../../../lib/access.ts';
-import { fetchCourseProgress, recordCourseProgress, type CourseProgress } from '../../../lib/content/gated-client.ts';
-import type { PricedItem } from '../../../lib/payments/purchasable.ts';
-import { toast } from '../../../lib/toast.ts';
+import type { AccessLevel } from '#shared/access.ts';
+import { fetchCourseProgress, recordCourseProgress, type CourseProgress } from '../../../lib/browser/api.ts';
+import type { PricedItem } from '#shared/payments/purchasable.ts';
+import { toast } from '../../../lib/browser/toast.ts';
 import { guessAccess, useViewer } from '../gated/use-viewer.ts';
 
 export interface CourseProgressApi {

@@ -5,8 +5,8 @@
  * the whole body (which starts with it) shows, so it never reads twice.
  */
 import { useEffect } from 'react';
-import type { AccessLevel } from '../../../lib/access.ts';
-import { fetchArticleBody } from '../../../lib/content/gated-client.ts';
+import type { AccessLevel } from '#shared/access.ts';
+import { fetchArticleBody } from '../../../lib/browser/api.ts';
 import { GateCard } from './GateCard.tsx';
 import { LoadFailure, LoadingLines } from './LoadStates.tsx';
 import { useGatedResource } from './use-gated-resource.ts';

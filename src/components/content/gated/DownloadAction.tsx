@@ -7,10 +7,10 @@
  * Buy button next to the gate card, or alone when no plan includes it (a priced item at the free level).
  */
 import { lazy, Suspense, useState } from 'react';
-import type { AccessLevel } from '../../../lib/access.ts';
-import { itemDownloadLink, startDownload } from '../../../lib/content/gated-client.ts';
-import { isPriced, isPurchaseOnly } from '../../../lib/payments/purchasable.ts';
-import { toast } from '../../../lib/toast.ts';
+import type { AccessLevel } from '#shared/access.ts';
+import { itemDownloadLink, startDownload } from '../../../lib/browser/api.ts';
+import { isPriced, isPurchaseOnly } from '#shared/payments/purchasable.ts';
+import { toast } from '../../../lib/browser/toast.ts';
 import { PurchaseOffer } from '../../payments/BuyButton.tsx';
 import { useOwnership } from '../../payments/use-ownership.ts';
 import { GateCard } from './GateCard.tsx';

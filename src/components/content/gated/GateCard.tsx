@@ -4,7 +4,7 @@
  * returns them to this page. Members whose level is too low get Upgrade Now only. A visitor on a free
  * item gets 'Free with an account' with Sign up and Sign in instead (both return here; `gateFor`).
  */
-import { gateFor, type AccessLevel } from '../../../lib/access.ts';
+import { gateFor, type AccessLevel } from '#shared/access.ts';
 
 export interface GateCardProps {
   level: AccessLevel;

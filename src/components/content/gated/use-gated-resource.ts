@@ -6,9 +6,9 @@
  * (lesson media links expire, so for half an hour), so going back to a lesson does not ask again.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { effectiveLevel, type AccessLevel } from '../../../lib/access.ts';
-import type { GatedResult } from '../../../lib/content/gated-client.ts';
-import type { PricedItem } from '../../../lib/payments/purchasable.ts';
+import { effectiveLevel, type AccessLevel } from '#shared/access.ts';
+import type { GatedResult } from '../../../lib/browser/api.ts';
+import type { PricedItem } from '#shared/payments/purchasable.ts';
 import { guessAccess, useViewer, type ViewerState } from './use-viewer.ts';
 
 export type GatedState<T> =

@@ -6,9 +6,9 @@
  * tab, or a refreshed token, is picked up at once.
  */
 import { useEffect, useState, useSyncExternalStore } from 'react';
-import type { AccessLevel, Viewer } from '../../../lib/access.ts';
-import { fetchViewer, onSessionChange, storedSession } from '../../../lib/content/gated-client.ts';
-import { itemAccess, type PricedItem } from '../../../lib/payments/purchasable.ts';
+import type { AccessLevel, Viewer } from '#shared/access.ts';
+import { fetchViewer, onSessionChange, storedSession } from '../../../lib/browser/api.ts';
+import { itemAccess, type PricedItem } from '#shared/payments/purchasable.ts';
 
 export type ViewerState =
   | { status: 'loading' }

@@ -1,0 +1,272 @@
+/**
+ * Opens the database and builds the services every entry point shares (the Node server, the dev
+ * server integration, tests): content sources and cache, the email outbox and its worker, abuse
+ * limits, signed links, newsletter, contact, leads and downloads. Each outside service's adapter
+ * (the mail transport today) is picked here, once, from configuration.
+ */
+import { createRateLimitService } from './platform/abuse/service.ts';
+import { createSigningKeys } from './auth/keys.ts';
+import { createAuthService } from './auth/service.ts';
+import { createAuthStore } from './auth/store.ts';
+import { deleteHostedAccount, hostedAccount, hostedSessionIsLive } from './auth/hosted.ts';
+import { createAccessTokenVerifier, localKeySet, remoteKeySet } from './auth/verify.ts';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './users/demo.ts';
+import { createUserService } from './users/service.ts';
+import { PROFILE_CHANNEL } from './users/store.ts';
+import { createRateLimitStore } from './platform/abuse/store.ts';
+import type { Config } from './config.ts';
+import { createContactService } from './contact/service.ts';
+import { createPublicContentCache } from './content/cache.ts';
+import { sharedCacheControl } from './platform/http/cache-control.ts';
+import { createMdxSource } from './content/mdx-source.ts';
+import { createContentService } from './content/service.ts';
+import { createGatedContent } from './gated/service.ts';
+import { createFeedService } from './feeds/service.ts';
+import { createProgressService } from './progress/service.ts';
+import { CONTENT_CHANNEL } from './content/store.ts';
+import { openDatabase, type Database } from './platform/db/client.ts';
+import { createEmailService } from './email/service.ts';
+import { EMAIL_CHANNEL } from './email/store.ts';
+import { pickMailTransport, type MailTransport } from './platform/mail/index.ts';
+import { createEmailWorker, type WorkerOptions } from './email/worker.ts';
+import { createFileService } from './files/service.ts';
+import { createLeadService } from './leads/service.ts';
+import type { Logger } from './platform/logger.ts';
+import { createTokens } from './platform/tokens.ts';
+import { createNewsletterService } from './newsletter/service.ts';
+import { createWebhookInbox } from './platform/webhooks.ts';
+import { pickPaymentProvider } from './payments/index.ts';
+import { pickDrafter } from './ai/index.ts';
+import { catalogueFrom } from './ai/offline.ts';
+import { createBillingService } from './payments/service.ts';
+import { createAdminService } from './admin/service.ts';
+import { loadSigningSecret } from './platform/secrets/service.ts';
+import { createSecretStore } from './platform/secrets/store.ts';
+import { createDirectUploads } from './uploads/direct.ts';
+import { MEDIA_PATH, pickStorage } from './platform/storage/index.ts';
+import { createUploadStore } from './uploads/store.ts';
+import { createUploadService } from './uploads/service.ts';
+
+/** The key prefix of member files uploaded at run time (in the protected storage area, never in the content folder). */
+const PROTECTED_UPLOADS = 'uploads/';
+
+export interface ServiceOptions {
+  /** An already migrated database; the caller closes it. Otherwise the configured one is opened. */
+  database?: Database;
+  /** The mail adapter; otherwise the configured one (SMTP or the embedded mailbox). */
+  mailTransport?: MailTransport;
+  /** Worker tuning (tests, the stand-alone worker). */
+  worker?: Partial<Omit<WorkerOptions, 'db' | 'transport' | 'logger'>>;
+  /** Now, as the embedded payment provider sees it (tests move it to renew and end subscriptions). */
+  billingClock?: () => Date;
+}
+
+/** The outbox worker and its transport on `database`: what the stand-alone worker runs, and part of the services. */
+export function createMailDelivery(config: Config, database: Database, logger: Logger, options: ServiceOptions = {}) {
+  const transport = options.mailTransport ?? pickMailTransport(config.email, logger);
+  const worker = createEmailWorker({
+    db: database.db,
+    transport,
+    logger,
+    concurrency: config.email.concurrency,
+    leaseMs: config.email.leaseMs,
+    subscribe: (wake) => database.listen(EMAIL_CHANNEL, wake),
+    ...options.worker,
+  });
+  return {
+    worker,
+    transport,
+    /** Stops the worker (finishing sends in flight) and closes the transport. */
+    async stop(graceMs?: number) {
+      await worker.stop(graceMs);
+      await transport.close();
+    },
+  };
+}
+
+export async function createServices(config: Config, logger: Logger, options: ServiceOptions = {}) {
+  // Content first: a broken file fails fast, before the database is opened.
+  const mdx = await createMdxSource(config.contentDir);
+  const db = options.database ?? (await openDatabase(config.database, logger));
+  try {
+    const content = createContentService({ db: db.db, mdx, logger, downloadHosts: config.downloadHosts });
+    const contentCache = createPublicContentCache(content, { cacheControl: sharedCacheControl(config.cdnStalenessSeconds) });
+    const { siteUrl } = config;
+    const secret = await loadSigningSecret(createSecretStore(db.db), config.secretKey);
+    const tokens = createTokens(secret);
+    // Every file written at run time goes through the storage port: the bucket, or DATA_DIR on one machine.
+    const media = await pickStorage(config.uploads.storage);
+    const protectedArea = await pickStorage(config.uploads.protectedStorage);
+    const downloads = createFileService({
+      tokens,
+      filesDir: config.filesDir,
+      uploads: { prefix: PROTECTED_UPLOADS, storage: protectedArea },
+      siteUrl,
+      downloadHosts: config.downloadHosts,
+    });
+    // Purchases open items whatever the level; billing is made below, and asked only per request.
+    const gated = createGatedContent({ content, files: downloads, owns: (userId, type, slug) => billing.owns(userId, type, slug) });
+    content.onChange(() => gated.clear());
+    // Another instance's write: drop every cached answer and rendered body.
+    const clear = () => {
+      contentCache.clear();
+      gated.clear();
+    };
+    const unlisten = await db.listen(CONTENT_CHANNEL, clear, clear);
+
+    const outbox = createEmailService({ db: db.db, from: config.email.from, siteUrl, maxAttempts: config.email.maxAttempts, logger });
+    const mail = createMailDelivery(config, db, logger, options);
+    const limiter = createRateLimitService(createRateLimitStore(db.db));
+    const progress = createProgressService({ db: db.db, content });
+    const feeds = createFeedService({ db: db.db, tokens, gated, contentCache, siteUrl });
+    const newsletter = createNewsletterService({ db: db.db, outbox, tokens, siteUrl, logger });
+    const contact = createContactService({ db: db.db, outbox, inbox: config.email.contactInbox });
+    const leads = createLeadService({ db: db.db, content, outbox, downloads, siteUrl });
+    const authKeys = createSigningKeys(createAuthStore(db.db), { tokenLifetimeSeconds: config.auth.jwtExpirySeconds });
+    await authKeys.load();
+    // Hosted mode: tokens come from the Supabase project and are checked against its published keys.
+    const { hosted } = config.auth;
+    const verifyAccessToken = hosted
+      ? createAccessTokenVerifier({ issuer: `${hosted.url}/auth/v1`, keySet: remoteKeySet(`${hosted.url}/auth/v1/.well-known/jwks.json`) })
+      : createAccessTokenVerifier({ issuer: `${siteUrl}/auth/v1`, keySet: localKeySet(authKeys) });
+    const auth = createAuthService({
+      db: db.db,
+      outbox,
+      limiter,
+      keys: authKeys,
+      verify: verifyAccessToken,
+      secret,
+      siteUrl,
+      settings: config.auth,
+      logger,
+      onUserCreated: (tx, user) => users.createProfile(tx, user.id, user.email, user.verified, user.name),
+      languageFor: (tx, userId) => users.languageOf(tx, userId),
+      onEmailChanged: (tx, userId, email) => users.changeEmail(tx, userId, email),
+    });
+    const users = createUserService({
+      db: db.db,
+      lookupAccount: hosted ? (id, token) => hostedAccount(hosted, id, token) : (id) => auth.account(id),
+      outbox,
+      adminEmails: config.auth.adminEmails,
+      deleteAccount: hosted ? (id) => deleteHostedAccount(hosted, id) : (id) => auth.deleteUser(id),
+      beforeDelete: (id) => billing.cancelAll(id),
+      paidLevel: (tx, id) => billing.paidLevel(tx, id),
+    });
+    // Another instance's change to a profile (a payment, an admin's grant, a deletion): drop the cached copy.
+    const unlistenProfiles = await db.listen(
+      PROFILE_CHANNEL,
+      (id) => users.forget(id),
+      () => users.forgetAll(),
+    );
+    const inbox = createWebhookInbox(db.db, logger);
+    const payments = pickPaymentProvider(config, {
+      db: db.db,
+      secret,
+      logger,
+      ...(options.billingClock ? { clock: options.billingClock } : {}),
+    });
+    const billing = createBillingService({ db: db.db, provider: payments.provider, users, outbox, content, siteUrl, logger });
+
+    const uploads = createUploadService({
+      media,
+      protectedArea,
+      protectedPrefix: PROTECTED_UPLOADS,
+      mediaPath: MEDIA_PATH,
+      maxBytes: config.uploads.maxBytes,
+      minBytesPerSecond: config.uploads.minBytesPerSecond,
+    });
+    const directUploads = createDirectUploads({
+      store: createUploadStore(db.db),
+      areas: { public: media, protected: protectedArea },
+      urlOf: uploads.urlOf,
+      maxBytes: config.uploads.maxBytes,
+    });
+
+    let prune: NodeJS.Timeout | undefined;
+    let renew: NodeJS.Timeout | undefined;
+    let started = false;
+    return {
+      database: db,
+      mdx,
+      content,
+      contentCache,
+      tokens,
+      outbox,
+      mail,
+      limiter,
+      downloads,
+      gated,
+      progress,
+      feeds,
+      newsletter,
+      contact,
+      leads,
+      auth,
+      authKeys,
+      users,
+      verifyAccessToken,
+      inbox,
+      billing,
+      /** AI drafting for the create form: the configured model, or the offline drafter. */
+      drafter: await pickDrafter(config.ai, { logger, catalogue: catalogueFrom(content) }),
+      /** POST /api/upload: public media through the configured storage adapter, member files into the protected area. */
+      uploads,
+      /** Uploads a browser sends straight to the bucket (registered, then checked when completed). */
+      directUploads,
+      /** The admin dashboard's member search, audit log and overview figures. */
+      admin: createAdminService({ db: db.db }),
+      /** The embedded test provider (checkout and portal pages, the clock), when it is the one in use. */
+      embeddedBilling: payments.embedded,
+      /** Whether a token's session is still signed in, at whichever auth service issued it. */
+      sessionIsLive: (token: string, sessionId: string | undefined) =>
+        hosted ? hostedSessionIsLive(hosted, token) : auth.sessionIsLive(sessionId),
+      /** Starts background work: the outbox worker (unless EMAIL_WORKER=false) and the hourly prune of rate limits and abandoned direct uploads. */
+      async start() {
+        if (started) return;
+        started = true;
+        await gated.warm();
+        if (config.auth.seedDemo && !config.auth.hosted) {
+          for (const account of DEMO_ACCOUNTS) {
+            const id = await auth.createConfirmedUser(account.email, DEMO_PASSWORD, account.name);
+            await users.assign(id, account.role, account.accessLevel);
+          }
+        }
+        if (config.email.worker) await mail.worker.start();
+        prune = setInterval(() => {
+          void limiter.prune().catch(() => undefined);
+          void directUploads.prune().catch((err: unknown) => logger.warn({ err }, 'pruning direct uploads failed'));
+        }, 3_600_000);
+        prune.unref();
+        // The embedded provider's events reach the same handler as Stripe's webhooks; its subscriptions renew on the minute.
+        const embedded = payments.embedded;
+        if (embedded) {
+          await embedded.connect((event) => inbox.receive('payments', event, () => billing.handleEvent(event)));
+          renew = setInterval(
+            () => void embedded.advance().catch((err: unknown) => logger.warn({ err }, 'embedded billing renewal failed')),
+            config.billing.clockMs,
+          );
+          renew.unref();
+        }
+      },
+      /**
+       * Stops background work (sends in flight finish), closes the transport, stops listening and
+       * closes the database when this call opened it. Call after the HTTP server has drained, so
+       * mail queued by the last requests is still sent.
+       */
+      async close() {
+        clearInterval(prune);
+        clearInterval(renew);
+        await payments.embedded?.stop();
+        await mail.stop().catch((err: unknown) => logger.warn({ err }, 'mail shutdown failed'));
+        await unlisten().catch(() => undefined);
+        await unlistenProfiles().catch(() => undefined);
+        if (!options.database) await db.close();
+      },
+    };
+  } catch (err) {
+    if (!options.database) await db.close().catch(() => undefined);
+    throw err;
+  }
+}
+
+export type Services = Awaited<ReturnType<typeof createServices>>;

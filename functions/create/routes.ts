@@ -1,0 +1,65 @@
+/**
+ * The creator API (issue 11): `POST /api/content/{segment}` creates a database item, `GET
+ * /api/content/{segment}/{id}` reads one as its form holds it (for editing), `PATCH` changes one
+ * (validated again as a whole; `published: false` unpublishes it, `true` publishes it again),
+ * `DELETE` removes one. Unpublished items keep their slug and leave every live public and member
+ * channel (pages built before stay as built until the next build: ARCHITECTURE.md "Pages").
+ * Editors and admins only, from a live session; editors change only what they wrote, admins
+ * anything. Input is checked with the content registry's own schema (the form's), slugs are made
+ * unique, and Markdown bodies are stored as written and sanitised when rendered. Git items have no
+ * id here: they change through git. Paths are spelt out per type so Hono keeps its RegExpRouter.
+ */
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { CONTENT_TYPE_INFO, CONTENT_TYPES, itemPath, type ContentType } from '#shared/content/registry.ts';
+import type { AccessTokenVerifier } from '../auth/verify.ts';
+import type { AppContext, AppEnv } from '../platform/http/context.ts';
+import { pathId, readBody } from '../platform/http/request.ts';
+import { identify, liveSession, requireStaff, type SessionCheck } from '../users/identity.ts';
+import type { UserService, Viewer } from '../users/service.ts';
+import type { ContentService } from '../content/service.ts';
+
+/** Any JSON object: the content service validates it against the type's schema. */
+const AnyObject = z.record(z.string(), z.unknown());
+const itemId = (c: AppContext, type: ContentType) => pathId(c, 'id', `${CONTENT_TYPE_INFO[type].singular} not found`);
+
+export function createContentWriteRoutes(deps: {
+  content: ContentService;
+  verify: AccessTokenVerifier;
+  users: UserService;
+  sessionIsLive: SessionCheck;
+}) {
+  const { content } = deps;
+  // Per route, not `use`: under the shared /api/content prefix a `use` would also run for the gated
+  // reads. (The gated router's `use` runs first here; identify then skips a known viewer.)
+  const who = identify(deps);
+  const live = liveSession(deps.sessionIsLive);
+  const actor = (viewer: Viewer) => ({ id: viewer.id, admin: viewer.role === 'admin' });
+  const app = new Hono<AppEnv>();
+  for (const type of CONTENT_TYPES) {
+    const base = `/${CONTENT_TYPE_INFO[type].apiSegment}`;
+    app
+      .post(base, who, live, async (c) => {
+        const viewer = requireStaff(c, 'create or change content');
+        const item = await content.create(type, await readBody(c, AnyObject), { createdBy: viewer.id });
+        return c.json({ item, path: itemPath(type, item.slug) }, 201);
+      })
+      // Drafts and unpublished items: from a live session, like the writes.
+      .get(`${base}/:id`, who, live, async (c) => {
+        const viewer = requireStaff(c, 'create or change content');
+        return c.json(await content.editable(type, itemId(c, type), actor(viewer)));
+      })
+      .patch(`${base}/:id`, who, live, async (c) => {
+        const viewer = requireStaff(c, 'create or change content');
+        const id = itemId(c, type);
+        const item = await content.update(type, id, await readBody(c, AnyObject), actor(viewer));
+        return c.json({ item, path: itemPath(type, item.slug) });
+      })
+      .delete(`${base}/:id`, who, live, async (c) => {
+        const viewer = requireStaff(c, 'create or change content');
+        await content.remove(type, itemId(c, type), actor(viewer));
+        return c.body(null, 204);
+      });
+  }
+  return app;
+}

@@ -1,0 +1,223 @@
+/**
+ * The gated parts of content, behind the one access rule (`checkAccess`, src/lib/shared/access.ts): article
+ * bodies, lessons (text, media, files) and downloads. Rendered HTML is cached per item until content
+ * changes (the same signals that clear the public cache); signed file links are made per request, as
+ * they expire. Every answer here belongs to one viewer and is never put in a shared cache.
+ */
+import { checkAccess, type AccessLevel, type Viewer } from '#shared/access.ts';
+import type { ContentType, CourseItem, Lesson } from '#shared/content/registry.ts';
+import { itemAccess, type PricedItem } from '#shared/payments/purchasable.ts';
+import { AppError } from '../platform/errors.ts';
+import { createAnswer, type CachedAnswer } from '../platform/http/respond.ts';
+import type { FileService, SignedLink } from '../files/service.ts';
+import { remember } from '../content/cache.ts';
+import { renderBody, splitPreview } from '../content/render.ts';
+import type { ContentService } from '../content/service.ts';
+
+/** Lesson media links live long enough to watch a video; download links only long enough to start one. */
+export const MEDIA_LINK_SECONDS = 3600;
+export const DOWNLOAD_LINK_SECONDS = 600;
+
+const LABEL: Record<ContentType, string> = { blog: 'Article', course: 'Course', tool: 'Tool', market: 'Market item' };
+/** Start-up renders every body as staff would read it: priced items sold only to buyers included. */
+const WARMER: Viewer = { accessLevel: 'premium', role: 'admin' };
+
+interface RenderedArticle {
+  accessLevel: AccessLevel;
+  html: string;
+  answer: CachedAnswer;
+}
+
+interface RenderedCourse {
+  item: CourseItem;
+  lessons: Map<string, { lesson: Lesson; sectionId: string; html: string }>;
+}
+
+export interface LessonAnswer {
+  id: string;
+  title: string;
+  sectionId: string;
+  content: string;
+  media: { url: string; type: 'image' | 'video' | 'pdf'; alt?: string }[];
+  downloadables: { name: string; url: string }[];
+}
+
+/**
+ * Enforces the access rule for one item: 401 for visitors, 403 naming the level for members below it.
+ * Callers look the item up first, so unknown items are 404 for everyone signed in.
+ */
+export function assertAccess(viewer: Viewer, required: AccessLevel, what: string): void {
+  const decision = checkAccess(viewer, required);
+  if (decision.allowed) return;
+  if (decision.reason === 'login_required')
+    throw new AppError('unauthorized', 'Please sign in.', { headers: { 'WWW-Authenticate': 'Bearer' } });
+  const level = required === 'premium' ? 'premium members' : 'subscribers';
+  throw new AppError('forbidden', `This ${what} is available to ${level}. Upgrade your plan to open it.`, { requiredLevel: required });
+}
+
+export interface GatedContentDeps {
+  content: ContentService;
+  files: FileService;
+  /** Whether the member bought the item (one-time purchases open it whatever their level). */
+  owns?: (userId: string, type: 'market' | 'course', slug: string) => Promise<boolean>;
+}
+
+export function createGatedContent({ content, files, owns }: GatedContentDeps) {
+  const articles = new Map<string, Promise<RenderedArticle | undefined>>();
+  /** Articles already rendered, so a member's read needs no waiting; `clears` keeps a render begun before a change out. */
+  const loadedArticles = new Map<string, RenderedArticle>();
+  let clears = 0;
+  const courses = new Map<string, Promise<RenderedCourse | undefined>>();
+
+  const notFound = (type: ContentType) => new AppError('not_found', `${LABEL[type]} not found`);
+
+  /**
+   * The purchase rule (`itemAccess`, the one rule for every type that can carry a price), then a
+   * purchase of the item, asked only when the rule says no. A priced item at the free level is in no
+   * plan: only buyers (and staff) open it; a priced item at a paid level opens to its plan too.
+   */
+  async function assertItemAccess(
+    viewer: (NonNullable<Viewer> & { id?: string }) | null,
+    item: PricedItem & { type: 'market' | 'course'; slug: string },
+    what: string,
+  ) {
+    const decision = itemAccess(viewer, item);
+    if (decision.allowed) return;
+    if (viewer?.id && owns && (await owns(viewer.id, item.type, item.slug))) return;
+    if (decision.reason === 'purchase_required')
+      throw new AppError('forbidden', `Buy this ${LABEL[item.type].toLowerCase()} to open its ${what}.`);
+    assertAccess(viewer, item.accessLevel, what);
+  }
+
+  const course = (slug: string) =>
+    remember(courses, slug, async () => {
+      const item = await content.get('course', slug);
+      if (!item) return undefined;
+      const lessons = new Map<string, { lesson: Lesson; sectionId: string; html: string }>();
+      for (const section of item.sections)
+        for (const lesson of section.lessons) lessons.set(lesson.id, { lesson, sectionId: section.id, html: '' });
+      return { item, lessons };
+    });
+
+  async function article(viewer: Viewer, slug: string) {
+    const found = await remember(articles, slug, async () => {
+      const generation = clears;
+      const item = await content.get('blog', slug);
+      if (!item) return undefined;
+      const html = renderBody(splitPreview(item.content).body, item.contentFormat);
+      const rendered = { accessLevel: item.accessLevel, html, answer: createAnswer({ html }) };
+      if (generation === clears) loadedArticles.set(slug, rendered);
+      return rendered;
+    });
+    if (!found) throw notFound('blog');
+    assertAccess(viewer, found.accessLevel, 'article');
+    return found;
+  }
+
+  async function lessonEntry(viewer: Viewer, slug: string, lessonId: string) {
+    const found = await course(slug);
+    if (!found) throw notFound('course');
+    const entry = found.lessons.get(lessonId);
+    if (!entry) throw new AppError('not_found', 'Lesson not found');
+    await assertItemAccess(viewer, found.item, 'lesson');
+    if (!entry.html && entry.lesson.content) entry.html = renderBody(entry.lesson.content, 'markdown');
+    return entry;
+  }
+
+  return {
+    /**
+     * The whole article (preview included) as the serialised answer `{ html }` of sanitised HTML,
+     * made once and shared by every viewer who passes the access check.
+     */
+    async articleBody(viewer: Viewer, slug: string): Promise<CachedAnswer> {
+      return (await article(viewer, slug)).answer;
+    },
+
+    /**
+     * articleBody without waiting: the answer when the article is already rendered and the viewer
+     * passes the access rule, else undefined (then articleBody answers, or says why not).
+     */
+    loadedArticleBody(viewer: Viewer, slug: string): CachedAnswer | undefined {
+      const found = loadedArticles.get(slug);
+      return found && checkAccess(viewer, found.accessLevel).allowed ? found.answer : undefined;
+    },
+
+    /** The whole article's HTML (the member feed). */
+    async articleHtml(viewer: Viewer, slug: string): Promise<string> {
+      return (await article(viewer, slug)).html;
+    },
+
+    /** One lesson: its text as HTML, its media (private ones as signed links) and its files as signed links. */
+    async lesson(viewer: Viewer, slug: string, lessonId: string): Promise<LessonAnswer> {
+      const { lesson, sectionId, html } = await lessonEntry(viewer, slug, lessonId);
+      const [media, downloadables] = await Promise.all([
+        Promise.all(lesson.media.map(async (m) => ({ ...m, url: await files.mediaUrl(m.url, MEDIA_LINK_SECONDS) }))),
+        Promise.all(
+          lesson.downloadables.map(async (d) => ({ name: d.name, url: (await files.signedDownload(d.url, DOWNLOAD_LINK_SECONDS)).url })),
+        ),
+      ]);
+      return { id: lesson.id, title: lesson.title, sectionId, content: html, media, downloadables };
+    },
+
+    /** A fresh signed link to a lesson's file number `index`. */
+    async lessonDownload(viewer: Viewer, slug: string, lessonId: string, index: number): Promise<SignedLink> {
+      const { lesson } = await lessonEntry(viewer, slug, lessonId);
+      const file = lesson.downloadables[index];
+      if (!file) throw new AppError('not_found', 'This lesson has no such file.');
+      return files.signedDownload(file.url, DOWNLOAD_LINK_SECONDS);
+    },
+
+    /** A signed link to a tool's or market item's file. */
+    async itemDownload(viewer: Viewer, type: 'tool' | 'market', slug: string): Promise<SignedLink> {
+      const item = await content.get(type, slug);
+      if (!item) throw notFound(type);
+      if (item.type === 'market') await assertItemAccess(viewer, item, 'download');
+      else assertAccess(viewer, item.accessLevel, 'download');
+      if (!item.downloadUrl) throw new AppError('not_found', 'This item has no file to download.');
+      return files.signedDownload(item.downloadUrl, DOWNLOAD_LINK_SECONDS);
+    },
+
+    /** The course and its lessons in order (for progress), after the access check. */
+    async courseFor(viewer: Viewer, slug: string): Promise<CourseItem> {
+      const found = await course(slug);
+      if (!found) throw notFound('course');
+      await assertItemAccess(viewer, found.item, 'course');
+      return found.item;
+    },
+
+    /**
+     * Renders every article body and lesson from git once, so a body that cannot render (an MDX
+     * import, a syntax error) stops start-up naming the item instead of failing a reader later.
+     */
+    async warm(): Promise<void> {
+      for (const item of await content.list('blog')) {
+        if (item.source !== 'mdx') continue;
+        try {
+          await article(WARMER, item.slug);
+        } catch (err) {
+          throw new Error(`The body of content/blog "${item.slug}" cannot be rendered: ${(err as Error).message}`);
+        }
+      }
+      for (const item of await content.list('course')) {
+        if (item.source !== 'mdx') continue;
+        for (const lesson of item.sections.flatMap((s) => s.lessons)) {
+          try {
+            await lessonEntry(WARMER, item.slug, lesson.id);
+          } catch (err) {
+            throw new Error(`Lesson "${lesson.id}" of content/courses "${item.slug}" cannot be rendered: ${(err as Error).message}`);
+          }
+        }
+      }
+    },
+
+    /** Drops rendered bodies (content changed here or on another instance). */
+    clear(): void {
+      clears += 1;
+      articles.clear();
+      loadedArticles.clear();
+      courses.clear();
+    },
+  };
+}
+
+export type GatedContent = ReturnType<typeof createGatedContent>;

@@ -1,0 +1,73 @@
+/**
+ * Picks the payment provider once, at start-up, from configuration: Stripe when a secret key is
+ * set, else the embedded test provider (whose webhook secret, unless configured, is derived from
+ * the site's signing secret so that signed test events verify on every instance).
+ */
+import { createHmac } from 'node:crypto';
+import Stripe from 'stripe';
+import type { Config } from '../config.ts';
+import type { Db } from '../platform/db/client.ts';
+import { AppError } from '../platform/errors.ts';
+import type { Logger } from '../platform/logger.ts';
+import { createEmbeddedProvider, type EmbeddedProvider } from './embedded/provider.ts';
+import type { PaymentProvider } from './provider.ts';
+import { createStripeProvider, stripeEndpoint } from './stripe.ts';
+
+export interface ProviderChoice {
+  provider: PaymentProvider;
+  /** Set when the embedded provider is in use: its test pages, clock-driven renewals and event delivery. */
+  embedded?: EmbeddedProvider;
+}
+
+export function embeddedWebhookSecret(signingSecret: Uint8Array): string {
+  return `whsec_${createHmac('sha256', signingSecret).update('embedded-billing-webhook').digest('base64url')}`;
+}
+
+export function pickPaymentProvider(
+  config: Pick<Config, 'billing' | 'siteUrl'>,
+  deps: { db: Db; secret: Uint8Array; logger: Logger; clock?: () => Date },
+): ProviderChoice {
+  const { stripe } = config.billing;
+  if (stripe) {
+    // The config refuses a key without a webhook secret.
+    const provider = createStripeProvider({
+      secretKey: stripe.secretKey,
+      webhookSecret: config.billing.webhookSecret ?? '',
+      ...(stripe.apiUrl ? stripeEndpoint(stripe.apiUrl) : {}),
+      ...(stripe.embeddedCheckout ? { embeddedCheckout: stripe.embeddedCheckout } : {}),
+      logger: deps.logger,
+    });
+    return { provider: answeringUnavailable(provider, deps.logger) };
+  }
+  const embedded = createEmbeddedProvider({
+    db: deps.db,
+    siteUrl: config.siteUrl,
+    webhookSecret: config.billing.webhookSecret ?? embeddedWebhookSecret(deps.secret),
+    logger: deps.logger,
+    ...(deps.clock ? { clock: deps.clock } : {}),
+  });
+  return { provider: embedded.provider, embedded };
+}
+
+/**
+ * The provider with its failures (Stripe unreachable, rate-limited, refusing our key or a call) turned
+ * into 503 answers: the client may retry, and nothing it sent was wrong. The cause is logged.
+ */
+export function answeringUnavailable(provider: PaymentProvider, logger: Logger): PaymentProvider {
+  const guarded = { ...provider };
+  for (const [name, method] of Object.entries(provider)) {
+    if (typeof method !== 'function' || name === 'verifyWebhook') continue;
+    Object.assign(guarded, {
+      [name]: async (...args: unknown[]) => {
+        try {
+          return await (method as (...a: unknown[]) => Promise<unknown>).apply(provider, args);
+        } catch (err) {
+          if (!(err instanceof Stripe.errors.StripeError)) throw err;
+          logger.error({ err, call: name, type: err.type, code: err.code, requestId: err.requestId }, 'stripe call failed');
+          throw new AppError('unavailable', 'The payment service is not reachable. Please try again shortly.');
+        }
+      },
+    });
+  }
+  return guarded;
+}

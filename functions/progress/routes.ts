@@ -1,0 +1,45 @@
+/**
+ * Course progress (`/api/content/courses/{slug}/progress`): what a member completed in a course they
+ * may open and where to resume. Reading needs a verified token; recording a lesson needs a session
+ * that is still signed in. The course is looked up through the gated content, so a member below the
+ * course's level gets the same 403 as for its lessons.
+ */
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { SlugSchema } from '#shared/content/schema.ts';
+import type { AccessTokenVerifier } from '../auth/verify.ts';
+import { slugParam } from '../gated/routes.ts';
+import type { GatedContent } from '../gated/service.ts';
+import type { AppEnv } from '../platform/http/context.ts';
+import { readBody } from '../platform/http/request.ts';
+import { identify, liveSession, requireViewer, type SessionCheck } from '../users/identity.ts';
+import type { UserService } from '../users/service.ts';
+import type { ProgressService } from './service.ts';
+
+const ProgressBody = z.object({ lessonId: SlugSchema, completed: z.boolean().optional() }).strict();
+
+export function createProgressRoutes(deps: {
+  gated: GatedContent;
+  progress: ProgressService;
+  verify: AccessTokenVerifier;
+  users: UserService;
+  sessionIsLive: SessionCheck;
+}) {
+  const { gated, progress } = deps;
+  const live = liveSession(deps.sessionIsLive);
+  return (
+    new Hono<AppEnv>()
+      .use(identify(deps))
+      .get('/courses/:slug/progress', async (c) => {
+        const who = requireViewer(c);
+        return c.json(await progress.forCourse(who, await gated.courseFor(who, slugParam(c, 'slug', 'Course'))));
+      })
+      // A write: only from a session that is still signed in.
+      .put('/courses/:slug/progress', live, async (c) => {
+        const who = requireViewer(c);
+        const course = await gated.courseFor(who, slugParam(c, 'slug', 'Course'));
+        const { lessonId, completed } = await readBody(c, ProgressBody);
+        return c.json(await progress.record(who, course, lessonId, completed));
+      })
+  );
+}

@@ -1,0 +1,117 @@
+/**
+ * Direct uploads: with a bucket, the browser sends the bytes straight to it through a presigned PUT
+ * instead of through the app (no instance holds a slow 25 MB upload open). Two calls around the PUT:
+ * `register` checks the declared type and size first and answers a URL bound to one new key, that
+ * type and that exact length; `complete` then reads the object's first bytes back (a ranged GET),
+ * sniffs its type with file-type and checks its size and stored type, deleting the object and
+ * answering 4xx when anything differs from what was registered, else answering `{ url }` as
+ * POST /api/upload does. Registrations live in Postgres, so any instance completes what another
+ * registered; those never completed are pruned with their objects. Without direct uploads (local
+ * disk, or S3_DIRECT_UPLOADS=false) `register` still checks type and size, then says to POST.
+ */
+import { randomBytes } from 'node:crypto';
+import { fileTypeFromBuffer, supportedExtensions } from 'file-type';
+import { lookup } from 'mrmime';
+import { AppError } from '../platform/errors.ts';
+import type { StoragePort } from '../platform/storage/port.ts';
+import type { UploadStore } from './store.ts';
+import { isAllowedUpload, SNIFF_BYTES, type UploadArea } from './service.ts';
+
+/** How long a presigned URL accepts the start of a PUT. */
+const PUT_URL_SECONDS = 15 * 60;
+/** How long a registration can be completed; older ones are pruned, with their objects when never completed. */
+export const REGISTRATION_SECONDS = 6 * 3600;
+
+/** The extension a key gets for each declared type file-type can recognise (`image/jpeg` → `jpg`); others cannot be checked, so are refused. */
+const EXTENSIONS = new Map<string, string>();
+for (const ext of supportedExtensions) {
+  const mime = lookup(ext);
+  if (mime && isAllowedUpload(mime) && !EXTENSIONS.has(mime)) EXTENSIONS.set(mime, ext);
+}
+
+export interface DirectUploadDeps {
+  store: UploadStore;
+  areas: Record<UploadArea, StoragePort>;
+  /** The `{ url }` answer for a stored key, as POST /api/upload gives it. */
+  urlOf: (area: UploadArea, key: string) => string;
+  maxBytes: number;
+}
+
+export interface Registration {
+  area: UploadArea;
+  contentType: string;
+  size: number;
+}
+
+/** What the browser does next: PUT to the bucket then complete, or POST the file to /api/upload. */
+export type UploadOffer =
+  { direct: true; key: string; url: string; method: 'PUT'; headers: Record<string, string>; expiresAt: string } | { direct: false };
+
+const unsupported = (field: string) =>
+  new AppError('unsupported_media_type', 'Only images, videos and PDF files can be uploaded.', {
+    fields: { [field]: ['Only images, videos and PDF files can be uploaded.'] },
+  });
+
+export function createDirectUploads({ store, areas, urlOf, maxBytes }: DirectUploadDeps) {
+  /** Deletes what was sent and forgets the registration: the answer is final. */
+  async function refuse(key: string, area: UploadArea, error: AppError): Promise<never> {
+    await areas[area].delete(key).catch(() => undefined);
+    await store.remove(key);
+    throw error;
+  }
+
+  return {
+    async register(userId: string, { area, contentType, size }: Registration): Promise<UploadOffer> {
+      const type = contentType.toLowerCase();
+      const ext = EXTENSIONS.get(type);
+      if (!ext) throw unsupported('contentType');
+      if (size > maxBytes) throw new AppError('payload_too_large', `The file is larger than ${maxBytes} bytes.`);
+      const storage = areas[area];
+      if (!storage.presignPut) return { direct: false };
+      const key = `${randomBytes(16).toString('hex')}.${ext}`;
+      await store.register({ key, area, contentType: type, size, userId });
+      const put = await storage.presignPut(key, { contentType: type, size, expiresInSeconds: PUT_URL_SECONDS });
+      return { direct: true, key, url: put.url, method: 'PUT', headers: put.headers, expiresAt: put.expiresAt.toISOString() };
+    },
+
+    /** Checks the object the browser sent for a registration of this user's and answers its `{ url }`. */
+    async complete(userId: string, key: string): Promise<{ url: string }> {
+      const found = await store.find(key, userId, REGISTRATION_SECONDS);
+      if (!found) throw new AppError('not_found', 'No such upload: register it first.');
+      const { area, contentType, size } = found;
+      if (found.completedAt) return { url: urlOf(area, key) };
+      const head = await areas[area].get(key, { start: 0, end: SNIFF_BYTES - 1 });
+      if (!head) throw new AppError('conflict', 'The file has not arrived yet: send it to the upload URL first.');
+      const chunks: Buffer[] = [];
+      for await (const chunk of head.body) chunks.push(Buffer.from(chunk as Uint8Array));
+      if (head.size !== size) {
+        await refuse(
+          key,
+          area,
+          new AppError('validation_failed', `The file sent is ${head.size} bytes, not the ${size} registered.`, {
+            fields: { size: ['Does not match the file sent'] },
+          }),
+        );
+      }
+      const sniffed = await fileTypeFromBuffer(Buffer.concat(chunks));
+      const sameType = sniffed && (sniffed.mime === contentType || lookup(sniffed.ext) === contentType);
+      if (!sameType || head.contentType.toLowerCase() !== contentType) {
+        const message = isAllowedUpload(sniffed?.mime ?? '')
+          ? `The file is not the type it was registered as (${contentType}).`
+          : 'Only images, videos and PDF files can be uploaded.';
+        await refuse(key, area, new AppError('unsupported_media_type', message, { fields: { file: [message] } }));
+      }
+      await store.complete(key);
+      return { url: urlOf(area, key) };
+    },
+
+    /** Forgets registrations past their time and deletes objects sent for ones never completed; returns how many. */
+    async prune(): Promise<number> {
+      const abandoned = await store.prune(REGISTRATION_SECONDS);
+      for (const { key, area } of abandoned) await areas[area].delete(key).catch(() => undefined);
+      return abandoned.length;
+    },
+  };
+}
+
+export type DirectUploads = ReturnType<typeof createDirectUploads>;

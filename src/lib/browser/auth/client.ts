@@ -1,0 +1,106 @@
+/**
+ * The browser's one auth client (supabase-js) and the session stores every island shares. It talks
+ * to the embedded auth service on our own origin, or to a hosted Supabase project when the build
+ * names one (PUBLIC_SUPABASE_URL, PUBLIC_SUPABASE_ANON_KEY). Browser only: imported by islands.
+ */
+import { createClient, type Session, type SupabaseClient } from '@supabase/supabase-js';
+import { atom } from 'nanostores';
+import { localPath } from '#shared/redirect.ts';
+import { removeStored, STORAGE_KEYS, writeStored } from '../storage-keys.ts';
+import { PROFILE_CHANGED_EVENT } from './profile-events.ts';
+import { AUTH_PUBLIC_KEY, AUTH_SERVICE_URL } from './endpoint.ts';
+
+/** The signed-in member's profile as the user API answers it. */
+export interface Profile {
+  id: string;
+  email: string;
+  name: string | null;
+  avatar: string | null;
+  accessLevel: 'free' | 'subscriber' | 'premium';
+  role: 'member' | 'editor' | 'admin';
+  customerId: string | null;
+  language: 'en' | 'es' | 'fr';
+  createdAt: string;
+}
+
+export type AuthState =
+  | { status: 'loading' }
+  | { status: 'signed-out' }
+  /** `profile` is undefined while it loads and null when it could not be read. */
+  | { status: 'signed-in'; session: Session; profile: Profile | null | undefined };
+
+/** The session as the islands see it: loading until supabase-js has read its storage. */
+export const $auth = atom<AuthState>({ status: 'loading' });
+
+let client: SupabaseClient | undefined;
+
+/** The signed-in user's profile, by email (spec point 4: reloaded when the user changes). */
+async function loadProfile(session: Session): Promise<Profile | null> {
+  try {
+    const res = await fetch(`/api/users/byEmail/${encodeURIComponent(session.user.email ?? '')}`, {
+      headers: { authorization: `Bearer ${session.access_token}`, accept: 'application/json' },
+    });
+    if (!res.ok) return null;
+    const profile = (await res.json()) as Profile;
+    writeStored(STORAGE_KEYS.accessLevel, profile.accessLevel);
+    return profile;
+  } catch {
+    return null;
+  }
+}
+
+/** The shared client; the first call starts listening to auth events. */
+export function authClient(): SupabaseClient {
+  if (client) return client;
+  client = createClient(AUTH_SERVICE_URL || window.location.origin, AUTH_PUBLIC_KEY, {
+    auth: { persistSession: true, autoRefreshToken: true, detectSessionInUrl: true, flowType: 'implicit' },
+  });
+  let userId: string | undefined;
+  window.addEventListener(PROFILE_CHANGED_EVENT, () => void refreshProfile());
+  client.auth.onAuthStateChange((_event, session) => {
+    if (!session) {
+      userId = undefined;
+      removeStored(STORAGE_KEYS.accessLevel); // spec point 3: gone on sign-out
+      $auth.set({ status: 'signed-out' });
+      return;
+    }
+    const current = $auth.get();
+    const sameUser = session.user.id === userId && current.status === 'signed-in';
+    userId = session.user.id;
+    $auth.set({ status: 'signed-in', session, profile: sameUser ? current.profile : undefined });
+    // Outside the callback: supabase-js must not be awaited from inside its own event handler.
+    if (!sameUser)
+      setTimeout(
+        () =>
+          void loadProfile(session).then((profile) => {
+            const now = $auth.get();
+            if (now.status === 'signed-in' && now.session.user.id === session.user.id) $auth.set({ ...now, profile });
+          }),
+        0,
+      );
+  });
+  return client;
+}
+
+/**
+ * Reads the signed-in member's profile again (after a payment or a cancellation changed their level
+ * or customer id); the store keeps the old one until the new one arrives, and keeps it if that fails.
+ */
+export async function refreshProfile(): Promise<void> {
+  const before = $auth.get();
+  if (before.status !== 'signed-in') return;
+  const profile = await loadProfile(before.session);
+  const now = $auth.get();
+  if (profile && now.status === 'signed-in' && now.session.user.id === profile.id) $auth.set({ ...now, profile });
+}
+
+/** Puts a profile the server just answered with into the session store (after a save). */
+export function setProfile(profile: Profile): void {
+  const now = $auth.get();
+  if (now.status === 'signed-in' && now.session.user.id === profile.id) $auth.set({ ...now, profile });
+}
+
+/** Where to go after signing in: a safe local `redirect` parameter, else the home page. */
+export function afterSignIn(search: string): string {
+  return localPath(new URLSearchParams(search).get('redirect')) ?? '/';
+}

@@ -1,0 +1,135 @@
+import { describe, expect, it } from 'vitest';
+import {
+  buildPayload,
+  createdToast,
+  createFailedText,
+  draftErrors,
+  draftFromInput,
+  EMPTY_DRAFT,
+  listRoute,
+  mediaTypeOf,
+  parseTags,
+  standingErrors,
+  updatedToast,
+} from './create-form.ts';
+
+const valid = {
+  ...EMPTY_DRAFT,
+  title: 'Local SEO for bakeries',
+  description: 'How a neighbourhood bakery gets found on maps.',
+  tags: 'SEO, Local ,, ',
+};
+
+describe('the create form rules', () => {
+  it('sends tags as trimmed, non-empty strings', () => {
+    expect(parseTags(' SEO, Local ,, , Maps')).toEqual(['SEO', 'Local', 'Maps']);
+    expect(parseTags('')).toEqual([]);
+  });
+
+  it('types media from the MIME type as the spec says', () => {
+    expect(mediaTypeOf('image/png')).toBe('image');
+    expect(mediaTypeOf('video/mp4')).toBe('video');
+    expect(mediaTypeOf('application/pdf')).toBe('pdf');
+    expect(mediaTypeOf('text/html')).toBeUndefined();
+  });
+
+  it('sends content for blogs only, and each type its own fields', () => {
+    expect(buildPayload('blog', { ...valid, content: 'Body' })).toEqual({
+      title: valid.title,
+      description: valid.description,
+      tags: ['SEO', 'Local'],
+      accessLevel: 'free',
+      media: [],
+      content: 'Body',
+    });
+    expect(buildPayload('tool', { ...valid, content: 'Body', downloadUrl: ' downloads/kit.zip ' })).not.toHaveProperty('content');
+    expect(buildPayload('market', { ...valid, price: '24', fileType: 'PDF' })).toMatchObject({ price: 24, fileType: 'PDF' });
+    const course = buildPayload('course', {
+      ...valid,
+      duration: '2 weeks',
+      sections: [
+        {
+          title: 'Getting Started!',
+          lessons: [
+            { title: 'First steps', content: 'Hello' },
+            { title: '', content: '' },
+          ],
+        },
+      ],
+    });
+    expect(course.sections).toEqual([
+      {
+        id: 'getting-started',
+        title: 'Getting Started!',
+        lessons: [
+          { id: 'first-steps', title: 'First steps', content: 'Hello', media: [], downloadables: [] },
+          { id: 'lesson-1-2', title: '', content: '', media: [], downloadables: [] },
+        ],
+      },
+    ]);
+  });
+
+  it("checks with the server's schema and the spec's texts", () => {
+    expect(draftErrors('blog', buildPayload('blog', valid))).toEqual({});
+    const errors = draftErrors('blog', buildPayload('blog', { ...valid, title: 'ab', description: 'short' }));
+    expect(errors.title).toBe('Title must be at least 3 characters');
+    expect(errors.description).toBe('Description must be at least 10 characters');
+    expect(draftErrors('market', buildPayload('market', { ...valid, price: 'abc' }))).toHaveProperty('price');
+  });
+
+  it("clears a field's error as soon as the field is valid, and no sooner", () => {
+    const checked = { ...valid, title: 'ab', description: 'short' };
+    const errors = draftErrors('blog', buildPayload('blog', checked));
+    expect(Object.keys(errors).sort()).toEqual(['description', 'title']);
+    // Still too short: the error stands; long enough: it goes, while the other field's stays.
+    expect(standingErrors('blog', errors, checked, { ...checked, title: 'ab ' })).toEqual(errors);
+    const titled = { ...checked, title: 'Bakery SEO' };
+    expect(standingErrors('blog', errors, checked, titled)).toEqual({ description: 'Description must be at least 10 characters' });
+    expect(standingErrors('blog', errors, checked, { ...titled, description: 'Long enough now.' })).toEqual({});
+    // Editing another field, or one that had no error, never adds one before the next submit.
+    expect(standingErrors('blog', errors, checked, { ...checked, tags: '' })).toEqual(errors);
+    expect(standingErrors('blog', {}, checked, { ...checked, title: '' })).toEqual({});
+  });
+
+  it("keeps an error the schema cannot see (the server's) until its field changes", () => {
+    const server = { downloadUrl: 'That host is not on the download list.' };
+    const checked = { ...valid, downloadUrl: 'https://elsewhere.example/kit.zip' };
+    expect(standingErrors('tool', server, checked, { ...checked, title: 'Another title' })).toEqual(server);
+    expect(standingErrors('tool', server, checked, { ...checked, downloadUrl: 'downloads/kit.zip' })).toEqual({});
+  });
+
+  it('words the toasts and routes as the spec does', () => {
+    expect(createdToast('blog', 'Hi there')).toEqual({ title: 'Blog created', description: '"Hi there" has been created successfully.' });
+    expect(createdToast('market', 'Kit').title).toBe('Market item created');
+    expect(createFailedText('market')).toBe('Failed to create market item. Please try again.');
+    expect(createFailedText('course')).toBe('Failed to create course. Please try again.');
+    expect(listRoute('blog')).toBe('/blog');
+    expect(listRoute('market')).toBe('/market');
+  });
+
+  it('fills the form from an existing item, and sends it back as it was', () => {
+    const input = {
+      title: 'A course',
+      description: 'A course about email marketing.',
+      tags: ['Email', 'Shops'],
+      accessLevel: 'subscriber',
+      media: [],
+      price: 49,
+      duration: '2 weeks',
+      skillLevel: 'advanced',
+      sections: [{ id: 'start', title: 'Start', lessons: [{ id: 'one', title: 'One', content: 'Hello', media: [], downloadables: [] }] }],
+    };
+    const draft = draftFromInput(input);
+    expect(draft).toMatchObject({
+      tags: 'Email, Shops',
+      price: '49',
+      skillLevel: 'advanced',
+      sections: [{ title: 'Start', lessons: [{ title: 'One', content: 'Hello' }] }],
+    });
+    expect(buildPayload('course', draft)).toEqual(input);
+    // Renaming keeps the lesson's id: progress refers to it.
+    draft.sections[0]!.lessons[0]!.title = 'Renamed';
+    expect((buildPayload('course', draft).sections as { lessons: { id: string }[] }[])[0]!.lessons[0]!.id).toBe('one');
+    expect(updatedToast('market', 'Kit')).toEqual({ title: 'Market item updated', description: '"Kit" has been updated successfully.' });
+  });
+});
