@@ -1,10 +1,92 @@
 // ESLint: typescript-eslint (type-aware where it pays: promises), React hooks for the islands and
 // eslint-plugin-astro for .astro files. Formatting is Prettier's job (npm run format).
+import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import astro from 'eslint-plugin-astro';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+
+// The architecture's boundaries, executable (ARCHITECTURE.md, "Boundaries"). Every folder of functions/ but
+// platform/ is a domain; a new one is covered by being there.
+const DOMAINS = readdirSync(new URL('./functions', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && entry.name !== 'platform')
+  .map((entry) => entry.name);
+const TESTS = ['**/*.test.ts', '**/*.test.tsx', 'tests/**'];
+const restrict = (...rules) => ({
+  '@typescript-eslint/no-restricted-imports': [
+    'error',
+    { paths: rules.flatMap((r) => r.paths ?? []), patterns: rules.flatMap((r) => r.patterns ?? []) },
+  ],
+});
+/** Browser code reaches the server over HTTP through src/lib/browser/api.ts: route types only. */
+const browserRules = {
+  patterns: [
+    {
+      regex: '(^|/)functions/',
+      allowTypeImports: true,
+      message: 'Browser code calls the API through src/lib/browser/api.ts; from functions/ it may import route types only (import type).',
+    },
+    { regex: '(^|/)server/', message: 'src/lib/server is for page frontmatter and endpoints, not browser code.' },
+  ],
+};
+/** src/lib/shared runs everywhere: nothing browser-only, server-only or from functions/. */
+const sharedRules = {
+  patterns: [
+    {
+      regex: '(^|/)(functions|browser|server)/',
+      message: 'src/lib/shared is pure: it imports no browser, server or functions/ module.',
+    },
+  ],
+};
+/**
+ * Infrastructure knows no domain: compose.ts passes in what it needs. It may name the composition's
+ * `Services` type (the site handler hands it to pages), never import a value from it.
+ */
+const platformRules = {
+  patterns: [
+    {
+      regex: `^(\\.\\./)+(${DOMAINS.join('|')}|tables\\.ts)(/|$)`,
+      message: 'functions/platform is infrastructure: it imports no domain (compose.ts passes in what it needs).',
+    },
+    {
+      regex: '^(\\.\\./)+(config|compose|app|main|server|worker)\\.ts$',
+      allowTypeImports: true,
+      message: 'functions/platform is infrastructure: from the composition it may import types only.',
+    },
+  ],
+};
+/** A domain reads another domain's data through that domain's service or a registered hook. */
+const domainRules = {
+  patterns: [
+    {
+      regex: `^(\\.\\./)+(${DOMAINS.join('|')})/(.+/)?(store|tables)\\.ts$`,
+      allowTypeImports: true,
+      message: "A domain never imports another domain's store or tables: ask its service (or register a hook in compose.ts).",
+    },
+  ],
+};
+/** A table may reference another domain's table (a foreign key); a store may not query it. */
+const tableRules = {
+  patterns: [
+    {
+      regex: `^(\\.\\./)+(${DOMAINS.join('|')})/(.+/)?store\\.ts$`,
+      message: "A domain never imports another domain's store.",
+    },
+  ],
+};
+/** SQL lives in stores: drizzle only in store.ts and tables.ts files (and the database client). */
+const storeRules = {
+  paths: [
+    { name: 'drizzle-orm', allowTypeImports: true, message: "Queries live in the owning domain's store.ts; tables in its tables.ts." },
+  ],
+  patterns: [
+    { group: ['drizzle-orm/*'], allowTypeImports: true, message: "Queries live in the owning domain's store.ts; tables in its tables.ts." },
+  ],
+};
+const STORES = ['functions/**/store.ts', 'functions/**/tables.ts'];
+/** The database client, and the logger that makes query errors safe to log. */
+const DRIZZLE_INFRA = ['functions/platform/db/**/*.ts', 'functions/platform/logger.ts'];
 
 export default tseslint.config(
   {
@@ -47,4 +129,20 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: { ...reactHooks.configs.recommended.rules },
   },
+  // Boundaries (see the rules above). A later block replaces an earlier one's rule, so each file falls in one.
+  { files: ['src/components/**/*.{ts,tsx}', 'src/lib/browser/**/*.ts'], ignores: TESTS, rules: restrict(browserRules) },
+  { files: ['src/lib/shared/**/*.ts'], ignores: TESTS, rules: restrict(sharedRules) },
+  {
+    files: ['functions/platform/**/*.ts'],
+    ignores: [...TESTS, ...STORES, ...DRIZZLE_INFRA],
+    rules: restrict(platformRules, storeRules),
+  },
+  {
+    files: ['functions/platform/**/{store,tables}.ts', ...DRIZZLE_INFRA],
+    ignores: TESTS,
+    rules: restrict(platformRules),
+  },
+  { files: DOMAINS.map((d) => `functions/${d}/**/*.ts`), ignores: [...TESTS, ...STORES], rules: restrict(domainRules, storeRules) },
+  { files: DOMAINS.map((d) => `functions/${d}/**/store.ts`), ignores: TESTS, rules: restrict(domainRules) },
+  { files: DOMAINS.map((d) => `functions/${d}/**/tables.ts`), ignores: TESTS, rules: restrict(tableRules) },
 );

@@ -31,6 +31,7 @@ import { answerHeaders } from './platform/http/respond.ts';
 import { NO_STORE, sharedCacheControl } from './platform/http/cache-control.ts';
 import { apiSecurityHeaders, pageSecurityHeaders } from './platform/http/security-headers.ts';
 import { createNewsletterRoutes } from './newsletter/routes.ts';
+import { createGuards } from './users/guards.ts';
 import { createProgressRoutes } from './progress/routes.ts';
 import { createUserRoutes } from './users/routes.ts';
 import { MEDIA_PATH } from './platform/storage/index.ts';
@@ -97,18 +98,20 @@ export function createApp({ config, logger, services, site, accessLog }: AppDeps
   app.route('/api/leads', createLeadRoutes({ leads: services.leads, limiter, trustProxy }));
   app.route('/api/files', createFileRoutes(services.downloads));
   const { users, verifyAccessToken: verify, progress, sessionIsLive } = services;
-  app.route('/api/content', createGatedContentRoutes({ gated: services.gated, verify, users, sessionIsLive, lane: answerLane }));
-  app.route('/api/content', createProgressRoutes({ gated: services.gated, progress, verify, users, sessionIsLive }));
-  app.route('/api/content', createContentWriteRoutes({ content: services.content, verify, users, sessionIsLive }));
-  app.route('/api/users', createUserRoutes({ users, verify, sessionIsLive, progress, feeds: services.feeds }));
+  // Who is asking and what they may do, built once for every route group.
+  const guards = createGuards({ verify, users, sessionIsLive });
+  app.route('/api/content', createGatedContentRoutes({ gated: services.gated, guards, lane: answerLane }));
+  app.route('/api/content', createProgressRoutes({ gated: services.gated, progress, guards }));
+  app.route('/api/content', createContentWriteRoutes({ content: services.content, guards }));
+  app.route('/api/users', createUserRoutes({ users, guards, progress, feeds: services.feeds }));
   app.route('/feeds', createFeedRoutes(services.feeds));
   app.route('/api/email', createEmailEventRoutes({ outbox: services.outbox, inbox: services.inbox, secret: config.email.webhookSecret }));
-  app.route('/api/email', createEmailAdminRoutes({ outbox: services.outbox, verify, users, sessionIsLive }));
-  app.route('/api/admin', createAdminRoutes({ admin: services.admin, content: services.content, users, verify, sessionIsLive }));
-  app.route('/', createUploadRoutes({ uploads: services.uploads, directUploads: services.directUploads, verify, users, sessionIsLive }));
+  app.route('/api/email', createEmailAdminRoutes({ outbox: services.outbox, guards }));
+  app.route('/api/admin', createAdminRoutes({ admin: services.admin, content: services.content, users, guards }));
+  app.route('/', createUploadRoutes({ uploads: services.uploads, directUploads: services.directUploads, guards }));
   app.route('/', createMediaRoutes(services.uploads, MEDIA_PATH));
-  app.route('/api/payments', createPaymentRoutes({ billing: services.billing, inbox: services.inbox, verify, users, sessionIsLive }));
-  app.route('/openai', createAiRoutes({ drafter: services.drafter, limiter, verify, users, sessionIsLive }));
+  app.route('/api/payments', createPaymentRoutes({ billing: services.billing, inbox: services.inbox, guards }));
+  app.route('/openai', createAiRoutes({ drafter: services.drafter, limiter, guards }));
   if (services.embeddedBilling) app.route('/api/billing/test', createTestBillingRoutes(services.embeddedBilling));
 
   // No route matched: 405 with the Allow list when the path exists under other methods, else 404.

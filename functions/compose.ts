@@ -34,7 +34,7 @@ import { createLeadService } from './leads/service.ts';
 import type { Logger } from './platform/logger.ts';
 import { createTokens } from './platform/tokens.ts';
 import { createNewsletterService } from './newsletter/service.ts';
-import { createWebhookInbox } from './platform/webhooks.ts';
+import { createWebhookInbox } from './platform/webhooks/index.ts';
 import { pickPaymentProvider } from './payments/index.ts';
 import { pickDrafter } from './ai/index.ts';
 import { catalogueFrom } from './ai/offline.ts';
@@ -46,6 +46,11 @@ import { createDirectUploads } from './uploads/direct.ts';
 import { MEDIA_PATH, pickStorage } from './platform/storage/index.ts';
 import { createUploadStore } from './uploads/store.ts';
 import { createUploadService } from './uploads/service.ts';
+import { createNewsletterStore } from './newsletter/store.ts';
+import { createLeadStore } from './leads/store.ts';
+import { createContactStore } from './contact/store.ts';
+import { createProgressStore } from './progress/store.ts';
+import { createPaymentStore } from './payments/store.ts';
 
 /** The key prefix of member files uploaded at run time (in the protected storage area, never in the content folder). */
 const PROTECTED_UPLOADS = 'uploads/';
@@ -181,6 +186,13 @@ export async function createServices(config: Config, logger: Logger, options: Se
       urlOf: uploads.urlOf,
       maxBytes: config.uploads.maxBytes,
     });
+
+    // A member's export and deletion ask each domain keeping their data, in the export's order.
+    users.personalData.register(createNewsletterStore, createLeadStore, createContactStore, createProgressStore, (tx) => ({
+      personalData: async ({ id }) => ({ billing: await createPaymentStore(tx).personalData(id) }),
+      // Subscriptions and purchases reference the profile `on delete cascade`: they go with it.
+      erase: async () => undefined,
+    }));
 
     let prune: NodeJS.Timeout | undefined;
     let renew: NodeJS.Timeout | undefined;

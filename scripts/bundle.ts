@@ -76,6 +76,8 @@ function main() {
     type: 'module',
     description: `${String(manifest.description)} (production bundle)`,
     engines: manifest.engines,
+    // The `#shared/…` aliases the server's sources import by.
+    imports: manifest.imports,
     scripts: { start: BUNDLE_COMMANDS.web.join(' '), worker: BUNDLE_COMMANDS.worker.join(' ') },
     dependencies: manifest.dependencies,
   };

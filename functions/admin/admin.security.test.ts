@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../tests/support/app.ts';
 import { DATABASE_KINDS } from '../../tests/support/databases.ts';
-import type { AccessLevel } from '#shared/access.ts';
-import { emails, type Role } from '../platform/db/schema.ts';
+import type { AccessLevel, Role } from '#shared/access.ts';
+import { emails } from '../email/tables.ts';
 
 const PASSWORD = 'admin table pass';
 type Caller = 'anonymous' | 'free' | 'subscriber' | 'premium' | 'editor' | 'admin';

@@ -8,12 +8,11 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { ACCESS_LEVELS, ROLES } from '#shared/access.ts';
-import type { AccessTokenVerifier } from '../auth/verify.ts';
 import type { AppEnv } from '../platform/http/context.ts';
 import { LimitParam, pathId, readBody, readQuery, singleLine } from '../platform/http/request.ts';
-import { identify, liveSession, requireViewer, type SessionCheck } from '../users/identity.ts';
+import type { Guards } from '../users/guards.ts';
+import { requireViewer } from '../users/identity.ts';
 import type { UserService } from '../users/service.ts';
-import { adminOnly } from './guard.ts';
 import type { ContentService } from '../content/service.ts';
 import type { AdminService } from './service.ts';
 
@@ -33,19 +32,17 @@ export function createAdminRoutes({
   admin,
   content,
   users,
-  verify,
-  sessionIsLive,
+  guards,
 }: {
   admin: AdminService;
   content: ContentService;
   users: UserService;
-  verify: AccessTokenVerifier;
-  sessionIsLive: SessionCheck;
+  guards: Guards;
 }) {
   return (
     new Hono<AppEnv>()
       // Everything here is other people's data: from a session still signed in, reads included.
-      .use(identify({ verify, users }), adminOnly, liveSession(sessionIsLive))
+      .use(guards.identify, guards.admin, guards.live)
       .get('/overview', async (c) => c.json(await admin.overview()))
       .get('/users', async (c) => c.json(await admin.searchUsers(readQuery(c, UsersQuery))))
       .patch('/users/:id', async (c) => {
@@ -60,3 +57,6 @@ export function createAdminRoutes({
       })
   );
 }
+
+/** The admin API as the browser's typed client (hono/client) sees it. */
+export type AdminRoutes = ReturnType<typeof createAdminRoutes>;

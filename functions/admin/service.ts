@@ -9,7 +9,9 @@ import { ACCESS_LEVELS, type AccessLevel } from '#shared/access.ts';
 import { CURRENCY } from '../payments/catalog.ts';
 import { GRANTING_STATUSES } from '../payments/provider.ts';
 import type { DbOrTx } from '../platform/db/client.ts';
-import type { ProfileRow, PurchaseRow, SubscriptionRow } from '../platform/db/schema.ts';
+import type { ProfileRow } from '../users/tables.ts';
+import type { PurchaseRow, SubscriptionRow } from '../payments/tables.ts';
+import { memberDirectory } from '../users/directory.ts';
 import { createAdminStore } from './store.ts';
 
 /** Days of sign-ups and cancellations the overview charts. */
@@ -70,10 +72,11 @@ function perDay(rows: { day: string; n: number }[], start: Date, days: number) {
 
 export function createAdminService({ db, clock = () => new Date() }: { db: DbOrTx; clock?: () => Date }) {
   const store = createAdminStore(db);
+  const members = memberDirectory(db);
   return {
     /** GET /api/admin/users: members whose email or name contains `q`, `limit` per page (page from 1). */
     async searchUsers({ q, page, limit }: { q?: string | undefined; page: number; limit: number }) {
-      const { rows, total } = await store.searchProfiles(q, (page - 1) * limit, limit);
+      const { rows, total } = await members.search(q, (page - 1) * limit, limit);
       const ids = rows.map((r) => r.id);
       const [subs, bought] = await Promise.all([store.subscriptionsOf(ids), store.purchasesOf(ids)]);
       return {
@@ -92,7 +95,7 @@ export function createAdminService({ db, clock = () => new Date() }: { db: DbOrT
 
     /** GET /api/admin/audit: newest entries first, about one member when `targetId` is given. */
     async audit({ targetId, limit }: { targetId?: string | undefined; limit: number }) {
-      const rows = await store.audit(targetId, limit);
+      const rows = await members.auditTrail(targetId, limit);
       return rows.map((r) => ({
         id: r.id,
         action: r.action,

@@ -8,9 +8,9 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { AccessLevel } from '#shared/access.ts';
+import type { AccessLevel, Role } from '#shared/access.ts';
 import { createApp } from '../app.ts';
-import { rateLimits, type Role } from '../platform/db/schema.ts';
+import { rateLimits } from '../platform/abuse/tables.ts';
 import { createTestApp, type TestApp } from '../../tests/support/app.ts';
 import { DATABASE_KINDS } from '../../tests/support/databases.ts';
 import { quietLogger } from '../../tests/support/fixtures.ts';

@@ -1,5 +1,5 @@
 /** The drafter port and its adapters; `pickDrafter` chooses one from configuration at start-up. */
-import type { Config } from '../config.ts';
+import type { AiSettings } from './config.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { Drafter } from './draft.ts';
 import { createOfflineDrafter, type CatalogueItem } from './offline.ts';
@@ -11,7 +11,7 @@ export type { Draft, Drafter, DraftRequest } from './draft.ts';
  * the offline writer. The OpenAI SDK is loaded only when it is the one in use.
  */
 export async function pickDrafter(
-  ai: Config['ai'],
+  ai: AiSettings,
   deps: { logger: Logger; catalogue: () => Promise<readonly CatalogueItem[]> },
 ): Promise<Drafter> {
   if (!ai.openai) return createOfflineDrafter({ catalogue: deps.catalogue });

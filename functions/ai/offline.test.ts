@@ -71,6 +71,14 @@ describe('offline drafter', () => {
     expect(writeOfflineDraft(draftRequest('email marketing', 'tool'), catalogue).body).toMatch(/## How to use it/);
   });
 
+  it("fills the type's wording with the topic as typed, even one that looks like a template", () => {
+    const draft = writeOfflineDraft(draftRequest('{subject} and $& tricks', 'tool'), catalogue);
+    expect(draft.title).toBe('{subject} and $& Tricks Toolkit');
+    expect(draft.description).toBe(
+      'Offline draft: A ready-to-use toolkit for {subject} and $& tricks: what it does, how to set it up and how to get the most from it.',
+    );
+  });
+
   it('says so when nothing on the site is related', () => {
     const draft = writeOfflineDraft(draftRequest('quantum knitting for penguins', 'blog'), catalogue);
     expect(draft.body).toContain('Nothing on this site covers this topic yet');

@@ -4,9 +4,11 @@
  * topic (over the relevance threshold of relevance.ts; otherwise an outline from the topic alone),
  * with no network call. Tags, key points and module headings come from the topic and the site's
  * tags it spells out, never from unrelated items. The draft says at its top, and in its
- * description, that it is an offline draft to be rewritten.
+ * description, that it is an offline draft to be rewritten. Each type's definition gives the
+ * wording of its title and description and the shape of its body (`drafting`).
  */
-import { CONTENT_TYPES, itemPath, type ContentType } from '#shared/content/registry.ts';
+import type { DraftOutline } from '#shared/content/content-type.ts';
+import { CONTENT_REGISTRY, CONTENT_TYPES, itemPath, type ContentType } from '#shared/content/registry.ts';
 import { AppError } from '../platform/errors.ts';
 import { checkDraft, MAX_DRAFT_TAGS, type Draft, type Drafter, type DraftRequest } from './draft.ts';
 import { capitalise, relatedItems, topicTags, topicWords } from './relevance.ts';
@@ -67,19 +69,10 @@ interface Parts {
   tags: string[];
 }
 
-const TITLES: Record<ContentType, (subject: string) => string> = {
-  blog: (s) => `${s}: A Practical Guide`,
-  tool: (s) => `${s} Toolkit`,
-  course: (s) => `${s}: From First Steps to Results`,
-  market: (s) => `${s} Template Pack`,
-};
-
-const DESCRIPTIONS: Record<ContentType, (topic: string) => string> = {
-  blog: (t) => `A practical look at ${t} for small businesses: why it matters, the steps that work and how to measure the results.`,
-  tool: (t) => `A ready-to-use toolkit for ${t}: what it does, how to set it up and how to get the most from it.`,
-  course: (t) => `A step-by-step course on ${t}, from the basics to measurable results, with practical lessons and exercises.`,
-  market: (t) => `A ready-made resource pack for ${t}: templates and checklists you can adapt to your business in an afternoon.`,
-};
+/** A drafting template with its `{topic}` and `{subject}` filled in one pass (so the user's text is never read as one). */
+function fill(template: string, values: { topic?: string; subject?: string }): string {
+  return template.replace(/\{(topic|subject)\}/g, (whole, key: 'topic' | 'subject') => values[key] ?? whole);
+}
 
 function relatedSection(parts: Parts): string[] {
   if (parts.matches.length === 0) {
@@ -108,8 +101,9 @@ function keyPoints(parts: Parts): string[] {
   });
 }
 
-const BODIES: Record<ContentType, (parts: Parts) => string[]> = {
-  blog: (p) => {
+/** The body of each outline a type can choose (its definition's `drafting.outline`). */
+const OUTLINES: { [O in DraftOutline]: (parts: Parts) => string[] } = {
+  guide: (p) => {
     const topic = escapeMarkdown(p.topic);
     return [
       `## Why ${topic} matters`,
@@ -139,7 +133,7 @@ const BODIES: Record<ContentType, (parts: Parts) => string[]> = {
       `Close with the single action a reader can take today on ${topic}.`,
     ];
   },
-  tool: (p) => {
+  toolkit: (p) => {
     const topic = escapeMarkdown(p.topic);
     return [
       `## What it does for ${topic}`,
@@ -159,7 +153,7 @@ const BODIES: Record<ContentType, (parts: Parts) => string[]> = {
       ...relatedSection(p),
     ];
   },
-  course: (p) => {
+  curriculum: (p) => {
     const topic = escapeMarkdown(p.topic);
     const modules = p.tags.slice(0, 3);
     return [
@@ -193,7 +187,7 @@ const BODIES: Record<ContentType, (parts: Parts) => string[]> = {
       ...relatedSection(p),
     ];
   },
-  market: (p) => {
+  pack: (p) => {
     const topic = escapeMarkdown(p.topic);
     return [
       `## What is included for ${topic}`,
@@ -217,19 +211,20 @@ const BODIES: Record<ContentType, (parts: Parts) => string[]> = {
 
 /** An offline draft for a request: pure, so it can be checked for any prompt. */
 export function writeOfflineDraft(request: DraftRequest, catalogue: readonly CatalogueItem[]): Draft {
+  const hints = CONTENT_REGISTRY[request.type].drafting;
   const topic = clip(phrase(request.topic), 160) || 'your topic';
   const words = topicWords(topic);
   const matches = relatedItems(catalogue, words);
   const own = topicTags(matches, catalogue, words, Math.min(6, MAX_DRAFT_TAGS));
   // A topic without a word to tag (punctuation, one letter) still gets a tag the create form accepts.
-  const tags = own.length > 0 ? own : [request.type === 'market' ? 'Templates' : 'Small Business'];
+  const tags = own.length > 0 ? own : [hints.fallbackTag];
   // The subject in a title: the topic as typed (capitalised), cut to leave room for the type's words.
   const subject = titleCase(clip(topic, 120));
   const parts: Parts = { topic, subject, matches: matches.slice(0, 4).map((m) => m.item), tags };
   const draft = checkDraft({
-    title: TITLES[request.type](subject),
-    description: `Offline draft: ${DESCRIPTIONS[request.type](clip(topic, 200))}`,
-    body: [OFFLINE_NOTE, '', ...BODIES[request.type](parts)].join('\n'),
+    title: fill(hints.title, { subject }),
+    description: `Offline draft: ${fill(hints.description, { topic: clip(topic, 200) })}`,
+    body: [OFFLINE_NOTE, '', ...OUTLINES[hints.outline](parts)].join('\n'),
     tags,
   });
   // Unreachable for any topic (the tests try many); a clear error rather than a 500 if it ever is.

@@ -8,13 +8,12 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { RateLimitService } from '../platform/abuse/service.ts';
-import type { AccessTokenVerifier } from '../auth/verify.ts';
 import { CONTENT_TYPES } from '#shared/content/registry.ts';
 import { AppError } from '../platform/errors.ts';
 import type { AppEnv } from '../platform/http/context.ts';
 import { multiLine, readBody } from '../platform/http/request.ts';
-import { identify, liveSession, requireStaff, type SessionCheck } from '../users/identity.ts';
-import type { UserService } from '../users/service.ts';
+import type { Guards } from '../users/guards.ts';
+import { requireViewer } from '../users/identity.ts';
 import { DraftSchema, draftRequest, type Drafter } from './draft.ts';
 
 /** Longest prompt accepted, in characters. */
@@ -34,14 +33,12 @@ export const GENERATE_LIMIT = { name: 'ai:generate:user', max: 30, windowSeconds
 export interface AiRouteDeps {
   drafter: Drafter;
   limiter: RateLimitService;
-  verify: AccessTokenVerifier;
-  users: UserService;
-  sessionIsLive: SessionCheck;
+  guards: Guards;
 }
 
-export function createAiRoutes({ drafter, limiter, verify, users, sessionIsLive }: AiRouteDeps) {
-  return new Hono<AppEnv>().use(identify({ verify, users })).post('/generate', liveSession(sessionIsLive), async (c) => {
-    const viewer = requireStaff(c, 'generate content drafts');
+export function createAiRoutes({ drafter, limiter, guards }: AiRouteDeps) {
+  return new Hono<AppEnv>().use(guards.identify).post('/generate', guards.live, guards.staff('generate content drafts'), async (c) => {
+    const viewer = requireViewer(c);
     const { prompt, type } = await readBody(c, GenerateBody);
     await limiter.enforce([[GENERATE_LIMIT, viewer.id]]);
     const draft = await drafter.draft(draftRequest(prompt, type), { signal: c.req.raw.signal });
@@ -54,3 +51,6 @@ export function createAiRoutes({ drafter, limiter, verify, users, sessionIsLive 
     return c.json({ content: content.data, source: drafter.kind });
   });
 }
+
+/** The drafting API as the browser's typed client (hono/client) sees it. */
+export type AiRoutes = ReturnType<typeof createAiRoutes>;

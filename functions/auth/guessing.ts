@@ -1,6 +1,6 @@
 /**
  * Limits on guessing, counted per account as well as per client address (the per-address limits are
- * in service.ts): an attacker with many addresses still gets only a few tries at one member's
+ * in context.ts): an attacker with many addresses still gets only a few tries at one member's
  * password or mailed code. Counters live in the shared `rate_limits` table, keyed by a digest of the
  * address or account, so they hold across instances and reveal nothing about who has an account
  * (unknown addresses are counted and locked exactly like known ones).

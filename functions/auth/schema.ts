@@ -3,8 +3,8 @@
  * Unknown fields are ignored, as GoTrue's JSON decoding does; `null` PKCE fields are accepted.
  */
 import { z } from 'zod';
-import type { AuthUserRow } from '../platform/db/schema.ts';
 import { CONTROL, CONTROL_IN_TEXT } from '../platform/http/request.ts';
+import type { AuthUserRow } from './tables.ts';
 
 const MetadataKey = z
   .string()

@@ -9,7 +9,7 @@ import {
   authUsers,
   type AuthUserRow,
   type OneTimeTokenKind,
-} from '../platform/db/schema.ts';
+} from './tables.ts';
 
 export function createAuthStore(db: DbOrTx) {
   return {

@@ -1,9 +1,9 @@
 /** POST /api/contact: validated, rate limited per IP and per address, honeypot-protected. */
 import { Hono } from 'hono';
 import { z } from 'zod';
-import type { RateLimitService } from '../platform/abuse/service.ts';
 import type { AppEnv } from '../platform/http/context.ts';
-import { clientIp, emailAddress, honeypot, multiLine, readBody, singleLine } from '../platform/http/request.ts';
+import { formPost, type FormGuard } from '../platform/http/form-post.ts';
+import { emailAddress, honeypot, multiLine, singleLine } from '../platform/http/request.ts';
 import type { ContactService } from './service.ts';
 
 const ContactSchema = z.object({
@@ -19,22 +19,26 @@ const LIMITS = {
   perAddress: { name: 'contact:email', max: 3, windowSeconds: 3600 },
 };
 
-export interface ContactRouteDeps {
+export interface ContactRouteDeps extends FormGuard {
   contact: ContactService;
-  limiter: RateLimitService;
-  trustProxy: number;
 }
 
-export function createContactRoutes({ contact, limiter, trustProxy }: ContactRouteDeps) {
-  return new Hono<AppEnv>().post('/', async (c) => {
-    const { website, ...message } = await readBody(c, ContactSchema);
-    const ip = clientIp(c, trustProxy);
-    await limiter.enforce([
-      [LIMITS.perIp, ip],
-      [LIMITS.perAddress, message.email],
-    ]);
-    // A filled honeypot means a bot: the same answer as a real message, and nothing stored or sent.
-    if (!website) await contact.submit(message, { ip, userAgent: c.req.header('user-agent') });
-    return c.json({ status: 'received' }, 201);
-  });
+export function createContactRoutes({ contact, ...guard }: ContactRouteDeps) {
+  return new Hono<AppEnv>().post(
+    '/',
+    formPost({
+      ...guard,
+      schema: ContactSchema,
+      limits: LIMITS,
+      status: 201,
+      handle: async (message, { ip, userAgent, bot }) => {
+        // A bot gets the same answer as a real message, and nothing is stored or sent.
+        if (!bot) await contact.submit(message, { ip, userAgent });
+        return { status: 'received' };
+      },
+    }),
+  );
 }
+
+/** The contact form's API as the browser's typed client (hono/client) sees it. */
+export type ContactRoutes = ReturnType<typeof createContactRoutes>;

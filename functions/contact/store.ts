@@ -1,6 +1,8 @@
 /** The only module that touches contact_messages. */
+import { eq } from 'drizzle-orm';
 import type { DbOrTx } from '../platform/db/client.ts';
-import { contactMessages } from '../platform/db/schema.ts';
+import type { DataSubject } from '../users/personal-data.ts';
+import { contactMessages } from './tables.ts';
 
 export function createContactStore(db: DbOrTx) {
   return {
@@ -11,6 +13,16 @@ export function createContactStore(db: DbOrTx) {
         .values(row)
         .returning({ id: contactMessages.id, createdAt: contactMessages.createdAt });
       return created!;
+    },
+
+    /** The member's part of their data export: the messages sent from their address. */
+    async personalData({ email }: DataSubject) {
+      return { messages: await db.select().from(contactMessages).where(eq(contactMessages.email, email)) };
+    },
+
+    /** Deletes the messages sent from the member's address (account deletion). */
+    async erase({ email }: DataSubject): Promise<void> {
+      await db.delete(contactMessages).where(eq(contactMessages.email, email));
     },
   };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CONTENT_REGISTRY, type ContentInputOf, type ContentType, type ParsedInputOf } from '#shared/content/registry.ts';
-import type { ContentRow } from '../platform/db/schema.ts';
+import type { ContentRow } from './tables.ts';
 import { itemFromRow, rowFromInput, slugify } from './rows.ts';
 
 const NOW = new Date('2026-05-06T12:00:00Z');

@@ -6,7 +6,7 @@ import {
   type ContentType,
   type ParsedInputOf,
 } from '#shared/content/registry.ts';
-import type { ContentRow, NewContentRow } from '../platform/db/schema.ts';
+import type { ContentRow, NewContentRow } from './tables.ts';
 
 /** Columns and details JSON for a validated input; `slug` is decided by the caller. */
 export function rowFromInput<T extends ContentType>(

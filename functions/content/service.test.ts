@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import type { ContentInputOf, ContentType } from '#shared/content/registry.ts';
 import { toDateOnly } from '#shared/content/schema.ts';
 import { openDatabase, type Database } from '../platform/db/client.ts';
-import { contentItems, type NewContentRow } from '../platform/db/schema.ts';
+import { contentItems, type NewContentRow } from './tables.ts';
 import { AppError } from '../platform/errors.ts';
 import { createMdxSource, type MdxSource } from './mdx-source.ts';
 import { createContentService, type ContentService } from './service.ts';

@@ -13,7 +13,7 @@ import {
   type ContentType,
 } from '#shared/content/registry.ts';
 import type { Db } from '../platform/db/client.ts';
-import type { ContentRow } from '../platform/db/schema.ts';
+import type { ContentRow } from './tables.ts';
 import { downloadHostErrors } from '#shared/content/downloads.ts';
 import { AppError, fieldErrors } from '../platform/errors.ts';
 import type { Logger } from '../platform/logger.ts';

@@ -2,7 +2,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { ContentType } from '#shared/content/registry.ts';
 import type { DbOrTx } from '../platform/db/client.ts';
-import { contentItems, type ContentRow, type NewContentRow } from '../platform/db/schema.ts';
+import { contentItems, type ContentRow, type NewContentRow } from './tables.ts';
 
 /** NOTIFY channel that tells every instance to drop its cached content answers. */
 export const CONTENT_CHANNEL = 'content_changed';

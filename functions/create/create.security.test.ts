@@ -10,9 +10,8 @@ import { createTestApp, type TestApp } from '../../tests/support/app.ts';
 import { DATABASE_KINDS } from '../../tests/support/databases.ts';
 import { rowCounts } from '../../tests/support/db-snapshot.ts';
 import { makeBlogInput, makeCourseInput, makeMarketInput, makeToolInput } from '../../tests/support/fixtures.ts';
-import type { AccessLevel } from '#shared/access.ts';
+import type { AccessLevel, Role } from '#shared/access.ts';
 import { CONTENT_TYPE_INFO, type ContentType } from '#shared/content/registry.ts';
-import type { Role } from '../platform/db/schema.ts';
 
 const PASSWORD = 'creator table pass';
 type Caller = 'anonymous' | 'free' | 'subscriber' | 'premium' | 'editor' | 'other-editor' | 'admin';

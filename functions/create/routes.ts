@@ -11,52 +11,56 @@
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { CONTENT_TYPE_INFO, CONTENT_TYPES, itemPath, type ContentType } from '#shared/content/registry.ts';
-import type { AccessTokenVerifier } from '../auth/verify.ts';
+import { CONTENT_TYPE_INFO, CONTENT_TYPES, itemPath, type ContentItem, type ContentType } from '#shared/content/registry.ts';
 import type { AppContext, AppEnv } from '../platform/http/context.ts';
 import { pathId, readBody } from '../platform/http/request.ts';
-import { identify, liveSession, requireStaff, type SessionCheck } from '../users/identity.ts';
-import type { UserService, Viewer } from '../users/service.ts';
+import type { Guards } from '../users/guards.ts';
+import { requireViewer } from '../users/identity.ts';
+import type { Viewer } from '../users/service.ts';
 import type { ContentService } from '../content/service.ts';
+
+/**
+ * What the creator API answers, for the browser (its routes are made per type in a loop, which
+ * hono/client cannot type): a written item with its page, and an item as its form holds it.
+ */
+export interface ContentWriteAnswers {
+  written: { item: ContentItem; path: string };
+  editable: Awaited<ReturnType<ContentService['editable']>>;
+}
 
 /** Any JSON object: the content service validates it against the type's schema. */
 const AnyObject = z.record(z.string(), z.unknown());
 const itemId = (c: AppContext, type: ContentType) => pathId(c, 'id', `${CONTENT_TYPE_INFO[type].singular} not found`);
 
-export function createContentWriteRoutes(deps: {
-  content: ContentService;
-  verify: AccessTokenVerifier;
-  users: UserService;
-  sessionIsLive: SessionCheck;
-}) {
-  const { content } = deps;
+export function createContentWriteRoutes(deps: { content: ContentService; guards: Guards }) {
+  const { content, guards } = deps;
   // Per route, not `use`: under the shared /api/content prefix a `use` would also run for the gated
   // reads. (The gated router's `use` runs first here; identify then skips a known viewer.)
-  const who = identify(deps);
-  const live = liveSession(deps.sessionIsLive);
+  const { identify: who, live } = guards;
+  const staff = guards.staff('create or change content');
   const actor = (viewer: Viewer) => ({ id: viewer.id, admin: viewer.role === 'admin' });
   const app = new Hono<AppEnv>();
   for (const type of CONTENT_TYPES) {
     const base = `/${CONTENT_TYPE_INFO[type].apiSegment}`;
     app
-      .post(base, who, live, async (c) => {
-        const viewer = requireStaff(c, 'create or change content');
+      .post(base, who, live, staff, async (c) => {
+        const viewer = requireViewer(c);
         const item = await content.create(type, await readBody(c, AnyObject), { createdBy: viewer.id });
-        return c.json({ item, path: itemPath(type, item.slug) }, 201);
+        return c.json({ item, path: itemPath(type, item.slug) } satisfies ContentWriteAnswers['written'], 201);
       })
       // Drafts and unpublished items: from a live session, like the writes.
-      .get(`${base}/:id`, who, live, async (c) => {
-        const viewer = requireStaff(c, 'create or change content');
-        return c.json(await content.editable(type, itemId(c, type), actor(viewer)));
+      .get(`${base}/:id`, who, live, staff, async (c) => {
+        const viewer = requireViewer(c);
+        return c.json((await content.editable(type, itemId(c, type), actor(viewer))) satisfies ContentWriteAnswers['editable']);
       })
-      .patch(`${base}/:id`, who, live, async (c) => {
-        const viewer = requireStaff(c, 'create or change content');
+      .patch(`${base}/:id`, who, live, staff, async (c) => {
+        const viewer = requireViewer(c);
         const id = itemId(c, type);
         const item = await content.update(type, id, await readBody(c, AnyObject), actor(viewer));
-        return c.json({ item, path: itemPath(type, item.slug) });
+        return c.json({ item, path: itemPath(type, item.slug) } satisfies ContentWriteAnswers['written']);
       })
-      .delete(`${base}/:id`, who, live, async (c) => {
-        const viewer = requireStaff(c, 'create or change content');
+      .delete(`${base}/:id`, who, live, staff, async (c) => {
+        const viewer = requireViewer(c);
         await content.remove(type, itemId(c, type), actor(viewer));
         return c.body(null, 204);
       });

@@ -6,32 +6,18 @@
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { adminOnly } from '../admin/guard.ts';
-import type { AccessTokenVerifier } from '../auth/verify.ts';
 import type { AppEnv } from '../platform/http/context.ts';
 import { LimitParam, pathId, readQuery } from '../platform/http/request.ts';
-import { identify, liveSession, type SessionCheck } from '../users/identity.ts';
-import type { UserService } from '../users/service.ts';
+import type { Guards } from '../users/guards.ts';
 import { EMAIL_POST_SEGMENT } from './routes.ts';
 import { emailRecord } from './schema.ts';
 import type { EmailService } from './service.ts';
 
 const ListQuery = z.object({ limit: LimitParam });
 
-export function createEmailAdminRoutes({
-  outbox,
-  verify,
-  users,
-  sessionIsLive,
-}: {
-  outbox: EmailService;
-  verify: AccessTokenVerifier;
-  users: UserService;
-  sessionIsLive: SessionCheck;
-}) {
-  const who = identify({ verify, users });
-  // Other people's mail: reads too need a session that is still signed in.
-  const live = liveSession(sessionIsLive);
+export function createEmailAdminRoutes({ outbox, guards }: { outbox: EmailService; guards: Guards }) {
+  const { identify: who, admin: adminOnly, live } = guards;
+  // Other people's mail: reads too need a session that is still signed in (`live`).
   return (
     new Hono<AppEnv>()
       .get('/queue', who, adminOnly, live, async (c) =>
@@ -54,3 +40,6 @@ export function createEmailAdminRoutes({
       )
   );
 }
+
+/** The email dashboard's API as the browser's typed client (hono/client) sees it. */
+export type EmailAdminRoutes = ReturnType<typeof createEmailAdminRoutes>;

@@ -2,14 +2,14 @@
  * POST /api/email/events: delivery reports from the mail provider (thin: verify, parse, apply).
  * Signed with HMAC-SHA256 of the raw body under EMAIL_WEBHOOK_SECRET, sent as
  * `X-Webhook-Signature: sha256=<hex>`; one event or an array. Each event applies once (by id),
- * through the shared signed-webhook path (functions/platform/webhooks.ts).
+ * through the shared signed-webhook path (functions/platform/webhooks/).
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { AppError, fieldErrors } from '../platform/errors.ts';
 import type { AppEnv } from '../platform/http/context.ts';
-import { signedWebhookHandler, type WebhookInbox } from '../platform/webhooks.ts';
+import { signedWebhookHandler, type WebhookInbox } from '../platform/webhooks/index.ts';
 import { WellFormed } from '../platform/http/request.ts';
 import { DeliveryEventSchema } from './schema.ts';
 import type { EmailService } from './service.ts';

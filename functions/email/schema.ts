@@ -1,7 +1,7 @@
 /** Email shapes: the message an outbox row becomes, and provider delivery events. */
 import { z } from 'zod';
 import { multiLine, singleLine } from '../platform/http/request.ts';
-import type { EmailRow } from '../platform/db/schema.ts';
+import type { EmailRow } from './tables.ts';
 import type { MailMessage } from '../platform/mail/port.ts';
 
 /** The message the mail port sends for an outbox row. */

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { DbOrTx } from '../platform/db/client.ts';
-import type { EmailRow } from '../platform/db/schema.ts';
+import type { EmailRow } from './tables.ts';
 import { AppError } from '../platform/errors.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { DeliveryEvent } from './schema.ts';

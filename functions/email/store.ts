@@ -1,7 +1,7 @@
 /** The only module that touches the emails and email_events tables. */
 import { and, asc, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../platform/db/client.ts';
-import { emailEvents, emails, type EmailRow, type NewEmailRow } from '../platform/db/schema.ts';
+import { emailEvents, emails, type EmailRow, type NewEmailRow } from './tables.ts';
 
 /** NOTIFY channel that wakes idle workers when mail is queued. */
 export const EMAIL_CHANNEL = 'email_queued';

@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Db } from '../platform/db/client.ts';
-import type { EmailRow } from '../platform/db/schema.ts';
+import type { EmailRow } from './tables.ts';
 import type { Logger } from '../platform/logger.ts';
 import { createEmailStore } from './store.ts';
 import { toMailMessage } from './schema.ts';

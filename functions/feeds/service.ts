@@ -4,15 +4,14 @@
  * public blog feed plus the full body of each article the member may read at the time of the fetch
  * (their level now, not when the link was made), so an ended plan stops feeding bodies at once.
  */
-import { eq, sql } from 'drizzle-orm';
 import { checkAccess } from '#shared/access.ts';
 import { blogFeedXml } from '../../src/lib/server/rss.ts';
 import { SITE } from '#shared/site.ts';
 import type { GatedContent } from '../gated/service.ts';
 import type { PublicContentCache } from '../content/cache.ts';
 import type { Db } from '../platform/db/client.ts';
-import { profiles } from '../platform/db/schema.ts';
 import type { Tokens } from '../platform/tokens.ts';
+import { memberFeedLinks } from '../users/feed-links.ts';
 import type { Viewer } from '../users/service.ts';
 
 export interface FeedServiceDeps {
@@ -24,34 +23,29 @@ export interface FeedServiceDeps {
 }
 
 export function createFeedService({ db, tokens, gated, contentCache, siteUrl }: FeedServiceDeps) {
+  // The link version lives on the member's profile: read and bumped through the users domain.
+  const links = memberFeedLinks(db);
   const urlFor = async (id: string, version: number) =>
     `${siteUrl}/feeds/${await tokens.sign('member-feed', { sub: id, v: version })}/rss.xml`;
 
   return {
     /** The member's current private feed URL. */
     async url(viewer: Viewer): Promise<{ url: string }> {
-      const [row] = await db.select({ v: profiles.feedVersion }).from(profiles).where(eq(profiles.id, viewer.id));
-      return { url: await urlFor(viewer.id, row?.v ?? 1) };
+      const member = await links.member(viewer.id);
+      return { url: await urlFor(viewer.id, member?.v ?? 1) };
     },
 
     /** Revokes every earlier feed URL and answers the new one. */
     async reset(viewer: Viewer): Promise<{ url: string }> {
-      const [row] = await db
-        .update(profiles)
-        .set({ feedVersion: sql`${profiles.feedVersion} + 1` })
-        .where(eq(profiles.id, viewer.id))
-        .returning({ v: profiles.feedVersion });
-      return { url: await urlFor(viewer.id, row?.v ?? 1) };
+      const version = await links.bump(viewer.id);
+      return { url: await urlFor(viewer.id, version ?? 1) };
     },
 
     /** The feed a token opens, or undefined when the token is invalid, revoked or its member gone. */
     async render(token: string): Promise<string | undefined> {
       const verified = await tokens.verify<{ sub?: string; v?: number }>('member-feed', token);
       if (!verified.ok || typeof verified.claims.sub !== 'string') return undefined;
-      const [member] = await db
-        .select({ accessLevel: profiles.accessLevel, role: profiles.role, v: profiles.feedVersion })
-        .from(profiles)
-        .where(eq(profiles.id, verified.claims.sub));
+      const member = await links.member(verified.claims.sub);
       if (!member || member.v !== verified.claims.v) return undefined;
       const posts = await contentCache.reader.list('blog');
       const bodies = new Map<string, string>();

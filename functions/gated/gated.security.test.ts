@@ -11,7 +11,7 @@ import { ACCESS_LEVELS, checkAccess, type AccessLevel, type Role } from '#shared
 import { createTestApp, type TestApp } from '../../tests/support/app.ts';
 import { DATABASE_KINDS } from '../../tests/support/databases.ts';
 import { makeCourseInput } from '../../tests/support/fixtures.ts';
-import { purchases } from '../platform/db/schema.ts';
+import { purchases } from '../payments/tables.ts';
 import { badTokens } from '../../tests/support/tokens.ts';
 
 const PASSWORD = 'gated table pass';

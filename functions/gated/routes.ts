@@ -9,16 +9,22 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { SlugSchema } from '#shared/content/schema.ts';
-import type { AccessTokenVerifier } from '../auth/verify.ts';
 import { AppError } from '../platform/errors.ts';
 import type { AnswerLane } from '../platform/http/answer-lane.ts';
 import type { AppContext, AppEnv } from '../platform/http/context.ts';
-import { sendPrivateJson } from '../platform/http/respond.ts';
-import { identify, knownViewer, requireViewer, type SessionCheck } from '../users/identity.ts';
-import type { UserService, Viewer } from '../users/service.ts';
+import { sendPrivateJson, type CachedAnswer } from '../platform/http/respond.ts';
+import type { Guards } from '../users/guards.ts';
+import { requireViewer } from '../users/identity.ts';
+import type { Viewer } from '../users/service.ts';
 import type { GatedContent } from './service.ts';
 
 const Index = z.coerce.number().int().min(0).max(99);
+
+/** A whole article (preview included) as sanitised HTML: what the gated service's cached body answer holds. */
+export interface ArticleBody {
+  html: string;
+}
+type ArticleAnswer = CachedAnswer<ArticleBody>;
 
 /** A route parameter that must be a slug; anything else is an unknown item. */
 export function slugParam(c: AppContext, name: string, what: string): string {
@@ -27,20 +33,14 @@ export function slugParam(c: AppContext, name: string, what: string): string {
   return parsed.data;
 }
 
-export function createGatedContentRoutes(deps: {
-  gated: GatedContent;
-  verify: AccessTokenVerifier;
-  users: UserService;
-  sessionIsLive: SessionCheck;
-  lane?: AnswerLane;
-}) {
-  const { gated } = deps;
+export function createGatedContentRoutes(deps: { gated: GatedContent; guards: Guards; lane?: AnswerLane }) {
+  const { gated, guards } = deps;
   // Who is asking comes first: a visitor gets 401 for any item, known or not.
   const viewer = (c: AppContext) => requireViewer(c);
   const renderAndSend = async (c: AppContext, who: Viewer) =>
-    sendPrivateJson(c, await gated.articleBody(who, slugParam(c, 'slug', 'Article')));
+    sendPrivateJson(c, (await gated.articleBody(who, slugParam(c, 'slug', 'Article'))) as ArticleAnswer);
   return new Hono<AppEnv>()
-    .use(identify(deps))
+    .use(guards.identify)
     .get('/courses/:slug/lessons/:lessonId', async (c) => {
       const who = viewer(c);
       return c.json(await gated.lesson(who, slugParam(c, 'slug', 'Course'), slugParam(c, 'lessonId', 'Lesson')));
@@ -59,10 +59,10 @@ export function createGatedContentRoutes(deps: {
       const loaded = gated.loadedArticleBody(who, slug);
       if (!loaded) return renderAndSend(c, who);
       deps.lane?.offer(c, (incoming) => {
-        const known = knownViewer(incoming.headers.authorization, deps.verify, deps.users);
+        const known = guards.knownViewer(incoming.headers.authorization);
         return known && gated.loadedArticleBody(known, slug);
       });
-      return sendPrivateJson(c, loaded);
+      return sendPrivateJson(c, loaded as ArticleAnswer);
     })
     .get('/tools/:slug/download', async (c) => {
       const who = viewer(c);
@@ -73,3 +73,6 @@ export function createGatedContentRoutes(deps: {
       return c.json(await gated.itemDownload(who, 'market', slugParam(c, 'slug', 'Market item')));
     });
 }
+
+/** The gated content API as the browser's typed client (hono/client) sees it. */
+export type GatedContentRoutes = ReturnType<typeof createGatedContentRoutes>;

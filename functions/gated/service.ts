@@ -5,7 +5,15 @@
  * they expire. Every answer here belongs to one viewer and is never put in a shared cache.
  */
 import { checkAccess, type AccessLevel, type Viewer } from '#shared/access.ts';
-import type { ContentType, CourseItem, Lesson } from '#shared/content/registry.ts';
+import {
+  CONTENT_REGISTRY,
+  isPurchasable,
+  type ContentType,
+  type CourseItem,
+  type DownloadType,
+  type Lesson,
+  type PurchasableType,
+} from '#shared/content/registry.ts';
 import { itemAccess, type PricedItem } from '#shared/payments/purchasable.ts';
 import { AppError } from '../platform/errors.ts';
 import { createAnswer, type CachedAnswer } from '../platform/http/respond.ts';
@@ -18,7 +26,8 @@ import type { ContentService } from '../content/service.ts';
 export const MEDIA_LINK_SECONDS = 3600;
 export const DOWNLOAD_LINK_SECONDS = 600;
 
-const LABEL: Record<ContentType, string> = { blog: 'Article', course: 'Course', tool: 'Tool', market: 'Market item' };
+/** One item of a type as these answers name it ("Article not found"), from its definition. */
+const label = (type: ContentType) => CONTENT_REGISTRY[type].labels.itemLabel;
 /** Start-up renders every body as staff would read it: priced items sold only to buyers included. */
 const WARMER: Viewer = { accessLevel: 'premium', role: 'admin' };
 
@@ -59,7 +68,7 @@ export interface GatedContentDeps {
   content: ContentService;
   files: FileService;
   /** Whether the member bought the item (one-time purchases open it whatever their level). */
-  owns?: (userId: string, type: 'market' | 'course', slug: string) => Promise<boolean>;
+  owns?: (userId: string, type: PurchasableType, slug: string) => Promise<boolean>;
 }
 
 export function createGatedContent({ content, files, owns }: GatedContentDeps) {
@@ -69,7 +78,7 @@ export function createGatedContent({ content, files, owns }: GatedContentDeps) {
   let clears = 0;
   const courses = new Map<string, Promise<RenderedCourse | undefined>>();
 
-  const notFound = (type: ContentType) => new AppError('not_found', `${LABEL[type]} not found`);
+  const notFound = (type: ContentType) => new AppError('not_found', `${label(type)} not found`);
 
   /**
    * The purchase rule (`itemAccess`, the one rule for every type that can carry a price), then a
@@ -78,14 +87,14 @@ export function createGatedContent({ content, files, owns }: GatedContentDeps) {
    */
   async function assertItemAccess(
     viewer: (NonNullable<Viewer> & { id?: string }) | null,
-    item: PricedItem & { type: 'market' | 'course'; slug: string },
+    item: PricedItem & { type: PurchasableType; slug: string },
     what: string,
   ) {
     const decision = itemAccess(viewer, item);
     if (decision.allowed) return;
     if (viewer?.id && owns && (await owns(viewer.id, item.type, item.slug))) return;
     if (decision.reason === 'purchase_required')
-      throw new AppError('forbidden', `Buy this ${LABEL[item.type].toLowerCase()} to open its ${what}.`);
+      throw new AppError('forbidden', `Buy this ${label(item.type).toLowerCase()} to open its ${what}.`);
     assertAccess(viewer, item.accessLevel, what);
   }
 
@@ -110,7 +119,7 @@ export function createGatedContent({ content, files, owns }: GatedContentDeps) {
       return rendered;
     });
     if (!found) throw notFound('blog');
-    assertAccess(viewer, found.accessLevel, 'article');
+    assertAccess(viewer, found.accessLevel, label('blog').toLowerCase());
     return found;
   }
 
@@ -167,11 +176,12 @@ export function createGatedContent({ content, files, owns }: GatedContentDeps) {
       return files.signedDownload(file.url, DOWNLOAD_LINK_SECONDS);
     },
 
-    /** A signed link to a tool's or market item's file. */
-    async itemDownload(viewer: Viewer, type: 'tool' | 'market', slug: string): Promise<SignedLink> {
+    /** A signed link to the file of an item of a download type (tools, market items). */
+    async itemDownload(viewer: Viewer, type: DownloadType, slug: string): Promise<SignedLink> {
       const item = await content.get(type, slug);
       if (!item) throw notFound(type);
-      if (item.type === 'market') await assertItemAccess(viewer, item, 'download');
+      // A type sold one at a time opens to its buyers too; the others follow the level rule alone.
+      if (isPurchasable(item)) await assertItemAccess(viewer, item, 'download');
       else assertAccess(viewer, item.accessLevel, 'download');
       if (!item.downloadUrl) throw new AppError('not_found', 'This item has no file to download.');
       return files.signedDownload(item.downloadUrl, DOWNLOAD_LINK_SECONDS);

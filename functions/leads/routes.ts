@@ -1,9 +1,9 @@
 /** POST /api/leads: the lead dialog of the tools list. */
 import { Hono } from 'hono';
 import { z } from 'zod';
-import type { RateLimitService } from '../platform/abuse/service.ts';
 import type { AppEnv } from '../platform/http/context.ts';
-import { clientIp, emailAddress, honeypot, itemRef, readBody, singleLine } from '../platform/http/request.ts';
+import { formPost, type FormGuard } from '../platform/http/form-post.ts';
+import { emailAddress, honeypot, itemRef, singleLine } from '../platform/http/request.ts';
 import type { LeadService } from './service.ts';
 
 const LeadSchema = z.object({
@@ -25,23 +25,27 @@ const LIMITS = {
   perAddress: { name: 'leads:email', max: 10, windowSeconds: 3600 },
 };
 
-export interface LeadRouteDeps {
+export interface LeadRouteDeps extends FormGuard {
   leads: LeadService;
-  limiter: RateLimitService;
-  trustProxy: number;
 }
 
-export function createLeadRoutes({ leads, limiter, trustProxy }: LeadRouteDeps) {
-  return new Hono<AppEnv>().post('/', async (c) => {
-    const { website, ...input } = await readBody(c, LeadSchema);
-    const ip = clientIp(c, trustProxy);
-    await limiter.enforce([
-      [LIMITS.perIp, ip],
-      [LIMITS.perAddress, input.email],
-    ]);
-    // A filled honeypot means a bot: the same answer (a working link to the free file), but no lead
-    // is stored and no email sent, so the form cannot be used to mail strangers.
-    const { downloadUrl } = await leads.request(input, { ip, record: !website });
-    return c.json({ downloadUrl }, 201);
-  });
+export function createLeadRoutes({ leads, ...guard }: LeadRouteDeps) {
+  return new Hono<AppEnv>().post(
+    '/',
+    formPost({
+      ...guard,
+      schema: LeadSchema,
+      limits: LIMITS,
+      status: 201,
+      // A bot gets the same answer (a working link to the free file), but no lead is stored and no
+      // email sent, so the form cannot be used to mail strangers.
+      handle: async (input, { ip, bot }) => {
+        const { downloadUrl } = await leads.request(input, { ip, record: !bot });
+        return { downloadUrl };
+      },
+    }),
+  );
 }
+
+/** The lead dialog's API as the browser's typed client (hono/client) sees it. */
+export type LeadRoutes = ReturnType<typeof createLeadRoutes>;

@@ -4,9 +4,9 @@
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
-import type { RateLimitService } from '../platform/abuse/service.ts';
 import type { AppContext, AppEnv } from '../platform/http/context.ts';
-import { clientIp, emailAddress, honeypot, isFormPost, linkToken, readBody, sitePath } from '../platform/http/request.ts';
+import { formPost, type FormGuard } from '../platform/http/form-post.ts';
+import { emailAddress, honeypot, isFormPost, linkToken, readBody, sitePath } from '../platform/http/request.ts';
 import { redirectLocal } from '../platform/http/respond.ts';
 import { NewsletterLinkError, type NewsletterService } from './service.ts';
 
@@ -23,10 +23,8 @@ const LIMITS = {
   perAddress: { name: 'newsletter:email', max: 3, windowSeconds: 3600 },
 };
 
-export interface NewsletterRouteDeps {
+export interface NewsletterRouteDeps extends FormGuard {
   newsletter: NewsletterService;
-  limiter: RateLimitService;
-  trustProxy: number;
 }
 
 /**
@@ -43,18 +41,22 @@ async function tokenFrom(c: AppContext): Promise<string> {
   return (await readBody(c, TokenSchema, { accept: ['json', 'form'] })).token;
 }
 
-export function createNewsletterRoutes({ newsletter, limiter, trustProxy }: NewsletterRouteDeps) {
+export function createNewsletterRoutes({ newsletter, ...guard }: NewsletterRouteDeps) {
   return new Hono<AppEnv>()
-    .post('/subscribe', async (c) => {
-      const body = await readBody(c, SubscribeSchema);
-      await limiter.enforce([
-        [LIMITS.perIp, clientIp(c, trustProxy)],
-        [LIMITS.perAddress, body.email],
-      ]);
-      // A filled honeypot means a bot: answer as usual, do nothing.
-      if (!body.website) await newsletter.subscribe(body.email, body.source ?? null);
-      return c.json({ status: 'pending' }, 202);
-    })
+    .post(
+      '/subscribe',
+      formPost({
+        ...guard,
+        schema: SubscribeSchema,
+        limits: LIMITS,
+        status: 202,
+        handle: async ({ email, source }, { bot }) => {
+          // A bot is answered as usual, and nothing is done.
+          if (!bot) await newsletter.subscribe(email, source ?? null);
+          return { status: 'pending' };
+        },
+      }),
+    )
     .post('/confirm', async (c) => {
       const form = isFormPost(c);
       try {
@@ -78,3 +80,6 @@ export function createNewsletterRoutes({ newsletter, limiter, trustProxy }: News
       }
     });
 }
+
+/** The newsletter API as the browser's typed client (hono/client) sees it. */
+export type NewsletterRoutes = ReturnType<typeof createNewsletterRoutes>;

@@ -4,7 +4,7 @@
  * newsletter mail carries an unsubscribe link and one-click List-Unsubscribe headers.
  */
 import type { Db } from '../platform/db/client.ts';
-import type { SubscriberRow } from '../platform/db/schema.ts';
+import type { SubscriberRow } from './tables.ts';
 import type { EmailService } from '../email/service.ts';
 import { LINK_MESSAGES, type LinkProblem } from '#shared/newsletter.ts';
 import { AppError } from '../platform/errors.ts';

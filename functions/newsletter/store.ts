@@ -1,7 +1,8 @@
 /** The only module that touches newsletter_subscribers. */
 import { eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../platform/db/client.ts';
-import { newsletterSubscribers, type SubscriberRow } from '../platform/db/schema.ts';
+import type { DataSubject } from '../users/personal-data.ts';
+import { newsletterSubscribers, type SubscriberRow } from './tables.ts';
 
 export function createNewsletterStore(db: DbOrTx) {
   return {
@@ -52,6 +53,16 @@ export function createNewsletterStore(db: DbOrTx) {
           ...(status === 'confirmed' ? { confirmedAt: sql`now()` } : { unsubscribedAt: sql`now()` }),
         })
         .where(eq(newsletterSubscribers.id, id));
+    },
+
+    /** The member's part of their data export: the subscription of their address. */
+    async personalData({ email }: DataSubject) {
+      return { subscriptions: await db.select().from(newsletterSubscribers).where(eq(newsletterSubscribers.email, email)) };
+    },
+
+    /** Deletes the subscription of the member's address (account deletion). */
+    async erase({ email }: DataSubject): Promise<void> {
+      await db.delete(newsletterSubscribers).where(eq(newsletterSubscribers.email, email));
     },
   };
 }

@@ -6,7 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { profiles, subscriptions } from '../platform/db/schema.ts';
+import { profiles } from '../users/tables.ts';
+import { subscriptions } from './tables.ts';
 import { createTestApp, type TestApp } from '../../tests/support/app.ts';
 import { DATABASE_KINDS } from '../../tests/support/databases.ts';
 

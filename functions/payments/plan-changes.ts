@@ -14,12 +14,12 @@
  */
 import { findTier, isPaid, planChange } from '#shared/pricing.ts';
 import type { AccessLevel } from '#shared/access.ts';
-import type { ProfileRow } from '../platform/db/schema.ts';
+import type { ProfileRow } from '../users/tables.ts';
 import { AppError } from '../platform/errors.ts';
 import type { Viewer } from '../users/service.ts';
 import { planFor, planForLookupKey } from './catalog.ts';
 import { grants, type PaymentProvider, type ProviderSubscription } from './provider.ts';
-import type { SubscriptionJson } from './service.ts';
+import type { SubscriptionJson } from './answers.ts';
 
 export type PlanChangeKind = 'upgraded' | 'scheduled' | 'kept';
 

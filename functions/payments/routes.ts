@@ -10,17 +10,17 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { SlugSchema } from '#shared/content/schema.ts';
-import type { AccessTokenVerifier } from '../auth/verify.ts';
-import { PURCHASABLE_TYPES } from '../platform/db/schema.ts';
 import { AppError, fieldErrors } from '../platform/errors.ts';
 import type { AppContext, AppEnv } from '../platform/http/context.ts';
 import { readBody, singleLine, WellFormed } from '../platform/http/request.ts';
 import { createAnswer, sendCachedJson } from '../platform/http/respond.ts';
-import { signedWebhookHandler, type WebhookInbox } from '../platform/webhooks.ts';
-import { identify, liveSession, requireViewer, type SessionCheck } from '../users/identity.ts';
-import type { UserService, Viewer } from '../users/service.ts';
+import { signedWebhookHandler, type WebhookInbox } from '../platform/webhooks/index.ts';
+import type { Guards } from '../users/guards.ts';
+import { requireViewer } from '../users/identity.ts';
+import type { Viewer } from '../users/service.ts';
 import { WebhookSignatureError, type ProviderEvent } from './provider.ts';
 import type { BillingService } from './service.ts';
+import { PURCHASABLE_TYPES } from './tables.ts';
 
 const ProviderId = z.string().regex(/^[\w-]{1,255}$/, 'Not a valid id');
 const UserId = z.uuid().optional();
@@ -65,17 +65,10 @@ function param(c: AppContext, name: string): string {
   return parsed.data;
 }
 
-export function createPaymentRoutes(deps: {
-  billing: BillingService;
-  inbox: WebhookInbox;
-  verify: AccessTokenVerifier;
-  users: UserService;
-  sessionIsLive: SessionCheck;
-}) {
-  const { billing, inbox } = deps;
-  const member = identify(deps);
+export function createPaymentRoutes(deps: { billing: BillingService; inbox: WebhookInbox; guards: Guards }) {
+  const { billing, inbox, guards } = deps;
   // Money moves and billing credentials (portal links) are minted only for a session still signed in.
-  const live = liveSession(deps.sessionIsLive);
+  const { live } = guards;
   // Public and the same for everyone: whether payments run in test mode (the account page says so).
   const mode = createAnswer({ mode: billing.mode });
   return new Hono<AppEnv>()
@@ -102,7 +95,7 @@ export function createPaymentRoutes(deps: {
         apply: (event) => billing.handleEvent(event),
       }),
     )
-    .use(member)
+    .use(guards.identify)
     .post('/stripe/create-session', live, async (c) => {
       const viewer = requireViewer(c);
       const body = await readBody(c, CreateSession);
@@ -115,7 +108,7 @@ export function createPaymentRoutes(deps: {
       ownUserId(viewer, body.userId);
       return c.json(await billing.confirm(viewer, body.sessionId));
     })
-    .get('/stripe/subscriptions/:customerId', async (c) => {
+    .get('/stripe/subscriptions/:customerId', guards.member, async (c) => {
       const viewer = requireViewer(c);
       return c.json(await billing.subscriptionFor(viewer, param(c, 'customerId')));
     })
@@ -128,7 +121,7 @@ export function createPaymentRoutes(deps: {
       const { priceId } = await readBody(c, PlanChange);
       return c.json(await billing.changePlan(viewer, param(c, 'subscriptionId'), priceId));
     })
-    .get('/subscription', async (c) => c.json(await billing.mine(requireViewer(c))))
+    .get('/subscription', guards.member, async (c) => c.json(await billing.mine(requireViewer(c))))
     .post('/stripe/create-portal-session', live, async (c) => {
       const viewer = requireViewer(c);
       const body = await readBody(c, Portal);
@@ -139,3 +132,6 @@ export function createPaymentRoutes(deps: {
       return c.json({ purchases: await billing.purchases(viewer) });
     });
 }
+
+/** The payment API as the browser's typed client (hono/client) sees it. */
+export type PaymentRoutes = ReturnType<typeof createPaymentRoutes>;

@@ -6,7 +6,7 @@
 import { DrizzleQueryError, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from './db/client.ts';
-import { authUsers } from './db/schema.ts';
+import { authUsers } from '../auth/tables.ts';
 import { createLogger, queryName, safeDriverMessage } from './logger.ts';
 
 const EMAIL = 'jane.doe+private@example.com';

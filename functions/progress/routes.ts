@@ -7,30 +7,23 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { SlugSchema } from '#shared/content/schema.ts';
-import type { AccessTokenVerifier } from '../auth/verify.ts';
 import { slugParam } from '../gated/routes.ts';
 import type { GatedContent } from '../gated/service.ts';
 import type { AppEnv } from '../platform/http/context.ts';
 import { readBody } from '../platform/http/request.ts';
-import { identify, liveSession, requireViewer, type SessionCheck } from '../users/identity.ts';
-import type { UserService } from '../users/service.ts';
+import type { Guards } from '../users/guards.ts';
+import { requireViewer } from '../users/identity.ts';
 import type { ProgressService } from './service.ts';
 
 const ProgressBody = z.object({ lessonId: SlugSchema, completed: z.boolean().optional() }).strict();
 
-export function createProgressRoutes(deps: {
-  gated: GatedContent;
-  progress: ProgressService;
-  verify: AccessTokenVerifier;
-  users: UserService;
-  sessionIsLive: SessionCheck;
-}) {
-  const { gated, progress } = deps;
-  const live = liveSession(deps.sessionIsLive);
+export function createProgressRoutes(deps: { gated: GatedContent; progress: ProgressService; guards: Guards }) {
+  const { gated, progress, guards } = deps;
+  const { live } = guards;
   return (
     new Hono<AppEnv>()
-      .use(identify(deps))
-      .get('/courses/:slug/progress', async (c) => {
+      .use(guards.identify)
+      .get('/courses/:slug/progress', guards.member, async (c) => {
         const who = requireViewer(c);
         return c.json(await progress.forCourse(who, await gated.courseFor(who, slugParam(c, 'slug', 'Course'))));
       })
@@ -43,3 +36,6 @@ export function createProgressRoutes(deps: {
       })
   );
 }
+
+/** The course progress API as the browser's typed client (hono/client) sees it. */
+export type ProgressRoutes = ReturnType<typeof createProgressRoutes>;

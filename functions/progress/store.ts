@@ -1,7 +1,8 @@
 /** Course progress: the last lesson a member opened per course, and the lessons they completed. */
 import { and, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../platform/db/client.ts';
-import { courseProgress, lessonCompletions } from '../platform/db/schema.ts';
+import type { DataSubject } from '../users/personal-data.ts';
+import { courseProgress, lessonCompletions } from './tables.ts';
 
 export interface ProgressRow {
   courseSlug: string;
@@ -62,6 +63,21 @@ export function createProgressStore(db: DbOrTx) {
             ),
           );
       }
+    },
+
+    /** The member's part of their data export: their course progress rows as stored. */
+    async personalData({ id }: DataSubject) {
+      const [courses, completedLessons] = await Promise.all([
+        db.select().from(courseProgress).where(eq(courseProgress.userId, id)),
+        db.select().from(lessonCompletions).where(eq(lessonCompletions.userId, id)),
+      ]);
+      return { courseProgress: { courses, completedLessons } };
+    },
+
+    /** Deletes the member's progress (account deletion; the profile's foreign key would take it too). */
+    async erase({ id }: DataSubject): Promise<void> {
+      await db.delete(lessonCompletions).where(eq(lessonCompletions.userId, id));
+      await db.delete(courseProgress).where(eq(courseProgress.userId, id));
     },
   };
 }

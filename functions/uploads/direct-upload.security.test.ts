@@ -15,6 +15,7 @@ import { startS3 } from '../../tests/support/s3.ts';
 import { tempDir } from '../../tests/support/temp.ts';
 import { multipart, PDF, PNG, pngOfSize } from '../../tests/support/uploads.ts';
 import { createS3Storage } from '../platform/storage/s3.ts';
+import type { UploadOffer } from './direct.ts';
 
 const PASSWORD = 'direct upload pass';
 const MAX = 64 * 1024;
@@ -49,12 +50,7 @@ async function accounts(t: TestApp, tag: string) {
 const json = (t: TestApp, path: string, headers: Record<string, string>, body: unknown) =>
   t.app.request(path, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
-interface Offer {
-  direct: true;
-  key: string;
-  url: string;
-  headers: Record<string, string>;
-}
+type Offer = Extract<UploadOffer, { direct: true }>;
 
 describe.each(DATABASE_KINDS)('direct upload roles on %s', (kind) => {
   let s3: S3;

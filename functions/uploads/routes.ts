@@ -13,7 +13,6 @@ import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { Hono } from 'hono';
 import { z } from 'zod';
-import type { AccessTokenVerifier } from '../auth/verify.ts';
 import { AppError } from '../platform/errors.ts';
 import { parseRange } from '../files/routes.ts';
 import { allowSlowBody } from '../platform/http/body-deadline.ts';
@@ -21,8 +20,8 @@ import type { AppEnv } from '../platform/http/context.ts';
 import { requestHeader } from '../platform/http/http.ts';
 import { readBody } from '../platform/http/request.ts';
 import { sendStream } from '../platform/http/respond.ts';
-import { identify, liveSession, requireStaff, type SessionCheck } from '../users/identity.ts';
-import type { UserService } from '../users/service.ts';
+import type { Guards } from '../users/guards.ts';
+import { requireViewer } from '../users/identity.ts';
 import type { DirectUploads } from './direct.ts';
 import { isStorageKey } from '../platform/storage/port.ts';
 import type { UploadService } from './service.ts';
@@ -44,18 +43,12 @@ const PresignBody = z
 
 const CompleteBody = z.object({ key: z.string().max(200).refine(isStorageKey, 'Not an upload key') }).strict();
 
-export function createUploadRoutes(deps: {
-  uploads: UploadService;
-  directUploads: DirectUploads;
-  verify: AccessTokenVerifier;
-  users: UserService;
-  sessionIsLive: SessionCheck;
-}) {
-  const { uploads, directUploads } = deps;
-  const live = liveSession(deps.sessionIsLive);
+export function createUploadRoutes(deps: { uploads: UploadService; directUploads: DirectUploads; guards: Guards }) {
+  const { uploads, directUploads, guards } = deps;
+  const { identify: who, live } = guards;
+  const staff = guards.staff('upload files');
   const app = new Hono<AppEnv>();
-  app.post(UPLOAD_PATH, identify(deps), live, async (c) => {
-    requireStaff(c, 'upload files');
+  app.post(UPLOAD_PATH, who, live, staff, async (c) => {
     const area = c.req.query('area') ?? 'public';
     if (area !== 'public' && area !== 'protected')
       throw new AppError('validation_failed', 'area must be public or protected.', { fields: { area: ['Must be public or protected'] } });
@@ -73,13 +66,13 @@ export function createUploadRoutes(deps: {
     );
     return c.json({ url: result.url }, 201);
   });
-  app.post(`${UPLOAD_PATH}/presign`, identify(deps), live, async (c) => {
-    const viewer = requireStaff(c, 'upload files');
+  app.post(`${UPLOAD_PATH}/presign`, who, live, staff, async (c) => {
+    const viewer = requireViewer(c);
     const offer = await directUploads.register(viewer.id, await readBody(c, PresignBody));
     return c.json(offer, offer.direct ? 201 : 200);
   });
-  app.post(`${UPLOAD_PATH}/complete`, identify(deps), live, async (c) => {
-    const viewer = requireStaff(c, 'upload files');
+  app.post(`${UPLOAD_PATH}/complete`, who, live, staff, async (c) => {
+    const viewer = requireViewer(c);
     const { key } = await readBody(c, CompleteBody);
     return c.json(await directUploads.complete(viewer.id, key), 201);
   });

@@ -1,7 +1,7 @@
 /** The `upload_registrations` table: direct uploads registered before the browser sends the bytes. */
 import { and, eq, isNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../platform/db/client.ts';
-import { uploadRegistrations } from '../platform/db/schema.ts';
+import { uploadRegistrations } from './tables.ts';
 
 export type UploadRegistration = typeof uploadRegistrations.$inferSelect;
 

@@ -4,8 +4,7 @@
  * and the README lists them. Seeded only on the embedded defaults (PGlite, embedded auth, no https
  * SITE_URL) unless AUTH_SEED_DEMO says otherwise, so a deployment never has them.
  */
-import type { AccessLevel } from '#shared/access.ts';
-import type { Role } from '../platform/db/schema.ts';
+import type { AccessLevel, Role } from '#shared/access.ts';
 
 export const DEMO_PASSWORD = 'beacon-demo-2026';
 

@@ -8,8 +8,7 @@
  */
 import { z } from 'zod';
 import { InvalidTokenError, type AccessClaims, type AccessTokenVerifier } from '../auth/verify.ts';
-import { isStaff } from '#shared/access.ts';
-import type { ProfileRow } from '../platform/db/schema.ts';
+import type { ProfileRow } from './tables.ts';
 import { AppError } from '../platform/errors.ts';
 import type { AppContext, AppMiddleware } from '../platform/http/context.ts';
 import { requestHeader } from '../platform/http/http.ts';
@@ -94,17 +93,9 @@ function viewerOf(profile: ProfileRow, claims: AccessClaims): Viewer {
 
 /**
  * For what must stop the moment a member signs out (deleting the account, exporting personal data,
- * staff changes): the token's session must still exist at the auth service. Signature checks alone
- * accept a signed-out token until it expires.
+ * staff changes): the signed-in caller whose session still exists at the auth service, or 401.
+ * Signature checks alone accept a signed-out token until it expires.
  */
-export function liveSession(isLive: SessionCheck): AppMiddleware {
-  return async (c, next) => {
-    await requireLiveSession(c, isLive);
-    await next();
-  };
-}
-
-/** The signed-in caller whose session is still signed in at the auth service, or 401. */
 export async function requireLiveSession(c: AppContext, isLive: SessionCheck): Promise<Viewer> {
   const viewer = requireViewer(c);
   if (!(await isLive(bearerToken(c)!, viewer.sessionId))) throw unauthorized('Your session has ended. Please sign in again.');
@@ -115,12 +106,5 @@ export async function requireLiveSession(c: AppContext, isLive: SessionCheck): P
 export function requireViewer(c: AppContext): Viewer {
   const viewer = c.get('viewer');
   if (!viewer) throw unauthorized('Please sign in.');
-  return viewer;
-}
-
-/** The signed-in caller when an editor or admin (401 signed out, 403 otherwise); `what` completes "Only editors and admins can …". */
-export function requireStaff(c: AppContext, what: string): Viewer {
-  const viewer = requireViewer(c);
-  if (!isStaff(viewer.role)) throw new AppError('forbidden', `Only editors and admins can ${what}.`);
   return viewer;
 }

@@ -2,13 +2,13 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { ACCESS_LEVELS } from '#shared/access.ts';
-import type { AccessTokenVerifier } from '../auth/verify.ts';
-import { LANGUAGES } from '../platform/db/schema.ts';
+import { LANGUAGES } from './tables.ts';
 import { AppError } from '../platform/errors.ts';
 import type { AppEnv } from '../platform/http/context.ts';
 import { emailAddress, pathId, readBody, singleLine } from '../platform/http/request.ts';
 import { createAnswer, sendPrivateJson } from '../platform/http/respond.ts';
-import { identify, liveSession, requireLiveSession, requireViewer, type SessionCheck } from './identity.ts';
+import type { Guards } from './guards.ts';
+import { requireViewer } from './identity.ts';
 import type { FeedService } from '../feeds/service.ts';
 import type { ProgressService } from '../progress/service.ts';
 import type { UserService } from './service.ts';
@@ -25,21 +25,19 @@ const SIGNED_OUT = createAnswer({ viewer: null });
 
 export function createUserRoutes({
   users,
-  verify,
-  sessionIsLive,
+  guards,
   progress,
   feeds,
 }: {
   users: UserService;
-  verify: AccessTokenVerifier;
-  sessionIsLive: SessionCheck;
+  guards: Guards;
   progress: ProgressService;
   feeds: FeedService;
 }) {
-  const live = liveSession(sessionIsLive);
+  const { live } = guards;
   return (
     new Hono<AppEnv>()
-      .use(identify({ verify, users }))
+      .use(guards.identify)
       // Who the server takes the caller to be (null when signed out): the browser's check of its access level.
       .get('/me', (c) => {
         const viewer = c.get('viewer');
@@ -47,13 +45,13 @@ export function createUserRoutes({
         if (!viewer) return sendPrivateJson(c, SIGNED_OUT);
         return c.json({ viewer: { id: viewer.id, email: viewer.email, role: viewer.role, accessLevel: viewer.accessLevel } });
       })
-      .get('/byEmail/:email', async (c) => {
+      .get('/byEmail/:email', guards.member, async (c) => {
         const viewer = requireViewer(c);
         const email = emailAddress.safeParse(c.req.param('email'));
         if (!email.success)
           throw new AppError('validation_failed', 'Not a valid email address.', { fields: { email: ['Not a valid email address'] } });
         // Your own profile on a signature; an admin reading someone else's needs a live session.
-        if (email.data !== viewer.email && viewer.role === 'admin') await requireLiveSession(c, sessionIsLive);
+        if (email.data !== viewer.email && viewer.role === 'admin') await guards.requireLive(c);
         return c.json(await users.byEmail(viewer, email.data));
       })
       .put('/:id/accessLevel', live, async (c) => {
@@ -71,7 +69,7 @@ export function createUserRoutes({
         return c.body(null, 204);
       })
       // Course progress for the account page.
-      .get('/me/progress', async (c) => c.json(await progress.mine(requireViewer(c))))
+      .get('/me/progress', guards.member, async (c) => c.json(await progress.mine(requireViewer(c))))
       // The member's private RSS feed: its URL (a lasting credential, so only from a live session), and a reset that revokes the old one.
       .get('/me/feed', live, async (c) => c.json(await feeds.url(requireViewer(c))))
       .post('/me/feed/reset', live, async (c) => c.json(await feeds.reset(requireViewer(c))))
@@ -81,3 +79,6 @@ export function createUserRoutes({
       })
   );
 }
+
+/** The user API as the browser's typed client (hono/client) sees it. */
+export type UserRoutes = ReturnType<typeof createUserRoutes>;

@@ -1,13 +1,15 @@
 /**
  * Members: the profile behind each account (created at sign-up in embedded mode, on the first
  * authenticated call otherwise), the user API's rules (spec point 7, with real authorisation), and
- * the member's own data: export and deletion.
+ * the member's own data: export and deletion, which ask every domain keeping some of it through the
+ * hooks registered in `personalData` (personal-data.ts).
  */
-import type { AccessLevel } from '#shared/access.ts';
+import type { AccessLevel, Role } from '#shared/access.ts';
 import type { Db, DbOrTx } from '../platform/db/client.ts';
-import type { Language, ProfileRow, Role } from '../platform/db/schema.ts';
+import type { Language, ProfileRow } from './tables.ts';
 import type { EmailService } from '../email/service.ts';
 import { AppError } from '../platform/errors.ts';
+import { createPersonalDataRegistry } from './personal-data.ts';
 import { createUserStore } from './store.ts';
 
 /** Who is asking: set by the identity middleware from a verified access token. */
@@ -76,6 +78,7 @@ const PROFILE_CACHE_SIZE = 10_000;
 
 export function createUserService({ db, lookupAccount, outbox, adminEmails, deleteAccount, beforeDelete, paidLevel }: UserServiceDeps) {
   const store = createUserStore(db);
+  const personalData = createPersonalDataRegistry();
   const admins = new Set(adminEmails);
   const cache = new Map<string, { profile: ProfileRow; until: number }>();
   const remember = (profile: ProfileRow) => {
@@ -145,6 +148,9 @@ export function createUserService({ db, lookupAccount, outbox, adminEmails, dele
   }
 
   return {
+    /** Where each domain keeping a member's data registers its export and erase hook (compose.ts). */
+    personalData: { register: personalData.register },
+
     /** Creates the profile of a new account inside the sign-up's transaction (embedded mode). */
     createProfile: (tx: DbOrTx, id: string, email: string, verified: boolean, name?: string) =>
       createUserStore(tx).ensure(newProfile(id, email, verified, name)),
@@ -233,11 +239,11 @@ export function createUserService({ db, lookupAccount, outbox, adminEmails, dele
     async exportMe(viewer: Viewer) {
       const profile = await store.byId(viewer.id);
       if (!profile) throw new AppError('not_found', 'No such user.');
-      const data = await store.personalData(profile.id, profile.email);
+      const data = await personalData.collect(db, { id: profile.id, email: profile.email });
       return { exportedAt: new Date().toISOString(), profile: profileJson(profile), ...data };
     },
 
-    /** DELETE /api/users/me: the account and the personal data kept by address; a confirmation mail goes out. */
+    /** DELETE /api/users/me: the account and every domain's data of the member (registered hooks); a confirmation mail goes out. */
     async deleteMe(viewer: Viewer): Promise<void> {
       const profile = await store.byId(viewer.id);
       const email = profile?.email ?? viewer.email;
@@ -247,7 +253,8 @@ export function createUserService({ db, lookupAccount, outbox, adminEmails, dele
       await deleteAccount(viewer.id);
       forget(viewer.id);
       await db.transaction(async (tx) => {
-        await createUserStore(tx).deleteAll(viewer.id, email);
+        await personalData.erase(tx, { id: viewer.id, email });
+        await createUserStore(tx).remove(viewer.id);
         await outbox.enqueue(tx, { to: email, template: 'account-deleted', data: { language: profile?.language ?? 'en' } });
       });
     },

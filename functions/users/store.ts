@@ -1,21 +1,13 @@
-/** The members' tables: profiles, the audit log, and the personal data other domains keep by address. */
-import { eq, sql } from 'drizzle-orm';
+/** The members' tables: profiles and the audit log. The only module with SQL on them. */
+import { aliasedTable, and, count, desc, eq, ilike, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../platform/db/client.ts';
-import {
-  auditLog,
-  contactMessages,
-  courseProgress,
-  leads,
-  lessonCompletions,
-  newsletterSubscribers,
-  profiles,
-  purchases,
-  subscriptions as paidSubscriptions,
-  type ProfileRow,
-} from '../platform/db/schema.ts';
+import { auditLog, profiles, type ProfileRow } from './tables.ts';
 
 /** Carries the id of a profile changed or deleted anywhere, at commit (a trigger on `profiles`, migration 0010). */
 export const PROFILE_CHANNEL = 'profile_changed';
+
+/** A LIKE pattern matching `text` anywhere, with its wildcards taken literally. */
+const containing = (text: string) => `%${text.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
 
 export function createUserStore(db: DbOrTx) {
   return {
@@ -50,31 +42,88 @@ export function createUserStore(db: DbOrTx) {
     async audit(entry: typeof auditLog.$inferInsert) {
       await db.insert(auditLog).values(entry);
     },
-    /** Everything we keep about a member and their address, for the member's export. */
-    async personalData(id: string, email: string) {
-      const [subscriptions, downloads, messages, courses, completedLessons, plans, bought] = await Promise.all([
-        db.select().from(newsletterSubscribers).where(eq(newsletterSubscribers.email, email)),
-        db.select().from(leads).where(eq(leads.email, email)),
-        db.select().from(contactMessages).where(eq(contactMessages.email, email)),
-        db.select().from(courseProgress).where(eq(courseProgress.userId, id)),
-        db.select().from(lessonCompletions).where(eq(lessonCompletions.userId, id)),
-        db.select().from(paidSubscriptions).where(eq(paidSubscriptions.userId, id)),
-        db.select().from(purchases).where(eq(purchases.userId, id)),
-      ]);
-      return {
-        subscriptions,
-        downloads,
-        messages,
-        courseProgress: { courses, completedLessons },
-        billing: { subscriptions: plans, purchases: bought },
-      };
+    /** The profile of a payment provider's customer, locked until the transaction ends (billing's sync). */
+    async lockByCustomerId(customerId: string): Promise<ProfileRow | undefined> {
+      const [row] = await db.select().from(profiles).where(eq(profiles.customerId, customerId)).for('update');
+      return row;
     },
-    /** Deletes the profile and the personal data kept by address (newsletter, leads, contact messages). */
-    async deleteAll(id: string, email: string) {
-      await db.delete(newsletterSubscribers).where(eq(newsletterSubscribers.email, email));
-      await db.delete(leads).where(eq(leads.email, email));
-      await db.delete(contactMessages).where(eq(contactMessages.email, email));
+    /** Sets the provider customer unless one is set (a conditional write settles a race); answers it when this write set it. */
+    async claimCustomerId(id: string, customerId: string): Promise<string | undefined> {
+      const [won] = await db
+        .update(profiles)
+        .set({ customerId })
+        .where(and(eq(profiles.id, id), isNull(profiles.customerId)))
+        .returning({ customerId: profiles.customerId });
+      return won?.customerId ?? undefined;
+    },
+    /** Writes billing's columns as given: unlike `update`, `updatedAt` moves only when billing passes its clock's now. */
+    async setBilling(id: string, patch: Partial<Pick<ProfileRow, 'customerId' | 'accessLevel' | 'updatedAt'>>): Promise<void> {
+      await db.update(profiles).set(patch).where(eq(profiles.id, id));
+    },
+    /** Audit entries about a member, with one of these actions, whose detail names a checkout session. */
+    async auditOfSession(targetId: string, actions: string[], sessionId: string) {
+      return db
+        .select({ action: auditLog.action, detail: auditLog.detail })
+        .from(auditLog)
+        .where(
+          and(eq(auditLog.targetId, targetId), inArray(auditLog.action, actions), sql`${auditLog.detail}->>'sessionId' = ${sessionId}`),
+        );
+    },
+    /** Deletes the profile (the member's other data is erased by each domain first: personal-data.ts). */
+    async remove(id: string): Promise<void> {
       await db.delete(profiles).where(eq(profiles.id, id));
+    },
+
+    /** One page of profiles whose email or name contains `q` (all when empty), newest first, and the total. */
+    async search(q: string | undefined, offset: number, limit: number) {
+      const where = q ? or(ilike(profiles.email, containing(q)), ilike(profiles.name, containing(q))) : undefined;
+      const [rows, [total]] = await Promise.all([
+        db.select().from(profiles).where(where).orderBy(desc(profiles.createdAt), profiles.id).limit(limit).offset(offset),
+        db.select({ n: count() }).from(profiles).where(where),
+      ]);
+      return { rows, total: total?.n ?? 0 };
+    },
+
+    /** Newest audit entries (about one member when given), with the actor's and target's current addresses. */
+    auditTrail(targetId: string | undefined, limit: number) {
+      const actor = aliasedTable(profiles, 'actor');
+      const target = aliasedTable(profiles, 'target');
+      return db
+        .select({
+          id: auditLog.id,
+          action: auditLog.action,
+          detail: auditLog.detail,
+          createdAt: auditLog.createdAt,
+          actorId: auditLog.actorId,
+          actorEmail: actor.email,
+          targetId: auditLog.targetId,
+          targetEmail: target.email,
+        })
+        .from(auditLog)
+        .leftJoin(actor, eq(actor.id, auditLog.actorId))
+        .leftJoin(target, eq(target.id, auditLog.targetId))
+        .where(targetId ? eq(auditLog.targetId, targetId) : undefined)
+        .orderBy(desc(auditLog.createdAt), desc(auditLog.id))
+        .limit(limit);
+    },
+
+    /** What a member's private feed needs: their level, role and feed link version. */
+    async feedMember(id: string) {
+      const [row] = await db
+        .select({ accessLevel: profiles.accessLevel, role: profiles.role, v: profiles.feedVersion })
+        .from(profiles)
+        .where(eq(profiles.id, id));
+      return row;
+    },
+
+    /** Bumps the feed link version (revoking every earlier link); answers the new one. */
+    async bumpFeedVersion(id: string): Promise<number | undefined> {
+      const [row] = await db
+        .update(profiles)
+        .set({ feedVersion: sql`${profiles.feedVersion} + 1` })
+        .where(eq(profiles.id, id))
+        .returning({ v: profiles.feedVersion });
+      return row?.v;
     },
   };
 }

@@ -8,8 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../tests/support/app.ts';
 import { DATABASE_KINDS } from '../../tests/support/databases.ts';
 import { badTokens } from '../../tests/support/tokens.ts';
-import { auditLog, authUsers, emails, profiles, type Role } from '../platform/db/schema.ts';
-import type { AccessLevel } from '#shared/access.ts';
+import { auditLog, profiles } from './tables.ts';
+import { authUsers } from '../auth/tables.ts';
+import { emails } from '../email/tables.ts';
+import type { AccessLevel, Role } from '#shared/access.ts';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './demo.ts';
 
 const PASSWORD = 'security table pass';

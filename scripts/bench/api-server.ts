@@ -9,7 +9,7 @@ import { createApp } from '../../functions/app.ts';
 import { loadConfig } from '../../functions/config.ts';
 import { listen } from '../../functions/platform/http/http-server.ts';
 import { LOG_SERIALIZERS } from '../../functions/platform/logger.ts';
-import type { Role } from '../../functions/platform/db/schema.ts';
+import type { Role } from '#shared/access.ts';
 import { createServices, type Services } from '../../functions/compose.ts';
 
 export async function startBenchApi(name: string, onStop: () => void = () => undefined) {

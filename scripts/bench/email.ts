@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pino } from 'pino';
 import { openDatabase, type Database } from '../../functions/platform/db/client.ts';
-import { emails } from '../../functions/platform/db/schema.ts';
+import { emails } from '../../functions/email/tables.ts';
 import { createEmailService } from '../../functions/email/service.ts';
 import { createSmtpTransport } from '../../functions/platform/mail/index.ts';
 import { createEmailWorker } from '../../functions/email/worker.ts';

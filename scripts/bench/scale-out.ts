@@ -7,7 +7,8 @@
  */
 import { inArray } from 'drizzle-orm';
 import { openDatabase } from '../../functions/platform/db/client.ts';
-import { contactMessages, newsletterSubscribers } from '../../functions/platform/db/schema.ts';
+import { contactMessages } from '../../functions/contact/tables.ts';
+import { newsletterSubscribers } from '../../functions/newsletter/tables.ts';
 import { DEMO_PASSWORD } from '../../functions/users/demo.ts';
 import { startCluster } from '../../tests/support/cluster.ts';
 import { quietLogger } from '../../tests/support/fixtures.ts';

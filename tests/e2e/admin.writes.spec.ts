@@ -7,7 +7,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { inArray } from 'drizzle-orm';
 import { openDatabase } from '../../functions/platform/db/client.ts';
-import { emails } from '../../functions/platform/db/schema.ts';
+import { emails } from '../../functions/email/tables.ts';
 import { html } from '../../functions/email/templates/html.ts';
 import { layout } from '../../functions/email/templates/layout.ts';
 import { DEMO_PASSWORD } from '../../functions/users/demo.ts';

@@ -7,7 +7,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { desc, eq } from 'drizzle-orm';
 import { openDatabase } from '../../functions/platform/db/client.ts';
-import { emails } from '../../functions/platform/db/schema.ts';
+import { emails } from '../../functions/email/tables.ts';
 import { quietLogger } from '../support/fixtures.ts';
 import { seriousViolations } from './axe.ts';
 import { testClient } from './members.ts';

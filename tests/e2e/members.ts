@@ -6,7 +6,7 @@ import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import { desc, eq } from 'drizzle-orm';
 import type { AccessLevel } from '#shared/access.ts';
 import { openDatabase } from '../../functions/platform/db/client.ts';
-import { emails } from '../../functions/platform/db/schema.ts';
+import { emails } from '../../functions/email/tables.ts';
 import { DEMO_PASSWORD } from '../../functions/users/demo.ts';
 import { quietLogger } from '../support/fixtures.ts';
 

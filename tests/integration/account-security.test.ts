@@ -8,7 +8,9 @@
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { and, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { authSessions, authUsers, emails, profiles } from '../../functions/platform/db/schema.ts';
+import { authSessions, authUsers } from '../../functions/auth/tables.ts';
+import { emails } from '../../functions/email/tables.ts';
+import { profiles } from '../../functions/users/tables.ts';
 import { CODE_FAILURES, MAX_CODE_ATTEMPTS, PASSWORD_FAILURES } from '../../functions/auth/guessing.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { DATABASE_KINDS } from '../support/databases.ts';

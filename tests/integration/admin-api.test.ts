@@ -8,7 +8,11 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminService } from '../../functions/admin/service.ts';
-import { auditLog, emails, leads, newsletterSubscribers, profiles, purchases, subscriptions } from '../../functions/platform/db/schema.ts';
+import { auditLog, profiles } from '../../functions/users/tables.ts';
+import { emails } from '../../functions/email/tables.ts';
+import { leads } from '../../functions/leads/tables.ts';
+import { newsletterSubscribers } from '../../functions/newsletter/tables.ts';
+import { purchases, subscriptions } from '../../functions/payments/tables.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { DATABASE_KINDS } from '../support/databases.ts';
 
@@ -163,7 +167,7 @@ describe.each(DATABASE_KINDS)('admin API on %s', (kind) => {
       sessionId: `cs_${kind}`,
     });
 
-    type Page = { users: Record<string, unknown>[]; page: number; limit: number; total: number };
+    type Page = Awaited<ReturnType<AdminService['searchUsers']>>;
     const all = await json<Page>(call('GET', '/api/admin/users?q=SEARCH.TEST'));
     expect(all.total).toBe(3);
     expect(all.users.map((u) => u.name)).toEqual(['Alan', 'Grace Hopper', 'Ada Lovelace']);
@@ -210,7 +214,7 @@ describe.each(DATABASE_KINDS)('admin API on %s', (kind) => {
     const me = await t.app.request('/api/users/me', { headers: { authorization: `Bearer ${token}` } });
     expect(await me.json()).toMatchObject({ viewer: { role: 'editor', accessLevel: 'premium' } });
 
-    type Entry = { action: string; detail: unknown; actor: { id: string; email: string }; target: { id: string; email: string } };
+    type Entry = Awaited<ReturnType<AdminService['audit']>>[number];
     const entries = await json<Entry[]>(call('GET', `/api/admin/audit?userId=${id}`));
     // Newest first; the promotion's two entries share one transaction time.
     expect(entries.slice(0, 2).map((e) => [e.action, e.detail])).toEqual(

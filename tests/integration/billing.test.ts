@@ -11,15 +11,10 @@ import { and, eq } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { embeddedWebhookSecret } from '../../functions/payments/index.ts';
-import {
-  auditLog,
-  emails,
-  profiles,
-  purchases,
-  subscriptions,
-  testBillingSessions,
-  testBillingSubscriptions,
-} from '../../functions/platform/db/schema.ts';
+import { auditLog, profiles } from '../../functions/users/tables.ts';
+import { emails } from '../../functions/email/tables.ts';
+import { purchases, subscriptions } from '../../functions/payments/tables.ts';
+import { testBillingSessions, testBillingSubscriptions } from '../../functions/payments/embedded/tables.ts';
 import { loadSigningSecret } from '../../functions/platform/secrets/service.ts';
 import { createSecretStore } from '../../functions/platform/secrets/store.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';

@@ -15,7 +15,10 @@ import { EMAIL_POST_SEGMENT, signWebhook } from '../../functions/email/routes.ts
 import { loadSigningSecret } from '../../functions/platform/secrets/service.ts';
 import { createSecretStore } from '../../functions/platform/secrets/store.ts';
 import { eq } from 'drizzle-orm';
-import { emails, newsletterSubscribers, profiles, rateLimits } from '../../functions/platform/db/schema.ts';
+import { emails } from '../../functions/email/tables.ts';
+import { newsletterSubscribers } from '../../functions/newsletter/tables.ts';
+import { profiles } from '../../functions/users/tables.ts';
+import { rateLimits } from '../../functions/platform/abuse/tables.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { DATABASE_KINDS } from '../support/databases.ts';
 import { rowCounts } from '../support/db-snapshot.ts';

@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../functions/platform/db/client.ts';
-import { emails } from '../../functions/platform/db/schema.ts';
+import { emails } from '../../functions/email/tables.ts';
 import { createEmailService } from '../../functions/email/service.ts';
 import { createSmtpTransport } from '../../functions/platform/mail/index.ts';
 import { createEmailWorker } from '../../functions/email/worker.ts';

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import PostalMime from 'postal-mime';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { emails } from '../../functions/platform/db/schema.ts';
+import { emails } from '../../functions/email/tables.ts';
 import { signWebhook } from '../../functions/email/routes.ts';
 import { createEmailStore } from '../../functions/email/store.ts';
 import { createMailboxTransport, createSmtpTransport, type MailTransport } from '../../functions/platform/mail/index.ts';

@@ -7,7 +7,10 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { contactMessages, emails, leads, rateLimits } from '../../functions/platform/db/schema.ts';
+import { contactMessages } from '../../functions/contact/tables.ts';
+import { emails } from '../../functions/email/tables.ts';
+import { leads } from '../../functions/leads/tables.ts';
+import { rateLimits } from '../../functions/platform/abuse/tables.ts';
 import { createTestApp, CONTENT_DIR, type TestApp } from '../support/app.ts';
 import { DATABASE_KINDS } from '../support/databases.ts';
 

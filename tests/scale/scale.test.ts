@@ -11,16 +11,13 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { embeddedWebhookSecret } from '../../functions/payments/index.ts';
 import { openDatabase, type Database } from '../../functions/platform/db/client.ts';
-import {
-  contactMessages,
-  emails,
-  lessonCompletions,
-  newsletterSubscribers,
-  profiles,
-  testBillingEvents,
-  testBillingSubscriptions,
-  webhookEvents,
-} from '../../functions/platform/db/schema.ts';
+import { contactMessages } from '../../functions/contact/tables.ts';
+import { emails } from '../../functions/email/tables.ts';
+import { lessonCompletions } from '../../functions/progress/tables.ts';
+import { newsletterSubscribers } from '../../functions/newsletter/tables.ts';
+import { profiles } from '../../functions/users/tables.ts';
+import { testBillingEvents, testBillingSubscriptions } from '../../functions/payments/embedded/tables.ts';
+import { webhookEvents } from '../../functions/platform/webhooks/tables.ts';
 import { DEMO_PASSWORD } from '../../functions/users/demo.ts';
 import { CLUSTER_SECRET, startCluster, type Cluster } from '../support/cluster.ts';
 import { pgAdminUrl } from '../support/databases.ts';

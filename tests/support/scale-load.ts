@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { gte } from 'drizzle-orm';
 import type { Database } from '../../functions/platform/db/client.ts';
-import { emails } from '../../functions/platform/db/schema.ts';
+import { emails } from '../../functions/email/tables.ts';
 import type { Cluster } from './cluster.ts';
 
 export interface LoadOptions {

@@ -7,7 +7,7 @@
 import { eq } from 'drizzle-orm';
 import { decodeJwt, decodeProtectedHeader, generateKeyPair, importJWK, SignJWT } from 'jose';
 import type { Db } from '../../functions/platform/db/client.ts';
-import { authSigningKeys } from '../../functions/platform/db/schema.ts';
+import { authSigningKeys } from '../../functions/auth/tables.ts';
 
 export async function badTokens(db: Db, good: string, otherUserId: string): Promise<Record<string, string>> {
   const claims = decodeJwt(good);

@@ -33,3 +33,6 @@ export function createTestBillingRoutes({ testPages }: Pick<EmbeddedProvider, 't
       return c.json({ subscription });
     });
 }
+
+/** The test provider's API as the browser's typed client (hono/client) sees it. */
+export type TestBillingRoutes = ReturnType<typeof createTestBillingRoutes>;

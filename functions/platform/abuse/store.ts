@@ -1,7 +1,7 @@
 /** The `rate_limits` table: one fixed-window counter per key. */
 import { and, eq, lt, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { rateLimits } from '../db/schema.ts';
+import { rateLimits } from './tables.ts';
 
 export function createRateLimitStore(db: Db) {
   return {

@@ -1,6 +1,8 @@
 /**
  * Opens the database: embedded PGlite (a folder under DATA_DIR) by default, or any Postgres through
- * DATABASE_URL. Both run the same drizzle schema and migrations; callers see one `Database`.
+ * DATABASE_URL. Both run the same migrations; callers see one `Database`. The tables live with their
+ * domains (functions/<domain>/tables.ts) and each store imports its own, so the client is given no
+ * schema: nothing here uses drizzle's relational `db.query` API, and infrastructure imports no domain.
  */
 import { existsSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
@@ -14,11 +16,10 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
-import type { Config } from '../../config.ts';
+import type { ServerSettings } from '../config/server.ts';
 import type { Logger } from '../logger.ts';
-import * as schema from './schema.ts';
 
-export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+export type Db = PgDatabase<PgQueryResultHKT>;
 /** A transaction handle; services accept it so that related writes commit together. */
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 export type DbOrTx = Db | Tx;
@@ -70,7 +71,7 @@ async function openPglite(dataDir: string, logger: Logger, migrate: boolean): Pr
   } catch (err) {
     throw new DatabaseUnavailableError(`${dataDir} (embedded PGlite)`, err);
   }
-  const db = drizzlePglite({ client, schema }) as unknown as Db;
+  const db = drizzlePglite({ client }) as unknown as Db;
   if (migrate) await migratePglite(db as never, { migrationsFolder: MIGRATIONS_DIR });
   return {
     kind: 'pglite',
@@ -86,7 +87,7 @@ async function migratePostgres(pool: pg.Pool): Promise<void> {
   const session = await pool.connect();
   try {
     await session.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
-    await migratePg(drizzlePg({ client: session, schema }), { migrationsFolder: MIGRATIONS_DIR });
+    await migratePg(drizzlePg({ client: session }), { migrationsFolder: MIGRATIONS_DIR });
   } finally {
     await session.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
     session.release();
@@ -138,7 +139,7 @@ async function openPostgres(url: string, poolSize: number, logger: Logger, migra
     throw new DatabaseUnavailableError(`${describeUrl(url)} (DATABASE_URL)`, err);
   }
   if (migrate) await migratePostgres(pool);
-  const db = drizzlePg({ client: pool, schema }) as unknown as Db;
+  const db = drizzlePg({ client: pool }) as unknown as Db;
   return {
     kind: 'postgres',
     db,
@@ -154,7 +155,11 @@ export interface OpenOptions {
 }
 
 /** Opens the configured database and applies pending migrations. */
-export async function openDatabase(config: Config['database'], logger: Logger, { migrate = true }: OpenOptions = {}): Promise<Database> {
+export async function openDatabase(
+  config: ServerSettings['database'],
+  logger: Logger,
+  { migrate = true }: OpenOptions = {},
+): Promise<Database> {
   return config.kind === 'postgres'
     ? openPostgres(config.url, config.poolSize, logger, migrate)
     : openPglite(config.dataDir, logger, migrate);

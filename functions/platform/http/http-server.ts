@@ -7,7 +7,7 @@
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
-import type { Config } from '../../config.ts';
+import type { ServerSettings } from '../config/server.ts';
 import { errorBody, type ErrorCode } from '../errors.ts';
 import type { Hono } from 'hono';
 import type { AppEnv } from './context.ts';
@@ -57,7 +57,7 @@ const requestTimedOut = () => Object.assign(new Error('request body timed out'),
 /** Starts listening; resolves once the port is bound. */
 export async function listen(
   app: Hono<AppEnv> & { answerLane?: AnswerLane },
-  config: Pick<Config, 'port' | 'host' | 'http'>,
+  config: Pick<ServerSettings, 'port' | 'host' | 'http'>,
 ): Promise<Server> {
   const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs, maxConnections } = config.http;
   // The body's deadline is ours (per request: uploads may keep a slow pace instead); the head's stays Node's.

@@ -18,7 +18,8 @@ import { Readable as NodeReadable } from 'node:stream';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import type { Http2Bindings, HttpBindings } from '@hono/node-server';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
-import type { Hono } from 'hono';
+import type { Hono, TypedResponse } from 'hono';
+import type { JSONParsed } from 'hono/utils/types';
 import { localPath } from '#shared/redirect.ts';
 import { isPerCaller, PRIVATE_NO_STORE, REVALIDATE } from './cache-control.ts';
 import type { AnswerHeaders, AppContext, AppEnv, AppMiddleware } from './context.ts';
@@ -175,8 +176,16 @@ export function sendStream(c: AppContext, status: number, head: Record<string, s
 // ---------------------------------------------------------------------------------------------
 // Cached public answers
 
-/** A serialised public answer with its validator and lazily built compressed forms. */
-export interface CachedAnswer {
+/** Type only (never set at run time): the value a cached answer holds. */
+declare const answerValue: unique symbol;
+
+/**
+ * A serialised public answer with its validator and lazily built compressed forms. `T` is the value
+ * it was made from, for types only: routes that send it answer a typed JSON response, which the
+ * browser's typed client (hono/client) reads.
+ */
+export interface CachedAnswer<T = unknown> {
+  readonly [answerValue]?: T;
   body: string;
   /** What browsers and shared caches may keep of it when it is sent as a public answer. */
   cacheControl: string;
@@ -191,7 +200,7 @@ export interface CachedAnswer {
  * public answer it carries `cacheControl` (the shared-cache policy, see cache-control.ts; every cache
  * revalidates by default).
  */
-export function createAnswer(value: unknown, { cacheControl = REVALIDATE }: { cacheControl?: string } = {}): CachedAnswer {
+export function createAnswer<T>(value: T, { cacheControl = REVALIDATE }: { cacheControl?: string } = {}): CachedAnswer<T> {
   const body = JSON.stringify(value);
   const etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
   const encodings = new Map<string, Buffer>();
@@ -259,6 +268,9 @@ function headFor(
   return prepared;
 }
 
+/** A sent cached answer, typed as the JSON it carries (what `c.json` would answer for the same value). */
+export type JsonAnswer<T> = Response & TypedResponse<JSONParsed<T>, 200, 'json'>;
+
 /**
  * Sends a cached public answer with validators: 304 when the client's copy is current, otherwise the
  * body, compressed when worth it and accepted, with the answer's own Cache-Control (shared caches
@@ -266,9 +278,9 @@ function headFor(
  * head and bytes are written straight to the socket: going through a Fetch Response would double
  * the cost of the site's busiest answer. Refuses answers marked per-user (a programming error).
  */
-export function sendCachedJson(c: AppContext, answer: CachedAnswer): Response {
+export function sendCachedJson<T>(c: AppContext, answer: CachedAnswer<T>): JsonAnswer<T> {
   if (isPrivate(c.get('answerHeaders'))) throw new Error('A per-user answer must not be served from the public answer cache.');
-  return sendAnswer(c, answer, 'public');
+  return sendAnswer(c, answer, 'public') as JsonAnswer<T>;
 }
 
 /**
@@ -277,9 +289,9 @@ export function sendCachedJson(c: AppContext, answer: CachedAnswer): Response {
  * compressed when worth it, written straight to Node like the public answers. Refuses answers not
  * marked per-user (a programming error: they would be cacheable by anyone).
  */
-export function sendPrivateJson(c: AppContext, answer: CachedAnswer): Response {
+export function sendPrivateJson<T>(c: AppContext, answer: CachedAnswer<T>): JsonAnswer<T> {
   if (!isPrivate(c.get('answerHeaders'))) throw new Error('A gated answer must be marked private before it is sent.');
-  return sendAnswer(c, answer, 'private');
+  return sendAnswer(c, answer, 'private') as JsonAnswer<T>;
 }
 
 function sendAnswer(c: AppContext, answer: CachedAnswer, scope: AnswerScope): Response {

@@ -1,5 +1,4 @@
 /** The mail port and its adapters; `pickMailTransport` chooses one from configuration at start-up. */
-import type { Config } from '../../config.ts';
 import type { Logger } from '../logger.ts';
 import { createMailboxTransport, createSmtpTransport } from './nodemailer.ts';
 import type { MailTransport } from './port.ts';
@@ -8,7 +7,7 @@ export { createMailboxTransport, createSmtpTransport } from './nodemailer.ts';
 export { TransportError, type MailMessage, type MailTransport, type SendResult } from './port.ts';
 
 /** SMTP when a server is configured, else the embedded mailbox folder. */
-export function pickMailTransport(email: Config['email'], logger: Logger): MailTransport {
+export function pickMailTransport(email: { smtpUrl?: string; mailboxDir: string; concurrency: number }, logger: Logger): MailTransport {
   return email.smtpUrl
     ? createSmtpTransport(email.smtpUrl, { maxConnections: Math.min(10, email.concurrency) })
     : createMailboxTransport(email.mailboxDir, logger);

@@ -1,7 +1,7 @@
 /** The `app_secrets` table: named secrets the server generates once and every instance shares. */
 import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { appSecrets } from '../db/schema.ts';
+import { appSecrets } from './tables.ts';
 
 export function createSecretStore(db: Db) {
   return {

@@ -2,9 +2,12 @@
  * Picks a storage adapter once, from configuration: S3-compatible when a bucket is set, else local
  * disk. The S3 SDK is loaded only when it is the one in use (a tenth of a second at every start).
  */
-import type { StorageChoice } from '../../config.ts';
 import { createLocalStorage } from './local.ts';
 import type { StoragePort } from './port.ts';
+import type { S3StorageOptions } from './s3.ts';
+
+/** Where one storage area lives: a folder on local disk, or a bucket. */
+export type StorageChoice = { kind: 'local'; dir: string } | ({ kind: 's3' } & S3StorageOptions);
 
 /** Public uploads are served by the app under this path unless the adapter has its own public URL. */
 export const MEDIA_PATH = '/uploads';

@@ -5,28 +5,16 @@
  * or deleted (after a confirmation) through the creator API.
  */
 import { useEffect, useId, useState } from 'react';
-import { accessLabel, type AccessLevel } from '#shared/access.ts';
-import { gatedFetch } from '../../lib/browser/api.ts';
+import { accessLabel } from '#shared/access.ts';
+import { api, call, gatedFetch, type ApiData } from '../../lib/browser/api.ts';
 import { CONTENT_TYPE_INFO, type ContentType } from '#shared/content/registry.ts';
 import { CREATE_TABS } from '#shared/create-form.ts';
 import { toast } from '../../lib/browser/toast.ts';
 import { INPUT_CLASS } from '../forms/TextField.tsx';
 
-interface CatalogItem {
-  type: ContentType;
-  id: string;
-  slug: string;
-  title: string;
-  accessLevel: AccessLevel;
-  source: 'mdx' | 'db';
-  path: string;
-  file: string | null;
-  published: boolean;
-}
+type CatalogItem = ApiData<typeof api.admin.content.$get>['items'][number];
 
 const ITEM_BUTTON = 'min-h-9 rounded-lg px-3 py-1.5 text-sm font-semibold ring-1 ring-inset disabled:opacity-60';
-
-const TYPE_LABEL = Object.fromEntries(CREATE_TABS.map((t) => [t.type, t.label])) as Record<ContentType, string>;
 
 export function ContentPanel() {
   const [items, setItems] = useState<CatalogItem[] | null>(null);
@@ -39,7 +27,7 @@ export function ContentPanel() {
 
   useEffect(() => {
     const controller = new AbortController();
-    gatedFetch<{ items: CatalogItem[] }>('/api/admin/content', { signal: controller.signal })
+    call((o) => api.admin.content.$get({}, o), { signal: controller.signal })
       .then((result) => {
         if (result.ok) setItems(result.data.items);
         else setError(result.kind === 'error' ? result.message : 'The content could not be loaded.');
@@ -147,7 +135,7 @@ export function ContentPanel() {
                 </span>
               )}
               <p className="text-sm text-slate-600" data-testid="content-meta">
-                {TYPE_LABEL[item.type]} · {accessLabel(item.accessLevel)} ·{' '}
+                {CONTENT_TYPE_INFO[item.type].name} · {accessLabel(item.accessLevel)} ·{' '}
                 {item.source === 'mdx' ? `Git: ${item.file} (read-only)` : 'Database'}
               </p>
             </div>

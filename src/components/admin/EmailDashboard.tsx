@@ -9,24 +9,13 @@
  */
 import { useCallback, useEffect, useId, useState } from 'react';
 import { previewHtml } from '../../lib/browser/email-preview.ts';
-import { gatedFetch } from '../../lib/browser/api.ts';
+import { api, call, withQuery, type ApiData } from '../../lib/browser/api.ts';
+import type { EMAIL_POST_SEGMENT } from '../../../functions/email/routes.ts';
 import { toast } from '../../lib/browser/toast.ts';
 
-export interface EmailRecord {
-  id: string;
-  subject: string;
-  body: string;
-  to: string;
-  from: string;
-  status: 'queued' | 'sent' | 'delivered' | 'failed';
-  createdAt: string;
-  sentAt: string | null;
-  deliveredAt: string | null;
-  failedAt: string | null;
-  errorMessage: string | null;
-  /** Beyond the spec: the outbox's state for the message. */
-  delivery?: { attempts: number; maxAttempts: number; lastError: string | null; nextAttemptAt: string | null; sending: boolean };
-}
+export type EmailRecord = ApiData<typeof api.emails.queue.$get>[number];
+/** The resend route's id segment, spelt as the server's (a changed pattern fails to compile). */
+const EMAIL: typeof EMAIL_POST_SEGMENT = ':segment{events|[0-9a-fA-F-]{36}}';
 
 type Tab = 'queue' | 'recent';
 const BADGE: Record<EmailRecord['status'], string> = {
@@ -84,7 +73,7 @@ function EmailCard({ email, now, onResent }: { email: EmailRecord; now: number; 
   const [resending, setResending] = useState(false);
   async function resend() {
     setResending(true);
-    const result = await gatedFetch<EmailRecord>(`/api/email/${email.id}/resend`, { method: 'POST', body: {} });
+    const result = await call((o) => api.emails[EMAIL].resend.$post({ param: { segment: email.id } }, o), { body: {} });
     setResending(false);
     if (result.ok) onResent(result.data);
     else
@@ -148,7 +137,7 @@ export function EmailDashboard() {
 
   useEffect(() => {
     const controller = new AbortController();
-    gatedFetch<EmailRecord[]>(`/api/email/${tab}?limit=10`, { signal: controller.signal })
+    call((o) => api.emails[tab].$get(withQuery({ limit: '10' }), o), { signal: controller.signal })
       .then((result) => {
         if (result.ok) {
           setEmails(result.data);

@@ -5,22 +5,11 @@
  * demand; the numbers are also in a table for screen readers and when the chart cannot load).
  */
 import { useEffect, useRef, useState } from 'react';
-import { ACCESS_LEVELS, accessLabel, type AccessLevel } from '#shared/access.ts';
-import { gatedFetch } from '../../lib/browser/api.ts';
+import { ACCESS_LEVELS, accessLabel } from '#shared/access.ts';
+import { api, call, type ApiData } from '../../lib/browser/api.ts';
 import { formatPlanAmount } from '#shared/payments/display.ts';
 
-export interface Overview {
-  members: { total: number; byLevel: Record<AccessLevel, number> };
-  payingMembers: number;
-  monthlyRecurringRevenue: { amount: number; currency: string };
-  pendingCancellations: number;
-  days: number;
-  signups: { date: string; count: number }[];
-  cancellations: { date: string; count: number }[];
-  leads: number;
-  newsletterConfirmed: number;
-  failedEmails: number;
-}
+export type Overview = ApiData<typeof api.admin.overview.$get>;
 
 const sum = (rows: { count: number }[]) => rows.reduce((n, r) => n + r.count, 0);
 
@@ -40,7 +29,7 @@ export function OverviewPanel() {
 
   useEffect(() => {
     const controller = new AbortController();
-    gatedFetch<Overview>('/api/admin/overview', { signal: controller.signal })
+    call((o) => api.admin.overview.$get({}, o), { signal: controller.signal })
       .then((result) => {
         if (result.ok) setOverview(result.data);
         else setError(result.kind === 'error' ? result.message : 'The overview could not be loaded.');

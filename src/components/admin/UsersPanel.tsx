@@ -5,30 +5,14 @@
  */
 import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
 import { ACCESS_LEVELS, accessLabel, ROLES, type AccessLevel, type Role } from '#shared/access.ts';
-import { gatedFetch } from '../../lib/browser/api.ts';
+import { api, call, withQuery, type ApiData } from '../../lib/browser/api.ts';
 import { formatPlanAmount } from '#shared/payments/display.ts';
 import { toast } from '../../lib/browser/toast.ts';
 import { INPUT_CLASS } from '../forms/TextField.tsx';
 
-export interface AdminMember {
-  id: string;
-  email: string;
-  name: string | null;
-  accessLevel: AccessLevel;
-  role: Role;
-  createdAt: string;
-  subscription: { status: string; amount: number; interval: 'month' | 'year'; cancelAtPeriodEnd: boolean; currentPeriodEnd: string } | null;
-  purchases: { id: string; title: string }[];
-}
-
-interface AuditEntry {
-  id: string;
-  action: string;
-  detail: Record<string, unknown>;
-  createdAt: string;
-  actor: { id: string; email: string | null };
-  target: { id: string; email: string | null };
-}
+type MemberPage = ApiData<typeof api.admin.users.$get>;
+export type AdminMember = MemberPage['users'][number];
+type AuditEntry = ApiData<typeof api.admin.audit.$get>[number];
 
 const SMALL_BUTTON = 'min-h-9 rounded-lg px-3 py-1.5 text-sm font-semibold disabled:opacity-60';
 const ROLE_LABEL: Record<Role, string> = { member: 'Member', editor: 'Editor', admin: 'Admin' };
@@ -51,7 +35,7 @@ function MemberRow({ member, onChanged }: { member: AdminMember; onChanged: () =
     event.preventDefault();
     setSaving(true);
     const body = { ...(level !== member.accessLevel ? { accessLevel: level } : {}), ...(role !== member.role ? { role } : {}) };
-    const result = await gatedFetch(`/api/admin/users/${member.id}`, { method: 'PATCH', body });
+    const result = await call((o) => api.admin.users[':id'].$patch({ param: { id: member.id } }, o), { body });
     setSaving(false);
     if (result.ok) {
       toast({ title: 'Saved', description: `${member.email} is now ${accessLabel(level)}, ${ROLE_LABEL[role]}.` });
@@ -110,17 +94,18 @@ export function UsersPanel() {
   const [search, setSearch] = useState('');
   const [page, setPage] = useState(1);
   const [round, setRound] = useState(0);
-  const [result, setResult] = useState<{ users: AdminMember[]; total: number; limit: number } | null>(null);
+  const [result, setResult] = useState<MemberPage | null>(null);
   const [audit, setAudit] = useState<AuditEntry[] | null>(null);
   const [error, setError] = useState('');
   const ids = useId();
 
   useEffect(() => {
     const controller = new AbortController();
-    const params = new URLSearchParams({ page: String(page), limit: '20', ...(search ? { q: search } : {}) });
+    const { signal } = controller;
+    const query = { page: String(page), limit: '20', ...(search ? { q: search } : {}) };
     Promise.all([
-      gatedFetch<{ users: AdminMember[]; total: number; limit: number }>(`/api/admin/users?${params}`, { signal: controller.signal }),
-      gatedFetch<AuditEntry[]>('/api/admin/audit?limit=20', { signal: controller.signal }),
+      call((o) => api.admin.users.$get(withQuery(query), o), { signal }),
+      call((o) => api.admin.audit.$get(withQuery({ limit: '20' }), o), { signal }),
     ])
       .then(([users, log]) => {
         if (users.ok) setResult(users.data);

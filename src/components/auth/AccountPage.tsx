@@ -13,7 +13,8 @@ import { AccountSettings } from './AccountSettings.tsx';
 import { PurchasesCard } from '../payments/PurchasesCard.tsx';
 import { SubscriptionCard } from '../payments/SubscriptionCard.tsx';
 import { TestModeNotice } from '../payments/TestModeNotice.tsx';
-import { api, button, card, failed } from './account-ui.ts';
+import { api, call } from '../../lib/browser/api.ts';
+import { button, card, failed } from './account-ui.ts';
 import { CourseProgressCard } from './CourseProgressCard.tsx';
 
 type Tab = 'subscription' | 'profile' | 'settings';
@@ -177,10 +178,10 @@ function ProfileTab({
     event.preventDefault();
     setSaving(true);
     setSaved(false);
-    const res = await api('/api/users/me', token, { method: 'PATCH', body: { name: name.trim() } }).catch(() => undefined);
+    const result = await call((o) => api.users.me.$patch({}, o), { body: { name: name.trim() }, token });
     setSaving(false);
-    if (!res?.ok) return failed();
-    onSaved((await res.json()) as Profile);
+    if (!result.ok) return failed();
+    onSaved(result.data);
     setSaved(true);
   }
 

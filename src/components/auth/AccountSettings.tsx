@@ -6,7 +6,8 @@ import { useId, useRef, useState, type FormEvent } from 'react';
 import { authClient, type Profile } from '../../lib/browser/auth/client.ts';
 import { toast } from '../../lib/browser/toast.ts';
 import { INPUT_CLASS } from '../forms/TextField.tsx';
-import { api, button, card, failed } from './account-ui.ts';
+import { api, call } from '../../lib/browser/api.ts';
+import { button, card, failed } from './account-ui.ts';
 import { MemberFeedCard } from './MemberFeedCard.tsx';
 
 const LANGUAGES: { value: Profile['language']; label: string }[] = [
@@ -25,17 +26,17 @@ export function AccountSettings({ token, profile, onSaved }: { token: string; pr
   async function saveSettings(event: FormEvent) {
     event.preventDefault();
     setSaving(true);
-    const res = await api('/api/users/me', token, { method: 'PATCH', body: { language } }).catch(() => undefined);
+    const result = await call((o) => api.users.me.$patch({}, o), { body: { language }, token });
     setSaving(false);
-    if (!res?.ok) return failed();
-    onSaved((await res.json()) as Profile);
+    if (!result.ok) return failed();
+    onSaved(result.data);
     toast({ title: 'Settings saved', description: 'Your language preference has been saved.' });
   }
 
   async function deleteAccount() {
     setDeleting(true);
-    const res = await api('/api/users/me', token, { method: 'DELETE' }).catch(() => undefined);
-    if (!res?.ok) {
+    const result = await call((o) => api.users.me.$delete({}, o), { token });
+    if (!result.ok) {
       setDeleting(false);
       dialog.current?.close();
       return failed('We could not delete your account. Please try again or contact support.');

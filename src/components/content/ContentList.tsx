@@ -17,6 +17,7 @@ import {
 } from '#shared/content/filter.ts';
 import { SKILL_LEVELS } from '#shared/content/constants.ts';
 import type { ContentTypeInfo, PublicItem } from '#shared/content/registry.ts';
+import { publicApi } from '../../lib/browser/api.ts';
 import { ContentCard } from './ContentCard.tsx';
 import { FilterBar } from './FilterBar.tsx';
 import { SkeletonGrid } from './SkeletonGrid.tsx';
@@ -29,18 +30,18 @@ function useItems({ apiSegment, listFailure }: ContentTypeInfo): LoadState {
   const [state, setState] = useState<LoadState>({ status: 'loading' });
   useEffect(() => {
     const controller = new AbortController();
-    fetch(`/api/public/${apiSegment}`, {
-      headers: { Accept: 'application/json' },
-      // Always ask (a 304 when unchanged): the answer allows stale-while-revalidate for shared caches,
-      // which a browser may apply to itself, and a list must show an item created a moment ago.
-      cache: 'no-cache',
-      signal: controller.signal,
-    })
+    publicApi.content[':segment']
+      .$get(
+        { param: { segment: apiSegment } },
+        // Always ask (a 304 when unchanged): the answer allows stale-while-revalidate for shared caches,
+        // which a browser may apply to itself, and a list must show an item created a moment ago.
+        { init: { cache: 'no-cache', signal: controller.signal } },
+      )
       .then(async (res) => {
         if (!res.ok) throw new Error(`${res.status} ${res.statusText}`);
-        const body: unknown = await res.json();
-        if (!Array.isArray(body)) throw new Error('Unexpected answer');
-        setState({ status: 'ready', items: body as PublicItem[] });
+        const items = await res.json();
+        if (!Array.isArray(items)) throw new Error('Unexpected answer');
+        setState({ status: 'ready', items });
       })
       .catch((err: unknown) => {
         if (controller.signal.aborted) return;

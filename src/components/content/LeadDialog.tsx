@@ -4,6 +4,7 @@
  * emails the link too; failures show the spec's 'Error' toast.
  */
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import type { FormAnswers } from '../../lib/browser/api.ts';
 import { readStored, STORAGE_KEYS, writeStored } from '../../lib/browser/storage-keys.ts';
 import { toast } from '../../lib/browser/toast.ts';
 import { INPUT_CLASS } from '../forms/TextField.tsx';
@@ -19,7 +20,7 @@ type Outcome = { ok: true; downloadUrl: string } | { ok: false; fields: FieldErr
 
 /** Asks the server for the download (it also emails the link); field errors come back by name. */
 async function requestDownload(body: Record<string, string>): Promise<Outcome> {
-  const result = await postJson<{ downloadUrl?: string }>('/api/leads', body);
+  const result = await postJson<FormAnswers['lead']>('/api/leads', body);
   if (result.ok && result.data.downloadUrl) return { ok: true, downloadUrl: result.data.downloadUrl };
   const fields: FieldErrors = {};
   if (!result.ok) for (const f of ['name', 'email', 'phone'] as const) {

@@ -1,15 +1,15 @@
 /**
  * The creation form for one content type (spec points 2, 3, 5 and 8): Manual Entry and AI
- * Generation sub-tabs; title, description, content (blogs only), tags as comma-separated text,
- * access level (default free), media uploads (image, video, PDF; several at once; removed by
- * index), and each type's own fields (a course's sections and lessons; a tool's or market item's
- * file, link, price and file type). Checked with the server's schema before sending; the submit
- * button is disabled with a spinner while sending; success toasts '{Type} created' and goes to
- * the list, failure toasts the spec's text and shows the server's field errors. Cancel goes back.
- * A field's error goes as soon as the field is valid (`standingErrors`); uploads show their
- * progress and can be cancelled (`useUploads`).
+ * Generation sub-tabs; title, description, tags as comma-separated text, access level (default
+ * free), media uploads (image, video, PDF; several at once; removed by index), and the type's own
+ * fields (fields/: a blog's body, a course's sections and lessons, a tool's or market item's file,
+ * link, price and file type), chosen by type in fields/index.ts. Checked with the server's schema
+ * before sending; the submit button is disabled with a spinner while sending; success toasts
+ * '{Type} created' and goes to the list, failure toasts the spec's text and shows the server's
+ * field errors. Cancel goes back. A field's error goes as soon as the field is valid
+ * (`standingErrors`); uploads show their progress and can be cancelled (`useUploads`).
  */
-import { useId, useMemo, useState, type ReactNode } from 'react';
+import { useId, useMemo, useState } from 'react';
 import { ACCESS_LEVELS, accessLabel } from '#shared/access.ts';
 import type { ContentType } from '#shared/content/registry.ts';
 import { createItem, generateDraft, updateItem } from '../../lib/browser/create.ts';
@@ -21,58 +21,25 @@ import {
   EMPTY_DRAFT,
   listRoute,
   standingErrors,
+  takesBody,
   type ContentDraft,
-  type SectionDraft,
   updatedToast,
+  withGenerated,
 } from '#shared/create-form.ts';
 import { toast } from '../../lib/browser/toast.ts';
 import { INPUT_CLASS } from '../forms/TextField.tsx';
+import { errorFor, Field, SMALL, textInput, type Errors, type TypeFieldsProps } from './fields/form-parts.tsx';
+import { TYPE_FIELDS } from './fields/index.ts';
 import { UploadProgress } from './UploadProgress.tsx';
 import { useUploads, type Uploaded } from './use-uploads.ts';
 
 const BUTTON = 'min-h-11 rounded-lg px-5 py-2.5 text-sm font-semibold disabled:opacity-60';
 const PRIMARY = `${BUTTON} bg-brand-600 text-white hover:bg-brand-700`;
 const SECONDARY = `${BUTTON} text-brand-700 ring-1 ring-inset ring-brand-200 hover:bg-brand-50`;
-const SMALL = 'rounded-md px-2.5 py-1 text-sm font-medium text-slate-700 ring-1 ring-inset ring-slate-300 hover:bg-slate-50';
 
 const Spinner = () => (
   <span aria-hidden="true" className="inline-block h-4 w-4 animate-spin rounded-full border-2 border-white/40 border-t-white" />
 );
-
-type Errors = Record<string, string>;
-
-/** The first error for a field or anything inside it (tags.2 → tags). */
-const errorFor = (errors: Errors, field: string) =>
-  errors[field] ?? Object.entries(errors).find(([key]) => key.startsWith(`${field}.`))?.[1];
-
-function Field({
-  label,
-  error,
-  hint,
-  children,
-}: {
-  label: string;
-  error?: string | undefined;
-  hint?: string;
-  children: (id: string, describedBy?: string) => ReactNode;
-}) {
-  const id = useId();
-  const errorId = `${id}-error`;
-  return (
-    <div>
-      <label htmlFor={id} className="block text-sm font-medium text-slate-700">
-        {label}
-      </label>
-      {children(id, error ? errorId : undefined)}
-      {hint && !error && <p className="mt-1 text-sm text-slate-500">{hint}</p>}
-      {error && (
-        <p id={errorId} className="mt-1 text-sm text-red-700">
-          {error}
-        </p>
-      )}
-    </div>
-  );
-}
 
 /** An existing database item being edited: its id and the form filled from it. */
 export interface Editing {
@@ -96,19 +63,6 @@ export function ContentForm({ type, editing }: { type: ContentType; editing?: Ed
   const ids = useId();
 
   const set = <K extends keyof ContentDraft>(key: K, value: ContentDraft[K]) => setDraft((d) => ({ ...d, [key]: value }));
-  const input =
-    (key: 'title' | 'description' | 'tags' | 'downloadUrl' | 'externalLink' | 'price' | 'fileType' | 'duration') =>
-    (id: string, describedBy?: string) => (
-      <input
-        id={id}
-        className={INPUT_CLASS}
-        value={draft[key]}
-        onChange={(e) => set(key, e.target.value)}
-        aria-invalid={describedBy ? true : undefined}
-        aria-describedby={describedBy}
-        {...(key === 'price' ? { inputMode: 'decimal' as const } : {})}
-      />
-    );
 
   async function generate() {
     setGenerating(true);
@@ -121,8 +75,7 @@ export function ContentForm({ type, editing }: { type: ContentType; editing?: Ed
       );
       return;
     }
-    const { title, description, body, tags } = result.data.content;
-    setDraft((d) => ({ ...d, title, description, content: type === 'blog' ? body : d.content, tags: tags.join(', ') }));
+    setDraft((d) => withGenerated(type, d, result.data.content));
     setGenerated(true);
   }
 
@@ -163,7 +116,8 @@ export function ContentForm({ type, editing }: { type: ContentType; editing?: Ed
     });
   }
 
-  const sections = (update: (s: SectionDraft[]) => SectionDraft[]) => setDraft((d) => ({ ...d, sections: update(d.sections) }));
+  const { Fields, place } = TYPE_FIELDS[type];
+  const fieldsProps: TypeFieldsProps = { draft, set, update: setDraft, errors, uploads };
 
   return (
     <form
@@ -215,7 +169,7 @@ export function ContentForm({ type, editing }: { type: ContentType; editing?: Ed
             <section aria-label="Generated content" className="space-y-3 rounded-2xl bg-slate-50 p-6 ring-1 ring-slate-200">
               <h2 className="text-xl font-bold text-slate-900">{draft.title}</h2>
               <p className="text-slate-700">{draft.description}</p>
-              {type === 'blog' && <div className="max-h-64 overflow-auto whitespace-pre-wrap text-sm text-slate-700">{draft.content}</div>}
+              {takesBody(type) && <div className="max-h-64 overflow-auto whitespace-pre-wrap text-sm text-slate-700">{draft.content}</div>}
               <p className="text-sm text-slate-600">Tags: {draft.tags}</p>
               <button type="button" className={SECONDARY} onClick={() => setMode('manual')}>
                 Edit Generated Content
@@ -226,28 +180,14 @@ export function ContentForm({ type, editing }: { type: ContentType; editing?: Ed
       ) : (
         <div role="tabpanel" id={`${ids}-manual-panel`} aria-labelledby={`${ids}-manual`} className="space-y-5">
           <Field label="Title" error={errorFor(errors, 'title')}>
-            {input('title')}
+            {textInput(fieldsProps, 'title')}
           </Field>
           <Field label="Description" error={errorFor(errors, 'description')}>
-            {input('description')}
+            {textInput(fieldsProps, 'description')}
           </Field>
-          {type === 'blog' && (
-            <Field label="Content" error={errorFor(errors, 'content')} hint="Markdown.">
-              {(id, describedBy) => (
-                <textarea
-                  id={id}
-                  rows={12}
-                  className={INPUT_CLASS}
-                  value={draft.content}
-                  onChange={(e) => set('content', e.target.value)}
-                  aria-invalid={describedBy ? true : undefined}
-                  aria-describedby={describedBy}
-                />
-              )}
-            </Field>
-          )}
+          {place === 'after-description' && <Fields {...fieldsProps} />}
           <Field label="Tags" error={errorFor(errors, 'tags')} hint="Separate tags with commas.">
-            {input('tags')}
+            {textInput(fieldsProps, 'tags')}
           </Field>
           <Field label="Access Level" error={errorFor(errors, 'accessLevel')}>
             {(id) => (
@@ -265,157 +205,7 @@ export function ContentForm({ type, editing }: { type: ContentType; editing?: Ed
               </select>
             )}
           </Field>
-
-          {(type === 'tool' || type === 'market') && (
-            <>
-              <Field
-                label="Download file"
-                error={errorFor(errors, 'downloadUrl')}
-                hint="A private file key (upload below) or an https:// link."
-              >
-                {input('downloadUrl')}
-              </Field>
-              <Field label="Upload the download file">
-                {(id) => (
-                  <input
-                    id={id}
-                    type="file"
-                    disabled={uploading}
-                    onChange={(e) => {
-                      void uploads.upload(e.target.files, 'protected');
-                      e.target.value = '';
-                    }}
-                    className="mt-1 block text-sm"
-                  />
-                )}
-              </Field>
-              <Field label="External link" error={errorFor(errors, 'externalLink')}>
-                {input('externalLink')}
-              </Field>
-            </>
-          )}
-          {(type === 'market' || type === 'course') && (
-            <Field label="Price (USD)" error={errorFor(errors, 'price')} hint="Empty or 0: free.">
-              {input('price')}
-            </Field>
-          )}
-          {type === 'market' && (
-            <Field label="File type" error={errorFor(errors, 'fileType')} hint="For example PDF or Figma file.">
-              {input('fileType')}
-            </Field>
-          )}
-          {type === 'course' && (
-            <>
-              <Field label="Duration" error={errorFor(errors, 'duration')} hint="For example 6 weeks.">
-                {input('duration')}
-              </Field>
-              <Field label="Skill level" error={errorFor(errors, 'skillLevel')}>
-                {(id) => (
-                  <select
-                    id={id}
-                    className={INPUT_CLASS}
-                    value={draft.skillLevel}
-                    onChange={(e) => set('skillLevel', e.target.value as ContentDraft['skillLevel'])}
-                  >
-                    <option value="beginner">Beginner</option>
-                    <option value="intermediate">Intermediate</option>
-                    <option value="advanced">Advanced</option>
-                  </select>
-                )}
-              </Field>
-              <fieldset className="space-y-4">
-                <legend className="text-sm font-medium text-slate-700">Sections and lessons</legend>
-                {errorFor(errors, 'sections') && <p className="text-sm text-red-700">{errorFor(errors, 'sections')}</p>}
-                {draft.sections.map((section, i) => (
-                  <div key={i} className="space-y-3 rounded-xl p-4 ring-1 ring-slate-200">
-                    <Field label={`Section ${i + 1} title`}>
-                      {(id) => (
-                        <input
-                          id={id}
-                          className={INPUT_CLASS}
-                          value={section.title}
-                          onChange={(e) => sections((all) => all.map((s, k) => (k === i ? { ...s, title: e.target.value } : s)))}
-                        />
-                      )}
-                    </Field>
-                    {section.lessons.map((lesson, j) => (
-                      <div key={j} className="space-y-2 border-l-2 border-slate-200 pl-4">
-                        <Field label={`Lesson ${j + 1} title`}>
-                          {(id) => (
-                            <input
-                              id={id}
-                              className={INPUT_CLASS}
-                              value={lesson.title}
-                              onChange={(e) =>
-                                sections((all) =>
-                                  all.map((s, k) =>
-                                    k === i
-                                      ? { ...s, lessons: s.lessons.map((l, m) => (m === j ? { ...l, title: e.target.value } : l)) }
-                                      : s,
-                                  ),
-                                )
-                              }
-                            />
-                          )}
-                        </Field>
-                        <Field label={`Lesson ${j + 1} content`}>
-                          {(id) => (
-                            <textarea
-                              id={id}
-                              rows={3}
-                              className={INPUT_CLASS}
-                              value={lesson.content}
-                              onChange={(e) =>
-                                sections((all) =>
-                                  all.map((s, k) =>
-                                    k === i
-                                      ? { ...s, lessons: s.lessons.map((l, m) => (m === j ? { ...l, content: e.target.value } : l)) }
-                                      : s,
-                                  ),
-                                )
-                              }
-                            />
-                          )}
-                        </Field>
-                        <button
-                          type="button"
-                          className={SMALL}
-                          onClick={() =>
-                            sections((all) => all.map((s, k) => (k === i ? { ...s, lessons: s.lessons.filter((_, m) => m !== j) } : s)))
-                          }
-                        >
-                          Remove lesson {j + 1}
-                        </button>
-                      </div>
-                    ))}
-                    <div className="flex gap-2">
-                      <button
-                        type="button"
-                        className={SMALL}
-                        onClick={() =>
-                          sections((all) =>
-                            all.map((s, k) => (k === i ? { ...s, lessons: [...s.lessons, { title: '', content: '' }] } : s)),
-                          )
-                        }
-                      >
-                        Add Lesson
-                      </button>
-                      <button type="button" className={SMALL} onClick={() => sections((all) => all.filter((_, k) => k !== i))}>
-                        Remove section {i + 1}
-                      </button>
-                    </div>
-                  </div>
-                ))}
-                <button
-                  type="button"
-                  className={SMALL}
-                  onClick={() => sections((all) => [...all, { title: '', lessons: [{ title: '', content: '' }] }])}
-                >
-                  Add Section
-                </button>
-              </fieldset>
-            </>
-          )}
+          {place === 'after-access-level' && <Fields {...fieldsProps} />}
 
           <Field
             label="Media"

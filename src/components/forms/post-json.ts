@@ -1,7 +1,11 @@
 /**
  * JSON POST for the site's forms, reading the API's one error shape
- * `{ error: { code, message, fields? } }`. Never throws: a network failure is status 0.
+ * `{ error: { code, message, fields? } }`. Never throws: a network failure is status 0. Requests go
+ * out through the API module's public fetch (imported from its own module: this is in every page's
+ * shell, which must not load the API clients); the answers' types are the routes' (FormAnswers).
  */
+import { publicFetch } from '../../lib/browser/public-fetch.ts';
+
 export interface ApiError {
   code: string;
   message: string;
@@ -25,11 +29,7 @@ function asApiError(body: unknown): ApiError {
 export async function postJson<T = unknown>(path: string, body: unknown): Promise<ApiResult<T>> {
   let res: Response;
   try {
-    res = await fetch(path, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify(body),
-    });
+    res = await publicFetch(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   } catch {
     return { ok: false, status: 0, error: { code: 'network', message: NETWORK_ERROR } };
   }

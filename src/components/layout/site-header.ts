@@ -7,8 +7,9 @@
  *   header, and on route changes (a back/forward restore or a hash change).
  */
 import { withReturn } from '#shared/auth/return-to.ts';
-import { AUTH_PUBLIC_KEY, AUTH_SERVICE_URL } from '../../lib/browser/auth/endpoint.ts';
+import { AUTH_PUBLIC_KEY, AUTH_ENDPOINT } from '../../lib/browser/auth/endpoint.ts';
 import { showFlash } from '../../lib/browser/flash.ts';
+import { storedSession } from '../../lib/browser/session.ts';
 import { removeStored, STORAGE_KEYS } from '../../lib/browser/storage-keys.ts';
 
 const SCROLL_THRESHOLD = 20;
@@ -146,17 +147,6 @@ function initScroll(header: HTMLElement): void {
   window.addEventListener('scroll', () => (frame ||= requestAnimationFrame(update)), { passive: true });
 }
 
-/** The session the auth client (supabase-js) keeps in localStorage, read without loading it. */
-function storedSession(): { key: string; accessToken: string } | undefined {
-  try {
-    const key = Object.keys(localStorage).find((k) => /^sb-.+-auth-token$/.test(k));
-    const value = key ? (JSON.parse(localStorage.getItem(key) ?? 'null') as { access_token?: unknown } | null) : null;
-    return key && typeof value?.access_token === 'string' ? { key, accessToken: value.access_token } : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * Signed-in state in the header, without a framework: "Sign In" becomes "Account" and a Sign Out
  * button appears. Signing out here ends the session at the auth service (ignoring 401/403/404, as
@@ -172,7 +162,7 @@ function initAccount(header: HTMLElement): void {
   for (const button of header.querySelectorAll<HTMLButtonElement>('[data-sign-out]')) {
     button.hidden = false;
     button.addEventListener('click', () => {
-      void fetch(`${AUTH_SERVICE_URL || window.location.origin}/auth/v1/logout?scope=local`, {
+      void fetch(`${AUTH_ENDPOINT || window.location.origin}/auth/v1/logout?scope=local`, {
         method: 'POST',
         headers: { authorization: `Bearer ${session.accessToken}`, apikey: AUTH_PUBLIC_KEY },
       })

@@ -35,6 +35,9 @@ function paying(plan: Subscription | null): plan is Subscription & { priceId: st
   return Boolean(plan?.priceId && GRANTING.includes(plan.status) && findTier(plan.priceId));
 }
 
+/** The plan's interval as the pricing rules name it (the payment API answers it as a plain string). */
+const intervalOf = (plan: Subscription): BillingInterval => (plan.plan.interval === 'year' ? 'year' : 'month');
+
 function levelOf(priceId: string): AccessLevel {
   return findTier(priceId)?.accessLevel ?? 'free';
 }
@@ -61,7 +64,7 @@ function stateOf(
     const scheduled = plan.scheduledChange?.priceId === target.priceId ? plan.scheduledChange.effectiveAt : undefined;
     const ending = free && plan.cancelAtPeriodEnd ? plan.currentPeriodEnd : undefined;
     if (scheduled ?? ending) return { show: 'note', label: `Starts ${longDate((scheduled ?? ending)!)}` };
-    const from = { accessLevel: levelOf(plan.priceId), interval: plan.plan.interval };
+    const from = { accessLevel: levelOf(plan.priceId), interval: intervalOf(plan) };
     const direction = planChange(from, { accessLevel: target.level, interval: free ? from.interval : target.interval });
     return { show: 'change', label: direction === 'up' ? 'Upgrade' : 'Switch at renewal' };
   }
@@ -78,7 +81,7 @@ function describe(plan: Subscription & { priceId: string }, target: Target, pric
       summary: `Your ${plan.plan.name} plan ends on ${until}, the end of the period you have paid for, and you will not be charged again. After that your account is on the free level.`,
       action: 'Switch to Free at renewal',
     };
-  const from = { accessLevel: levelOf(plan.priceId), interval: plan.plan.interval };
+  const from = { accessLevel: levelOf(plan.priceId), interval: intervalOf(plan) };
   const resume = plan.cancelAtPeriodEnd ? ' Your cancellation is withdrawn: the plan continues.' : '';
   if (planChange(from, { accessLevel: target.level, interval: target.interval }) === 'down')
     return {
@@ -209,7 +212,7 @@ export function createPlanChanges(options: {
     },
     mark,
     paying: () => paying(plan),
-    interval: () => (paying(plan) ? plan.plan.interval : null),
+    interval: () => (paying(plan) ? intervalOf(plan) : null),
     openFor(priceId) {
       const card = cards().find((c) => c.dataset.planMonth === priceId || c.dataset.planYear === priceId);
       if (!card || !paying(plan) || plan.priceId === priceId) return false;

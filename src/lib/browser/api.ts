@@ -1,227 +1,141 @@
 /**
- * The browser's calls to the gated API (article bodies, lessons, downloads, course progress, the
- * member feed). Each call sends the signed-in member's bearer token and answers a typed result: the
- * data, or why not (signed out, not entitled, unknown item, or a failure worth a retry). The server
- * is the authority: a 401 or 403 here is a gate, whatever the browser thought of the profile.
+ * The browser's one API module: every island and browser module calls the API through it. It holds
+ * the typed clients of the routes the browser calls (hono/client over the route chains' exported
+ * types, imported as types only: nothing server-side is bundled) and the calls the islands share,
+ * and re-exports the transport (api-fetch.ts: the member's bearer token, JSON, the one result shape
+ * for failures; public-fetch.ts for public routes) and the stored session (session.ts). Answer types are never written by hand: they
+ * come from the routes (InferResponseType), so a changed answer fails to compile instead of failing
+ * in the browser.
  *
- * The token comes from the session the auth client (supabase-js) keeps in localStorage, read without
- * loading that client: it is half of a detail page's JavaScript budget, and detail pages only need the
- * token. Only a token that has already expired (a tab left asleep) loads the client, to refresh it.
- * Browser only: imported by islands.
+ * Each call answers a typed result: the data, or why not (signed out, not entitled, unknown item, or a
+ * failure worth a retry). The server is the authority: a 401 or 403 here is a gate, whatever the
+ * browser thought of the profile. Browser only: imported by islands and page scripts.
  */
-import type { AccessLevel, Role } from '#shared/access.ts';
-export type GatedResult<T> =
-  | { ok: true; data: T }
-  /** No session, or the server did not accept it (401). */
-  | { ok: false; kind: 'signed-out' }
-  /** Signed in but the level is too low (403). */
-  | { ok: false; kind: 'forbidden'; requiredLevel?: AccessLevel }
-  /** Unknown item, lesson or file (404). */
-  | { ok: false; kind: 'not-found'; message: string }
-  /**
-   * Network failure, 5xx or anything unexpected: worth a retry. `status` is the HTTP status when
-   * the server answered (callers tell a 409 conflict or a 422 apart by it); `code` its error code.
-   */
-  | { ok: false; kind: 'error'; message: string; status?: number; code?: string; fields?: Record<string, string[]> };
+import { hc, type ClientRequestOptions, type InferResponseType } from 'hono/client';
+import type { AdminRoutes } from '../../../functions/admin/routes.ts';
+import type { AiRoutes } from '../../../functions/ai/routes.ts';
+import type { ContactRoutes } from '../../../functions/contact/routes.ts';
+import type { PublicContentRoutes } from '../../../functions/content/routes.ts';
+import type { EmailAdminRoutes } from '../../../functions/email/admin-routes.ts';
+import type { GatedContentRoutes } from '../../../functions/gated/routes.ts';
+import type { LeadRoutes } from '../../../functions/leads/routes.ts';
+import type { NewsletterRoutes } from '../../../functions/newsletter/routes.ts';
+import type { TestBillingRoutes } from '../../../functions/payments/embedded/routes.ts';
+import type { PaymentRoutes } from '../../../functions/payments/routes.ts';
+import type { ProgressRoutes } from '../../../functions/progress/routes.ts';
+import type { UserRoutes } from '../../../functions/users/routes.ts';
+import { call, memberFetch, type GatedResult } from './api-fetch.ts';
+import { publicFetch } from './public-fetch.ts';
 
-export type GatedFailure = Exclude<GatedResult<unknown>, { ok: true }>;
+export { onSessionChange, storedSession, type StoredSession } from './session.ts';
+export { publicFetch } from './public-fetch.ts';
+export { bearer, call, failure, gatedFetch, type CallInit, type GatedFailure, type GatedResult } from './api-fetch.ts';
 
-export interface SignedLink {
-  url: string;
-  expiresAt: string;
+/** The data a typed client method answers with. */
+export type ApiData<M extends (...args: never[]) => Promise<unknown>> = InferResponseType<M>;
+
+const member: ClientRequestOptions = { fetch: memberFetch };
+const visitor: ClientRequestOptions = { fetch: publicFetch };
+
+/** The typed clients, by the prefix each route group is mounted under (functions/app.ts). */
+export const api = {
+  users: /* @__PURE__ */ hc<UserRoutes>('/api/users', member),
+  gated: /* @__PURE__ */ hc<GatedContentRoutes>('/api/content', member),
+  progress: /* @__PURE__ */ hc<ProgressRoutes>('/api/content', member),
+  payments: /* @__PURE__ */ hc<PaymentRoutes>('/api/payments', member),
+  admin: /* @__PURE__ */ hc<AdminRoutes>('/api/admin', member),
+  emails: /* @__PURE__ */ hc<EmailAdminRoutes>('/api/email', member),
+  ai: /* @__PURE__ */ hc<AiRoutes>('/openai', member),
+};
+
+/**
+ * Clients of the public routes (no token): content lists, the payment mode, the test provider's
+ * pages. The site's forms post through forms/post-json.ts (publicFetch), typed by FormAnswers.
+ */
+export const publicApi = {
+  content: /* @__PURE__ */ hc<PublicContentRoutes>('/api/public', visitor),
+  payments: /* @__PURE__ */ hc<PaymentRoutes>('/api/payments', visitor),
+  testBilling: /* @__PURE__ */ hc<TestBillingRoutes>('/api/billing/test', visitor),
+};
+
+/**
+ * A query string for a route that reads it itself (readQuery, not a validator, so the client's types
+ * do not name it): typed as no input, and sent by the client as `?name=value&...`.
+ */
+export function withQuery(query: Record<string, string>): object {
+  return { query };
 }
 
-export interface LessonMedia {
-  url: string;
-  type: 'image' | 'video' | 'pdf';
-  alt?: string;
-}
-
-export interface LessonContent {
-  id: string;
-  title: string;
-  /** Sanitised HTML. */
-  content: string;
-  media: LessonMedia[];
-  downloadables: { name: string; url: string }[];
-}
-
-export interface CourseProgress {
-  courseSlug: string;
-  completed: string[];
-  lastLessonId: string | null;
-  total: number;
-}
-
-export interface MyCourseProgress extends CourseProgress {
-  title: string;
-  updatedAt: string;
-}
-
-const GENERIC = 'Something went wrong. Please try again.';
-
-/** The signed-in session as stored by the auth client. */
-export interface StoredSession {
-  accessToken: string;
-  /** Seconds since the epoch, when known. */
-  expiresAt: number | undefined;
-  userId: string;
-}
-
-const SESSION_KEY = /^sb-.+-auth-token$/;
-const SESSION_EVENT = 'beacon:session';
-let lastRaw: string | null | undefined;
-let lastSession: StoredSession | null = null;
-
-function parseSession(raw: string | null): StoredSession | null {
-  try {
-    const value = raw ? (JSON.parse(raw) as { access_token?: unknown; expires_at?: unknown; user?: { id?: unknown } } | null) : null;
-    if (typeof value?.access_token !== 'string' || typeof value.user?.id !== 'string') return null;
-    return {
-      accessToken: value.access_token,
-      expiresAt: typeof value.expires_at === 'number' ? value.expires_at : undefined,
-      userId: value.user.id,
-    };
-  } catch {
-    return null;
-  }
-}
-
-/** The stored session, or null when signed out. The same object while it is unchanged (a store snapshot). */
-export function storedSession(): StoredSession | null {
-  let raw: string | null = null;
-  try {
-    const key = Object.keys(localStorage).find((k) => SESSION_KEY.test(k));
-    raw = key ? localStorage.getItem(key) : null;
-  } catch {
-    raw = null; // storage disabled: nobody is signed in here
-  }
-  if (raw !== lastRaw) {
-    lastRaw = raw;
-    lastSession = parseSession(raw);
-  }
-  return lastSession;
-}
-
-/** Calls `listener` when the stored session may have changed (another tab, or a refresh here). */
-export function onSessionChange(listener: () => void): () => void {
-  const onStorage = (event: StorageEvent) => {
-    if (event.key === null || SESSION_KEY.test(event.key)) listener();
-  };
-  window.addEventListener('storage', onStorage);
-  window.addEventListener(SESSION_EVENT, listener);
-  return () => {
-    window.removeEventListener('storage', onStorage);
-    window.removeEventListener(SESSION_EVENT, listener);
-  };
-}
-
-/** The current access token; an expired one is refreshed first by the auth client, loaded only then. */
-export async function bearer(): Promise<string | undefined> {
-  const session = storedSession();
-  if (!session) return undefined;
-  if (!session.expiresAt || session.expiresAt * 1000 > Date.now() + 5_000) return session.accessToken;
-  const { authClient } = await import('./auth/client.ts');
-  const { data } = await authClient().auth.getSession();
-  window.dispatchEvent(new Event(SESSION_EVENT));
-  return data.session?.access_token;
-}
-
-export async function failure(res: Response): Promise<GatedFailure> {
-  const body = (await res.json().catch(() => undefined)) as
-    { error?: { code?: string; message?: string; requiredLevel?: AccessLevel; fields?: Record<string, string[]> } } | undefined;
-  const message = body?.error?.message ?? GENERIC;
-  if (res.status === 401) return { ok: false, kind: 'signed-out' };
-  if (res.status === 403)
-    return { ok: false, kind: 'forbidden', ...(body?.error?.requiredLevel ? { requiredLevel: body.error.requiredLevel } : {}) };
-  if (res.status === 404) return { ok: false, kind: 'not-found', message };
-  return {
-    ok: false,
-    kind: 'error',
-    message: res.status >= 500 ? GENERIC : message,
-    status: res.status,
-    ...(body?.error?.code ? { code: body.error.code } : {}),
-    ...(body?.error?.fields ? { fields: body.error.fields } : {}),
-  };
-}
-
-/** One gated call: JSON in and out, with the member's token; never throws. */
-export async function gatedFetch<T>(
-  path: string,
-  init: { method?: string; body?: unknown; signal?: AbortSignal } = {},
-): Promise<GatedResult<T>> {
-  try {
-    const token = await bearer();
-    if (!token) return { ok: false, kind: 'signed-out' };
-    const res = await fetch(path, {
-      method: init.method ?? 'GET',
-      headers: {
-        authorization: `Bearer ${token}`,
-        accept: 'application/json',
-        ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}),
-      },
-      ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
-      ...(init.signal ? { signal: init.signal } : {}),
-    });
-    if (!res.ok) return await failure(res);
-    if (res.status === 204) return { ok: true, data: null as T };
-    return { ok: true, data: (await res.json()) as T };
-  } catch (err) {
-    if (init.signal?.aborted) throw err;
-    return { ok: false, kind: 'error', message: GENERIC };
-  }
-}
+/** The site's public forms' answers (contact, newsletter sign-up, lead dialog). */
+export type FormAnswers = {
+  contact: ApiData<ReturnType<typeof hc<ContactRoutes>>['index']['$post']>;
+  subscribe: ApiData<ReturnType<typeof hc<NewsletterRoutes>>['subscribe']['$post']>;
+  lead: ApiData<ReturnType<typeof hc<LeadRoutes>>['index']['$post']>;
+};
 
 const seg = encodeURIComponent;
+const course = (slug: string, lessonId: string) => ({ slug: seg(slug), lessonId: seg(lessonId) });
+
+export type LessonContent = ApiData<(typeof api.gated.courses)[':slug']['lessons'][':lessonId']['$get']>;
+export type LessonMedia = LessonContent['media'][number];
+export type SignedLink = ApiData<(typeof api.gated.tools)[':slug']['download']['$get']>;
+export type CourseProgress = ApiData<(typeof api.progress.courses)[':slug']['progress']['$get']>;
+export type MyCourseProgress = ApiData<typeof api.users.me.progress.$get>['courses'][number];
 
 /** Who the server takes the caller to be: the level and role the gates use (null when it does not know them). */
 export function fetchViewer(signal?: AbortSignal) {
-  return gatedFetch<{ viewer: { id: string; accessLevel: AccessLevel; role: Role } | null }>('/api/users/me', { signal });
+  return call((o) => api.users.me.$get({}, o), { signal });
 }
 
 /** The whole article (preview included) as sanitised HTML. */
 export function fetchArticleBody(slug: string, signal?: AbortSignal) {
-  return gatedFetch<{ html: string }>(`/api/content/blogs/${seg(slug)}/body`, { signal });
+  return call((o) => api.gated.blogs[':slug'].body.$get({ param: { slug: seg(slug) } }, o), { signal });
 }
 
 /** One lesson: content HTML, media and files (signed links that expire). */
 export function fetchLesson(courseSlug: string, lessonId: string, signal?: AbortSignal) {
-  return gatedFetch<LessonContent>(`/api/content/courses/${seg(courseSlug)}/lessons/${seg(lessonId)}`, { signal });
+  return call((o) => api.gated.courses[':slug'].lessons[':lessonId'].$get({ param: course(courseSlug, lessonId) }, o), { signal });
 }
 
 /** A fresh signed link to a lesson's file number `index` (0-based). */
 export function lessonDownloadLink(courseSlug: string, lessonId: string, index: number) {
-  return gatedFetch<SignedLink>(`/api/content/courses/${seg(courseSlug)}/lessons/${seg(lessonId)}/downloads/${index}`);
+  return call((o) =>
+    api.gated.courses[':slug'].lessons[':lessonId'].downloads[':index'].$get(
+      { param: { ...course(courseSlug, lessonId), index: String(index) } },
+      o,
+    ),
+  );
 }
 
 /** A signed link to a tool's or market item's file. */
 export function itemDownloadLink(segment: 'tools' | 'market', slug: string) {
-  return gatedFetch<SignedLink>(`/api/content/${segment}/${seg(slug)}/download`);
+  const param = { param: { slug: seg(slug) } };
+  return call((o) => (segment === 'tools' ? api.gated.tools : api.gated.market)[':slug'].download.$get(param, o));
 }
 
 /** The member's progress in one course. */
 export function fetchCourseProgress(courseSlug: string, signal?: AbortSignal) {
-  return gatedFetch<CourseProgress>(`/api/content/courses/${seg(courseSlug)}/progress`, { signal });
+  return call((o) => api.progress.courses[':slug'].progress.$get({ param: { slug: seg(courseSlug) } }, o), { signal });
 }
 
 /** Records `lessonId` as the last lesson viewed and, when `completed` is given, marks or unmarks it. */
 export function recordCourseProgress(courseSlug: string, body: { lessonId: string; completed?: boolean }) {
-  return gatedFetch<CourseProgress>(`/api/content/courses/${seg(courseSlug)}/progress`, { method: 'PUT', body });
+  return call((o) => api.progress.courses[':slug'].progress.$put({ param: { slug: seg(courseSlug) } }, o), { body });
 }
 
 /** Progress in every course the member started (the account page). */
 export function fetchMyProgress(signal?: AbortSignal) {
-  return gatedFetch<{ courses: MyCourseProgress[] }>('/api/users/me/progress', { signal });
+  return call((o) => api.users.me.progress.$get({}, o), { signal });
 }
 
 /** The member's private RSS URL (made on the first call). */
 export function fetchMemberFeed(signal?: AbortSignal) {
-  return gatedFetch<{ url: string }>('/api/users/me/feed', { signal });
+  return call((o) => api.users.me.feed.$get({}, o), { signal });
 }
 
 /** A new private RSS URL; the old one stops working. */
 export function resetMemberFeed() {
-  return gatedFetch<{ url: string }>('/api/users/me/feed/reset', { method: 'POST' });
+  return call((o) => api.users.me.feed.reset.$post({}, o));
 }
 
 /** Sends the browser to a signed download link asked for just now. */

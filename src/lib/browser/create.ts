@@ -3,18 +3,18 @@
  * sends the member's bearer token and answers a typed result; never throws. Uploads go through
  * XMLHttpRequest for its upload progress events, and can be cancelled.
  */
+import type { JSONParsed } from 'hono/utils/types';
 import type { ContentType } from '#shared/content/registry.ts';
 import { CONTENT_TYPE_INFO } from '#shared/content/registry.ts';
-import { bearer, failure, gatedFetch, type GatedResult } from './api.ts';
+import type { ContentWriteAnswers } from '../../../functions/create/routes.ts';
+import type { DirectUploads, UploadOffer } from '../../../functions/uploads/direct.ts';
+import { api, bearer, call, failure, gatedFetch, type ApiData, type GatedResult } from './api.ts';
 
-export interface CreatedItem {
-  item: { id: string; slug: string; title: string };
-  path: string;
-}
-
-export interface GeneratedDraft {
-  content: { title: string; description: string; body: string; tags: string[] };
-}
+/** A created or changed item and its page (the creator API's answer). */
+export type CreatedItem = JSONParsed<ContentWriteAnswers['written']>;
+export type GeneratedDraft = ApiData<typeof api.ai.generate.$post>;
+/** A stored file's URL, as POST /api/upload and /api/upload/complete answer it. */
+type StoredFile = Awaited<ReturnType<DirectUploads['complete']>>;
 
 export function createItem(type: ContentType, payload: Record<string, unknown>) {
   return gatedFetch<CreatedItem>(`/api/content/${CONTENT_TYPE_INFO[type].apiSegment}`, { method: 'POST', body: payload });
@@ -22,7 +22,7 @@ export function createItem(type: ContentType, payload: Record<string, unknown>) 
 
 /** An existing database item as its form holds it. */
 export function fetchEditable(type: ContentType, id: string) {
-  return gatedFetch<{ id: string; type: ContentType; published: boolean; input: Record<string, unknown> }>(
+  return gatedFetch<JSONParsed<ContentWriteAnswers['editable']>>(
     `/api/content/${CONTENT_TYPE_INFO[type].apiSegment}/${encodeURIComponent(id)}`,
   );
 }
@@ -36,7 +36,7 @@ export function updateItem(type: ContentType, id: string, payload: Record<string
 
 /** The spec's prompt: 'Generate a {type} about: {user text}'. */
 export function generateDraft(type: ContentType, text: string) {
-  return gatedFetch<GeneratedDraft>('/openai/generate', { method: 'POST', body: { prompt: `Generate a ${type} about: ${text.trim()}` } });
+  return call((o) => api.ai.generate.$post({}, o), { body: { prompt: `Generate a ${type} about: ${text.trim()}` } });
 }
 
 /** How far an upload is and how to stop it: `onProgress` gets the share of bytes sent (0 to 1); aborting `signal` cancels. */
@@ -46,7 +46,7 @@ export interface UploadOptions {
 }
 
 /** An upload's answer: the stored file's URL, why not, or that the user cancelled it. */
-export type UploadResult = GatedResult<{ url: string }> | { ok: false; kind: 'canceled' };
+export type UploadResult = GatedResult<StoredFile> | { ok: false; kind: 'canceled' };
 
 const UPLOAD_FAILED = 'The upload failed. Please try again.';
 
@@ -87,9 +87,6 @@ function send(
   });
 }
 
-/** The server's answer to a registered upload: send it straight to the bucket, or post it to the server. */
-type UploadOffer = { direct: true; key: string; url: string; method: 'PUT'; headers: Record<string, string> } | { direct: false };
-
 /** The file through the server: multipart, field `file`. */
 async function postFile(file: File, area: 'public' | 'protected', token: string, options: UploadOptions): Promise<UploadResult> {
   const form = new FormData();
@@ -98,7 +95,7 @@ async function postFile(file: File, area: 'public' | 'protected', token: string,
   const res = await send('POST', `/api/upload${area === 'protected' ? '?area=protected' : ''}`, headers, form, options);
   if (res === 'canceled') return { ok: false, kind: 'canceled' };
   if (!res.ok) return await failure(res);
-  return { ok: true, data: (await res.json()) as { url: string } };
+  return { ok: true, data: (await res.json()) as StoredFile };
 }
 
 /**
@@ -124,7 +121,7 @@ export async function uploadFile(file: File, area: 'public' | 'protected' = 'pub
     if (put === 'unreachable') return await postFile(file, area, token, options);
     if (put === 'canceled') return { ok: false, kind: 'canceled' };
     if (!put.ok) return { ok: false, kind: 'error', message: UPLOAD_FAILED };
-    return await gatedFetch<{ url: string }>('/api/upload/complete', { method: 'POST', body: { key: offer.data.key } });
+    return await gatedFetch<StoredFile>('/api/upload/complete', { method: 'POST', body: { key: offer.data.key } });
   } catch {
     return { ok: false, kind: 'error', message: UPLOAD_FAILED };
   }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   buildPayload,
+  CREATE_TABS,
   createdToast,
   createFailedText,
   draftErrors,
@@ -10,7 +11,9 @@ import {
   mediaTypeOf,
   parseTags,
   standingErrors,
+  takesBody,
   updatedToast,
+  withGenerated,
 } from './create-form.ts';
 
 const valid = {
@@ -131,5 +134,37 @@ describe('the create form rules', () => {
     draft.sections[0]!.lessons[0]!.title = 'Renamed';
     expect((buildPayload('course', draft).sections as { lessons: { id: string }[] }[])[0]!.lessons[0]!.id).toBe('one');
     expect(updatedToast('market', 'Kit')).toEqual({ title: 'Market item updated', description: '"Kit" has been updated successfully.' });
+  });
+
+  it("names its tabs as the types' definitions do, in the registry's order", () => {
+    expect(CREATE_TABS).toEqual([
+      { type: 'blog', label: 'Blog Post' },
+      { type: 'tool', label: 'Tool' },
+      { type: 'course', label: 'Course' },
+      { type: 'market', label: 'Market Item' },
+    ]);
+  });
+
+  it("fills the form from an AI draft, and its body only where the type's form has one", () => {
+    const generated = { title: 'Local SEO', description: 'A description long enough.', body: '## Why', tags: ['SEO', 'Maps'] };
+    const before = { ...EMPTY_DRAFT, content: 'kept' };
+    expect(takesBody('blog')).toBe(true);
+    expect(withGenerated('blog', before, generated)).toMatchObject({ title: 'Local SEO', content: '## Why', tags: 'SEO, Maps' });
+    for (const type of ['tool', 'course', 'market'] as const) {
+      expect(takesBody(type)).toBe(false);
+      expect(withGenerated(type, before, generated)).toMatchObject({ title: 'Local SEO', content: 'kept', tags: 'SEO, Maps' });
+    }
+  });
+
+  it('sends for each type exactly the fields its definition lists', () => {
+    const full = { ...valid, content: 'Body', downloadUrl: 'downloads/kit.zip', externalLink: 'https://example.com', price: '5' };
+    const filled = { ...full, fileType: 'PDF', duration: '1 week' };
+    const common = ['accessLevel', 'description', 'media', 'tags', 'title'];
+    expect(Object.keys(buildPayload('blog', filled)).sort()).toEqual([...common, 'content'].sort());
+    expect(Object.keys(buildPayload('tool', filled)).sort()).toEqual([...common, 'downloadUrl', 'externalLink'].sort());
+    expect(Object.keys(buildPayload('market', filled)).sort()).toEqual(
+      [...common, 'downloadUrl', 'externalLink', 'fileType', 'price'].sort(),
+    );
+    expect(Object.keys(buildPayload('course', filled)).sort()).toEqual([...common, 'duration', 'price', 'sections', 'skillLevel'].sort());
   });
 });

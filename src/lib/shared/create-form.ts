@@ -1,21 +1,28 @@
 /**
  * The Create Content form's rules (spec points 2 "Create Content", 3 "Content draft" and "Submitted
  * payload", 5 and 8), pure so they are tested without a browser: tags typed as one comma-separated
- * text are sent as trimmed non-empty strings, media types come from the MIME type, the payload is
- * checked with the content registry's own input schema (the server's), and the toasts' texts.
+ * text are sent as trimmed non-empty strings, media types come from the MIME type, each type sends
+ * the fields its definition lists (`createFields`), the payload is checked with the content
+ * registry's own input schema (the server's), and the toasts' texts.
  */
 import type { AccessLevel } from './access.ts';
-import { CONTENT_REGISTRY, CONTENT_TYPE_INFO, type ContentType } from './content/registry.ts';
+import type { DraftField } from './content/content-type.ts';
+import { CONTENT_REGISTRY, CONTENT_TYPE_INFO, CONTENT_TYPES, type ContentType } from './content/registry.ts';
 import type { MediaItem } from './content/schema.ts';
 
-export const CREATE_TABS: { type: ContentType; label: string }[] = [
-  { type: 'blog', label: 'Blog Post' },
-  { type: 'tool', label: 'Tool' },
-  { type: 'course', label: 'Course' },
-  { type: 'market', label: 'Market Item' },
-];
+/** The form's tabs, one per type in the registry's order, named as the type's definition names it. */
+export const CREATE_TABS: { type: ContentType; label: string }[] = CONTENT_TYPES.map((type) => ({
+  type,
+  label: CONTENT_REGISTRY[type].labels.name,
+}));
 
-const NOUN: Record<ContentType, string> = { blog: 'blog', tool: 'tool', course: 'course', market: 'market item' };
+/** The type's own fields the form edits and sends, from its definition. */
+export function createFields(type: ContentType): readonly DraftField[] {
+  return CONTENT_REGISTRY[type].createFields;
+}
+
+const noun = (type: ContentType) => CONTENT_REGISTRY[type].labels.singular;
+const capitalised = (text: string) => `${text[0]!.toUpperCase()}${text.slice(1)}`;
 
 export interface LessonDraft {
   title: string;
@@ -31,23 +38,25 @@ export interface SectionDraft {
   id?: string;
 }
 
-/** What the form holds (the spec's content draft, plus each type's own fields). */
-export interface ContentDraft {
+/**
+ * What the form holds (the spec's content draft, plus every type's own fields: a type's definition
+ * lists those it uses in `createFields`, and only those are sent).
+ */
+export interface ContentDraft extends Record<DraftField, unknown> {
   title: string;
   description: string;
-  /** Blog only. */
+  /** The body in Markdown. */
   content: string;
   /** One comma-separated text. */
   tags: string;
   accessLevel: AccessLevel;
   media: MediaItem[];
-  /** Tool and market item: a private file key or https URL, an outside link, a price. */
+  /** A private file key or https URL. */
   downloadUrl: string;
   externalLink: string;
+  /** Dollars as typed; empty: no price. */
   price: string;
-  /** Market item. */
   fileType: string;
-  /** Course. */
   duration: string;
   skillLevel: 'beginner' | 'intermediate' | 'advanced';
   sections: SectionDraft[];
@@ -97,9 +106,35 @@ function idFrom(text: string, fallback: string): string {
   return id || fallback;
 }
 
-/** The payload sent to POST /api/content/{segment}: the spec's fields, content for blogs only, and the type's own. */
+/** A one-line text field, trimmed, and sent only when filled. */
+const optional = (key: DraftField, value: string) => (value.trim() ? { [key]: value.trim() } : {});
+
+/** How each own field is sent: keyed by field, so a type is only a list of them. */
+const SEND: { [K in DraftField]: (draft: ContentDraft) => Record<string, unknown> } = {
+  content: (d) => ({ content: d.content }),
+  downloadUrl: (d) => optional('downloadUrl', d.downloadUrl),
+  externalLink: (d) => optional('externalLink', d.externalLink),
+  price: (d) => (d.price.trim() === '' ? {} : { price: Number(d.price) }),
+  fileType: (d) => optional('fileType', d.fileType),
+  duration: (d) => optional('duration', d.duration),
+  skillLevel: (d) => ({ skillLevel: d.skillLevel }),
+  sections: (d) => ({
+    sections: d.sections.map((s, i) => ({
+      id: s.id ?? idFrom(s.title, `section-${i + 1}`),
+      title: s.title,
+      lessons: s.lessons.map((l, j) => ({
+        id: l.id ?? idFrom(l.title, `lesson-${i + 1}-${j + 1}`),
+        title: l.title,
+        content: l.content,
+        media: l.media ?? [],
+        downloadables: l.downloadables ?? [],
+      })),
+    })),
+  }),
+};
+
+/** The payload sent to POST /api/content/{segment}: the spec's fields, and the type's own (`createFields`). */
 export function buildPayload(type: ContentType, draft: ContentDraft): Record<string, unknown> {
-  const optional = (key: string, value: string) => (value.trim() ? { [key]: value.trim() } : {});
   const base = {
     title: draft.title,
     description: draft.description,
@@ -107,39 +142,26 @@ export function buildPayload(type: ContentType, draft: ContentDraft): Record<str
     accessLevel: draft.accessLevel,
     media: draft.media,
   };
-  const price = draft.price.trim() === '' ? {} : { price: Number(draft.price) };
-  switch (type) {
-    case 'blog':
-      return { ...base, content: draft.content };
-    case 'tool':
-      return { ...base, ...optional('downloadUrl', draft.downloadUrl), ...optional('externalLink', draft.externalLink) };
-    case 'market':
-      return {
-        ...base,
-        ...price,
-        ...optional('fileType', draft.fileType),
-        ...optional('downloadUrl', draft.downloadUrl),
-        ...optional('externalLink', draft.externalLink),
-      };
-    case 'course':
-      return {
-        ...base,
-        ...price,
-        ...optional('duration', draft.duration),
-        skillLevel: draft.skillLevel,
-        sections: draft.sections.map((s, i) => ({
-          id: s.id ?? idFrom(s.title, `section-${i + 1}`),
-          title: s.title,
-          lessons: s.lessons.map((l, j) => ({
-            id: l.id ?? idFrom(l.title, `lesson-${i + 1}-${j + 1}`),
-            title: l.title,
-            content: l.content,
-            media: l.media ?? [],
-            downloadables: l.downloadables ?? [],
-          })),
-        })),
-      };
-  }
+  return Object.assign(base, ...createFields(type).map((field) => SEND[field](draft))) as Record<string, unknown>;
+}
+
+/** The AI draft's parts (spec point 7, "AI generation response"). */
+export interface GeneratedParts {
+  title: string;
+  description: string;
+  body: string;
+  tags: string[];
+}
+
+/** Whether the type's form has a body (`content`) for an AI draft's body to fill. */
+export function takesBody(type: ContentType): boolean {
+  return createFields(type).includes('content');
+}
+
+/** The form filled from an AI draft: its title, description and tags, and its body where the type has one. */
+export function withGenerated(type: ContentType, draft: ContentDraft, generated: GeneratedParts): ContentDraft {
+  const { title, description, body, tags } = generated;
+  return { ...draft, title, description, content: takesBody(type) ? body : draft.content, tags: tags.join(', ') };
 }
 
 /** Field → first problem, checked with the server's own schema; empty when the payload is valid. */
@@ -218,19 +240,17 @@ export function draftFromInput(input: Record<string, unknown>): ContentDraft {
 
 /** The success toast (spec point 8). */
 export function createdToast(type: ContentType, title: string): { title: string; description: string } {
-  const noun = NOUN[type];
-  return { title: `${noun[0]!.toUpperCase()}${noun.slice(1)} created`, description: `"${title}" has been created successfully.` };
+  return { title: `${capitalised(noun(type))} created`, description: `"${title}" has been created successfully.` };
 }
 
 /** The toast after saving changes to an existing item (beyond the spec, worded like its create toast). */
 export function updatedToast(type: ContentType, title: string): { title: string; description: string } {
-  const noun = NOUN[type];
-  return { title: `${noun[0]!.toUpperCase()}${noun.slice(1)} updated`, description: `"${title}" has been updated successfully.` };
+  return { title: `${capitalised(noun(type))} updated`, description: `"${title}" has been updated successfully.` };
 }
 
 /** The failure toast's text (spec point 8). */
 export function createFailedText(type: ContentType): string {
-  return `Failed to create ${NOUN[type]}. Please try again.`;
+  return `Failed to create ${noun(type)}. Please try again.`;
 }
 
 /** Where a created item sends the creator: the type's list. */

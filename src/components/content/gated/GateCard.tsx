@@ -1,8 +1,9 @@
 /**
- * The gate card in islands (spec point 4 "Gate cards"), drawn like detail/GateCard.astro: the level's
- * title and text, Upgrade Now (to /pricing) and, for visitors who are not signed in, Sign In that
- * returns them to this page. Members whose level is too low get Upgrade Now only. A visitor on a free
- * item gets 'Free with an account' with Sign up and Sign in instead (both return here; `gateFor`).
+ * The gate card (spec point 4 "Gate cards"): the level's title and text, Upgrade Now (to /pricing)
+ * and, for visitors who are not signed in, Sign In that returns them to this page. Members whose
+ * level is too low get Upgrade Now only. A visitor on a free item gets 'Free with an account' with
+ * Sign up and Sign in instead (both return here; `gateFor`). Islands draw it live; detail pages also
+ * render it statically (signed out, `returnTo` the page) for visitors without JavaScript and crawlers.
  */
 import { gateFor, type AccessLevel } from '#shared/access.ts';
 
@@ -12,24 +13,26 @@ export interface GateCardProps {
   what: string;
   /** Whether the viewer is signed in (then Sign In is left out). */
   signedIn: boolean;
+  /** The page Sign in and Sign up come back to; by default the current one (path and query). */
+  returnTo?: string;
 }
 
 const here = () => (typeof window === 'undefined' ? '/' : `${window.location.pathname}${window.location.search}`);
 
-/** The sign-in link that comes back here (path and query) afterwards. */
-export function signInHref(): string {
-  return `/signin?redirect=${encodeURIComponent(here())}`;
+/** The sign-in link that comes back to `returnTo` (by default here: path and query) afterwards. */
+export function signInHref(returnTo = here()): string {
+  return `/signin?redirect=${encodeURIComponent(returnTo)}`;
 }
 
-/** The sign-up link: its confirmation mail leads to sign-in with the same `redirect`, so back here. */
-export function signUpHref(): string {
-  return `/signup?redirect=${encodeURIComponent(here())}`;
+/** The sign-up link: its confirmation mail leads to sign-in with the same `redirect`, so back to `returnTo`. */
+export function signUpHref(returnTo = here()): string {
+  return `/signup?redirect=${encodeURIComponent(returnTo)}`;
 }
 
 const PRIMARY = 'rounded-lg bg-brand-600 px-5 py-2.5 text-sm font-semibold text-white hover:bg-brand-700';
 const SECONDARY = 'rounded-lg px-5 py-2.5 text-sm font-semibold text-brand-700 ring-1 ring-inset ring-brand-200 hover:bg-brand-50';
 
-export function GateCard({ level, what, signedIn }: GateCardProps) {
+export function GateCard({ level, what, signedIn, returnTo = here() }: GateCardProps) {
   const { kind, title, text } = gateFor(level, what, signedIn);
   return (
     <div data-testid="gate-card" className="rounded-2xl border border-brand-200 bg-gradient-to-br from-brand-50 to-white p-8 text-center shadow-sm">
@@ -44,10 +47,10 @@ export function GateCard({ level, what, signedIn }: GateCardProps) {
       <div className="mt-6 flex flex-wrap justify-center gap-3">
         {kind === 'account' ? (
           <>
-            <a href={signUpHref()} className={PRIMARY}>
+            <a href={signUpHref(returnTo)} className={PRIMARY}>
               Sign up
             </a>
-            <a href={signInHref()} className={SECONDARY}>
+            <a href={signInHref(returnTo)} className={SECONDARY}>
               Sign in
             </a>
           </>
@@ -57,7 +60,7 @@ export function GateCard({ level, what, signedIn }: GateCardProps) {
               Upgrade Now
             </a>
             {!signedIn && (
-              <a href={signInHref()} className={SECONDARY}>
+              <a href={signInHref(returnTo)} className={SECONDARY}>
                 Sign In
               </a>
             )}

@@ -2,7 +2,7 @@
  * Who is looking, as the gated islands need it: loading (always on the server and while a
  * server-rendered island hydrates, so the first render matches the server's), signed out, or signed
  * in with the level and role the server gives the session's token (`GET /api/users/me`), once known.
- * The session is the one the auth client stored (see gated-client.ts); signing in or out in another
+ * The session is the one the auth client stored (lib/browser/session.ts); signing in or out in another
  * tab, or a refreshed token, is picked up at once.
  */
 import { useEffect, useState, useSyncExternalStore } from 'react';

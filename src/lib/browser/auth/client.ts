@@ -6,22 +6,13 @@
 import { createClient, type Session, type SupabaseClient } from '@supabase/supabase-js';
 import { atom } from 'nanostores';
 import { localPath } from '#shared/redirect.ts';
+import { api, call, type ApiData } from '../api.ts';
 import { removeStored, STORAGE_KEYS, writeStored } from '../storage-keys.ts';
 import { PROFILE_CHANGED_EVENT } from './profile-events.ts';
-import { AUTH_PUBLIC_KEY, AUTH_SERVICE_URL } from './endpoint.ts';
+import { AUTH_PUBLIC_KEY, AUTH_ENDPOINT } from './endpoint.ts';
 
 /** The signed-in member's profile as the user API answers it. */
-export interface Profile {
-  id: string;
-  email: string;
-  name: string | null;
-  avatar: string | null;
-  accessLevel: 'free' | 'subscriber' | 'premium';
-  role: 'member' | 'editor' | 'admin';
-  customerId: string | null;
-  language: 'en' | 'es' | 'fr';
-  createdAt: string;
-}
+export type Profile = ApiData<(typeof api.users.byEmail)[':email']['$get']>;
 
 export type AuthState =
   | { status: 'loading' }
@@ -36,23 +27,17 @@ let client: SupabaseClient | undefined;
 
 /** The signed-in user's profile, by email (spec point 4: reloaded when the user changes). */
 async function loadProfile(session: Session): Promise<Profile | null> {
-  try {
-    const res = await fetch(`/api/users/byEmail/${encodeURIComponent(session.user.email ?? '')}`, {
-      headers: { authorization: `Bearer ${session.access_token}`, accept: 'application/json' },
-    });
-    if (!res.ok) return null;
-    const profile = (await res.json()) as Profile;
-    writeStored(STORAGE_KEYS.accessLevel, profile.accessLevel);
-    return profile;
-  } catch {
-    return null;
-  }
+  const email = encodeURIComponent(session.user.email ?? '');
+  const result = await call((o) => api.users.byEmail[':email'].$get({ param: { email } }, o), { token: session.access_token });
+  if (!result.ok) return null;
+  writeStored(STORAGE_KEYS.accessLevel, result.data.accessLevel);
+  return result.data;
 }
 
 /** The shared client; the first call starts listening to auth events. */
 export function authClient(): SupabaseClient {
   if (client) return client;
-  client = createClient(AUTH_SERVICE_URL || window.location.origin, AUTH_PUBLIC_KEY, {
+  client = createClient(AUTH_ENDPOINT || window.location.origin, AUTH_PUBLIC_KEY, {
     auth: { persistSession: true, autoRefreshToken: true, detectSessionInUrl: true, flowType: 'implicit' },
   });
   let userId: string | undefined;

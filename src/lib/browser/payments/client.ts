@@ -1,72 +1,30 @@
 /**
  * The browser's calls to the payment API (spec point 7): checkout for a plan or a priced item,
  * confirm, the member's subscription, cancel, the provider's management portal, and purchases.
- * Every call sends the member's bearer token through gated-client's `gatedFetch` (the session
- * supabase-js stored, read without loading it), so the pricing and confirmation pages stay light,
- * and answers a typed result instead of throwing. Browser only, apart from the pure URL builders.
+ * Every call goes through the typed payments client of the API module (api.ts), with the member's
+ * bearer token, and answers a typed result instead of throwing; the answer types are the routes'. Browser only, apart from the pure URL builders.
  */
 import type { AccessLevel } from '#shared/access.ts';
-import { gatedFetch, storedSession } from '../api.ts';
+import type { PurchasableType } from '#shared/content/registry.ts';
+import { api, call, publicApi, storedSession, type ApiData } from '../api.ts';
 
-export type PurchasableType = 'market' | 'course';
-export type PlanInterval = 'month' | 'year';
+export type { PurchasableType };
+
+const stripe = api.payments.stripe;
+const subscriptions = stripe.subscriptions;
 
 /**
  * create-session's answer: the provider's hosted checkout (or the embedded test checkout), where the
  * browser goes; or, with Stripe's embedded Checkout configured, what Stripe.js needs to open it here.
  */
-export type CheckoutSession = { sessionId: string; url: string } | { sessionId: string; clientSecret: string; publishableKey: string };
-
-export interface PurchasedItem {
-  type: PurchasableType;
-  slug: string;
-  title: string;
-}
-
-export interface ConfirmedPayment {
-  accessLevel: AccessLevel;
-  mode: 'subscription' | 'payment';
-  /** Set for a one-time purchase. */
-  purchase?: PurchasedItem;
-}
-
-/** A plan by our tier id (price_premium_yearly), its name, cents and interval. */
-export interface PlanSummary {
-  priceId: string;
-  name: string;
-  amount: number;
-  interval: PlanInterval;
-}
-
-/**
- * The spec's Subscription (point 3): amount in cents, period end as an ISO string; plus (beyond the
- * spec) the plan's tier id and a change held for the period end.
- */
-export interface Subscription {
-  subscriptionId: string;
-  status: string;
-  cancelAtPeriodEnd: boolean;
-  currentPeriodEnd: string;
-  plan: { name: string; amount: number; interval: PlanInterval };
-  priceId?: string | null;
-  scheduledChange?: (PlanSummary & { effectiveAt: string }) | null;
-}
-
+export type CheckoutSession = ApiData<(typeof stripe)['create-session']['$post']>;
+export type ConfirmedPayment = ApiData<typeof stripe.confirm.$post>;
+/** The spec's Subscription (point 3), plus the plan's tier id and a change held for the period end. */
+export type Subscription = NonNullable<ApiData<typeof api.payments.subscription.$get>>;
 /** A plan change's answer: upgraded now, scheduled for the period end (or a cancel), or a scheduled change withdrawn. */
-export interface PlanChangeResult {
-  change: 'upgraded' | 'scheduled' | 'kept';
-  subscription: Subscription;
-  accessLevel: AccessLevel;
-  /** Cents charged now for an upgrade's prorated difference. */
-  charged?: number;
-}
-
-export interface Purchase extends PurchasedItem {
-  /** Cents. */
-  amount: number;
-  currency: string;
-  purchasedAt: string;
-}
+export type PlanChangeResult = ApiData<(typeof subscriptions)[':subscriptionId']['change']['$post']>;
+export type Purchase = ApiData<typeof api.payments.purchases.$get>['purchases'][number];
+export type PaymentMode = ApiData<typeof publicApi.payments.mode.$get>['mode'];
 
 /** The provider replaces this with the checkout session's id in the success URL; sent literally. */
 export const CHECKOUT_SESSION_PLACEHOLDER = '{CHECKOUT_SESSION_ID}';
@@ -117,78 +75,68 @@ export function startPlanCheckout(
   plan: { priceId: string; accessLevel: AccessLevel; productName: string },
   origin = window.location.origin,
 ) {
-  return gatedFetch<CheckoutSession>('/api/payments/stripe/create-session', {
-    method: 'POST',
-    body: {
-      priceId: plan.priceId,
-      successUrl: checkoutSuccessUrl(origin),
-      cancelUrl: planCancelUrl(origin, plan.priceId),
-      userId: userId(),
-      metadata: { accessLevel: plan.accessLevel, productName: plan.productName },
-    },
-  });
+  const body = {
+    priceId: plan.priceId,
+    successUrl: checkoutSuccessUrl(origin),
+    cancelUrl: planCancelUrl(origin, plan.priceId),
+    userId: userId(),
+    metadata: { accessLevel: plan.accessLevel, productName: plan.productName },
+  };
+  return call((o) => stripe['create-session'].$post({}, o), { body });
 }
 
 /** Starts checkout for a one-time purchase of a priced market item or course. */
 export function startItemCheckout(item: { type: PurchasableType; slug: string }, origin = window.location.origin) {
-  return gatedFetch<CheckoutSession>('/api/payments/stripe/create-session', {
-    method: 'POST',
-    body: {
-      item: { type: item.type, slug: item.slug },
-      successUrl: checkoutSuccessUrl(origin),
-      cancelUrl: itemCancelUrl(origin, item.type, item.slug),
-      userId: userId(),
-    },
-  });
+  const body = {
+    item: { type: item.type, slug: item.slug },
+    successUrl: checkoutSuccessUrl(origin),
+    cancelUrl: itemCancelUrl(origin, item.type, item.slug),
+    userId: userId(),
+  };
+  return call((o) => stripe['create-session'].$post({}, o), { body });
 }
 
 /** Asks the server to check the session with the provider and apply it; any failure is a failure. */
 export function confirmPayment(sessionId: string, signal?: AbortSignal) {
-  return gatedFetch<ConfirmedPayment>('/api/payments/stripe/confirm', { method: 'POST', body: { sessionId, userId: userId() }, signal });
+  return call((o) => stripe.confirm.$post({}, o), { body: { sessionId, userId: userId() }, signal });
 }
 
 /** The member's subscription, or null when they have none. */
 export function fetchSubscription(customerId: string, signal?: AbortSignal) {
-  return gatedFetch<Subscription | null>(`/api/payments/stripe/subscriptions/${seg(customerId)}`, { signal });
+  return call((o) => subscriptions[':customerId'].$get({ param: { customerId: seg(customerId) } }, o), { signal });
 }
 
 /** The caller's own plan (the one that grants access, else the latest), or null. */
 export function fetchMySubscription(signal?: AbortSignal) {
-  return gatedFetch<Subscription | null>('/api/payments/subscription', { signal });
+  return call((o) => api.payments.subscription.$get({}, o), { signal });
 }
 
 /** Another plan for the member's subscription: an upgrade now, a downgrade at the period end, or the current plan to keep it. */
 export function changePlan(subscriptionId: string, priceId: string) {
-  return gatedFetch<PlanChangeResult>(`/api/payments/stripe/subscriptions/${seg(subscriptionId)}/change`, {
-    method: 'POST',
-    body: { priceId },
-  });
+  const param = { subscriptionId: seg(subscriptionId) };
+  return call((o) => subscriptions[':subscriptionId'].change.$post({ param }, o), { body: { priceId } });
 }
 
 /** Cancels at the end of the period already paid for. */
 export function cancelSubscription(subscriptionId: string) {
-  return gatedFetch<{ subscription: Subscription }>(`/api/payments/stripe/subscriptions/${seg(subscriptionId)}/cancel`, { method: 'POST' });
+  const param = { subscriptionId: seg(subscriptionId) };
+  return call((o) => subscriptions[':subscriptionId'].cancel.$post({ param }, o));
 }
 
 /** A session of the provider's management portal, returning to the account page. */
 export function createPortalSession(customerId: string, origin = window.location.origin) {
-  return gatedFetch<{ url: string }>('/api/payments/stripe/create-portal-session', {
-    method: 'POST',
-    body: { customerId, returnUrl: portalReturnUrl(origin) },
-  });
+  return call((o) => stripe['create-portal-session'].$post({}, o), { body: { customerId, returnUrl: portalReturnUrl(origin) } });
 }
 
 /** What the member bought, newest first. */
 export function fetchPurchases(signal?: AbortSignal) {
-  return gatedFetch<{ purchases: Purchase[] }>('/api/payments/purchases', { signal });
+  return call((o) => api.payments.purchases.$get({}, o), { signal });
 }
-
-export type PaymentMode = 'test' | 'live';
 
 /** Whether payments run in test mode (public and the same for everyone); null when it cannot be read. */
 export async function fetchPaymentMode(signal?: AbortSignal): Promise<PaymentMode | null> {
   try {
-    const res = await fetch('/api/payments/mode', { headers: { accept: 'application/json' }, ...(signal ? { signal } : {}) });
+    const res = await publicApi.payments.mode.$get({}, signal ? { init: { signal } } : {});
     const mode = res.ok ? ((await res.json()) as { mode?: unknown }).mode : null;
     return mode === 'test' || mode === 'live' ? mode : null;
   } catch {

@@ -2,44 +2,18 @@
  * Calls behind the embedded test provider's checkout and portal pages (`/api/billing/test/*`). The
  * session id in the page's address is the capability, as with Stripe's hosted pages, so no member
  * token is sent. Also the card form's formatting and first checks (the server has the last word:
- * Luhn, dates in the future, and the test cards' outcomes).
+ * Luhn, dates in the future, and the test cards' outcomes). Calls go through the API module's typed
+ * client of the test provider's routes, so the answer types are the routes'.
  */
-export interface TestCheckout {
-  id: string;
-  mode: 'subscription' | 'payment';
-  status: 'open' | 'complete' | 'expired';
-  productName: string;
-  /** Cents. */
-  amount: number;
-  currency: string;
-  interval: 'month' | 'year' | null;
-  email: string;
-  cancelUrl: string;
-}
+import { publicApi, type ApiData } from '../api.ts';
 
-export interface PortalPlan {
-  priceId: string;
-  name: string;
-  amount: number;
-  interval: 'month' | 'year';
-}
+const pages = publicApi.testBilling;
+type Portal = (typeof pages.portal)[':id'];
 
-export interface PortalSubscription {
-  id: string;
-  status: string;
-  cancelAtPeriodEnd: boolean;
-  currentPeriodEnd: string;
-  plan: PortalPlan;
-  /** A plan held for the period end (a downgrade), and when it applies. */
-  scheduledChange?: { plan: PortalPlan; effectiveAt: string } | null;
-}
-
-export interface TestPortal {
-  email: string;
-  returnUrl: string;
-  subscriptions: PortalSubscription[];
-  plans: PortalPlan[];
-}
+export type TestCheckout = ApiData<(typeof pages.checkout)[':id']['$get']>;
+export type TestPortal = ApiData<Portal['$get']>;
+export type PortalSubscription = TestPortal['subscriptions'][number];
+export type PortalPlan = TestPortal['plans'][number];
 
 /** `advance` is the test clock: the subscription renews now, as at the end of its period. */
 export type PortalAction = { action: 'cancel' | 'resume' | 'advance' } | { action: 'switch'; priceId: string };
@@ -57,18 +31,19 @@ export type CardErrors = Partial<Record<CardField, string>>;
 export type TestResult<T> = { ok: true; data: T } | { ok: false; status: number; message: string; fields?: CardErrors };
 
 const GENERIC = 'Something went wrong. Please try again.';
-const BASE = '/api/billing/test';
 const seg = encodeURIComponent;
 
-async function call<T>(path: string, init: { method?: string; body?: unknown; signal?: AbortSignal } = {}): Promise<TestResult<T>> {
+/** One call: `send` makes the request with the options given (a JSON body, an abort signal). */
+async function testCall<T>(
+  send: (options: { headers: Record<string, string>; init: RequestInit }) => Promise<{ ok: boolean; status: number; json(): Promise<T> }>,
+  init: { body?: unknown; signal?: AbortSignal } = {},
+): Promise<TestResult<T>> {
   try {
-    const res = await fetch(`${BASE}${path}`, {
-      method: init.method ?? 'GET',
-      headers: { accept: 'application/json', ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}) },
-      ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
-      ...(init.signal ? { signal: init.signal } : {}),
+    const res = await send({
+      headers: init.body !== undefined ? { 'content-type': 'application/json' } : {},
+      init: { ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}), ...(init.signal ? { signal: init.signal } : {}) },
     });
-    if (res.ok) return { ok: true, data: (await res.json()) as T };
+    if (res.ok) return { ok: true, data: await res.json() };
     const body = (await res.json().catch(() => undefined)) as
       { error?: { message?: string; fields?: Record<string, string[]> } } | undefined;
     const fields = firstFieldErrors(body?.error?.fields);
@@ -96,23 +71,21 @@ export function firstFieldErrors(fields: Record<string, string[]> | undefined): 
 }
 
 export function fetchTestCheckout(sessionId: string, signal?: AbortSignal) {
-  return call<TestCheckout>(`/checkout/${seg(sessionId)}`, signal ? { signal } : {});
+  return testCall((o) => pages.checkout[':id'].$get({ param: { id: seg(sessionId) } }, o), signal ? { signal } : {});
 }
 
 /** Pays with a test card; answers where the browser goes next. */
 export function payTestCheckout(sessionId: string, card: CardInput) {
-  return call<{ redirectUrl: string }>(`/checkout/${seg(sessionId)}/pay`, { method: 'POST', body: card });
+  return testCall((o) => pages.checkout[':id'].pay.$post({ param: { id: seg(sessionId) } }, o), { body: card });
 }
 
 export function fetchTestPortal(sessionId: string, signal?: AbortSignal) {
-  return call<TestPortal>(`/portal/${seg(sessionId)}`, signal ? { signal } : {});
+  return testCall((o) => pages.portal[':id'].$get({ param: { id: seg(sessionId) } }, o), signal ? { signal } : {});
 }
 
 export function changeTestSubscription(sessionId: string, subscriptionId: string, action: PortalAction) {
-  return call<{ subscription: PortalSubscription }>(`/portal/${seg(sessionId)}/subscriptions/${seg(subscriptionId)}`, {
-    method: 'POST',
-    body: action,
-  });
+  const param = { id: seg(sessionId), subscriptionId: seg(subscriptionId) };
+  return testCall((o) => pages.portal[':id'].subscriptions[':subscriptionId'].$post({ param }, o), { body: action });
 }
 
 /** Card digits in groups of four, as typed ("4242424242424242" → "4242 4242 4242 4242"); 19 digits at most. */

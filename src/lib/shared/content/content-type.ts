@@ -1,5 +1,6 @@
 /**
- * What a content type is: one definition (`defineContentType`) holding its facts and texts, its
+ * What a content type is: one definition (`defineContentType`) holding its facts and texts (labels,
+ * the create form's fields, whether it is sold or downloaded, the offline drafter's wording), its
  * schemas (frontmatter, creator-tools input, full fields, public fields), its gated fields and its
  * mappers. registry.ts lists the types and derives everything generic from these definitions.
  * Pure module: no Node or browser APIs.
@@ -43,16 +44,59 @@ export interface ContentTypeLabels {
   /** Shown when no item matches the active filters. */
   emptyFiltered: string;
   searchPlaceholder: string;
+  /** The type's name on the create form's tab and in the admin's content list ("Blog Post"). */
+  name: string;
+  /** One item, capitalised, as the gated routes and payments name it ("Article not found"). */
+  itemLabel: string;
 }
 
-/** What one content type declares; `defineContentType` builds its schemas from it. */
-export interface ContentTypeSpec<T extends string, FM extends Shape, IN extends Shape, F extends Shape, P extends Shape> {
+/**
+ * The create form's own fields of a type, beyond the common ones (title, description, tags, access
+ * level, media): the form keeps one draft holding them all, and create-form.ts says how each is sent.
+ */
+export type DraftField = 'content' | 'downloadUrl' | 'externalLink' | 'price' | 'fileType' | 'duration' | 'skillLevel' | 'sections';
+
+/** A type whose items carry a gated file (its `downloadUrl`), served at /api/content/{apiSegment}/{slug}/download. */
+export interface DownloadSpec {
+  /** A free item also offers the lead dialog, so anyone can have the link by email (spec point 2 "Tools"). */
+  leadWhenFree: boolean;
+}
+
+/** The shapes of body the offline drafter writes (functions/ai/offline.ts). */
+export type DraftOutline = 'guide' | 'toolkit' | 'curriculum' | 'pack';
+
+/** How the offline drafter words a draft of the type: plain templates, filled with the user's topic. */
+export interface DraftingHints {
+  /** The title; `{subject}` is the topic in title case. */
+  title: string;
+  /** The description (after "Offline draft: "); `{topic}` is the topic as typed. */
+  description: string;
+  /** The body's shape. */
+  outline: DraftOutline;
+  /** The one tag of a draft whose topic has no word to tag. */
+  fallbackTag: string;
+}
+
+/**
+ * What one content type declares; `defineContentType` builds its schemas from it. Everything but the
+ * schemas and mappers is plain data, since browser islands import the registry too.
+ */
+export interface ContentTypeSpec<
+  T extends string,
+  FM extends Shape,
+  IN extends Shape,
+  F extends Shape,
+  P extends Shape,
+  A extends string = string,
+  B extends boolean = boolean,
+  D extends DownloadSpec | undefined = DownloadSpec | undefined,
+> {
   /** The `type` of its items and of its database rows. */
   type: T;
   /** Folder of its MDX files under content/ (also the Astro collection's name). */
   folder: string;
-  /** Segment of the public API: /api/public/{apiSegment}. */
-  apiSegment: string;
+  /** Segment of the public and gated APIs: /api/public/{apiSegment}, /api/content/{apiSegment}/…. */
+  apiSegment: A;
   /** Route of the list page; detail pages live under it. */
   path: `/${string}`;
   labels: ContentTypeLabels;
@@ -70,6 +114,14 @@ export interface ContentTypeSpec<T extends string, FM extends Shape, IN extends 
   publicFields: P;
   /** Paths of the gated fields in `fields` (see FieldPath); none may be public. */
   gated: readonly NoInfer<FieldPath<Out<F>>>[];
+  /** The create form's own fields of the type, in the order it shows them; each is one of its input's fields. */
+  createFields: readonly NoInfer<DraftField & (keyof FM | keyof IN)>[];
+  /** Sold one at a time: a price opens an item to its buyers whatever their level. Absent: never sold. */
+  purchasable?: B;
+  /** Its items carry a gated file to download. Absent: they have none. */
+  download?: D;
+  /** How the offline drafter words a draft of the type. */
+  drafting: DraftingHints;
   /** An MDX file's validated frontmatter and body as the type's fields. */
   fromFrontmatter(fm: Out<FrontmatterShape<FM>>, body: string): In<F>;
   /** A validated creator-tools input as the type's fields; `now` dates what the input leaves undated. */
@@ -117,9 +169,16 @@ export function schemaAt(schema: z.core.$ZodType, path: string): z.core.$ZodType
  * and `publicStrict` (the same, refusing extra keys: for checks). Throws when a gated path is not a
  * field or is public, so a mistake there stops the build and the server at start.
  */
-export function defineContentType<T extends string, FM extends Shape, IN extends Shape, F extends Shape, P extends Shape>(
-  spec: ContentTypeSpec<T, FM, IN, F, P>,
-) {
+export function defineContentType<
+  T extends string,
+  FM extends Shape,
+  IN extends Shape,
+  F extends Shape,
+  P extends Shape,
+  A extends string,
+  B extends boolean = false,
+  D extends DownloadSpec | undefined = undefined,
+>(spec: ContentTypeSpec<T, FM, IN, F, P, A, B, D>) {
   const fields = z.object(spec.fields);
   const publicFields = z.object(spec.publicFields);
   for (const path of spec.gated) {
@@ -129,6 +188,9 @@ export function defineContentType<T extends string, FM extends Shape, IN extends
   const publicItem = z.object({ ...ITEM_BASE, type: z.literal(spec.type) }).extend(spec.publicFields);
   return {
     ...spec,
+    // Always present, so the registry can tell the types apart by them (PurchasableType, DownloadType).
+    purchasable: (spec.purchasable ?? false) as B,
+    download: spec.download as D,
     frontmatter: strictDeep(z.strictObject(BASE_FRONTMATTER).extend(spec.frontmatter)),
     input: z.object(BASE_FRONTMATTER).extend(spec.frontmatter).extend(spec.input),
     fields,

@@ -1,13 +1,16 @@
 /**
  * The content types, one definition each (types/), and everything derived from them: the type list
  * and the database enum, item and public item types, the public projection, the MDX and database
- * mappers' generic part, list ordering, folders and texts. Adding a type is a file in types/ and a
- * line in ENTRIES; adding a gated field is an edit of its type's definition.
- * Pure module: no Node or browser APIs. Browser islands take `ContentTypeInfo` as props instead of
- * importing this module, which would bundle zod.
+ * mappers' generic part, list ordering, folders and texts, the types that are sold and downloaded.
+ * Adding a type is a file in types/ and a line in ENTRIES (plus its create-form fields component in
+ * src/components/create/fields/index.ts); adding a gated field is an edit of its type's definition.
+ * No other module keeps a table per type (registry-only.test.ts fails if one does).
+ * Pure module: no Node or browser APIs. Browser islands take `ContentTypeInfo` (or `DownloadInfo`)
+ * as props instead of importing this module, which would bundle zod; the create form, which checks
+ * drafts with the types' schemas, is the exception.
  */
 import { z } from 'zod';
-import type { ContentTypeLabels } from './content-type.ts';
+import type { ContentTypeLabels, DownloadSpec } from './content-type.ts';
 import type { ListFilterKind } from './filter.ts';
 import { type ContentSource, type ItemBase } from './schema.ts';
 import { blog } from './types/blog.ts';
@@ -60,6 +63,19 @@ export type PublicBlog = PublicItemOf<'blog'>;
 export type PublicCourse = PublicItemOf<'course'>;
 export type PublicTool = PublicItemOf<'tool'>;
 export type PublicMarket = PublicItemOf<'market'>;
+
+/** The types sold one at a time (their definitions say `purchasable`): a price opens an item to its buyers. */
+export type PurchasableType = Extract<ContentTypeEntry, { purchasable: true }>['type'];
+/** The types whose items carry a gated file to download (their definitions have `download`). */
+export type DownloadType = Extract<ContentTypeEntry, { download: DownloadSpec }>['type'];
+
+/** The purchasable types, in the registry's order. */
+export const PURCHASABLE_TYPES = ENTRIES.filter((e) => e.purchasable).map((e) => e.type) as PurchasableType[];
+
+/** Whether an item's type is sold one at a time (narrows the item to those types). */
+export function isPurchasable<I extends { type: ContentType }>(item: I): item is Extract<I, { type: PurchasableType }> {
+  return CONTENT_REGISTRY[item.type].purchasable;
+}
 
 /** Public items of every type, refusing any key (at any depth) that is not public: for checks and tests. */
 export const PublicItemSchema = z.discriminatedUnion(
@@ -131,10 +147,14 @@ export interface ContentTypeInfo extends ContentTypeLabels {
   listFailure: string;
   /** "Failed to load {singular}. Please try again later." for a detail page. */
   detailFailure: string;
+  /** Sold one at a time (see PurchasableType). */
+  purchasable: boolean;
+  /** Present when its items carry a gated file to download. */
+  download?: DownloadSpec;
 }
 
 export const CONTENT_TYPE_INFO = Object.fromEntries(
-  ENTRIES.map(({ type, apiSegment, path, filters, labels }) => [
+  ENTRIES.map(({ type, apiSegment, path, filters, labels, purchasable, download }) => [
     type,
     {
       type,
@@ -144,9 +164,30 @@ export const CONTENT_TYPE_INFO = Object.fromEntries(
       ...labels,
       listFailure: `Failed to load ${labels.plural}. Please try again later.`,
       detailFailure: `Failed to load ${labels.singular}. Please try again later.`,
+      purchasable,
+      ...(download ? { download } : {}),
     },
   ]),
 ) as Record<ContentType, ContentTypeInfo>;
+
+type DownloadInfoOf<T extends DownloadType> = {
+  type: T;
+  apiSegment: EntryOf<T>['apiSegment'];
+  purchasable: EntryOf<T>['purchasable'];
+} & DownloadSpec;
+
+/**
+ * What the download island needs of its item's type: plain data, handed to it as a prop by the
+ * detail page (the island never imports this module). A union over the download types, so
+ * `purchasable` narrows `type` to a purchasable one.
+ */
+export type DownloadInfo = { [T in DownloadType]: DownloadInfoOf<T> }[DownloadType];
+
+/** A download type's facts for its island. */
+export function downloadInfo<T extends DownloadType>(type: T): DownloadInfoOf<T> {
+  const { apiSegment, purchasable, download } = CONTENT_REGISTRY[type] as EntryOf<DownloadType>;
+  return { type, apiSegment, purchasable, ...download } as DownloadInfoOf<T>;
+}
 
 const BY_SEGMENT = new Map<string, ContentType>(ENTRIES.map((e) => [e.apiSegment, e.type]));
 

@@ -5,7 +5,6 @@
  */
 import { formatDate } from '../format.ts';
 import { centsToDollars, formatDollars } from '../pricing.ts';
-import type { Subscription } from '../../browser/payments/client.ts';
 
 export type BadgeVariant = 'default' | 'secondary' | 'destructive' | 'warning';
 
@@ -25,18 +24,24 @@ export function statusWord(status: string): string {
   return words ? words[0]!.toUpperCase() + words.slice(1) : 'Unknown';
 }
 
+/** What the display needs of a subscription (the payments API's answer has more). */
+export interface SubscriptionState {
+  status: string;
+  cancelAtPeriodEnd: boolean;
+}
+
 /** An active subscription set to end at its period end. */
-export function isCanceling(s: Pick<Subscription, 'status' | 'cancelAtPeriodEnd'>): boolean {
+export function isCanceling(s: SubscriptionState): boolean {
   return s.status === 'active' && s.cancelAtPeriodEnd;
 }
 
 /** Cancel Subscription shows only for active subscriptions not already set to cancel. */
-export function canCancel(s: Pick<Subscription, 'status' | 'cancelAtPeriodEnd'>): boolean {
+export function canCancel(s: SubscriptionState): boolean {
   return s.status === 'active' && !s.cancelAtPeriodEnd;
 }
 
 /** The badge: active default, trialing secondary, anything else destructive; active and canceling reads 'Canceling'. */
-export function subscriptionBadge(s: Pick<Subscription, 'status' | 'cancelAtPeriodEnd'>): { label: string; variant: BadgeVariant } {
+export function subscriptionBadge(s: SubscriptionState): { label: string; variant: BadgeVariant } {
   if (isCanceling(s)) return { label: 'Canceling', variant: 'warning' };
   if (s.status === 'active') return { label: 'Active', variant: 'default' };
   if (s.status === 'trialing') return { label: 'Trialing', variant: 'secondary' };
@@ -44,7 +49,7 @@ export function subscriptionBadge(s: Pick<Subscription, 'status' | 'cancelAtPeri
 }
 
 /** 'Access Until' while canceling, else 'Next Billing Date'. */
-export function periodDateLabel(s: Pick<Subscription, 'status' | 'cancelAtPeriodEnd'>): string {
+export function periodDateLabel(s: SubscriptionState): string {
   return isCanceling(s) ? 'Access Until' : 'Next Billing Date';
 }
 

@@ -18,6 +18,8 @@ export const blog = defineContentType({
     emptyAll: 'No blog articles found.',
     emptyFiltered: 'No articles match your search criteria.',
     searchPlaceholder: 'Search articles…',
+    name: 'Blog Post',
+    itemLabel: 'Article',
   },
   filters: ['search', 'tag'],
   newestFirst: 'publishedDate',
@@ -44,6 +46,13 @@ export const blog = defineContentType({
     previewHtml: z.string().optional(),
   },
   gated: ['content'],
+  createFields: ['content'],
+  drafting: {
+    title: '{subject}: A Practical Guide',
+    description: 'A practical look at {topic} for small businesses: why it matters, the steps that work and how to measure the results.',
+    outline: 'guide',
+    fallbackTag: 'Small Business',
+  },
   fromFrontmatter: (fm, body) => ({
     publishedDate: toDateOnly(fm.publishedDate),
     author: fm.author,

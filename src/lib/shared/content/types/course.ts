@@ -61,6 +61,8 @@ export const course = defineContentType({
     emptyAll: 'No courses found.',
     emptyFiltered: 'No courses match your search criteria.',
     searchPlaceholder: 'Search courses…',
+    name: 'Course',
+    itemLabel: 'Course',
   },
   filters: ['search', 'category', 'skillLevel'],
   frontmatter: {
@@ -87,6 +89,14 @@ export const course = defineContentType({
     sections: z.array(PublicSectionSchema),
   },
   gated: ['sections.lessons.content', 'sections.lessons.media', 'sections.lessons.downloadables'],
+  createFields: ['price', 'duration', 'skillLevel', 'sections'],
+  purchasable: true,
+  drafting: {
+    title: '{subject}: From First Steps to Results',
+    description: 'A step-by-step course on {topic}, from the basics to measurable results, with practical lessons and exercises.',
+    outline: 'curriculum',
+    fallbackTag: 'Small Business',
+  },
   fromFrontmatter: (fm) => ({ price: fm.price, duration: fm.duration, skillLevel: fm.skillLevel, sections: fm.sections }),
   fromInput: (input) => ({ price: input.price, duration: input.duration, skillLevel: input.skillLevel, sections: input.sections }),
 });

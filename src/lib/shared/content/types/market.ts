@@ -17,6 +17,8 @@ export const market = defineContentType({
     emptyAll: 'No marketplace items found.',
     emptyFiltered: 'No items match your search criteria.',
     searchPlaceholder: 'Search the marketplace…',
+    name: 'Market Item',
+    itemLabel: 'Market item',
   },
   filters: ['search', 'category', 'price'],
   frontmatter: {
@@ -40,6 +42,15 @@ export const market = defineContentType({
     externalLink: z.string().optional(),
   },
   gated: ['downloadUrl'],
+  createFields: ['downloadUrl', 'externalLink', 'price', 'fileType'],
+  purchasable: true,
+  download: { leadWhenFree: false },
+  drafting: {
+    title: '{subject} Template Pack',
+    description: 'A ready-made resource pack for {topic}: templates and checklists you can adapt to your business in an afternoon.',
+    outline: 'pack',
+    fallbackTag: 'Templates',
+  },
   fromFrontmatter: (fm) => ({
     fileType: fm.fileType,
     price: fm.price,

@@ -17,6 +17,8 @@ export const tool = defineContentType({
     emptyAll: 'No tools found.',
     emptyFiltered: 'No tools found.',
     searchPlaceholder: 'Search tools…',
+    name: 'Tool',
+    itemLabel: 'Tool',
   },
   filters: [],
   newestFirst: 'updatedAt',
@@ -39,6 +41,14 @@ export const tool = defineContentType({
     externalLink: z.string().optional(),
   },
   gated: ['downloadUrl'],
+  createFields: ['downloadUrl', 'externalLink'],
+  download: { leadWhenFree: true },
+  drafting: {
+    title: '{subject} Toolkit',
+    description: 'A ready-to-use toolkit for {topic}: what it does, how to set it up and how to get the most from it.',
+    outline: 'toolkit',
+    fallbackTag: 'Small Business',
+  },
   fromFrontmatter: (fm) => ({
     updatedAt: toDateOnly(fm.updatedAt),
     downloadUrl: fm.downloadUrl,

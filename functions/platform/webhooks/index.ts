@@ -4,16 +4,13 @@
  * before it is applied and marked processed after; a duplicate of a processed event, or of one
  * another delivery is applying right now, is acknowledged without effect. If applying fails the
  * claim is released and the answer is 503, so the provider retries; a claim older than a minute
- * (a crashed process) is taken over by the next delivery.
+ * (a crashed process) is taken over by the next delivery. The SQL is in store.ts.
  */
-import { and, eq, sql } from 'drizzle-orm';
 import type { Context } from 'hono';
-import type { Db } from './db/client.ts';
-import { webhookEvents } from './db/schema.ts';
-import { AppError } from './errors.ts';
-import type { Logger } from './logger.ts';
-
-const STALE_CLAIM = sql`now() - interval '60 seconds'`;
+import type { Db } from '../db/client.ts';
+import { AppError } from '../errors.ts';
+import type { Logger } from '../logger.ts';
+import { createWebhookStore } from './store.ts';
 
 export interface WebhookEventRef {
   id: string;
@@ -21,6 +18,7 @@ export interface WebhookEventRef {
 }
 
 export function createWebhookInbox(db: Db, logger: Logger) {
+  const store = createWebhookStore(db);
   return {
     /**
      * Applies `event` unless it was applied (or is being applied) already; answers which. `apply`
@@ -31,33 +29,16 @@ export function createWebhookInbox(db: Db, logger: Logger) {
       event: WebhookEventRef,
       apply: () => Promise<boolean | void>,
     ): Promise<'applied' | 'ignored' | 'duplicate'> {
-      const [claimed] = await db
-        .insert(webhookEvents)
-        .values({ source, id: event.id, type: event.type })
-        .onConflictDoUpdate({
-          target: [webhookEvents.source, webhookEvents.id],
-          set: { claimedAt: sql`now()` },
-          setWhere: sql`${webhookEvents.processedAt} is null and ${webhookEvents.claimedAt} < ${STALE_CLAIM}`,
-        })
-        .returning({ id: webhookEvents.id });
-      if (!claimed) return 'duplicate';
-      const where = and(eq(webhookEvents.source, source), eq(webhookEvents.id, event.id));
+      if (!(await store.claim(source, event))) return 'duplicate';
       let changed: boolean | void;
       try {
         changed = await apply();
       } catch (err) {
-        await db
-          .update(webhookEvents)
-          .set({ claimedAt: sql`'epoch'::timestamptz` })
-          .where(where)
-          .catch(() => undefined);
+        await store.release(source, event.id).catch(() => undefined);
         logger.error({ err, source, eventId: event.id, type: event.type }, 'webhook event failed; the provider will retry');
         throw new AppError('unavailable', 'The event could not be applied right now; please retry.');
       }
-      await db
-        .update(webhookEvents)
-        .set({ processedAt: sql`now()` })
-        .where(where);
+      await store.markProcessed(source, event.id);
       return changed === false ? 'ignored' : 'applied';
     },
   };

@@ -1,0 +1,253 @@
+/**
+ * Accounts of the embedded auth service: making one (sign-up with a password, a sign-in link to an
+ * unknown address, a confirmed account the server vouches for), reading and updating the signed-in
+ * user (metadata, password, the two-link email change), and what the product asks of an account
+ * (its proven address, its deletion). Each new account tells the product in its own transaction.
+ */
+import { z } from 'zod';
+import type { DbOrTx } from '../platform/db/client.ts';
+import type { AuthContext } from './context.ts';
+import { AuthError, mailCooldown, validation } from './errors.ts';
+import type { Links } from './links.ts';
+import type { Passwords } from './passwords.ts';
+import { userJson } from './schema.ts';
+import type { Sessions } from './sessions.ts';
+import { createAuthStore } from './store.ts';
+import type { AuthUserRow } from './tables.ts';
+
+interface AccountParts {
+  sessions: Pick<Sessions, 'openSession' | 'authenticate'>;
+  links: Pick<Links, 'sendLink' | 'sendConfirmation'>;
+  passwords: Pick<Passwords, 'checkNewPassword' | 'hash' | 'newPasswordHash'>;
+}
+
+export function createAccounts(ctx: AuthContext, { sessions, links, passwords }: AccountParts) {
+  const { db, store, settings, deps, callerData, emailOf, cooldown, allowedRedirect } = ctx;
+  const { openSession, authenticate } = sessions;
+  const { sendLink, sendConfirmation } = links;
+  /**
+   * One sign-in link per user per cooldown, counted apart from reset links: GoTrue stamps both on
+   * `recovery_sent_at`, so asking for a sign-in link right after a reset was refused with the reset's wait.
+   */
+  const SIGN_IN_LINK_MAILS = { name: 'auth-sign-in-link-mail', max: 1, windowSeconds: settings.mailCooldownSeconds };
+
+  /**
+   * Inserts an account in `tx` with GoTrue's metadata and tells the product (its profile); undefined
+   * when the address was taken meanwhile. `confirmed`: no confirmation mail is needed; `proven`: the
+   * server itself vouches for the address (demo and staff-made accounts).
+   */
+  async function insertAccount(
+    tx: DbOrTx,
+    {
+      email,
+      passwordHash = null,
+      confirmed,
+      proven = false,
+    }: { email: string; passwordHash?: string | null; confirmed: boolean; proven?: boolean },
+    data: Record<string, unknown>,
+  ): Promise<AuthUserRow | undefined> {
+    const txStore = createAuthStore(tx);
+    const now = new Date();
+    const created = await txStore.insertUser({
+      email,
+      passwordHash,
+      emailConfirmedAt: confirmed ? now : null,
+      confirmationSentAt: confirmed ? null : now,
+    });
+    if (!created) return undefined;
+    const user = await txStore.updateUser(created.id, {
+      userMetadata: { ...data, sub: created.id, email, email_verified: confirmed, phone_verified: false },
+    });
+    const name = typeof data.name === 'string' ? data.name : undefined;
+    await deps.onUserCreated?.(tx, { id: user.id, email, verified: proven, ...(name ? { name } : {}) });
+    return user;
+  }
+
+  /** GoTrue's look-alike answer for a sign-up to a confirmed address: no mail, so nothing is revealed (contract 3.1, outcome 4). */
+  function lookAlikeUser(email: string, data: Record<string, unknown>) {
+    const now = new Date().toISOString();
+    return {
+      id: crypto.randomUUID(),
+      aud: 'authenticated',
+      role: '',
+      email,
+      phone: '',
+      confirmation_sent_at: now,
+      app_metadata: { provider: 'email', providers: ['email'] },
+      user_metadata: data,
+      identities: [],
+      created_at: now,
+      updated_at: now,
+      is_anonymous: false,
+    };
+  }
+
+  return {
+    /** POST /signup (contract 3.1). */
+    async signUp(
+      input: { email?: string | null; phone?: string | null; password?: string | null; data?: Record<string, unknown> | null },
+      ip?: string,
+      redirect?: string,
+    ) {
+      if (!input.email && !input.phone) throw new AuthError(422, 'anonymous_provider_disabled', 'Anonymous sign-ins are disabled');
+      await ctx.limit('otp', ip);
+      const password = input.password ?? '';
+      if (!password) throw validation('Signup requires a valid password');
+      passwords.checkNewPassword(password);
+      if (input.email && input.phone) throw validation('Only an email address or phone number should be provided on signup.');
+      if (!input.email) throw new AuthError(400, 'phone_provider_disabled', 'Phone signups are disabled');
+      const email = emailOf(input.email);
+      const redirectTo = allowedRedirect(redirect);
+      const data = callerData(input.data);
+
+      const existing = await store.userByEmail(email);
+      if (existing?.emailConfirmedAt) {
+        if (settings.autoconfirm) throw new AuthError(422, 'user_already_exists', 'User already registered');
+        return { kind: 'user' as const, user: lookAlikeUser(email, data) };
+      }
+      if (existing) {
+        // Unconfirmed: the caller's identity is unproven, so nothing changes but a new confirmation mail.
+        cooldown(existing.confirmationSentAt);
+        return { kind: 'user' as const, user: userJson(await sendConfirmation(existing, redirectTo)) };
+      }
+
+      const passwordHash = await passwords.hash(password);
+      return db.transaction(async (tx) => {
+        const user = await insertAccount(tx, { email, passwordHash, confirmed: settings.autoconfirm }, data);
+        if (!user) throw new AuthError(422, 'user_already_exists', 'User already registered');
+        if (settings.autoconfirm) return { kind: 'session' as const, session: await openSession(tx, user, 'password') };
+        await sendLink(tx, user, 'confirmation', redirectTo);
+        return { kind: 'user' as const, user: userJson(user) };
+      });
+    },
+
+    /** POST /otp: a sign-in link by email (unknown addresses: an account is made and confirmed by that link, unless create_user is false). */
+    async sendSignInLink(
+      input: { email?: string | null; create_user?: boolean | null; data?: Record<string, unknown> | null },
+      ip?: string,
+      redirect?: string,
+    ): Promise<void> {
+      await ctx.limit('otp', ip);
+      const email = emailOf(input.email);
+      const redirectTo = allowedRedirect(redirect);
+      const user = await store.userByEmail(email);
+      if (user) {
+        if (user.emailConfirmedAt) {
+          const sent = await deps.limiter.hit(SIGN_IN_LINK_MAILS, user.id);
+          if (!sent.allowed) throw mailCooldown(sent.retryAfterSeconds);
+          await db.transaction((tx) => sendLink(tx, user, 'magiclink', redirectTo));
+          return;
+        }
+        // Not confirmed yet: the link confirms the address, so it shares the confirmation mail's cooldown.
+        cooldown(user.confirmationSentAt);
+        await sendConfirmation(user, redirectTo);
+        return;
+      }
+      // GoTrue answers 422 here, which tells who has an account; we answer as for a known address.
+      if (input.create_user === false) return;
+      await db.transaction(async (tx) => {
+        const user = await insertAccount(tx, { email, confirmed: false }, callerData(input.data));
+        if (user) await sendLink(tx, user, 'confirmation', redirectTo);
+      });
+    },
+
+    /** Creates a confirmed account with a password unless the address has one (demo seeding); returns its id. */
+    async createConfirmedUser(rawEmail: string, password: string, name: string): Promise<string> {
+      const email = emailOf(rawEmail);
+      const existing = await store.userByEmail(email);
+      if (existing) return existing.id;
+      passwords.checkNewPassword(password);
+      const passwordHash = await passwords.hash(password);
+      return db.transaction(async (tx) => {
+        const user = await insertAccount(tx, { email, passwordHash, confirmed: true, proven: true }, { name });
+        return user?.id ?? (await createAuthStore(tx).userByEmail(email))!.id;
+      });
+    },
+
+    /**
+     * What this service recorded about an account, or undefined when it does not know it (deleted).
+     * Proven: the address was confirmed through a mailed link, or the server made the account; with
+     * AUTH_AUTOCONFIRM a confirmation proves nothing, so no address counts as proven.
+     */
+    async account(id: string): Promise<{ email: string; proven: boolean } | undefined> {
+      if (!z.uuid().safeParse(id).success) return undefined;
+      const user = await store.userById(id);
+      return user ? { email: user.email, proven: Boolean(user.emailConfirmedAt) && !settings.autoconfirm } : undefined;
+    },
+
+    /** Deletes an account with its sessions and tokens (the member's own deletion). */
+    async deleteUser(id: string): Promise<void> {
+      await store.deleteUser(id);
+    },
+
+    /** GET /user (contract 3.4). */
+    async getUser(authorization: string | undefined) {
+      return userJson((await authenticate(authorization)).user);
+    },
+
+    /** PUT /user (contract 3.5): metadata, password, and the email change confirmed from both addresses. */
+    async updateUser(
+      authorization: string | undefined,
+      input: {
+        email?: string | null;
+        phone?: string | null;
+        password?: string | null;
+        current_password?: string | null;
+        nonce?: string | null;
+        data?: Record<string, unknown> | null;
+        app_metadata?: unknown;
+      },
+      ip?: string,
+      redirect?: string,
+    ) {
+      const { user, claims } = await authenticate(authorization);
+      await ctx.limit('otp', ip);
+      if (input.app_metadata !== undefined) throw new AuthError(403, 'not_admin', 'Updating app_metadata requires admin privileges');
+      if (input.phone) throw new AuthError(422, 'phone_provider_disabled', 'Phone logins are disabled');
+      const newEmail = input.email ? emailOf(input.email) : undefined;
+      const changingEmail = newEmail !== undefined && newEmail !== user.email;
+      if (changingEmail) {
+        const holder = await store.userByEmail(newEmail);
+        if (holder) throw new AuthError(422, 'email_exists', 'A user with this email address has already been registered');
+        cooldown(user.emailChangeSentAt);
+      }
+      const patch: Parameters<typeof store.updateUser>[1] = {};
+      if (input.data) {
+        const metadata: Record<string, unknown> = { ...user.userMetadata };
+        // The keys the service owns (sub, email, email_verified…) stay as it wrote them, as at sign-up.
+        for (const [key, value] of Object.entries(callerData(input.data))) {
+          if (value === null) delete metadata[key];
+          else metadata[key] = value;
+        }
+        patch.userMetadata = metadata;
+      }
+      if (input.password) patch.passwordHash = await passwords.newPasswordHash(user, claims.session_id, input.password, input);
+      const updated = await db.transaction(async (tx) => {
+        const txStore = createAuthStore(tx);
+        if (changingEmail) {
+          // Secure change: both the current and the new address must confirm before anything changes.
+          Object.assign(patch, { newEmail, emailChangeSentAt: new Date() });
+          await sendLink(tx, user, 'email_change_current', allowedRedirect(redirect), user.email);
+          await sendLink(tx, user, 'email_change_new', allowedRedirect(redirect), newEmail);
+        }
+        const row = Object.keys(patch).length ? await txStore.updateUser(user.id, patch) : user;
+        if (patch.passwordHash) {
+          // A new password voids pending links and signs every other device out; the owner is told, with a way back in.
+          await txStore.deleteOneTimeTokens(user.id);
+          await txStore.deleteSessionsOf(user.id, claims.session_id);
+          const language = await ctx.languageOf(tx, user.id);
+          await deps.outbox.enqueue(tx, {
+            to: user.email,
+            template: 'auth-password-changed',
+            data: { changedAt: new Date().toISOString(), language },
+            userId: user.id,
+          });
+        }
+        return row;
+      });
+      return userJson(updated);
+    },
+  };
+}
+
+export type Accounts = ReturnType<typeof createAccounts>;

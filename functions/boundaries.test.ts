@@ -1,0 +1,90 @@
+/**
+ * The architecture's boundaries are lint rules (eslint.config.js): each case below is a line that
+ * breaks one, linted as if it stood in a file of that zone, and must fail the lint; its allowed
+ * neighbour must pass. Type-aware rules are off here: only the import rules are under test.
+ */
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+const eslint = new ESLint({
+  cwd: new URL('..', import.meta.url).pathname,
+  overrideConfig: {
+    languageOptions: { parserOptions: { projectService: false } },
+    rules: { '@typescript-eslint/no-floating-promises': 'off', '@typescript-eslint/no-misused-promises': 'off' },
+  },
+});
+
+async function restricted(filePath: string, code: string): Promise<boolean> {
+  const [result] = await eslint.lintText(`${code}\nexport const used = x;\n`, { filePath });
+  return result!.messages.some((m) => m.ruleId === '@typescript-eslint/no-restricted-imports');
+}
+
+const CASES: { zone: string; file: string; refused: string; allowed: string }[] = [
+  {
+    zone: 'browser code imports no server value',
+    file: 'src/components/admin/Probe.tsx',
+    refused: "import { x } from '../../../functions/users/service.ts';",
+    allowed: "import type { x } from '../../../functions/users/routes.ts';",
+  },
+  {
+    zone: 'browser code imports no server-only page module',
+    file: 'src/lib/browser/probe.ts',
+    refused: "import { x } from '../server/context.ts';",
+    allowed: "import { x } from '#shared/access.ts';",
+  },
+  {
+    zone: 'shared code is pure',
+    file: 'src/lib/shared/probe.ts',
+    refused: "import type { x } from '../browser/api.ts';",
+    allowed: "import { x } from './access.ts';",
+  },
+  {
+    zone: 'infrastructure imports no domain',
+    file: 'functions/platform/http/probe.ts',
+    refused: "import { x } from '../../users/service.ts';",
+    allowed: "import { x } from '../errors.ts';",
+  },
+  {
+    zone: 'infrastructure imports no composition value',
+    file: 'functions/platform/site/probe.ts',
+    refused: "import { x } from '../../compose.ts';",
+    allowed: "import type { x } from '../../compose.ts';",
+  },
+  {
+    zone: "a domain imports no other domain's store",
+    file: 'functions/payments/probe.ts',
+    refused: "import { x } from '../users/store.ts';",
+    allowed: "import { x } from '../users/service.ts';",
+  },
+  {
+    zone: "a store imports no other domain's tables",
+    file: 'functions/feeds/store.ts',
+    refused: "import { x } from '../users/tables.ts';",
+    allowed: "import { x } from './tables.ts';",
+  },
+  {
+    zone: "a table may name another domain's table (a foreign key), never its store",
+    file: 'functions/progress/tables.ts',
+    refused: "import { x } from '../users/store.ts';",
+    allowed: "import { x } from '../users/tables.ts';",
+  },
+  {
+    zone: 'drizzle only in stores',
+    file: 'functions/content/probe.ts',
+    refused: "import { x } from 'drizzle-orm';",
+    allowed: "import type { x } from 'drizzle-orm';",
+  },
+  {
+    zone: 'drizzle in a store',
+    file: 'functions/content/store.ts',
+    refused: "import { x } from '../users/store.ts';",
+    allowed: "import { x } from 'drizzle-orm';",
+  },
+];
+
+describe('architecture boundaries (eslint no-restricted-imports zones)', () => {
+  it.each(CASES)('$zone', async ({ file, refused, allowed }) => {
+    expect(await restricted(file, refused)).toBe(true);
+    expect(await restricted(file, allowed)).toBe(false);
+  });
+});

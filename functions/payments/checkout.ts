@@ -1,0 +1,157 @@
+/**
+ * Checkout: a plan (refused while another one grants access) or a one-time item through the
+ * provider's checkout, paid for the member's own provider customer (created once), and a completed
+ * session applied, from confirm or the webhook, as the provider has it.
+ */
+import { CONTENT_TYPE_INFO } from '#shared/content/registry.ts';
+import { REFUNDED_DUPLICATE, REFUSED_PURCHASE } from '#shared/payments/purchasable.ts';
+import type { AccessLevel } from '#shared/access.ts';
+import { AppError } from '../platform/errors.ts';
+import { memberAccess } from '../users/access-level.ts';
+import type { Viewer } from '../users/service.ts';
+import { checkoutAnswer, type CheckoutAnswer } from './answers.ts';
+import { CURRENCY, planFor } from './catalog.ts';
+import type { BillingContext } from './context.ts';
+import { ownUrl, profileOf } from './ownership.ts';
+import { grants } from './provider.ts';
+import type { Purchases } from './purchases.ts';
+import { createPaymentStore } from './store.ts';
+import type { PurchasableType } from './tables.ts';
+
+export interface CheckoutInput {
+  priceId?: string | undefined;
+  item?: { type: PurchasableType; slug: string } | undefined;
+  successUrl: string;
+  cancelUrl: string;
+}
+
+const SESSION_ID = /^[\w-]{1,255}$/;
+
+interface CheckoutParts {
+  sync: (subscriptionId: string) => Promise<AccessLevel | undefined>;
+  purchases: Pick<Purchases, 'owns' | 'record'>;
+}
+
+export function createCheckout({ db, provider, users, content, clock, origin }: BillingContext, { sync, purchases }: CheckoutParts) {
+  /** The member's provider customer, created once: a conditional write settles a race between two requests. */
+  async function ensureCustomer(viewer: NonNullable<Viewer>): Promise<string> {
+    const profile = await profileOf(db, viewer.id);
+    if (profile.customerId) return profile.customerId;
+    const { id } = await provider.createCustomer({
+      email: profile.email,
+      userId: profile.id,
+      idempotencyKey: `customer-create-${profile.id}`,
+    });
+    const won = await memberAccess(db).claimCustomer(profile.id, id);
+    users.forget(profile.id);
+    return won ?? (await profileOf(db, profile.id)).customerId!;
+  }
+
+  /** A purchasable item with its price in cents, or a 4xx. */
+  async function purchasable(type: PurchasableType, slug: string) {
+    const item = await content.get(type, slug);
+    if (!item) throw new AppError('not_found', `${CONTENT_TYPE_INFO[type].itemLabel} not found`);
+    const price = 'price' in item ? item.price : undefined;
+    if (!price || price <= 0) throw new AppError('validation_failed', 'This item is not for sale.', { fields: { item: ['Not for sale'] } });
+    return { item, amount: Math.round(price * 100) };
+  }
+
+  /** A one-time item's checkout, unless the member owns it already. */
+  async function itemSession(
+    viewer: NonNullable<Viewer>,
+    wanted: NonNullable<CheckoutInput['item']>,
+    successUrl: string,
+    cancelUrl: string,
+  ) {
+    const { item, amount } = await purchasable(wanted.type, wanted.slug);
+    if (await purchases.owns(viewer.id, wanted.type, wanted.slug)) throw new AppError('conflict', 'You already own this item.');
+    const customerId = await ensureCustomer(viewer);
+    const session = await provider.createCheckoutSession({
+      customerId,
+      userId: viewer.id,
+      mode: 'payment',
+      line: { unitAmount: amount, currency: CURRENCY, productName: item.title },
+      metadata: { userId: viewer.id, itemType: wanted.type, itemSlug: item.slug, itemTitle: item.title },
+      successUrl,
+      cancelUrl,
+    });
+    return checkoutAnswer(session);
+  }
+
+  /** A plan's checkout, unless another subscription of the member grants access. */
+  async function planSession(viewer: NonNullable<Viewer>, priceId: string | undefined, successUrl: string, cancelUrl: string) {
+    const plan = priceId ? planFor(priceId) : undefined;
+    if (!plan) throw new AppError('validation_failed', 'Choose a paid plan.', { fields: { priceId: ['Unknown or free plan'] } });
+    const now = clock();
+    const current = await createPaymentStore(db).subscriptionsOf(viewer.id);
+    if (current.some((s) => grants(s, now))) {
+      throw new AppError('conflict', 'You already have an active subscription. Change or cancel it from your account.');
+    }
+    const [price] = await provider.pricesByLookupKeys([plan.lookupKey]);
+    if (!price) throw new AppError('unavailable', 'This plan cannot be bought right now.');
+    const customerId = await ensureCustomer(viewer);
+    const session = await provider.createCheckoutSession({
+      customerId,
+      userId: viewer.id,
+      mode: 'subscription',
+      line: { priceId: price.id },
+      metadata: { userId: viewer.id, plan: plan.tierId, interval: plan.interval },
+      successUrl,
+      cancelUrl,
+    });
+    return checkoutAnswer(session);
+  }
+
+  /** Applies a completed checkout session (from confirm or the webhook), re-read from the provider. */
+  async function applyCheckout(sessionId: string, expectedUserId?: string) {
+    const session = await provider.retrieveCheckoutSession(sessionId);
+    if (!session) throw new AppError('not_found', 'No such checkout session.');
+    const userId = session.clientReferenceId ?? session.metadata.userId;
+    if (expectedUserId !== undefined && userId !== expectedUserId) {
+      // A customer id match also proves ownership (sessions created before our reference id was set).
+      const profile = await profileOf(db, expectedUserId);
+      if (!session.customerId || profile.customerId !== session.customerId)
+        throw new AppError('forbidden', 'This payment belongs to another account.');
+    }
+    const owner = expectedUserId ?? userId;
+    if (session.status !== 'complete' || session.paymentStatus === 'unpaid') {
+      return { session, owner, paid: false as const };
+    }
+    if (session.mode === 'subscription') {
+      if (session.subscriptionId) await sync(session.subscriptionId);
+      return { session, owner, paid: true as const };
+    }
+    const purchase = owner ? await purchases.record(session, owner) : undefined;
+    return { session, owner, paid: true as const, purchase };
+  }
+
+  return {
+    applyCheckout,
+
+    /** POST create-session: a plan (refused while another one grants access) or a one-time item. */
+    async createSession(viewer: NonNullable<Viewer>, input: CheckoutInput): Promise<CheckoutAnswer> {
+      const successUrl = ownUrl(origin, 'successUrl', input.successUrl);
+      const cancelUrl = ownUrl(origin, 'cancelUrl', input.cancelUrl);
+      if (input.item) return itemSession(viewer, input.item, successUrl, cancelUrl);
+      return planSession(viewer, input.priceId, successUrl, cancelUrl);
+    },
+
+    /** POST confirm: verifies with the provider that the caller's session is paid; idempotent. */
+    async confirm(viewer: NonNullable<Viewer>, sessionId: string) {
+      if (!SESSION_ID.test(sessionId))
+        throw new AppError('validation_failed', 'Not a checkout session id.', { fields: { sessionId: ['Not a session id'] } });
+      const result = await applyCheckout(sessionId, viewer.id);
+      if (!result.paid) throw new AppError('conflict', 'This checkout has not been paid.');
+      if (result.purchase?.refused)
+        throw new AppError('conflict', result.purchase.refused === 'already_owned' ? REFUNDED_DUPLICATE : REFUSED_PURCHASE);
+      const profile = await profileOf(db, viewer.id);
+      return {
+        accessLevel: profile.accessLevel,
+        mode: result.session.mode,
+        ...(result.purchase ? { purchase: result.purchase } : {}),
+      };
+    },
+  };
+}
+
+export type Checkout = ReturnType<typeof createCheckout>;

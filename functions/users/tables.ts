@@ -1,0 +1,57 @@
+/**
+ * The members' tables: the product's side of an account (keyed by the auth user id) and the audit
+ * log of what staff and billing changed about whom (written only through the users domain).
+ */
+import { sql } from 'drizzle-orm';
+import { check, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { ACCESS_LEVELS, ROLES, type Role } from '#shared/access.ts';
+import { sqlList, timestamptz } from '../platform/db/columns.ts';
+
+export { ROLES, type Role };
+export const LANGUAGES = ['en', 'es', 'fr'] as const;
+export type Language = (typeof LANGUAGES)[number];
+
+/**
+ * One profile per account (id = the auth user id, embedded or hosted): what the member pays for
+ * (access level), what staff may do (role), the payment customer and the language of their emails.
+ */
+export const profiles = pgTable(
+  'profiles',
+  {
+    id: uuid('id').primaryKey(),
+    email: text('email').notNull(),
+    name: text('name'),
+    avatar: text('avatar'),
+    accessLevel: text('access_level', { enum: ACCESS_LEVELS }).notNull().default('free'),
+    role: text('role', { enum: ROLES }).notNull().default('member'),
+    /** The payment provider's customer, created once (a conditional write wins any race). */
+    customerId: text('customer_id'),
+    language: text('language', { enum: LANGUAGES }).notNull().default('en'),
+    /** Version of the member's private feed link; bumping it revokes every earlier link. */
+    feedVersion: integer('feed_version').notNull().default(1),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+    updatedAt: timestamptz('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('profiles_email_idx').on(t.email),
+    uniqueIndex('profiles_customer_id_key').on(t.customerId),
+    check('profiles_access_check', sql`${t.accessLevel} in (${sqlList(ACCESS_LEVELS)})`),
+    check('profiles_role_check', sql`${t.role} in (${sqlList(ROLES)})`),
+    check('profiles_language_check', sql`${t.language} in (${sqlList(LANGUAGES)})`),
+  ],
+);
+export type ProfileRow = typeof profiles.$inferSelect;
+
+/** What staff changed about whom (access levels today), kept when the member is deleted. */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    actorId: uuid('actor_id').notNull(),
+    action: text('action').notNull(),
+    targetId: uuid('target_id').notNull(),
+    detail: jsonb('detail').$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('audit_log_target_idx').on(t.targetId)],
+);

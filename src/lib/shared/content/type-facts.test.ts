@@ -1,0 +1,41 @@
+/**
+ * The plain facts each type's definition carries for the code around it: names, the create form's
+ * fields, what is sold and what is downloaded, and the offline drafter's wording.
+ */
+import { describe, expect, it } from 'vitest';
+import { CONTENT_REGISTRY, CONTENT_TYPE_INFO, CONTENT_TYPES, downloadInfo, isPurchasable, PURCHASABLE_TYPES } from './registry.ts';
+
+describe("each type's facts", () => {
+  it('names each type for tabs and badges, and one item for server messages', () => {
+    expect(CONTENT_TYPES.map((t) => CONTENT_TYPE_INFO[t].name)).toEqual(['Blog Post', 'Tool', 'Course', 'Market Item']);
+    expect(CONTENT_TYPES.map((t) => CONTENT_TYPE_INFO[t].itemLabel)).toEqual(['Article', 'Tool', 'Course', 'Market item']);
+  });
+
+  it.each(CONTENT_TYPES)("lists only %s input fields as the create form's own", (type) => {
+    const input = CONTENT_REGISTRY[type].input.shape as Record<string, unknown>;
+    for (const field of CONTENT_REGISTRY[type].createFields) expect(input, field).toHaveProperty(field);
+  });
+
+  it('sells market items and courses one at a time, and nothing else', () => {
+    expect(PURCHASABLE_TYPES).toEqual(['course', 'market']);
+    expect(CONTENT_TYPES.filter((t) => CONTENT_TYPE_INFO[t].purchasable)).toEqual(PURCHASABLE_TYPES);
+    expect(isPurchasable({ type: 'market' })).toBe(true);
+    expect(isPurchasable({ type: 'tool' })).toBe(false);
+  });
+
+  it('gives the download island its facts as plain data', () => {
+    expect(downloadInfo('tool')).toEqual({ type: 'tool', apiSegment: 'tools', purchasable: false, leadWhenFree: true });
+    expect(downloadInfo('market')).toEqual({ type: 'market', apiSegment: 'market', purchasable: true, leadWhenFree: false });
+    expect(CONTENT_TYPES.filter((t) => CONTENT_TYPE_INFO[t].download)).toEqual(['tool', 'market']);
+  });
+
+  it.each(CONTENT_TYPES)('words the %s offline draft with the topic in its title and description', (type) => {
+    const { title, description } = CONTENT_REGISTRY[type].drafting;
+    expect(title).toContain('{subject}');
+    expect(description).toContain('{topic}');
+  });
+
+  it('gives each type its own outline', () => {
+    expect(new Set(CONTENT_TYPES.map((t) => CONTENT_REGISTRY[t].drafting.outline)).size).toBe(CONTENT_TYPES.length);
+  });
+});
