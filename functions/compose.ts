@@ -109,8 +109,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
       siteUrl,
       downloadHosts: config.downloadHosts,
     });
-    // Purchases open items whatever the level; billing is made below, and asked only per request.
-    const gated = createGatedContent({ content, files: downloads, owns: (userId, type, slug) => billing.owns(userId, type, slug) });
+    const gated = createGatedContent({ content, files: downloads });
     content.onChange(() => gated.clear());
     // Another instance's write: drop every cached answer and rendered body.
     const clear = () => {
@@ -144,19 +143,8 @@ export async function createServices(config: Config, logger: Logger, options: Se
       siteUrl,
       settings: config.auth,
       logger,
-      onUserCreated: (tx, user) => users.createProfile(tx, user.id, user.email, user.verified, user.name),
-      languageFor: (tx, userId) => users.languageOf(tx, userId),
-      onEmailChanged: (tx, userId, email) => users.changeEmail(tx, userId, email),
     });
-    const users = createUserService({
-      db: db.db,
-      lookupAccount: hosted ? (id, token) => hostedAccount(hosted, id, token) : (id) => auth.account(id),
-      outbox,
-      adminEmails: config.auth.adminEmails,
-      deleteAccount: hosted ? (id) => deleteHostedAccount(hosted, id) : (id) => auth.deleteUser(id),
-      beforeDelete: (id) => billing.cancelAll(id),
-      paidLevel: (tx, id) => billing.paidLevel(tx, id),
-    });
+    const users = createUserService({ db: db.db, outbox, adminEmails: config.auth.adminEmails });
     // Another instance's change to a profile (a payment, an admin's grant, a deletion): drop the cached copy.
     const unlistenProfiles = await db.listen(
       PROFILE_CHANNEL,
@@ -187,6 +175,20 @@ export async function createServices(config: Config, logger: Logger, options: Se
       maxBytes: config.uploads.maxBytes,
     });
 
+    // Cross-service hooks, connected once every service exists (nothing calls them before start-up ends).
+    auth.connect({
+      onUserCreated: (tx, user) => users.createProfile(tx, user.id, user.email, user.verified, user.name),
+      languageFor: (tx, userId) => users.languageOf(tx, userId),
+      onEmailChanged: (tx, userId, email) => users.changeEmail(tx, userId, email),
+    });
+    users.connect({
+      lookupAccount: hosted ? (id, token) => hostedAccount(hosted, id, token) : (id) => auth.account(id),
+      deleteAccount: hosted ? (id) => deleteHostedAccount(hosted, id) : (id) => auth.deleteUser(id),
+      beforeDelete: (id) => billing.cancelAll(id),
+      paidLevel: (tx, id) => billing.paidLevel(tx, id),
+    });
+    // Purchases open items whatever the level.
+    gated.connect({ owns: (userId, type, slug) => billing.owns(userId, type, slug) });
     // A member's export and deletion ask each domain keeping their data, in the export's order.
     users.personalData.register(createNewsletterStore, createLeadStore, createContactStore, createProgressStore, (tx) => ({
       personalData: async ({ id }) => ({ billing: await createPaymentStore(tx).personalData(id) }),

@@ -22,7 +22,7 @@ interface AccountParts {
 }
 
 export function createAccounts(ctx: AuthContext, { sessions, links, passwords }: AccountParts) {
-  const { db, store, settings, deps, callerData, emailOf, cooldown, allowedRedirect } = ctx;
+  const { db, store, settings, deps, hooks, callerData, emailOf, cooldown, allowedRedirect } = ctx;
   const { openSession, authenticate } = sessions;
   const { sendLink, sendConfirmation } = links;
   /**
@@ -59,7 +59,7 @@ export function createAccounts(ctx: AuthContext, { sessions, links, passwords }:
       userMetadata: { ...data, sub: created.id, email, email_verified: confirmed, phone_verified: false },
     });
     const name = typeof data.name === 'string' ? data.name : undefined;
-    await deps.onUserCreated?.(tx, { id: user.id, email, verified: proven, ...(name ? { name } : {}) });
+    await hooks.onUserCreated?.(tx, { id: user.id, email, verified: proven, ...(name ? { name } : {}) });
     return user;
   }
 

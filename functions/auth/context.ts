@@ -34,13 +34,17 @@ export interface AuthServiceDeps {
   siteUrl: string;
   settings: AuthSettings;
   logger: Logger;
+}
+
+/** What the auth service asks of the product's members, connected by compose.ts once both exist (`auth.connect`). */
+export interface AuthHooks {
   /** The language the member chose for their emails (English when unknown). */
-  languageFor?: (tx: DbOrTx, userId: string) => Promise<MailLanguage | undefined>;
+  languageFor: (tx: DbOrTx, userId: string) => Promise<MailLanguage | undefined>;
   /** Called when an email change completes, in its transaction (the profile keeps the address too). */
-  onEmailChanged?: (tx: DbOrTx, userId: string, email: string) => Promise<unknown>;
+  onEmailChanged: (tx: DbOrTx, userId: string, email: string) => Promise<unknown>;
   /** Called in the sign-up's transaction, so the product's profile exists with the account. */
   /** `verified`: the address is proven (a staff-made account), not merely accepted. */
-  onUserCreated?: (tx: DbOrTx, user: { id: string; email: string; verified: boolean; name?: string }) => Promise<unknown>;
+  onUserCreated: (tx: DbOrTx, user: { id: string; email: string; verified: boolean; name?: string }) => Promise<unknown>;
 }
 
 /** Per-IP limits, Supabase's hosted defaults (contract 7.4), held in the database. */
@@ -52,6 +56,8 @@ const LIMITS = {
 const EmailAddress = z.email();
 
 export function createAuthContext(deps: AuthServiceDeps) {
+  /** Empty until compose.ts connects them (a service made alone, in a test, runs without them). */
+  const hooks: Partial<AuthHooks> = {};
   const { db, limiter, siteUrl, settings } = deps;
 
   /** 429 once the client address has used up its requests of `kind` (no address: not counted). */
@@ -83,11 +89,12 @@ export function createAuthContext(deps: AuthServiceDeps) {
 
   /** The member's mail language, read in `tx`: on the embedded database a query outside an open transaction would wait for it. */
   async function languageOf(tx: DbOrTx, userId: string): Promise<MailLanguage> {
-    return (await deps.languageFor?.(tx, userId)) ?? 'en';
+    return (await hooks.languageFor?.(tx, userId)) ?? 'en';
   }
 
   return {
     deps,
+    hooks,
     db,
     settings,
     store: createAuthStore(db),

@@ -55,7 +55,7 @@ function newCode(to: string) {
 }
 
 export function createLinks(ctx: AuthContext, sessions: Pick<Sessions, 'openSession' | 'authenticate'>) {
-  const { db, store, settings, issuer, deps, guessing } = ctx;
+  const { db, store, settings, issuer, deps, hooks, guessing } = ctx;
   const { outbox, limiter } = deps;
   const { openSession, authenticate } = sessions;
   /** One reauthentication code per user per cooldown. */
@@ -191,7 +191,7 @@ export function createLinks(ctx: AuthContext, sessions: Pick<Sessions, 'openSess
             emailConfirmedAt: user.emailConfirmedAt ?? new Date(),
             userMetadata: { ...user.userMetadata, email, email_verified: true },
           });
-          await deps.onEmailChanged?.(tx, user.id, email);
+          await hooks.onEmailChanged?.(tx, user.id, email);
           return { session: await openSession(tx, user, 'otp') };
         }
         if (user.email !== token.email) throw expired();

@@ -7,12 +7,12 @@
  * what the product asks of an account); context.ts holds what they share, store.ts all their SQL.
  */
 import { createAccounts } from './accounts.ts';
-import { createAuthContext, type AuthServiceDeps } from './context.ts';
+import { createAuthContext, type AuthHooks, type AuthServiceDeps } from './context.ts';
 import { createLinks } from './links.ts';
 import { createPasswords } from './passwords.ts';
 import { createSessions } from './sessions.ts';
 
-export type { AuthServiceDeps, AuthSettings } from './context.ts';
+export type { AuthHooks, AuthServiceDeps, AuthSettings } from './context.ts';
 export type { Session } from './sessions.ts';
 
 export function createAuthService(deps: AuthServiceDeps) {
@@ -23,6 +23,10 @@ export function createAuthService(deps: AuthServiceDeps) {
   const accounts = createAccounts(ctx, { sessions, links, passwords });
 
   return {
+    /** The product's side of accounts (profiles, mail language), connected once every service exists. */
+    connect(hooks: AuthHooks): void {
+      Object.assign(ctx.hooks, hooks);
+    },
     issuer: ctx.issuer,
     settings: ctx.settings,
     allowedRedirect: ctx.allowedRedirect,

@@ -67,11 +67,17 @@ export function assertAccess(viewer: Viewer, required: AccessLevel, what: string
 export interface GatedContentDeps {
   content: ContentService;
   files: FileService;
-  /** Whether the member bought the item (one-time purchases open it whatever their level). */
-  owns?: (userId: string, type: PurchasableType, slug: string) => Promise<boolean>;
 }
 
-export function createGatedContent({ content, files, owns }: GatedContentDeps) {
+/** What gated content asks of payments, connected by compose.ts once both exist (`gated.connect`). */
+export interface GatedHooks {
+  /** Whether the member bought the item (one-time purchases open it whatever their level). */
+  owns: (userId: string, type: PurchasableType, slug: string) => Promise<boolean>;
+}
+
+export function createGatedContent({ content, files }: GatedContentDeps) {
+  /** Unset until compose.ts connects payments: then nothing is open by purchase. */
+  let owns: GatedHooks['owns'] | undefined;
   const articles = new Map<string, Promise<RenderedArticle | undefined>>();
   /** Articles already rendered, so a member's read needs no waiting; `clears` keeps a render begun before a change out. */
   const loadedArticles = new Map<string, RenderedArticle>();
@@ -134,6 +140,10 @@ export function createGatedContent({ content, files, owns }: GatedContentDeps) {
   }
 
   return {
+    /** Payments' side of access (what a member bought), connected once every service exists. */
+    connect(hooks: GatedHooks): void {
+      owns = hooks.owns;
+    },
     /**
      * The whole article (preview included) as the serialised answer `{ html }` of sanitised HTML,
      * made once and shared by every viewer who passes the access check.

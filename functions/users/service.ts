@@ -37,16 +37,20 @@ export type AccountLookup = (userId: string, token: string) => Promise<AccountRe
 
 export interface UserServiceDeps {
   db: Db;
-  /** The auth service's own record of an account (see AccountLookup). */
-  lookupAccount: AccountLookup;
   outbox: EmailService;
   adminEmails: readonly string[];
+}
+
+/** What the users service asks of the auth service and of billing, connected by compose.ts once all exist (`users.connect`). */
+export interface UserHooks {
+  /** The auth service's own record of an account (see AccountLookup). */
+  lookupAccount: AccountLookup;
   /** Deletes the account at the auth service (embedded: ours; hosted: the project's admin API). */
   deleteAccount: (userId: string) => Promise<void>;
   /** Runs first when a member deletes their account (billing ends their paid subscriptions). */
-  beforeDelete?: (userId: string) => Promise<void>;
+  beforeDelete: (userId: string) => Promise<void>;
   /** The level a member's own subscriptions grant now (billing), for staff who become members again. */
-  paidLevel?: (tx: DbOrTx, userId: string) => Promise<AccessLevel>;
+  paidLevel: (tx: DbOrTx, userId: string) => Promise<AccessLevel>;
 }
 
 /** The spec's "User data" plus role and language. */
@@ -76,7 +80,13 @@ const forbidden = () => new AppError('forbidden', 'You do not have access to thi
 const PROFILE_TTL_MS = 5_000;
 const PROFILE_CACHE_SIZE = 10_000;
 
-export function createUserService({ db, lookupAccount, outbox, adminEmails, deleteAccount, beforeDelete, paidLevel }: UserServiceDeps) {
+export function createUserService({ db, outbox, adminEmails }: UserServiceDeps) {
+  let hooks: UserHooks | undefined;
+  /** The connected hooks; using one before compose.ts connected them is a wiring mistake. */
+  const hook = (): UserHooks => {
+    if (!hooks) throw new Error('users: a hook was used before compose.ts connected them');
+    return hooks;
+  };
   const store = createUserStore(db);
   const personalData = createPersonalDataRegistry();
   const admins = new Set(adminEmails);
@@ -127,11 +137,7 @@ export function createUserService({ db, lookupAccount, outbox, adminEmails, dele
       const demoted = role === 'member' && before.role !== 'member';
       const accessLevel =
         change.accessLevel ??
-        (role !== 'member' && change.role !== undefined
-          ? 'premium'
-          : demoted
-            ? ((await paidLevel?.(tx, id)) ?? 'free')
-            : before.accessLevel);
+        (role !== 'member' && change.role !== undefined ? 'premium' : demoted ? await hook().paidLevel(tx, id) : before.accessLevel);
       const after = (await txStore.update(id, { role, accessLevel }))!;
       forget(id);
       if (accessLevel !== before.accessLevel || change.accessLevel !== undefined)
@@ -148,6 +154,10 @@ export function createUserService({ db, lookupAccount, outbox, adminEmails, dele
   }
 
   return {
+    /** The auth service's and billing's side of accounts, connected once every service exists. */
+    connect(next: UserHooks): void {
+      hooks = next;
+    },
     /** Where each domain keeping a member's data registers its export and erase hook (compose.ts). */
     personalData: { register: personalData.register },
 
@@ -173,11 +183,11 @@ export function createUserService({ db, lookupAccount, outbox, adminEmails, dele
       const before = drops;
       const existing = await store.byId(id);
       if (existing) {
-        if (existing.role === 'member' && admins.has(existing.email) && (await lookupAccount(id, token))?.proven)
+        if (existing.role === 'member' && admins.has(existing.email) && (await hook().lookupAccount(id, token))?.proven)
           return remember((await store.update(id, ADMIN))!);
         return drops === before ? remember(existing) : existing;
       }
-      const account = await lookupAccount(id, token);
+      const account = await hook().lookupAccount(id, token);
       if (!account) throw gone();
       return remember(await store.ensure(newProfile(id, account.email, account.proven)));
     },
@@ -249,8 +259,8 @@ export function createUserService({ db, lookupAccount, outbox, adminEmails, dele
       const email = profile?.email ?? viewer.email;
       // Paid subscriptions end first, then the sign-in: if either fails, nothing is lost and the
       // member can try again.
-      await beforeDelete?.(viewer.id);
-      await deleteAccount(viewer.id);
+      await hook().beforeDelete(viewer.id);
+      await hook().deleteAccount(viewer.id);
       forget(viewer.id);
       await db.transaction(async (tx) => {
         await personalData.erase(tx, { id: viewer.id, email });
