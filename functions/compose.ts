@@ -1,8 +1,9 @@
 /**
- * Opens the database and builds the services every entry point shares (the Node server, the dev
- * server integration, tests): content sources and cache, the email outbox and its worker, abuse
- * limits, signed links, newsletter, contact, leads and downloads. Each outside service's adapter
- * (the mail transport today) is picked here, once, from configuration.
+ * The composition root: opens the database and builds the services every entry point shares (the
+ * Node server, the dev server integration, tests), picks each outside service's adapter once from
+ * configuration, then connects the services that call each other and registers the personal-data
+ * hooks. Longer than the house's file size on purpose: it is the one place that builds everything,
+ * in order, a line or two a service, so the order can be read top to bottom.
  */
 import { createRateLimitService } from './platform/abuse/service.ts';
 import { createSigningKeys } from './auth/keys.ts';

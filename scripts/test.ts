@@ -1,10 +1,10 @@
 /**
  * `npm test`: every suite CI runs, in order, stopping at the first failure:
- * type check, lint and format check, unit tests, then (with one Postgres server and one site build shared by all of them)
+ * type check and lint with format check (at once, one core each), unit tests, then (with one Postgres server and one site build shared by all of them)
  * integration and leak tests against PGlite and Postgres, the scale-out test (three instances behind nginx) and the
  * browser tests in Chromium. Installs Debian's chromium and nginx first when missing and we are allowed to (root).
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { CHROMIUM_PATH } from '../tests/support/chromium.ts';
@@ -26,6 +26,40 @@ function run(title: string, cmd: string, args: string[]): number {
   return status;
 }
 
+/**
+ * Runs independent suites at once (one per core), each one's output held and printed whole when it ends;
+ * returns the first failing status, 0 when all passed.
+ */
+async function runTogether(suites: [title: string, cmd: string, args: string[]][]): Promise<number> {
+  const started = Date.now();
+  console.log(`\n━━ ${suites.map(([title]) => title).join(' ‖ ')} ━━ (at once)`);
+  const results = await Promise.all(
+    suites.map(
+      ([title, cmd, args]) =>
+        new Promise<{ title: string; status: number; output: string; seconds: string }>((resolve) => {
+          const child = spawn(cmd, args, { cwd: root, env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+          const chunks: Buffer[] = [];
+          child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+          child.stderr.on('data', (chunk: Buffer) => chunks.push(chunk));
+          child.on('close', (code) =>
+            resolve({
+              title,
+              status: code ?? 1,
+              output: Buffer.concat(chunks).toString(),
+              seconds: ((Date.now() - started) / 1000).toFixed(1),
+            }),
+          );
+        }),
+    ),
+  );
+  for (const { title, status, output, seconds } of results) {
+    if (output.trim()) console.log(`\n── ${title} ──\n${output.trimEnd()}`);
+    if (status !== 0) console.error(`\n✖ ${title} failed after ${seconds}s`);
+    else console.log(`✔ ${title} (${seconds}s)`);
+  }
+  return results.find((r) => r.status !== 0)?.status ?? 0;
+}
+
 const must = (status: number) => status === 0 || process.exit(status);
 
 function ensureChromium(): void {
@@ -43,8 +77,13 @@ function ensureChromium(): void {
 }
 
 const only = process.argv[2];
-must(run('Type check', 'npm', ['run', '--silent', 'check']));
-must(run('Lint and format', 'npm', ['run', '--silent', 'lint']));
+// The type check and the lint are independent and mostly single-threaded: one core each.
+must(
+  await runTogether([
+    ['Type check', 'npm', ['run', '--silent', 'check']],
+    ['Lint and format', 'npm', ['run', '--silent', 'lint']],
+  ]),
+);
 must(run('Unit tests', 'npx', ['vitest', 'run', '--project', 'unit']));
 if (only === 'unit') process.exit(0);
 

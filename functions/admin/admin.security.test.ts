@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../tests/support/app.ts';
+import type { ErrorAnswer } from '../../tests/support/answers.ts';
 import { DATABASE_KINDS } from '../../tests/support/databases.ts';
 import type { AccessLevel, Role } from '#shared/access.ts';
 import { emails } from '../email/tables.ts';
@@ -84,7 +85,7 @@ describe.each(DATABASE_KINDS)('admin API roles on %s', (kind) => {
     for (const who of CALLERS) {
       const res = await call(who, row.method, row.path(), row.body);
       expect(res.status, `${row.label} as ${who}: ${await res.clone().text()}`).toBe(row.expect[who]);
-      const body = (await res.json()) as { error?: { code: string; requestId: string } };
+      const body = (await res.json()) as Partial<ErrorAnswer>;
       if (res.status >= 400) expect(body.error?.requestId, who).toEqual(expect.any(String));
       expect(res.headers.get('cache-control'), who).toMatch(/private|no-store/);
     }

@@ -12,6 +12,7 @@ import type { AccessLevel, Role } from '#shared/access.ts';
 import { createApp } from '../app.ts';
 import { rateLimits } from '../platform/abuse/tables.ts';
 import { createTestApp, type TestApp } from '../../tests/support/app.ts';
+import type { Api, Answer, ErrorAnswer } from '../../tests/support/answers.ts';
 import { DATABASE_KINDS } from '../../tests/support/databases.ts';
 import { quietLogger } from '../../tests/support/fixtures.ts';
 import { badTokens } from '../../tests/support/tokens.ts';
@@ -22,6 +23,7 @@ import { GENERATE_LIMIT, MAX_PROMPT_LENGTH } from './routes.ts';
 
 const PASSWORD = 'ai drafting table pass';
 type Caller = 'anonymous' | 'free' | 'subscriber' | 'premium' | 'editor' | 'admin';
+type DraftAnswer = Answer<Api['ai']['generate']['$post']>;
 const SIGNED_IN: Exclude<Caller, 'anonymous'>[] = ['free', 'subscriber', 'premium', 'editor', 'admin'];
 const CALLERS: Caller[] = ['anonymous', ...SIGNED_IN];
 const ACCOUNTS: Record<Exclude<Caller, 'anonymous'>, { role: Role; accessLevel: AccessLevel }> = {
@@ -80,7 +82,7 @@ describe.each(DATABASE_KINDS)('AI drafting on %s', (kind) => {
     expect(res.status, await res.clone().text()).toBe(EXPECTED[who]);
     expect(res.headers.get('cache-control')).toMatch(/private|no-store/);
     if (EXPECTED[who] !== 200) {
-      const body = (await res.json()) as { error: { code: string } };
+      const body = (await res.json()) as ErrorAnswer;
       expect(body.error.code).toBe(who === 'anonymous' ? 'unauthorized' : 'forbidden');
       expect(await counted()).toBe(0);
     } else {
@@ -91,7 +93,7 @@ describe.each(DATABASE_KINDS)('AI drafting on %s', (kind) => {
   it('answers the spec’s shape: a valid draft, marked offline when no model is configured', async () => {
     expect(t.services.drafter.kind).toBe('offline');
     const res = await generate('editor', { prompt: 'Generate a course about: email marketing for online shops' });
-    const body = (await res.json()) as { content: unknown; source: string };
+    const body = (await res.json()) as DraftAnswer;
     expect(Object.keys(body.content as object).sort()).toEqual(['body', 'description', 'tags', 'title']);
     const draft = DraftSchema.parse(body.content);
     expect(draft.body.startsWith(OFFLINE_NOTE)).toBe(true);
@@ -100,7 +102,7 @@ describe.each(DATABASE_KINDS)('AI drafting on %s', (kind) => {
     expect(body.source).toBe('offline');
     // With the type sent alongside, the prompt is the user's text alone.
     const typed = await generate('admin', { prompt: 'seasonal menu photos', type: 'market' });
-    expect(((await typed.json()) as { content: { body: string } }).content.body).toMatch(/## What is included/);
+    expect(((await typed.json()) as DraftAnswer).content.body).toMatch(/## What is included/);
   });
 
   it('refuses every kind of bad token with 401', async () => {
@@ -131,7 +133,7 @@ describe.each(DATABASE_KINDS)('AI drafting on %s', (kind) => {
     for (const [body, status] of bodies) {
       const res = await generate('admin', body);
       expect(res.status, JSON.stringify(body)).toBe(status);
-      const answer = (await res.json()) as { error: { code: string; message: string } };
+      const answer = (await res.json()) as ErrorAnswer;
       expect(answer.error.message).toEqual(expect.any(String));
     }
     const res = await t.app.request('/openai/generate', {
@@ -162,7 +164,7 @@ describe.each(DATABASE_KINDS)('AI drafting on %s', (kind) => {
     const limited = await generate('editor');
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect(((await limited.json()) as { error: { code: string } }).error.code).toBe('rate_limited');
+    expect(((await limited.json()) as ErrorAnswer).error.code).toBe('rate_limited');
     // Another staff member is not affected.
     expect((await generate('admin')).status).toBe(200);
   });
@@ -172,7 +174,7 @@ describe.each(DATABASE_KINDS)('AI drafting on %s', (kind) => {
     const app = createApp({ config: t.config, logger: quietLogger(), services: { ...t.services, drafter: broken } });
     const res = await generate('editor', { prompt: PROMPT }, app);
     expect(res.status).toBe(503);
-    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('unavailable');
+    expect(((await res.json()) as ErrorAnswer).error.code).toBe('unavailable');
   });
 
   describe('with the OpenAI adapter against a local compatible server', () => {

@@ -7,13 +7,7 @@
  * Loaded with a native import (never bundled by Vite), so server code stays out of the site bundle.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import {
-  CONTENT_TYPES,
-  toPublicItem,
-  type ContentType,
-  type PublicItem,
-  type PublicItemOf,
-} from '#shared/content/registry.ts';
+import { CONTENT_TYPES, toPublicItem, type ContentType, type PublicItem, type PublicItemOf } from '#shared/content/registry.ts';
 import type { BuildReader } from '#shared/content/reader.ts';
 import { loadConfig, type Config } from '../config.ts';
 import { openDatabase, type Database } from '../platform/db/client.ts';

@@ -107,8 +107,7 @@ export function createPublicContentCache(service: ContentService, { cacheControl
 
   const reader: PublicContentReader = {
     list: async <T extends ContentType>(type: T) => (await cache.listEntry(type)).value as PublicItemOf<T>[],
-    get: async <T extends ContentType>(type: T, slug: string) =>
-      (await cache.itemEntry(type, slug))?.value as PublicItemOf<T> | undefined,
+    get: async <T extends ContentType>(type: T, slug: string) => (await cache.itemEntry(type, slug))?.value as PublicItemOf<T> | undefined,
   };
 
   service.onChange(() => cache.clear());

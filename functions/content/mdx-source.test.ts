@@ -368,9 +368,7 @@ describe('the repository content folder', () => {
   });
 
   it('serves every root-relative media url from public/', () => {
-    const urls = [...all.flatMap((i) => i.media), ...lessons().flatMap((l) => l.media)]
-      .map((m) => m.url)
-      .filter((u) => u.startsWith('/'));
+    const urls = [...all.flatMap((i) => i.media), ...lessons().flatMap((l) => l.media)].map((m) => m.url).filter((u) => u.startsWith('/'));
     expect(urls.length).toBeGreaterThan(0);
     const missing = urls.filter((u) => !existsSync(path.join(ROOT, 'public', decodeURI(u))));
     expect(missing).toEqual([]);

@@ -33,7 +33,10 @@ describe('renderBody', () => {
   });
 
   it('drops raw HTML from database Markdown', () => {
-    const html = renderBody('Hi <script>alert(1)</script> <img src=x onerror=alert(1)> <iframe src="https://evil.example"></iframe>', 'markdown');
+    const html = renderBody(
+      'Hi <script>alert(1)</script> <img src=x onerror=alert(1)> <iframe src="https://evil.example"></iframe>',
+      'markdown',
+    );
     expect(html).not.toMatch(/<script|<img|<iframe|onerror/i);
   });
 
@@ -49,7 +52,10 @@ describe('renderBody', () => {
   });
 
   it('keeps only safe link and image targets', () => {
-    const html = renderBody('[a](javascript:alert(1)) [b](/pricing) [c](mailto:hi@example.com) ![i](http://insecure.example/x.png) ![j](/media/x.png)', 'markdown');
+    const html = renderBody(
+      '[a](javascript:alert(1)) [b](/pricing) [c](mailto:hi@example.com) ![i](http://insecure.example/x.png) ![j](/media/x.png)',
+      'markdown',
+    );
     expect(html).not.toContain('javascript:');
     expect(html).toContain('href="/pricing"');
     expect(html).toContain('href="mailto:hi@example.com"');

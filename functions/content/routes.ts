@@ -8,7 +8,9 @@ import type { AnswerLane } from '../platform/http/answer-lane.ts';
 import { sendCachedJson, type CachedAnswer, type JsonAnswer } from '../platform/http/respond.ts';
 import type { PublicContentCache } from './cache.ts';
 
-const SEGMENTS = Object.values(CONTENT_TYPE_INFO).map((i) => i.apiSegment).join(', ');
+const SEGMENTS = Object.values(CONTENT_TYPE_INFO)
+  .map((i) => i.apiSegment)
+  .join(', ');
 
 /** What the cache's answers hold (it keeps them untyped): a list's public items, or one. */
 type ListAnswer = CachedAnswer<PublicItem[]>;

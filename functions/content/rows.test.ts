@@ -72,7 +72,15 @@ describe('itemFromRow on rows stored before the registry', () => {
   it('reads a course row with its sections and lessons', () => {
     const sections = [{ id: 'start', title: 'Start', lessons: [lesson] }];
     const row = makeRow('course', { duration: '2 weeks', skillLevel: 'advanced', sections });
-    expect(itemFromRow(row)).toEqual({ ...columns, slug: 'a-course', title: 'A course', type: 'course', duration: '2 weeks', skillLevel: 'advanced', sections });
+    expect(itemFromRow(row)).toEqual({
+      ...columns,
+      slug: 'a-course',
+      title: 'A course',
+      type: 'course',
+      duration: '2 weeks',
+      skillLevel: 'advanced',
+      sections,
+    });
   });
 
   it('reads a tool row with and without its links', () => {
@@ -137,9 +145,16 @@ describe('rowFromInput', () => {
   });
 
   it('stores a course, a tool and a market item with only the fields they have', () => {
-    expect(rowFromInput('course', 'c', parseInput('course'), NOW).details).toEqual({ duration: 'Self-paced', skillLevel: 'beginner', sections: [] });
+    expect(rowFromInput('course', 'c', parseInput('course'), NOW).details).toEqual({
+      duration: 'Self-paced',
+      skillLevel: 'beginner',
+      sections: [],
+    });
     expect(rowFromInput('tool', 't', parseInput('tool'), NOW).details).toEqual({ updatedAt: '2026-05-06' });
-    expect(rowFromInput('market', 'm', parseInput('market', { price: 0 }), NOW).details).toEqual({ fileType: 'Digital download', price: 0 });
+    expect(rowFromInput('market', 'm', parseInput('market', { price: 0 }), NOW).details).toEqual({
+      fileType: 'Digital download',
+      price: 0,
+    });
   });
 
   it.each<[ContentType, Record<string, unknown>]>([
@@ -149,7 +164,9 @@ describe('rowFromInput', () => {
     ['market', { fileType: 'PDF', price: 12, downloadUrl: 'downloads/kit.pdf' }],
   ])('writes a %s row that reads back as the same item', (type, input) => {
     const row = rowFromInput(type, `a-${type}`, parseInput(type, input), NOW);
-    const item = itemFromRow(makeRow(type, row.details ?? {}, { title: row.title, description: row.description, tags: [], accessLevel: 'free', media: [] }));
+    const item = itemFromRow(
+      makeRow(type, row.details ?? {}, { title: row.title, description: row.description, tags: [], accessLevel: 'free', media: [] }),
+    );
     expect(item).toMatchObject({ type, title: common.title, ...input });
   });
 });

@@ -1,11 +1,5 @@
 /** Database rows of content_items to content items and back; the per-type part comes from the registry. */
-import {
-  detailsFromInput,
-  parseItem,
-  type ContentItem,
-  type ContentType,
-  type ParsedInputOf,
-} from '#shared/content/registry.ts';
+import { detailsFromInput, parseItem, type ContentItem, type ContentType, type ParsedInputOf } from '#shared/content/registry.ts';
 import type { ContentRow, NewContentRow } from './tables.ts';
 
 /** Columns and details JSON for a validated input; `slug` is decided by the caller. */

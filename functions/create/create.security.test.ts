@@ -7,11 +7,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../tests/support/app.ts';
+import type { Api, Answer, EditableAnswer, ErrorAnswer, WrittenAnswer } from '../../tests/support/answers.ts';
 import { DATABASE_KINDS } from '../../tests/support/databases.ts';
 import { rowCounts } from '../../tests/support/db-snapshot.ts';
 import { makeBlogInput, makeCourseInput, makeMarketInput, makeToolInput } from '../../tests/support/fixtures.ts';
 import type { AccessLevel, Role } from '#shared/access.ts';
-import { CONTENT_TYPE_INFO, type ContentType } from '#shared/content/registry.ts';
+import { CONTENT_TYPE_INFO, type ContentType, type PublicItem } from '#shared/content/registry.ts';
 
 const PASSWORD = 'creator table pass';
 type Caller = 'anonymous' | 'free' | 'subscriber' | 'premium' | 'editor' | 'other-editor' | 'admin';
@@ -59,7 +60,7 @@ describe.each(DATABASE_KINDS)('creator API on %s', (kind) => {
   async function created(who: SignedIn, type: ContentType, input = INPUTS[type]()) {
     const res = await call(who, 'POST', segment(type), input);
     expect(res.status, await res.clone().text()).toBe(201);
-    return (await res.json()) as { item: { id: string; slug: string; title: string }; path: string };
+    return (await res.json()) as WrittenAnswer;
   }
 
   describe.each(['blog', 'course', 'tool', 'market'] as ContentType[])('%s', (type) => {
@@ -82,7 +83,7 @@ describe.each(DATABASE_KINDS)('creator API on %s', (kind) => {
         expect(res.status, who).toBe(allowed ? 200 : who === 'anonymous' ? 401 : 403);
         expect(await publicStatus(), who).toBe(allowed ? 404 : 200);
         if (allowed) {
-          const read = (await (await call(who, 'GET', `${segment(type)}/${mine.item.id}`)).json()) as { published: boolean };
+          const read = (await (await call(who, 'GET', `${segment(type)}/${mine.item.id}`)).json()) as EditableAnswer;
           expect(read.published, who).toBe(false);
           expect((await call(who, 'PATCH', `${segment(type)}/${mine.item.id}`, { published: true })).status, who).toBe(200);
           expect(await publicStatus(), who).toBe(200);
@@ -136,14 +137,12 @@ describe.each(DATABASE_KINDS)('creator API on %s', (kind) => {
       const before = await rowCounts(t.database.db);
       const res = await call('editor', 'POST', '/blogs', body);
       expect(res.status, label).toBe(422);
-      const { error } = (await res.json()) as { error: { fields: Record<string, string[]> } };
-      expect(Object.keys(error.fields), label).toContain(field);
+      const { error } = (await res.json()) as ErrorAnswer;
+      expect(Object.keys(error.fields!), label).toContain(field);
       expect(await rowCounts(t.database.db), label).toEqual(before);
     }
-    const short = (await (await call('editor', 'POST', '/blogs', makeBlogInput({ title: 'ab' }))).json()) as {
-      error: { fields: Record<string, string[]> };
-    };
-    expect(short.error.fields.title).toEqual(['Title must be at least 3 characters']);
+    const short = (await (await call('editor', 'POST', '/blogs', makeBlogInput({ title: 'ab' }))).json()) as ErrorAnswer;
+    expect(short.error.fields!.title).toEqual(['Title must be at least 3 characters']);
   });
 
   it('refuses outside download links whose host is not on DOWNLOAD_HOSTS with 422 naming the field, writing nothing', async () => {
@@ -172,9 +171,9 @@ describe.each(DATABASE_KINDS)('creator API on %s', (kind) => {
       const before = await rowCounts(t.database.db);
       const res = await call('editor', 'POST', segment(type), body);
       expect(res.status, label).toBe(422);
-      const { error } = (await res.json()) as { error: { fields: Record<string, string[]> } };
-      expect(Object.keys(error.fields), label).toEqual([field]);
-      expect(error.fields[field]![0], label).toContain('DOWNLOAD_HOSTS');
+      const { error } = (await res.json()) as ErrorAnswer;
+      expect(Object.keys(error.fields!), label).toEqual([field]);
+      expect(error.fields![field]![0], label).toContain('DOWNLOAD_HOSTS');
       expect(await rowCounts(t.database.db), label).toEqual(before);
     }
     // A listed host (any case) and file keys are fine; a change to an unlisted host is refused too.
@@ -182,7 +181,7 @@ describe.each(DATABASE_KINDS)('creator API on %s', (kind) => {
     await created('editor', 'course', lesson('https://files.example.com/workbook.pdf'));
     const changed = await call('editor', 'PATCH', `/tools/${tool.item.id}`, { downloadUrl: 'https://evil.example/kit.zip' });
     expect(changed.status).toBe(422);
-    expect(Object.keys(((await changed.json()) as { error: { fields: object } }).error.fields)).toEqual(['downloadUrl']);
+    expect(Object.keys(((await changed.json()) as ErrorAnswer).error.fields!)).toEqual(['downloadUrl']);
     expect((await call('editor', 'PATCH', `/tools/${tool.item.id}`, { downloadUrl: 'downloads/kit.zip' })).status).toBe(200);
   });
 
@@ -190,7 +189,7 @@ describe.each(DATABASE_KINDS)('creator API on %s', (kind) => {
     const input = makeCourseInput({ price: 49, tags: ['One', 'Two'] });
     const mine = await created('editor', 'course', input);
     const res = await call('editor', 'GET', `/courses/${mine.item.id}`);
-    const { input: back } = (await res.json()) as { input: Record<string, unknown> };
+    const { input: back } = (await res.json()) as EditableAnswer;
     expect(back).toMatchObject({
       title: input.title,
       description: input.description,
@@ -215,9 +214,7 @@ describe.each(DATABASE_KINDS)('creator API on %s', (kind) => {
   it('the admin content catalog lists both sources: git items with their file, database items with their author', async () => {
     const mine = await created('editor', 'tool');
     const res = await t.app.request('/api/admin/content', { headers: { authorization: `Bearer ${tokens.admin}` } });
-    const { items } = (await res.json()) as {
-      items: { type: string; id: string; slug: string; source: string; file: string | null; path: string; createdBy: string | null }[];
-    };
+    const { items } = (await res.json()) as Answer<Api['admin']['content']['$get']>;
     const git = items.find((i) => i.type === 'blog' && i.slug === 'ai-content-workflow-guardrails')!;
     expect(git).toMatchObject({
       source: 'mdx',
@@ -256,7 +253,7 @@ describe.each(DATABASE_KINDS)('creator API on %s', (kind) => {
     expect(first.path).toBe(`/blog/${first.item.slug}`);
     expect((await call('editor', 'POST', '/blogs', makeBlogInput({ slug: first.item.slug }))).status).toBe(409);
 
-    const list = (await (await t.app.request('/api/public/blogs')).json()) as { slug: string }[];
+    const list = (await (await t.app.request('/api/public/blogs')).json()) as PublicItem[];
     expect(list.map((i) => i.slug)).toContain(first.item.slug);
     expect((await t.app.request(`/api/public/blogs/${first.item.slug}`)).status).toBe(200);
     const body = await (await call('editor', 'GET', `/blogs/${first.item.slug}/body`)).text();

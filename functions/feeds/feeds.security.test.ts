@@ -6,12 +6,20 @@
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccessLevel, Role } from '#shared/access.ts';
+import type { createProgressStore } from '../progress/store.ts';
 import { createTestApp, type TestApp } from '../../tests/support/app.ts';
+import type { Api, Answer, Json } from '../../tests/support/answers.ts';
 import { DATABASE_KINDS } from '../../tests/support/databases.ts';
 
 const PASSWORD = 'feed table pass';
 const PREMIUM_SENTINEL = 'PREMIUM-SENTINEL-7f3a';
 type Member = 'free' | 'subscriber' | 'premium' | 'editor';
+type FeedAnswer = Answer<Api['users']['me']['feed']['$get']>;
+type ProgressAnswer = Answer<Api['progress']['courses'][':slug']['progress']['$put']>;
+type MyProgressAnswer = Answer<Api['users']['me']['progress']['$get']>;
+/** The account export with the progress domain's part (the export types each domain's part as a record). */
+type ExportAnswer = Answer<Api['users']['me']['export']['$get']> &
+  Json<Awaited<ReturnType<ReturnType<typeof createProgressStore>['personalData']>>>;
 const ACCOUNTS: Record<Member, { role: Role; accessLevel: AccessLevel }> = {
   free: { role: 'member', accessLevel: 'free' },
   subscriber: { role: 'member', accessLevel: 'subscriber' },
@@ -46,7 +54,7 @@ describe.each(DATABASE_KINDS)('member feeds on %s', (kind) => {
 
   const api = (who: Member | undefined, path: string, method = 'GET') =>
     t.app.request(path, { method, headers: who ? { authorization: `Bearer ${tokens[who]}` } : {} });
-  const feedUrl = async (who: Member) => new URL(((await (await api(who, '/api/users/me/feed')).json()) as { url: string }).url);
+  const feedUrl = async (who: Member) => new URL(((await (await api(who, '/api/users/me/feed')).json()) as FeedAnswer).url);
   const fetchFeed = (url: URL) => t.app.request(url.pathname);
 
   it('refuses feed URLs and progress lists to visitors', async () => {
@@ -89,7 +97,7 @@ describe.each(DATABASE_KINDS)('member feeds on %s', (kind) => {
   it('revokes every earlier link on reset', async () => {
     const old = await feedUrl('subscriber');
     const reset = await api('subscriber', '/api/users/me/feed/reset', 'POST');
-    const fresh = new URL(((await reset.json()) as { url: string }).url);
+    const fresh = new URL(((await reset.json()) as Answer<Api['users']['me']['feed']['reset']['$post']>).url);
     expect(fresh.href).not.toBe(old.href);
     expect((await fetchFeed(old)).status).toBe(404);
     expect((await fetchFeed(fresh)).status).toBe(200);
@@ -129,11 +137,9 @@ describe.each(DATABASE_KINDS)('member feeds on %s', (kind) => {
         body: JSON.stringify({ lessonId, ...(completed === undefined ? {} : { completed }) }),
       });
     expect((await put('process-mapping', true)).status).toBe(200);
-    const last = (await (await put('roi-modeling')).json()) as { completed: string[]; lastLessonId: string; total: number };
+    const last = (await (await put('roi-modeling')).json()) as ProgressAnswer;
     expect(last).toMatchObject({ completed: ['process-mapping'], lastLessonId: 'roi-modeling', courseSlug: 'ai-automation-playbook' });
-    const list = (await (await api('premium', '/api/users/me/progress')).json()) as {
-      courses: { courseSlug: string; title: string; total: number }[];
-    };
+    const list = (await (await api('premium', '/api/users/me/progress')).json()) as MyProgressAnswer;
     expect(list.courses).toEqual([
       expect.objectContaining({
         courseSlug: 'ai-automation-playbook',
@@ -142,13 +148,11 @@ describe.each(DATABASE_KINDS)('member feeds on %s', (kind) => {
         completed: ['process-mapping'],
       }),
     ]);
-    const exported = (await (await api('premium', '/api/users/me/export')).json()) as {
-      courseProgress: { courses: { courseSlug: string }[]; completedLessons: { lessonId: string }[] };
-    };
+    const exported = (await (await api('premium', '/api/users/me/export')).json()) as ExportAnswer;
     expect(exported.courseProgress.courses).toEqual([expect.objectContaining({ courseSlug: 'ai-automation-playbook' })]);
     expect(exported.courseProgress.completedLessons).toEqual([expect.objectContaining({ lessonId: 'process-mapping' })]);
-    expect((await (await put('process-mapping', false)).json()) as { completed: string[] }).toMatchObject({ completed: [] });
+    expect((await (await put('process-mapping', false)).json()) as ProgressAnswer).toMatchObject({ completed: [] });
     // Another member sees nothing of it.
-    expect(((await (await api('subscriber', '/api/users/me/progress')).json()) as { courses: unknown[] }).courses).toEqual([]);
+    expect(((await (await api('subscriber', '/api/users/me/progress')).json()) as MyProgressAnswer).courses).toEqual([]);
   });
 });

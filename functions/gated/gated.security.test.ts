@@ -8,7 +8,9 @@
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCESS_LEVELS, checkAccess, type AccessLevel, type Role } from '#shared/access.ts';
+import type { PublicItemOf } from '#shared/content/registry.ts';
 import { createTestApp, type TestApp } from '../../tests/support/app.ts';
+import type { Api, Answer, ErrorAnswer } from '../../tests/support/answers.ts';
 import { DATABASE_KINDS } from '../../tests/support/databases.ts';
 import { makeCourseInput } from '../../tests/support/fixtures.ts';
 import { purchases } from '../payments/tables.ts';
@@ -16,6 +18,7 @@ import { badTokens } from '../../tests/support/tokens.ts';
 
 const PASSWORD = 'gated table pass';
 type Caller = 'anonymous' | 'free' | 'subscriber' | 'premium' | 'editor' | 'admin';
+type ProgressAnswer = Answer<Api['progress']['courses'][':slug']['progress']['$get']>;
 const CALLERS: Caller[] = ['anonymous', 'free', 'subscriber', 'premium', 'editor', 'admin'];
 const ACCOUNTS: Record<Exclude<Caller, 'anonymous'>, { role: Role; accessLevel: AccessLevel }> = {
   free: { role: 'member', accessLevel: 'free' },
@@ -111,7 +114,7 @@ describe.each(DATABASE_KINDS)('gated content API on %s', (kind) => {
         expect(res.headers.get('cache-control'), `${who} ${path(level)}`).toMatch(/private|no-store/);
         expect(res.headers.get('vary') ?? '', `${who} ${path(level)}`).toMatch(/authorization/i);
         if (res.status === 403) {
-          const error = ((await res.json()) as { error: { code: string; requiredLevel?: string } }).error;
+          const error = ((await res.json()) as ErrorAnswer).error;
           expect(error).toMatchObject({ code: 'forbidden', requiredLevel: level });
         }
         if (res.status === 401) expect(res.headers.get('www-authenticate')).toBe('Bearer');
@@ -149,7 +152,7 @@ describe.each(DATABASE_KINDS)('gated content API on %s', (kind) => {
     ]) {
       const res = await call('premium', path);
       expect(res.status, path).toBe(404);
-      expect(((await res.json()) as { error: { code: string } }).error.code).toBe('not_found');
+      expect(((await res.json()) as ErrorAnswer).error.code).toBe('not_found');
     }
   });
 
@@ -170,16 +173,16 @@ describe.each(DATABASE_KINDS)('gated content API on %s', (kind) => {
       expect(res.status, JSON.stringify(body)).toBeGreaterThanOrEqual(400);
       expect(res.status, JSON.stringify(body)).toBeLessThan(500);
     }
-    const progress = (await (await call('free', `/api/content/courses/${slug}/progress`)).json()) as { completed: string[] };
+    const progress = (await (await call('free', `/api/content/courses/${slug}/progress`)).json()) as ProgressAnswer;
     expect(progress.completed).toEqual([]);
   });
 
   it("keeps progress per member: one member cannot read or write another one's", async () => {
     const [slug, lessonId] = [UNTOUCHED, 'platform-and-catalog'];
     await call('subscriber', `/api/content/courses/${slug}/progress`, { method: 'PUT', body: { lessonId, completed: true } });
-    const mine = (await (await call('subscriber', `/api/content/courses/${slug}/progress`)).json()) as { completed: string[] };
+    const mine = (await (await call('subscriber', `/api/content/courses/${slug}/progress`)).json()) as ProgressAnswer;
     expect(mine.completed).toEqual([lessonId]);
-    const theirs = (await (await call('premium', `/api/content/courses/${slug}/progress`)).json()) as { completed: string[] };
+    const theirs = (await (await call('premium', `/api/content/courses/${slug}/progress`)).json()) as ProgressAnswer;
     expect(theirs.completed).not.toContain(lessonId);
   });
 
@@ -252,7 +255,7 @@ describe.each(DATABASE_KINDS)('gated content API on %s', (kind) => {
         got[who] = res.status;
         expect(res.headers.get('cache-control'), `${who} ${path}`).toMatch(/private|no-store/);
         if (res.status === 403) {
-          const error = ((await res.json()) as { error: { code: string; message: string; requiredLevel?: string } }).error;
+          const error = ((await res.json()) as ErrorAnswer).error;
           expect(error.code).toBe('forbidden');
           expect(error.message).toMatch(/^Buy this /);
           expect(error.requiredLevel).toBeUndefined();
@@ -266,7 +269,7 @@ describe.each(DATABASE_KINDS)('gated content API on %s', (kind) => {
     const downloadUrl = async (who: Caller, type: 'tool' | 'market', slug: string) => {
       const res = await call(who, `/api/content/${type === 'tool' ? 'tools' : 'market'}/${slug}/download`);
       expect(res.status).toBe(200);
-      const { url, expiresAt } = (await res.json()) as { url: string; expiresAt: string };
+      const { url, expiresAt } = (await res.json()) as Answer<Api['gated']['tools'][':slug']['download']['$get']>;
       expect(Date.parse(expiresAt) - Date.now()).toBeLessThanOrEqual(600_000);
       return new URL(url);
     };
@@ -309,7 +312,7 @@ describe.each(DATABASE_KINDS)('gated content API on %s', (kind) => {
       const expired = await t.services.tokens.sign('download', { key: 'downloads/chatbot-conversation-scripts.md' }, -10);
       const res = await fetchLink(`/api/files/download?token=${expired}`);
       expect(res.status).toBe(404);
-      expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/expired/);
+      expect(((await res.json()) as ErrorAnswer).error.message).toMatch(/expired/);
     });
 
     it('refuse tokens made for another purpose and keys outside the files folder', async () => {
@@ -320,9 +323,9 @@ describe.each(DATABASE_KINDS)('gated content API on %s', (kind) => {
 
     it('serve lesson media inline, with byte ranges, only through signed links', async () => {
       const [slug, lessonId] = ['ai-automation-playbook', 'monitoring-and-iteration'];
-      const lesson = (await (await call('premium', `/api/content/courses/${slug}/lessons/${lessonId}`)).json()) as {
-        media: { url: string; type: string }[];
-      };
+      const lesson = (await (await call('premium', `/api/content/courses/${slug}/lessons/${lessonId}`)).json()) as Answer<
+        Api['gated']['courses'][':slug']['lessons'][':lessonId']['$get']
+      >;
       const pdf = lesson.media.find((m) => m.type === 'pdf')!;
       expect(pdf.url).toMatch(/\/api\/files\/download\?token=/);
       const whole = await fetchLink(pdf.url);
@@ -354,8 +357,8 @@ describe.each(DATABASE_KINDS)('gated content API on %s', (kind) => {
 
     it('keeps the body out of the public API, which carries the public preview only', async () => {
       const res = await t.app.request(`/api/public/blogs/${ITEMS.blog.premium}`);
-      const item = (await res.json()) as { previewHtml?: string; content?: string };
-      expect(item.content).toBeUndefined();
+      const item = (await res.json()) as PublicItemOf<'blog'>;
+      expect(item).not.toHaveProperty('content');
       expect(item.previewHtml).toContain('Launching a store is easy.');
       expect(JSON.stringify(item)).not.toContain('PREMIUM-SENTINEL-7f3a');
       const list = await (await t.app.request('/api/public/blogs')).text();
@@ -363,7 +366,9 @@ describe.each(DATABASE_KINDS)('gated content API on %s', (kind) => {
     });
 
     it('renders the whole article for the entitled, preview marker removed and nothing executable', async () => {
-      const { html } = (await (await call('premium', `/api/content/blogs/${ITEMS.blog.premium}/body`)).json()) as { html: string };
+      const { html } = (await (await call('premium', `/api/content/blogs/${ITEMS.blog.premium}/body`)).json()) as Answer<
+        Api['gated']['blogs'][':slug']['body']['$get']
+      >;
       expect(html).toContain('Launching a store is easy.');
       expect(html).toContain('PREMIUM-SENTINEL-7f3a');
       expect(html).not.toMatch(/preview \*\/|<script|\son\w+=/i);

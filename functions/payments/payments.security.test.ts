@@ -9,6 +9,7 @@ import { eq } from 'drizzle-orm';
 import { profiles } from '../users/tables.ts';
 import { subscriptions } from './tables.ts';
 import { createTestApp, type TestApp } from '../../tests/support/app.ts';
+import type { Api, Answer } from '../../tests/support/answers.ts';
 import { DATABASE_KINDS } from '../../tests/support/databases.ts';
 
 const PASSWORD = 'billing table pass';
@@ -38,7 +39,7 @@ describe.each(DATABASE_KINDS)('payment routes on %s', (kind) => {
       successUrl: SUCCESS,
       cancelUrl: '/pricing',
     });
-    paidSession = ((await res.json()) as { sessionId: string }).sessionId;
+    paidSession = ((await res.json()) as Answer<Api['payments']['stripe']['create-session']['$post']>).sessionId;
     await t.services.embeddedBilling!.testPages.pay(paidSession, { cardNumber: '4242424242424242', expiry: '12/34', cvc: '123' });
     customerId = (await t.database.db.select().from(profiles).where(eq(profiles.id, who.owner.id)))[0]!.customerId!;
     subscriptionId = (await t.database.db.select().from(subscriptions).where(eq(subscriptions.userId, who.owner.id)))[0]!.id;

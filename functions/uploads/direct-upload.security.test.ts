@@ -10,6 +10,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../tests/support/app.ts';
+import type { CompletedUploadAnswer, ErrorAnswer, UploadAnswer } from '../../tests/support/answers.ts';
 import { DATABASE_KINDS, openTestDatabase } from '../../tests/support/databases.ts';
 import { startS3 } from '../../tests/support/s3.ts';
 import { tempDir } from '../../tests/support/temp.ts';
@@ -123,7 +124,7 @@ describe('direct uploads to the bucket', () => {
     expect(image.key).toMatch(/^[0-9a-f]{32}\.png$/);
     expect(new URL(image.url).origin).toBe(s3.endpoint);
     expect((await put(image, PNG)).status).toBe(200);
-    const { url } = (await (await complete(image.key)).json()) as { url: string };
+    const { url } = (await (await complete(image.key)).json()) as CompletedUploadAnswer;
     const served = await t.app.request(url);
     expect(served.headers.get('content-type')).toBe('image/png');
     expect(Buffer.from(await served.arrayBuffer())).toEqual(PNG);
@@ -154,7 +155,7 @@ describe('direct uploads to the bucket', () => {
     ] as const) {
       const res = await presign(body);
       expect(res.status, JSON.stringify(body)).toBe(status);
-      expect(((await res.json()) as { error: { message: string } }).error.message).toEqual(expect.any(String));
+      expect(((await res.json()) as ErrorAnswer).error.message).toEqual(expect.any(String));
     }
     expect(await media().list()).toEqual(before);
   });
@@ -182,7 +183,7 @@ describe('direct uploads to the bucket', () => {
     await put(offer, pngOfSize(4096));
     const res = await complete(offer.key);
     expect(res.status).toBe(422);
-    expect(((await res.json()) as { error: { fields: Record<string, string[]> } }).error.fields).toHaveProperty('size');
+    expect(((await res.json()) as ErrorAnswer).error.fields).toHaveProperty('size');
     expect(await media().stat(offer.key)).toBeUndefined();
   });
 
@@ -250,7 +251,7 @@ describe('uploads shared by two instances (one database, one bucket)', () => {
       body: form.body,
     });
     expect(posted.status).toBe(201);
-    const { url: key } = (await posted.json()) as { url: string };
+    const { url: key } = (await posted.json()) as UploadAnswer;
     const link = new URL(await a.services.downloads.mediaUrl(key, 60));
     const whole = await b.app.request(link.pathname + link.search);
     expect(whole.status).toBe(200);
@@ -265,7 +266,7 @@ describe('uploads shared by two instances (one database, one bucket)', () => {
   it('completes on one instance what was registered on the other, and serves public media from either', async () => {
     const offer = (await (await json(a, '/api/upload/presign', editor, { contentType: 'image/png', size: PNG.length })).json()) as Offer;
     await fetch(offer.url, { method: 'PUT', headers: offer.headers, body: PNG });
-    const { url } = (await (await json(b, '/api/upload/complete', editor, { key: offer.key })).json()) as { url: string };
+    const { url } = (await (await json(b, '/api/upload/complete', editor, { key: offer.key })).json()) as CompletedUploadAnswer;
     for (const t of [a, b]) expect(Buffer.from(await (await t.app.request(url)).arrayBuffer())).toEqual(PNG);
     const ranged = await b.app.request(url, { headers: { range: 'bytes=0-7' } });
     expect(ranged.status).toBe(206);

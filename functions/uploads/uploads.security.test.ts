@@ -10,6 +10,7 @@ import { readdir } from 'node:fs/promises';
 import { serve, type ServerType } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../tests/support/app.ts';
+import type { ErrorAnswer, UploadAnswer } from '../../tests/support/answers.ts';
 import { DATABASE_KINDS } from '../../tests/support/databases.ts';
 import { tempDir } from '../../tests/support/temp.ts';
 import { multipart, PDF, PNG, pngOfSize, type Part } from '../../tests/support/uploads.ts';
@@ -57,7 +58,7 @@ async function setUp(kind: (typeof DATABASE_KINDS)[number]) {
 
 async function expectError(res: Response, status: number) {
   expect(res.status, await res.clone().text()).toBe(status);
-  const body = (await res.json()) as { error?: { code?: string; message?: string; requestId?: string } };
+  const body = (await res.json()) as Partial<ErrorAnswer>;
   expect(body.error?.message).toEqual(expect.any(String));
   expect(body.error?.requestId).toBe(res.headers.get('x-request-id'));
 }
@@ -77,7 +78,7 @@ describe.each(DATABASE_KINDS)('upload roles on %s', (kind) => {
       return;
     }
     expect(res.status).toBe(201);
-    const { url } = (await res.json()) as { url: string };
+    const { url } = (await res.json()) as UploadAnswer;
     expect(url).toMatch(/^\/uploads\/[0-9a-f]{32}\.png$/);
     // Served back as stored, with headers that keep it from running as a page.
     const served = await s.t.app.request(url);
@@ -126,9 +127,9 @@ describe('upload bad input', () => {
   it('accepts a PDF and a PNG; the name comes from the sniffed type, never the client', async () => {
     const pdf = await s.upload('editor', [{ field: 'file', filename: 'report.png', type: 'image/png', body: PDF }]);
     expect(pdf.status).toBe(201);
-    expect(((await pdf.json()) as { url: string }).url).toMatch(/^\/uploads\/[0-9a-f]{32}\.pdf$/);
+    expect(((await pdf.json()) as UploadAnswer).url).toMatch(/^\/uploads\/[0-9a-f]{32}\.pdf$/);
     const image = await s.upload('editor', [png(PNG, 'no-extension')]);
-    expect(((await image.json()) as { url: string }).url).toMatch(/\.png$/);
+    expect(((await image.json()) as UploadAnswer).url).toMatch(/\.png$/);
   });
 
   it.each([
@@ -154,7 +155,7 @@ describe('upload bad input', () => {
     const before = await s.stored();
     const res = await s.upload('editor', [png(PNG, filename)]);
     expect(res.status).toBe(201);
-    const { url } = (await res.json()) as { url: string };
+    const { url } = (await res.json()) as UploadAnswer;
     expect(url).toMatch(/^\/uploads\/[0-9a-f]{32}\.png$/);
     const after = await s.stored();
     expect(after.length).toBe(before.length + 1);

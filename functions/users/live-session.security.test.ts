@@ -13,6 +13,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../tests/support/app.ts';
+import type { ErrorAnswer } from '../../tests/support/answers.ts';
 import { DATABASE_KINDS } from '../../tests/support/databases.ts';
 
 type Rule = 'live' | 'signature' | 'auth';
@@ -189,7 +190,7 @@ describe.each(DATABASE_KINDS)('signed-out tokens on %s', (kind) => {
     const res = await call(row, tokens[who].out);
     if (row.rule === 'live') {
       expect(res.status, 'signed-out token').toBe(401);
-      expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/session has ended/);
+      expect(((await res.json()) as ErrorAnswer).error.message).toMatch(/session has ended/);
     } else if (row.rule === 'auth') {
       expect(res.status, 'signed-out token').toBe(403);
       expect(await res.json()).toMatchObject({ error_code: 'session_not_found' });

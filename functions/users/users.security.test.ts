@@ -6,6 +6,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../tests/support/app.ts';
+import type { Api, Answer, ErrorAnswer, ViewerAnswer } from '../../tests/support/answers.ts';
 import { DATABASE_KINDS } from '../../tests/support/databases.ts';
 import { badTokens } from '../../tests/support/tokens.ts';
 import { auditLog, profiles } from './tables.ts';
@@ -15,6 +16,7 @@ import type { AccessLevel, Role } from '#shared/access.ts';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './demo.ts';
 
 const PASSWORD = 'security table pass';
+type ExportAnswer = Answer<Api['users']['me']['export']['$get']>;
 type Caller = 'anonymous' | 'free' | 'subscriber' | 'premium' | 'editor' | 'admin' | 'another';
 const SIGNED_IN: Exclude<Caller, 'anonymous'>[] = ['free', 'subscriber', 'premium', 'editor', 'admin', 'another'];
 const ACCOUNTS: Record<Exclude<Caller, 'anonymous'>, { role: Role; accessLevel: AccessLevel }> = {
@@ -101,7 +103,7 @@ describe.each(DATABASE_KINDS)('user API roles on %s', (kind) => {
     for (const [who, status] of Object.entries(row.expect) as [Caller, number][]) {
       const res = await call(who, row.method, row.path(), row.body);
       expect(res.status, `${row.label} as ${who}`).toBe(status);
-      const body = (await res.json()) as { error?: { code: string; requestId: string }; id?: string };
+      const body = (await res.json()) as Partial<ErrorAnswer>;
       if (status >= 400) expect(body.error?.requestId, `${who}`).toEqual(expect.any(String));
       expect(res.headers.get('cache-control'), `${who}`).toMatch(/private|no-store/);
       expect(res.headers.get('vary'), `${who}`).toMatch(/Authorization/);
@@ -118,7 +120,7 @@ describe.each(DATABASE_KINDS)('user API roles on %s', (kind) => {
   });
 
   it('answers your own data only, and an admin’s access change is audited', async () => {
-    const mine = (await (await call('another', 'GET', '/me/export')).json()) as { profile: { id: string; email: string } };
+    const mine = (await (await call('another', 'GET', '/me/export')).json()) as ExportAnswer;
     expect(mine.profile).toMatchObject({ id: ids.another, email: emailOf('another') });
     const renamed = await call('another', 'PATCH', '/me', { name: 'Renamed', language: 'fr' });
     expect(await renamed.json()).toMatchObject({ id: ids.another, name: 'Renamed', language: 'fr' });
@@ -158,9 +160,7 @@ describe.each(DATABASE_KINDS)('user API roles on %s', (kind) => {
     });
     const profileOf = async (id: string) => (await t.database.db.select().from(profiles).where(eq(profiles.id, id)))[0];
     const me = async (token: string) =>
-      (await (await admins.app.request('/api/users/me', { headers: { authorization: `Bearer ${token}` } })).json()) as {
-        viewer: { role: string; accessLevel: string };
-      };
+      (await (await admins.app.request('/api/users/me', { headers: { authorization: `Bearer ${token}` } })).json()) as ViewerAnswer;
     try {
       // Made by the server (staff, demo): the server vouches for the address.
       const boss = await admins.services.auth.createConfirmedUser(`Boss-${kind}@security.test`, PASSWORD, 'Boss');
@@ -232,7 +232,7 @@ describe.each(DATABASE_KINDS)('user API roles on %s', (kind) => {
     await expect(t.services.auth.signInWithPassword({ email: address, password: PASSWORD })).rejects.toMatchObject({
       code: 'invalid_credentials',
     });
-    const exported = (await (await call('free', 'GET', '/me/export')).json()) as { profile: { id: string } };
+    const exported = (await (await call('free', 'GET', '/me/export')).json()) as ExportAnswer;
     expect(exported.profile.id).toBe(ids.free);
   });
 });

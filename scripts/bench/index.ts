@@ -18,6 +18,7 @@
  *  8. Scale-out: three instances behind nginx, one SIGKILLed under load and replaced (nothing lost).
  *  9. A CDN in front (nginx proxy_cache): share of anonymous page and list requests served from the cache (goal >= 95%).
  * Options: --only=api,gated,auth,weight,scale,email,payments,uploads,lighthouse,bundle,scale-out,cdn  --duration=10 (seconds per load run)  --rounds=3
+ * Longer than the house's file size: the driver of every budget's measurement, one short function each.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { closeSync, cpSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

@@ -11,6 +11,7 @@ import { emails } from '../../functions/email/tables.ts';
 import { html } from '../../functions/email/templates/html.ts';
 import { layout } from '../../functions/email/templates/layout.ts';
 import { DEMO_PASSWORD } from '../../functions/users/demo.ts';
+import type { PublicItemOf } from '#shared/content/registry.ts';
 import { quietLogger } from '../support/fixtures.ts';
 import { seriousViolations } from './axe.ts';
 import { DEMO_ADMIN, setAccessLevel, signedInMember } from './members.ts';
@@ -210,7 +211,7 @@ test('an admin lists content from both sources, git items read-only, edits, unpu
   await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
   const itemPath = new URL(page.url()).pathname;
   const publicTitles = async () =>
-    ((await (await page.request.get('/api/public/tools')).json()) as { title: string }[]).map((t) => t.title);
+    ((await (await page.request.get('/api/public/tools')).json()) as PublicItemOf<'tool'>[]).map((t) => t.title);
 
   // Unpublish takes it off the site but keeps it here, marked; Publish brings it back.
   await page.goto('/admin');

@@ -3,6 +3,7 @@
  * two buttons, the six service cards, the three teasers and the Organization JSON-LD.
  */
 import { expect, test, type Page } from '@playwright/test';
+import type { PublicItemOf } from '#shared/content/registry.ts';
 import { gotoReady, jsonLd, SERVICES } from './marketing-support.ts';
 
 type SplashEvent = { value: number; state: string | null; t: number };
@@ -139,7 +140,7 @@ test('the teasers link to real posts, tools and courses', async ({ page, request
 });
 
 test('the latest posts are the three newest articles', async ({ page, request }) => {
-  const blogs = (await (await request.get('/api/public/blogs')).json()) as { slug: string; publishedDate: string }[];
+  const blogs = (await (await request.get('/api/public/blogs')).json()) as PublicItemOf<'blog'>[];
   const newest = [...blogs].sort((a, b) => b.publishedDate.localeCompare(a.publishedDate)).slice(0, 3);
   await gotoReady(page, '/');
   const hrefs = await page

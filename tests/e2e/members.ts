@@ -9,6 +9,7 @@ import { openDatabase } from '../../functions/platform/db/client.ts';
 import { emails } from '../../functions/email/tables.ts';
 import { DEMO_PASSWORD } from '../../functions/users/demo.ts';
 import { quietLogger } from '../support/fixtures.ts';
+import type { SessionAnswer, SignedUpAnswer } from '../support/answers.ts';
 
 export const PASSWORD = 'gated journey pass';
 export const DEMO_ADMIN = 'admin@demo.beacongrowth.co';
@@ -50,7 +51,7 @@ export async function signedInMember(page: Page, name: string): Promise<{ id: st
     data: { email, password: PASSWORD },
   });
   expect(res.ok(), `sign-up: ${res.status()}`).toBe(true);
-  const { id } = (await res.json()) as { id: string };
+  const { id } = (await res.json()) as SignedUpAnswer;
   await page.goto(await confirmationLink(email));
   await page.waitForURL((url) => url.pathname === '/' && !url.hash, { timeout: 15_000 });
   await expect.poll(() => page.evaluate(() => Object.keys(localStorage).some((k) => /^sb-.+-auth-token$/.test(k)))).toBe(true);
@@ -64,7 +65,7 @@ export async function adminToken(request: APIRequestContext): Promise<string> {
     data: { email: DEMO_ADMIN, password: DEMO_PASSWORD },
   });
   expect(res.ok(), `admin sign-in: ${res.status()}`).toBe(true);
-  return ((await res.json()) as { access_token: string }).access_token;
+  return ((await res.json()) as SessionAnswer).access_token;
 }
 
 /** Sets a member's access level as the demo admin does it (PUT /api/users/{id}/accessLevel). */

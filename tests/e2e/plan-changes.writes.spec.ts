@@ -15,6 +15,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { loadConfig } from '../../functions/config.ts';
 import { startServer } from '../../functions/main.ts';
 import { quietLogger } from '../support/fixtures.ts';
+import type { Api, Answer, ViewerAnswer } from '../support/answers.ts';
 import { freePort } from '../support/postgres.ts';
 import { signedEvent, startStripeFake, type StripeFake } from '../support/stripe-fake.ts';
 import { seriousViolations } from './axe.ts';
@@ -38,7 +39,7 @@ async function startSubscriberCheckout(page: Page, base: string): Promise<string
     data: { priceId: 'price_subscriber_monthly', successUrl: SUCCESS, cancelUrl: '/pricing?canceled=true' },
   });
   expect(res.ok(), await res.text()).toBe(true);
-  return ((await res.json()) as { sessionId: string }).sessionId;
+  return ((await res.json()) as Answer<Api['payments']['stripe']['create-session']['$post']>).sessionId;
 }
 
 const tier = (page: Page, name: string) => page.getByRole('article', { name });
@@ -207,6 +208,6 @@ test.describe('on Stripe (the stateful fake, through the official SDK)', () => {
     await expect(card.getByTestId('subscription-details')).toContainText('Subscriber');
     await expect(card.getByTestId('scheduled-change')).toHaveCount(0);
     const me = await page.request.get(`${base}/api/users/me`, { headers: { authorization: `Bearer ${await tokenOf(page)}` } });
-    expect(((await me.json()) as { viewer: { accessLevel: string } }).viewer.accessLevel).toBe('subscriber');
+    expect(((await me.json()) as ViewerAnswer).viewer.accessLevel).toBe('subscriber');
   });
 });

@@ -13,6 +13,7 @@ import { emails } from '../../functions/email/tables.ts';
 import { profiles } from '../../functions/users/tables.ts';
 import { CODE_FAILURES, MAX_CODE_ATTEMPTS, PASSWORD_FAILURES } from '../../functions/auth/guessing.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
+import type { Api, Answer } from '../support/answers.ts';
 import { DATABASE_KINDS } from '../support/databases.ts';
 
 const PASSWORD = 'correct horse battery';
@@ -79,7 +80,7 @@ describe.each(DATABASE_KINDS)('account security on %s', (kind) => {
     it('refuses the deleted member’s still-valid token everywhere and never re-creates the profile', async () => {
       const { id, address, session } = await member('zombie');
       const token = session.access_token;
-      const feed = ((await (await api(token, 'GET', '/api/users/me/feed')).json()) as { url: string }).url;
+      const feed = ((await (await api(token, 'GET', '/api/users/me/feed')).json()) as Answer<Api['users']['me']['feed']['$get']>).url;
       expect((await t.app.request(new URL(feed).pathname)).status).toBe(200);
 
       expect((await api(token, 'DELETE', '/api/users/me')).status).toBe(204);

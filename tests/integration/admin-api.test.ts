@@ -14,6 +14,7 @@ import { leads } from '../../functions/leads/tables.ts';
 import { newsletterSubscribers } from '../../functions/newsletter/tables.ts';
 import { purchases, subscriptions } from '../../functions/payments/tables.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
+import type { Api, Answer } from '../support/answers.ts';
 import { DATABASE_KINDS } from '../support/databases.ts';
 
 const PASSWORD = 'admin api pass';
@@ -71,7 +72,7 @@ describe.each(DATABASE_KINDS)('admin API on %s', (kind) => {
       .values(mail('queued', { attempts: 3, errorMessage: 'connect ECONNREFUSED 127.0.0.1:25', nextAttemptAt }))
       .returning();
 
-    type Rec = Record<string, unknown>;
+    type Rec = Answer<Api['emails']['recent']['$get']>[number];
     const recent = await json<Rec[]>(call('GET', '/api/email/recent?limit=10'));
     expect(recent).toHaveLength(3);
     const failedRecord = recent.find((r) => r.id === failed!.id)!;
@@ -102,11 +103,11 @@ describe.each(DATABASE_KINDS)('admin API on %s', (kind) => {
     });
     const fresh = queue.find((r) => r.id !== retrying!.id)!;
     expect(fresh.delivery).toMatchObject({ attempts: 0, lastError: null, sending: false });
-    expect(typeof (fresh.delivery as { nextAttemptAt: unknown }).nextAttemptAt).toBe('string');
+    expect(typeof fresh.delivery.nextAttemptAt).toBe('string');
     await t.database.db
       .update(emails)
       .set({ leaseOwner: 'worker-1', leaseExpiresAt: new Date(Date.now() + 60_000) })
-      .where(eq(emails.id, fresh.id as string));
+      .where(eq(emails.id, fresh.id));
     const held = (await json<Rec[]>(call('GET', '/api/email/queue'))).find((r) => r.id === fresh.id)!;
     expect(held.delivery).toMatchObject({ sending: true });
 

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../functions/config.ts';
 import { startServer, type RunningServer } from '../../functions/main.ts';
 import { CONTENT_DIR } from '../support/app.ts';
+import type { Api, Answer } from '../support/answers.ts';
 import { quietLogger } from '../support/fixtures.ts';
 import { freePort } from '../support/postgres.ts';
 import { tempDir } from '../support/temp.ts';
@@ -62,7 +63,7 @@ describe('hosted auth mode', () => {
 
     const res = await fetch(`${product.url}/api/users/me/export`, { headers: { authorization: `Bearer ${token}` } });
     expect(res.status).toBe(200);
-    const body = (await res.json()) as { profile: { id: string; email: string; accessLevel: string; role: string } };
+    const body = (await res.json()) as Answer<Api['users']['me']['export']['$get']>;
     expect(body.profile).toMatchObject({ id: data.user!.id, email: 'hosted.member@example.test', accessLevel: 'free', role: 'member' });
 
     // A token from elsewhere (the product's own issuer would differ) is refused.

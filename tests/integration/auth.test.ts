@@ -12,6 +12,7 @@ import { authRefreshTokens, authSessions, authUsers } from '../../functions/auth
 import { emails } from '../../functions/email/tables.ts';
 import { profiles } from '../../functions/users/tables.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
+import type { JwksAnswer } from '../support/answers.ts';
 import { DATABASE_KINDS } from '../support/databases.ts';
 import { badTokens } from '../support/tokens.ts';
 
@@ -174,7 +175,7 @@ describe.each(DATABASE_KINDS)('embedded auth on %s', (kind) => {
     const { data } = await sb.auth.signInWithPassword({ email: address, password: PASSWORD });
     const header = decodeProtectedHeader(data.session!.access_token);
     expect(header).toMatchObject({ alg: 'ES256', typ: 'JWT' });
-    const jwks = (await (await t.app.request('/auth/v1/.well-known/jwks.json')).json()) as { keys: Record<string, unknown>[] };
+    const jwks = (await (await t.app.request('/auth/v1/.well-known/jwks.json')).json()) as JwksAnswer;
     expect(jwks.keys.map((k) => k.kid)).toContain(header.kid);
     for (const key of jwks.keys) {
       expect(key).not.toHaveProperty('d');
@@ -346,7 +347,7 @@ describe.each(DATABASE_KINDS)('embedded auth on %s', (kind) => {
     expect(newKid).not.toBe(oldKid);
     const after = (await sb.auth.signInWithPassword({ email: address, password: PASSWORD })).data.session!.access_token;
     expect(decodeProtectedHeader(after).kid).toBe(newKid);
-    const jwks = (await (await t.app.request('/auth/v1/.well-known/jwks.json')).json()) as { keys: { kid: string }[] };
+    const jwks = (await (await t.app.request('/auth/v1/.well-known/jwks.json')).json()) as JwksAnswer;
     expect(jwks.keys.map((k) => k.kid)).toEqual(expect.arrayContaining([oldKid, newKid]));
     for (const token of [before, after]) {
       expect((await sb.auth.getUser(token)).error).toBeNull();

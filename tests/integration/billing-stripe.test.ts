@@ -22,6 +22,7 @@ import { purchases, subscriptions } from '../../functions/payments/tables.ts';
 import { webhookEvents } from '../../functions/platform/webhooks/tables.ts';
 import { DEMO_PASSWORD } from '../../functions/users/demo.ts';
 import { CONTENT_DIR } from '../support/app.ts';
+import type { Api, Answer, ErrorAnswer, SessionAnswer } from '../support/answers.ts';
 import { pgAdminUrl } from '../support/databases.ts';
 import { makeMarketInput, quietLogger } from '../support/fixtures.ts';
 import { REFUSED_PURCHASE } from '#shared/payments/purchasable.ts';
@@ -32,6 +33,8 @@ import { tempDir } from '../support/temp.ts';
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const WEBHOOK_SECRET = 'whsec_billing_stripe_test_secret';
 const SUCCESS = '/payment/confirmation?session_id={CHECKOUT_SESSION_ID}&payment_status=success';
+type CheckoutAnswer = Answer<Api['payments']['stripe']['create-session']['$post']>;
+type CancelAnswer = Answer<Api['payments']['stripe']['subscriptions'][':subscriptionId']['cancel']['$post']>;
 
 describe('payments through the Stripe adapter (real server, Postgres, Stripe fake)', () => {
   let fake: StripeFake;
@@ -93,7 +96,7 @@ describe('payments through the Stripe adapter (real server, Postgres, Stripe fak
       body: JSON.stringify({ email, password: DEMO_PASSWORD }),
     });
     expect(res.status, email).toBe(200);
-    const body = (await res.json()) as { access_token: string; user: { id: string } };
+    const body = (await res.json()) as SessionAnswer;
     return { token: body.access_token, id: body.user.id };
   }
 
@@ -108,7 +111,7 @@ describe('payments through the Stripe adapter (real server, Postgres, Stripe fak
   async function checkout(token: string, priceId: string): Promise<string> {
     const res = await call(token, '/stripe/create-session', { priceId, successUrl: SUCCESS, cancelUrl: '/pricing?canceled=true' });
     expect(res.status, await res.clone().text()).toBe(200);
-    const { sessionId, url } = (await res.json()) as { sessionId: string; url: string };
+    const { sessionId, url } = (await res.json()) as Extract<CheckoutAnswer, { url: string }>;
     expect(url).toBe(`https://checkout.stripe.com/c/pay/${sessionId}`);
     return sessionId;
   }
@@ -142,23 +145,25 @@ describe('payments through the Stripe adapter (real server, Postgres, Stripe fak
 
     const customerId = created.customer!;
     const read = await call(member.token, `/stripe/subscriptions/${customerId}`);
-    const subscription = (await read.json()) as { subscriptionId: string; status: string; cancelAtPeriodEnd: boolean };
+    const subscription = (await read.json()) as NonNullable<Answer<Api['payments']['stripe']['subscriptions'][':customerId']['$get']>>;
     expect(subscription).toMatchObject({ status: 'active', cancelAtPeriodEnd: false });
 
     const canceled = await call(member.token, `/stripe/subscriptions/${subscription.subscriptionId}/cancel`, {});
-    expect(((await canceled.json()) as { subscription: { cancelAtPeriodEnd: boolean } }).subscription.cancelAtPeriodEnd).toBe(true);
+    expect(((await canceled.json()) as CancelAnswer).subscription.cancelAtPeriodEnd).toBe(true);
     expect(fake.state.subscriptions.get(subscription.subscriptionId)!.cancel_at_period_end).toBe(true);
     expect(await levelOf(member.id)).toBe('premium'); // paid until the period ends
 
     const portal = await call(member.token, '/stripe/create-portal-session', { customerId, returnUrl: '/account' });
     expect(portal.status).toBe(200);
-    expect(((await portal.json()) as { url: string }).url).toMatch(/^https:\/\/billing\.stripe\.com\//);
+    expect(((await portal.json()) as Answer<Api['payments']['stripe']['create-portal-session']['$post']>).url).toMatch(
+      /^https:\/\/billing\.stripe\.com\//,
+    );
 
     // Stripe down (the SDK's two retries included): a 503 the browser can retry, in the one error shape.
     fake.failNext(3);
     const down = await call(member.token, '/stripe/create-portal-session', { customerId, returnUrl: '/account' });
     expect(down.status).toBe(503);
-    expect(((await down.json()) as { error: { code: string } }).error.code).toBe('unavailable');
+    expect(((await down.json()) as ErrorAnswer).error.code).toBe('unavailable');
   });
 
   it('changes plans through the SDK: an upgrade invoiced at once, a downgrade on a schedule that keep and cancel release', async () => {
@@ -169,7 +174,7 @@ describe('payments through the Stripe adapter (real server, Postgres, Stripe fak
     const change = async (priceId: string) => {
       const res = await call(member.token, `/stripe/subscriptions/${subscriptionId}/change`, { priceId });
       expect(res.status, await res.clone().text()).toBe(200);
-      return (await res.json()) as { change: string; accessLevel: string; charged?: number; subscription: { scheduledChange: unknown } };
+      return (await res.json()) as Answer<Api['payments']['stripe']['subscriptions'][':subscriptionId']['change']['$post']>;
     };
 
     const up = await change('price_premium_monthly');
@@ -268,7 +273,7 @@ describe('payments through the Stripe adapter (real server, Postgres, Stripe fak
       cancelUrl: `/market/${item.slug}`,
     });
     expect(res.status, await res.clone().text()).toBe(200);
-    const { sessionId } = (await res.json()) as { sessionId: string };
+    const { sessionId } = (await res.json()) as CheckoutAnswer;
     // Unpublished by another instance while the member pays; the server hears of it through Postgres.
     await content.update('market', item.id, { published: false });
     await expect.poll(async () => (await fetch(`${base}/api/public/market/${item.slug}`)).status, { timeout: 10_000 }).toBe(404);
@@ -291,7 +296,7 @@ describe('payments through the Stripe adapter (real server, Postgres, Stripe fak
     const [webhook, confirm] = await Promise.all([deliver(), call(member.token, '/stripe/confirm', { sessionId })]);
     expect(webhook.status).toBe(200);
     expect(confirm.status).toBe(409);
-    expect(((await confirm.json()) as { error: { message: string } }).error.message).toBe(REFUSED_PURCHASE);
+    expect(((await confirm.json()) as ErrorAnswer).error.message).toBe(REFUSED_PURCHASE);
     expect((await call(member.token, '/stripe/confirm', { sessionId })).status).toBe(409);
 
     // One full refund of the session's payment, asked under the session's idempotency key.

@@ -18,6 +18,7 @@ import { testBillingSessions, testBillingSubscriptions } from '../../functions/p
 import { loadSigningSecret } from '../../functions/platform/secrets/service.ts';
 import { createSecretStore } from '../../functions/platform/secrets/store.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
+import type { Api, Answer, ErrorAnswer } from '../support/answers.ts';
 import { DATABASE_KINDS } from '../support/databases.ts';
 import { makeCourseInput, makeMarketInput } from '../support/fixtures.ts';
 import { REFUNDED_DUPLICATE, REFUSED_PURCHASE } from '#shared/payments/purchasable.ts';
@@ -26,6 +27,9 @@ const PASSWORD = 'billing flow pass';
 const DAY = 86_400_000;
 const SUCCESS = '/payment/confirmation?session_id={CHECKOUT_SESSION_ID}&payment_status=success';
 const stripe = new Stripe('sk_test_signing_only');
+type ChangeAnswer = Answer<Api['payments']['stripe']['subscriptions'][':subscriptionId']['change']['$post']>;
+type PortalAnswer = Answer<Api['payments']['stripe']['create-portal-session']['$post']>;
+type CancelAnswer = Answer<Api['payments']['stripe']['subscriptions'][':subscriptionId']['cancel']['$post']>;
 
 describe.each(DATABASE_KINDS)('payments on the embedded provider (%s)', (kind) => {
   let t: TestApp;
@@ -61,7 +65,7 @@ describe.each(DATABASE_KINDS)('payments on the embedded provider (%s)', (kind) =
       ...body,
     });
     expect(res.status, await res.clone().text()).toBe(200);
-    const { sessionId, url } = (await res.json()) as { sessionId: string; url: string };
+    const { sessionId, url } = (await res.json()) as Extract<Answer<Api['payments']['stripe']['create-session']['$post']>, { url: string }>;
     expect(url).toBe(`${t.config.siteUrl}/billing/test-checkout?session=${sessionId}`);
     return sessionId;
   }
@@ -91,7 +95,9 @@ describe.each(DATABASE_KINDS)('payments on the embedded provider (%s)', (kind) =
       metadata: { accessLevel: 'premium', productName: 'Premium' },
     });
 
-    const page = (await (await call(undefined, `/api/billing/test/checkout/${sessionId}`)).json()) as Record<string, unknown>;
+    const page = (await (await call(undefined, `/api/billing/test/checkout/${sessionId}`)).json()) as Answer<
+      Api['testBilling']['checkout'][':id']['$get']
+    >;
     expect(page).toMatchObject({
       mode: 'subscription',
       status: 'open',
@@ -103,10 +109,10 @@ describe.each(DATABASE_KINDS)('payments on the embedded provider (%s)', (kind) =
 
     const declined = await pay(sessionId, '4000 0000 0000 0002');
     expect(declined.status).toBe(402);
-    expect(((await declined.json()) as { error: { message: string } }).error.message).toBe('Your card was declined.');
+    expect(((await declined.json()) as ErrorAnswer).error.message).toBe('Your card was declined.');
     const invalid = await pay(sessionId, '4242 4242 4242 4241', '01/20');
     expect(invalid.status).toBe(422);
-    expect(((await invalid.json()) as { error: { fields: Record<string, string[]> } }).error.fields).toMatchObject({
+    expect(((await invalid.json()) as ErrorAnswer).error.fields).toMatchObject({
       cardNumber: ['Your card number is invalid.'],
       expiry: ["Your card's expiration year is in the past."],
     });
@@ -140,13 +146,13 @@ describe.each(DATABASE_KINDS)('payments on the embedded provider (%s)', (kind) =
     await subscribe(m.token, 'price_subscriber_monthly');
     const customerId = await customerOf(m.id);
     const read = async () =>
-      (await (await call(m.token, `/api/payments/stripe/subscriptions/${customerId}`)).json()) as Record<string, unknown> & {
-        subscriptionId: string;
-      };
+      (await (await call(m.token, `/api/payments/stripe/subscriptions/${customerId}`)).json()) as NonNullable<
+        Answer<Api['payments']['stripe']['subscriptions'][':customerId']['$get']>
+      >;
 
     const sub = await read();
     expect(sub).toMatchObject({ status: 'active', cancelAtPeriodEnd: false, plan: { name: 'Subscriber', amount: 999, interval: 'month' } });
-    expect(new Date(sub.currentPeriodEnd as string).getTime()).toBeGreaterThan(Date.now() + 27 * DAY);
+    expect(new Date(sub.currentPeriodEnd).getTime()).toBeGreaterThan(Date.now() + 27 * DAY);
 
     const again = await call(m.token, '/api/payments/stripe/create-session', {
       priceId: 'price_premium_monthly',
@@ -157,7 +163,7 @@ describe.each(DATABASE_KINDS)('payments on the embedded provider (%s)', (kind) =
 
     const canceled = await call(m.token, `/api/payments/stripe/subscriptions/${sub.subscriptionId}/cancel`, {});
     expect(canceled.status).toBe(200);
-    expect(((await canceled.json()) as { subscription: { cancelAtPeriodEnd: boolean } }).subscription.cancelAtPeriodEnd).toBe(true);
+    expect(((await canceled.json()) as CancelAnswer).subscription.cancelAtPeriodEnd).toBe(true);
     expect(await read()).toMatchObject({ status: 'active', cancelAtPeriodEnd: true });
     expect(await levelOf(m.id)).toBe('subscriber'); // access until the period ends
     expect(await mails(m.id)).toEqual(['billing-activated', 'billing-cancel-scheduled']);
@@ -167,13 +173,11 @@ describe.each(DATABASE_KINDS)('payments on the embedded provider (%s)', (kind) =
       returnUrl: `${t.config.siteUrl}/account`,
     });
     expect(portal.status).toBe(200);
-    const portalUrl = new URL(((await portal.json()) as { url: string }).url);
+    const portalUrl = new URL(((await portal.json()) as PortalAnswer).url);
     const portalId = portalUrl.searchParams.get('session')!;
-    const view = (await (await call(undefined, `/api/billing/test/portal/${portalId}`)).json()) as {
-      subscriptions: { id: string }[];
-      returnUrl: string;
-      plans: unknown[];
-    };
+    const view = (await (await call(undefined, `/api/billing/test/portal/${portalId}`)).json()) as Answer<
+      Api['testBilling']['portal'][':id']['$get']
+    >;
     expect(view.returnUrl).toBe(`${t.config.siteUrl}/account`);
     expect(view.plans).toHaveLength(4);
     const resumed = await call(undefined, `/api/billing/test/portal/${portalId}/subscriptions/${view.subscriptions[0]!.id}`, {
@@ -272,7 +276,7 @@ describe.each(DATABASE_KINDS)('payments on the embedded provider (%s)', (kind) =
       purchase: { type: 'market', slug: 'social-media-content-pack', title: '90-Day Social Media Content Pack' },
     });
     expect((await call(m.token, '/api/content/market/social-media-content-pack/download')).status).toBe(200);
-    const list = (await (await call(m.token, '/api/payments/purchases')).json()) as { purchases: unknown[] };
+    const list = (await (await call(m.token, '/api/payments/purchases')).json()) as Answer<Api['payments']['purchases']['$get']>;
     expect(list.purchases).toEqual([
       expect.objectContaining({ type: 'market', slug: 'social-media-content-pack', amount: 2400, currency: 'usd' }),
     ]);
@@ -333,7 +337,7 @@ describe.each(DATABASE_KINDS)('payments on the embedded provider (%s)', (kind) =
     for (let i = 0; i < 2; i++) {
       const res = await call(m.token, '/api/payments/stripe/confirm', { sessionId });
       expect(res.status).toBe(409);
-      expect(((await res.json()) as { error: { message: string } }).error.message).toBe(REFUSED_PURCHASE);
+      expect(((await res.json()) as ErrorAnswer).error.message).toBe(REFUSED_PURCHASE);
     }
     expect(await t.database.db.select().from(purchases).where(eq(purchases.userId, m.id))).toEqual([]);
     const [session] = await t.database.db.select().from(testBillingSessions).where(eq(testBillingSessions.id, sessionId));
@@ -363,7 +367,7 @@ describe.each(DATABASE_KINDS)('payments on the embedded provider (%s)', (kind) =
     expect((await call(m.token, '/api/payments/stripe/confirm', { sessionId: first })).status).toBe(200);
     const again = await call(m.token, '/api/payments/stripe/confirm', { sessionId: second });
     expect(again.status).toBe(409);
-    expect(((await again.json()) as { error: { message: string } }).error.message).toBe(REFUNDED_DUPLICATE);
+    expect(((await again.json()) as ErrorAnswer).error.message).toBe(REFUNDED_DUPLICATE);
     expect(await t.database.db.select().from(purchases).where(eq(purchases.userId, m.id))).toHaveLength(1);
     const [refunded] = await t.database.db.select().from(testBillingSessions).where(eq(testBillingSessions.id, second));
     expect((refunded!.detail as { refund?: { id: string } }).refund?.id).toMatch(/^re_test_/);
@@ -502,13 +506,7 @@ describe.each(DATABASE_KINDS)('payments on the embedded provider (%s)', (kind) =
     const change = (token: string, subscriptionId: string, priceId: string) =>
       call(token, `/api/payments/stripe/subscriptions/${subscriptionId}/change`, { priceId });
     const mine = async (token: string) =>
-      (await (await call(token, '/api/payments/subscription')).json()) as {
-        subscriptionId: string;
-        priceId: string;
-        cancelAtPeriodEnd: boolean;
-        currentPeriodEnd: string;
-        scheduledChange: { priceId: string; effectiveAt: string } | null;
-      };
+      (await (await call(token, '/api/payments/subscription')).json()) as NonNullable<Answer<Api['payments']['subscription']['$get']>>;
     const mailRows = (userId: string, template: string) =>
       t.database.db
         .select()
@@ -533,21 +531,18 @@ describe.each(DATABASE_KINDS)('payments on the embedded provider (%s)', (kind) =
 
       const up = await change(m.token, sub.subscriptionId, 'price_premium_monthly');
       expect(up.status, await up.clone().text()).toBe(200);
-      const upgraded = (await up.json()) as { change: string; accessLevel: string; charged: number; subscription: { priceId: string } };
+      const upgraded = (await up.json()) as ChangeAnswer;
       expect(upgraded).toMatchObject({ change: 'upgraded', accessLevel: 'premium', subscription: { priceId: 'price_premium_monthly' } });
       expect(upgraded.charged).toBeGreaterThan(990); // nearly the whole month's difference (1999 - 999)
       expect(upgraded.charged).toBeLessThanOrEqual(1000);
       expect(await levelOf(m.id)).toBe('premium');
       const [receipt] = await mailRows(m.id, 'billing-upgraded');
       expect(receipt!.subject).toBe('[Test mode] Your Beacon Growth plan is now Premium');
-      expect(receipt!.bodyText).toContain(`Today we charged $${(upgraded.charged / 100).toFixed(2)}`);
+      expect(receipt!.bodyText).toContain(`Today we charged $${(upgraded.charged! / 100).toFixed(2)}`);
       expect((await change(m.token, sub.subscriptionId, 'price_premium_monthly')).status).toBe(409); // already on it
 
       // Down: held for the period end; premium stays until then.
-      const down = (await (await change(m.token, sub.subscriptionId, 'price_subscriber_monthly')).json()) as {
-        change: string;
-        accessLevel: string;
-      };
+      const down = (await (await change(m.token, sub.subscriptionId, 'price_subscriber_monthly')).json()) as ChangeAnswer;
       expect(down).toMatchObject({ change: 'scheduled', accessLevel: 'premium' });
       const held = await mine(m.token);
       expect(held).toMatchObject({
@@ -557,9 +552,7 @@ describe.each(DATABASE_KINDS)('payments on the embedded provider (%s)', (kind) =
       expect(await levelOf(m.id)).toBe('premium');
       expect((await mailRows(m.id, 'billing-change-scheduled'))[0]!.bodyText).toContain('Your plan changes to Subscriber ($9.99/month) on');
       // The current plan again withdraws it; choosing the lower plan again holds it again.
-      expect(((await (await change(m.token, sub.subscriptionId, 'price_premium_monthly')).json()) as { change: string }).change).toBe(
-        'kept',
-      );
+      expect(((await (await change(m.token, sub.subscriptionId, 'price_premium_monthly')).json()) as ChangeAnswer).change).toBe('kept');
       expect((await mine(m.token)).scheduledChange).toBeNull();
       await change(m.token, sub.subscriptionId, 'price_subscriber_monthly');
 
@@ -581,10 +574,7 @@ describe.each(DATABASE_KINDS)('payments on the embedded provider (%s)', (kind) =
       await subscribe(m.token, 'price_subscriber_monthly');
       const { subscriptionId } = await mine(m.token);
       // Monthly to yearly: a new yearly period now, the unused month credited against it.
-      const yearly = (await (await change(m.token, subscriptionId, 'price_subscriber_yearly')).json()) as {
-        change: string;
-        charged: number;
-      };
+      const yearly = (await (await change(m.token, subscriptionId, 'price_subscriber_yearly')).json()) as ChangeAnswer;
       expect(yearly.change).toBe('upgraded');
       expect(yearly.charged).toBeGreaterThan(9590 - 999 - 5);
       expect(yearly.charged).toBeLessThanOrEqual(9590 - 990);
@@ -603,10 +593,10 @@ describe.each(DATABASE_KINDS)('payments on the embedded provider (%s)', (kind) =
       expect((await call(m.token, `/api/payments/stripe/subscriptions/${subscriptionId}/cancel`, {})).status).toBe(200);
       expect(await mine(m.token)).toMatchObject({ cancelAtPeriodEnd: true, scheduledChange: null });
       // Choosing a paid plan again means staying: the cancel is withdrawn.
-      expect(((await (await change(m.token, subscriptionId, 'price_subscriber_yearly')).json()) as { change: string }).change).toBe('kept');
+      expect(((await (await change(m.token, subscriptionId, 'price_subscriber_yearly')).json()) as ChangeAnswer).change).toBe('kept');
       expect((await mine(m.token)).cancelAtPeriodEnd).toBe(false);
       // Free is a cancel at the period end.
-      expect(((await (await change(m.token, subscriptionId, 'price_free')).json()) as { change: string }).change).toBe('scheduled');
+      expect(((await (await change(m.token, subscriptionId, 'price_free')).json()) as ChangeAnswer).change).toBe('scheduled');
       expect((await mine(m.token)).cancelAtPeriodEnd).toBe(true);
       expect(await levelOf(m.id)).toBe('subscriber');
     });
@@ -629,15 +619,15 @@ describe.each(DATABASE_KINDS)('payments on the embedded provider (%s)', (kind) =
               customerId: await customerOf(other.id),
               returnUrl: '/account',
             })
-          ).json()) as { url: string }
+          ).json()) as PortalAnswer
         ).url,
       ).searchParams.get('session')!;
       const own = await mine(other.token);
       const act = (body: object) => call(undefined, `/api/billing/test/portal/${portal}/subscriptions/${own.subscriptionId}`, body);
       // Down in the portal: held for the period end, the level stays.
-      const switched = (await (await act({ action: 'switch', priceId: 'price_subscriber_monthly' })).json()) as {
-        subscription: { plan: { priceId: string }; scheduledChange: { plan: { priceId: string } } | null };
-      };
+      const switched = (await (await act({ action: 'switch', priceId: 'price_subscriber_monthly' })).json()) as Answer<
+        Api['testBilling']['portal'][':id']['subscriptions'][':subscriptionId']['$post']
+      >;
       expect(switched.subscription).toMatchObject({
         plan: { priceId: 'price_premium_yearly' },
         scheduledChange: { plan: { priceId: 'price_subscriber_monthly' } },

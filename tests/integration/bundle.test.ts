@@ -11,6 +11,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { BUNDLE_COMMANDS } from '../../scripts/bundle.ts';
 import { DEMO_PASSWORD } from '../../functions/users/demo.ts';
+import type { Api, Answer, SessionAnswer } from '../support/answers.ts';
+import type { PublicItem } from '#shared/content/registry.ts';
 import { pgAdminUrl } from '../support/databases.ts';
 import { createTestDatabase } from '../support/postgres.ts';
 import { ROOT } from '../support/site.ts';
@@ -92,7 +94,7 @@ async function exercise(url: string) {
   expect(home.status).toBe(200);
   expect(await home.text()).toContain('</html>');
   expect((await fetch(`${url}/blog/${PREMIUM_ARTICLE}`)).status).toBe(200);
-  const list = (await (await fetch(`${url}/api/public/blogs`)).json()) as { slug: string }[];
+  const list = (await (await fetch(`${url}/api/public/blogs`)).json()) as PublicItem[];
   expect(list.some((item) => item.slug === PREMIUM_ARTICLE)).toBe(true);
   const signIn = await fetch(`${url}/auth/v1/token?grant_type=password`, {
     method: 'POST',
@@ -100,10 +102,10 @@ async function exercise(url: string) {
     body: JSON.stringify({ email: 'premium@demo.beacongrowth.co', password: DEMO_PASSWORD }),
   });
   expect(signIn.status).toBe(200);
-  const { access_token: token } = (await signIn.json()) as { access_token: string };
+  const { access_token: token } = (await signIn.json()) as SessionAnswer;
   const body = await fetch(`${url}/api/content/blogs/${PREMIUM_ARTICLE}/body`, { headers: { authorization: `Bearer ${token}` } });
   expect(body.status).toBe(200);
-  expect(((await body.json()) as { html: string }).html.length).toBeGreaterThan(500);
+  expect(((await body.json()) as Answer<Api['gated']['blogs'][':slug']['body']['$get']>).html.length).toBeGreaterThan(500);
   expect((await fetch(`${url}/readyz`)).status).toBe(200);
 }
 

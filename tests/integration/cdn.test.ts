@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadConfig } from '../../functions/config.ts';
 import { startServer, type RunningServer } from '../../functions/main.ts';
 import { DEMO_PASSWORD } from '../../functions/users/demo.ts';
+import type { SessionAnswer } from '../support/answers.ts';
 import { pgAdminUrl } from '../support/databases.ts';
 import { makeBlogInput, quietLogger } from '../support/fixtures.ts';
 import { startNginx, type RunningNginx } from '../support/nginx.ts';
@@ -55,7 +56,7 @@ describe('a CDN in front of the server', () => {
         body: JSON.stringify({ email: `${who}@demo.beacongrowth.co`, password: DEMO_PASSWORD }),
       });
       expect(res.status, who).toBe(200);
-      tokens[who] = ((await res.json()) as { access_token: string }).access_token;
+      tokens[who] = ((await res.json()) as SessionAnswer).access_token;
     }
   });
   afterAll(async () => {

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../functions/config.ts';
 import { startServer, type RunningServer } from '../../functions/main.ts';
 import { DEMO_PASSWORD } from '../../functions/users/demo.ts';
+import type { SessionAnswer } from '../support/answers.ts';
 import { quietLogger } from '../support/fixtures.ts';
 import { tempDir } from '../support/temp.ts';
 import { multipart, pngOfSize } from '../support/uploads.ts';
@@ -98,7 +99,7 @@ describe('connection limits', () => {
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ email: 'editor@demo.beacongrowth.co', password: DEMO_PASSWORD }),
       });
-      editor = ((await res.json()) as { access_token: string }).access_token;
+      editor = ((await res.json()) as SessionAnswer).access_token;
     });
 
     /** Sends an upload's head, then its body `bytesPerSecond` at a time in 100 ms ticks (a throttled client). */

@@ -20,6 +20,7 @@ import { newsletterSubscribers } from '../../functions/newsletter/tables.ts';
 import { profiles } from '../../functions/users/tables.ts';
 import { rateLimits } from '../../functions/platform/abuse/tables.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
+import type { ErrorAnswer } from '../support/answers.ts';
 import { DATABASE_KINDS } from '../support/databases.ts';
 import { rowCounts } from '../support/db-snapshot.ts';
 import { startS3 } from '../support/s3.ts';
@@ -364,7 +365,7 @@ describe.each(DATABASE_KINDS)('API bad-input suite on %s', (kind) => {
   async function expectRefused(res: Response, before: Record<string, number>, label: string) {
     expect(res.status, label).toBeGreaterThanOrEqual(400);
     expect(res.status, label).toBeLessThan(500);
-    const body = (await res.json()) as { error?: { code?: string; message?: string; requestId?: string } };
+    const body = (await res.json()) as Partial<ErrorAnswer>;
     expect(body.error?.code, label).toEqual(expect.any(String));
     expect(body.error?.message, label).toEqual(expect.any(String));
     expect(body.error?.requestId, label).toBe(res.headers.get('x-request-id'));

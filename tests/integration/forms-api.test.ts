@@ -12,8 +12,10 @@ import { emails } from '../../functions/email/tables.ts';
 import { leads } from '../../functions/leads/tables.ts';
 import { rateLimits } from '../../functions/platform/abuse/tables.ts';
 import { createTestApp, CONTENT_DIR, type TestApp } from '../support/app.ts';
+import type { Api, Answer, ErrorAnswer } from '../support/answers.ts';
 import { DATABASE_KINDS } from '../support/databases.ts';
 
+type LeadAnswer = Answer<Api['leads']['index']['$post']>;
 const VALID_CONTACT = {
   name: 'Ada Lovelace',
   email: 'ada@example.com',
@@ -97,9 +99,9 @@ describe.each(DATABASE_KINDS)('contact and leads on %s', (kind) => {
       const before = await t.database.db.select().from(emails);
       const res = await post('/api/contact', body);
       expect(res.status).toBe(422);
-      const json = (await res.json()) as { error: { code: string; fields: Record<string, string[]> } };
+      const json = (await res.json()) as ErrorAnswer;
       expect(json.error.code).toBe('validation_failed');
-      expect(Object.keys(json.error.fields).sort()).toEqual([...fields].sort());
+      expect(Object.keys(json.error.fields!).sort()).toEqual([...fields].sort());
       expect(await t.database.db.select().from(emails)).toHaveLength(before.length);
     });
 
@@ -140,7 +142,7 @@ describe.each(DATABASE_KINDS)('contact and leads on %s', (kind) => {
       const tool = await freeTool();
       const res = await post('/api/leads', { name: 'Grace', email: 'grace@example.com', phone: '+1 (410) 555-0100', toolId: tool.slug });
       expect(res.status).toBe(201);
-      const { downloadUrl } = (await res.json()) as { downloadUrl: string };
+      const { downloadUrl } = (await res.json()) as LeadAnswer;
       expect(downloadUrl).toMatch(/\/api\/files\/download\?token=/);
       const [lead] = await t.database.db.select().from(leads).where(eq(leads.email, 'grace@example.com'));
       expect(lead).toMatchObject({ name: 'Grace', phone: '+1 (410) 555-0100', toolSlug: tool.slug });
@@ -179,7 +181,7 @@ describe.each(DATABASE_KINDS)('contact and leads on %s', (kind) => {
         website: 'https://spam.example',
       });
       expect(bot.status).toBe(real.status);
-      const [realBody, botBody] = [(await real.json()) as { downloadUrl: string }, (await bot.json()) as { downloadUrl: string }];
+      const [realBody, botBody] = [(await real.json()) as LeadAnswer, (await bot.json()) as LeadAnswer];
       expect(Object.keys(botBody)).toEqual(Object.keys(realBody));
       expect(botBody.downloadUrl).toMatch(/\/api\/files\/download\?token=[\w.-]+$/);
       const file = await t.app.request(new URL(botBody.downloadUrl).pathname + new URL(botBody.downloadUrl).search);
@@ -204,15 +206,15 @@ describe.each(DATABASE_KINDS)('contact and leads on %s', (kind) => {
     ])('rejects %s with 422', async (_label, body, fields) => {
       const res = await post('/api/leads', body);
       expect(res.status).toBe(422);
-      const json = (await res.json()) as { error: { fields: Record<string, string[]> } };
-      expect(Object.keys(json.error.fields).sort()).toEqual([...fields].sort());
+      const json = (await res.json()) as ErrorAnswer;
+      expect(Object.keys(json.error.fields!).sort()).toEqual([...fields].sort());
     });
 
     it('refuses tampered, foreign and escaping download tokens', async () => {
       const tool = await freeTool();
-      const { downloadUrl } = (await (await post('/api/leads', { name: 'T', email: 't@example.com', toolId: tool.slug })).json()) as {
-        downloadUrl: string;
-      };
+      const { downloadUrl } = (await (
+        await post('/api/leads', { name: 'T', email: 't@example.com', toolId: tool.slug })
+      ).json()) as LeadAnswer;
       const token = new URL(downloadUrl).searchParams.get('token')!;
       const tampered = `${token.slice(0, -3)}${token.slice(-3) === 'AAA' ? 'BBB' : 'AAA'}`;
       expect((await t.app.request(`/api/files/download?token=${tampered}`)).status).toBe(404);

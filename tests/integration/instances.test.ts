@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSigningKeys } from '../../functions/auth/keys.ts';
 import { createAuthStore } from '../../functions/auth/store.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
+import type { ViewerAnswer } from '../support/answers.ts';
 import { openTestDatabase } from '../support/databases.ts';
 
 describe('state shared by instances on one database', () => {
@@ -46,11 +47,8 @@ describe('state shared by instances on one database', () => {
     const id = await a.services.auth.createConfirmedUser(email, 'instances test pass', 'Mover');
     const { access_token: token } = await a.services.auth.signInWithPassword({ email, password: 'instances test pass' });
     const level = async (t: TestApp) =>
-      (
-        (await (await t.app.request('/api/users/me', { headers: { authorization: `Bearer ${token}` } })).json()) as {
-          viewer: { accessLevel: string };
-        }
-      ).viewer.accessLevel;
+      ((await (await t.app.request('/api/users/me', { headers: { authorization: `Bearer ${token}` } })).json()) as ViewerAnswer).viewer
+        .accessLevel;
     expect(await level(b)).toBe('free');
     const changed = Date.now();
     await a.services.users.assign(id, 'member', 'premium');

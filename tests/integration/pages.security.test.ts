@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadConfig } from '../../functions/config.ts';
 import { startServer, type RunningServer } from '../../functions/main.ts';
+import type { ErrorAnswer } from '../support/answers.ts';
 import { rawGet, rawRequest, type RawResponse } from '../support/http.ts';
 import { quietLogger } from '../support/fixtures.ts';
 import { tempDir } from '../support/temp.ts';
@@ -134,7 +135,7 @@ describe('pages bad-input suite', () => {
       const res = await rawGet(base, path);
       expect(res.status, path).toBeGreaterThanOrEqual(400);
       expect(res.status, path).toBeLessThan(500);
-      const body = JSON.parse(res.body.toString()) as { error: { code: string; requestId: string } };
+      const body = JSON.parse(res.body.toString()) as ErrorAnswer;
       expect(body.error.requestId, path).toMatch(/^[0-9a-f-]{36}$/);
       expect(body.error.requestId, path).toBe(res.headers['x-request-id']);
     }

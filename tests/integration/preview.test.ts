@@ -13,6 +13,7 @@ import { startServer, type RunningServer } from '../../functions/main.ts';
 import { computeChanges } from '../../functions/platform/site/preview-changes.ts';
 import { DEMO_PASSWORD } from '../../functions/users/demo.ts';
 import { CONTENT_DIR } from '../support/app.ts';
+import type { SessionAnswer, ViewerAnswer } from '../support/answers.ts';
 import { quietLogger } from '../support/fixtures.ts';
 import { tempDir } from '../support/temp.ts';
 
@@ -103,10 +104,10 @@ describe('deploy preview mode', () => {
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ email: `${who}@demo.beacongrowth.co`, password: DEMO_PASSWORD }),
       });
-      const { access_token: token } = (await signIn.json()) as { access_token: string };
-      const me = (await (await fetch(`${preview.url}/api/users/me`, { headers: { authorization: `Bearer ${token}` } })).json()) as {
-        viewer: { accessLevel: string; role: string };
-      };
+      const { access_token: token } = (await signIn.json()) as SessionAnswer;
+      const me = (await (
+        await fetch(`${preview.url}/api/users/me`, { headers: { authorization: `Bearer ${token}` } })
+      ).json()) as ViewerAnswer;
       levels[who] = `${me.viewer.role}/${me.viewer.accessLevel}`;
     }
     expect(levels).toEqual({ free: 'member/free', subscriber: 'member/subscriber', premium: 'member/premium', editor: 'editor/premium' });

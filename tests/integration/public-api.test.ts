@@ -5,8 +5,9 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../functions/platform/db/client.ts';
-import { CONTENT_TYPE_INFO, PublicItemSchema, type ContentType, type PublicItem } from '#shared/content/registry.ts';
+import { CONTENT_TYPE_INFO, PublicItemSchema, type ContentType, type PublicItem, type PublicItemOf } from '#shared/content/registry.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
+import type { ErrorAnswer } from '../support/answers.ts';
 import { DATABASE_KINDS } from '../support/databases.ts';
 import { INPUT_BUILDERS, makeBlogInput, quietLogger } from '../support/fixtures.ts';
 
@@ -49,7 +50,7 @@ describe.each(DATABASE_KINDS)('public content API on %s', (kind) => {
       for (const item of list) {
         const res = await get(`/api/public/${info.apiSegment}/${item.slug}`);
         expect(res.status).toBe(200);
-        const { previewHtml, ...detail } = (await res.json()) as PublicItem & { previewHtml?: string };
+        const { previewHtml, ...detail } = (await res.json()) as PublicItem & Partial<Pick<PublicItemOf<'blog'>, 'previewHtml'>>;
         expect(detail).toEqual(item);
         if (previewHtml !== undefined) expect(info.type).toBe('blog');
       }
@@ -60,7 +61,7 @@ describe.each(DATABASE_KINDS)('public content API on %s', (kind) => {
       expect(res.status).toBe(404);
       const body = await json(res);
       expectErrorShape(body, 'not_found');
-      expect((body as { error: { message: string } }).error.message).toBe(`${info.singular} not found`);
+      expect((body as ErrorAnswer).error.message).toBe(`${info.singular} not found`);
     });
   });
 
@@ -71,7 +72,7 @@ describe.each(DATABASE_KINDS)('public content API on %s', (kind) => {
         expect(text).not.toContain(key);
       }
     }
-    const courses = (await (await get('/api/public/courses')).json()) as { sections: { lessons: object[] }[] }[];
+    const courses = (await (await get('/api/public/courses')).json()) as PublicItemOf<'course'>[];
     const lessons = courses.flatMap((c) => c.sections.flatMap((s) => s.lessons));
     expect(lessons.length).toBeGreaterThan(0);
     for (const lesson of lessons) expect(Object.keys(lesson).sort()).toEqual(['id', 'title']);

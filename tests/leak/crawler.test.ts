@@ -24,6 +24,7 @@ import { startServer, type RunningServer } from '../../functions/main.ts';
 import { DEMO_PASSWORD } from '../../functions/users/demo.ts';
 import { CONTENT_TYPE_INFO, CONTENT_TYPES, type ContentItem, type ContentType } from '#shared/content/registry.ts';
 import { CONTENT_DIR } from '../support/app.ts';
+import type { Api, Answer, SessionAnswer } from '../support/answers.ts';
 import { startNginx, type RunningNginx } from '../support/nginx.ts';
 import { pgAdminUrl } from '../support/databases.ts';
 import { makeBlogInput, makeCourseInput, makeMarketInput, quietLogger } from '../support/fixtures.ts';
@@ -394,7 +395,7 @@ describe('leak crawler', () => {
       body: JSON.stringify({ email, password: DEMO_PASSWORD }),
     });
     expect(res.status, email).toBe(200);
-    return ((await res.json()) as { access_token: string }).access_token;
+    return ((await res.json()) as SessionAnswer).access_token;
   }
 
   it('reaches every kind of answer, with no server error anywhere', () => {
@@ -475,7 +476,7 @@ describe('leak crawler', () => {
       member,
     );
     expect(created.status, await created.clone().text()).toBe(200);
-    const { sessionId } = (await created.json()) as { sessionId: string };
+    const { sessionId } = (await created.json()) as Answer<Api['payments']['stripe']['create-session']['$post']>;
     const paid = await post(`/api/billing/test/checkout/${sessionId}/pay`, { cardNumber: '4242424242424242', expiry: '12/34', cvc: '123' });
     expect(paid.status).toBe(200);
     expect((await post('/api/payments/stripe/confirm', { sessionId }, member)).status).toBe(200);

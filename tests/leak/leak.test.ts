@@ -8,7 +8,7 @@ import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { splitPreview } from '../../functions/content/render.ts';
-import { CONTENT_TYPE_INFO, CONTENT_TYPES, type ContentItem } from '#shared/content/registry.ts';
+import { CONTENT_TYPE_INFO, CONTENT_TYPES, type ContentItem, type PublicItem } from '#shared/content/registry.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 
 const SENTINEL = 'PREMIUM-SENTINEL-7f3a';
@@ -80,7 +80,7 @@ describe('gated content leak check', () => {
       const segment = CONTENT_TYPE_INFO[type].apiSegment;
       const list = await (await t.app.request(`/api/public/${segment}`)).text();
       const answers = [list];
-      for (const item of JSON.parse(list) as { slug: string }[]) {
+      for (const item of JSON.parse(list) as PublicItem[]) {
         answers.push(await (await t.app.request(`/api/public/${segment}/${item.slug}`)).text());
       }
       for (const answer of answers) {

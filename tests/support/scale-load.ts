@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { gte } from 'drizzle-orm';
 import type { Database } from '../../functions/platform/db/client.ts';
 import { emails } from '../../functions/email/tables.ts';
+import type { PublicItemOf } from '#shared/content/registry.ts';
 import type { Cluster } from './cluster.ts';
 
 export interface LoadOptions {
@@ -42,9 +43,7 @@ export async function runScaleOutLoad(cluster: Cluster, options: LoadOptions): P
   const until = Date.now() + options.seconds * 1000;
   const reads = { ok: 0, failed: 0, failures: [] as string[] };
   const writes = { attempted: 0, newsletter: [] as string[], contact: [] as string[], progress: [] as string[], refused: 0 };
-  const course = (await (await fetch(`${cluster.url}/api/public/courses/${options.course}`)).json()) as {
-    sections: { lessons: { id: string }[] }[];
-  };
+  const course = (await (await fetch(`${cluster.url}/api/public/courses/${options.course}`)).json()) as PublicItemOf<'course'>;
   const lessons = course.sections.flatMap((s) => s.lessons.map((l) => l.id));
 
   async function reader(n: number) {

@@ -3,7 +3,8 @@
  * cancellation scheduled, payment failed, plan ended, the receipt of a one-time purchase, and the
  * refund of a purchase whose item was gone before it could be given. Amounts arrive in cents; dates
  * as ISO strings, written out in the member's language. In test mode (the embedded test provider or
- * a Stripe test key) every billing mail says so in its subject and at its top.
+ * a Stripe test key) every billing mail says so in its subject and at its top. Longer than the
+ * house's file size: it is copy, six mails in three languages, kept together so translators see it whole.
  */
 import { SITE } from '#shared/site.ts';
 import type { MailLanguage } from './account-copy.ts';

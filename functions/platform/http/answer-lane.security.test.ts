@@ -11,7 +11,9 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCESS_LEVELS, checkAccess, type AccessLevel, type Role } from '#shared/access.ts';
+import type { PublicItem } from '#shared/content/registry.ts';
 import { createTestApp, type TestApp } from '../../../tests/support/app.ts';
+import type { Api, Answer, ErrorAnswer } from '../../../tests/support/answers.ts';
 import { DATABASE_KINDS } from '../../../tests/support/databases.ts';
 import { makeBlogInput, quietLogger } from '../../../tests/support/fixtures.ts';
 import { badTokens } from '../../../tests/support/tokens.ts';
@@ -20,6 +22,7 @@ import type { AccessLog } from './access-log.ts';
 import { listen } from './http-server.ts';
 
 const PASSWORD = 'answer lane pass';
+type BodyAnswer = Answer<Api['gated']['blogs'][':slug']['body']['$get']>;
 type Caller = 'anonymous' | 'free' | 'subscriber' | 'premium' | 'editor';
 const ACCOUNTS: Record<Exclude<Caller, 'anonymous'>, { role: Role; accessLevel: AccessLevel }> = {
   free: { role: 'member', accessLevel: 'free' },
@@ -96,7 +99,7 @@ describe.each(DATABASE_KINDS)('the answer lane on %s', (kind) => {
         for (const who of order) {
           const res = await get(`/api/content/blogs/${ARTICLES[level]}/body`, as(who));
           expect(res.status, `${who} on ${level}`).toBe(expected(who, level));
-          const body = (await res.json()) as { html?: string; error?: { code: string } };
+          const body = (await res.json()) as Partial<BodyAnswer & ErrorAnswer>;
           if (res.status === 200) {
             expect(body.html, `${who} on ${level}`).toEqual(expect.any(String));
             expect(res.headers.get('cache-control')).toBe('private, no-store');
@@ -177,18 +180,18 @@ describe.each(DATABASE_KINDS)('the answer lane on %s', (kind) => {
     const detail = `/api/public/blogs/lane-${kind}`;
     const body = `/api/content/blogs/lane-${kind}/body`;
     for (let i = 0; i < 3; i++) {
-      expect(((await (await get(detail)).json()) as { title: string }).title).toBe('Lane Before');
+      expect(((await (await get(detail)).json()) as PublicItem).title).toBe('Lane Before');
       expect((await get(body, as('premium'))).status).toBe(200);
-      expect(((await (await get('/api/public/blogs')).json()) as { slug: string }[]).some((p) => p.slug === `lane-${kind}`)).toBe(true);
+      expect(((await (await get('/api/public/blogs')).json()) as PublicItem[]).some((p) => p.slug === `lane-${kind}`)).toBe(true);
     }
     await t.content.update('blog', created.id, { title: 'Lane After', content: 'Rewritten body LANE-AFTER.' });
-    expect(((await (await get(detail)).json()) as { title: string }).title).toBe('Lane After');
-    expect(((await (await get(body, as('premium'))).json()) as { html: string }).html).toContain('LANE-AFTER');
+    expect(((await (await get(detail)).json()) as PublicItem).title).toBe('Lane After');
+    expect(((await (await get(body, as('premium'))).json()) as BodyAnswer).html).toContain('LANE-AFTER');
     await t.content.update('blog', created.id, { accessLevel: 'subscriber' });
     expect((await get(body, as('subscriber'))).status).toBe(200);
     await t.content.update('blog', created.id, { published: false });
     expect((await get(detail)).status).toBe(404);
-    expect(((await (await get('/api/public/blogs')).json()) as { slug: string }[]).some((p) => p.slug === `lane-${kind}`)).toBe(false);
+    expect(((await (await get('/api/public/blogs')).json()) as PublicItem[]).some((p) => p.slug === `lane-${kind}`)).toBe(false);
   });
 
   it('leaves writes, requests with a body and other query strings to the app', async () => {

@@ -76,10 +76,7 @@ export default function ContentList({ info }: { info: ContentTypeInfo }) {
   if (paging.filters !== filters) setPaging({ filters, shown: PAGE_SIZE });
   const shown = paging.filters === filters ? paging.shown : PAGE_SIZE;
   const tags = useMemo(() => tagOptions(items), [items]);
-  const levels = useMemo(
-    () => SKILL_LEVELS.filter((l) => items.some((i) => i.type === 'course' && i.skillLevel === l)),
-    [items],
-  );
+  const levels = useMemo(() => SKILL_LEVELS.filter((l) => items.some((i) => i.type === 'course' && i.skillLevel === l)), [items]);
   // Card tags drive the list's tag-like filter: "tag" on the blog, "category" on courses and market.
   const tagKey = info.filters.includes('tag') ? 'tag' : info.filters.includes('category') ? 'category' : undefined;
   const onTagSelect = tagKey ? (tag: string) => update({ [tagKey]: toggleValue(filters[tagKey], tag) }) : undefined;

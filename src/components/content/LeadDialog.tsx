@@ -11,9 +11,7 @@ import { INPUT_CLASS } from '../forms/TextField.tsx';
 import { fieldMessage, GENERIC_ERROR, postJson } from '../forms/post-json.ts';
 
 type Step =
-  | { kind: 'preparing' }
-  | { kind: 'form'; email: string; sending: boolean }
-  | { kind: 'thanks'; email: string; downloadUrl: string };
+  { kind: 'preparing' } | { kind: 'form'; email: string; sending: boolean } | { kind: 'thanks'; email: string; downloadUrl: string };
 type Field = 'name' | 'email' | 'phone';
 type FieldErrors = Partial<Record<Field, string>>;
 type Outcome = { ok: true; downloadUrl: string } | { ok: false; fields: FieldErrors };
@@ -23,17 +21,17 @@ async function requestDownload(body: Record<string, string>): Promise<Outcome> {
   const result = await postJson<FormAnswers['lead']>('/api/leads', body);
   if (result.ok && result.data.downloadUrl) return { ok: true, downloadUrl: result.data.downloadUrl };
   const fields: FieldErrors = {};
-  if (!result.ok) for (const f of ['name', 'email', 'phone'] as const) {
-    const message = fieldMessage(result.error, f);
-    if (message) fields[f] = message;
-  }
+  if (!result.ok)
+    for (const f of ['name', 'email', 'phone'] as const) {
+      const message = fieldMessage(result.error, f);
+      if (message) fields[f] = message;
+    }
   return { ok: false, fields };
 }
 
 function failToast() {
   toast({ title: 'Error', description: GENERIC_ERROR, variant: 'destructive' });
 }
-
 
 export function LeadDialog({ toolId, toolTitle, onClose }: { toolId: string; toolTitle: string; onClose: () => void }) {
   const ref = useRef<HTMLDialogElement>(null);
@@ -47,14 +45,22 @@ export function LeadDialog({ toolId, toolTitle, onClose }: { toolId: string; too
     ref.current?.showModal();
     if (!stored) return;
     void requestDownload({ email: stored, toolId }).then((outcome) =>
-      setStep(outcome.ok ? { kind: 'thanks', email: stored, downloadUrl: outcome.downloadUrl } : { kind: 'form', email: stored, sending: false }),
+      setStep(
+        outcome.ok ? { kind: 'thanks', email: stored, downloadUrl: outcome.downloadUrl } : { kind: 'form', email: stored, sending: false },
+      ),
     );
   }, [toolId, stored]);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const data = Object.fromEntries(new FormData(event.currentTarget)) as Record<string, string>;
-    const body = { name: data.name ?? '', email: data.email ?? '', toolId, ...(data.phone ? { phone: data.phone } : {}), website: data.website ?? '' };
+    const body = {
+      name: data.name ?? '',
+      email: data.email ?? '',
+      toolId,
+      ...(data.phone ? { phone: data.phone } : {}),
+      website: data.website ?? '',
+    };
     setStep({ kind: 'form', email: body.email, sending: true });
     const outcome = await requestDownload(body);
     if (outcome.ok) {
@@ -70,7 +76,11 @@ export function LeadDialog({ toolId, toolTitle, onClose }: { toolId: string; too
 
   const described = (field: Field) => (errors[field] ? { 'aria-invalid': true, 'aria-describedby': `${id}-${field}` } : {});
   const error = (field: Field) =>
-    errors[field] ? <p id={`${id}-${field}`} className="mt-1 text-xs text-red-700">{errors[field]}</p> : null;
+    errors[field] ? (
+      <p id={`${id}-${field}`} className="mt-1 text-xs text-red-700">
+        {errors[field]}
+      </p>
+    ) : null;
 
   return (
     <dialog
@@ -86,17 +96,25 @@ export function LeadDialog({ toolId, toolTitle, onClose }: { toolId: string; too
           </p>
         ) : step.kind === 'thanks' ? (
           <div className="text-center">
-            <h2 id={`${id}-title`} className="text-xl font-semibold text-ink">Thank You!</h2>
+            <h2 id={`${id}-title`} className="text-xl font-semibold text-ink">
+              Thank You!
+            </h2>
             <p className="mt-2 text-sm text-slate-600">
               Your copy of {toolTitle} is ready. We also emailed the link to {step.email}.
             </p>
-            <a href={step.downloadUrl} download className="mt-6 inline-block rounded-lg bg-brand-600 px-5 py-2.5 text-sm font-semibold text-white hover:bg-brand-700">
+            <a
+              href={step.downloadUrl}
+              download
+              className="mt-6 inline-block rounded-lg bg-brand-600 px-5 py-2.5 text-sm font-semibold text-white hover:bg-brand-700"
+            >
               Download Now
             </a>
           </div>
         ) : (
           <form onSubmit={submit}>
-            <h2 id={`${id}-title`} className="text-xl font-semibold text-ink">Download {toolTitle}</h2>
+            <h2 id={`${id}-title`} className="text-xl font-semibold text-ink">
+              Download {toolTitle}
+            </h2>
             <p className="mt-1 text-sm text-slate-600">Tell us where to send it. We will email you the link as well.</p>
             <div className="mt-4 flex flex-col gap-3">
               <label className="text-sm font-medium text-slate-700">
@@ -106,7 +124,16 @@ export function LeadDialog({ toolId, toolTitle, onClose }: { toolId: string; too
               </label>
               <label className="text-sm font-medium text-slate-700">
                 Email
-                <input name="email" type="email" required maxLength={254} autoComplete="email" defaultValue={step.email} className={INPUT_CLASS} {...described('email')} />
+                <input
+                  name="email"
+                  type="email"
+                  required
+                  maxLength={254}
+                  autoComplete="email"
+                  defaultValue={step.email}
+                  className={INPUT_CLASS}
+                  {...described('email')}
+                />
                 {error('email')}
               </label>
               <label className="text-sm font-medium text-slate-700">
@@ -114,13 +141,27 @@ export function LeadDialog({ toolId, toolTitle, onClose }: { toolId: string; too
                 <input name="phone" type="tel" maxLength={40} autoComplete="tel" className={INPUT_CLASS} {...described('phone')} />
                 {error('phone')}
               </label>
-              <input name="website" tabIndex={-1} autoComplete="off" aria-hidden="true" className="absolute -left-[9999px] h-0 w-0 opacity-0" />
+              <input
+                name="website"
+                tabIndex={-1}
+                autoComplete="off"
+                aria-hidden="true"
+                className="absolute -left-[9999px] h-0 w-0 opacity-0"
+              />
             </div>
             <div className="mt-6 flex justify-end gap-3">
-              <button type="button" onClick={() => ref.current?.close()} className="rounded-lg px-4 py-2 text-sm font-semibold text-slate-700 hover:bg-slate-100">
+              <button
+                type="button"
+                onClick={() => ref.current?.close()}
+                className="rounded-lg px-4 py-2 text-sm font-semibold text-slate-700 hover:bg-slate-100"
+              >
                 Cancel
               </button>
-              <button type="submit" disabled={step.sending} className="rounded-lg bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700 disabled:opacity-60">
+              <button
+                type="submit"
+                disabled={step.sending}
+                className="rounded-lg bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700 disabled:opacity-60"
+              >
                 {step.sending ? 'Sending…' : 'Get the download'}
               </button>
             </div>

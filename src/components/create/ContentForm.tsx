@@ -8,6 +8,8 @@
  * '{Type} created' and goes to the list, failure toasts the spec's text and shows the server's
  * field errors. Cancel goes back. A field's error goes as soon as the field is valid
  * (`standingErrors`); uploads show their progress and can be cancelled (`useUploads`).
+ * Longer than the house's file size: the form's frame is one React state machine (draft, uploads,
+ * AI drafting, submit) and reads best whole; each type's fields live in fields/.
  */
 import { useId, useMemo, useState } from 'react';
 import { ACCESS_LEVELS, accessLabel } from '#shared/access.ts';

@@ -7,6 +7,7 @@
  * afterwards the subscription is read again and the profile refreshed) and Manage Subscription (the
  * provider's portal). Beyond the spec: a change held for the period end reads 'Changes to {Tier}
  * on {date}' with 'Keep {current}' to withdraw it.
+ * Longer than the house's file size: it is every state of one card, in the order the spec lists them.
  */
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { refreshProfile, type AuthState } from '../../lib/browser/auth/client.ts';

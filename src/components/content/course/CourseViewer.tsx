@@ -140,7 +140,9 @@ export default function CourseViewer({ slug, accessLevel, skillLevel, duration, 
   return (
     <div className="grid gap-8 lg:grid-cols-[minmax(0,1fr)_20rem] lg:items-start">
       <div ref={top} className="flex min-w-0 scroll-mt-24 flex-col gap-6">
-        {offer && isPriced(price) && <PurchaseOffer gate={null} type="course" slug={slug} price={price} signedIn={viewer.status === 'signed-in'} />}
+        {offer && isPriced(price) && (
+          <PurchaseOffer gate={null} type="course" slug={slug} price={price} signedIn={viewer.status === 'signed-in'} />
+        )}
         {progress && <ProgressBar completed={progress.completed.length} total={progress.total} />}
         <div role="tablist" aria-label="Course" className="flex gap-2 border-b border-slate-200">
           {TABS.map((t, i) => (

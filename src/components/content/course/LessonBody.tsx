@@ -38,7 +38,14 @@ function MediaTile({ media, title, index }: { media: LessonMedia; title: string;
               </span>
             </p>
           ) : (
-            <video src={media.url} controls preload="metadata" aria-label={label} onError={() => setFailed(true)} className="h-full w-full bg-black object-contain">
+            <video
+              src={media.url}
+              controls
+              preload="metadata"
+              aria-label={label}
+              onError={() => setFailed(true)}
+              className="h-full w-full bg-black object-contain"
+            >
               Your browser does not support the video tag.
             </video>
           ))}

@@ -32,7 +32,8 @@ export interface LessonPanelProps {
   onComplete: (completed: boolean) => void;
 }
 
-const NAV = 'min-h-11 rounded-lg px-4 py-2 text-sm font-semibold ring-1 ring-inset ring-slate-300 hover:bg-slate-50 disabled:cursor-not-allowed disabled:opacity-50';
+const NAV =
+  'min-h-11 rounded-lg px-4 py-2 text-sm font-semibold ring-1 ring-inset ring-slate-300 hover:bg-slate-50 disabled:cursor-not-allowed disabled:opacity-50';
 
 function LessonState({
   courseSlug,

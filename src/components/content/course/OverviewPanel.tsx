@@ -15,7 +15,16 @@ export interface OverviewPanelProps {
   onOpenLesson: () => void;
 }
 
-export function OverviewPanel({ skillLevel, duration, accessLevel, soldOnly, sections, current, resuming, onOpenLesson }: OverviewPanelProps) {
+export function OverviewPanel({
+  skillLevel,
+  duration,
+  accessLevel,
+  soldOnly,
+  sections,
+  current,
+  resuming,
+  onOpenLesson,
+}: OverviewPanelProps) {
   const lessons = sections.reduce((n, s) => n + s.lessons.length, 0);
   const facts: [string, string][] = [
     ['Skill level', skillLevel],
@@ -50,9 +59,14 @@ export function OverviewPanel({ skillLevel, duration, accessLevel, soldOnly, sec
       {current && (
         <div className="flex flex-wrap items-center gap-3 rounded-xl border border-brand-200 bg-brand-50 p-4">
           <p className="flex-1 text-sm text-slate-700">
-            {resuming ? 'Continue where you left off:' : 'Start with:'} <span className="font-semibold text-ink">{current.lesson.title}</span>
+            {resuming ? 'Continue where you left off:' : 'Start with:'}{' '}
+            <span className="font-semibold text-ink">{current.lesson.title}</span>
           </p>
-          <button type="button" onClick={onOpenLesson} className="min-h-11 rounded-lg bg-brand-600 px-5 py-2.5 text-sm font-semibold text-white hover:bg-brand-700">
+          <button
+            type="button"
+            onClick={onOpenLesson}
+            className="min-h-11 rounded-lg bg-brand-600 px-5 py-2.5 text-sm font-semibold text-white hover:bg-brand-700"
+          >
             {resuming ? 'Continue Lesson' : 'Start Lesson'}
           </button>
         </div>

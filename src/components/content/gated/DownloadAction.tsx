@@ -42,7 +42,11 @@ const PRIMARY = 'min-h-11 rounded-lg bg-brand-600 px-5 py-2.5 text-sm font-semib
 const SECONDARY = 'min-h-11 rounded-lg px-5 py-2.5 text-sm font-semibold text-brand-700 ring-1 ring-inset ring-brand-200 hover:bg-brand-50';
 
 /** Download at once; the server's 401/403 turns the button into the gate card. */
-function DirectDownload({ download: info, slug, onRefused }: Pick<DownloadActionProps, 'download' | 'slug'> & { onRefused: (signedIn: boolean) => void }) {
+function DirectDownload({
+  download: info,
+  slug,
+  onRefused,
+}: Pick<DownloadActionProps, 'download' | 'slug'> & { onRefused: (signedIn: boolean) => void }) {
   const [busy, setBusy] = useState(false);
   const [missing, setMissing] = useState<string | null>(null);
   async function download() {
@@ -101,7 +105,8 @@ function DownloadArea({ download, slug, title, accessLevel, viewer, sale, guess,
   const [leadOpen, setLeadOpen] = useState(false);
   const offersLead = download.leadWhenFree && accessLevel === 'free';
 
-  if (guess === 'loading' || ownership === 'loading') return <div aria-hidden="true" className="h-11 w-40 animate-pulse rounded-lg bg-slate-200" />;
+  if (guess === 'loading' || ownership === 'loading')
+    return <div aria-hidden="true" className="h-11 w-40 animate-pulse rounded-lg bg-slate-200" />;
 
   if (offersLead) {
     const member = viewer.status === 'signed-in' && !refused;

@@ -35,7 +35,10 @@ const SECONDARY = 'rounded-lg px-5 py-2.5 text-sm font-semibold text-brand-700 r
 export function GateCard({ level, what, signedIn, returnTo = here() }: GateCardProps) {
   const { kind, title, text } = gateFor(level, what, signedIn);
   return (
-    <div data-testid="gate-card" className="rounded-2xl border border-brand-200 bg-gradient-to-br from-brand-50 to-white p-8 text-center shadow-sm">
+    <div
+      data-testid="gate-card"
+      className="rounded-2xl border border-brand-200 bg-gradient-to-br from-brand-50 to-white p-8 text-center shadow-sm"
+    >
       <div className="mx-auto grid h-12 w-12 place-items-center rounded-full bg-brand-100 text-brand-700">
         <svg aria-hidden="true" viewBox="0 0 24 24" className="h-6 w-6" fill="none" stroke="currentColor" strokeWidth="2">
           <rect x="4" y="11" width="16" height="10" rx="2"></rect>

@@ -25,7 +25,9 @@ describe('strictDeep', () => {
     expect(strict.safeParse({ title: 'T', lessons: [] }).success).toBe(false);
     expect(strict.parse({ title: 'T', lessons: [{ id: 'a' }] }).lessons[0]?.body).toBe('');
     expect(strict.shape.lessons.description).toBe('Lessons in order.');
-    const json = z.toJSONSchema(strict) as unknown as { properties: { lessons: { items: { properties: { id: { description?: string } } } } } };
+    const json = z.toJSONSchema(strict) as unknown as {
+      properties: { lessons: { items: { properties: { id: { description?: string } } } } };
+    };
     expect(json.properties.lessons.items.properties.id.description).toBe('Lesson id.');
   });
 
@@ -49,7 +51,13 @@ describe('schemaAt', () => {
   });
 });
 
-type Spec = ContentTypeSpec<'note', { body: z.ZodString }, Record<never, never>, { body: z.ZodString }, { summary: z.ZodOptional<z.ZodString> }>;
+type Spec = ContentTypeSpec<
+  'note',
+  { body: z.ZodString },
+  Record<never, never>,
+  { body: z.ZodString },
+  { summary: z.ZodOptional<z.ZodString> }
+>;
 
 /** A small valid definition to vary. */
 function makeSpec(overrides: Partial<Spec> = {}): Spec {
@@ -95,9 +103,29 @@ describe('defineContentType', () => {
 
   it('builds item and public schemas with the type and the common fields', () => {
     const note = defineContentType(makeSpec());
-    const item = { id: 'n', slug: 'n', title: 'N', description: 'D', tags: [], accessLevel: 'free', media: [], type: 'note', source: 'mdx', body: 'secret' };
+    const item = {
+      id: 'n',
+      slug: 'n',
+      title: 'N',
+      description: 'D',
+      tags: [],
+      accessLevel: 'free',
+      media: [],
+      type: 'note',
+      source: 'mdx',
+      body: 'secret',
+    };
     expect(note.item.parse(item)).toEqual(item);
-    expect(note.public.parse(item)).toEqual({ id: 'n', slug: 'n', title: 'N', description: 'D', tags: [], accessLevel: 'free', media: [], type: 'note' });
+    expect(note.public.parse(item)).toEqual({
+      id: 'n',
+      slug: 'n',
+      title: 'N',
+      description: 'D',
+      tags: [],
+      accessLevel: 'free',
+      media: [],
+      type: 'note',
+    });
     expect(note.publicStrict.safeParse(item).success).toBe(false);
   });
 

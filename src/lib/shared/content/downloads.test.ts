@@ -4,7 +4,10 @@ import { allowedDownloadUrl, downloadHostErrors, downloadRefs, parseDownloadHost
 describe('outside download links', () => {
   it('parses the allow-list and names entries that are not host names', () => {
     expect(parseDownloadHosts('')).toEqual({ hosts: [], invalid: [] });
-    expect(parseDownloadHosts('A.example.com, a.example.com,b.example.org')).toEqual({ hosts: ['a.example.com', 'b.example.org'], invalid: [] });
+    expect(parseDownloadHosts('A.example.com, a.example.com,b.example.org')).toEqual({
+      hosts: ['a.example.com', 'b.example.org'],
+      invalid: [],
+    });
     expect(parseDownloadHosts('https://a.example.com,*.b.org').invalid).toEqual(['https://a.example.com', '*.b.org']);
   });
 
@@ -27,7 +30,17 @@ describe('outside download links', () => {
     const course = {
       sections: [
         { lessons: [{ downloadables: [{ name: 'a', url: 'downloads/a.pdf' }] }] },
-        { lessons: [{}, { downloadables: [{ name: 'b', url: 'https://evil.example/b.pdf' }, { name: 'c', url: 'https://ok.example/c.pdf' }] }] },
+        {
+          lessons: [
+            {},
+            {
+              downloadables: [
+                { name: 'b', url: 'https://evil.example/b.pdf' },
+                { name: 'c', url: 'https://ok.example/c.pdf' },
+              ],
+            },
+          ],
+        },
       ],
     };
     expect(downloadRefs(course).map((r) => r.path)).toEqual([

@@ -64,7 +64,8 @@ export function downloadRefs(fields: unknown): { path: string; ref: string }[] {
   list(fields.sections).forEach((section, i) =>
     list(isObject(section) ? section.lessons : undefined).forEach((lesson, j) =>
       list(isObject(lesson) ? lesson.downloadables : undefined).forEach((file, k) => {
-        if (isObject(file) && typeof file.url === 'string') refs.push({ path: `sections.${i}.lessons.${j}.downloadables.${k}.url`, ref: file.url });
+        if (isObject(file) && typeof file.url === 'string')
+          refs.push({ path: `sections.${i}.lessons.${j}.downloadables.${k}.url`, ref: file.url });
       }),
     ),
   );

@@ -187,11 +187,7 @@ describe('tagOverflow', () => {
 
 describe('tagOptions', () => {
   it('lists the most used tags first, then alphabetically', () => {
-    const items = [
-      makeBlog({ tags: ['Zeta', 'SEO'] }),
-      makeBlog({ tags: ['SEO', 'Alpha'] }),
-      makeBlog({ tags: ['Beta', 'Zeta', 'SEO'] }),
-    ];
+    const items = [makeBlog({ tags: ['Zeta', 'SEO'] }), makeBlog({ tags: ['SEO', 'Alpha'] }), makeBlog({ tags: ['Beta', 'Zeta', 'SEO'] })];
     expect(tagOptions(items)).toEqual(['SEO', 'Zeta', 'Alpha', 'Beta']);
   });
 

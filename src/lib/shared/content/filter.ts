@@ -63,10 +63,7 @@ export function hasActiveFilters(filters: ListFilters): boolean {
 function matchesSearch(item: Pick<PublicItem, 'title' | 'description'>, query: string): boolean {
   const needle = query.trim().toLocaleLowerCase();
   if (!needle) return true;
-  return (
-    item.title.toLocaleLowerCase().includes(needle) ||
-    item.description.toLocaleLowerCase().includes(needle)
-  );
+  return item.title.toLocaleLowerCase().includes(needle) || item.description.toLocaleLowerCase().includes(needle);
 }
 
 function hasTag(item: PublicItem, tag: string): boolean {
@@ -98,9 +95,7 @@ export function applyFilters<T extends PublicItem>(items: readonly T[], filters:
 export function tagOptions(items: readonly PublicItem[]): string[] {
   const counts = new Map<string, number>();
   for (const item of items) for (const tag of new Set(item.tags)) counts.set(tag, (counts.get(tag) ?? 0) + 1);
-  return [...counts.entries()]
-    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
-    .map(([tag]) => tag);
+  return [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([tag]) => tag);
 }
 
 /** Splits tags into the ones a card shows (at most `max`) and the count behind "+N more". */

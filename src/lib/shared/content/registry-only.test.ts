@@ -45,7 +45,12 @@ describe('the content registry is the one place a content type lives', () => {
   });
 
   it('recognises a per-type table in any spelling', () => {
-    for (const table of ['Record<ContentType, string>', 'Record< ContentType ,string>', '{ [T in ContentType]: number }', '{ [ K in ContentType ]: 1 }'])
+    for (const table of [
+      'Record<ContentType, string>',
+      'Record< ContentType ,string>',
+      '{ [T in ContentType]: number }',
+      '{ [ K in ContentType ]: 1 }',
+    ])
       expect(PER_TYPE_TABLE.test(table), table).toBe(true);
     for (const other of ['Map<ContentType, Item[]>', 'Record<string, ContentType>', 'Partial<ContentTypeInfo>'])
       expect(PER_TYPE_TABLE.test(other), other).toBe(false);
@@ -53,7 +58,8 @@ describe('the content registry is the one place a content type lives', () => {
 
   it('finds no table keyed by content type outside the type definitions', () => {
     const offenders = files.filter(
-      (file) => !DEFINITIONS.some((d) => d.test(file)) && !(file in ALLOWED) && PER_TYPE_TABLE.test(readFileSync(path.join(ROOT, file), 'utf8')),
+      (file) =>
+        !DEFINITIONS.some((d) => d.test(file)) && !(file in ALLOWED) && PER_TYPE_TABLE.test(readFileSync(path.join(ROOT, file), 'utf8')),
     );
     expect(offenders, 'move these per-type facts into the types’ definitions (src/lib/shared/content/types/)').toEqual([]);
   });

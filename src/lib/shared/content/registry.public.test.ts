@@ -188,7 +188,15 @@ describe('toPublicItem', () => {
   });
 });
 
-type Def = { type: string; innerType?: z.ZodType; element?: z.ZodType; shape?: Record<string, z.ZodType>; entries?: Record<string, string>; values?: unknown[]; options?: z.ZodType[] };
+type Def = {
+  type: string;
+  innerType?: z.ZodType;
+  element?: z.ZodType;
+  shape?: Record<string, z.ZodType>;
+  entries?: Record<string, string>;
+  values?: unknown[];
+  options?: z.ZodType[];
+};
 
 /** A valid value for `schema` with `text` in every string, so that a leak of any part shows. */
 function sample(schema: z.core.$ZodType, text: string): unknown {

@@ -155,9 +155,11 @@ describe('compareItems', () => {
   });
 
   it('orders tools by last update, newest first, then by title', () => {
-    expect(
-      sortedTitles([makeTool('Zed', '2026-01-01'), makeTool('Old', '2024-01-01'), makeTool('Ann', '2026-01-01')]),
-    ).toEqual(['Ann', 'Zed', 'Old']);
+    expect(sortedTitles([makeTool('Zed', '2026-01-01'), makeTool('Old', '2024-01-01'), makeTool('Ann', '2026-01-01')])).toEqual([
+      'Ann',
+      'Zed',
+      'Old',
+    ]);
   });
 
   it('orders courses and market items by title', () => {

@@ -40,10 +40,9 @@ export const PublicUrlSchema = z
 export const FileRefSchema = z
   .string()
   .max(2048)
-  .refine(
-    (u) => u.startsWith('https://') || /^[a-z0-9][a-z0-9._-]*(\/[a-z0-9][a-z0-9._-]*)*$/i.test(u),
-    { message: 'Use a private file key such as downloads/kit.zip or an https:// URL' },
-  );
+  .refine((u) => u.startsWith('https://') || /^[a-z0-9][a-z0-9._-]*(\/[a-z0-9][a-z0-9._-]*)*$/i.test(u), {
+    message: 'Use a private file key such as downloads/kit.zip or an https:// URL',
+  });
 
 /** An https link to an outside page (tools' online versions, market items' shop pages). */
 export const ExternalLinkSchema = z.url({ protocol: /^https$/ });

@@ -66,7 +66,12 @@ export const course = defineContentType({
   },
   filters: ['search', 'category', 'skillLevel'],
   frontmatter: {
-    price: z.number().min(0).max(100_000).optional().describe('One-time price in dollars to buy the course outright; absent or 0: plans only.'),
+    price: z
+      .number()
+      .min(0)
+      .max(100_000)
+      .optional()
+      .describe('One-time price in dollars to buy the course outright; absent or 0: plans only.'),
     duration: z.string().trim().min(1).max(60).regex(ONE_LINE, ONE_LINE_MESSAGE).describe('Total length, e.g. "6 weeks" or "4h 30m".'),
     skillLevel: z.enum(SKILL_LEVELS).describe('beginner, intermediate or advanced.'),
     sections: z.array(SectionSchema).min(1).max(50).describe('Curriculum sections in order.'),

@@ -73,13 +73,10 @@ describe('frontmatter schemas', () => {
     expect(CONTENT_REGISTRY.blog.frontmatter.parse(makeFrontmatter('blog', { media })).media).toEqual(media);
   });
 
-  it.each(['//evil.example/x.jpg', 'http://example.com/x.jpg', 'javascript:alert(1)', 'media/x.jpg'])(
-    'rejects the media url %j',
-    (url) => {
-      const result = CONTENT_REGISTRY.blog.frontmatter.safeParse(makeFrontmatter('blog', { media: [{ url, type: 'image' }] }));
-      expect(issuePaths(result)).toEqual(['media.0.url']);
-    },
-  );
+  it.each(['//evil.example/x.jpg', 'http://example.com/x.jpg', 'javascript:alert(1)', 'media/x.jpg'])('rejects the media url %j', (url) => {
+    const result = CONTENT_REGISTRY.blog.frontmatter.safeParse(makeFrontmatter('blog', { media: [{ url, type: 'image' }] }));
+    expect(issuePaths(result)).toEqual(['media.0.url']);
+  });
 
   it('rejects a media type other than image, video or pdf', () => {
     const result = CONTENT_REGISTRY.blog.frontmatter.safeParse(makeFrontmatter('blog', { media: [{ url: '/a.mp3', type: 'audio' }] }));
@@ -175,7 +172,11 @@ describe('creator-tools input', () => {
 
   it('gives the fields the creator tools leave out their defaults', () => {
     const { title, description } = common;
-    expect(CONTENT_REGISTRY.course.input.parse({ title, description })).toMatchObject({ duration: 'Self-paced', skillLevel: 'beginner', sections: [] });
+    expect(CONTENT_REGISTRY.course.input.parse({ title, description })).toMatchObject({
+      duration: 'Self-paced',
+      skillLevel: 'beginner',
+      sections: [],
+    });
     expect(CONTENT_REGISTRY.market.input.parse({ title, description })).toMatchObject({ fileType: 'Digital download' });
     expect(CONTENT_REGISTRY.blog.input.parse({ title, description })).toMatchObject({ content: '' });
     expect(CONTENT_REGISTRY.tool.input.parse({ title, description })).not.toHaveProperty('downloadUrl');

@@ -23,7 +23,13 @@ export const market = defineContentType({
   filters: ['search', 'category', 'price'],
   frontmatter: {
     price: z.number().min(0).max(100_000).optional().describe('Price in dollars; absent or 0 means free.'),
-    fileType: z.string().trim().min(1).max(40).regex(ONE_LINE, ONE_LINE_MESSAGE).describe('What the buyer gets, e.g. "PDF" or "Figma file".'),
+    fileType: z
+      .string()
+      .trim()
+      .min(1)
+      .max(40)
+      .regex(ONE_LINE, ONE_LINE_MESSAGE)
+      .describe('What the buyer gets, e.g. "PDF" or "Figma file".'),
     downloadUrl: FileRefSchema.optional().describe('The file a buyer receives. Gated.'),
     externalLink: ExternalLinkSchema.optional().describe('Optional link to an outside page.'),
   },

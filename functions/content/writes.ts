@@ -1,0 +1,191 @@
+/**
+ * The creator tools' writes to database items: each body is checked whole against the type's input
+ * schema (no unknown fields, no outside download hosts), slugs stay unique across both sources, and
+ * editors change only what they wrote. Each write and its change notice share one transaction.
+ */
+import { CONTENT_REGISTRY, type ContentItem, type ContentType } from '#shared/content/registry.ts';
+import type { Db } from '../platform/db/client.ts';
+import type { ContentRow } from './tables.ts';
+import { downloadHostErrors } from '#shared/content/downloads.ts';
+import { AppError, fieldErrors } from '../platform/errors.ts';
+import type { MdxSource } from './mdx-source.ts';
+import { itemFromRow, rowFromInput, slugify } from './rows.ts';
+import { createContentStore, type ContentStore } from './store.ts';
+
+export interface WriteOptions {
+  /** Id of the user who wrote the item. */
+  createdBy?: string;
+}
+
+/** Who changes an existing item: editors change what they wrote, admins anything. */
+export interface Actor {
+  id: string;
+  admin: boolean;
+}
+
+function assertMayChange(row: ContentRow, actor: Actor | undefined): void {
+  if (actor && !actor.admin && row.createdBy !== actor.id)
+    throw new AppError('forbidden', 'Editors can change only the items they created. Ask an admin.');
+}
+
+function parseInput(type: ContentType, input: unknown) {
+  const parsed = CONTENT_REGISTRY[type].input.safeParse(input);
+  if (!parsed.success) throw new AppError('validation_failed', 'Some fields are not valid.', { fields: fieldErrors(parsed.error) });
+  return parsed.data;
+}
+
+/**
+ * Splits `published` (whether the item is public; beside the type's own fields, so the creation form's
+ * schema stays the spec's) from the rest of a write. Absent means unchanged (true on create).
+ */
+function takePublished(input: unknown): { published: boolean | undefined; rest: unknown } {
+  if (typeof input !== 'object' || input === null || Array.isArray(input) || !Object.hasOwn(input, 'published'))
+    return { published: undefined, rest: input };
+  const { published, ...rest } = input as Record<string, unknown>;
+  if (typeof published !== 'boolean')
+    throw new AppError('validation_failed', 'Some fields are not valid.', { fields: { published: ['Must be true or false'] } });
+  return { published, rest };
+}
+
+/** Refuses outside download links (an https `downloadUrl` or lesson file) whose host is not on the list, naming each field. */
+function refuseOutsideDownloads(data: unknown, hosts: readonly string[]): void {
+  const fields = downloadHostErrors(data, hosts);
+  if (Object.keys(fields).length) throw new AppError('validation_failed', 'Some fields are not valid.', { fields });
+}
+
+/** Refuses fields the type does not have, so a misspelt or foreign field is never silently dropped. */
+function refuseUnknownFields(type: ContentType, input: unknown): void {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return; // the schema says what is wrong
+  const known = CONTENT_REGISTRY[type].input.shape;
+  const unknown = Object.keys(input).filter((key) => !Object.hasOwn(known, key));
+  if (unknown.length)
+    throw new AppError('validation_failed', 'Some fields are not valid.', {
+      fields: Object.fromEntries(unknown.map((key) => [key, [`Not a field of a ${type}`]])),
+    });
+}
+
+function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string; cause?: { code?: string } };
+  return e?.code === '23505' || e?.cause?.code === '23505';
+}
+
+/** Input shape of an existing row, so an update can be validated as a whole item. */
+function inputFromRow(row: ContentRow): Record<string, unknown> {
+  return {
+    title: row.title,
+    description: row.description,
+    slug: row.slug,
+    tags: row.tags,
+    accessLevel: row.accessLevel,
+    media: row.media,
+    ...row.details,
+  };
+}
+
+export interface ContentWritesDeps {
+  db: Db;
+  store: ContentStore;
+  mdx: MdxSource;
+  downloadHosts: readonly string[];
+  /** Tells local listeners that a type's items changed (after the commit). */
+  changed: (type: ContentType) => void;
+}
+
+export function createContentWrites({ db, store, mdx, downloadHosts, changed }: ContentWritesDeps) {
+  async function freeSlug(type: ContentType, wanted: string, explicit: boolean): Promise<string> {
+    const taken = new Set(await store.slugsLike(type, wanted));
+    const isFree = (s: string) => !taken.has(s) && !mdx.has(type, s);
+    if (isFree(wanted)) return wanted;
+    if (explicit) {
+      throw new AppError('conflict', `The slug "${wanted}" is already used by another ${type} item.`, {
+        fields: { slug: ['Already in use'] },
+      });
+    }
+    for (let n = 2; ; n++) if (isFree(`${wanted}-${n}`)) return `${wanted}-${n}`;
+  }
+
+  /** Runs a write and its change notice in one transaction; maps slug races to 409. */
+  async function write<R>(type: ContentType, fn: (tx: ContentStore) => Promise<R>): Promise<R> {
+    try {
+      const result = await db.transaction(async (tx) => {
+        const txStore = createContentStore(tx);
+        const out = await fn(txStore);
+        await txStore.notifyChanged(type);
+        return out;
+      });
+      changed(type);
+      return result;
+    } catch (err) {
+      if (isUniqueViolation(err))
+        throw new AppError('conflict', 'That slug was just taken. Please choose another.', {
+          fields: { slug: ['Already in use'] },
+        });
+      throw err;
+    }
+  }
+
+  /** The database item of this type with this id that the actor may change; 404 or 403 otherwise. */
+  async function changeable(type: ContentType, id: string, actor: Actor | undefined): Promise<ContentRow> {
+    const existing = await store.findById(id);
+    if (!existing || existing.type !== type) throw new AppError('not_found', `No ${type} item with id ${id}.`);
+    assertMayChange(existing, actor);
+    return existing;
+  }
+
+  return {
+    /** Creates a database item from unvalidated input; a missing slug is derived from the title. */
+    async create(type: ContentType, body: unknown, options: WriteOptions = {}): Promise<ContentItem> {
+      const { published = true, rest: input } = takePublished(body);
+      refuseUnknownFields(type, input);
+      const data = parseInput(type, input);
+      refuseOutsideDownloads(data, downloadHosts);
+      const slug = await freeSlug(type, data.slug ?? slugify(data.title), data.slug !== undefined);
+      const row = await write(type, (tx) =>
+        tx.insert({ ...rowFromInput(type, slug, data), published, createdBy: options.createdBy ?? null }),
+      );
+      return itemFromRow(row);
+    },
+
+    /** Applies a partial change to a database item and validates the result as a whole. */
+    async update(type: ContentType, id: string, body: Record<string, unknown>, actor?: Actor): Promise<ContentItem> {
+      const existing = await changeable(type, id, actor);
+      const { published, rest } = takePublished(body);
+      const patch = rest as Record<string, unknown>;
+      refuseUnknownFields(type, patch);
+      // A tool's "updated" date means last edited (not published or unpublished), unless the change sets it.
+      const edited = Object.keys(patch).length > 0;
+      const touched = type === 'tool' && edited && !('updatedAt' in patch) ? { updatedAt: new Date() } : {};
+      const data = parseInput(type, { ...inputFromRow(existing), ...touched, ...patch });
+      // Publishing or unpublishing alone changes no link.
+      if (edited) refuseOutsideDownloads(data, downloadHosts);
+      const slug = data.slug === existing.slug ? existing.slug : await freeSlug(type, data.slug ?? existing.slug, true);
+      const { type: _type, ...columns } = rowFromInput(type, slug, data);
+      // Publishing alone writes only its flag, so it never puts back fields another write changed since the read.
+      const change = !edited && published !== undefined ? { published } : published === undefined ? columns : { ...columns, published };
+      const row = await write(type, async (tx) => {
+        const updated = await tx.update(id, change);
+        if (!updated) throw new AppError('not_found', `No ${type} item with id ${id}.`);
+        return updated;
+      });
+      return itemFromRow(row);
+    },
+
+    /** A database item as its creation form holds it (the type's input fields only), for editing. */
+    async editable(
+      type: ContentType,
+      id: string,
+      actor?: Actor,
+    ): Promise<{ id: string; type: ContentType; published: boolean; input: Record<string, unknown> }> {
+      const existing = await changeable(type, id, actor);
+      const known = CONTENT_REGISTRY[type].input.shape;
+      const input = Object.fromEntries(Object.entries(inputFromRow(existing)).filter(([key]) => Object.hasOwn(known, key)));
+      return { id, type, published: existing.published, input };
+    },
+
+    /** Deletes a database item. MDX items are removed through git. */
+    async remove(type: ContentType, id: string, actor?: Actor): Promise<void> {
+      await changeable(type, id, actor);
+      await write(type, (tx) => tx.remove(id));
+    },
+  };
+}

@@ -1,0 +1,125 @@
+/**
+ * Changes to an account (spec point 7, with real authorisation): access level and role (admins
+ * only, audited), the member's own name and language, and their data: export and deletion, which
+ * ask every domain keeping some of it through the hooks registered in `personalData`
+ * (personal-data.ts). Each change drops the profile's cache entry (profiles.ts).
+ */
+import type { AccessLevel, Role } from '#shared/access.ts';
+import type { Db } from '../platform/db/client.ts';
+import type { Language, ProfileRow } from './tables.ts';
+import type { EmailService } from '../email/service.ts';
+import type { PersonalDataRegistry } from './personal-data.ts';
+import type { UserHooks, Viewer } from './service.ts';
+import { AppError } from '../platform/errors.ts';
+import { createUserStore, type UserStore } from './store.ts';
+
+/** The spec's "User data" plus role and language. */
+function profileJson(p: ProfileRow) {
+  return {
+    id: p.id,
+    email: p.email,
+    name: p.name,
+    avatar: p.avatar,
+    accessLevel: p.accessLevel,
+    role: p.role,
+    customerId: p.customerId,
+    language: p.language,
+    createdAt: p.createdAt.toISOString(),
+  };
+}
+export type ProfileJson = ReturnType<typeof profileJson>;
+
+const forbidden = () => new AppError('forbidden', 'You do not have access to this user.');
+
+export interface AccountDeps {
+  db: Db;
+  outbox: EmailService;
+  store: UserStore;
+  personalData: PersonalDataRegistry;
+  /** The connected hooks (throws before compose.ts connected them). */
+  hook: () => UserHooks;
+  /** Drops a profile's cache entry after a change. */
+  forget: (id: string) => void;
+}
+
+export function createAccountChanges({ db, outbox, store, personalData, hook, forget }: AccountDeps) {
+  /**
+   * PATCH /api/admin/users/{id}: a member's access level and/or role, admins only, each change
+   * written to the audit log in the same transaction. Promoting to a staff role grants premium
+   * unless a level is given; an admin cannot take their own admin role away (lock-out).
+   */
+  async function setAccess(viewer: Viewer, id: string, change: { accessLevel?: AccessLevel; role?: Role }): Promise<ProfileJson> {
+    if (viewer.role !== 'admin') throw new AppError('forbidden', 'Only administrators can change access levels and roles.');
+    if (id === viewer.id && change.role !== undefined && change.role !== 'admin')
+      throw new AppError('conflict', 'You cannot remove your own admin role; ask another administrator.');
+    return db.transaction(async (tx) => {
+      const txStore = createUserStore(tx);
+      // Locked like billing's recompute, so a webhook and this change never decide the level on stale rows.
+      const before = await txStore.lockById(id);
+      if (!before) throw new AppError('not_found', 'No such user.');
+      const role = change.role ?? before.role;
+      // Staff read at premium; staff made members again keep what they pay for, not the role's premium.
+      const demoted = role === 'member' && before.role !== 'member';
+      const accessLevel =
+        change.accessLevel ??
+        (role !== 'member' && change.role !== undefined ? 'premium' : demoted ? await hook().paidLevel(tx, id) : before.accessLevel);
+      const after = (await txStore.update(id, { role, accessLevel }))!;
+      forget(id);
+      if (accessLevel !== before.accessLevel || change.accessLevel !== undefined)
+        await txStore.audit({
+          actorId: viewer.id,
+          action: 'access_level.set',
+          targetId: id,
+          detail: { from: before.accessLevel, to: accessLevel },
+        });
+      if (change.role !== undefined)
+        await txStore.audit({ actorId: viewer.id, action: 'role.set', targetId: id, detail: { from: before.role, to: role } });
+      return profileJson(after);
+    });
+  }
+
+  return {
+    /** GET /api/users/byEmail/{email}: your own profile; admins may read anyone's. No answer tells whether an address exists. */
+    async byEmail(viewer: Viewer, email: string): Promise<ProfileJson> {
+      const wanted = email.trim().toLowerCase();
+      if (viewer.role !== 'admin' && wanted !== viewer.email) throw forbidden();
+      const profile = await store.byEmail(wanted);
+      if (!profile) throw new AppError('not_found', 'No user with that email address.');
+      return profileJson(profile);
+    },
+
+    setAccess,
+
+    /** PATCH /api/users/me: name and language. */
+    async updateMe(viewer: Viewer, patch: { name?: string | null; language?: Language }): Promise<ProfileJson> {
+      const updated = await store.update(viewer.id, patch);
+      forget(viewer.id);
+      if (!updated) throw new AppError('not_found', 'No such user.');
+      return profileJson(updated);
+    },
+
+    /** GET /api/users/me/export: everything we keep about the member. */
+    async exportMe(viewer: Viewer) {
+      const profile = await store.byId(viewer.id);
+      if (!profile) throw new AppError('not_found', 'No such user.');
+      const data = await personalData.collect(db, { id: profile.id, email: profile.email });
+      return { exportedAt: new Date().toISOString(), profile: profileJson(profile), ...data };
+    },
+
+    /** DELETE /api/users/me: the account and every domain's data of the member (registered hooks); a confirmation mail goes out. */
+    async deleteMe(viewer: Viewer): Promise<void> {
+      const profile = await store.byId(viewer.id);
+      const email = profile?.email ?? viewer.email;
+      // Paid subscriptions end first, then the sign-in: if either fails, nothing is lost and the
+      // member can try again.
+      await hook().beforeDelete(viewer.id);
+      await hook().deleteAccount(viewer.id);
+      forget(viewer.id);
+      await db.transaction(async (tx) => {
+        await personalData.erase(tx, { id: viewer.id, email });
+        await createUserStore(tx).remove(viewer.id);
+        await outbox.enqueue(tx, { to: email, template: 'account-deleted', data: { language: profile?.language ?? 'en' } });
+      });
+    },
+  };
+}

@@ -1,0 +1,121 @@
+/**
+ * The profile behind each account, as the identity middleware reads it: created at sign-up in
+ * embedded mode, on the first authenticated call otherwise, and kept a few seconds in memory so a
+ * member's burst of calls costs one query. The account changes that drop entries are in account.ts.
+ */
+import type { DbOrTx } from '../platform/db/client.ts';
+import type { ProfileRow } from './tables.ts';
+import { AppError } from '../platform/errors.ts';
+import { createUserStore, type UserStore } from './store.ts';
+
+/** What the auth service itself recorded about an account: its address, and whether that address is proven. */
+export interface AccountRecord {
+  email: string;
+  /** The address was proven through a mailed link (or the account was made by the server). */
+  proven: boolean;
+}
+
+/**
+ * Asks the auth service about the account behind a verified token (embedded: our own users table;
+ * hosted: GET /auth/v1/user with the token). Undefined when it no longer knows the account.
+ */
+export type AccountLookup = (userId: string, token: string) => Promise<AccountRecord | undefined>;
+
+export interface ProfilesDeps {
+  store: UserStore;
+  adminEmails: readonly string[];
+  /** The auth service's record (connected late: called only when a profile is read). */
+  lookupAccount: AccountLookup;
+}
+
+/**
+ * Profiles read by the identity middleware are kept this long, so a member's burst of calls costs
+ * one query. Changes made here drop the entry at once; every instance drops it when any instance's
+ * change commits (a trigger on `profiles` notifies PROFILE_CHANNEL; services.ts listens), so the
+ * time is only the bound while that listener is reconnecting (it then drops every entry).
+ */
+const PROFILE_TTL_MS = 5_000;
+const PROFILE_CACHE_SIZE = 10_000;
+
+const ADMIN = { role: 'admin', accessLevel: 'premium' } as const;
+
+const gone = () =>
+  new AppError('unauthorized', 'This account no longer exists. Please sign up again.', { headers: { 'WWW-Authenticate': 'Bearer' } });
+
+/** The profile cache and the reads and creations that fill it. */
+export function createProfiles({ store, adminEmails, lookupAccount }: ProfilesDeps) {
+  const admins = new Set(adminEmails);
+  const cache = new Map<string, { profile: ProfileRow; until: number }>();
+  const remember = (profile: ProfileRow) => {
+    if (cache.size >= PROFILE_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+    cache.set(profile.id, { profile, until: Date.now() + PROFILE_TTL_MS });
+    return profile;
+  };
+  // Bumped by every drop: a read that started before a change committed is answered but not kept.
+  let drops = 0;
+  const forget = (id: string) => {
+    drops += 1;
+    cache.delete(id);
+  };
+
+  /**
+   * ADMIN_EMAILS makes an address admin only once it is proven (confirmed through a mailed link, as
+   * the auth service itself recorded it, never a claim the member could write): otherwise anyone
+   * could sign up with a listed address before its owner.
+   */
+  const provenAdmin = (email: string, verified: boolean) => verified && admins.has(email.toLowerCase());
+
+  /** A new account's profile: admin for a proven listed address (staff get premium access), else a free member. */
+  function newProfile(id: string, email: string, verified: boolean, name?: string) {
+    return {
+      id,
+      email: email.toLowerCase(),
+      name: name ?? null,
+      ...(provenAdmin(email, verified) ? ADMIN : { role: 'member' as const, accessLevel: 'free' as const }),
+    };
+  }
+
+  return {
+    /** Creates the profile of a new account inside the sign-up's transaction (embedded mode). */
+    createProfile: (tx: DbOrTx, id: string, email: string, verified: boolean, name?: string) =>
+      createUserStore(tx).ensure(newProfile(id, email, verified, name)),
+
+    /** The profile when it is cached and fresh, without waiting; undefined otherwise (then use profileFor). */
+    peekProfile(id: string): ProfileRow | undefined {
+      const cached = cache.get(id);
+      return cached && cached.until > Date.now() ? cached.profile : undefined;
+    },
+
+    /**
+     * The profile behind a verified token. Made on the first call only for an account the auth
+     * service still knows (hosted mode; embedded sign-up makes it in its own transaction), so the
+     * still-valid token of a deleted account never brings its profile back: 401. A member whose
+     * listed address (ADMIN_EMAILS) the auth service records as proven becomes admin.
+     */
+    async profileFor(id: string, token: string): Promise<ProfileRow> {
+      const cached = cache.get(id);
+      if (cached && cached.until > Date.now()) return cached.profile;
+      const before = drops;
+      const existing = await store.byId(id);
+      if (existing) {
+        if (existing.role === 'member' && admins.has(existing.email) && (await lookupAccount(id, token))?.proven)
+          return remember((await store.update(id, ADMIN))!);
+        return drops === before ? remember(existing) : existing;
+      }
+      const account = await lookupAccount(id, token);
+      if (!account) throw gone();
+      return remember(await store.ensure(newProfile(id, account.email, account.proven)));
+    },
+
+    /** Drops one cached profile. */
+    forget,
+
+    /** Drops every cached profile. */
+    forgetAll: () => {
+      drops += 1;
+      cache.clear();
+    },
+  };
+}
+
+export type Profiles = ReturnType<typeof createProfiles>;
