@@ -9,7 +9,7 @@ import type { Db } from '../platform/db/client.ts';
 import type { Language, ProfileRow } from './tables.ts';
 import type { EmailService } from '../email/service.ts';
 import type { PersonalDataRegistry } from './personal-data.ts';
-import type { UserHooks, Viewer } from './service.ts';
+import type { UserHooks, Viewer } from './viewer.ts';
 import { AppError } from '../platform/errors.ts';
 import { createUserStore, type UserStore } from './store.ts';
 

@@ -10,41 +10,20 @@ import type { AccessLevel, Role } from '#shared/access.ts';
 import type { Db, DbOrTx } from '../platform/db/client.ts';
 import type { Language } from './tables.ts';
 import type { EmailService } from '../email/service.ts';
-import type { AccountLookup } from './profiles.ts';
 import { createAccountChanges, type ProfileJson } from './account.ts';
 import { createPersonalDataRegistry } from './personal-data.ts';
 import { createProfiles } from './profiles.ts';
 import { createUserStore } from './store.ts';
+import type { UserHooks, Viewer } from './viewer.ts';
 
 export type { AccountLookup, AccountRecord } from './profiles.ts';
 export type { ProfileJson } from './account.ts';
-
-/** Who is asking: set by the identity middleware from a verified access token. */
-export interface Viewer {
-  id: string;
-  email: string;
-  role: Role;
-  accessLevel: AccessLevel;
-  /** The auth session of the token (signed-out sessions are refused where it matters). */
-  sessionId?: string;
-}
+export type { UserHooks, Viewer } from './viewer.ts';
 
 export interface UserServiceDeps {
   db: Db;
   outbox: EmailService;
   adminEmails: readonly string[];
-}
-
-/** What the users service asks of the auth service and of billing, connected by compose.ts once all exist (`users.connect`). */
-export interface UserHooks {
-  /** The auth service's own record of an account (see AccountLookup). */
-  lookupAccount: AccountLookup;
-  /** Deletes the account at the auth service (embedded: ours; hosted: the project's admin API). */
-  deleteAccount: (userId: string) => Promise<void>;
-  /** Runs first when a member deletes their account (billing ends their paid subscriptions). */
-  beforeDelete: (userId: string) => Promise<void>;
-  /** The level a member's own subscriptions grant now (billing), for staff who become members again. */
-  paidLevel: (tx: DbOrTx, userId: string) => Promise<AccessLevel>;
 }
 
 export function createUserService({ db, outbox, adminEmails }: UserServiceDeps) {
