@@ -281,6 +281,9 @@ describe('three instances behind a balancer', () => {
     expect(stored[0]!.processedAt).not.toBeNull();
   });
 
+  /** EMAIL_CONCURRENCY's default (the cluster does not set it): the sends one worker has in flight at most. */
+  const KILLED_WORKER_IN_FLIGHT = 16;
+
   it('loses nothing when an instance is SIGKILLed under load and replaced', async () => {
     const premium = await signIn(cluster.url, 'premium@demo.beacongrowth.co');
     const outcome = await runScaleOutLoad(cluster, {
@@ -311,6 +314,9 @@ describe('three instances behind a balancer', () => {
     const mail = await outcome.settleMail(database, 30_000);
     expect(mail.queued).toBeGreaterThan(20);
     expect(mail.missing).toEqual([]);
-    expect(mail.duplicated).toEqual([]);
+    // SMTP's one window ("Exactly once, as far as SMTP allows" in ARCHITECTURE.md): a mail the killed worker
+    // had handed over (the server answered 250) but not yet marked sent goes out again, with the same
+    // Message-ID, which receivers use to drop it; never more than that worker had in flight at once.
+    expect(mail.duplicated.length).toBeLessThanOrEqual(KILLED_WORKER_IN_FLIGHT);
   });
 });
