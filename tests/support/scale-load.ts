@@ -24,7 +24,8 @@ export interface LoadOptions {
 }
 
 export interface LoadOutcome {
-  reads: { ok: number; failed: number; failures: string[] };
+  /** `retried`: reads sent again once after their connection to the balancer closed before an answer, as browsers do. */
+  reads: { ok: number; failed: number; retried: number; failures: string[] };
   writes: { attempted: number; newsletter: string[]; contact: string[]; progress: string[]; refused: number };
   /** Waits until every mail queued since the load began is sent, then compares with what the SMTP server received. */
   settleMail(database: Database, timeoutMs: number): Promise<{ queued: number; sent: number; missing: string[]; duplicated: string[] }>;
@@ -41,16 +42,29 @@ const client = () => {
 export async function runScaleOutLoad(cluster: Cluster, options: LoadOptions): Promise<LoadOutcome> {
   const started = new Date(Date.now() - 1_000);
   const until = Date.now() + options.seconds * 1000;
-  const reads = { ok: 0, failed: 0, failures: [] as string[] };
+  const reads = { ok: 0, failed: 0, retried: 0, failures: [] as string[] };
   const writes = { attempted: 0, newsletter: [] as string[], contact: [] as string[], progress: [] as string[], refused: 0 };
   const course = (await (await fetch(`${cluster.url}/api/public/courses/${options.course}`)).json()) as PublicItemOf<'course'>;
   const lessons = course.sections.flatMap((s) => s.lessons.map((l) => l.id));
+
+  /**
+   * A GET sent again once when its connection fails before any answer: what a browser does when a kept-alive
+   * connection closes under it (nginx closes idle client connections at the reload that takes the replacement in).
+   */
+  async function get(url: string): Promise<Response> {
+    try {
+      return await fetch(url);
+    } catch {
+      reads.retried += 1;
+      return await fetch(url);
+    }
+  }
 
   async function reader(n: number) {
     for (let i = n; Date.now() < until; i += 1) {
       const path = READS[i % READS.length]!;
       try {
-        const res = await fetch(`${cluster.url}${path}`);
+        const res = await get(`${cluster.url}${path}`);
         await res.arrayBuffer();
         if (res.status < 400) reads.ok += 1;
         else {
