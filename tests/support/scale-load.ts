@@ -28,8 +28,15 @@ export interface LoadOutcome {
   reads: { ok: number; failed: number; retried: number; failures: string[] };
   writes: { attempted: number; newsletter: string[]; contact: string[]; progress: string[]; refused: number };
   /** Waits until every mail queued since the load began is sent, then compares with what the SMTP server received. */
-  settleMail(database: Database, timeoutMs: number): Promise<{ queued: number; sent: number; missing: string[]; duplicated: string[] }>;
+  /** `duplicated`: mails the SMTP server got more than once, with how many copies and how many times a worker claimed each. */
+  settleMail(
+    database: Database,
+    timeoutMs: number,
+  ): Promise<{ queued: number; sent: number; missing: string[]; duplicated: { id: string; copies: number; attempts: number }[] }>;
 }
+
+/** Readers when the options name none. */
+export const DEFAULT_READERS = 6;
 
 const READS = ['/', '/blog', '/pricing', '/api/public/blogs', '/api/public/courses', '/sitemap.xml', '/rss.xml'];
 let addresses = 0;
@@ -47,14 +54,20 @@ export async function runScaleOutLoad(cluster: Cluster, options: LoadOptions): P
   const course = (await (await fetch(`${cluster.url}/api/public/courses/${options.course}`)).json()) as PublicItemOf<'course'>;
   const lessons = course.sections.flatMap((s) => s.lessons.map((l) => l.id));
 
+  /** From the kill until a second after the replacement is in the balancer (its reload closes idle client connections). */
+  const reload: { from?: number; until?: number } = {};
+  const duringReload = (now: number) =>
+    reload.from !== undefined && now >= reload.from && (reload.until === undefined || now <= reload.until);
+
   /**
-   * A GET sent again once when its connection fails before any answer: what a browser does when a kept-alive
-   * connection closes under it (nginx closes idle client connections at the reload that takes the replacement in).
+   * A GET sent again once when its connection fails before any answer while the balancer reloads: what a browser
+   * does when a kept-alive connection closes under it. Any other failure, or a second one, counts as failed.
    */
   async function get(url: string): Promise<Response> {
     try {
       return await fetch(url);
-    } catch {
+    } catch (err) {
+      if (!duringReload(Date.now())) throw err;
       reads.retried += 1;
       return await fetch(url);
     }
@@ -129,13 +142,16 @@ export async function runScaleOutLoad(cluster: Cluster, options: LoadOptions): P
   let replacing: Promise<unknown> | undefined;
   const killer = new Promise<void>((resolve) =>
     setTimeout(() => {
+      reload.from = Date.now();
       cluster.kill(1);
-      replacing = cluster.replace(1);
+      replacing = cluster.replace(1).then(() => {
+        reload.until = Date.now() + 1_000;
+      });
       resolve();
     }, options.killAfterSeconds * 1000),
   );
   await Promise.all([
-    ...Array.from({ length: options.readers ?? 6 }, (_, n) => reader(n)),
+    ...Array.from({ length: options.readers ?? DEFAULT_READERS }, (_, n) => reader(n)),
     ...Array.from({ length: options.writers ?? 3 }, (_, n) => writer(n)),
     killer,
   ]);
@@ -146,9 +162,12 @@ export async function runScaleOutLoad(cluster: Cluster, options: LoadOptions): P
     writes,
     async settleMail(database, timeoutMs) {
       const deadline = Date.now() + timeoutMs;
-      let rows: { id: string; status: string }[] = [];
+      let rows: { id: string; status: string; attempts: number }[] = [];
       for (;;) {
-        rows = await database.db.select({ id: emails.id, status: emails.status }).from(emails).where(gte(emails.createdAt, started));
+        rows = await database.db
+          .select({ id: emails.id, status: emails.status, attempts: emails.attempts })
+          .from(emails)
+          .where(gte(emails.createdAt, started));
         if (rows.every((r) => r.status !== 'queued')) break;
         if (Date.now() > deadline) break;
         await new Promise((r) => setTimeout(r, 200));
@@ -162,7 +181,9 @@ export async function runScaleOutLoad(cluster: Cluster, options: LoadOptions): P
         queued: rows.length,
         sent: rows.filter((r) => r.status === 'sent').length,
         missing: rows.filter((r) => !counts.has(r.id)).map((r) => `${r.id} (${r.status})`),
-        duplicated: rows.filter((r) => (counts.get(r.id) ?? 0) > 1).map((r) => r.id),
+        duplicated: rows
+          .filter((r) => (counts.get(r.id) ?? 0) > 1)
+          .map((r) => ({ id: r.id, copies: counts.get(r.id)!, attempts: r.attempts })),
       };
     },
   };
