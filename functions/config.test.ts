@@ -128,6 +128,8 @@ describe('loadConfig accounts', () => {
     expect(loadConfig({ DATABASE_URL: 'postgres://u:p@db.example/app', ...test }, CWD).auth.seedDemo).toBe(false);
     expect(loadConfig({ SITE_URL: 'https://www.beacongrowth.co', ...test }, CWD).auth.seedDemo).toBe(false);
     expect(loadConfig({ SUPABASE_URL: 'https://proj.supabase.co' }, CWD).auth.seedDemo).toBe(false);
+    // The image sets NODE_ENV=production: a single container on PGlite is a deployment, never seeded with demo accounts.
+    expect(loadConfig({ NODE_ENV: 'production', ...test }, CWD).auth.seedDemo).toBe(false);
     expect(loadConfig({ DATABASE_URL: 'postgres://u:p@db.example/app', AUTH_SEED_DEMO: 'true', ...test }, CWD).auth.seedDemo).toBe(true);
     expect(loadConfig({ AUTH_SEED_DEMO: 'false' }, CWD).auth.seedDemo).toBe(false);
   });

@@ -16,9 +16,6 @@ import { serverSettings } from './platform/config/server.ts';
 import type { SettingsContext } from './platform/config/settings.ts';
 import { PROTECTED_PREFIX, uploadSettings } from './uploads/config.ts';
 
-export { PROTECTED_PREFIX } from './uploads/config.ts';
-export type { StorageChoice } from './platform/storage/index.ts';
-
 const EnvSchema = z.object({
   ...serverSettings.variables,
   ...fileSettings.variables,
@@ -169,13 +166,16 @@ export function loadConfig(
   }
   const env = parsed.data;
   // Every problem in one message: whoever deploys fixes them in one go.
-  const problems = [...consistencyProblems(env), ...deploymentProblems(env, { signals: deploymentSignals(source), role })];
+  const signals = deploymentSignals(source);
+  const problems = [...consistencyProblems(env), ...deploymentProblems(env, { signals, role })];
   if (problems.length) throw new ConfigError(problems);
   const context: SettingsContext = {
     cwd,
     dataDir: path.resolve(cwd, env.DATA_DIR),
     contentDir: path.resolve(cwd, env.CONTENT_DIR),
-    embeddedDefaults: !env.DATABASE_URL && !env.SUPABASE_URL && !env.SITE_URL?.startsWith('https://'),
+    // The same signals that make a deployment (a database server, an https site, NODE_ENV=production set on
+    // purpose, as the image does), and no hosted auth: only then are demo accounts welcome.
+    embeddedDefaults: signals.length === 0 && !env.SUPABASE_URL,
     preview: Boolean(env.PREVIEW_OF),
   };
   return readSettings(env, context);

@@ -21,8 +21,6 @@ import { itemFromRow } from './rows.ts';
 import { createContentStore } from './store.ts';
 import { createContentWrites } from './writes.ts';
 
-export type { Actor, WriteOptions } from './writes.ts';
-
 export interface ContentServiceDeps {
   db: Db;
   mdx: MdxSource;

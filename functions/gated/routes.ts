@@ -8,23 +8,18 @@
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
+import { CONTENT_TYPE_INFO } from '#shared/content/registry.ts';
 import { SlugSchema } from '#shared/content/schema.ts';
 import { AppError } from '../platform/errors.ts';
 import type { AnswerLane } from '../platform/http/answer-lane.ts';
 import type { AppContext, AppEnv } from '../platform/http/context.ts';
-import { sendPrivateJson, type CachedAnswer } from '../platform/http/respond.ts';
+import { sendPrivateJson } from '../platform/http/respond.ts';
 import type { Guards } from '../users/guards.ts';
 import { requireViewer } from '../users/identity.ts';
 import type { Viewer } from '../users/service.ts';
 import type { GatedContent } from './service.ts';
 
 const Index = z.coerce.number().int().min(0).max(99);
-
-/** A whole article (preview included) as sanitised HTML: what the gated service's cached body answer holds. */
-export interface ArticleBody {
-  html: string;
-}
-type ArticleAnswer = CachedAnswer<ArticleBody>;
 
 /** A route parameter that must be a slug; anything else is an unknown item. */
 export function slugParam(c: AppContext, name: string, what: string): string {
@@ -38,18 +33,25 @@ export function createGatedContentRoutes(deps: { gated: GatedContent; guards: Gu
   // Who is asking comes first: a visitor gets 401 for any item, known or not.
   const viewer = (c: AppContext) => requireViewer(c);
   const renderAndSend = async (c: AppContext, who: Viewer) =>
-    sendPrivateJson(c, (await gated.articleBody(who, slugParam(c, 'slug', 'Article'))) as ArticleAnswer);
+    sendPrivateJson(c, await gated.articleBody(who, slugParam(c, 'slug', CONTENT_TYPE_INFO.blog.itemLabel)));
   return new Hono<AppEnv>()
     .use(guards.identify)
     .get('/courses/:slug/lessons/:lessonId', async (c) => {
       const who = viewer(c);
-      return c.json(await gated.lesson(who, slugParam(c, 'slug', 'Course'), slugParam(c, 'lessonId', 'Lesson')));
+      return c.json(await gated.lesson(who, slugParam(c, 'slug', CONTENT_TYPE_INFO.course.itemLabel), slugParam(c, 'lessonId', 'Lesson')));
     })
     .get('/courses/:slug/lessons/:lessonId/downloads/:index', async (c) => {
       const who = viewer(c);
       const index = Index.safeParse(c.req.param('index'));
       if (!index.success) throw new AppError('not_found', 'This lesson has no such file.');
-      return c.json(await gated.lessonDownload(who, slugParam(c, 'slug', 'Course'), slugParam(c, 'lessonId', 'Lesson'), index.data));
+      return c.json(
+        await gated.lessonDownload(
+          who,
+          slugParam(c, 'slug', CONTENT_TYPE_INFO.course.itemLabel),
+          slugParam(c, 'lessonId', 'Lesson'),
+          index.data,
+        ),
+      );
     })
     .get('/blogs/:slug/body', (c) => {
       const who = viewer(c);
@@ -62,15 +64,15 @@ export function createGatedContentRoutes(deps: { gated: GatedContent; guards: Gu
         const known = guards.knownViewer(incoming.headers.authorization);
         return known && gated.loadedArticleBody(known, slug);
       });
-      return sendPrivateJson(c, loaded as ArticleAnswer);
+      return sendPrivateJson(c, loaded);
     })
     .get('/tools/:slug/download', async (c) => {
       const who = viewer(c);
-      return c.json(await gated.itemDownload(who, 'tool', slugParam(c, 'slug', 'Tool')));
+      return c.json(await gated.itemDownload(who, 'tool', slugParam(c, 'slug', CONTENT_TYPE_INFO.tool.itemLabel)));
     })
     .get('/market/:slug/download', async (c) => {
       const who = viewer(c);
-      return c.json(await gated.itemDownload(who, 'market', slugParam(c, 'slug', 'Market item')));
+      return c.json(await gated.itemDownload(who, 'market', slugParam(c, 'slug', CONTENT_TYPE_INFO.market.itemLabel)));
     });
 }
 

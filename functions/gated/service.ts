@@ -28,13 +28,19 @@ export const DOWNLOAD_LINK_SECONDS = 600;
 
 /** One item of a type as these answers name it ("Article not found"), from its definition. */
 const label = (type: ContentType) => CONTENT_REGISTRY[type].labels.itemLabel;
+
+/** A whole article (preview included) as sanitised HTML: what the cached body answer holds. */
+export interface ArticleBody {
+  html: string;
+}
+
 /** Start-up renders every body as staff would read it: priced items sold only to buyers included. */
 const WARMER: Viewer = { accessLevel: 'premium', role: 'admin' };
 
 interface RenderedArticle {
   accessLevel: AccessLevel;
   html: string;
-  answer: CachedAnswer;
+  answer: CachedAnswer<ArticleBody>;
 }
 
 interface RenderedCourse {
@@ -148,7 +154,7 @@ export function createGatedContent({ content, files }: GatedContentDeps) {
      * The whole article (preview included) as the serialised answer `{ html }` of sanitised HTML,
      * made once and shared by every viewer who passes the access check.
      */
-    async articleBody(viewer: Viewer, slug: string): Promise<CachedAnswer> {
+    async articleBody(viewer: Viewer, slug: string): Promise<CachedAnswer<ArticleBody>> {
       return (await article(viewer, slug)).answer;
     },
 
@@ -156,7 +162,7 @@ export function createGatedContent({ content, files }: GatedContentDeps) {
      * articleBody without waiting: the answer when the article is already rendered and the viewer
      * passes the access rule, else undefined (then articleBody answers, or says why not).
      */
-    loadedArticleBody(viewer: Viewer, slug: string): CachedAnswer | undefined {
+    loadedArticleBody(viewer: Viewer, slug: string): CachedAnswer<ArticleBody> | undefined {
       const found = loadedArticles.get(slug);
       return found && checkAccess(viewer, found.accessLevel).allowed ? found.answer : undefined;
     },

@@ -29,11 +29,17 @@ export interface LeadServiceDeps {
   siteUrl: string;
 }
 
+/**
+ * The type whose free downloads the lead capture serves (the spec's `toolId`): the registry's
+ * `download.leadWhenFree` must name this type only (service.test.ts holds them together).
+ */
+export const LEAD_TYPE = 'tool' as const;
+
 export function createLeadService({ db, content, outbox, downloads, siteUrl }: LeadServiceDeps) {
   async function findTool(toolId: string) {
-    const bySlug = await content.get('tool', toolId);
+    const bySlug = await content.get(LEAD_TYPE, toolId);
     if (bySlug) return bySlug;
-    return (await content.list('tool')).find((t) => t.id === toolId);
+    return (await content.list(LEAD_TYPE)).find((t) => t.id === toolId);
   }
 
   return {

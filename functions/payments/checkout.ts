@@ -4,7 +4,7 @@
  * session applied, from confirm or the webhook, as the provider has it.
  */
 import { CONTENT_TYPE_INFO } from '#shared/content/registry.ts';
-import { REFUNDED_DUPLICATE, REFUSED_PURCHASE } from '#shared/payments/purchasable.ts';
+import { isPriced, REFUNDED_DUPLICATE, REFUSED_PURCHASE } from '#shared/payments/purchasable.ts';
 import type { AccessLevel } from '#shared/access.ts';
 import { AppError } from '../platform/errors.ts';
 import { memberAccess } from '../users/access-level.ts';
@@ -52,7 +52,7 @@ export function createCheckout({ db, provider, users, content, clock, origin }: 
     const item = await content.get(type, slug);
     if (!item) throw new AppError('not_found', `${CONTENT_TYPE_INFO[type].itemLabel} not found`);
     const price = 'price' in item ? item.price : undefined;
-    if (!price || price <= 0) throw new AppError('validation_failed', 'This item is not for sale.', { fields: { item: ['Not for sale'] } });
+    if (!isPriced(price)) throw new AppError('validation_failed', 'This item is not for sale.', { fields: { item: ['Not for sale'] } });
     return { item, amount: Math.round(price * 100) };
   }
 

@@ -4,7 +4,7 @@
  * checkouts paid side by side), is never given twice: the session is refused and its money refunded,
  * both kept in the audit log, so a refused session stays refused even if its item comes back.
  */
-import { CONTENT_TYPE_INFO } from '#shared/content/registry.ts';
+import { CONTENT_TYPE_INFO, itemPath } from '#shared/content/registry.ts';
 import type { RefusalReason } from '#shared/payments/purchasable.ts';
 import type { DbOrTx } from '../platform/db/client.ts';
 import { AppError } from '../platform/errors.ts';
@@ -31,7 +31,7 @@ interface PaidSession {
 
 /** The item's page on our site (its list when `slug` is left out). */
 const itemUrl = (origin: string, type: PurchasableType, slug?: string) =>
-  `${origin}${CONTENT_TYPE_INFO[type].path}${slug ? `/${slug}` : ''}`;
+  `${origin}${slug ? itemPath(type, slug) : CONTENT_TYPE_INFO[type].path}`;
 
 export function createPurchases({ db, provider, outbox, content, logger, origin, testMode }: BillingContext) {
   /** Whether the member bought this item. */

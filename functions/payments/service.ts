@@ -15,10 +15,6 @@ import { createPurchases } from './purchases.ts';
 import { createSubscriptions } from './subscriptions.ts';
 import { createSubscriptionSync } from './sync.ts';
 
-export { BILLING_ACTOR, type BillingDeps } from './context.ts';
-export type { CheckoutAnswer, PlanJson, SubscriptionJson } from './answers.ts';
-export type { CheckoutInput } from './checkout.ts';
-
 export function createBillingService(deps: BillingDeps) {
   const context = billingContext(deps);
   const { db, provider, clock } = context;

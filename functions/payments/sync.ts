@@ -5,7 +5,7 @@
  * trialing, past due) and sends mails and audit entries for what changed, so duplicates and
  * out-of-order events end right and no change is mailed twice.
  */
-import { isStaff, type AccessLevel } from '#shared/access.ts';
+import { accessRank, isStaff, type AccessLevel } from '#shared/access.ts';
 import { planChange } from '#shared/pricing.ts';
 import type { DbOrTx } from '../platform/db/client.ts';
 import { memberAccess } from '../users/access-level.ts';
@@ -16,8 +16,6 @@ import { BILLING_ACTOR, type BillingContext } from './context.ts';
 import { grants, type ProviderSubscription } from './provider.ts';
 import { createPaymentStore } from './store.ts';
 import type { SubscriptionRow } from './tables.ts';
-
-const RANK: Record<AccessLevel, number> = { free: 0, subscriber: 1, premium: 2 };
 
 type BillingMail = 'billing-activated' | 'billing-cancel-scheduled' | 'billing-payment-failed' | 'billing-ended' | 'billing-upgraded';
 
@@ -58,7 +56,7 @@ export function createSubscriptionSync({ db, provider, users, outbox, logger, cl
   async function paidLevel(tx: DbOrTx, userId: string, now = clock()): Promise<AccessLevel> {
     const all = await createPaymentStore(tx).subscriptionsOf(userId);
     let level: AccessLevel = 'free';
-    for (const s of all) if (grants(s, now) && RANK[s.accessLevel] > RANK[level]) level = s.accessLevel;
+    for (const s of all) if (grants(s, now) && accessRank(s.accessLevel) > accessRank(level)) level = s.accessLevel;
     return level;
   }
 

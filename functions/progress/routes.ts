@@ -6,6 +6,7 @@
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
+import { CONTENT_TYPE_INFO } from '#shared/content/registry.ts';
 import { SlugSchema } from '#shared/content/schema.ts';
 import { slugParam } from '../gated/routes.ts';
 import type { GatedContent } from '../gated/service.ts';
@@ -25,12 +26,12 @@ export function createProgressRoutes(deps: { gated: GatedContent; progress: Prog
       .use(guards.identify)
       .get('/courses/:slug/progress', guards.member, async (c) => {
         const who = requireViewer(c);
-        return c.json(await progress.forCourse(who, await gated.courseFor(who, slugParam(c, 'slug', 'Course'))));
+        return c.json(await progress.forCourse(who, await gated.courseFor(who, slugParam(c, 'slug', CONTENT_TYPE_INFO.course.itemLabel))));
       })
       // A write: only from a session that is still signed in.
       .put('/courses/:slug/progress', live, async (c) => {
         const who = requireViewer(c);
-        const course = await gated.courseFor(who, slugParam(c, 'slug', 'Course'));
+        const course = await gated.courseFor(who, slugParam(c, 'slug', CONTENT_TYPE_INFO.course.itemLabel));
         const { lessonId, completed } = await readBody(c, ProgressBody);
         return c.json(await progress.record(who, course, lessonId, completed));
       })

@@ -31,7 +31,7 @@ export interface ProfilesDeps {
 /**
  * Profiles read by the identity middleware are kept this long, so a member's burst of calls costs
  * one query. Changes made here drop the entry at once; every instance drops it when any instance's
- * change commits (a trigger on `profiles` notifies PROFILE_CHANNEL; services.ts listens), so the
+ * change commits (a trigger on `profiles` notifies PROFILE_CHANNEL; compose.ts listens), so the
  * time is only the bound while that listener is reconnecting (it then drops every entry).
  */
 const PROFILE_TTL_MS = 5_000;

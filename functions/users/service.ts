@@ -16,9 +16,7 @@ import { createProfiles } from './profiles.ts';
 import { createUserStore } from './store.ts';
 import type { UserHooks, Viewer } from './viewer.ts';
 
-export type { AccountLookup, AccountRecord } from './profiles.ts';
-export type { ProfileJson } from './account.ts';
-export type { UserHooks, Viewer } from './viewer.ts';
+export type { Viewer } from './viewer.ts';
 
 export interface UserServiceDeps {
   db: Db;

@@ -12,8 +12,6 @@ import { billingTemplates } from './billing-mail.ts';
 import type { RenderedEmail, TemplateContext } from './rendered.ts';
 import { siteTemplates } from './site-mail.ts';
 
-export type { RenderedEmail, TemplateContext } from './rendered.ts';
-
 const templates = { ...siteTemplates, ...accountTemplates, ...billingTemplates };
 
 export type TemplateName = keyof typeof templates;

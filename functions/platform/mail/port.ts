@@ -1,7 +1,7 @@
 /**
  * The mail port: what the outbox worker needs from a mail service. Adapters: the embedded mailbox
  * (files a person can open), SMTP (any provider's relay) and a recording fake for tests. One is
- * picked at start-up from configuration (services.ts); nothing else knows which.
+ * picked at start-up from configuration (compose.ts); nothing else knows which.
  */
 
 /** One message as it leaves the product, independent of how the outbox stores it. */

@@ -27,9 +27,8 @@ import type { UserRoutes } from '../../../functions/users/routes.ts';
 import { call, memberFetch, type GatedResult } from './api-fetch.ts';
 import { publicFetch } from './public-fetch.ts';
 
-export { onSessionChange, storedSession, type StoredSession } from './session.ts';
-export { publicFetch } from './public-fetch.ts';
-export { bearer, call, failure, gatedFetch, type CallInit, type GatedFailure, type GatedResult } from './api-fetch.ts';
+export { onSessionChange, storedSession } from './session.ts';
+export { bearer, call, failure, gatedFetch, type GatedResult } from './api-fetch.ts';
 
 /** The data a typed client method answers with. */
 export type ApiData<M extends (...args: never[]) => Promise<unknown>> = InferResponseType<M>;

@@ -8,17 +8,7 @@
  */
 import { CONTENT_REGISTRY, CONTENT_TYPE_INFO, CONTENT_TYPES, type ContentType } from './content/registry.ts';
 
-export {
-  createFields,
-  draftFromInput,
-  EMPTY_DRAFT,
-  takesBody,
-  withGenerated,
-  type ContentDraft,
-  type GeneratedParts,
-  type LessonDraft,
-  type SectionDraft,
-} from './create-form/draft.ts';
+export { draftFromInput, EMPTY_DRAFT, takesBody, withGenerated, type ContentDraft, type SectionDraft } from './create-form/draft.ts';
 export { buildPayload, mediaTypeOf, parseTags } from './create-form/payload.ts';
 export { draftErrors, standingErrors } from './create-form/errors.ts';
 

@@ -147,14 +147,10 @@ export interface ContentTypeInfo extends ContentTypeLabels {
   listFailure: string;
   /** "Failed to load {singular}. Please try again later." for a detail page. */
   detailFailure: string;
-  /** Sold one at a time (see PurchasableType). */
-  purchasable: boolean;
-  /** Present when its items carry a gated file to download. */
-  download?: DownloadSpec;
 }
 
 export const CONTENT_TYPE_INFO = Object.fromEntries(
-  ENTRIES.map(({ type, apiSegment, path, filters, labels, purchasable, download }) => [
+  ENTRIES.map(({ type, apiSegment, path, filters, labels }) => [
     type,
     {
       type,
@@ -164,8 +160,6 @@ export const CONTENT_TYPE_INFO = Object.fromEntries(
       ...labels,
       listFailure: `Failed to load ${labels.plural}. Please try again later.`,
       detailFailure: `Failed to load ${labels.singular}. Please try again later.`,
-      purchasable,
-      ...(download ? { download } : {}),
     },
   ]),
 ) as Record<ContentType, ContentTypeInfo>;

@@ -18,7 +18,7 @@ describe("each type's facts", () => {
 
   it('sells market items and courses one at a time, and nothing else', () => {
     expect(PURCHASABLE_TYPES).toEqual(['course', 'market']);
-    expect(CONTENT_TYPES.filter((t) => CONTENT_TYPE_INFO[t].purchasable)).toEqual(PURCHASABLE_TYPES);
+    expect(CONTENT_TYPES.filter((t) => CONTENT_REGISTRY[t].purchasable)).toEqual(PURCHASABLE_TYPES);
     expect(isPurchasable({ type: 'market' })).toBe(true);
     expect(isPurchasable({ type: 'tool' })).toBe(false);
   });
@@ -26,7 +26,7 @@ describe("each type's facts", () => {
   it('gives the download island its facts as plain data', () => {
     expect(downloadInfo('tool')).toEqual({ type: 'tool', apiSegment: 'tools', purchasable: false, leadWhenFree: true });
     expect(downloadInfo('market')).toEqual({ type: 'market', apiSegment: 'market', purchasable: true, leadWhenFree: false });
-    expect(CONTENT_TYPES.filter((t) => CONTENT_TYPE_INFO[t].download)).toEqual(['tool', 'market']);
+    expect(CONTENT_TYPES.filter((t) => CONTENT_REGISTRY[t].download)).toEqual(['tool', 'market']);
   });
 
   it.each(CONTENT_TYPES)('words the %s offline draft with the topic in its title and description', (type) => {
