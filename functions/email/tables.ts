@@ -3,6 +3,13 @@ import { sql } from 'drizzle-orm';
 import { check, index, integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { timestamptz } from '../platform/db/columns.ts';
 
+/** A file attached to a message: small text files only (an .ics), kept in the row like the body. */
+export interface EmailAttachment {
+  filename: string;
+  contentType: string;
+  content: string;
+}
+
 export const EMAIL_STATUSES = ['queued', 'sent', 'delivered', 'failed'] as const;
 export type EmailStatus = (typeof EMAIL_STATUSES)[number];
 
@@ -21,6 +28,8 @@ export const emails = pgTable(
     from: text('from_address').notNull(),
     replyTo: text('reply_to'),
     headers: jsonb('headers').$type<Record<string, string>>().notNull().default({}),
+    /** Small files sent with the message (a calendar invitation), their content as text. */
+    attachments: jsonb('attachments').$type<EmailAttachment[]>().notNull().default([]),
     template: text('template').notNull(),
     status: text('status', { enum: EMAIL_STATUSES }).notNull().default('queued'),
     attempts: integer('attempts').notNull().default(0),

@@ -3,7 +3,7 @@
  * log of what staff and billing changed about whom (written only through the users domain).
  */
 import { sql } from 'drizzle-orm';
-import { check, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { ACCESS_LEVELS, ROLES, type Role } from '#shared/access.ts';
 import { sqlList, timestamptz } from '../platform/db/columns.ts';
 
@@ -29,6 +29,8 @@ export const profiles = pgTable(
     language: text('language', { enum: LANGUAGES }).notNull().default('en'),
     /** Version of the member's private feed link; bumping it revokes every earlier link. */
     feedVersion: integer('feed_version').notNull().default(1),
+    /** Whether the member gets the members' newsletter; null: the default of their level (on where the plan includes it). */
+    newsletter: boolean('newsletter'),
     createdAt: timestamptz('created_at').notNull().defaultNow(),
     updatedAt: timestamptz('updated_at').notNull().defaultNow(),
   },

@@ -15,6 +15,7 @@ import type { ListFilterKind } from './filter.ts';
 import { type ContentSource, type ItemBase } from './schema.ts';
 import { blog } from './types/blog.ts';
 import { course } from './types/course.ts';
+import { event } from './types/event.ts';
 import { market } from './types/market.ts';
 import { tool } from './types/tool.ts';
 
@@ -23,7 +24,7 @@ export type { Downloadable, Lesson, Section } from './types/course.ts';
 export type { MediaType, SkillLevel } from './constants.ts';
 
 /** Every content type, in the order of the database enum. */
-const ENTRIES = [blog, tool, course, market] as const;
+const ENTRIES = [blog, tool, course, market, event] as const;
 
 type Entries = typeof ENTRIES;
 export type ContentTypeEntry = Entries[number];
@@ -59,10 +60,12 @@ export type BlogItem = ContentItemOf<'blog'>;
 export type CourseItem = ContentItemOf<'course'>;
 export type ToolItem = ContentItemOf<'tool'>;
 export type MarketItem = ContentItemOf<'market'>;
+export type EventItem = ContentItemOf<'event'>;
 export type PublicBlog = PublicItemOf<'blog'>;
 export type PublicCourse = PublicItemOf<'course'>;
 export type PublicTool = PublicItemOf<'tool'>;
 export type PublicMarket = PublicItemOf<'market'>;
+export type PublicEvent = PublicItemOf<'event'>;
 
 /** The types sold one at a time (their definitions say `purchasable`): a price opens an item to its buyers. */
 export type PurchasableType = Extract<ContentTypeEntry, { purchasable: true }>['type'];
