@@ -31,8 +31,11 @@ import { answerHeaders } from './platform/http/respond.ts';
 import { NO_STORE, sharedCacheControl } from './platform/http/cache-control.ts';
 import { apiSecurityHeaders, pageSecurityHeaders } from './platform/http/security-headers.ts';
 import { createNewsletterRoutes } from './newsletter/routes.ts';
+import { createNewsletterArchiveRoutes } from './newsletter/archive-routes.ts';
+import { createNewsletterAdminRoutes } from './newsletter/issues-routes.ts';
 import { createGuards } from './users/guards.ts';
 import { createProgressRoutes } from './progress/routes.ts';
+import { createCalendarRoutes, createEventAdminRoutes, createEventRoutes, createMyEventRoutes } from './events/routes.ts';
 import { createUserRoutes } from './users/routes.ts';
 import { MEDIA_PATH } from './platform/storage/index.ts';
 import { createMediaRoutes, createUploadRoutes, UPLOAD_PATH } from './uploads/routes.ts';
@@ -107,7 +110,16 @@ export function createApp({ config, logger, services, site, accessLog }: AppDeps
   app.route('/feeds', createFeedRoutes(services.feeds));
   app.route('/api/email', createEmailEventRoutes({ outbox: services.outbox, inbox: services.inbox, secret: config.email.webhookSecret }));
   app.route('/api/email', createEmailAdminRoutes({ outbox: services.outbox, guards }));
+  app.route('/api/newsletter', createNewsletterArchiveRoutes({ archive: services.newsletterArchive, guards }));
+  // Editors too (the admin API's own guards below are admins only): mounted first, so these answer first.
+  app.route('/api/admin/newsletter', createNewsletterAdminRoutes({ issues: services.newsletterIssues, guards }));
+  // Editors too, like the newsletter's: before the admin API, whose guards let admins only through.
+  app.route('/api/admin/events', createEventAdminRoutes({ registrants: services.eventRegistrants, guards }));
   app.route('/api/admin', createAdminRoutes({ admin: services.admin, content: services.content, users, guards }));
+  app.route('/api/events', createEventRoutes({ events: services.events, guards }));
+  app.route('/api/users/me/events', createMyEventRoutes({ events: services.events, guards }));
+  // An event's calendar file, before the site's pages (/events/{slug} is a page).
+  app.route('/', createCalendarRoutes({ events: services.events }));
   app.route('/', createUploadRoutes({ uploads: services.uploads, directUploads: services.directUploads, guards }));
   app.route('/', createMediaRoutes(services.uploads, MEDIA_PATH));
   app.route('/api/payments', createPaymentRoutes({ billing: services.billing, inbox: services.inbox, guards }));

@@ -24,6 +24,10 @@ import { createContentService } from './content/service.ts';
 import { createGatedContent } from './gated/service.ts';
 import { createFeedService } from './feeds/service.ts';
 import { createProgressService } from './progress/service.ts';
+import { createEventService } from './events/service.ts';
+import { createEventNotices } from './events/notices.ts';
+import { createRegistrantList } from './events/registrants.ts';
+import { createEventStore } from './events/store.ts';
 import { CONTENT_CHANNEL } from './content/store.ts';
 import { openDatabase, type Database } from './platform/db/client.ts';
 import { createEmailService } from './email/service.ts';
@@ -35,6 +39,10 @@ import { createLeadService } from './leads/service.ts';
 import type { Logger } from './platform/logger.ts';
 import { createTokens } from './platform/tokens.ts';
 import { createNewsletterService } from './newsletter/service.ts';
+import { createIssueSender } from './newsletter/sending.ts';
+import { createIssueService } from './newsletter/issues.ts';
+import { createNewsletterArchive } from './newsletter/archive.ts';
+import { createIssueStore } from './newsletter/issues/store.ts';
 import { createWebhookInbox } from './platform/webhooks/index.ts';
 import { pickPaymentProvider } from './payments/index.ts';
 import { pickDrafter } from './ai/index.ts';
@@ -124,7 +132,12 @@ export async function createServices(config: Config, logger: Logger, options: Se
     const limiter = createRateLimitService(createRateLimitStore(db.db));
     const progress = createProgressService({ db: db.db, content });
     const feeds = createFeedService({ db: db.db, tokens, gated, contentCache, siteUrl });
+    const events = createEventService({ db: db.db, content, outbox, siteUrl });
+    const eventNotices = createEventNotices({ db: db.db, content, outbox, siteUrl, logger });
     const newsletter = createNewsletterService({ db: db.db, outbox, tokens, siteUrl, logger });
+    const { ratePerMinute } = config.newsletter;
+    const newsletterSender = createIssueSender({ db: db.db, outbox, tokens, siteUrl, ratePerMinute, logger });
+    const newsletterIssues = createIssueService({ db: db.db, outbox, content, sender: newsletterSender, siteUrl });
     const contact = createContactService({ db: db.db, outbox, inbox: config.email.contactInbox });
     const leads = createLeadService({ db: db.db, content, outbox, downloads, siteUrl });
     const authKeys = createSigningKeys(createAuthStore(db.db), { tokenLifetimeSeconds: config.auth.jwtExpirySeconds });
@@ -188,6 +201,8 @@ export async function createServices(config: Config, logger: Logger, options: Se
       beforeDelete: (id) => billing.cancelAll(id),
       paidLevel: (tx, id) => billing.paidLevel(tx, id),
     });
+    // Bounces and complaints the mail provider reports: no later newsletter issue goes to the address.
+    outbox.connect({ onReport: (tx, report) => newsletter.suppress(tx, report) });
     // Purchases open items whatever the level.
     gated.connect({ owns: (userId, type, slug) => billing.owns(userId, type, slug) });
     // A member's export and deletion ask each domain keeping their data, in the export's order.
@@ -196,6 +211,10 @@ export async function createServices(config: Config, logger: Logger, options: Se
       // Subscriptions and purchases reference the profile `on delete cascade`: they go with it.
       erase: async () => undefined,
     }));
+    // The copies of newsletter issues sent to the member (suppressed addresses stay: see issues/store.ts).
+    users.personalData.register(createIssueStore);
+    // Event registrations (the profile's foreign key would take them too).
+    users.personalData.register(createEventStore);
 
     let prune: NodeJS.Timeout | undefined;
     let renew: NodeJS.Timeout | undefined;
@@ -213,7 +232,19 @@ export async function createServices(config: Config, logger: Logger, options: Se
       gated,
       progress,
       feeds,
+      /** Webinars and events: registrations, the join link, calendar files. */
+      events,
+      /** The events' reminders and cancellation notices (ticking once started). */
+      eventNotices,
+      /** Staff's list of an event's registrants. */
+      eventRegistrants: createRegistrantList({ db: db.db, events }),
       newsletter,
+      /** Staff's newsletter issues: drafts, previews, test copies, sending, scheduling. */
+      newsletterIssues,
+      /** Sends issues (one copy per recipient) and their account; ticking once started. */
+      newsletterSender,
+      /** The newsletter's web archive (pages and the gated body). */
+      newsletterArchive: createNewsletterArchive({ db: db.db }),
       contact,
       leads,
       auth,
@@ -235,7 +266,11 @@ export async function createServices(config: Config, logger: Logger, options: Se
       /** Whether a token's session is still signed in, at whichever auth service issued it. */
       sessionIsLive: (token: string, sessionId: string | undefined) =>
         hosted ? hostedSessionIsLive(hosted, token) : auth.sessionIsLive(sessionId),
-      /** Starts background work: the outbox worker (unless EMAIL_WORKER=false) and the hourly prune of rate limits and abandoned direct uploads. */
+      /**
+       * Starts background work: the outbox worker (unless EMAIL_WORKER=false), the events' reminder tick
+       * and the newsletter's scheduler (every instance: they only queue mail) and the hourly prune of rate
+       * limits and abandoned direct uploads.
+       */
       async start() {
         if (started) return;
         started = true;
@@ -247,6 +282,10 @@ export async function createServices(config: Config, logger: Logger, options: Se
           }
         }
         if (config.email.worker) await mail.worker.start();
+        // Every instance ticks: each reminder is claimed once whoever looks (functions/events/notices.ts).
+        eventNotices.start();
+        // Every instance ticks too: a due issue is claimed once whoever looks (functions/newsletter/sending.ts).
+        newsletterSender.start();
         prune = setInterval(() => {
           void limiter.prune().catch(() => undefined);
           void directUploads.prune().catch((err: unknown) => logger.warn({ err }, 'pruning direct uploads failed'));
@@ -272,6 +311,8 @@ export async function createServices(config: Config, logger: Logger, options: Se
         clearInterval(prune);
         clearInterval(renew);
         await payments.embedded?.stop();
+        await eventNotices.stop();
+        await newsletterSender.stop();
         await mail.stop().catch((err: unknown) => logger.warn({ err }, 'mail shutdown failed'));
         await unlisten().catch(() => undefined);
         await unlistenProfiles().catch(() => undefined);

@@ -11,6 +11,7 @@ import { aiSettings } from './ai/config.ts';
 import { authSettings } from './auth/config.ts';
 import { emailSettings } from './email/config.ts';
 import { fileSettings } from './files/config.ts';
+import { newsletterSettings } from './newsletter/config.ts';
 import { paymentSettings } from './payments/config.ts';
 import { serverSettings } from './platform/config/server.ts';
 import type { SettingsContext } from './platform/config/settings.ts';
@@ -24,6 +25,7 @@ const EnvSchema = z.object({
   ...aiSettings.variables,
   ...paymentSettings.variables,
   ...uploadSettings.variables,
+  ...newsletterSettings.variables,
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -41,6 +43,7 @@ function readSettings(env: Env, context: SettingsContext) {
     ai: aiSettings.read(env, context),
     billing: paymentSettings.read(env, context),
     uploads: uploadSettings.read(env, context),
+    newsletter: newsletterSettings.read(env, context),
   };
 }
 

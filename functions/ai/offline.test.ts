@@ -96,12 +96,14 @@ describe('offline drafter', () => {
     );
     return wordsOf(text).some((w) => topicStems.has(stem(w)));
   };
-  const headings = (body: string) => [...body.matchAll(/^#{2,3} (.+)$/gm)].map((m) => m[1]!.replace(/\\/g, ''));
+  const headings = (body: string) => [...body.matchAll(/^#{2,3} (.+)$/gm)].map((m) => m[1]!.replace(/\\/g, '').replaceAll('&amp;', '&'));
   // Section names every draft of a type has, whatever the topic.
   const FIXED =
-    /^(Key points|Step by step|Mistakes to avoid|Related on this site|Next steps|Features|How to use it|Modules|What you will learn|Who it is for|Module \d+: Measuring results)$/;
+    /^(Key points|Step by step|Mistakes to avoid|Related on this site|Next steps|Features|How to use it|Modules|What you will learn|Who it is for|Module \d+: Measuring results|Agenda|Who should join)$/;
   const linkedTitles = (body: string) =>
-    [...body.matchAll(/^- \[(.+?)\]\(\/(?:blog|tools|courses|market)\//gm)].map((m) => m[1]!.replace(/\\/g, ''));
+    [...body.matchAll(/^- \[(.+?)\]\(\/(?:blog|tools|courses|market|events)\//gm)].map((m) =>
+      m[1]!.replace(/\\/g, '').replaceAll('&amp;', '&'),
+    );
 
   const ON_SITE = [
     'local SEO for bakeries',

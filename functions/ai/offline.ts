@@ -207,6 +207,26 @@ const OUTLINES: { [O in DraftOutline]: (parts: Parts) => string[] } = {
       ...relatedSection(p),
     ];
   },
+  agenda: (p) => {
+    const topic = escapeMarkdown(p.topic);
+    return [
+      `## What we will cover on ${topic}`,
+      '',
+      ...keyPoints(p),
+      '',
+      '## Agenda',
+      '',
+      `1. Where ${topic} stands today, and what has changed this year (10 minutes).`,
+      '2. A worked example, step by step (20 minutes).',
+      '3. Your questions, answered live (20 minutes).',
+      '',
+      '## Who should join',
+      '',
+      `Owners and small teams who want to act on ${topic} this quarter. No preparation needed.`,
+      '',
+      ...relatedSection(p),
+    ];
+  },
 };
 
 /** An offline draft for a request: pure, so it can be checked for any prompt. */

@@ -1,6 +1,14 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { describe, expect, it } from 'vitest';
-import { PublicItemSchema, type BlogItem, type ContentItem, type ContentType, type ToolItem } from '#shared/content/registry.ts';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  PublicItemSchema,
+  sortItems,
+  type BlogItem,
+  type ContentItem,
+  type ContentType,
+  type EventItem,
+  type ToolItem,
+} from '#shared/content/registry.ts';
 import { createPublicContentCache } from './cache.ts';
 import type { ContentService } from './service.ts';
 
@@ -54,11 +62,14 @@ function makeFakeService(initial: ContentItem[] = [makeBlogItem(), makeToolItem(
     items: initial,
     calls: { list: 0, get: 0 },
     failNext: 0,
-    async list(type: ContentType): Promise<ContentItem[]> {
+    async list(type: ContentType, now = Date.now()): Promise<ContentItem[]> {
       fake.calls.list++;
       await Promise.resolve();
       if (fake.failNext > 0 && fake.failNext--) throw new Error('database down');
-      return fake.items.filter((i) => i.type === type);
+      return sortItems(
+        fake.items.filter((i) => i.type === type),
+        now,
+      );
     },
     async get(type: ContentType, slug: string): Promise<ContentItem | undefined> {
       fake.calls.get++;
@@ -250,5 +261,60 @@ describe('reader', () => {
     await cache.reader.list('blog');
     await cache.listEntry('blog');
     expect(service.calls.list).toBe(1);
+  });
+});
+
+function makeEventItem(slug: string, startsAt: string, durationMinutes: number): EventItem {
+  return {
+    id: slug,
+    slug,
+    type: 'event',
+    title: slug,
+    description: 'An event for the cache tests.',
+    tags: [],
+    accessLevel: 'premium',
+    media: [],
+    startsAt,
+    localStart: startsAt.slice(0, 16),
+    timeZone: 'UTC',
+    durationMinutes,
+    host: 'Beacon Growth Team',
+    format: 'online',
+    joinUrl: `https://meet.example/${SECRET}`,
+    cancelled: false,
+    content: '',
+    contentFormat: 'mdx',
+    source: 'db',
+  };
+}
+
+describe('public content cache: a list whose order moves with the clock', () => {
+  afterEach(() => vi.useRealTimers());
+
+  const events = [makeEventItem('next-week', '2027-03-17T10:00:00.000Z', 60), makeEventItem('under-way', '2027-03-10T11:00:00.000Z', 120)];
+  const slugs = (entry: { value: unknown[] }) => (entry.value as { slug: string }[]).map((e) => e.slug);
+
+  it('keeps the list until the first upcoming event ends, then loads it in its new order', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2027-03-10T12:00:00Z'));
+    const { service, cache } = setup(events);
+    const first = await cache.listEntry('event');
+    expect(slugs(first)).toEqual(['under-way', 'next-week']);
+    expect(first.expiresAt).toBe(Date.parse('2027-03-10T13:00:00Z'));
+    vi.setSystemTime(new Date('2027-03-10T12:59:59Z'));
+    expect(cache.peekList('event')).toBe(first);
+    expect(await cache.listEntry('event')).toBe(first);
+    vi.setSystemTime(new Date('2027-03-10T13:00:00Z'));
+    expect(cache.peekList('event')).toBeUndefined();
+    const second = await cache.listEntry('event');
+    expect(slugs(second)).toEqual(['next-week', 'under-way']);
+    expect(second.answer.etag).not.toBe(first.answer.etag);
+    expect(service.calls.list).toBe(2);
+    expect(JSON.stringify(second.value)).not.toContain(SECRET);
+  });
+
+  it('never expires a list of a type ordered by date or title', async () => {
+    const { cache } = setup();
+    expect((await cache.listEntry('blog')).expiresAt).toBeUndefined();
   });
 });

@@ -1,9 +1,11 @@
 /**
  * In-memory cache of the public content answers (items, serialised JSON, ETag and compressed bytes),
  * dropped on every content write: local writes clear it at once, other instances' writes arrive as
- * Postgres notifications. Concurrent misses share one load.
+ * Postgres notifications. Concurrent misses share one load. A list whose order moves with the clock
+ * (events: upcoming first, and an event that ends moves to the past) is kept only until the next
+ * such move (`expiresAt`), then loaded again.
  */
-import { toPublicItem, type ContentType, type PublicItemOf } from '#shared/content/registry.ts';
+import { listOrderChangesAt, toPublicItem, type ContentType, type PublicItemOf } from '#shared/content/registry.ts';
 import type { PublicContentReader } from '#shared/content/reader.ts';
 import { createAnswer, type CachedAnswer } from '../platform/http/respond.ts';
 import { publicItem } from './public.ts';
@@ -14,7 +16,12 @@ const MAX_DETAIL_ENTRIES = 5000;
 interface Entry<V> {
   value: V;
   answer: CachedAnswer;
+  /** When the answer goes out of date by itself (ms since the epoch); never when absent. */
+  expiresAt?: number;
 }
+
+/** Whether an entry still holds at `now`. */
+export const isCurrent = (entry: { expiresAt?: number }, now = Date.now()) => entry.expiresAt === undefined || now < entry.expiresAt;
 
 /** One shared load per key: concurrent misses wait on the same promise; failures and misses are not kept. */
 export function remember<K, V>(map: Map<K, Promise<V>>, key: K, load: () => Promise<V>): Promise<V> {
@@ -52,16 +59,25 @@ export function createPublicContentCache(service: ContentService, { cacheControl
   const settledItems = new Map<string, Entry<unknown>>();
 
   const cache = {
-    /** The list entry when it is already loaded (no await), else undefined. */
+    /** The list entry when it is already loaded and current (no await), else undefined. */
     peekList(type: ContentType): Entry<unknown[]> | undefined {
-      return settled.get(type);
+      const entry = settled.get(type);
+      if (!entry || isCurrent(entry)) return entry;
+      // Its order moved with the clock: forget it, so the next read loads it again.
+      settled.delete(type);
+      lists.delete(type);
+      return undefined;
     },
 
     listEntry(type: ContentType): Promise<Entry<unknown[]>> {
+      cache.peekList(type);
       return remember(lists, type, async () => {
         const generation = clears;
-        const items = (await service.list(type)).map(toPublicItem);
-        const entry = { value: items, answer: createAnswer(items, options) };
+        const now = Date.now();
+        const full = await service.list(type, now);
+        const items = full.map(toPublicItem);
+        const expiresAt = listOrderChangesAt(full, now);
+        const entry = { value: items, answer: createAnswer(items, options), ...(expiresAt === undefined ? {} : { expiresAt }) };
         if (generation === clears) settled.set(type, entry);
         return entry;
       });

@@ -12,6 +12,7 @@ import {
   type ContentItem,
   type ContentType,
   type CourseItem,
+  type EventItem,
   type MarketItem,
 } from '#shared/content/registry.ts';
 import { ContentFileError, createMdxSource, parseContentFile, splitFrontmatter, type MdxSource } from './mdx-source.ts';
@@ -33,6 +34,14 @@ const FRONTMATTER: Record<ContentType, Record<string, unknown>> = {
     sections: [{ id: 'start', title: 'Start', lessons: [{ id: 'one', title: 'One' }] }],
   },
   market: { ...common, fileType: 'PDF' },
+  event: {
+    ...common,
+    startsAt: '2027-05-12T15:00',
+    timeZone: 'Europe/London',
+    durationMinutes: 60,
+    format: 'online',
+    joinUrl: 'https://meet.events.example/one',
+  },
 };
 
 function makeFile(type: ContentType, overrides: Record<string, unknown> = {}, body?: string): string {
@@ -218,6 +227,7 @@ describe('createMdxSource on a folder', () => {
       'tools/kit.md': makeFile('tool'),
       'courses/course.mdx': makeFile('course'),
       'market/bundle.md': makeFile('market'),
+      'events/webinar.mdx': makeFile('event'),
     });
     const source = await createMdxSource(dir);
     expect(Object.fromEntries(CONTENT_TYPES.map((t) => [t, slugs(source, t)]))).toEqual({
@@ -225,6 +235,7 @@ describe('createMdxSource on a folder', () => {
       tool: ['kit'],
       course: ['course'],
       market: ['bundle'],
+      event: ['webinar'],
     });
     expect(source.list('tool')[0]?.type).toBe('tool');
   });
@@ -336,8 +347,19 @@ describe('the repository content folder', () => {
   const lessons = () => courses().flatMap((c) => c.sections.flatMap((s) => s.lessons));
   const isHttps = (u: string) => u.startsWith('https://');
 
-  it.each(CONTENT_TYPES)('has at least 6 %s items', (type) => {
-    expect(source.list(type).length, `${CONTENT_REGISTRY[type].folder}/`).toBeGreaterThanOrEqual(6);
+  // Events are four: one of each kind the pages show (free online, premium with seats, in person, past with a recording).
+  it.each(CONTENT_TYPES)('has at least 6 %s items (events 4)', (type) => {
+    expect(source.list(type).length, `${CONTENT_REGISTRY[type].folder}/`).toBeGreaterThanOrEqual(type === 'event' ? 4 : 6);
+  });
+
+  it('has the events the pages and the leak tests rely on, upcoming ones well after today (2026-11-25)', () => {
+    const events = source.list('event') as EventItem[];
+    const upcoming = events.filter((e) => e.startsAt >= '2027-01-01');
+    expect(upcoming.map((e) => e.accessLevel).sort()).toEqual(['free', 'premium', 'subscriber']);
+    expect(upcoming.some((e) => e.format === 'in-person' && e.address && e.accessLevel === 'subscriber')).toBe(true);
+    expect(upcoming.some((e) => e.accessLevel === 'premium' && e.capacity && e.joinUrl?.includes('EVENT-JOIN-SENTINEL-2d7b'))).toBe(true);
+    const past = events.filter((e) => e.startsAt < '2026-11-25');
+    expect(past.some((e) => e.accessLevel === 'premium' && e.recordingUrl?.includes('EVENT-RECORDING-SENTINEL-8a15'))).toBe(true);
   });
 
   it.each(CONTENT_TYPES)('has %s items at every access level', (type) => {

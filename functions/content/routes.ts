@@ -6,7 +6,7 @@ import { AppError } from '../platform/errors.ts';
 import type { AppContext, AppEnv } from '../platform/http/context.ts';
 import type { AnswerLane } from '../platform/http/answer-lane.ts';
 import { sendCachedJson, type CachedAnswer, type JsonAnswer } from '../platform/http/respond.ts';
-import type { PublicContentCache } from './cache.ts';
+import { isCurrent, type PublicContentCache } from './cache.ts';
 
 const SEGMENTS = Object.values(CONTENT_TYPE_INFO)
   .map((i) => i.apiSegment)
@@ -23,16 +23,19 @@ function resolveType(segment: string) {
 }
 
 export function createPublicContentRoutes(cache: PublicContentCache, lane?: AnswerLane) {
-  /** A loaded answer is sent without waiting on anything, and offered to the answer lane. */
-  const sendLoaded = <T>(c: AppContext, answer: CachedAnswer<T>) => {
-    lane?.offer(c, () => answer);
+  /**
+   * A loaded answer is sent without waiting on anything, and offered to the answer lane (until it
+   * goes out of date by itself, when the lane steps aside and the app loads it again).
+   */
+  const sendLoaded = <T>(c: AppContext, answer: CachedAnswer<T>, expiresAt?: number) => {
+    lane?.offer(c, expiresAt === undefined ? () => answer : () => (isCurrent({ expiresAt }) ? answer : undefined));
     return sendCachedJson(c, answer);
   };
   return new Hono<AppEnv>()
     .get('/:segment', (c) => {
       const type = resolveType(c.req.param('segment'));
       const entry = cache.peekList(type);
-      return entry ? sendLoaded(c, entry.answer as ListAnswer) : loadList(c, type);
+      return entry ? sendLoaded(c, entry.answer as ListAnswer, entry.expiresAt) : loadList(c, type);
     })
     .get('/:segment/:slug', (c) => {
       const type = resolveType(c.req.param('segment'));

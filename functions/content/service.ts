@@ -7,8 +7,8 @@
 import {
   CONTENT_REGISTRY,
   CONTENT_TYPES,
-  compareItems,
   itemPath,
+  sortItems,
   type ContentItem,
   type ContentItemOf,
   type ContentType,
@@ -44,8 +44,8 @@ export function createContentService({ db, mdx, logger, downloadHosts = [] }: Co
     }
   };
 
-  /** One type's list: the MDX items and the database rows they do not shadow, in list order. */
-  function merged<T extends ContentType>(type: T, rows: ContentRow[]): ContentItemOf<T>[] {
+  /** One type's list: the MDX items and the database rows they do not shadow, in list order as seen at `now`. */
+  function merged<T extends ContentType>(type: T, rows: ContentRow[], now = Date.now()): ContentItemOf<T>[] {
     const fromDb = rows.flatMap((row) => {
       if (mdx.has(type, row.slug)) {
         logger.warn({ type, slug: row.slug }, 'database item shadowed by an MDX file with the same slug');
@@ -54,13 +54,13 @@ export function createContentService({ db, mdx, logger, downloadHosts = [] }: Co
       const item = toItem(row);
       return item ? [item] : [];
     });
-    return [...mdx.list(type), ...fromDb].sort(compareItems) as ContentItemOf<T>[];
+    return sortItems([...mdx.list(type), ...fromDb], now) as ContentItemOf<T>[];
   }
 
   return {
-    /** Every published item of a type, gated fields included, in list order. */
-    async list<T extends ContentType>(type: T): Promise<ContentItemOf<T>[]> {
-      return merged(type, await store.listByType(type));
+    /** Every published item of a type, gated fields included, in list order as seen at `now` (ms; events move to the past as they end). */
+    async list<T extends ContentType>(type: T, now = Date.now()): Promise<ContentItemOf<T>[]> {
+      return merged(type, await store.listByType(type), now);
     },
 
     /** One published item by slug, gated fields included; undefined when no source has it. */

@@ -3,7 +3,7 @@
  * schema (no unknown fields, no outside download hosts), slugs stay unique across both sources, and
  * editors change only what they wrote. Each write and its change notice share one transaction.
  */
-import { CONTENT_REGISTRY, type ContentItem, type ContentType } from '#shared/content/registry.ts';
+import { CONTENT_REGISTRY, inputFromDetails, type ContentItem, type ContentType } from '#shared/content/registry.ts';
 import type { Db } from '../platform/db/client.ts';
 import type { ContentRow } from './tables.ts';
 import { downloadHostErrors } from '#shared/content/downloads.ts';
@@ -78,7 +78,7 @@ function inputFromRow(row: ContentRow): Record<string, unknown> {
     tags: row.tags,
     accessLevel: row.accessLevel,
     media: row.media,
-    ...row.details,
+    ...inputFromDetails(row.type, row.details),
   };
 }
 
@@ -152,10 +152,14 @@ export function createContentWrites({ db, store, mdx, downloadHosts, changed }: 
       const { published, rest } = takePublished(body);
       const patch = rest as Record<string, unknown>;
       refuseUnknownFields(type, patch);
+      // null removes a field (a change is partial: an absent field keeps its value); the whole is checked below.
+      const cleared = Object.keys(patch).filter((key) => patch[key] === null);
       // A tool's "updated" date means last edited (not published or unpublished), unless the change sets it.
       const edited = Object.keys(patch).length > 0;
       const touched = type === 'tool' && edited && !('updatedAt' in patch) ? { updatedAt: new Date() } : {};
-      const data = parseInput(type, { ...inputFromRow(existing), ...touched, ...patch });
+      const merged: Record<string, unknown> = { ...inputFromRow(existing), ...touched, ...patch };
+      for (const key of cleared) delete merged[key];
+      const data = parseInput(type, merged);
       // Publishing or unpublishing alone changes no link.
       if (edited) refuseOutsideDownloads(data, downloadHosts);
       const slug = data.slug === existing.slug ? existing.slug : await freeSlug(type, data.slug ?? existing.slug, true);

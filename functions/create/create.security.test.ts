@@ -3,16 +3,17 @@
  * content type x {anonymous, free, subscriber, premium, editor, another editor, admin}; editors
  * change (and unpublish) only what they wrote; git items and unknown ids are 404; bad input is a 422 that writes
  * nothing; slugs stay unique; a Markdown body with script renders without it; a created item is in
- * its list and at its URL at once.
+ * its list and at its URL at once. Events: local time and zone in, UTC kept, read back as written,
+ * gated links never public, null removes a field, bad zones and dates refused.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../tests/support/app.ts';
 import type { Api, Answer, EditableAnswer, ErrorAnswer, WrittenAnswer } from '../../tests/support/answers.ts';
 import { DATABASE_KINDS } from '../../tests/support/databases.ts';
 import { rowCounts } from '../../tests/support/db-snapshot.ts';
-import { makeBlogInput, makeCourseInput, makeMarketInput, makeToolInput } from '../../tests/support/fixtures.ts';
+import { makeBlogInput, makeCourseInput, makeEventInput, makeMarketInput, makeToolInput } from '../../tests/support/fixtures.ts';
 import type { AccessLevel, Role } from '#shared/access.ts';
-import { CONTENT_TYPE_INFO, type ContentType, type PublicItem } from '#shared/content/registry.ts';
+import { CONTENT_TYPE_INFO, CONTENT_TYPES, type ContentType, type PublicItem } from '#shared/content/registry.ts';
 
 const PASSWORD = 'creator table pass';
 type Caller = 'anonymous' | 'free' | 'subscriber' | 'premium' | 'editor' | 'other-editor' | 'admin';
@@ -31,6 +32,7 @@ const INPUTS: Record<ContentType, () => Record<string, unknown>> = {
   course: makeCourseInput,
   tool: makeToolInput,
   market: makeMarketInput,
+  event: makeEventInput,
 };
 
 describe.each(DATABASE_KINDS)('creator API on %s', (kind) => {
@@ -63,7 +65,7 @@ describe.each(DATABASE_KINDS)('creator API on %s', (kind) => {
     return (await res.json()) as WrittenAnswer;
   }
 
-  describe.each(['blog', 'course', 'tool', 'market'] as ContentType[])('%s', (type) => {
+  describe.each(CONTENT_TYPES)('%s', (type) => {
     it('create: editors and admins 201, members 403, visitors 401, nothing written when refused', async () => {
       for (const who of CALLERS) {
         const before = await rowCounts(t.database.db);
@@ -202,6 +204,65 @@ describe.each(DATABASE_KINDS)('creator API on %s', (kind) => {
     expect((await call('editor', 'GET', '/courses/not-a-uuid')).status).toBe(404);
   });
 
+  it('an event: written in local time and its zone, kept as UTC, read back as written; its join URL and recording stay private', async () => {
+    const input = makeEventInput({
+      // Skipped when London's clocks go forward that night: moved on by the gap, 02:30 BST, which is 01:30 UTC.
+      startsAt: '2027-03-28T01:30',
+      timeZone: 'Europe/London',
+      capacity: 12,
+      joinUrl: 'https://meet.events.example/private-EVENT-SECRET-41c2',
+      recordingUrl: 'https://video.events.example/private-EVENT-SECRET-41c2',
+    });
+    const mine = await created('editor', 'event', input);
+    expect(mine.path).toBe(`/events/${mine.item.slug}`);
+    const { input: back } = (await (await call('editor', 'GET', `/events/${mine.item.id}`)).json()) as EditableAnswer;
+    expect(back).toMatchObject({ startsAt: '2027-03-28T01:30', timeZone: 'Europe/London', capacity: 12, format: 'online' });
+    expect((await call('editor', 'PATCH', `/events/${mine.item.id}`, back)).status).toBe(200);
+    const detail = await (await t.app.request(`/api/public/events/${mine.item.slug}`)).text();
+    const list = await (await t.app.request('/api/public/events')).text();
+    for (const answer of [detail, list]) expect(answer).not.toContain('EVENT-SECRET-41c2');
+    expect(JSON.parse(detail)).toMatchObject({ startsAt: '2027-03-28T01:30:00.000Z', localStart: '2027-03-28T01:30', hasRecording: true });
+    expect(JSON.parse(detail).bodyHtml).toContain('What the event is about.');
+
+    // A later local time in a summer-time zone; null removes the capacity and the recording; cancelling is a change.
+    const moved = await call('editor', 'PATCH', `/events/${mine.item.id}`, {
+      startsAt: '2027-07-01T18:00',
+      timeZone: 'America/New_York',
+      capacity: null,
+      recordingUrl: null,
+      cancelled: true,
+    });
+    expect(moved.status, await moved.clone().text()).toBe(200);
+    const after = (await (await t.app.request(`/api/public/events/${mine.item.slug}`)).json()) as Record<string, unknown>;
+    expect(after).toMatchObject({ startsAt: '2027-07-01T22:00:00.000Z', timeZone: 'America/New_York', cancelled: true });
+    expect(after).not.toHaveProperty('capacity');
+    expect(after.hasRecording).toBe(false);
+  });
+
+  it('refuses bad event input with 422 and the field, writing nothing', async () => {
+    const cases: [string, Record<string, unknown>, string][] = [
+      ['an unknown time zone', makeEventInput({ timeZone: 'Mars/Olympus_Mons' }), 'timeZone'],
+      ['a time zone that is a path', makeEventInput({ timeZone: '../../etc/passwd' }), 'timeZone'],
+      ['a day that does not exist', makeEventInput({ startsAt: '2027-02-30T10:00' }), 'startsAt'],
+      ['a date far away', makeEventInput({ startsAt: '9999-01-01T10:00' }), 'startsAt'],
+      ['a time with seconds and a zone', makeEventInput({ startsAt: '2027-05-12T15:00:00Z' }), 'startsAt'],
+      ['an online event without its link', makeEventInput({ joinUrl: undefined }), 'joinUrl'],
+      ['an in-person event without its address', makeEventInput({ format: 'in-person', joinUrl: undefined }), 'address'],
+      ['a join link that is not https', makeEventInput({ joinUrl: 'javascript:alert(1)' }), 'joinUrl'],
+      ['a duration of a week', makeEventInput({ durationMinutes: 7 * 24 * 60 }), 'durationMinutes'],
+      ['no seats', makeEventInput({ capacity: 0 }), 'capacity'],
+      ['HTML in the address', makeEventInput({ format: 'in-person', address: '<b>Here</b>\n<script>' }), 'address'],
+    ];
+    for (const [label, body, field] of cases) {
+      const before = await rowCounts(t.database.db);
+      const res = await call('editor', 'POST', '/events', body);
+      expect(res.status, label).toBe(422);
+      const { error } = (await res.json()) as ErrorAnswer;
+      expect(Object.keys(error.fields!), label).toContain(field);
+      expect(await rowCounts(t.database.db), label).toEqual(before);
+    }
+  });
+
   it('a change names only fields of the type, and is checked as a whole item', async () => {
     const blog = await created('editor', 'blog');
     const path = `/blogs/${blog.item.id}`;
@@ -224,7 +285,7 @@ describe.each(DATABASE_KINDS)('creator API on %s', (kind) => {
     const db = items.find((i) => i.id === mine.item.id)!;
     expect(db).toMatchObject({ type: 'tool', source: 'db', file: null, path: mine.path });
     expect(db.createdBy).toEqual(expect.any(String));
-    expect(new Set(items.map((i) => i.type))).toEqual(new Set(['blog', 'course', 'tool', 'market']));
+    expect(new Set(items.map((i) => i.type))).toEqual(new Set(CONTENT_TYPES));
     expect((await t.app.request('/api/admin/content', { headers: { authorization: `Bearer ${tokens.editor}` } })).status).toBe(403);
   });
 

@@ -16,6 +16,7 @@ export function toMailMessage(row: EmailRow): MailMessage {
     html: row.bodyHtml,
     headers: row.headers,
     date: row.createdAt,
+    ...(row.attachments.length ? { attachments: row.attachments } : {}),
   };
 }
 

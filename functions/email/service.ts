@@ -3,13 +3,15 @@
  * together), the admin views of the queue, resending, and delivery events from the provider.
  */
 import { randomUUID } from 'node:crypto';
+import type { SQLWrapper } from 'drizzle-orm';
 import type { DbOrTx } from '../platform/db/client.ts';
-import type { EmailRow } from './tables.ts';
+import type { EmailAttachment, EmailRow } from './tables.ts';
 import { AppError } from '../platform/errors.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { DeliveryEvent } from './schema.ts';
 import { createEmailStore } from './store.ts';
 import { renderEmail, type TemplateData, type TemplateName } from './templates/index.ts';
+import type { RenderedEmail } from './templates/rendered.ts';
 
 export interface EmailServiceDeps {
   db: DbOrTx;
@@ -25,6 +27,8 @@ export interface EnqueueInput<N extends TemplateName> {
   data: TemplateData<N>;
   /** The user the message is about, when there is one. */
   userId?: string;
+  /** Small text files sent with it (an event's calendar file). */
+  attachments?: EmailAttachment[];
 }
 
 /** Message-ID domain: the site's host, so retries of one email keep one Message-ID. */
@@ -32,9 +36,76 @@ function messageIdFor(id: string, siteUrl: string): string {
   return `<${id}@${new URL(siteUrl).hostname}>`;
 }
 
+/** One recipient of a message rendered once for many (a newsletter issue's copies). */
+export interface CopyRecipient {
+  to: string;
+  /** What replaces the message's placeholder in this copy (the recipient's own link token). */
+  fill: string;
+  userId?: string;
+  /** Not sent before this time (a send rate spreads an issue's copies); now by default. */
+  notBefore?: Date;
+}
+
+/** A bounce or complaint the provider reported about a message: the address should get no more bulk mail. */
+export interface DeliveryReport {
+  to: string;
+  type: 'bounced' | 'complained';
+  detail: string | null;
+}
+
+/** What the outbox tells the domains built after it, connected by compose.ts (`outbox.connect`). */
+export interface EmailHooks {
+  /** A bounce or complaint arrived for one of our messages (the newsletter suppresses the address); idempotent, as a report may repeat. */
+  onReport: (tx: DbOrTx, report: DeliveryReport) => Promise<void>;
+}
+
 export function createEmailService({ db, from, siteUrl, maxAttempts, logger }: EmailServiceDeps) {
   const store = createEmailStore(db);
+  let hooks: EmailHooks | undefined;
   return {
+    /** Connects the hooks (compose.ts, once every service exists); reports arriving before do nothing more. */
+    connect(next: EmailHooks): void {
+      hooks = next;
+    },
+
+    /**
+     * Queues one message, rendered once by the caller, to many recipients inside `tx`: each copy is
+     * `rendered` with `placeholder` replaced by that recipient's `fill` (their own link token), which
+     * the database does in multi-row inserts (a newsletter issue renders each cut once). Answers the
+     * new messages' ids, in the recipients' order.
+     */
+    async enqueueCopies(
+      tx: DbOrTx,
+      template: TemplateName,
+      rendered: RenderedEmail,
+      placeholder: string,
+      recipients: CopyRecipient[],
+    ): Promise<string[]> {
+      const copies = recipients.map((r) => ({
+        id: randomUUID(),
+        to: r.to,
+        fill: r.fill,
+        userId: r.userId ?? null,
+        notBefore: r.notBefore ?? null,
+      }));
+      const message = {
+        subject: rendered.subject,
+        html: rendered.html,
+        text: rendered.text,
+        headers: rendered.headers ?? {},
+        from,
+        replyTo: rendered.replyTo ?? null,
+        template,
+        maxAttempts,
+        messageIdHost: new URL(siteUrl).hostname,
+      };
+      await createEmailStore(tx).insertCopies(message, placeholder, copies);
+      return copies.map((c) => c.id);
+    },
+
+    /** Where a set of messages stands (queued, sent, failed, bounced), `ids` a subquery of their ids. */
+    tally: (ids: SQLWrapper) => store.tally(ids),
+
     /** Renders and queues a message; pass the caller's transaction as `tx` to commit with it. */
     async enqueue<N extends TemplateName>(tx: DbOrTx, input: EnqueueInput<N>): Promise<EmailRow> {
       const rendered = renderEmail(input.template, input.data, { siteUrl });
@@ -51,6 +122,7 @@ export function createEmailService({ db, from, siteUrl, maxAttempts, logger }: E
         template: input.template,
         maxAttempts,
         userId: input.userId ?? null,
+        ...(input.attachments?.length ? { attachments: input.attachments } : {}),
       });
     },
 
@@ -84,6 +156,9 @@ export function createEmailService({ db, from, siteUrl, maxAttempts, logger }: E
         ...(event.detail ? { detail: event.detail } : {}),
         occurredAt: event.occurredAt,
       });
+      // Told on every report, a repeated one too (the hook is idempotent): a report whose hook failed is not lost when the provider retries.
+      if (email && hooks && (event.type === 'bounced' || event.type === 'complained'))
+        await hooks.onReport(db, { to: email.to, type: event.type, detail: event.detail ?? null });
       if (!fresh || !email) return { applied: false };
       if (event.type === 'delivered' && email.status === 'sent') {
         await store.update(email.id, { status: 'delivered', deliveredAt: event.occurredAt });

@@ -1,7 +1,41 @@
 /** The only module that touches the emails and email_events tables. */
-import { and, asc, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, countDistinct, desc, eq, inArray, isNull, lt, or, sql, type SQLWrapper } from 'drizzle-orm';
 import type { DbOrTx } from '../platform/db/client.ts';
 import { emailEvents, emails, type EmailRow, type NewEmailRow } from './tables.ts';
+
+/** Copies per statement of `insertCopies` (each a handful of short values; the message's text is sent once). */
+const COPY_ROWS = 1000;
+
+/** The message `insertCopies` copies: everything but the recipient and their link. */
+export interface CopiedMessage {
+  subject: string;
+  html: string;
+  text: string;
+  headers: Record<string, string>;
+  from: string;
+  replyTo: string | null;
+  template: string;
+  maxAttempts: number;
+  /** The host of each copy's Message-ID (`<id@host>`). */
+  messageIdHost: string;
+}
+
+/** One recipient's copy: its id, address, what replaces the placeholder, the member, and when it may go out. */
+export interface MessageCopy {
+  id: string;
+  to: string;
+  fill: string;
+  userId: string | null;
+  notBefore: Date | null;
+}
+
+/** Where a set of messages stands (see `tally`). */
+export interface MailTally {
+  queued: number;
+  sent: number;
+  failed: number;
+  bounced: number;
+}
 
 /** NOTIFY channel that wakes idle workers when mail is queued. */
 export const EMAIL_CHANNEL = 'email_queued';
@@ -13,6 +47,55 @@ export function createEmailStore(db: DbOrTx) {
       const [created] = await db.insert(emails).values(row).returning();
       await db.execute(sql`select pg_notify(${EMAIL_CHANNEL}, '')`);
       return created!;
+    },
+
+    /**
+     * Inserts one message's copies for many recipients, each the message with `placeholder`
+     * replaced by that recipient's `fill` (their own link token), made by the database in
+     * multi-row statements (`insert … select … from unnest(…)`): the message's text crosses the
+     * wire once per statement, not once per recipient, and this process never holds a copy. Wakes
+     * the workers once, at commit.
+     */
+    async insertCopies(message: CopiedMessage, placeholder: string, copies: MessageCopy[]): Promise<void> {
+      if (copies.length === 0) return;
+      const fill = (text: SQLWrapper | string) => sql`replace(${text}, ${placeholder}, r.fill)`;
+      const headers = JSON.stringify(message.headers);
+      for (let i = 0; i < copies.length; i += COPY_ROWS) {
+        const chunk = copies.slice(i, i + COPY_ROWS);
+        const column = <T>(pick: (c: MessageCopy) => T) => sql.param(chunk.map(pick));
+        await db.execute(sql`insert into ${emails} (id, to_address, user_id, next_attempt_at, subject, body_html, body_text, headers,
+            from_address, reply_to, template, max_attempts)
+          select r.id, r.to_address, r.user_id, coalesce(r.not_before, now()), ${fill(message.subject)}, ${fill(message.html)}, ${fill(message.text)},
+            ${fill(headers)}::jsonb || jsonb_build_object('Message-ID', '<' || r.id || '@' || ${message.messageIdHost} || '>'),
+            ${message.from}, ${message.replyTo}, ${message.template}, ${message.maxAttempts}
+          from unnest(${column((c) => c.id)}::uuid[], ${column((c) => c.to)}::text[], ${column((c) => c.fill)}::text[],
+            ${column((c) => c.userId)}::text[], ${column((c) => c.notBefore?.toISOString() ?? null)}::timestamptz[])
+            as r(id, to_address, fill, user_id, not_before)`);
+      }
+      await db.execute(sql`select pg_notify(${EMAIL_CHANNEL}, '')`);
+    },
+
+    /**
+     * Where a set of messages stands: waiting, sent (or delivered) and failed in one query (one
+     * snapshot, so they add up), and how many of them the provider reported bounced or complained about. `ids` is a
+     * subquery of message ids from the domain that owns the set (a newsletter issue's copies).
+     */
+    async tally(ids: SQLWrapper): Promise<MailTally> {
+      const [[row], [reported]] = await Promise.all([
+        db
+          .select({
+            queued: sql<number>`count(*) filter (where ${emails.status} = 'queued')`.mapWith(Number),
+            sent: sql<number>`count(*) filter (where ${emails.status} in ('sent', 'delivered'))`.mapWith(Number),
+            failed: sql<number>`count(*) filter (where ${emails.status} = 'failed')`.mapWith(Number),
+          })
+          .from(emails)
+          .where(inArray(emails.id, ids)),
+        db
+          .select({ n: countDistinct(emailEvents.emailId) })
+          .from(emailEvents)
+          .where(and(inArray(emailEvents.emailId, ids), inArray(emailEvents.type, ['bounced', 'complained']))),
+      ]);
+      return { queued: row?.queued ?? 0, sent: row?.sent ?? 0, failed: row?.failed ?? 0, bounced: reported?.n ?? 0 };
     },
 
     async findById(id: string): Promise<EmailRow | undefined> {

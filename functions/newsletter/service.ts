@@ -3,16 +3,22 @@
  * POST with the signed link's token confirms, so link scanners that follow GET links cannot. Every
  * newsletter mail carries an unsubscribe link and one-click List-Unsubscribe headers.
  */
-import type { Db } from '../platform/db/client.ts';
+import { z } from 'zod';
+import type { Db, DbOrTx } from '../platform/db/client.ts';
 import type { SubscriberRow } from './tables.ts';
-import type { EmailService } from '../email/service.ts';
+import type { DeliveryReport, EmailService } from '../email/service.ts';
 import { LINK_MESSAGES, type LinkProblem } from '#shared/newsletter.ts';
 import { AppError } from '../platform/errors.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { Tokens } from '../platform/tokens.ts';
+import { newsletterReaders } from '../users/newsletter-readers.ts';
+import { createIssueStore } from './issues/store.ts';
 import { createNewsletterStore } from './store.ts';
 
 const CONFIRM_TTL_SECONDS = 7 * 24 * 3600;
+
+/** What an issue copy's unsubscribe token names: the issue and the (lower-case) address. */
+const CopyClaims = z.object({ i: z.uuid(), a: z.string().min(3).max(254) });
 
 /** A confirmation or unsubscribe link that cannot be used; `problem` picks the page's message. */
 export class NewsletterLinkError extends AppError {
@@ -50,6 +56,19 @@ export function createNewsletterService({ db, outbox, tokens, siteUrl, logger }:
     return { subscriber, version: result.claims.v };
   }
 
+  /** Ends the newsletter for the address an issue's copy went to, in one transaction. */
+  async function unsubscribeCopy(issueId: string, address: string): Promise<void> {
+    await db.transaction(async (tx) => {
+      const readers = newsletterReaders(tx);
+      const delivery = await createIssueStore(tx).delivery(issueId, address);
+      const userId = delivery?.userId ?? (await readers.byEmails([address]))[0]?.id;
+      if (userId) await readers.stop(userId);
+      await createNewsletterStore(tx).unsubscribeAddress(address);
+      await createIssueStore(tx).markUnsubscribed(issueId, address);
+    });
+    logger.info({ issueId }, 'newsletter unsubscribed from an issue');
+  }
+
   return {
     /**
      * Records consent and queues the confirmation mail. Answers the same whatever the address's
@@ -82,10 +101,26 @@ export function createNewsletterService({ db, outbox, tokens, siteUrl, logger }:
       return 'confirmed';
     },
 
-    /** Unsubscribes with the token from any newsletter mail; repeating it is harmless. */
+    /**
+     * Unsubscribes with the token from any newsletter mail (the page's button and the one-click POST
+     * of List-Unsubscribe-Post alike); repeating it is harmless. A list mail's token names the
+     * subscriber; an issue's copy names the issue and the address, and ends the newsletter only: the
+     * member's setting (through the users domain) and the list entry, and counts on that issue.
+     */
     async unsubscribe(token: string): Promise<void> {
-      const { subscriber } = await subscriberFrom('newsletter-unsubscribe', token);
+      const result = await tokens.verify<{ sub?: string; i?: unknown; a?: unknown }>('newsletter-unsubscribe', token);
+      if (!result.ok) throw new NewsletterLinkError(result.reason);
+      const copy = CopyClaims.safeParse(result.claims);
+      if (copy.success) return unsubscribeCopy(copy.data.i, copy.data.a);
+      const subscriber = typeof result.claims.sub === 'string' ? await createNewsletterStore(db).findById(result.claims.sub) : undefined;
+      if (!subscriber) throw new NewsletterLinkError('invalid');
       if (subscriber.status !== 'unsubscribed') await createNewsletterStore(db).setStatus(subscriber.id, 'unsubscribed');
+    },
+
+    /** A bounce or complaint the mail provider reported (the outbox's hook): no later issue goes to the address. */
+    async suppress(tx: DbOrTx, report: DeliveryReport): Promise<void> {
+      await createIssueStore(tx).suppress(report.to.toLowerCase(), report.type, report.detail);
+      logger.info({ reason: report.type }, 'newsletter address suppressed');
     },
   };
 }

@@ -1,5 +1,5 @@
-/** The only module that touches newsletter_subscribers. */
-import { eq, sql } from 'drizzle-orm';
+/** The only module that touches newsletter_subscribers (issues, copies and suppressions: issues/store.ts). */
+import { and, eq, ne, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../platform/db/client.ts';
 import type { DataSubject } from '../users/personal-data.ts';
 import { newsletterSubscribers, type SubscriberRow } from './tables.ts';
@@ -53,6 +53,23 @@ export function createNewsletterStore(db: DbOrTx) {
           ...(status === 'confirmed' ? { confirmedAt: sql`now()` } : { unsubscribedAt: sql`now()` }),
         })
         .where(eq(newsletterSubscribers.id, id));
+    },
+
+    /** Every confirmed subscriber's address: the list's part of an issue's audience. */
+    async confirmedAddresses(): Promise<string[]> {
+      const rows = await db
+        .select({ email: newsletterSubscribers.email })
+        .from(newsletterSubscribers)
+        .where(eq(newsletterSubscribers.status, 'confirmed'));
+      return rows.map((r) => r.email);
+    },
+
+    /** Takes an address off the list (an unsubscribe from an issue's copy); nothing when it is not on it. */
+    async unsubscribeAddress(email: string): Promise<void> {
+      await db
+        .update(newsletterSubscribers)
+        .set({ status: 'unsubscribed', unsubscribedAt: sql`now()`, updatedAt: sql`now()` })
+        .where(and(eq(newsletterSubscribers.email, email), ne(newsletterSubscribers.status, 'unsubscribed')));
     },
 
     /** The member's part of their data export: the subscription of their address. */

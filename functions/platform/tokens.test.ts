@@ -10,6 +10,19 @@ describe('signed tokens', () => {
     expect(result).toMatchObject({ ok: true, claims: { key: 'downloads/a.pdf' } });
   });
 
+  it('verifies a token made at once (signNow) like one from sign, for its purpose only', async () => {
+    const token = tokens.signNow('newsletter-unsubscribe', { i: 'issue', a: 'reader@example.com' });
+    expect(await tokens.verify('newsletter-unsubscribe', token)).toMatchObject({
+      ok: true,
+      claims: { i: 'issue', a: 'reader@example.com' },
+    });
+    expect((await tokens.verify('newsletter-confirm', token)).ok).toBe(false);
+    const [h, , s] = token.split('.');
+    const turned = Buffer.from(JSON.stringify({ i: 'issue', a: 'other@example.com', aud: 'newsletter-unsubscribe' })).toString('base64url');
+    expect((await tokens.verify('newsletter-unsubscribe', `${h}.${turned}.${s}`)).ok).toBe(false);
+    expect((await createTokens(new TextEncoder().encode('o'.repeat(48))).verify('newsletter-unsubscribe', token)).ok).toBe(false);
+  });
+
   it('refuses a token made for another purpose', async () => {
     const token = await tokens.sign('newsletter-unsubscribe', { sub: 'x' });
     expect(await tokens.verify('newsletter-confirm', token)).toEqual({ ok: false, reason: 'invalid' });

@@ -5,6 +5,7 @@
  * (personal-data.ts). Each change drops the profile's cache entry (profiles.ts).
  */
 import type { AccessLevel, Role } from '#shared/access.ts';
+import { receivesNewsletter } from '#shared/newsletter.ts';
 import type { Db } from '../platform/db/client.ts';
 import type { Language, ProfileRow } from './tables.ts';
 import type { EmailService } from '../email/service.ts';
@@ -13,7 +14,7 @@ import type { UserHooks, Viewer } from './viewer.ts';
 import { AppError } from '../platform/errors.ts';
 import { createUserStore, type UserStore } from './store.ts';
 
-/** The spec's "User data" plus role and language. */
+/** The spec's "User data" plus role, language and the newsletter setting. */
 function profileJson(p: ProfileRow) {
   return {
     id: p.id,
@@ -24,6 +25,8 @@ function profileJson(p: ProfileRow) {
     role: p.role,
     customerId: p.customerId,
     language: p.language,
+    /** Whether they get the members' newsletter: their choice, or what their level includes. */
+    newsletter: receivesNewsletter(p),
     createdAt: p.createdAt.toISOString(),
   };
 }
@@ -90,8 +93,8 @@ export function createAccountChanges({ db, outbox, store, personalData, hook, fo
 
     setAccess,
 
-    /** PATCH /api/users/me: name and language. */
-    async updateMe(viewer: Viewer, patch: { name?: string | null; language?: Language }): Promise<ProfileJson> {
+    /** PATCH /api/users/me: name, language and whether they get the newsletter. */
+    async updateMe(viewer: Viewer, patch: { name?: string | null; language?: Language; newsletter?: boolean }): Promise<ProfileJson> {
       const updated = await store.update(viewer.id, patch);
       forget(viewer.id);
       if (!updated) throw new AppError('not_found', 'No such user.');

@@ -11,6 +11,8 @@ export function memberDirectory(db: DbOrTx) {
   return {
     /** One page of profiles whose email or name contains `q` (all when empty), newest first, and the total. */
     search: (q: string | undefined, offset: number, limit: number) => store.search(q, offset, limit),
+    /** The profiles among `ids` (an event's registrants), missing ones left out. */
+    byIds: (ids: string[]) => store.byIds(ids),
     /** Newest audit entries (about one member when given), with the actor's and target's current addresses. */
     auditTrail: (targetId: string | undefined, limit: number) => store.auditTrail(targetId, limit),
   };

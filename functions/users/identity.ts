@@ -7,6 +7,7 @@
  * viewer, so it is marked private (`Cache-Control: private`, `Vary: Authorization`).
  */
 import { z } from 'zod';
+import { receivesNewsletter } from '#shared/newsletter.ts';
 import { InvalidTokenError, type AccessClaims, type AccessTokenVerifier } from '../auth/verify.ts';
 import type { ProfileRow } from './tables.ts';
 import { AppError } from '../platform/errors.ts';
@@ -87,6 +88,7 @@ function viewerOf(profile: ProfileRow, claims: AccessClaims): Viewer {
     email: profile.email,
     role: profile.role,
     accessLevel: profile.accessLevel,
+    newsletter: receivesNewsletter(profile),
     ...(typeof claims.session_id === 'string' ? { sessionId: claims.session_id } : {}),
   };
 }

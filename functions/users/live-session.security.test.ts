@@ -29,6 +29,7 @@ interface Row {
 }
 
 const COURSE = '/api/content/courses/ai-automation-playbook';
+const EVENT = '/api/events/no-such-event';
 const UUID = '00000000-0000-4000-8000-000000000001';
 const TABLE: Row[] = [
   { route: 'GET /api/users/me', rule: 'signature' },
@@ -57,12 +58,26 @@ const TABLE: Row[] = [
   { route: 'GET /api/content/blogs/:slug/body', rule: 'signature', path: '/api/content/blogs/ecommerce-launch-first-90-days/body' },
   { route: 'GET /api/content/tools/:slug/download', rule: 'signature', path: '/api/content/tools/no-such-tool/download' },
   { route: 'GET /api/content/market/:slug/download', rule: 'signature', path: '/api/content/market/no-such-item/download' },
-  ...['blogs', 'tools', 'courses', 'market'].flatMap((segment): Row[] => [
+  ...['blogs', 'tools', 'courses', 'market', 'events'].flatMap((segment): Row[] => [
     { route: `POST /api/content/${segment}`, rule: 'live', as: 'admin', body: {} },
     { route: `GET /api/content/${segment}/:id`, rule: 'live', as: 'admin', path: `/api/content/${segment}/${UUID}` },
     { route: `PATCH /api/content/${segment}/:id`, rule: 'live', as: 'admin', path: `/api/content/${segment}/${UUID}`, body: {} },
     { route: `DELETE /api/content/${segment}/:id`, rule: 'live', as: 'admin', path: `/api/content/${segment}/${UUID}` },
   ]),
+  { route: 'GET /api/users/me/events', rule: 'signature' },
+  { route: 'GET /api/events/:slug/registration', rule: 'signature', path: `${EVENT}/registration` },
+  { route: 'POST /api/events/:slug/registration', rule: 'live', path: `${EVENT}/registration` },
+  { route: 'DELETE /api/events/:slug/registration', rule: 'live', path: `${EVENT}/registration` },
+  { route: 'GET /api/events/:slug/join', rule: 'signature', path: `${EVENT}/join` },
+  { route: 'GET /api/events/:slug/recording', rule: 'signature', path: `${EVENT}/recording` },
+  { route: 'GET /api/admin/events/:slug/registrants', rule: 'live', as: 'admin', path: '/api/admin/events/no-such-event/registrants' },
+  {
+    route: 'GET /api/admin/events/:slug/registrants.csv',
+    rule: 'live',
+    as: 'admin',
+    path: '/api/admin/events/no-such-event/registrants.csv',
+  },
+  ...newsletterRows(),
   { route: 'GET /api/email/queue', rule: 'live', as: 'admin' },
   { route: 'GET /api/email/recent', rule: 'live', as: 'admin' },
   { route: 'POST /api/email/:segment{events|[0-9a-fA-F-]{36}}/resend', rule: 'live', as: 'admin', path: `/api/email/${UUID}/resend` },
@@ -106,6 +121,37 @@ const TABLE: Row[] = [
   { route: 'POST /auth/v1/logout', rule: 'auth', destructive: true },
 ];
 
+/** The staff newsletter API (writes live; reads hold no one's personal data) and an archived issue's body. */
+function newsletterRows(): Row[] {
+  const issue = `/api/admin/newsletter/issues/${UUID}`;
+  const input = { subject: 'Live table', previewText: '', body: 'Body', accessLevel: 'free', audience: ['newsletter'] };
+  return [
+    { route: 'POST /api/admin/newsletter/issues', rule: 'live', as: 'admin', body: input },
+    { route: 'GET /api/admin/newsletter/issues', rule: 'signature', as: 'admin' },
+    { route: 'GET /api/admin/newsletter/issues/:id', rule: 'signature', as: 'admin', path: issue },
+    { route: 'PUT /api/admin/newsletter/issues/:id', rule: 'live', as: 'admin', path: issue, body: input },
+    { route: 'DELETE /api/admin/newsletter/issues/:id', rule: 'live', as: 'admin', path: issue },
+    { route: 'GET /api/admin/newsletter/issues/:id/preview', rule: 'signature', as: 'admin', path: `${issue}/preview?level=free` },
+    { route: 'POST /api/admin/newsletter/issues/:id/test', rule: 'live', as: 'admin', path: `${issue}/test`, body: {} },
+    { route: 'POST /api/admin/newsletter/issues/:id/send', rule: 'live', as: 'admin', path: `${issue}/send` },
+    {
+      route: 'POST /api/admin/newsletter/issues/:id/schedule',
+      rule: 'live',
+      as: 'admin',
+      path: `${issue}/schedule`,
+      body: { sendAt: '2030-01-01T09:00', timeZone: 'UTC' },
+    },
+    { route: 'POST /api/admin/newsletter/issues/:id/cancel', rule: 'live', as: 'admin', path: `${issue}/cancel` },
+    {
+      route: 'GET /api/admin/newsletter/articles/:slug',
+      rule: 'signature',
+      as: 'admin',
+      path: '/api/admin/newsletter/articles/no-such-article',
+    },
+    { route: 'GET /api/newsletter/issues/:slug/body', rule: 'signature', path: '/api/newsletter/issues/no-such-issue/body' },
+  ];
+}
+
 /** Routes that take no access token at all (their own capability, a signature, or nothing). */
 const PUBLIC = new Set([
   'GET /healthz',
@@ -124,10 +170,12 @@ const PUBLIC = new Set([
   'POST /api/newsletter/subscribe',
   'POST /api/newsletter/confirm',
   'POST /api/newsletter/unsubscribe',
+  'GET /api/newsletter/issues',
   'POST /api/contact',
   'POST /api/leads',
   'GET /api/files/download',
   'GET /feeds/:token/rss.xml',
+  'GET /events/:file{[a-z0-9-]+\\.ics}',
   'POST /api/email/:segment{events|[0-9a-fA-F-]{36}}',
   'GET /uploads/:key',
   'GET /api/payments/mode',

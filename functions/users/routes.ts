@@ -2,6 +2,7 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { ACCESS_LEVELS } from '#shared/access.ts';
+import { receivesNewsletter } from '#shared/newsletter.ts';
 import { LANGUAGES } from './tables.ts';
 import { AppError } from '../platform/errors.ts';
 import type { AppEnv } from '../platform/http/context.ts';
@@ -18,6 +19,7 @@ const ProfilePatch = z
   .object({
     name: singleLine('name', 100).nullable().optional(),
     language: z.enum(LANGUAGES).optional(),
+    newsletter: z.boolean({ error: 'newsletter must be true or false' }).optional(),
   })
   .strict();
 
@@ -43,7 +45,9 @@ export function createUserRoutes({
         const viewer = c.get('viewer');
         // Signed out, the answer is always the same bytes: serialised once.
         if (!viewer) return sendPrivateJson(c, SIGNED_OUT);
-        return c.json({ viewer: { id: viewer.id, email: viewer.email, role: viewer.role, accessLevel: viewer.accessLevel } });
+        const { id, email, role, accessLevel } = viewer;
+        const newsletter = viewer.newsletter ?? receivesNewsletter({ newsletter: null, accessLevel });
+        return c.json({ viewer: { id, email, role, accessLevel, newsletter } });
       })
       .get('/byEmail/:email', guards.member, async (c) => {
         const viewer = requireViewer(c);

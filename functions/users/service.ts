@@ -91,7 +91,7 @@ export function createUserService({ db, outbox, adminEmails }: UserServiceDeps) 
      */
     setAccess: account.setAccess,
 
-    /** PATCH /api/users/me: name and language. */
+    /** PATCH /api/users/me: name, language and the newsletter setting. */
     updateMe: account.updateMe,
 
     /** GET /api/users/me/export: everything we keep about the member. */

@@ -1,10 +1,20 @@
 /** The members' tables: profiles and the audit log. The only module with SQL on them. */
 import { aliasedTable, and, count, desc, eq, ilike, inArray, isNull, or, sql } from 'drizzle-orm';
+import type { AccessLevel } from '#shared/access.ts';
 import type { DbOrTx } from '../platform/db/client.ts';
 import { auditLog, profiles, type ProfileRow } from './tables.ts';
 
 /** Carries the id of a profile changed or deleted anywhere, at commit (a trigger on `profiles`, migration 0010). */
 export const PROFILE_CHANNEL = 'profile_changed';
+
+/** A member as the newsletter reads them (functions/users/newsletter-readers.ts). */
+const NEWSLETTER_COLUMNS = {
+  id: profiles.id,
+  email: profiles.email,
+  accessLevel: profiles.accessLevel,
+  role: profiles.role,
+  newsletter: profiles.newsletter,
+};
 
 /** A LIKE pattern matching `text` anywhere, with its wildcards taken literally. */
 const containing = (text: string) => `%${text.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
@@ -14,6 +24,11 @@ export function createUserStore(db: DbOrTx) {
     async byId(id: string): Promise<ProfileRow | undefined> {
       const [row] = await db.select().from(profiles).where(eq(profiles.id, id));
       return row;
+    },
+    /** The profiles among `ids` (missing ones left out), in no particular order. */
+    byIds(ids: string[]): Promise<ProfileRow[]> {
+      if (ids.length === 0) return Promise.resolve([]);
+      return db.select().from(profiles).where(inArray(profiles.id, ids));
     },
     /** The profile locked until the transaction ends (billing's level recompute takes the same lock). */
     async lockById(id: string): Promise<ProfileRow | undefined> {
@@ -105,6 +120,29 @@ export function createUserStore(db: DbOrTx) {
         .where(targetId ? eq(auditLog.targetId, targetId) : undefined)
         .orderBy(desc(auditLog.createdAt), desc(auditLog.id))
         .limit(limit);
+    },
+
+    /**
+     * Members at one of `levels` who get the newsletter: those who asked for it, and those who never
+     * chose whose level (`included`) has it by default. Only what an issue's copy needs.
+     */
+    newsletterReaders(levels: AccessLevel[], included: AccessLevel[]) {
+      if (levels.length === 0) return Promise.resolve([]);
+      return db
+        .select(NEWSLETTER_COLUMNS)
+        .from(profiles)
+        .where(
+          and(
+            inArray(profiles.accessLevel, levels),
+            or(eq(profiles.newsletter, true), and(isNull(profiles.newsletter), inArray(profiles.accessLevel, included))),
+          ),
+        );
+    },
+
+    /** The members among these (lower-case) addresses, with what an issue's copy needs. */
+    byEmails(emails: string[]) {
+      if (emails.length === 0) return Promise.resolve([]);
+      return db.select(NEWSLETTER_COLUMNS).from(profiles).where(inArray(profiles.email, emails));
     },
 
     /** What a member's private feed needs: their level, role and feed link version. */

@@ -114,7 +114,14 @@ describe.each(DATABASE_KINDS)('user API roles on %s', (kind) => {
     expect(await (await call('anonymous', 'GET', '/me')).json()).toEqual({ viewer: null });
     for (const who of SIGNED_IN) {
       expect(await (await call(who, 'GET', '/me')).json(), who).toEqual({
-        viewer: { id: ids[who], email: emailOf(who), role: ACCOUNTS[who].role, accessLevel: ACCOUNTS[who].accessLevel },
+        viewer: {
+          id: ids[who],
+          email: emailOf(who),
+          role: ACCOUNTS[who].role,
+          accessLevel: ACCOUNTS[who].accessLevel,
+          // Nobody chose yet: the newsletter is on where the plan includes it.
+          newsletter: ACCOUNTS[who].accessLevel !== 'free',
+        },
       });
     }
   });

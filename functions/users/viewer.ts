@@ -11,6 +11,8 @@ export interface Viewer {
   accessLevel: AccessLevel;
   /** The auth session of the token (signed-out sessions are refused where it matters). */
   sessionId?: string;
+  /** Whether they get the members' newsletter (their choice, or their level's default), as the profile said. */
+  newsletter?: boolean;
 }
 
 /** What the users service asks of the auth service and of billing, connected by compose.ts once all exist (`users.connect`). */

@@ -17,7 +17,9 @@
  *  7. The production bundle: its size and its cold start to /readyz (budget under 5 s).
  *  8. Scale-out: three instances behind nginx, one SIGKILLed under load and replaced (nothing lost).
  *  9. A CDN in front (nginx proxy_cache): share of anonymous page and list requests served from the cache (goal >= 95%).
- * Options: --only=api,gated,auth,weight,scale,email,payments,uploads,lighthouse,bundle,scale-out,cdn  --duration=10 (seconds per load run)  --rounds=3
+ * 10. Newsletter: an issue to 10,000 recipients written to the outbox (under 10 s), delivered to the
+ *     embedded mailbox (>= 100 mails/s), and the server's memory growth meanwhile (under 100 MB).
+ * Options: --only=api,gated,auth,weight,scale,email,payments,uploads,lighthouse,bundle,scale-out,cdn,newsletter  --duration=10 (seconds per load run)  --rounds=3
  * Longer than the house's file size: the driver of every budget's measurement, one short function each.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -27,6 +29,7 @@ import { emailBench } from './email.ts';
 import { lighthouseBench } from './lighthouse.ts';
 import { paymentsBench } from './payments.ts';
 import { uploadsBench } from './uploads.ts';
+import { newsletterBench } from './newsletter.ts';
 import { bundleBench } from './bundle.ts';
 import { scaleOutBench } from './scale-out.ts';
 import { cdnBench } from './cdn.ts';
@@ -35,7 +38,9 @@ import { allPageWeights, kb } from './page-weight.ts';
 const root = path.resolve(import.meta.dirname, '../..');
 const tmp = path.join(root, '.tmp', 'bench');
 const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=') as [string, string]));
-const only = new Set((args.get('only') ?? 'api,gated,auth,weight,scale,email,payments,uploads,lighthouse,bundle,scale-out,cdn').split(','));
+const only = new Set(
+  (args.get('only') ?? 'api,gated,auth,weight,scale,email,payments,uploads,lighthouse,bundle,scale-out,cdn,newsletter').split(','),
+);
 const duration = Number(args.get('duration') ?? 10);
 process.env.ASTRO_TELEMETRY_DISABLED = '1';
 
@@ -381,6 +386,7 @@ if (only.has('scale')) scale(baseSeconds, basePages);
 if (only.has('email')) await emailBench(tmp);
 if (only.has('payments')) await paymentsBench(tmp, startChild);
 if (only.has('uploads')) await uploadsBench(tmp, startChild);
+if (only.has('newsletter')) await newsletterBench(tmp, startChild);
 if (only.has('lighthouse')) await lighthouseBench({ distDir });
 if (only.has('bundle')) await bundleBench(tmp, distDir);
 if (only.has('scale-out')) await scaleOutBench(distDir, duration);

@@ -1,6 +1,7 @@
 /**
  * sitemap.xml: every public page. Content detail pages come from the content reader (MDX and
- * database items, live), so items created after the build are listed at once.
+ * database items, live), so items created after the build are listed at once; newsletter issues
+ * from the archive reader, as soon as they go out.
  * A new public page must be added to STATIC_ROUTES (the browser test checks the built site).
  */
 import type { APIRoute } from 'astro';
@@ -21,6 +22,8 @@ export const STATIC_ROUTES = [
   '/courses',
   '/tools',
   '/market',
+  '/newsletter',
+  '/events',
   '/privacy-policy',
   '/terms-of-service',
 ];
@@ -39,12 +42,23 @@ async function contentEntries(locals: App.Locals): Promise<Entry[]> {
   }));
 }
 
+/** Every issue that went out: its page is public (its body gated like an article's). */
+async function issueEntries(locals: App.Locals): Promise<Entry[]> {
+  const issues = (await (await serverContext(locals)).newsletter?.list()) ?? [];
+  return issues.map((issue) => ({ path: `/newsletter/${issue.slug}`, lastmod: issue.sentAt.slice(0, 10) }));
+}
+
 /** Rendered per request from the server's cached content, so items created after the build are listed. */
 export const prerender = false;
 
 export const GET: APIRoute = async ({ site, locals }) => {
   const services = (await getServices()).map((s) => ({ path: servicePath(s.id) }));
-  const entries: Entry[] = [...STATIC_ROUTES.map((path) => ({ path })), ...services, ...(await contentEntries(locals))];
+  const entries: Entry[] = [
+    ...STATIC_ROUTES.map((path) => ({ path })),
+    ...services,
+    ...(await contentEntries(locals)),
+    ...(await issueEntries(locals)),
+  ];
   const urls = entries
     .map((e) => `  <url><loc>${escapeXml(new URL(e.path, site).href)}</loc>${e.lastmod ? `<lastmod>${e.lastmod}</lastmod>` : ''}</url>`)
     .join('\n');

@@ -1,6 +1,6 @@
 /**
  * Accessibility in Chromium: axe finds no serious or critical violation on the marketing pages, the
- * four lists and one detail page of each type (also with the menus open and at phone width), and a
+ * content lists and one detail page of each type (also with the menus open and at phone width), and a
  * keyboard-only walk through the navigation works.
  */
 import AxeBuilder from '@axe-core/playwright';
@@ -21,7 +21,7 @@ const MARKETING = [
   '/terms-of-service',
   '/no-such-page',
 ];
-const LISTS = ['/blog', '/courses', '/tools', '/market'];
+const LISTS = ['/blog', '/courses', '/tools', '/market', '/events'];
 
 async function settle(page: Page, path: string): Promise<void> {
   await page.goto(path);
@@ -51,6 +51,7 @@ test('axe: one detail page of each content type', async ({ page, request }) => {
     ['courses', '/courses'],
     ['tools', '/tools'],
     ['market', '/market'],
+    ['events', '/events'],
   ] as const) {
     const [item] = await apiList(request, segment);
     await settle(page, `${base}/${item!.slug}`);

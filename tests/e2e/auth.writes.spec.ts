@@ -93,7 +93,7 @@ async function signedUp(page: Page, name: string): Promise<string> {
   return email;
 }
 
-test('the account page: header, name, language, sign out, and /account then sends visitors to /signin', async ({ page }) => {
+test('the account page: header, name, language and newsletter, sign out, and /account then sends visitors to /signin', async ({ page }) => {
   const email = await signedUp(page, 'account');
   // On a phone the header keeps the whole address (Sign Out wraps below it).
   await page.setViewportSize({ width: 390, height: 844 });
@@ -119,11 +119,16 @@ test('the account page: header, name, language, sign out, and /account then send
 
   await page.getByRole('tab', { name: 'Settings' }).click();
   await page.getByLabel('Language').selectOption('fr');
+  // A free plan has no newsletter until the member asks for it.
+  const newsletter = page.getByLabel("Email me the members' newsletter");
+  await expect(newsletter).not.toBeChecked();
+  await newsletter.check();
   await page.getByRole('button', { name: 'Save Settings' }).click();
   await expect(toastTitled(page, 'Settings saved')).toBeVisible();
   await page.reload();
   await page.getByRole('tab', { name: 'Settings' }).click();
   await expect(page.getByLabel('Language')).toHaveValue('fr');
+  await expect(newsletter).toBeChecked();
 
   await page.getByRole('main').getByRole('button', { name: 'Sign Out' }).click();
   await page.waitForURL((url) => url.pathname === '/');

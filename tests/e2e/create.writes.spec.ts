@@ -2,8 +2,8 @@
  * Create Content in the browser (writes content, so it runs with the writing tests): visitors are
  * sent to sign in and members away; an editor creates a blog post with an image by hand (the
  * schema's texts first, each gone once its field is valid; an upload on a slow link shows its
- * progress and is cancelled; then the toast and the list) and drafts a course with AI, edits it
- * and publishes it. The items are removed afterwards.
+ * progress and is cancelled; then the toast and the list), drafts a course with AI, edits it
+ * and publishes it, and creates an online event in their own time zone. The items are removed afterwards.
  */
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
@@ -25,7 +25,7 @@ async function signInAsEditor(page: Page): Promise<void> {
   await expect(page.getByRole('heading', { level: 1, name: 'Create Content' })).toBeVisible();
 }
 
-async function removeCreated(type: 'blog' | 'course', title: string): Promise<void> {
+async function removeCreated(type: 'blog' | 'course' | 'event', title: string): Promise<void> {
   const content = await siteContent();
   try {
     for (const item of await content.service.list(type))
@@ -131,4 +131,37 @@ test('an editor drafts a course with AI, edits it and publishes it', async ({ pa
   } finally {
     await removeCreated('course', title);
   }
+});
+
+test.describe('an editor in New York', () => {
+  test.use({ timezoneId: 'America/New_York' });
+
+  test('creates an online event at a local time in their own zone, and is told first that it needs its join URL', async ({ page }) => {
+    const title = `Live SEO clinic ${Date.now()}`;
+    await signInAsEditor(page);
+    await page.getByRole('tab', { name: 'Event' }).click();
+    const form = page.getByRole('form', { name: 'Create content' });
+    try {
+      await form.getByLabel('Title').fill(title);
+      await form.getByLabel('Description').fill('An hour of questions on local search, answered live.');
+      await expect(form.getByLabel('Time zone')).toHaveValue('America/New_York');
+      await form.getByLabel('Starts at').fill('2027-06-15T14:00');
+      await form.getByLabel('Duration (minutes)').fill('45');
+      await form.getByLabel('About the event').fill('Bring your own listing.');
+      await form.getByRole('button', { name: 'Create', exact: true }).click();
+      await expect(form.getByText('An online event needs a join URL (https)')).toBeVisible();
+      await form.getByLabel('Join URL').fill('https://meet.events.example/live-seo-clinic');
+      await expect(form.getByText('An online event needs a join URL (https)')).toHaveCount(0);
+      await form.getByRole('button', { name: 'Create', exact: true }).click();
+      await expect(toastTitled(page, 'Event created')).toBeVisible();
+      await page.waitForURL((url) => url.pathname === '/events');
+      await page.getByRole('link', { name: title }).first().click();
+      await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+      await expect(page.getByTestId('event-start')).toHaveText('Tue 15 Jun 2027, 14:00 EDT (America/New_York)');
+      await expect(page.getByTestId('event-body')).toHaveText('Bring your own listing.');
+      expect(await page.content()).not.toContain('meet.events.example');
+    } finally {
+      await removeCreated('event', title);
+    }
+  });
 });

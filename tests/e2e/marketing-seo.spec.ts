@@ -9,7 +9,7 @@ import { expect, test } from '@playwright/test';
 import { apiList } from './support.ts';
 import { SERVICES } from './marketing-support.ts';
 
-const SEGMENTS = { blogs: '/blog', tools: '/tools', courses: '/courses', market: '/market' } as const;
+const SEGMENTS = { blogs: '/blog', tools: '/tools', courses: '/courses', market: '/market', events: '/events' } as const;
 
 async function sitemapPaths(request: import('@playwright/test').APIRequestContext): Promise<string[]> {
   const res = await request.get('/sitemap.xml');

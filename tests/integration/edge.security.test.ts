@@ -26,7 +26,8 @@ import { rowCounts } from '../support/db-snapshot.ts';
 import { startS3 } from '../support/s3.ts';
 import { tempDir } from '../support/temp.ts';
 import { multipart, PNG } from '../support/uploads.ts';
-import { makeBlogInput, makeCourseInput, makeMarketInput, makeToolInput } from '../support/fixtures.ts';
+import { createEvent } from '../support/events.ts';
+import { INPUT_BUILDERS } from '../support/fixtures.ts';
 import { CONTENT_TYPE_INFO, CONTENT_TYPES } from '#shared/content/registry.ts';
 
 const WEBHOOK_SECRET = 'edge-suite-webhook-secret';
@@ -226,6 +227,8 @@ async function samples(t: TestApp): Promise<Record<string, Sample>> {
       headers: admin.headers,
     },
     ...(await creatorSamples(t, admin.headers)),
+    ...(await newsletterSamples(t, admin)),
+    ...(await eventSamples(t, admin)),
     'GET /api/billing/test/checkout/:id': { path: `/api/billing/test/checkout/${open.sessionId}` },
     'POST /api/billing/test/checkout/:id/pay': {
       path: `/api/billing/test/checkout/${open.sessionId}/pay`,
@@ -241,7 +244,7 @@ async function samples(t: TestApp): Promise<Record<string, Sample>> {
 
 /** The creator API: create, change and delete for each content type, as an admin, on a database item. */
 async function creatorSamples(t: TestApp, headers: Record<string, string>): Promise<Record<string, Sample>> {
-  const inputs = { blog: makeBlogInput, course: makeCourseInput, tool: makeToolInput, market: makeMarketInput } as const;
+  const inputs = INPUT_BUILDERS;
   const out: Record<string, Sample> = {};
   for (const type of CONTENT_TYPES) {
     const base = `/api/content/${CONTENT_TYPE_INFO[type].apiSegment}`;
@@ -253,6 +256,64 @@ async function creatorSamples(t: TestApp, headers: Record<string, string>): Prom
     out[`DELETE ${base}/:id`] = { path: `${base}/${item.id}`, headers, allow };
   }
   return out;
+}
+
+/** The events API: an event whose join link is open, the admin registered (POST again answers 200, DELETE last). */
+async function eventSamples(t: TestApp, admin: { id: string; headers: Record<string, string> }): Promise<Record<string, Sample>> {
+  const event = await createEvent(t, 10);
+  await t.services.events.register({ id: admin.id, email: 'edge-admin@example.com', role: 'admin', accessLevel: 'premium' }, event.slug);
+  const { headers } = admin;
+  const registration = `/api/events/${event.slug}/registration`;
+  const allow = 'GET, HEAD, POST, DELETE';
+  return {
+    'GET /api/users/me/events': { path: '/api/users/me/events', headers },
+    'GET /api/events/:slug/registration': { path: registration, headers, allow },
+    'GET /api/events/:slug/join': { path: `/api/events/${event.slug}/join`, headers },
+    'GET /api/events/:slug/recording': { path: `/api/events/${event.slug}/recording`, headers },
+    'GET /api/admin/events/:slug/registrants': { path: `/api/admin/events/${event.slug}/registrants`, headers },
+    'GET /api/admin/events/:slug/registrants.csv': { path: `/api/admin/events/${event.slug}/registrants.csv`, headers },
+    'GET /events/:file{[a-z0-9-]+\\.ics}': { path: `/events/${event.slug}.ics` },
+    'POST /api/events/:slug/registration': { path: registration, headers, allow },
+    'DELETE /api/events/:slug/registration': { path: registration, headers, allow },
+  };
+}
+
+/** The staff newsletter API and the archive, as an admin: a draft per write that uses one up (delete, send, cancel). */
+async function newsletterSamples(t: TestApp, admin: { id: string; headers: Record<string, string> }): Promise<Record<string, Sample>> {
+  const viewer = { id: admin.id, email: 'edge-admin@example.com', role: 'admin' as const, accessLevel: 'premium' as const };
+  const input = {
+    subject: 'Edge <b>issue</b>',
+    previewText: 'A preview line',
+    body: 'Public part.\n\n<!-- preview -->\n\nThe rest.',
+    accessLevel: 'subscriber' as const,
+    audience: ['premium' as const],
+  };
+  const issues = t.services.newsletterIssues;
+  const [kept, deleted, sent, scheduled, cancelled, archived] = await Promise.all(
+    Array.from({ length: 6 }, async () => (await issues.create(viewer, input)).id),
+  );
+  const tomorrow = { sendAt: new Date(Date.now() + 86_400_000).toISOString().slice(0, 16), timeZone: 'America/Chicago' };
+  await issues.schedule(cancelled!, tomorrow);
+  const { slug } = await issues.send(archived!);
+  const { headers } = admin;
+  const base = '/api/admin/newsletter/issues';
+  const list = 'GET, HEAD, POST';
+  const one = 'GET, HEAD, PUT, DELETE';
+  return {
+    'POST /api/admin/newsletter/issues': { path: base, body: input, headers, allow: list },
+    'GET /api/admin/newsletter/issues': { path: base, headers, allow: list },
+    'GET /api/admin/newsletter/issues/:id': { path: `${base}/${kept}`, headers, allow: one },
+    'PUT /api/admin/newsletter/issues/:id': { path: `${base}/${kept}`, body: input, headers, allow: one },
+    'DELETE /api/admin/newsletter/issues/:id': { path: `${base}/${deleted}`, headers, allow: one },
+    'GET /api/admin/newsletter/issues/:id/preview': { path: `${base}/${kept}/preview?level=visitor`, headers },
+    'POST /api/admin/newsletter/issues/:id/test': { path: `${base}/${kept}/test`, body: { level: 'free' }, headers },
+    'POST /api/admin/newsletter/issues/:id/send': { path: `${base}/${sent}/send`, headers },
+    'POST /api/admin/newsletter/issues/:id/schedule': { path: `${base}/${scheduled}/schedule`, body: tomorrow, headers },
+    'POST /api/admin/newsletter/issues/:id/cancel': { path: `${base}/${cancelled}/cancel`, headers },
+    'GET /api/admin/newsletter/articles/:slug': { path: '/api/admin/newsletter/articles/ecommerce-launch-first-90-days', headers },
+    'GET /api/newsletter/issues': { path: '/api/newsletter/issues' },
+    'GET /api/newsletter/issues/:slug/body': { path: `/api/newsletter/issues/${slug}/body`, headers },
+  };
 }
 
 /** The admin API (email dashboard, users, overview), as an admin; a failed mail to resend and a member to change. */
@@ -523,6 +584,17 @@ describe.each(DATABASE_KINDS)('API bad-input suite on %s', (kind) => {
       '/uploads/..%2F..%2Fpackage.json',
       '/uploads/%00',
       '/uploads/.partial-x',
+      '/api/admin/newsletter/issues/%00',
+      '/api/admin/newsletter/issues/00000000-0000-4000-8000-000000000000/preview?level=%00',
+      `/api/admin/newsletter/articles/${'a'.repeat(500)}`,
+      '/api/newsletter/issues/..%2F..%2Fpackage.json/body',
+      '/api/newsletter/issues/%0d%0a/body',
+      `/api/events/${'a'.repeat(500)}/join`,
+      '/api/events/%00/registration',
+      '/api/events/..%2F..%2Fpackage.json/registration',
+      '/events/%00.ics',
+      `/events/${'a'.repeat(500)}.ics`,
+      '/api/admin/events/%0d%0a/registrants.csv',
     ];
     for (const path of paths) await expectRefused(await send('GET', path), before, path);
     for (const token of ['%00', 'a%0d%0ab', '..%2F..', 'x'.repeat(3000)]) {

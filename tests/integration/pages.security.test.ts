@@ -61,6 +61,8 @@ describe('pages bad-input suite', () => {
         ...listed,
         '/blog/no-such-article',
         '/services/no-such-service',
+        '/newsletter/no-such-issue',
+        '/newsletter/rss.xml',
         '/no-such-page',
         '/rss.xml',
         '/robots.txt',

@@ -34,25 +34,27 @@ describe.each(DATABASE_KINDS)('public content API on %s', (kind) => {
   });
 
   describe.each(TYPES)('GET /api/public/$apiSegment', (info) => {
-    it('lists at least six items of the type with public fields only', async () => {
+    it('lists at least six items of the type (four events) with public fields only', async () => {
       const res = await get(`/api/public/${info.apiSegment}`);
       expect(res.status).toBe(200);
       const body = (await json(res)) as unknown[];
-      expect(body.length).toBeGreaterThanOrEqual(6);
+      expect(body.length).toBeGreaterThanOrEqual(info.type === 'event' ? 4 : 6);
       for (const raw of body) {
         const item = PublicItemSchema.parse(raw); // strict: any gated or unknown field fails
         expect(item.type).toBe(info.type);
       }
     });
 
-    it('answers each item at its detail URL with the same public fields (plus a blog preview)', async () => {
+    it("answers each item at its detail URL with the same public fields (plus a blog preview, an event's description)", async () => {
       const list = (await (await get(`/api/public/${info.apiSegment}`)).json()) as PublicItem[];
       for (const item of list) {
         const res = await get(`/api/public/${info.apiSegment}/${item.slug}`);
         expect(res.status).toBe(200);
-        const { previewHtml, ...detail } = (await res.json()) as PublicItem & Partial<Pick<PublicItemOf<'blog'>, 'previewHtml'>>;
+        const { previewHtml, bodyHtml, ...detail } = (await res.json()) as PublicItem & { previewHtml?: string; bodyHtml?: string };
         expect(detail).toEqual(item);
         if (previewHtml !== undefined) expect(info.type).toBe('blog');
+        if (info.type === 'event') expect(bodyHtml, item.slug).toMatch(/^<(p|h2)>/);
+        else expect(bodyHtml).toBeUndefined();
       }
     });
 
@@ -65,10 +67,35 @@ describe.each(DATABASE_KINDS)('public content API on %s', (kind) => {
     });
   });
 
-  it('never includes article bodies, lesson bodies, lesson media, downloadables or download URLs', async () => {
+  it('lists events upcoming soonest first, then past ones most recent first, with whether each has a recording', async () => {
+    const past = await t.content.create('event', INPUT_BUILDERS.event({ title: 'A past database event', startsAt: '2025-06-01T10:00' }));
+    const soon = await t.content.create('event', INPUT_BUILDERS.event({ title: 'A soon database event', startsAt: '2027-12-20T10:00' }));
+    try {
+      const events = (await (await get('/api/public/events')).json()) as PublicItemOf<'event'>[];
+      const now = Date.now();
+      const ends = events.map((e) => Date.parse(e.startsAt) + e.durationMinutes * 60_000);
+      const firstPast = ends.findIndex((end) => end <= now);
+      expect(firstPast, 'some events are upcoming').toBeGreaterThan(0);
+      expect(
+        ends.slice(firstPast).every((end) => end <= now),
+        'every past event after every upcoming one',
+      ).toBe(true);
+      const starts = events.map((e) => e.startsAt);
+      expect(starts.slice(0, firstPast)).toEqual([...starts.slice(0, firstPast)].sort());
+      expect(starts.slice(firstPast)).toEqual([...starts.slice(firstPast)].sort().reverse());
+      expect(events.map((e) => e.slug)).toEqual(expect.arrayContaining([soon.slug, past.slug]));
+      expect(events.find((e) => e.slug === 'local-seo-clinic-live')).toMatchObject({ hasRecording: true });
+      expect(events.find((e) => e.slug === soon.slug)).toMatchObject({ hasRecording: false, startsAt: '2027-12-20T10:00:00.000Z' });
+    } finally {
+      await t.content.remove('event', past.id);
+      await t.content.remove('event', soon.id);
+    }
+  });
+
+  it('never includes article bodies, lesson bodies, lesson media, downloadables, download URLs, join URLs or recordings', async () => {
     for (const info of TYPES) {
       const text = await (await get(`/api/public/${info.apiSegment}`)).text();
-      for (const key of ['"content"', '"downloadUrl"', '"downloadables"', '"contentFormat"', '"source"']) {
+      for (const key of ['"content"', '"downloadUrl"', '"downloadables"', '"contentFormat"', '"source"', '"joinUrl"', '"recordingUrl"']) {
         expect(text).not.toContain(key);
       }
     }
@@ -191,7 +218,8 @@ describe.each(DATABASE_KINDS)('public content API on %s', (kind) => {
       PublicItemSchema.parse(listed);
       const detail = await get(`/api/public/${segment}/${created.slug}`);
       expect(detail.status).toBe(200);
-      expect(await detail.json()).toEqual(listed);
+      const { bodyHtml: _description, ...fields } = (await detail.json()) as PublicItem & { bodyHtml?: string };
+      expect(fields).toEqual(listed);
 
       await t.content.remove(type, created.id);
       expect((await get(`/api/public/${segment}/${created.slug}`)).status).toBe(404);

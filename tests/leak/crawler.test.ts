@@ -27,7 +27,7 @@ import { CONTENT_DIR } from '../support/app.ts';
 import type { Api, Answer, SessionAnswer } from '../support/answers.ts';
 import { startNginx, type RunningNginx } from '../support/nginx.ts';
 import { pgAdminUrl } from '../support/databases.ts';
-import { makeBlogInput, makeCourseInput, makeMarketInput, quietLogger } from '../support/fixtures.ts';
+import { makeBlogInput, makeCourseInput, makeEventInput, makeMarketInput, quietLogger } from '../support/fixtures.ts';
 import { createTestDatabase, freePort } from '../support/postgres.ts';
 import { BUILT_DB_ARTICLE, BUILT_DRAFT_ARTICLE, UNPUBLISHED_SENTINEL } from '../support/site.ts';
 import { tempDir } from '../support/temp.ts';
@@ -44,10 +44,24 @@ const SENTINELS = {
   'PREMIUM-DOWNLOAD-SENTINEL-9d40': 'premium', // premium download (a market file)
   'PRICED-COURSE-SENTINEL-4e8c': 'buyer', // a lesson of a priced course at the free level: sold, never given by a plan
   [UNPUBLISHED_SENTINEL]: 'nobody', // unpublished items: titles, bodies and files, built or written later
-} as const satisfies Record<string, Exclude<Caller, 'anonymous'> | 'buyer' | 'nobody'>;
+  // A premium event's join URL (the upcoming workshop, from git) and recording (the past clinic), and
+  // both of a premium event written in the creator tools: only a registered, entitled member gets them,
+  // through the events API, and none of the crawling callers registered.
+  'EVENT-JOIN-SENTINEL-2d7b': 'registrant',
+  'EVENT-RECORDING-SENTINEL-8a15': 'registrant',
+  'EVENT-DB-SENTINEL-c93f': 'registrant',
+} as const satisfies Record<string, Exclude<Caller, 'anonymous'> | 'buyer' | 'registrant' | 'nobody'>;
 type Sentinel = keyof typeof SENTINELS;
-/** No crawling caller bought the priced course: its buyer is a member apart, checked after the crawls. */
-const RANK: Record<Caller | 'buyer' | 'nobody', number> = { anonymous: -1, free: 0, subscriber: 1, premium: 2, buyer: 3, nobody: 4 };
+/** No crawling caller bought the priced course or registered for an event: its buyer and registrants are members apart. */
+const RANK: Record<Caller | 'buyer' | 'registrant' | 'nobody', number> = {
+  anonymous: -1,
+  free: 0,
+  subscriber: 1,
+  premium: 2,
+  buyer: 3,
+  registrant: 3,
+  nobody: 4,
+};
 
 const DB_ARTICLE = makeBlogInput({
   slug: 'leak-crawler-database-article',
@@ -78,6 +92,17 @@ const PRICED_COURSE = makeCourseInput({
       ],
     },
   ],
+});
+
+/** A premium online event from the database, its join URL and recording carrying a sentinel. */
+const DB_EVENT = makeEventInput({
+  slug: 'leak-crawler-database-event',
+  title: 'Leak Crawler Database Event',
+  accessLevel: 'premium',
+  capacity: 10,
+  joinUrl: 'https://meet.events.example/EVENT-DB-SENTINEL-c93f',
+  recordingUrl: 'https://video.events.example/EVENT-DB-SENTINEL-c93f',
+  content: 'A public description anyone may read.',
 });
 
 const DRAFT_SLUG = {
@@ -281,6 +306,8 @@ function gatedSeeds(items: ContentItem[]): string[] {
       seeds.push(`/api/content/${segment}/${item.slug}/download`);
       if (item.downloadUrl) seeds.push(...guesses(item.downloadUrl));
     }
+    if (item.type === 'event')
+      seeds.push(`/events/${item.slug}.ics`, `/api/events/${item.slug}/join`, `/api/events/${item.slug}/registration`);
     if (item.type === 'course') {
       seeds.push(`/api/content/courses/${item.slug}/progress`);
       for (const lesson of item.sections.flatMap((s) => s.lessons)) {
@@ -318,6 +345,7 @@ describe('leak crawler', () => {
       await content.create('blog', BUILT_DB_ARTICLE);
       await content.create('blog', DB_ARTICLE);
       await content.create('course', PRICED_COURSE);
+      await content.create('event', DB_EVENT);
       // Written published and listed (so every address they had is crawled), then unpublished.
       const drafts = [
         await content.create('blog', BUILT_DRAFT_ARTICLE),

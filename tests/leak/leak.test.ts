@@ -1,7 +1,8 @@
 /**
  * Invariant 1: gated content never ships to the unentitled. After a build, neither the sentinel in
- * the premium article nor any other gated text (article bodies, lesson bodies, download keys)
- * appears anywhere in the client output (compressed variants decompressed) or in any public API answer.
+ * the premium article nor any other gated text (article bodies, lesson bodies, download keys, events'
+ * join and recording URLs) appears anywhere in the client output (compressed variants decompressed)
+ * or in any public API answer.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -46,6 +47,7 @@ function gatedStrings(item: ContentItem): string[] {
     }
   }
   if ((item.type === 'tool' || item.type === 'market') && item.downloadUrl) out.push(item.downloadUrl);
+  if (item.type === 'event') out.push(...[item.joinUrl, item.recordingUrl].filter((u): u is string => Boolean(u)));
   return out.filter((s) => s.length >= 12);
 }
 
@@ -64,6 +66,11 @@ describe('gated content leak check', () => {
     const holder = blogs.find((b) => b.content.includes(SENTINEL));
     expect(holder?.accessLevel).toBe('premium');
     expect(gated.length).toBeGreaterThan(20);
+    // Events' links are looked for too: every sample event held online has its join URL among them.
+    const online = (await t.content.list('event')).filter((e) => e.format === 'online');
+    expect(online.length).toBeGreaterThanOrEqual(3);
+    for (const event of online) expect(gated, event.slug).toContain(event.joinUrl);
+    expect(gated.filter((s) => s.includes('EVENT-RECORDING-SENTINEL-8a15'))).toHaveLength(1);
   });
 
   it('finds no gated text anywhere in the built client output', () => {

@@ -22,6 +22,8 @@ import type { EmailAdminRoutes } from '../../functions/email/admin-routes.ts';
 import type { GatedContentRoutes } from '../../functions/gated/routes.ts';
 import type { LeadRoutes } from '../../functions/leads/routes.ts';
 import type { NewsletterRoutes } from '../../functions/newsletter/routes.ts';
+import type { NewsletterArchiveRoutes } from '../../functions/newsletter/archive-routes.ts';
+import type { NewsletterAdminRoutes } from '../../functions/newsletter/issues-routes.ts';
 import type { TestBillingRoutes } from '../../functions/payments/embedded/routes.ts';
 import type { PaymentRoutes } from '../../functions/payments/routes.ts';
 import type { errorBody } from '../../functions/platform/errors.ts';
@@ -57,6 +59,10 @@ export interface Api {
   contact: Client<ContactRoutes>;
   /** /api/newsletter */
   newsletter: Client<NewsletterRoutes>;
+  /** /api/newsletter (the archive) */
+  newsletterArchive: Client<NewsletterArchiveRoutes>;
+  /** /api/admin/newsletter (staff's issues) */
+  newsletterAdmin: Client<NewsletterAdminRoutes>;
   /** /api/leads */
   leads: Client<LeadRoutes>;
 }

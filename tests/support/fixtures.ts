@@ -59,9 +59,27 @@ export function makeMarketInput(overrides: Record<string, unknown> = {}) {
   };
 }
 
+/** An online event late in 2027 (well after the day this was written, 2026-11-25, so it stays upcoming). */
+export function makeEventInput(overrides: Record<string, unknown> = {}) {
+  return {
+    title: `Database event ${unique()}`,
+    description: 'An event written in the creator tools and stored in the database.',
+    tags: ['Testing', 'Webinar'],
+    accessLevel: 'subscriber',
+    startsAt: '2027-12-15T15:00',
+    timeZone: 'Europe/London',
+    durationMinutes: 60,
+    format: 'online',
+    joinUrl: 'https://meet.events.example/database-event',
+    content: 'What the event is about.',
+    ...overrides,
+  };
+}
+
 export const INPUT_BUILDERS = {
   blog: makeBlogInput,
   course: makeCourseInput,
   tool: makeToolInput,
   market: makeMarketInput,
+  event: makeEventInput,
 } as const;

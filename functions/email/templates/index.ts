@@ -4,15 +4,19 @@
  * (account confirmation, password recovery, payment receipt, cancellation) in the same shape.
  *
  * The templates live by audience: `site-mail.ts` (newsletter, contact form, lead downloads),
- * `account-mail.ts` (account and auth mails) and `billing-mail.ts` (plan changes and purchases);
+ * `account-mail.ts` (account and auth mails), `billing-mail.ts` (plan changes and purchases),
+ * `newsletter-mail.ts` (an issue's copies) and `event-mail.ts` (event registrations, reminders and
+ * cancellations);
  * this file joins them into the one table the outbox renders from.
  */
 import { accountTemplates } from './account-mail.ts';
 import { billingTemplates } from './billing-mail.ts';
+import { eventTemplates } from './event-mail.ts';
+import { newsletterTemplates } from './newsletter-mail.ts';
 import type { RenderedEmail, TemplateContext } from './rendered.ts';
 import { siteTemplates } from './site-mail.ts';
 
-const templates = { ...siteTemplates, ...accountTemplates, ...billingTemplates };
+const templates = { ...siteTemplates, ...accountTemplates, ...billingTemplates, ...eventTemplates, ...newsletterTemplates };
 
 export type TemplateName = keyof typeof templates;
 export type TemplateData<N extends TemplateName> = Parameters<(typeof templates)[N]>[0];

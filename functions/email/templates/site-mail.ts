@@ -8,14 +8,14 @@ import { button, layout, textLayout } from './layout.ts';
 import type { RenderedEmail, TemplateContext } from './rendered.ts';
 
 /** RFC 2369 / RFC 8058 headers that let mail clients offer a one-click unsubscribe. */
-function listHeaders(oneClickUrl: string): Record<string, string> {
+export function listHeaders(oneClickUrl: string): Record<string, string> {
   return {
     'List-Unsubscribe': `<${oneClickUrl}>, <mailto:${SITE.email}?subject=unsubscribe>`,
     'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
   };
 }
 
-interface NewsletterLinks {
+export interface NewsletterLinks {
   /** Page with the unsubscribe button. */
   unsubscribeUrl: string;
   /** Endpoint for the one-click POST of List-Unsubscribe-Post. */

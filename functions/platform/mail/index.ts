@@ -4,7 +4,7 @@ import { createMailboxTransport, createSmtpTransport } from './nodemailer.ts';
 import type { MailTransport } from './port.ts';
 
 export { createMailboxTransport, createSmtpTransport } from './nodemailer.ts';
-export { TransportError, type MailMessage, type MailTransport, type SendResult } from './port.ts';
+export { TransportError, type MailAttachment, type MailMessage, type MailTransport, type SendResult } from './port.ts';
 
 /** SMTP when a server is configured, else the embedded mailbox folder. */
 export function pickMailTransport(email: { smtpUrl?: string; mailboxDir: string; concurrency: number }, logger: Logger): MailTransport {

@@ -22,6 +22,9 @@ function toMailOptions(message: MailMessage): SendMailOptions {
     headers,
     ...(messageId ? { messageId } : {}),
     date: message.date,
+    ...(message.attachments?.length
+      ? { attachments: message.attachments.map(({ filename, contentType, content }) => ({ filename, contentType, content })) }
+      : {}),
   };
 }
 

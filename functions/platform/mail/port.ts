@@ -17,6 +17,15 @@ export interface MailMessage {
   /** Extra headers, Message-ID and List-Unsubscribe among them. */
   headers: Record<string, string>;
   date: Date;
+  /** Small text files sent with it (an event's .ics). */
+  attachments?: MailAttachment[];
+}
+
+/** A file attached to a message, its content as text. */
+export interface MailAttachment {
+  filename: string;
+  contentType: string;
+  content: string;
 }
 
 export interface SendResult {

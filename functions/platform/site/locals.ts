@@ -12,6 +12,8 @@ export interface PageLocals {
 }
 
 /** The factory the site handler (and the dev server) call once per page request; `preview` in preview mode. */
-export function createPageLocals(services: Pick<Services, 'contentCache'>, preview?: PreviewContext) {
-  return (_c?: AppContext): PageLocals => ({ server: { content: services.contentCache.reader, ...(preview ? { preview } : {}) } });
+export function createPageLocals(services: Pick<Services, 'contentCache' | 'newsletterArchive'>, preview?: PreviewContext) {
+  const { reader } = services.contentCache;
+  const newsletter = services.newsletterArchive.reader;
+  return (_c?: AppContext): PageLocals => ({ server: { content: reader, newsletter, ...(preview ? { preview } : {}) } });
 }

@@ -1,40 +1,61 @@
 /**
  * The admin dashboard (/admin, spec point 2): a spinner while the session loads; visitors and
- * everyone who is not an admin go to / with replace (the spec lets premium members in; the email
- * log holds other people's mail, so here and on the server only admins pass). 'Admin Dashboard'
- * with the Email Management (default), User Management and Content Management tabs, and an
- * Overview (beyond the spec).
+ * everyone who is not staff go to / with replace (the spec lets premium members in; the email
+ * log holds other people's mail, so here and on the server only admins pass those tabs). 'Admin
+ * Dashboard' with the Email Management (default), User Management and Content Management tabs, a
+ * Newsletter tab and an Overview (beyond the spec). Editors see the Newsletter tab only.
  */
-import { useId, useState } from 'react';
+import { useStore } from '@nanostores/react';
+import { lazy, Suspense, useId, useState } from 'react';
+import { $auth } from '../../lib/browser/auth/client.ts';
 import { ContentPanel } from './ContentPanel.tsx';
 import { EmailDashboard } from './EmailDashboard.tsx';
 import { OverviewPanel } from './OverviewPanel.tsx';
 import { PageSpinner, TabList, useRoleGate } from './staff-page.tsx';
 import { UsersPanel } from './UsersPanel.tsx';
 
-type Tab = 'emails' | 'users' | 'content' | 'overview';
+type Tab = 'emails' | 'users' | 'content' | 'newsletter' | 'overview';
 const TABS: { id: Tab; label: string }[] = [
   { id: 'emails', label: 'Email Management' },
   { id: 'users', label: 'User Management' },
   { id: 'content', label: 'Content Management' },
+  { id: 'newsletter', label: 'Newsletter' },
   { id: 'overview', label: 'Overview' },
 ];
-const ADMINS = ['admin'] as const;
+/** What an editor may open here (the server refuses them everything else). */
+const EDITOR_TABS = TABS.filter((t) => t.id === 'newsletter');
+const STAFF = ['editor', 'admin'] as const;
+/** In a chunk of its own, loaded when the tab opens: the email dashboard (admins' default) does not carry it. */
+const NewsletterPanel = lazy(() => import('./NewsletterPanel.tsx').then((m) => ({ default: m.NewsletterPanel })));
 
 export default function AdminDashboard() {
-  const allowed = useRoleGate(ADMINS, { signedOut: '/', wrongRole: '/' });
-  const [tab, setTab] = useState<Tab>('emails');
+  const allowed = useRoleGate(STAFF, { signedOut: '/', wrongRole: '/' });
+  const auth = useStore($auth);
+  const tabs = auth.status === 'signed-in' && auth.profile?.role === 'admin' ? TABS : EDITOR_TABS;
+  const [chosen, setTab] = useState<Tab | null>(null);
+  const tab = tabs.find((t) => t.id === chosen)?.id ?? tabs[0]!.id;
   const ids = useId();
   if (!allowed) return <PageSpinner />;
 
   return (
     <div className="space-y-8">
       <h1 className="text-3xl font-bold text-slate-900">Admin Dashboard</h1>
-      <TabList label="Admin sections" tabs={TABS} current={tab} onSelect={setTab} idPrefix={ids} />
+      <TabList label="Admin sections" tabs={tabs} current={tab} onSelect={setTab} idPrefix={ids} />
       <section role="tabpanel" id={`${ids}-panel`} aria-labelledby={`${ids}-${tab}`}>
         {tab === 'emails' && <EmailDashboard />}
         {tab === 'users' && <UsersPanel />}
         {tab === 'content' && <ContentPanel />}
+        {tab === 'newsletter' && (
+          <Suspense
+            fallback={
+              <p role="status" className="text-slate-600">
+                Loading issues...
+              </p>
+            }
+          >
+            <NewsletterPanel />
+          </Suspense>
+        )}
         {tab === 'overview' && <OverviewPanel />}
       </section>
     </div>

@@ -2,7 +2,8 @@
  * Content Management (beyond the spec's "coming soon"): every item of both sources, filtered by
  * type and title. Git items are read-only here and show their file; database items can be edited
  * (in /create), unpublished (kept, but out of every public and member channel) and published again,
- * or deleted (after a confirmation) through the creator API.
+ * or deleted (after a confirmation) through the creator API. Each event opens its registrants
+ * (list and CSV, ../events/EventRegistrants.tsx).
  */
 import { useEffect, useId, useState } from 'react';
 import { accessLabel } from '#shared/access.ts';
@@ -11,6 +12,7 @@ import { CONTENT_TYPE_INFO, type ContentType } from '#shared/content/registry.ts
 import { CREATE_TABS } from '#shared/create-form.ts';
 import { toast } from '../../lib/browser/toast.ts';
 import { INPUT_CLASS } from '../forms/TextField.tsx';
+import { EventRegistrants } from '../events/EventRegistrants.tsx';
 
 type CatalogItem = ApiData<typeof api.admin.content.$get>['items'][number];
 
@@ -165,6 +167,7 @@ export function ContentPanel() {
                 </button>
               </div>
             )}
+            {item.type === 'event' && item.published && <EventRegistrants slug={item.slug} />}
           </li>
         ))}
       </ul>

@@ -1,5 +1,6 @@
 /**
- * The account page's Settings tab: the language of the member's emails, the private RSS feed, and
+ * The account page's Settings tab: the language of the member's emails, whether they get the members'
+ * newsletter (on by default where the plan includes it), the private RSS feed, and
  * the Danger Zone, whose Delete Account really deletes (after a confirmation dialog).
  */
 import { useId, useRef, useState, type FormEvent } from 'react';
@@ -18,6 +19,8 @@ const LANGUAGES: { value: Profile['language']; label: string }[] = [
 
 export function AccountSettings({ token, profile, onSaved }: { token: string; profile: Profile | null; onSaved: (p: Profile) => void }) {
   const [language, setLanguage] = useState<Profile['language']>(profile?.language ?? 'en');
+  // The server says what applies: the member's choice, or what their level includes (subscriber and premium).
+  const [newsletter, setNewsletter] = useState(profile?.newsletter ?? false);
   const [saving, setSaving] = useState(false);
   const [deleting, setDeleting] = useState(false);
   const dialog = useRef<HTMLDialogElement>(null);
@@ -26,11 +29,11 @@ export function AccountSettings({ token, profile, onSaved }: { token: string; pr
   async function saveSettings(event: FormEvent) {
     event.preventDefault();
     setSaving(true);
-    const result = await call((o) => api.users.me.$patch({}, o), { body: { language }, token });
+    const result = await call((o) => api.users.me.$patch({}, o), { body: { language, newsletter }, token });
     setSaving(false);
     if (!result.ok) return failed();
     onSaved(result.data);
-    toast({ title: 'Settings saved', description: 'Your language preference has been saved.' });
+    toast({ title: 'Settings saved', description: 'Your language and newsletter preferences have been saved.' });
   }
 
   async function deleteAccount() {
@@ -66,6 +69,26 @@ export function AccountSettings({ token, profile, onSaved }: { token: string; pr
             ))}
           </select>
           <p className="mt-1 text-sm text-slate-500">The language of the emails we send you.</p>
+        </div>
+        <div className="flex items-start gap-3">
+          <input
+            id={`${id}-newsletter`}
+            type="checkbox"
+            checked={newsletter}
+            onChange={(e) => setNewsletter(e.target.checked)}
+            className="mt-1 h-4 w-4 rounded border-slate-300 text-brand-600 focus:ring-brand-500"
+          />
+          <div>
+            <label htmlFor={`${id}-newsletter`} className="text-sm font-medium text-slate-700">
+              Email me the members&apos; newsletter
+            </label>
+            <p className="text-sm text-slate-500">
+              One issue a month, in full for your plan.{' '}
+              <a href="/newsletter" className="font-medium text-brand-700 underline">
+                Past issues
+              </a>
+            </p>
+          </div>
         </div>
         <button type="submit" disabled={saving} className={`${button} bg-brand-600 text-white hover:bg-brand-700`}>
           Save Settings

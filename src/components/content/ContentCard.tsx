@@ -1,5 +1,6 @@
 import { lazy, Suspense, useState } from 'react';
 import type { PublicItem } from '#shared/content/registry.ts';
+import { formatInZone, hasEnded } from '#shared/events/format.ts';
 import { formatDate, skillLabel } from '#shared/format.ts';
 import { priceLabel } from '#shared/payments/purchasable.ts';
 import { AccessBadge } from './AccessBadge.tsx';
@@ -48,7 +49,30 @@ function Meta({ item }: { item: PublicItem }) {
           <span>{item.fileType}</span>
         </>
       );
+    case 'event':
+      return (
+        <>
+          <time dateTime={item.startsAt} data-testid="card-start">
+            {formatInZone(item.startsAt, item.timeZone)}
+          </time>
+          <span aria-hidden="true">·</span>
+          <span>{item.format === 'online' ? 'Online' : 'In person'}</span>
+        </>
+      );
   }
+}
+
+/** An event's state on its card, as of now: Cancelled, or Past (with "Recording available" when there is one). */
+function EventState({ item }: { item: Extract<PublicItem, { type: 'event' }> }) {
+  const chip = 'relative z-10 rounded-full px-2.5 py-0.5 text-xs font-semibold';
+  if (item.cancelled) return <span className={`${chip} bg-red-100 text-red-800`}>Cancelled</span>;
+  if (!hasEnded(item)) return null;
+  return (
+    <span className="flex flex-wrap justify-end gap-1.5">
+      <span className={`${chip} bg-slate-100 text-slate-700`}>Past</span>
+      {item.hasRecording && <span className={`${chip} bg-emerald-100 text-emerald-800`}>Recording available</span>}
+    </span>
+  );
 }
 
 const LeadDialog = lazy(() => import('./LeadDialog.tsx').then((m) => ({ default: m.LeadDialog })));
@@ -89,6 +113,7 @@ export function ContentCard({ item, href, activeTag, onTagSelect }: ContentCardP
         <div className="flex items-center justify-between gap-2">
           <AccessBadge level={item.accessLevel} price={item.type === 'market' || item.type === 'course' ? item.price : undefined} />
           {item.type === 'tool' && <ToolAction item={item} />}
+          {item.type === 'event' && <EventState item={item} />}
         </div>
         <h3 className="text-lg font-semibold leading-snug text-ink">
           <a href={href} className="after:absolute after:inset-0 focus:outline-none">

@@ -17,11 +17,13 @@ import type { ContentType } from '#shared/content/registry.ts';
 import { createItem, generateDraft, updateItem } from '../../lib/browser/create.ts';
 import {
   buildPayload,
+  changePayload,
   createdToast,
   createFailedText,
   draftErrors,
   EMPTY_DRAFT,
   listRoute,
+  newDraft,
   standingErrors,
   takesBody,
   type ContentDraft,
@@ -52,7 +54,7 @@ export interface Editing {
 }
 
 export function ContentForm({ type, editing }: { type: ContentType; editing?: Editing | undefined }) {
-  const [draft, setDraft] = useState<ContentDraft>(editing?.initial ?? EMPTY_DRAFT);
+  const [draft, setDraft] = useState<ContentDraft>(() => editing?.initial ?? newDraft());
   const [mode, setMode] = useState<'manual' | 'ai'>('manual');
   // The errors of the last check and the draft they were found in; a field's error stands only while it still fails.
   const [checked, setChecked] = useState<{ errors: Errors; draft: ContentDraft }>({ errors: {}, draft: EMPTY_DRAFT });
@@ -97,7 +99,7 @@ export function ContentForm({ type, editing }: { type: ContentType; editing?: Ed
       return;
     }
     setSubmitting(true);
-    const result = editing ? await updateItem(type, editing.id, payload) : await createItem(type, payload);
+    const result = editing ? await updateItem(type, editing.id, changePayload(type, payload)) : await createItem(type, payload);
     if (result.ok) {
       toast((editing ? updatedToast : createdToast)(type, result.data.item.title));
       // Long enough to read the toast; the button stays busy meanwhile. An edit opens the item itself.

@@ -1,7 +1,7 @@
 /**
  * Create Content (/create, spec point 2): editors and admins only (a spinner while the session
  * loads; visitors go to /signin, members to /, both with replace; the API refuses them anyway).
- * Four tabs (Blog Post, Tool, Course, Market Item), each with the same form for its type, in two
+ * A tab per content type (Blog Post, Tool, Course, Market Item, Event), each with the form for its type, in two
  * sub-tabs: Manual Entry and AI Generation. See ContentForm.tsx. With `?edit={type}:{id}` it edits
  * an existing database item instead (beyond the spec).
  */

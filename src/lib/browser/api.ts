@@ -17,9 +17,12 @@ import type { AiRoutes } from '../../../functions/ai/routes.ts';
 import type { ContactRoutes } from '../../../functions/contact/routes.ts';
 import type { PublicContentRoutes } from '../../../functions/content/routes.ts';
 import type { EmailAdminRoutes } from '../../../functions/email/admin-routes.ts';
+import type { EventAdminRoutes, EventRoutes, MyEventRoutes } from '../../../functions/events/routes.ts';
 import type { GatedContentRoutes } from '../../../functions/gated/routes.ts';
 import type { LeadRoutes } from '../../../functions/leads/routes.ts';
 import type { NewsletterRoutes } from '../../../functions/newsletter/routes.ts';
+import type { NewsletterArchiveRoutes } from '../../../functions/newsletter/archive-routes.ts';
+import type { NewsletterAdminRoutes } from '../../../functions/newsletter/issues-routes.ts';
 import type { TestBillingRoutes } from '../../../functions/payments/embedded/routes.ts';
 import type { PaymentRoutes } from '../../../functions/payments/routes.ts';
 import type { ProgressRoutes } from '../../../functions/progress/routes.ts';
@@ -45,6 +48,11 @@ export const api = {
   admin: /* @__PURE__ */ hc<AdminRoutes>('/api/admin', member),
   emails: /* @__PURE__ */ hc<EmailAdminRoutes>('/api/email', member),
   ai: /* @__PURE__ */ hc<AiRoutes>('/openai', member),
+  newsletter: /* @__PURE__ */ hc<NewsletterArchiveRoutes>('/api/newsletter', member),
+  newsletterAdmin: /* @__PURE__ */ hc<NewsletterAdminRoutes>('/api/admin/newsletter', member),
+  events: /* @__PURE__ */ hc<EventRoutes>('/api/events', member),
+  eventsAdmin: /* @__PURE__ */ hc<EventAdminRoutes>('/api/admin/events', member),
+  myEvents: /* @__PURE__ */ hc<MyEventRoutes>('/api/users/me/events', member),
 };
 
 /**
@@ -55,6 +63,8 @@ export const publicApi = {
   content: /* @__PURE__ */ hc<PublicContentRoutes>('/api/public', visitor),
   payments: /* @__PURE__ */ hc<PaymentRoutes>('/api/payments', visitor),
   testBilling: /* @__PURE__ */ hc<TestBillingRoutes>('/api/billing/test', visitor),
+  /** An event's seats left, for visitors (members ask `api.events` with their token). */
+  events: /* @__PURE__ */ hc<EventRoutes>('/api/events', visitor),
 };
 
 /**
@@ -89,6 +99,11 @@ export function fetchViewer(signal?: AbortSignal) {
 /** The whole article (preview included) as sanitised HTML. */
 export function fetchArticleBody(slug: string, signal?: AbortSignal) {
   return call((o) => api.gated.blogs[':slug'].body.$get({ param: { slug: seg(slug) } }, o), { signal });
+}
+
+/** A newsletter issue's whole body (the public part included) as sanitised HTML. */
+export function fetchIssueBody(slug: string, signal?: AbortSignal) {
+  return call((o) => api.newsletter.issues[':slug'].body.$get({ param: { slug: seg(slug) } }, o), { signal });
 }
 
 /** One lesson: content HTML, media and files (signed links that expire). */

@@ -7,6 +7,7 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { BuildReader, PublicContentReader } from '#shared/content/reader.ts';
+import type { NewsletterArchiveReader } from '#shared/newsletter.ts';
 
 /** A deploy preview as /preview shows it (present only in preview mode). */
 export interface PreviewContext {
@@ -24,6 +25,8 @@ export interface PreviewContext {
 export interface ServerContext {
   /** Public content (the server's cache; the build's reader while prerendering). */
   content: PublicContentReader;
+  /** The newsletter's web archive (sent issues); absent while prerendering, where no page reads it. */
+  newsletter?: NewsletterArchiveReader;
   /** Set in preview mode only (PREVIEW_OF). */
   preview?: PreviewContext;
 }

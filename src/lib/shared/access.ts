@@ -54,7 +54,13 @@ export function gateCopy(level: AccessLevel, what: string): { title: string; tex
   return { title: 'Restricted Content', text: `This ${what} requires a higher access level.` };
 }
 
-const FREE_VERB: Record<string, string> = { article: 'read it', lesson: 'open it', download: 'download it' };
+const FREE_VERB: Record<string, string> = {
+  article: 'read it',
+  issue: 'read it',
+  lesson: 'open it',
+  download: 'download it',
+  event: 'register',
+};
 
 /** What a gate card shows: an account is all a visitor needs for a free item; otherwise the spec's copy and Upgrade Now. */
 export type GateKind = 'account' | 'upgrade';

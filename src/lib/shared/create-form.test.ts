@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   buildPayload,
+  changePayload,
   CREATE_TABS,
   createdToast,
   createFailedText,
@@ -9,6 +10,7 @@ import {
   EMPTY_DRAFT,
   listRoute,
   mediaTypeOf,
+  newDraft,
   parseTags,
   standingErrors,
   takesBody,
@@ -142,6 +144,7 @@ describe('the create form rules', () => {
       { type: 'tool', label: 'Tool' },
       { type: 'course', label: 'Course' },
       { type: 'market', label: 'Market Item' },
+      { type: 'event', label: 'Event' },
     ]);
   });
 
@@ -166,5 +169,68 @@ describe('the create form rules', () => {
       [...common, 'downloadUrl', 'externalLink', 'fileType', 'price'].sort(),
     );
     expect(Object.keys(buildPayload('course', filled)).sort()).toEqual([...common, 'duration', 'price', 'sections', 'skillLevel'].sort());
+  });
+
+  describe('an event', () => {
+    const event = {
+      ...newDraft('America/New_York'),
+      title: 'Growth workshop',
+      description: 'A hands-on workshop for members.',
+      startsAt: '2027-03-30T12:00',
+      joinUrl: ' https://meet.example/room ',
+      address: 'Left over from an earlier draft',
+      capacity: '25',
+      content: 'What we will do.',
+    };
+
+    it("starts in the editor's own zone", () => {
+      expect(newDraft('Europe/London').timeZone).toBe('Europe/London');
+      expect(newDraft().timeZone).toBe(Intl.DateTimeFormat().resolvedOptions().timeZone);
+    });
+
+    it('sends its time as written with its zone, numbers as numbers, and only the place its format uses', () => {
+      expect(buildPayload('event', event)).toEqual({
+        title: 'Growth workshop',
+        description: 'A hands-on workshop for members.',
+        tags: [],
+        accessLevel: 'free',
+        media: [],
+        startsAt: '2027-03-30T12:00',
+        timeZone: 'America/New_York',
+        durationMinutes: 60,
+        format: 'online',
+        joinUrl: 'https://meet.example/room',
+        capacity: 25,
+        cancelled: false,
+        content: 'What we will do.',
+      });
+      expect(buildPayload('event', { ...event, format: 'in-person' })).toMatchObject({ address: 'Left over from an earlier draft' });
+      expect(buildPayload('event', { ...event, format: 'in-person' })).not.toHaveProperty('joinUrl');
+      expect(draftErrors('event', buildPayload('event', event))).toEqual({});
+    });
+
+    it("puts the rule across fields on the missing field, with the server's words", () => {
+      expect(draftErrors('event', buildPayload('event', { ...event, joinUrl: '' }))).toEqual({
+        joinUrl: 'An online event needs a join URL (https)',
+      });
+      expect(draftErrors('event', buildPayload('event', { ...event, format: 'in-person', address: '' }))).toEqual({
+        address: 'An in-person event needs an address',
+      });
+      expect(
+        Object.keys(draftErrors('event', buildPayload('event', { ...event, timeZone: 'Nowhere/Land', capacity: 'ten' }))).sort(),
+      ).toEqual(['capacity', 'timeZone']);
+    });
+
+    it('fills the form from a stored event and sends it back as it was', () => {
+      const input = buildPayload('event', event);
+      expect(buildPayload('event', draftFromInput(input))).toEqual(input);
+      expect(takesBody('event')).toBe(true);
+    });
+
+    it('removes, in a change, what the form left empty (a change is partial)', () => {
+      const change = changePayload('event', buildPayload('event', { ...event, capacity: '', recordingUrl: '' }));
+      expect(change).toMatchObject({ capacity: null, recordingUrl: null, address: null, host: null, startsAt: '2027-03-30T12:00' });
+      expect(change.joinUrl).toBe('https://meet.example/room');
+    });
   });
 });

@@ -8,8 +8,16 @@
  */
 import { CONTENT_REGISTRY, CONTENT_TYPE_INFO, CONTENT_TYPES, type ContentType } from './content/registry.ts';
 
-export { draftFromInput, EMPTY_DRAFT, takesBody, withGenerated, type ContentDraft, type SectionDraft } from './create-form/draft.ts';
-export { buildPayload, mediaTypeOf, parseTags } from './create-form/payload.ts';
+export {
+  draftFromInput,
+  EMPTY_DRAFT,
+  newDraft,
+  takesBody,
+  withGenerated,
+  type ContentDraft,
+  type SectionDraft,
+} from './create-form/draft.ts';
+export { buildPayload, changePayload, mediaTypeOf, parseTags } from './create-form/payload.ts';
 export { draftErrors, standingErrors } from './create-form/errors.ts';
 
 /** The form's tabs, one per type in the registry's order, named as the type's definition names it. */

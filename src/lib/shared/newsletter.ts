@@ -1,4 +1,9 @@
-/** Newsletter link problems and their messages, shared by the API and the result pages. */
+/**
+ * The newsletter's shared rules: link problems and their messages (the API and the result pages), who
+ * gets the members' newsletter by default, and the archive's shapes (the server and the pages).
+ */
+import type { AccessLevel } from './access.ts';
+
 export type LinkProblem = 'expired' | 'invalid' | 'stale';
 
 export const LINK_MESSAGES: Record<LinkProblem, string> = {
@@ -22,4 +27,46 @@ export function linkPageState(url: URL): { token: string; problem?: string } {
   const token = url.searchParams.get('token') ?? '';
   const problem = linkProblemMessage(url.searchParams.get('error')) ?? (/^[\w.-]{20,2048}$/.test(token) ? undefined : INCOMPLETE);
   return problem ? { token, problem } : { token };
+}
+
+/**
+ * The levels whose plan includes the members' newsletter (spec point 6, "What each level grants":
+ * subscriber "a monthly newsletter", and premium, which adds to it). Free members get it only when
+ * they ask for it (the account page) or subscribe through the public form.
+ */
+export function newsletterIncluded(level: AccessLevel): boolean {
+  return level === 'subscriber' || level === 'premium';
+}
+
+/** Whether a member gets the newsletter: their own choice, or (never chosen) what their level includes. */
+export function receivesNewsletter(member: { newsletter: boolean | null; accessLevel: AccessLevel }): boolean {
+  return member.newsletter ?? newsletterIncluded(member.accessLevel);
+}
+
+/** A sent issue as the public archive lists it (`/newsletter`, its RSS and the sitemap): metadata only. */
+export interface ArchivedIssue {
+  slug: string;
+  subject: string;
+  previewText: string;
+  accessLevel: AccessLevel;
+  /** When the issue went out (ISO 8601). */
+  sentAt: string;
+}
+
+/** One archived issue's page: its metadata and the public part (before the preview marker) as sanitised HTML. */
+export interface ArchivedIssuePage extends ArchivedIssue {
+  /** The part above the author's `<!-- preview -->` line; empty when the issue has none (then it is all gated). */
+  publicHtml: string;
+  /** Whether anything lies behind the gate (the whole body for an issue without a preview line). */
+  gated: boolean;
+}
+
+/** What pages read of the archive on the server (`serverContext(locals).newsletter`). */
+export interface NewsletterArchiveReader {
+  /** Sent issues, newest first. */
+  list(): Promise<ArchivedIssue[]>;
+  /** One sent issue by slug; undefined when there is none. */
+  page(slug: string): Promise<ArchivedIssuePage | undefined>;
+  /** The newest `limit` sent issues with their public parts (the feed). */
+  latest(limit: number): Promise<ArchivedIssuePage[]>;
 }

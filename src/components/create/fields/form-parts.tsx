@@ -59,7 +59,23 @@ export interface TypeFieldsProps extends DraftBinding {
   uploads: ReturnType<typeof useUploads>;
 }
 
-type TextKey = 'title' | 'description' | 'tags' | 'downloadUrl' | 'externalLink' | 'price' | 'fileType' | 'duration';
+type TextKey =
+  | 'title'
+  | 'description'
+  | 'tags'
+  | 'downloadUrl'
+  | 'externalLink'
+  | 'price'
+  | 'fileType'
+  | 'duration'
+  | 'startsAt'
+  | 'timeZone'
+  | 'durationMinutes'
+  | 'host'
+  | 'joinUrl'
+  | 'address'
+  | 'capacity'
+  | 'recordingUrl';
 
 /** A one-line input bound to a text field of the draft, as a Field's child. */
 export function textInput({ draft, set }: DraftBinding, key: TextKey, extra?: InputHTMLAttributes<HTMLInputElement>) {

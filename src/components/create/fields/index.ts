@@ -8,6 +8,7 @@ import type { ComponentType } from 'react';
 import type { ContentType } from '#shared/content/registry.ts';
 import { BlogFields } from './BlogFields.tsx';
 import { CourseFields } from './CourseFields.tsx';
+import { EventFields } from './EventFields.tsx';
 import type { TypeFieldsProps } from './form-parts.tsx';
 import { MarketFields } from './MarketFields.tsx';
 import { ToolFields } from './ToolFields.tsx';
@@ -22,4 +23,5 @@ export const TYPE_FIELDS: Record<ContentType, { Fields: ComponentType<TypeFields
   tool: { Fields: ToolFields, place: 'after-access-level' },
   course: { Fields: CourseFields, place: 'after-access-level' },
   market: { Fields: MarketFields, place: 'after-access-level' },
+  event: { Fields: EventFields, place: 'after-access-level' },
 };

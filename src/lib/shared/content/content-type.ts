@@ -54,7 +54,25 @@ export interface ContentTypeLabels {
  * The create form's own fields of a type, beyond the common ones (title, description, tags, access
  * level, media): the form keeps one draft holding them all, and create-form.ts says how each is sent.
  */
-export type DraftField = 'content' | 'downloadUrl' | 'externalLink' | 'price' | 'fileType' | 'duration' | 'skillLevel' | 'sections';
+export type DraftField =
+  | 'content'
+  | 'downloadUrl'
+  | 'externalLink'
+  | 'price'
+  | 'fileType'
+  | 'duration'
+  | 'skillLevel'
+  | 'sections'
+  | 'startsAt'
+  | 'timeZone'
+  | 'durationMinutes'
+  | 'host'
+  | 'format'
+  | 'joinUrl'
+  | 'address'
+  | 'capacity'
+  | 'recordingUrl'
+  | 'cancelled';
 
 /** A type whose items carry a gated file (its `downloadUrl`), served at /api/content/{apiSegment}/{slug}/download. */
 export interface DownloadSpec {
@@ -63,7 +81,7 @@ export interface DownloadSpec {
 }
 
 /** The shapes of body the offline drafter writes (functions/ai/offline.ts). */
-export type DraftOutline = 'guide' | 'toolkit' | 'curriculum' | 'pack';
+export type DraftOutline = 'guide' | 'toolkit' | 'curriculum' | 'pack' | 'agenda';
 
 /** How the offline drafter words a draft of the type: plain templates, filled with the user's topic. */
 export interface DraftingHints {
@@ -104,6 +122,13 @@ export interface ContentTypeSpec<
   filters: readonly ListFilterKind[];
   /** A date field (YYYY-MM-DD) that orders lists newest first; without one, lists go by title. */
   newestFirst?: NoInfer<keyof F & string>;
+  /**
+   * A field holding a UTC instant (ISO 8601) that orders lists by time as seen when the list is
+   * asked for: items still upcoming (not yet ended) soonest first, then past ones most recent first.
+   */
+  soonestFirst?: NoInfer<keyof F & string>;
+  /** With `soonestFirst`: a field of minutes after the start; an item is upcoming until then (else until its start). */
+  lastsMinutes?: NoInfer<keyof F & string>;
   /** Frontmatter fields of the type, added to the common ones. Unknown fields are refused. */
   frontmatter: FM;
   /** Fields of a creator-tools write that replace or add to the frontmatter's (relaxed, defaulted). */
@@ -122,10 +147,34 @@ export interface ContentTypeSpec<
   download?: D;
   /** How the offline drafter words a draft of the type. */
   drafting: DraftingHints;
+  /**
+   * A rule across fields (an online event needs its join URL), checked on the frontmatter, the
+   * creator-tools input and every stored item; they name the fields alike. It answers true, or the
+   * problem: a message for the whole form, or `{ path, message }` to put it on one field.
+   */
+  refine?: (fields: Partial<Out<F>>) => RefineResult<NoInfer<keyof F & string>>;
+  /** Public facts derived from the item's fields, gated ones included (whether a recording exists), added before projecting. */
+  derivePublic?: (fields: Out<F>) => Partial<Out<P>>;
+  /** The stored fields as the creator-tools input, where the input names or writes them otherwise (a start kept as UTC, written as local time). */
+  toInput?: (fields: Out<F>) => Partial<Out<InputShape<FM, IN>>>;
   /** An MDX file's validated frontmatter and body as the type's fields. */
   fromFrontmatter(fm: Out<FrontmatterShape<FM>>, body: string): In<F>;
   /** A validated creator-tools input as the type's fields; `now` dates what the input leaves undated. */
   fromInput(input: Out<InputShape<FM, IN>>, now: Date): In<F>;
+}
+
+/** What a cross-field rule answers: true, a message for the whole form, or a message on one field. */
+export type RefineResult<K extends string = string> = true | string | { path: K; message: string };
+
+/** Adds a type's cross-field rule to one of its object schemas (frontmatter, input, item). */
+function withRule<S extends z.ZodObject>(schema: S, refine: ((fields: never) => RefineResult) | undefined): S {
+  if (!refine) return schema;
+  return schema.superRefine((value, ctx) => {
+    const result = refine(value as never);
+    if (result === true) return;
+    const { path, message } = typeof result === 'string' ? { path: undefined, message: result } : result;
+    ctx.addIssue({ code: 'custom', message, input: value, ...(path ? { path: [path] } : {}) });
+  });
 }
 
 type WalkDef = { type: string; innerType?: z.ZodType; element?: z.ZodType; shape?: Shape };
@@ -166,7 +215,8 @@ export function schemaAt(schema: z.core.$ZodType, path: string): z.core.$ZodType
  * One content type's definition. Builds its schemas: `frontmatter` (strict at every level, so a
  * misspelt field fails), `input` (frontmatter with the input overrides; unknown keys are dropped),
  * `fields`, `item` (a full item), `public` (what a visitor may see; parsing copies public fields only)
- * and `publicStrict` (the same, refusing extra keys: for checks). Throws when a gated path is not a
+ * and `publicStrict` (the same, refusing extra keys: for checks). The type's cross-field rule
+ * (`refine`) is part of the frontmatter, input and item schemas. Throws when a gated path is not a
  * field or is public, so a mistake there stops the build and the server at start.
  */
 export function defineContentType<
@@ -191,11 +241,14 @@ export function defineContentType<
     // Always present, so the registry can tell the types apart by them (PurchasableType, DownloadType).
     purchasable: (spec.purchasable ?? false) as B,
     download: spec.download as D,
-    frontmatter: strictDeep(z.strictObject(BASE_FRONTMATTER).extend(spec.frontmatter)),
-    input: z.object(BASE_FRONTMATTER).extend(spec.frontmatter).extend(spec.input),
+    frontmatter: withRule(strictDeep(z.strictObject(BASE_FRONTMATTER).extend(spec.frontmatter)), spec.refine),
+    input: withRule(z.object(BASE_FRONTMATTER).extend(spec.frontmatter).extend(spec.input), spec.refine),
     fields,
     publicFields,
-    item: z.object({ ...ITEM_BASE, type: z.literal(spec.type), source: z.enum(CONTENT_SOURCES) }).extend(spec.fields),
+    item: withRule(
+      z.object({ ...ITEM_BASE, type: z.literal(spec.type), source: z.enum(CONTENT_SOURCES) }).extend(spec.fields),
+      spec.refine,
+    ),
     public: publicItem,
     publicStrict: strictDeep(publicItem),
   };

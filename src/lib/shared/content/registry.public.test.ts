@@ -15,6 +15,7 @@ import {
   type ContentItemOf,
   type ContentType,
   type CourseItem,
+  type EventItem,
   type MarketItem,
   type ToolItem,
 } from './registry.ts';
@@ -95,16 +96,38 @@ function makeMarketItem(overrides: Partial<MarketItem> = {}): MarketItem {
   };
 }
 
+function makeEventItem(overrides: Partial<EventItem> = {}): EventItem {
+  return {
+    ...base,
+    id: 'an-event',
+    slug: 'an-event',
+    type: 'event',
+    startsAt: '2027-05-12T14:00:00.000Z',
+    localStart: '2027-05-12T15:00',
+    timeZone: 'Europe/London',
+    durationMinutes: 60,
+    host: 'Beacon Growth Team',
+    format: 'online',
+    joinUrl: `https://meet.example/${SECRET}`,
+    recordingUrl: `https://video.example/${SECRET}`,
+    cancelled: false,
+    content: 'What the event is about.',
+    contentFormat: 'mdx',
+    ...overrides,
+  };
+}
+
 /** One full item per type; typed so that a new type needs its builder here before the suite compiles. */
 const BUILDERS: { [T in ContentType]: () => ContentItemOf<T> } = {
   blog: makeBlogItem,
   course: makeCourseItem,
   tool: makeToolItem,
   market: makeMarketItem,
+  event: makeEventItem,
 };
 
 const FULL_ITEMS: ContentItem[] = CONTENT_TYPES.map((type) => BUILDERS[type]());
-const GATED_KEYS = ['content', 'contentFormat', 'downloadUrl', 'source', 'downloadables'];
+const GATED_KEYS = ['content', 'contentFormat', 'downloadUrl', 'source', 'downloadables', 'joinUrl', 'recordingUrl'];
 
 /** Every key anywhere in a JSON value. */
 function allKeys(value: unknown): string[] {
@@ -165,6 +188,30 @@ describe('toPublicItem', () => {
       externalLink: 'https://example.com/shop',
     });
     expect(toPublicItem(makeMarketItem({ price: 0 }))).toMatchObject({ price: 0 });
+  });
+
+  it("keeps an event's public facts and says whether a recording exists, never where", () => {
+    expect(toPublicItem(makeEventItem())).toEqual({
+      id: 'an-event',
+      slug: 'an-event',
+      type: 'event',
+      title: base.title,
+      description: base.description,
+      tags: base.tags,
+      accessLevel: 'premium',
+      media: base.media,
+      startsAt: '2027-05-12T14:00:00.000Z',
+      localStart: '2027-05-12T15:00',
+      timeZone: 'Europe/London',
+      durationMinutes: 60,
+      host: 'Beacon Growth Team',
+      format: 'online',
+      cancelled: false,
+      hasRecording: true,
+    });
+    expect(toPublicItem(makeEventItem({ recordingUrl: undefined }))).toMatchObject({ hasRecording: false });
+    const inPerson = toPublicItem(makeEventItem({ format: 'in-person', joinUrl: undefined, address: '1 Harbor Way', capacity: 30 }));
+    expect(inPerson).toMatchObject({ address: '1 Harbor Way', capacity: 30 });
   });
 
   it('does not share tags or media with the input', () => {

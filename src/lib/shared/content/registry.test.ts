@@ -5,6 +5,9 @@ import {
   CONTENT_TYPES,
   compareItems,
   detailFailureMessage,
+  inputFromDetails,
+  listOrderChangesAt,
+  sortItems,
   itemPath,
   listFailureMessage,
   typeFromApiSegment,
@@ -12,13 +15,14 @@ import {
   type ContentItem,
   type ContentType,
   type CourseItem,
+  type EventItem,
   type MarketItem,
   type ToolItem,
 } from './registry.ts';
 
 describe('the registry', () => {
   it('lists the types in the order of the database enum', () => {
-    expect(CONTENT_TYPES).toEqual(['blog', 'tool', 'course', 'market']);
+    expect(CONTENT_TYPES).toEqual(['blog', 'tool', 'course', 'market', 'event']);
     expect(Object.keys(CONTENT_REGISTRY)).toEqual([...CONTENT_TYPES]);
   });
 
@@ -37,6 +41,7 @@ describe('the registry', () => {
     ['tool', 'tools'],
     ['course', 'courses'],
     ['market', 'market'],
+    ['event', 'events'],
   ])('reads %s files from content/%s', (type, folder) => {
     expect(CONTENT_REGISTRY[type].folder).toBe(folder);
   });
@@ -50,6 +55,7 @@ describe('the registry', () => {
     ['course', 'Search courses…'],
     ['tool', 'Search tools…'],
     ['market', 'Search the marketplace…'],
+    ['event', 'Search events…'],
   ])('words the %s search placeholder %j', (type, text) => {
     expect(CONTENT_TYPE_INFO[type].searchPlaceholder).toBe(text);
   });
@@ -61,6 +67,7 @@ describe('typeFromApiSegment', () => {
     ['tools', 'tool'],
     ['courses', 'course'],
     ['market', 'market'],
+    ['events', 'event'],
   ])('maps %j to %j', (segment, type) => {
     expect(typeFromApiSegment(segment)).toBe(type);
   });
@@ -106,6 +113,7 @@ describe('itemPath', () => {
     ['course', '/courses/my-post'],
     ['tool', '/tools/my-post'],
     ['market', '/market/my-post'],
+    ['event', '/events/my-post'],
   ])('puts a %s detail page at %s', (type, path) => {
     expect(itemPath(type, 'my-post')).toBe(path);
   });
@@ -173,5 +181,91 @@ describe('compareItems', () => {
 
   it('returns 0 for two items with the same title', () => {
     expect(compareItems(makeCourse('Same'), makeCourse('Same'))).toBe(0);
+  });
+});
+
+function makeEvent(title: string, startsAt: string, durationMinutes = 60): EventItem {
+  const slug = title.toLowerCase();
+  return {
+    ...base,
+    id: slug,
+    slug,
+    title,
+    type: 'event',
+    startsAt,
+    localStart: startsAt.slice(0, 16),
+    timeZone: 'UTC',
+    durationMinutes,
+    host: 'Team',
+    format: 'online',
+    joinUrl: 'https://meet.example/x',
+    cancelled: false,
+    content: '',
+    contentFormat: 'mdx',
+  };
+}
+
+describe('events: upcoming soonest first, then past most recent first, as of now', () => {
+  const NOW = Date.parse('2027-03-10T12:00:00Z');
+  const events = [
+    makeEvent('Long past', '2026-01-05T10:00:00Z'),
+    makeEvent('Next month', '2027-04-10T10:00:00Z'),
+    makeEvent('Last week', '2027-03-03T10:00:00Z'),
+    makeEvent('Tomorrow', '2027-03-11T10:00:00Z'),
+    // Started an hour ago and lasts two: still upcoming until it ends.
+    makeEvent('Under way', '2027-03-10T11:00:00Z', 120),
+    // Started two hours ago and lasted one: past.
+    makeEvent('Just ended', '2027-03-10T10:00:00Z', 60),
+  ];
+
+  it('orders by the time the list is asked for', () => {
+    expect(sortItems(events, NOW).map((e) => e.title)).toEqual([
+      'Under way',
+      'Tomorrow',
+      'Next month',
+      'Just ended',
+      'Last week',
+      'Long past',
+    ]);
+  });
+
+  it('moves an event to the past once it has ended, not when it starts', () => {
+    const later = Date.parse('2027-03-10T13:00:00Z'); // "Under way" ends at 13:00
+    expect(sortItems(events, later).map((e) => e.title)).toEqual([
+      'Tomorrow',
+      'Next month',
+      'Under way',
+      'Just ended',
+      'Last week',
+      'Long past',
+    ]);
+  });
+
+  it('orders events that start together by title', () => {
+    const same = [makeEvent('Beta', '2027-05-01T10:00:00Z'), makeEvent('Alpha', '2027-05-01T10:00:00Z')];
+    expect(sortItems(same, NOW).map((e) => e.title)).toEqual(['Alpha', 'Beta']);
+    expect(compareItems(same[0]!, same[1]!, NOW)).toBeGreaterThan(0);
+  });
+
+  it('says when the order next changes by itself: the soonest end of an upcoming event', () => {
+    expect(listOrderChangesAt(events, NOW)).toBe(Date.parse('2027-03-10T13:00:00Z'));
+    expect(listOrderChangesAt(events, Date.parse('2027-03-10T13:00:00Z'))).toBe(Date.parse('2027-03-11T11:00:00Z'));
+    expect(listOrderChangesAt(events, Date.parse('2030-01-01T00:00:00Z'))).toBeUndefined();
+  });
+
+  it('never expires a list of a type ordered by date or title', () => {
+    expect(listOrderChangesAt([makeBlog('Old', '2025-01-01'), makeCourse('Sales')], NOW)).toBeUndefined();
+  });
+});
+
+describe('inputFromDetails', () => {
+  it("gives an event's start back as the local time it was written in", () => {
+    const stored = { startsAt: '2027-05-12T14:00:00.000Z', localStart: '2027-05-12T15:00', timeZone: 'Europe/London' };
+    expect(inputFromDetails('event', stored)).toMatchObject({ startsAt: '2027-05-12T15:00', timeZone: 'Europe/London' });
+  });
+
+  it('leaves the fields of other types as stored', () => {
+    const stored = { publishedDate: '2026-01-01', content: 'Body' };
+    expect(inputFromDetails('blog', stored)).toEqual(stored);
   });
 });

@@ -92,6 +92,10 @@ interface LooseEntry {
   public: z.ZodType<PublicItem>;
   fields: z.ZodType<Record<string, unknown>>;
   newestFirst?: string;
+  soonestFirst?: string;
+  lastsMinutes?: string;
+  derivePublic?: (fields: unknown) => object;
+  toInput?: (fields: unknown) => object;
   fromFrontmatter(fm: unknown, body: string): object;
   fromInput(input: unknown, now: Date): object;
 }
@@ -102,7 +106,8 @@ const entryOf = (type: ContentType) => CONTENT_REGISTRY[type] as unknown as Loos
  * only (into new objects), so gated fields and anything not declared public are left out.
  */
 export function toPublicItem<I extends ContentItem>(item: I): PublicItemOf<I['type']> {
-  return entryOf(item.type).public.parse(item) as PublicItemOf<I['type']>;
+  const { public: schema, derivePublic } = entryOf(item.type);
+  return schema.parse(derivePublic ? { ...item, ...derivePublic(item) } : item) as PublicItemOf<I['type']>;
 }
 
 /** Keys whose value is undefined, dropped so that absent optional fields stay absent in items. */
@@ -133,11 +138,65 @@ export function detailsFromInput(type: ContentType, input: ParsedInputOf<Content
   return details;
 }
 
-/** Ordering of lists: by the type's `newestFirst` date when it has one (newest first), then by title. */
-export function compareItems(a: ContentItem, b: ContentItem): number {
-  const key = a.type === b.type ? entryOf(a.type).newestFirst : undefined;
-  const field = (item: ContentItem) => String((item as Record<string, unknown>)[key ?? ''] ?? '');
-  return (key ? field(b).localeCompare(field(a)) : 0) || a.title.localeCompare(b.title);
+/**
+ * The creator-tools input of a stored item's type fields (its `details`), for editing and for
+ * validating a change as a whole: the fields as stored, with those the input writes otherwise
+ * (the type's `toInput`) put back in the input's terms. Keys the input does not know are left for
+ * its schema to drop.
+ */
+export function inputFromDetails(type: ContentType, details: Record<string, unknown>): Record<string, unknown> {
+  const { toInput } = entryOf(type);
+  return toInput ? { ...details, ...toInput(details) } : details;
+}
+
+const field = (item: ContentItem, key: string) => (item as Record<string, unknown>)[key];
+
+/** For a `soonestFirst` type: when an item starts and when it stops being upcoming (ms), or undefined. */
+function timing(item: ContentItem): { start: number; end: number } | undefined {
+  const { soonestFirst, lastsMinutes } = entryOf(item.type);
+  if (!soonestFirst) return undefined;
+  const start = Date.parse(String(field(item, soonestFirst) ?? ''));
+  const minutes = lastsMinutes ? Number(field(item, lastsMinutes) ?? 0) : 0;
+  return { start, end: start + minutes * 60_000 };
+}
+
+/**
+ * Ordering of lists, as seen at `now` (ms; the time the list is asked for): by the type's
+ * `soonestFirst` instant when it has one (upcoming items soonest first, then past ones most recent
+ * first), or by its `newestFirst` date (newest first); then by title.
+ */
+export function compareItems(a: ContentItem, b: ContentItem, now: number = Date.now()): number {
+  const byTitle = () => a.title.localeCompare(b.title);
+  if (a.type !== b.type) return byTitle();
+  const ta = timing(a);
+  const tb = timing(b);
+  if (ta && tb) {
+    const pastA = ta.end <= now;
+    const pastB = tb.end <= now;
+    if (pastA !== pastB) return pastA ? 1 : -1;
+    return (pastA ? tb.start - ta.start : ta.start - tb.start) || byTitle();
+  }
+  const key = entryOf(a.type).newestFirst;
+  return (key ? String(field(b, key) ?? '').localeCompare(String(field(a, key) ?? '')) : 0) || byTitle();
+}
+
+/** A list in list order as seen at `now` (ms). */
+export function sortItems<I extends ContentItem>(items: readonly I[], now: number = Date.now()): I[] {
+  return [...items].sort((a, b) => compareItems(a, b, now));
+}
+
+/**
+ * When the order of a list sorted at `now` next changes by itself (ms): the soonest end of an
+ * upcoming item of a `soonestFirst` type, or undefined when only a write can change it. Caches of
+ * sorted lists keep them until then.
+ */
+export function listOrderChangesAt(items: readonly { type: ContentType }[], now: number): number | undefined {
+  let next: number | undefined;
+  for (const item of items) {
+    const end = timing(item as ContentItem)?.end;
+    if (end !== undefined && end > now && (next === undefined || end < next)) next = end;
+  }
+  return next;
 }
 
 /** A type's facts and texts as plain data (no zod): what pages use, and what islands receive as props. */

@@ -7,8 +7,8 @@ import { CONTENT_REGISTRY, CONTENT_TYPE_INFO, CONTENT_TYPES, downloadInfo, isPur
 
 describe("each type's facts", () => {
   it('names each type for tabs and badges, and one item for server messages', () => {
-    expect(CONTENT_TYPES.map((t) => CONTENT_TYPE_INFO[t].name)).toEqual(['Blog Post', 'Tool', 'Course', 'Market Item']);
-    expect(CONTENT_TYPES.map((t) => CONTENT_TYPE_INFO[t].itemLabel)).toEqual(['Article', 'Tool', 'Course', 'Market item']);
+    expect(CONTENT_TYPES.map((t) => CONTENT_TYPE_INFO[t].name)).toEqual(['Blog Post', 'Tool', 'Course', 'Market Item', 'Event']);
+    expect(CONTENT_TYPES.map((t) => CONTENT_TYPE_INFO[t].itemLabel)).toEqual(['Article', 'Tool', 'Course', 'Market item', 'Event']);
   });
 
   it.each(CONTENT_TYPES)("lists only %s input fields as the create form's own", (type) => {
@@ -33,6 +33,16 @@ describe("each type's facts", () => {
     const { title, description } = CONTENT_REGISTRY[type].drafting;
     expect(title).toContain('{subject}');
     expect(description).toContain('{topic}');
+  });
+
+  it('orders events by their start as of now, and every other type by date or title', () => {
+    expect(CONTENT_TYPES.filter((t) => CONTENT_REGISTRY[t].soonestFirst)).toEqual(['event']);
+    expect(CONTENT_REGISTRY.event).toMatchObject({ soonestFirst: 'startsAt', lastsMinutes: 'durationMinutes' });
+  });
+
+  it('keeps the join URL and the recording of an event gated, and says only whether a recording exists', () => {
+    expect(CONTENT_REGISTRY.event.gated).toEqual(['joinUrl', 'recordingUrl']);
+    expect(Object.keys(CONTENT_REGISTRY.event.publicFields.shape)).toContain('hasRecording');
   });
 
   it('gives each type its own outline', () => {

@@ -6,6 +6,7 @@ import type { AccessLevel } from '../access.ts';
 import type { DraftField } from '../content/content-type.ts';
 import { CONTENT_REGISTRY, type ContentType } from '../content/registry.ts';
 import type { MediaItem } from '../content/schema.ts';
+import type { EventFormat } from '../events/time.ts';
 
 /** The type's own fields the form edits and sends, from its definition. */
 export function createFields(type: ContentType): readonly DraftField[] {
@@ -48,6 +49,20 @@ export interface ContentDraft extends Record<DraftField, unknown> {
   duration: string;
   skillLevel: 'beginner' | 'intermediate' | 'advanced';
   sections: SectionDraft[];
+  /** An event's start as local time (YYYY-MM-DDTHH:mm, what a datetime-local input holds) in `timeZone`. */
+  startsAt: string;
+  /** IANA zone; empty until the form fills in the editor's own. */
+  timeZone: string;
+  /** Minutes as typed. */
+  durationMinutes: string;
+  host: string;
+  format: EventFormat;
+  joinUrl: string;
+  address: string;
+  /** Seats as typed; empty: no limit. */
+  capacity: string;
+  recordingUrl: string;
+  cancelled: boolean;
 }
 
 export const EMPTY_DRAFT: ContentDraft = {
@@ -64,7 +79,22 @@ export const EMPTY_DRAFT: ContentDraft = {
   duration: '',
   skillLevel: 'beginner',
   sections: [],
+  startsAt: '',
+  timeZone: '',
+  durationMinutes: '60',
+  host: '',
+  format: 'online',
+  joinUrl: '',
+  address: '',
+  capacity: '',
+  recordingUrl: '',
+  cancelled: false,
 };
+
+/** An empty form whose times are in `zone` (by default where the editor is: the browser's zone). */
+export function newDraft(zone: string = Intl.DateTimeFormat().resolvedOptions().timeZone): ContentDraft {
+  return { ...EMPTY_DRAFT, timeZone: zone };
+}
 
 /** The AI draft's parts (spec point 7, "AI generation response"). */
 export interface GeneratedParts {
@@ -104,6 +134,16 @@ export function draftFromInput(input: Record<string, unknown>): ContentDraft {
     fileType: text('fileType'),
     duration: text('duration'),
     skillLevel: (input.skillLevel as ContentDraft['skillLevel'] | undefined) ?? 'beginner',
+    startsAt: text('startsAt'),
+    timeZone: text('timeZone'),
+    durationMinutes: typeof input.durationMinutes === 'number' ? String(input.durationMinutes) : EMPTY_DRAFT.durationMinutes,
+    host: text('host'),
+    format: input.format === 'in-person' ? 'in-person' : 'online',
+    joinUrl: text('joinUrl'),
+    address: text('address'),
+    capacity: typeof input.capacity === 'number' ? String(input.capacity) : '',
+    recordingUrl: text('recordingUrl'),
+    cancelled: input.cancelled === true,
     sections: sections.map((s) => ({
       ...(s.id ? { id: s.id } : {}),
       title: s.title ?? '',

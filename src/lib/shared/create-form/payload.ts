@@ -39,12 +39,15 @@ function idFrom(text: string, fallback: string): string {
 /** A one-line text field, trimmed, and sent only when filled. */
 const optional = (key: DraftField, value: string) => (value.trim() ? { [key]: value.trim() } : {});
 
+/** A number typed as text, sent only when filled (the schema says what is wrong with one that is not a number). */
+const number = (key: DraftField, value: string) => (value.trim() === '' ? {} : { [key]: Number(value) });
+
 /** How each own field is sent: keyed by field, so a type is only a list of them. */
 const SEND: { [K in DraftField]: (draft: ContentDraft) => Record<string, unknown> } = {
   content: (d) => ({ content: d.content }),
   downloadUrl: (d) => optional('downloadUrl', d.downloadUrl),
   externalLink: (d) => optional('externalLink', d.externalLink),
-  price: (d) => (d.price.trim() === '' ? {} : { price: Number(d.price) }),
+  price: (d) => number('price', d.price),
   fileType: (d) => optional('fileType', d.fileType),
   duration: (d) => optional('duration', d.duration),
   skillLevel: (d) => ({ skillLevel: d.skillLevel }),
@@ -61,6 +64,17 @@ const SEND: { [K in DraftField]: (draft: ContentDraft) => Record<string, unknown
       })),
     })),
   }),
+  startsAt: (d) => optional('startsAt', d.startsAt),
+  timeZone: (d) => optional('timeZone', d.timeZone),
+  durationMinutes: (d) => number('durationMinutes', d.durationMinutes),
+  host: (d) => optional('host', d.host),
+  format: (d) => ({ format: d.format }),
+  // Only the place the format uses: a half-typed link left behind after switching to in person is not sent.
+  joinUrl: (d) => (d.format === 'online' ? optional('joinUrl', d.joinUrl) : {}),
+  address: (d) => (d.format === 'in-person' ? optional('address', d.address) : {}),
+  capacity: (d) => number('capacity', d.capacity),
+  recordingUrl: (d) => optional('recordingUrl', d.recordingUrl),
+  cancelled: (d) => ({ cancelled: d.cancelled }),
 };
 
 /** The payload sent to POST /api/content/{segment}: the spec's fields, and the type's own (`createFields`). */
@@ -73,4 +87,13 @@ export function buildPayload(type: ContentType, draft: ContentDraft): Record<str
     media: draft.media,
   };
   return Object.assign(base, ...createFields(type).map((field) => SEND[field](draft))) as Record<string, unknown>;
+}
+
+/**
+ * A change to an existing item: the payload, with `null` for each of the type's own fields the form
+ * left empty (a change is partial, so an absent field would keep its old value; null removes it).
+ */
+export function changePayload(type: ContentType, payload: Record<string, unknown>): Record<string, unknown> {
+  const cleared = createFields(type).filter((field) => !Object.hasOwn(payload, field));
+  return { ...payload, ...Object.fromEntries(cleared.map((field) => [field, null])) };
 }

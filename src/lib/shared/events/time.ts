@@ -3,7 +3,7 @@
  * means, "15:00 in London") and kept also as the UTC instant it names, which every comparison,
  * reminder and calendar file uses, so daylight-saving changes move nothing. Pure module.
  */
-import { TZDate } from '@date-fns/tz';
+import { tzOffset } from '@date-fns/tz';
 import { z } from 'zod';
 
 export const EVENT_FORMATS = ['online', 'in-person'] as const;
@@ -28,15 +28,28 @@ export function isTimeZone(zone: string): boolean {
 
 export const TimeZoneSchema = z.string().refine(isTimeZone, 'Use an IANA time zone such as Europe/London');
 
+const DAY = 86_400_000;
+
 /**
- * The UTC instant (ISO 8601, Z) of a wall-clock time in a zone. A time skipped by a daylight-saving
- * change (02:30 on the spring-forward night) moves forward by the gap, as calendars do.
+ * The UTC instant (ISO 8601, Z) of a wall-clock time in a zone, read as RFC 5545 reads a DATE-TIME
+ * with a TZID, so the instant we keep is the one every calendar shows: a time skipped by a
+ * daylight-saving change (02:30 on the spring-forward night) takes the offset from before the gap
+ * (it moves forward by the gap: 03:30); a time that occurs twice (01:30 on the fall-back night) is
+ * the first occurrence. (TZDate alone picks either occurrence depending on the zone.)
  */
 export function utcInstant(local: string, zone: string): string {
   const [date, time] = local.split('T') as [string, string];
   const [y, m, d] = date.split('-').map(Number) as [number, number, number];
   const [hh, mm] = time.split(':').map(Number) as [number, number];
-  return new Date(new TZDate(y, m - 1, d, hh, mm, 0, zone).getTime()).toISOString();
+  const wall = Date.UTC(y, m - 1, d, hh, mm);
+  // The offsets in force around that day: a change within it is covered from both sides.
+  const before = tzOffset(zone, new Date(wall - DAY));
+  const offsets = new Set([before, tzOffset(zone, new Date(wall)), tzOffset(zone, new Date(wall + DAY))]);
+  const occurrences = [...offsets]
+    .map((offset) => wall - offset * 60_000)
+    .filter((instant) => instant + tzOffset(zone, new Date(instant)) * 60_000 === wall)
+    .sort((a, b) => a - b);
+  return new Date(occurrences[0] ?? wall - before * 60_000).toISOString();
 }
 
 /** The end instant of an event. */

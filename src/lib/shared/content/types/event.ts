@@ -12,16 +12,21 @@ import { ONE_LINE, ONE_LINE_MESSAGE, RUNNING_TEXT, RUNNING_TEXT_MESSAGE } from '
 import { EVENT_FORMATS, LocalDateTimeSchema, TimeZoneSchema, utcInstant } from '../../events/time.ts';
 
 const HttpsUrl = z.url({ protocol: /^https$/ }).max(2048);
-const Duration = z.coerce.number().int().min(5).max(24 * 60);
+const Duration = z.coerce
+  .number()
+  .int()
+  .min(5)
+  .max(24 * 60);
 const Capacity = z.coerce.number().int().min(1).max(100_000);
 const Address = z.string().trim().min(3).max(300).regex(ONE_LINE, ONE_LINE_MESSAGE);
 const Host = z.string().trim().min(1).max(120).regex(ONE_LINE, ONE_LINE_MESSAGE);
 
-/** An online event needs its join URL, an in-person one its address. */
-function placeIsComplete(event: { format?: string; joinUrl?: string | undefined; address?: string | undefined }): boolean {
-  return event.format === 'in-person' ? Boolean(event.address) : Boolean(event.joinUrl);
+/** An online event needs its join URL, an in-person one its address: the problem goes on the missing field. */
+function placeIsComplete(event: { format?: string | undefined; joinUrl?: string | undefined; address?: string | undefined }) {
+  if (event.format === 'in-person')
+    return Boolean(event.address) || { path: 'address' as const, message: 'An in-person event needs an address' };
+  return Boolean(event.joinUrl) || { path: 'joinUrl' as const, message: 'An online event needs a join URL (https)' };
 }
-const PLACE_MESSAGE = 'An online event needs a join URL (https); an in-person event needs an address';
 
 export const event = defineContentType({
   type: 'event',
@@ -42,6 +47,7 @@ export const event = defineContentType({
   },
   filters: ['search', 'tag'],
   soonestFirst: 'startsAt',
+  lastsMinutes: 'durationMinutes',
   frontmatter: {
     startsAt: LocalDateTimeSchema.describe('Start in the event’s own time zone, e.g. 2026-12-10T15:00.'),
     timeZone: TimeZoneSchema.describe('IANA time zone of the start, e.g. Europe/London.'),
@@ -99,14 +105,29 @@ export const event = defineContentType({
     bodyHtml: z.string().optional(),
   },
   gated: ['joinUrl', 'recordingUrl'],
-  createFields: ['content'],
+  createFields: [
+    'startsAt',
+    'timeZone',
+    'durationMinutes',
+    'host',
+    'format',
+    'joinUrl',
+    'address',
+    'capacity',
+    'recordingUrl',
+    'cancelled',
+    'content',
+  ],
   drafting: {
     title: '{subject}: Live Webinar',
     description: 'A live session on {topic}: what works today, a worked example and your questions answered.',
-    outline: 'guide',
+    outline: 'agenda',
     fallbackTag: 'Webinar',
   },
-  refine: (fields) => placeIsComplete(fields) || PLACE_MESSAGE,
+  refine: placeIsComplete,
+  derivePublic: (fields) => ({ hasRecording: Boolean(fields.recordingUrl) }),
+  // The start is stored as its UTC instant; the creator tools write it as local time in its zone.
+  toInput: (fields) => ({ startsAt: fields.localStart }),
   fromFrontmatter: (fm, body) => ({
     startsAt: utcInstant(fm.startsAt, fm.timeZone),
     localStart: fm.startsAt,

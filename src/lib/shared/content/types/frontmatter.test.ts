@@ -22,6 +22,14 @@ const MINIMAL: Record<ContentType, Record<string, unknown>> = {
   tool: { ...common, downloadUrl: 'downloads/kit.zip', updatedAt: '2026-03-04' },
   course: { ...common, duration: '2 weeks', skillLevel: 'beginner', sections: [makeSection()] },
   market: { ...common, fileType: 'PDF' },
+  event: {
+    ...common,
+    startsAt: '2027-05-12T15:00',
+    timeZone: 'Europe/London',
+    durationMinutes: 60,
+    format: 'online',
+    joinUrl: 'https://meet.events.example/one',
+  },
 };
 
 function makeFrontmatter(type: ContentType, overrides: Record<string, unknown> = {}) {
@@ -180,5 +188,65 @@ describe('creator-tools input', () => {
     expect(CONTENT_REGISTRY.market.input.parse({ title, description })).toMatchObject({ fileType: 'Digital download' });
     expect(CONTENT_REGISTRY.blog.input.parse({ title, description })).toMatchObject({ content: '' });
     expect(CONTENT_REGISTRY.tool.input.parse({ title, description })).not.toHaveProperty('downloadUrl');
+  });
+});
+
+describe('event frontmatter and its rule across fields (refine)', () => {
+  const event = (overrides: Record<string, unknown> = {}) => frontmatterOf('event').safeParse(makeFrontmatter('event', overrides));
+
+  it('needs the join URL of an online event, and names that field', () => {
+    const result = event({ joinUrl: undefined });
+    expect(issuePaths(result)).toEqual(['joinUrl']);
+    expect(result.error?.issues[0]?.message).toBe('An online event needs a join URL (https)');
+  });
+
+  it('needs the address of an in-person event, and names that field', () => {
+    expect(issuePaths(event({ format: 'in-person', joinUrl: undefined }))).toEqual(['address']);
+    expect(event({ format: 'in-person', joinUrl: undefined, address: '1 Example Street, Baltimore' }).success).toBe(true);
+  });
+
+  it('applies the same rule to the creator-tools input and to stored items', () => {
+    const { title, description } = common;
+    const input = CONTENT_REGISTRY.event.input.safeParse({
+      title,
+      description,
+      startsAt: '2027-05-12T15:00',
+      timeZone: 'UTC',
+      durationMinutes: 30,
+    });
+    expect(issuePaths(input)).toEqual(['joinUrl']);
+    const item = CONTENT_REGISTRY.event.item.safeParse({
+      ...common,
+      id: 'e',
+      slug: 'e',
+      type: 'event',
+      source: 'db',
+      tags: [],
+      accessLevel: 'free',
+      media: [],
+      startsAt: '2027-05-12T15:00:00.000Z',
+      localStart: '2027-05-12T15:00',
+      timeZone: 'UTC',
+      durationMinutes: 30,
+      format: 'in-person',
+      content: '',
+    });
+    expect(issuePaths(item)).toEqual(['address']);
+  });
+
+  it('reports the rule beside the other problems of the same file', () => {
+    expect(issuePaths(event({ title: 'ab', joinUrl: undefined })).sort()).toEqual(['joinUrl', 'title']);
+  });
+
+  it.each([
+    ['a day that does not exist', { startsAt: '2027-02-29T10:00' }, 'startsAt'],
+    ['a time with a zone suffix', { startsAt: '2027-05-12T15:00Z' }, 'startsAt'],
+    ['a year far away', { startsAt: '2999-05-12T15:00' }, 'startsAt'],
+    ['an unknown zone', { timeZone: 'Europe/Atlantis' }, 'timeZone'],
+    ['a zone abbreviation', { timeZone: 'EST5EDT!' }, 'timeZone'],
+    ['a join URL over http', { joinUrl: 'http://meet.events.example/one' }, 'joinUrl'],
+    ['a duration under 5 minutes', { durationMinutes: 2 }, 'durationMinutes'],
+  ])('refuses %s', (_label, overrides, field) => {
+    expect(new Set(issuePaths(event(overrides)))).toEqual(new Set([field]));
   });
 });

@@ -1,0 +1,184 @@
+/**
+ * Webinars and events for members: registering and cancelling (one click, seats held under a
+ * per-event lock), the join link and the recording (to registered members the access rule lets in,
+ * checked at request time), the member's upcoming events, the calendar file, and staff's list of
+ * registrants. The reminders and cancellation notices run apart (notices.ts). Events are content
+ * items of type `event` (git or the creator tools), read through the content service by slug.
+ */
+import { checkAccess } from '#shared/access.ts';
+import type { EventItem } from '#shared/content/registry.ts';
+import { hasEnded } from '#shared/events/format.ts';
+import { joinOpensAt, joinWindow } from '#shared/events/schedule.ts';
+import type { ContentService } from '../content/service.ts';
+import type { EmailService } from '../email/service.ts';
+import { assertAccess } from '../gated/service.ts';
+import type { Db } from '../platform/db/client.ts';
+import { AppError } from '../platform/errors.ts';
+import type { Viewer } from '../users/service.ts';
+import { calendarFilename, eventCalendar, eventUrl } from './calendar.ts';
+import { createEventStore } from './store.ts';
+
+export interface EventServiceDeps {
+  db: Db;
+  content: ContentService;
+  outbox: EmailService;
+  siteUrl: string;
+  /** Now, as the join window and registration see it (tests move it). */
+  clock?: () => Date;
+}
+
+/** What the event page's island shows: whether the caller holds a seat, and how many are left. */
+export interface RegistrationState {
+  registered: boolean;
+  /** Seats left; null when the event has no capacity. */
+  seatsLeft: number | null;
+  /** Whether the event has a recording (its URL comes from the recording route). */
+  hasRecording: boolean;
+}
+
+/** A link the caller may open now, or when the join link opens (the route answers 409 until then). */
+export type JoinAnswer = { open: true; url: string } | { open: false; opensAt: string };
+
+/** The mail data every event mail shares (functions/email/templates/event-mail.ts). */
+export function eventMailData(event: EventItem, siteUrl: string) {
+  return {
+    title: event.title,
+    url: eventUrl(siteUrl, event.slug),
+    startsAt: event.startsAt,
+    timeZone: event.timeZone,
+    durationMinutes: event.durationMinutes,
+    host: event.host,
+    address: event.format === 'in-person' ? event.address : undefined,
+  };
+}
+
+const forbidden = (message: string) => new AppError('forbidden', message);
+
+export function createEventService({ db, content, outbox, siteUrl, clock = () => new Date() }: EventServiceDeps) {
+  const store = createEventStore(db);
+
+  async function eventOf(slug: string): Promise<EventItem> {
+    const event = await content.get('event', slug);
+    if (!event) throw new AppError('not_found', 'Event not found');
+    return event;
+  }
+
+  const seatsLeft = (event: EventItem, taken: number) => (event.capacity === undefined ? null : Math.max(0, event.capacity - taken));
+
+  async function stateOf(event: EventItem, viewer: Viewer | undefined): Promise<RegistrationState> {
+    const [row, taken] = await Promise.all([viewer ? store.find(event.slug, viewer.id) : undefined, store.seatsTaken(event.slug)]);
+    return { registered: row?.status === 'registered', seatsLeft: seatsLeft(event, taken), hasRecording: Boolean(event.recordingUrl) };
+  }
+
+  /** The event for a registrant the access rule lets in: 403 for anyone else. */
+  async function entitledRegistrant(viewer: Viewer, slug: string, what: string): Promise<EventItem> {
+    const event = await eventOf(slug);
+    assertAccess(viewer, event.accessLevel, 'event');
+    const row = await store.find(slug, viewer.id);
+    if (row?.status !== 'registered') throw forbidden(`Register for this event to get its ${what}.`);
+    return event;
+  }
+
+  /** Registration closes when staff cancel the event and when it ends. */
+  function assertOpen(event: EventItem): void {
+    if (event.cancelled) throw new AppError('conflict', 'This event was cancelled, so registration is closed.');
+    if (hasEnded(event, clock().getTime())) throw new AppError('conflict', 'This event has ended, so registration is closed.');
+  }
+
+  return {
+    /** GET /api/events/{slug}/registration: the island's state; visitors get the seats only. */
+    async state(viewer: Viewer | undefined, slug: string): Promise<RegistrationState> {
+      return stateOf(await eventOf(slug), viewer);
+    },
+
+    /**
+     * POST /api/events/{slug}/registration: takes a seat and mails the confirmation with the calendar
+     * file, in one transaction under the event's lock, so concurrent registrations never overbook.
+     * Registering again while registered changes nothing and mails nothing.
+     */
+    async register(viewer: Viewer, slug: string): Promise<RegistrationState> {
+      const event = await eventOf(slug);
+      assertAccess(viewer, event.accessLevel, 'event');
+      assertOpen(event);
+      return db.transaction(async (tx) => {
+        const txStore = createEventStore(tx);
+        await txStore.lockEvent(slug);
+        const [existing, taken] = await Promise.all([txStore.find(slug, viewer.id), txStore.seatsTaken(slug)]);
+        const state = { registered: true, hasRecording: Boolean(event.recordingUrl) };
+        if (existing?.status === 'registered') return { ...state, seatsLeft: seatsLeft(event, taken) };
+        if (event.capacity !== undefined && taken >= event.capacity) throw new AppError('conflict', 'This event is full.');
+        await txStore.register(slug, viewer.id);
+        await outbox.enqueue(tx, {
+          to: viewer.email,
+          template: 'event-registered',
+          data: eventMailData(event, siteUrl),
+          userId: viewer.id,
+          attachments: [
+            { filename: calendarFilename(slug), contentType: 'text/calendar; charset=utf-8', content: eventCalendar(event, siteUrl) },
+          ],
+        });
+        return { ...state, seatsLeft: seatsLeft(event, taken + 1) };
+      });
+    },
+
+    /** DELETE /api/events/{slug}/registration: gives the seat back; without a registration, nothing changes. */
+    async cancel(viewer: Viewer, slug: string): Promise<RegistrationState> {
+      const event = await eventOf(slug);
+      assertOpen(event);
+      await store.cancel(slug, viewer.id);
+      return stateOf(event, viewer);
+    },
+
+    /** GET /api/events/{slug}/join: the join URL, from 15 minutes before the start until the end. */
+    async join(viewer: Viewer, slug: string): Promise<JoinAnswer> {
+      const event = await entitledRegistrant(viewer, slug, 'join link');
+      if (event.cancelled) throw forbidden('This event was cancelled.');
+      if (!event.joinUrl) throw new AppError('not_found', 'This event takes place in person: it has no join link.');
+      const window = joinWindow(event, clock());
+      if (window === 'ended') throw new AppError('conflict', 'This event has ended.');
+      if (window === 'before') return { open: false, opensAt: joinOpensAt(event).toISOString() };
+      return { open: true, url: event.joinUrl };
+    },
+
+    /** GET /api/events/{slug}/recording: the recording, for its registrants. */
+    async recording(viewer: Viewer, slug: string): Promise<{ url: string }> {
+      const event = await entitledRegistrant(viewer, slug, 'recording');
+      if (!event.recordingUrl) throw new AppError('not_found', 'This event has no recording yet.');
+      return { url: event.recordingUrl };
+    },
+
+    /** GET /api/users/me/events: the member's registrations for events not over yet, soonest first (the account page). */
+    async mine(viewer: Viewer) {
+      const now = clock();
+      const events = [];
+      for (const row of await store.mine(viewer.id)) {
+        const event = await content.get('event', row.eventSlug);
+        if (!event || hasEnded(event, now.getTime())) continue;
+        events.push({
+          slug: event.slug,
+          title: event.title,
+          startsAt: event.startsAt,
+          timeZone: event.timeZone,
+          durationMinutes: event.durationMinutes,
+          format: event.format,
+          cancelled: event.cancelled,
+          joinOpensAt: joinOpensAt(event).toISOString(),
+          /** Whether the member's level still lets them in (the join link asks the server anyway). */
+          entitled: checkAccess(viewer, event.accessLevel).allowed,
+        });
+      }
+      events.sort((a, b) => a.startsAt.localeCompare(b.startsAt));
+      return { events };
+    },
+
+    /** GET /events/{slug}.ics: the public calendar file (no join URL, no recording). */
+    async calendar(slug: string): Promise<{ filename: string; body: string }> {
+      return { filename: calendarFilename(slug), body: eventCalendar(await eventOf(slug), siteUrl, clock()) };
+    },
+
+    /** The event, for staff's registrant list (registrants.ts). */
+    eventOf,
+  };
+}
+
+export type EventService = ReturnType<typeof createEventService>;

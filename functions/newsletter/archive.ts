@@ -1,0 +1,85 @@
+/**
+ * The newsletter's web archive: issues that went out, newest first, each with its public part (above
+ * the author's preview line) for everyone, and the whole body behind the one access rule, like an
+ * article's (`GET /api/newsletter/issues/{slug}/body`: no token 401, unknown issue 404, level too low
+ * 403 naming the level). An issue that went out never changes, so each renders once and is kept.
+ */
+import type { Viewer } from '#shared/access.ts';
+import type { ArchivedIssue, ArchivedIssuePage, NewsletterArchiveReader } from '#shared/newsletter.ts';
+import { renderBody, splitPreview } from '../content/render.ts';
+import { AppError } from '../platform/errors.ts';
+import type { DbOrTx } from '../platform/db/client.ts';
+import { assertAccess } from '../gated/service.ts';
+import { createIssueStore } from './issues/store.ts';
+import type { IssueRow } from './tables.ts';
+
+/** Issues the archive lists at most. */
+const ARCHIVE_SIZE = 500;
+/** Rendered issues kept (each renders once: sent issues never change). */
+const KEPT = 200;
+
+function archived(row: IssueRow): ArchivedIssue {
+  return {
+    slug: row.slug,
+    subject: row.subject,
+    previewText: row.previewText,
+    accessLevel: row.accessLevel,
+    sentAt: (row.sentAt ?? row.updatedAt).toISOString(),
+  };
+}
+
+/** A small map that forgets its oldest entry past `KEPT`. */
+function keep<V>(map: Map<string, V>, key: string, make: () => V): V {
+  const found = map.get(key);
+  if (found !== undefined) return found;
+  const value = make();
+  if (map.size >= KEPT) map.delete(map.keys().next().value!);
+  map.set(key, value);
+  return value;
+}
+
+export function createNewsletterArchive({ db }: { db: DbOrTx }) {
+  const publicParts = new Map<string, { html: string; gated: boolean }>();
+  const bodies = new Map<string, { html: string }>();
+
+  const publicPart = (row: IssueRow) =>
+    keep(publicParts, row.id, () => {
+      const { preview, body } = splitPreview(row.body);
+      const rest = preview ? body.slice(preview.length).trim() : body;
+      return { html: preview ? renderBody(preview, 'markdown') : '', gated: rest.length > 0 };
+    });
+
+  const pageOf = (row: IssueRow): ArchivedIssuePage => {
+    const part = publicPart(row);
+    return { ...archived(row), publicHtml: part.html, gated: part.gated };
+  };
+
+  const reader: NewsletterArchiveReader = {
+    async list() {
+      return (await createIssueStore(db).archive(ARCHIVE_SIZE)).map(archived);
+    },
+    async page(slug) {
+      const row = await createIssueStore(db).archivedBySlug(slug);
+      return row && pageOf(row);
+    },
+    async latest(limit) {
+      return (await createIssueStore(db).archive(Math.min(limit, ARCHIVE_SIZE))).map(pageOf);
+    },
+  };
+
+  return {
+    /** What pages read (`serverContext(locals).newsletter`). */
+    reader,
+
+    /** The whole issue (the preview line removed) as sanitised HTML, for a viewer entitled to it. */
+    async body(viewer: Viewer, slug: string): Promise<{ html: string }> {
+      if (!viewer) throw new AppError('unauthorized', 'Please sign in.', { headers: { 'WWW-Authenticate': 'Bearer' } });
+      const row = await createIssueStore(db).archivedBySlug(slug);
+      if (!row) throw new AppError('not_found', 'Issue not found');
+      assertAccess(viewer, row.accessLevel, 'issue');
+      return keep(bodies, row.id, () => ({ html: renderBody(splitPreview(row.body).body, 'markdown') }));
+    },
+  };
+}
+
+export type NewsletterArchive = ReturnType<typeof createNewsletterArchive>;

@@ -1,0 +1,68 @@
+/**
+ * The staff newsletter API under /api/admin/newsletter (the admin dashboard's Newsletter tab): issues
+ * (create, list, read, change, delete), the copy as each level gets it, a test copy to oneself, send
+ * now, schedule, cancel, and a published article as a starting draft. Editors and admins only (401
+ * signed out, 403 for members); every write also needs a session still signed in. Reads hold no one's
+ * personal data (issues are staff's own writing, their accounts are counts), so a signature suffices.
+ * Mounted before /api/admin, whose guards are admins only: these answer first.
+ */
+import { Hono } from 'hono';
+import { SlugSchema } from '#shared/content/schema.ts';
+import { AppError } from '../platform/errors.ts';
+import type { AppContext, AppEnv } from '../platform/http/context.ts';
+import { requestHeader } from '../platform/http/http.ts';
+import { pathId, readBody, readQuery } from '../platform/http/request.ts';
+import type { Guards } from '../users/guards.ts';
+import { requireViewer } from '../users/identity.ts';
+import type { IssueService } from './issues.ts';
+import { IssueInputSchema, PreviewQuery, ScheduleSchema, TestSendSchema } from './schema.ts';
+
+const NO_ISSUE = 'No newsletter issue with that id.';
+
+/** The test send's body is optional: none at all (no type, no bytes) means the caller's own level. */
+async function testBody(c: AppContext) {
+  const length = requestHeader(c, 'content-length');
+  if (requestHeader(c, 'content-type') === undefined && (length === undefined || length === '0')) return {};
+  return readBody(c, TestSendSchema);
+}
+
+export function createNewsletterAdminRoutes({ issues, guards }: { issues: IssueService; guards: Guards }) {
+  const { live } = guards;
+  const id = (c: AppContext) => pathId(c, 'id', NO_ISSUE);
+  return new Hono<AppEnv>()
+    .use(guards.identify, guards.staff('manage newsletters'))
+    .post('/issues', live, async (c) => c.json(await issues.create(requireViewer(c), await readBody(c, IssueInputSchema)), 201))
+    .get('/issues', async (c) => c.json({ issues: await issues.list() }))
+    .get('/issues/:id', async (c) => c.json({ issue: await issues.get(id(c)) }))
+    .put('/issues/:id', live, async (c) => {
+      const issueId = id(c);
+      return c.json({ issue: await issues.update(issueId, await readBody(c, IssueInputSchema)) });
+    })
+    .delete('/issues/:id', live, async (c) => {
+      await issues.remove(id(c));
+      return c.body(null, 204);
+    })
+    .get('/issues/:id/preview', async (c) => {
+      const issueId = id(c);
+      return c.json(await issues.preview(issueId, readQuery(c, PreviewQuery).level));
+    })
+    .post('/issues/:id/test', live, async (c) => {
+      const issueId = id(c);
+      const { level } = await testBody(c);
+      return c.json(await issues.test(requireViewer(c), issueId, level), 202);
+    })
+    .post('/issues/:id/send', live, async (c) => c.json({ issue: await issues.send(id(c)) }, 202))
+    .post('/issues/:id/schedule', live, async (c) => {
+      const issueId = id(c);
+      return c.json({ issue: await issues.schedule(issueId, await readBody(c, ScheduleSchema)) });
+    })
+    .post('/issues/:id/cancel', live, async (c) => c.json({ issue: await issues.cancel(id(c)) }))
+    .get('/articles/:slug', async (c) => {
+      const slug = SlugSchema.safeParse(c.req.param('slug'));
+      if (!slug.success) throw new AppError('not_found', 'Article not found');
+      return c.json(await issues.articleDraft(slug.data));
+    });
+}
+
+/** The staff newsletter API as the browser's typed client (hono/client) sees it. */
+export type NewsletterAdminRoutes = ReturnType<typeof createNewsletterAdminRoutes>;

@@ -1,0 +1,60 @@
+/** The staff newsletter API's bodies and queries (zod), and the shapes its answers are built from. */
+import { z } from 'zod';
+import { ACCESS_LEVELS } from '#shared/access.ts';
+import { LocalDateTimeSchema, TimeZoneSchema } from '#shared/events/time.ts';
+import { CONTROL, CONTROL_IN_TEXT } from '../platform/http/request.ts';
+import { AUDIENCES } from './tables.ts';
+
+/** The longest body an issue may have (Markdown, characters). */
+export const MAX_BODY_CHARS = 200_000;
+
+/** Who a copy is cut for: a list subscriber without an account (`visitor`), or a member's level. */
+export const PREVIEW_LEVELS = ['visitor', ...ACCESS_LEVELS] as const;
+export type PreviewLevel = (typeof PREVIEW_LEVELS)[number];
+
+/** An issue as staff write it: `POST /api/admin/newsletter/issues` and `PUT …/{id}`. */
+export const IssueInputSchema = z
+  .object({
+    subject: z
+      .string({ error: 'subject is required' })
+      .trim()
+      .min(1, 'subject is required')
+      .max(200, 'subject must be at most 200 characters')
+      .refine((v) => !CONTROL.test(v), 'subject must be a single line of text')
+      .describe('The mail subject and the archive title; shown as text (HTML in it is escaped).'),
+    previewText: z
+      .string({ error: 'previewText must be text' })
+      .trim()
+      .max(300, 'previewText must be at most 300 characters')
+      .refine((v) => !CONTROL.test(v), 'previewText must be a single line of text')
+      .describe('The inbox preview line (a hidden preheader) and the archive summary; may be empty.'),
+    body: z
+      .string({ error: 'body is required' })
+      .trim()
+      .min(1, 'body is required')
+      .max(MAX_BODY_CHARS, `body must be at most ${MAX_BODY_CHARS} characters`)
+      .refine((v) => !CONTROL_IN_TEXT.test(v), 'body contains characters that are not allowed')
+      .describe('Markdown; a line holding only <!-- preview --> ends the part everyone may read.'),
+    accessLevel: z.enum(ACCESS_LEVELS, { error: 'accessLevel must be free, subscriber or premium' }),
+    audience: z
+      .array(z.enum(AUDIENCES, { error: 'Each audience must be newsletter, free, subscriber or premium' }), {
+        error: 'audience must be a list',
+      })
+      .min(1, 'Pick at least one audience')
+      .max(AUDIENCES.length, `audience has at most ${AUDIENCES.length} entries`)
+      .refine((list) => new Set(list).size === list.length, 'Name each audience once'),
+  })
+  .strict();
+export type IssueInput = z.infer<typeof IssueInputSchema>;
+
+/** `POST …/{id}/schedule`: a wall-clock time in the editor's zone. */
+export const ScheduleSchema = z.object({ sendAt: LocalDateTimeSchema, timeZone: TimeZoneSchema }).strict();
+export type ScheduleInput = z.infer<typeof ScheduleSchema>;
+
+/** `POST …/{id}/test`: the level to cut the test copy at (the caller's own by default). */
+export const TestSendSchema = z.object({ level: z.enum(PREVIEW_LEVELS).optional() }).strict();
+
+/** `GET …/{id}/preview?level=`. */
+export const PreviewQuery = z.object({
+  level: z.enum(PREVIEW_LEVELS, { error: 'level must be visitor, free, subscriber or premium' }),
+});

@@ -1,0 +1,104 @@
+/**
+ * An issue's fields: subject, preview text, the body in the create form's Markdown editor, access
+ * level and the audience checkboxes, each with the server's error for it beside it.
+ */
+import { useId } from 'react';
+import { ACCESS_LEVELS, accessLabel, type AccessLevel } from '#shared/access.ts';
+import { INPUT_CLASS } from '../forms/TextField.tsx';
+import { BodyField } from '../create/fields/BodyField.tsx';
+import { errorFor, Field, type Errors } from '../create/fields/form-parts.tsx';
+import type { Audience, IssueInput } from './newsletter-api.ts';
+import { AUDIENCE_OPTIONS } from './newsletter-format.ts';
+
+const BODY_HINT =
+  'Markdown. A line <!-- preview --> ends the public part: readers below the access level get the text above it and an upgrade link.';
+
+export interface NewsletterFieldsProps {
+  form: IssueInput;
+  errors: Errors;
+  set: <K extends keyof IssueInput>(key: K, value: IssueInput[K]) => void;
+  disabled: boolean;
+}
+
+/** A one-line input bound to a text field of the issue, as a Field's child. */
+const line =
+  ({ form, set }: NewsletterFieldsProps, key: 'subject' | 'previewText', maxLength: number) =>
+  (id: string, describedBy?: string) => (
+    <input
+      id={id}
+      className={INPUT_CLASS}
+      value={form[key]}
+      maxLength={maxLength}
+      onChange={(e) => set(key, e.target.value)}
+      aria-invalid={describedBy ? true : undefined}
+      aria-describedby={describedBy}
+    />
+  );
+
+export function NewsletterFields(props: NewsletterFieldsProps) {
+  const { form, errors, set, disabled } = props;
+  const ids = useId();
+  const audienceError = errorFor(errors, 'audience');
+  // Kept in the form's order, so the same choice always reads the same.
+  const toggle = (id: Audience, on: boolean) =>
+    set(
+      'audience',
+      on ? AUDIENCE_OPTIONS.map((o) => o.id).filter((a) => a === id || form.audience.includes(a)) : form.audience.filter((a) => a !== id),
+    );
+
+  return (
+    <fieldset disabled={disabled} className="space-y-5">
+      <Field label="Subject" error={errorFor(errors, 'subject')}>
+        {line(props, 'subject', 200)}
+      </Field>
+      <Field label="Preview text" error={errorFor(errors, 'previewText')} hint="Shown by inboxes next to the subject. Optional.">
+        {line(props, 'previewText', 300)}
+      </Field>
+      <BodyField
+        label="Body"
+        hint={BODY_HINT}
+        value={form.body}
+        onChange={(value) => set('body', value)}
+        error={errorFor(errors, 'body')}
+        disabled={disabled}
+      />
+      <Field label="Access Level" error={errorFor(errors, 'accessLevel')} hint="Readers at this level or above get the whole issue.">
+        {(id) => (
+          <select
+            id={id}
+            className={INPUT_CLASS}
+            value={form.accessLevel}
+            onChange={(e) => set('accessLevel', e.target.value as AccessLevel)}
+          >
+            {ACCESS_LEVELS.map((level) => (
+              <option key={level} value={level}>
+                {accessLabel(level)}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <fieldset aria-describedby={audienceError ? `${ids}-audience-error` : undefined}>
+        <legend className="text-sm font-medium text-slate-700">Audience</legend>
+        <div className="mt-2 flex flex-wrap gap-x-6 gap-y-2">
+          {AUDIENCE_OPTIONS.map((option) => (
+            <label key={option.id} className="inline-flex items-center gap-2 text-sm text-slate-700">
+              <input
+                type="checkbox"
+                checked={form.audience.includes(option.id)}
+                onChange={(e) => toggle(option.id, e.target.checked)}
+                className="h-4 w-4 rounded border-slate-300"
+              />
+              {option.label}
+            </label>
+          ))}
+        </div>
+        {audienceError && (
+          <p id={`${ids}-audience-error`} className="mt-1 text-sm text-red-700">
+            {audienceError}
+          </p>
+        )}
+      </fieldset>
+    </fieldset>
+  );
+}

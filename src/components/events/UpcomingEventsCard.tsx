@@ -1,0 +1,84 @@
+/**
+ * The account page's "Your upcoming events": the events the member registered for that are not over,
+ * soonest first, each with its start in the member's own time zone, a link to its page and, once it
+ * opens (15 minutes before the start), the join button. Browser only.
+ */
+import { useEffect, useState } from 'react';
+import { fetchMyEvents, type MyEvent } from './events-api.ts';
+import { JoinLink } from './JoinLink.tsx';
+import { useMoment } from './use-moment.ts';
+
+type State = { status: 'loading' } | { status: 'error' } | { status: 'ready'; events: MyEvent[] };
+
+const when = (startsAt: string) =>
+  new Date(startsAt).toLocaleString([], {
+    weekday: 'short',
+    month: 'long',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+    timeZoneName: 'short',
+  });
+
+export function UpcomingEventsCard({ className }: { className: string }) {
+  const [state, setState] = useState<State>({ status: 'loading' });
+  const [attempt, setAttempt] = useState(0);
+  const now = useMoment(state.status === 'ready' ? state.events.map((e) => Date.parse(e.joinOpensAt)) : []);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    fetchMyEvents(controller.signal)
+      .then((result) => setState(result.ok ? { status: 'ready', events: result.data.events } : { status: 'error' }))
+      .catch(() => undefined); // aborted
+    return () => controller.abort();
+  }, [attempt]);
+
+  return (
+    <section aria-labelledby="upcoming-events-heading" className={className}>
+      <h2 id="upcoming-events-heading" className="text-lg font-semibold text-slate-900">
+        Your upcoming events
+      </h2>
+      {state.status === 'loading' && <div aria-hidden="true" className="mt-4 h-12 animate-pulse rounded-lg bg-slate-100" />}
+      {state.status === 'error' && (
+        <div className="mt-4">
+          <p className="text-slate-600">We could not load your events.</p>
+          <button
+            type="button"
+            onClick={() => {
+              setState({ status: 'loading' });
+              setAttempt((n) => n + 1);
+            }}
+            className="mt-3 min-h-11 rounded-lg px-5 py-2.5 text-sm font-semibold ring-1 ring-inset ring-slate-300"
+          >
+            Retry
+          </button>
+        </div>
+      )}
+      {state.status === 'ready' && state.events.length === 0 && (
+        <p className="mt-4 text-slate-600">
+          You have not registered for an upcoming event.{' '}
+          <a href="/events" className="font-semibold text-brand-700 underline">
+            Browse events
+          </a>
+        </p>
+      )}
+      {state.status === 'ready' && state.events.length > 0 && (
+        <ul className="mt-4 flex flex-col gap-4">
+          {state.events.map((event) => (
+            <li key={event.slug} className="flex flex-wrap items-center justify-between gap-3">
+              <div>
+                <a href={`/events/${encodeURIComponent(event.slug)}`} className="font-semibold text-brand-700 hover:underline">
+                  {event.title}
+                </a>
+                <p className="text-sm text-slate-600">{event.cancelled ? 'Cancelled' : when(event.startsAt)}</p>
+              </div>
+              {!event.cancelled && event.entitled && event.format === 'online' && now >= Date.parse(event.joinOpensAt) && (
+                <JoinLink slug={event.slug} open opensAt={new Date(event.joinOpensAt)} />
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

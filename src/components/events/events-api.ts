@@ -1,0 +1,48 @@
+/**
+ * The events islands' calls, through the typed clients of src/lib/browser/api.ts (answer types come
+ * from functions/events/routes.ts). Visitors ask for the seats left without a token; everything else
+ * goes with the member's. Browser only.
+ */
+import { api, call, publicApi, type ApiData } from '../../lib/browser/api.ts';
+
+const param = (slug: string) => ({ param: { slug: encodeURIComponent(slug) } });
+
+export type RegistrationState = ApiData<(typeof api.events)[':slug']['registration']['$get']>;
+export type MyEvent = ApiData<typeof api.myEvents.index.$get>['events'][number];
+export type Registrants = ApiData<(typeof api.eventsAdmin)[':slug']['registrants']['$get']>;
+
+/** Whether the caller holds a seat and how many are left (visitors: the seats only). */
+export function fetchRegistration(slug: string, signedIn: boolean, signal?: AbortSignal) {
+  const client = signedIn ? api.events : publicApi.events;
+  return call((o) => client[':slug'].registration.$get(param(slug), o), { signal });
+}
+
+/** Takes a seat (the confirmation mail with the calendar file follows). */
+export function register(slug: string) {
+  return call((o) => api.events[':slug'].registration.$post(param(slug), o));
+}
+
+/** Gives the seat back. */
+export function cancelRegistration(slug: string) {
+  return call((o) => api.events[':slug'].registration.$delete(param(slug), o));
+}
+
+/** The join URL, once the link has opened (409 before). */
+export function fetchJoinLink(slug: string, signal?: AbortSignal) {
+  return call((o) => api.events[':slug'].join.$get(param(slug), o), { signal });
+}
+
+/** The recording's URL, for a registrant. */
+export function fetchRecording(slug: string) {
+  return call((o) => api.events[':slug'].recording.$get(param(slug), o));
+}
+
+/** The member's upcoming events (the account page). */
+export function fetchMyEvents(signal?: AbortSignal) {
+  return call((o) => api.myEvents.index.$get({}, o), { signal });
+}
+
+/** An event's registrants (staff). */
+export function fetchRegistrants(slug: string, signal?: AbortSignal) {
+  return call((o) => api.eventsAdmin[':slug'].registrants.$get(param(slug), o), { signal });
+}

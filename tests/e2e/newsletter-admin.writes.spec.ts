@@ -1,0 +1,155 @@
+/**
+ * The admin dashboard's Newsletter tab in the browser (writes issues and mail, so it runs with the
+ * writing tests): an editor, who sees no other tab, writes an issue, previews it as each level (the
+ * premium part only in the premium copy), sends a test to themself (it lands in the outbox, cut at
+ * the level asked for), schedules it in their own time zone (the list says when, in that zone) and
+ * cancels the schedule; a free member gets no Newsletter tab and the API refuses them.
+ */
+import { TZDate } from '@date-fns/tz';
+import { format } from 'date-fns';
+import { expect, test, type Page } from '@playwright/test';
+import { and, eq } from 'drizzle-orm';
+import { utcInstant } from '#shared/events/time.ts';
+import { openDatabase } from '../../functions/platform/db/client.ts';
+import { emails } from '../../functions/email/tables.ts';
+import { newsletterIssues } from '../../functions/newsletter/tables.ts';
+import { DEMO_PASSWORD } from '../../functions/users/demo.ts';
+import { quietLogger } from '../support/fixtures.ts';
+import { seriousViolations } from './axe.ts';
+import { signedInMember } from './members.ts';
+
+const EDITOR = 'editor@demo.beacongrowth.co';
+const ZONE = 'America/New_York';
+const PUBLIC_LINE = 'Everyone reads this opening about search trends.';
+const PREMIUM_LINE = 'Only premium readers see the full keyword playbook.';
+
+test.use({ timezoneId: ZONE });
+
+const toastTitled = (page: Page, title: string) => page.locator('#toast-region [data-toast]').filter({ hasText: title });
+
+async function withSiteDb<T>(run: (db: Awaited<ReturnType<typeof openDatabase>>['db']) => Promise<T>): Promise<T> {
+  const database = await openDatabase({ kind: 'postgres', url: process.env.TEST_SITE_DB_URL!, poolSize: 1 }, quietLogger());
+  try {
+    return await run(database.db);
+  } finally {
+    await database.close();
+  }
+}
+
+async function signInAsEditor(page: Page): Promise<void> {
+  await page.goto('/signin?redirect=%2Fadmin');
+  const form = page.locator('main form[aria-label="Sign in"]');
+  await form.getByLabel('Email').fill(EDITOR);
+  await form.getByLabel('Password').fill(DEMO_PASSWORD);
+  await form.getByRole('button', { name: 'Sign In' }).click();
+  await page.waitForURL((url) => url.pathname === '/admin');
+  await expect(page.getByRole('heading', { level: 1, name: 'Admin Dashboard' })).toBeVisible();
+}
+
+test('an editor writes an issue, previews it as each level, tests it, schedules it in their zone and cancels the schedule', async ({
+  page,
+}) => {
+  const subject = `Search trends ${Date.now()}`;
+  // Tomorrow at 09:30 on the editor's clock in New York.
+  const day = format(new TZDate(Date.now() + 86_400_000, ZONE), 'yyyy-MM-dd');
+  const local = `${day}T09:30`;
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  const shown = `${format(new Date(y, m - 1, d, 9, 30), 'MMMM d, yyyy, HH:mm')} (${ZONE})`;
+  try {
+    await signInAsEditor(page);
+    // An editor has the Newsletter tab and nothing else (those tabs are admins').
+    await expect(page.getByRole('tab')).toHaveText(['Newsletter']);
+    await page.getByRole('button', { name: 'New issue' }).click();
+
+    const form = page.getByRole('form', { name: 'Newsletter issue' });
+    await form.getByRole('button', { name: 'Save draft' }).click();
+    await expect(form.getByText('subject is required')).toBeVisible();
+    await form.getByLabel('Subject').fill(subject);
+    await expect(form.getByText('subject is required')).toHaveCount(0);
+    await form.getByLabel('Preview text').fill('What moved in search this month');
+    await form.getByLabel('Body').fill(`${PUBLIC_LINE}\n\n<!-- preview -->\n\n${PREMIUM_LINE}`);
+    await form.getByLabel('Access Level').selectOption('premium');
+    await form.getByRole('checkbox', { name: 'Free members' }).check();
+    // (Before any preview: axe cannot enter the preview's script-less frame.)
+    expect(await seriousViolations(page)).toEqual([]);
+
+    // Each level's copy: the premium part only in the premium one, an upgrade call in the others.
+    for (const level of ['Visitor', 'Free', 'Subscriber', 'Premium']) {
+      await page.getByRole('group', { name: 'Preview as' }).getByRole('button', { name: level, exact: true }).click();
+      const copy = page.frameLocator(`iframe[title="Preview as ${level}"]`).locator('body');
+      await expect(copy).toContainText(PUBLIC_LINE);
+      const text = page.getByTestId('preview-text');
+      await expect(text).toContainText(PUBLIC_LINE);
+      if (level === 'Premium') {
+        await expect(copy).toContainText(PREMIUM_LINE);
+        await expect(text).toContainText(PREMIUM_LINE);
+      } else {
+        await expect(copy).not.toContainText(PREMIUM_LINE);
+        await expect(text).not.toContainText(PREMIUM_LINE);
+      }
+    }
+    await expect(page.getByTestId('issue-status')).toHaveText('Draft');
+
+    // A test copy to the editor, cut at the level asked for.
+    await page.getByLabel('Test copy level').selectOption('subscriber');
+    await page.getByRole('button', { name: 'Send test to me' }).click();
+    await expect(toastTitled(page, 'Test sent')).toContainText(EDITOR);
+    const tests = await withSiteDb((db) =>
+      db
+        .select()
+        .from(emails)
+        .where(and(eq(emails.to, EDITOR), eq(emails.subject, `[Test] ${subject}`))),
+    );
+    expect(tests).toHaveLength(1);
+    expect(tests[0]!.bodyText).toContain(PUBLIC_LINE);
+    expect(tests[0]!.bodyText).not.toContain(PREMIUM_LINE);
+
+    // Scheduled on the editor's clock; the server keeps the instant that names.
+    await page.getByLabel(`Send at (${ZONE})`).fill(local);
+    await page.getByRole('button', { name: 'Schedule', exact: true }).click();
+    await expect(toastTitled(page, 'Scheduled')).toBeVisible();
+    await expect(page.getByTestId('editor-schedule')).toHaveText(`Scheduled for ${shown}`);
+    const [row] = await withSiteDb((db) => db.select().from(newsletterIssues).where(eq(newsletterIssues.subject, subject)));
+    expect(row!.sendAt?.toISOString()).toBe(utcInstant(local, ZONE));
+    expect(row!.timeZone).toBe(ZONE);
+
+    await page.getByRole('button', { name: 'Back to issues' }).click();
+    const listed = page.getByRole('listitem', { name: subject });
+    await expect(listed.getByTestId('issue-status')).toHaveText('Scheduled');
+    await expect(listed.getByTestId('issue-when')).toHaveText(`Scheduled for ${shown}`);
+    await expect(listed.getByTestId('issue-meta')).toHaveText(
+      'To Newsletter subscribers, Free members, Subscribers and Premium members · Premium level',
+    );
+
+    await listed.getByRole('button', { name: subject }).click();
+    await page.getByRole('button', { name: 'Cancel schedule' }).click();
+    await expect(toastTitled(page, 'Schedule cancelled')).toBeVisible();
+    await expect(page.getByTestId('issue-status')).toHaveText('Draft');
+    await page.getByRole('button', { name: 'Back to issues' }).click();
+    await expect(listed.getByTestId('issue-status')).toHaveText('Draft');
+    await expect(listed.getByTestId('issue-when')).toHaveCount(0);
+  } finally {
+    await withSiteDb(async (db) => {
+      await db.delete(newsletterIssues).where(eq(newsletterIssues.subject, subject));
+      await db.delete(emails).where(eq(emails.subject, `[Test] ${subject}`));
+    });
+  }
+});
+
+test('a free member gets no Newsletter tab, and the newsletter API refuses them', async ({ page }) => {
+  await signedInMember(page, 'newsletter-not-staff');
+  await page.goto('/admin');
+  await page.waitForURL((url) => url.pathname === '/');
+  await expect(page.getByRole('tab', { name: 'Newsletter' })).toHaveCount(0);
+  const token = await page.evaluate(() => {
+    const key = Object.keys(localStorage).find((k) => /^sb-.+-auth-token$/.test(k))!;
+    return (JSON.parse(localStorage.getItem(key)!) as { access_token: string }).access_token;
+  });
+  const headers = { authorization: `Bearer ${token}` };
+  expect((await page.request.get('/api/admin/newsletter/issues', { headers })).status()).toBe(403);
+  const create = await page.request.post('/api/admin/newsletter/issues', {
+    headers,
+    data: { subject: 'Not mine', previewText: '', body: 'Hello', accessLevel: 'free', audience: ['newsletter'] },
+  });
+  expect(create.status()).toBe(403);
+});
