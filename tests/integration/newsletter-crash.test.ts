@@ -30,15 +30,13 @@ const MAILED = MEMBERS + VISITORS - SUPPRESSED;
 /** An issue to premium members and the list, some list addresses suppressed; answers its id. */
 async function sendIssue(t: TestApp, tag: string): Promise<string> {
   const db = t.database.db;
-  await db
-    .insert(profiles)
-    .values(
-      Array.from({ length: MEMBERS }, (_, i) => ({
-        id: randomUUID(),
-        email: `member${i}-${tag}@crash.test`,
-        accessLevel: 'premium' as const,
-      })),
-    );
+  await db.insert(profiles).values(
+    Array.from({ length: MEMBERS }, (_, i) => ({
+      id: randomUUID(),
+      email: `member${i}-${tag}@crash.test`,
+      accessLevel: 'premium' as const,
+    })),
+  );
   await db
     .insert(newsletterSubscribers)
     .values(Array.from({ length: VISITORS }, (_, i) => ({ email: `reader${i}-${tag}@crash.test`, status: 'confirmed' as const })));

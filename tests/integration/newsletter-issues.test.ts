@@ -408,6 +408,34 @@ describe.each(DATABASE_KINDS)('newsletter issues on %s', (kind) => {
     expect((await json<{ html: string }>(allowed)).html).toContain(GATED);
   });
 
+  it('spreads the copies over minutes at NEWSLETTER_RATE_PER_MINUTE', async () => {
+    const readers = Array.from({ length: 5 }, (_, i) => `rate-reader-${i}-${kind}@issues.test`);
+    await t.database.db.insert(newsletterSubscribers).values(readers.map((email) => ({ email, status: 'confirmed' as const })));
+    const capped = await createTestApp(kind, t.database, { NEWSLETTER_RATE_PER_MINUTE: '2' });
+    try {
+      const editor = (
+        await t.database.db
+          .select()
+          .from(profiles)
+          .where(eq(profiles.email, address('editor')))
+      )[0]!;
+      const viewer = { id: editor.id, email: editor.email, role: editor.role, accessLevel: editor.accessLevel };
+      const { id } = await capped.services.newsletterIssues.create(viewer, {
+        subject: 'Rated notes',
+        previewText: '',
+        body: 'Short.',
+        accessLevel: 'free',
+        audience: ['newsletter'],
+      });
+      const started = Date.now();
+      await capped.services.newsletterIssues.send(id);
+      const minutes = (await mailOf(id)).map((m) => Math.round((m.nextAttemptAt.getTime() - started) / 60_000)).sort();
+      expect(minutes).toEqual([0, 0, 1, 1, 2]);
+    } finally {
+      await capped.close();
+    }
+  });
+
   it("exports a member's copies and erases them with the account, keeping the suppression", async () => {
     const data = await json<Record<string, unknown>>(api('premium-default', '/api/users/me/export'));
     expect((data.newsletterCopies as unknown[]).length).toBe(3);

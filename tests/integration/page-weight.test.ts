@@ -14,9 +14,10 @@ import { startServer, type RunningServer } from '../../functions/main.ts';
 import { htmlWeight, kb, pageWeight, type PageWeight } from '../../scripts/bench/page-weight.ts';
 import { quietLogger } from '../support/fixtures.ts';
 import { tempDir } from '../support/temp.ts';
+import { DEMO_PASSWORD } from '../../functions/users/demo.ts';
 
 /** Pages rendered per request: no built file, so they are fetched from a server on the test build. */
-const ON_DEMAND = new Set(['/', '/blog', '/courses', '/tools', '/market', '/events']);
+const ON_DEMAND = new Set(['/', '/blog', '/courses', '/tools', '/market', '/events', '/newsletter']);
 let server: RunningServer | undefined;
 
 beforeAll(async () => {
@@ -59,6 +60,7 @@ const PAGES = [
   '/pricing',
   '/privacy-policy',
   '/terms-of-service',
+  '/newsletter',
 ];
 
 describe('marketing page weight', () => {
@@ -102,6 +104,43 @@ describe('content page weight', () => {
       expect(weight.islandGzipBytes, `${page}: the island (React and the gated part) is measured`).toBeGreaterThan(30 * 1024);
       expect(weight.gzipBytes, `${page}: ${kb(weight.gzipBytes)} (${weight.files.join(', ')})`).toBeLessThanOrEqual(100 * 1024);
     }
+  });
+});
+
+describe('newsletter issue page weight', () => {
+  const client = path.join(inject('testEnv').distDir, 'client');
+
+  it("an archived issue's page ships its body island within 100 KB of gzip JavaScript", async () => {
+    // Sent by the demo admin through the API, as staff would.
+    const signIn = await fetch(`${server!.url}/auth/v1/token?grant_type=password`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'admin@demo.beacongrowth.co', password: DEMO_PASSWORD }),
+    });
+    const headers = {
+      authorization: `Bearer ${((await signIn.json()) as { access_token: string }).access_token}`,
+      'content-type': 'application/json',
+    };
+    const created = await fetch(`${server!.url}/api/admin/newsletter/issues`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        subject: 'Weighed issue',
+        previewText: '',
+        body: 'Open.\n\n<!-- preview -->\n\nGated.',
+        accessLevel: 'subscriber',
+        audience: ['premium'],
+      }),
+    });
+    const { id } = (await created.json()) as { id: string };
+    const sent = await fetch(`${server!.url}/api/admin/newsletter/issues/${id}/send`, { method: 'POST', headers });
+    const { slug } = ((await sent.json()) as { issue: { slug: string } }).issue;
+    const res = await fetch(`${server!.url}/newsletter/${slug}`);
+    expect(res.status).toBe(200);
+    const weight = htmlWeight(client, await res.text(), `/newsletter/${slug}`);
+    expect(weight.islands).toBe(1);
+    expect(weight.islandGzipBytes, 'the island (React and the gated body) is measured').toBeGreaterThan(30 * 1024);
+    expect(weight.gzipBytes, kb(weight.gzipBytes)).toBeLessThanOrEqual(100 * 1024);
   });
 });
 
