@@ -28,6 +28,7 @@ import { createEventService } from './events/service.ts';
 import { createEventNotices } from './events/notices.ts';
 import { createRegistrantList } from './events/registrants.ts';
 import { createEventStore } from './events/store.ts';
+import { createEventChanges } from './events/changes.ts';
 import { CONTENT_CHANNEL } from './content/store.ts';
 import { openDatabase, type Database } from './platform/db/client.ts';
 import { createEmailService } from './email/service.ts';
@@ -39,9 +40,9 @@ import { createLeadService } from './leads/service.ts';
 import type { Logger } from './platform/logger.ts';
 import { createTokens } from './platform/tokens.ts';
 import { createNewsletterService } from './newsletter/service.ts';
-import { createIssueSender } from './newsletter/sending.ts';
-import { createIssueService } from './newsletter/issues.ts';
-import { createNewsletterArchive } from './newsletter/archive.ts';
+import { createIssueSender } from './newsletter/issues/sending.ts';
+import { createIssueService } from './newsletter/issues/service.ts';
+import { createNewsletterArchive } from './newsletter/archive/service.ts';
 import { createIssueStore } from './newsletter/issues/store.ts';
 import { createWebhookInbox } from './platform/webhooks/index.ts';
 import { pickPaymentProvider } from './payments/index.ts';
@@ -205,6 +206,8 @@ export async function createServices(config: Config, logger: Logger, options: Se
     outbox.connect({ onReport: (tx, report) => newsletter.suppress(tx, report) });
     // Purchases open items whatever the level.
     gated.connect({ owns: (userId, type, slug) => billing.owns(userId, type, slug) });
+    // Staff's writes to an event, in their transaction: no removal while members hold seats; a move mails them.
+    content.connect({ onWrite: createEventChanges({ outbox, siteUrl }) });
     // A member's export and deletion ask each domain keeping their data, in the export's order.
     users.personalData.register(createNewsletterStore, createLeadStore, createContactStore, createProgressStore, (tx) => ({
       personalData: async ({ id }) => ({ billing: await createPaymentStore(tx).personalData(id) }),
@@ -284,7 +287,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
         if (config.email.worker) await mail.worker.start();
         // Every instance ticks: each reminder is claimed once whoever looks (functions/events/notices.ts).
         eventNotices.start();
-        // Every instance ticks too: a due issue is claimed once whoever looks (functions/newsletter/sending.ts).
+        // Every instance ticks too: a due issue is claimed once whoever looks (functions/newsletter/issues/sending.ts).
         newsletterSender.start();
         prune = setInterval(() => {
           void limiter.prune().catch(() => undefined);

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { splitFrontmatter } from './mdx-source.ts';
-import { renderBody, sanitizeBody, splitPreview } from './render.ts';
+import { BodyRenderError, renderBody, sanitizeBody, splitPreview } from './render.ts';
 
 describe('splitPreview', () => {
   it.each([
@@ -47,8 +47,36 @@ describe('renderBody', () => {
     expect(html).not.toMatch(/onclick|style=/i);
   });
 
-  it('refuses MDX that imports anything', () => {
-    expect(() => renderBody('import X from "./x.js"\n\n<X />', 'mdx')).toThrow();
+  it('refuses MDX that imports anything, as a 422 on the body', () => {
+    expect(() => renderBody('import X from "./x.js"\n\n<X />', 'mdx')).toThrow(BodyRenderError);
+  });
+
+  it.each([
+    ['a thousand nested quotes', `${'>'.repeat(1000)} x`],
+    ['a thousand nested list items', `${'- '.repeat(1000)}x`],
+    ['a list indented a thousand levels deep', Array.from({ length: 1000 }, (_, i) => `${' '.repeat(2 * i)}- x`).join('\n')],
+  ])('refuses %s before parsing, with a 422 field error on the body', (_, source) => {
+    const started = Date.now();
+    let thrown: unknown;
+    try {
+      renderBody(source, 'markdown');
+    } catch (err) {
+      thrown = err;
+    }
+    expect(thrown).toBeInstanceOf(BodyRenderError);
+    expect(thrown).toMatchObject({ status: 422, fields: { body: ['Quotes and lists may be nested at most 20 levels deep'] } });
+    // The parser took tens of seconds on the indented list before it overflowed; the check takes none.
+    expect(Date.now() - started).toBeLessThan(500);
+  });
+
+  it('turns a stack overflow inside the parser into the same 422 (nesting the line check cannot see)', () => {
+    expect(() => renderBody(`${'*'.repeat(3000)}x${'*'.repeat(3000)}`, 'markdown')).toThrow(
+      expect.objectContaining({ status: 422, message: expect.stringContaining('nested too deeply') }),
+    );
+  });
+
+  it('renders nesting up to the limit', () => {
+    expect(renderBody(`${'>'.repeat(20)} deep`, 'markdown')).toContain('deep');
   });
 
   it('keeps only safe link and image targets', () => {

@@ -8,6 +8,11 @@
  * An author may end a public preview with a line holding only `{/* preview *\/}` (MDX) or
  * `<!-- preview -->` (Markdown): the part above it renders into the public page for everyone and for
  * search engines; the whole body stays behind the gate.
+ *
+ * A body that cannot render is the writer's problem, never the server's: nesting deeper than
+ * `MAX_NESTING` is refused before parsing (the parser recurses per level and would overflow the
+ * stack), and any other failure of the compiler becomes the same `BodyRenderError` (422, a field
+ * error on `body`), so no caller answers 5xx or loops on it.
  */
 import { evaluateSync } from '@mdx-js/mdx';
 import { createElement } from 'react';
@@ -15,10 +20,18 @@ import * as runtime from 'react/jsx-runtime';
 import { renderToStaticMarkup } from 'react-dom/server';
 import remarkGfm from 'remark-gfm';
 import sanitizeHtml from 'sanitize-html';
+import { blockNesting, MAX_NESTING, NESTING_MESSAGE, PREVIEW_MARKER } from '#shared/content/markdown.ts';
+import { AppError } from '../platform/errors.ts';
 
 export type BodyFormat = 'mdx' | 'markdown';
 
-const PREVIEW_MARKER = /^[ \t]*(?:\{\/\*[ \t]*preview[ \t]*\*\/\}|<!--[ \t]*preview[ \t]*-->)[ \t]*$/im;
+/** A body that cannot be rendered: 422 with a field error on `body` (the cause, if any, is kept for the log). */
+export class BodyRenderError extends AppError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('validation_failed', message, { fields: { body: [message] } });
+    if (options?.cause !== undefined) this.cause = options.cause;
+  }
+}
 
 /** The body split at the author's preview marker; `preview` is undefined when there is none. */
 export function splitPreview(source: string): { preview?: string; body: string } {
@@ -75,14 +88,22 @@ export function sanitizeBody(html: string): string {
 /**
  * Renders a body to sanitised HTML. MDX is run with no components and no imports (a body that
  * imports something fails, loudly, when the server starts); Markdown allows no embedded HTML.
+ * Throws `BodyRenderError` for a body nested too deep or one the compiler cannot take.
  */
 export function renderBody(source: string, format: BodyFormat): string {
   if (!source.trim()) return '';
-  const { default: Content } = evaluateSync(source, {
-    ...runtime,
-    format: format === 'mdx' ? 'mdx' : 'md',
-    remarkPlugins: [remarkGfm],
-    development: false,
-  });
-  return sanitizeBody(renderToStaticMarkup(createElement(Content)));
+  if (blockNesting(source) > MAX_NESTING) throw new BodyRenderError(NESTING_MESSAGE);
+  try {
+    const { default: Content } = evaluateSync(source, {
+      ...runtime,
+      format: format === 'mdx' ? 'mdx' : 'md',
+      remarkPlugins: [remarkGfm],
+      development: false,
+    });
+    return sanitizeBody(renderToStaticMarkup(createElement(Content)));
+  } catch (err) {
+    // A stack overflow (nesting the line check cannot see, such as thousands of nested emphases) or a compile error.
+    const reason = err instanceof RangeError ? 'The text is nested too deeply to display' : 'The text could not be displayed';
+    throw new BodyRenderError(`${reason}: ${err instanceof Error ? err.message : String(err)}`.slice(0, 300), { cause: err });
+  }
 }

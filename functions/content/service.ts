@@ -1,8 +1,10 @@
 /**
  * The one content service: MDX items from git and database items from the creator tools, merged
  * into one list per type. On a slug clash the reviewed MDX file wins and the row is reported.
- * Writes notify every instance (Postgres NOTIFY, delivered on commit) and local listeners. This file
- * holds the reads and assembles the writes (writes.ts: the creator tools' checks and transactions).
+ * Writes notify every instance (Postgres NOTIFY, delivered on commit) and local listeners, and run
+ * the write hook in their transaction (`connect`: another domain's rules about a change, such as the
+ * events' registrants, without content importing that domain). This file holds the reads and
+ * assembles the writes (writes.ts: the creator tools' checks and transactions).
  */
 import {
   CONTENT_REGISTRY,
@@ -13,13 +15,15 @@ import {
   type ContentItemOf,
   type ContentType,
 } from '#shared/content/registry.ts';
-import type { Db } from '../platform/db/client.ts';
+import type { Db, DbOrTx } from '../platform/db/client.ts';
 import type { ContentRow } from './tables.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { MdxSource } from './mdx-source.ts';
 import { itemFromRow } from './rows.ts';
 import { createContentStore } from './store.ts';
-import { createContentWrites } from './writes.ts';
+import { createContentWrites, type ContentWriteHook } from './writes.ts';
+
+export type { ContentChange, ContentWriteHook } from './writes.ts';
 
 export interface ContentServiceDeps {
   db: Db;
@@ -33,7 +37,9 @@ export function createContentService({ db, mdx, logger, downloadHosts = [] }: Co
   const store = createContentStore(db);
   const listeners = new Set<(type: ContentType) => void>();
   const changed = (type: ContentType) => listeners.forEach((fn) => fn(type));
-  const writes = createContentWrites({ db, store, mdx, downloadHosts, changed });
+  // Does nothing until connected, so the service can be made alone (tests, the build's reader).
+  let onWrite: ContentWriteHook = async () => undefined;
+  const writes = createContentWrites({ db, store, mdx, downloadHosts, changed, onWrite: (tx, change) => onWrite(tx, change) });
 
   const toItem = (row: ContentRow): ContentItem | undefined => {
     try {
@@ -69,6 +75,18 @@ export function createContentService({ db, mdx, logger, downloadHosts = [] }: Co
       if (fromMdx) return fromMdx as ContentItemOf<T>;
       const row = await store.findPublished(type, slug);
       return (row && toItem(row)) as ContentItemOf<T> | undefined;
+    },
+
+    /**
+     * One published item by its stable id (an MDX item's is its slug, a database item's its row's
+     * uuid, which a new slug does not change); read on `tx` when given, inside a transaction.
+     */
+    async getById<T extends ContentType>(type: T, id: string, tx?: DbOrTx): Promise<ContentItemOf<T> | undefined> {
+      const fromMdx = mdx.get(type, id);
+      if (fromMdx) return fromMdx as ContentItemOf<T>;
+      const row = await (tx ? createContentStore(tx) : store).findById(id);
+      if (!row || row.type !== type || !row.published || mdx.has(type, row.slug)) return undefined;
+      return toItem(row) as ContentItemOf<T> | undefined;
     },
 
     /** Creates a database item from unvalidated input; a missing slug is derived from the title. */
@@ -110,6 +128,11 @@ export function createContentService({ db, mdx, logger, downloadHosts = [] }: Co
           createdAt: row ? row.createdAt.toISOString() : null,
         };
       });
+    },
+
+    /** Connects the write hook (compose.ts), run in every write's transaction before it commits. */
+    connect(hooks: { onWrite: ContentWriteHook }): void {
+      onWrite = hooks.onWrite;
     },
 
     /** Subscribes to local writes; returns the unsubscribe function. */

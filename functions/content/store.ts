@@ -33,6 +33,13 @@ export function createContentStore(db: DbOrTx) {
       return row;
     },
 
+    /** The row, locked until the transaction ends (a write reads what it replaces under the lock). */
+    async lockById(id: string): Promise<ContentRow | undefined> {
+      if (!UUID.test(id)) return undefined;
+      const [row] = await db.select().from(contentItems).where(eq(contentItems.id, id)).for('update');
+      return row;
+    },
+
     /** Slugs of this type that start with `prefix`, for picking a free one. */
     async slugsLike(type: ContentType, prefix: string): Promise<string[]> {
       const rows = await db

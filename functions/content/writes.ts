@@ -1,10 +1,11 @@
 /**
  * The creator tools' writes to database items: each body is checked whole against the type's input
  * schema (no unknown fields, no outside download hosts), slugs stay unique across both sources, and
- * editors change only what they wrote. Each write and its change notice share one transaction.
+ * editors change only what they wrote. Each write, the write hook (another domain's rules about the
+ * change, connected in compose.ts) and the change notice share one transaction.
  */
 import { CONTENT_REGISTRY, inputFromDetails, type ContentItem, type ContentType } from '#shared/content/registry.ts';
-import type { Db } from '../platform/db/client.ts';
+import type { Db, Tx } from '../platform/db/client.ts';
 import type { ContentRow } from './tables.ts';
 import { downloadHostErrors } from '#shared/content/downloads.ts';
 import { AppError, fieldErrors } from '../platform/errors.ts';
@@ -64,6 +65,29 @@ function refuseUnknownFields(type: ContentType, input: unknown): void {
     });
 }
 
+/** A write to a database item, as visitors saw the item before and see it after (undefined: absent or unpublished). */
+export interface ContentChange {
+  type: ContentType;
+  before: ContentItem | undefined;
+  after: ContentItem | undefined;
+}
+
+/**
+ * Runs inside a write's transaction, after the write and before the commit: throwing refuses the
+ * write (an event with registrants is not deleted), and what it writes on `tx` commits with it.
+ */
+export type ContentWriteHook = (tx: Tx, change: ContentChange) => Promise<void>;
+
+/** The item a row shows visitors: undefined when unpublished (or no longer valid, which no channel serves either). */
+function visible(row: ContentRow | undefined): ContentItem | undefined {
+  if (!row?.published) return undefined;
+  try {
+    return itemFromRow(row);
+  } catch {
+    return undefined;
+  }
+}
+
 function isUniqueViolation(err: unknown): boolean {
   const e = err as { code?: string; cause?: { code?: string } };
   return e?.code === '23505' || e?.cause?.code === '23505';
@@ -89,9 +113,11 @@ export interface ContentWritesDeps {
   downloadHosts: readonly string[];
   /** Tells local listeners that a type's items changed (after the commit). */
   changed: (type: ContentType) => void;
+  /** Called with every write inside its transaction. */
+  onWrite: ContentWriteHook;
 }
 
-export function createContentWrites({ db, store, mdx, downloadHosts, changed }: ContentWritesDeps) {
+export function createContentWrites({ db, store, mdx, downloadHosts, changed, onWrite }: ContentWritesDeps) {
   async function freeSlug(type: ContentType, wanted: string, explicit: boolean): Promise<string> {
     const taken = new Set(await store.slugsLike(type, wanted));
     const isFree = (s: string) => !taken.has(s) && !mdx.has(type, s);
@@ -104,14 +130,25 @@ export function createContentWrites({ db, store, mdx, downloadHosts, changed }: 
     for (let n = 2; ; n++) if (isFree(`${wanted}-${n}`)) return `${wanted}-${n}`;
   }
 
-  /** Runs a write and its change notice in one transaction; maps slug races to 409. */
-  async function write<R>(type: ContentType, fn: (tx: ContentStore) => Promise<R>): Promise<R> {
+  /**
+   * Runs a write, the write hook and the change notice in one transaction; maps slug races to 409.
+   * The item written to (`id`; none for a new one) is read again under its row lock first, so the
+   * hook compares the state this write replaces, whatever another write committed meanwhile.
+   */
+  async function write(
+    type: ContentType,
+    id: string | undefined,
+    fn: (tx: ContentStore) => Promise<ContentRow | undefined>,
+  ): Promise<ContentRow | undefined> {
     try {
       const result = await db.transaction(async (tx) => {
         const txStore = createContentStore(tx);
-        const out = await fn(txStore);
+        const before = id === undefined ? undefined : await txStore.lockById(id);
+        if (id !== undefined && !before) throw new AppError('not_found', `No ${type} item with id ${id}.`);
+        const row = await fn(txStore);
+        await onWrite(tx, { type, before: visible(before), after: visible(row) });
         await txStore.notifyChanged(type);
-        return out;
+        return row;
       });
       changed(type);
       return result;
@@ -140,10 +177,10 @@ export function createContentWrites({ db, store, mdx, downloadHosts, changed }: 
       const data = parseInput(type, input);
       refuseOutsideDownloads(data, downloadHosts);
       const slug = await freeSlug(type, data.slug ?? slugify(data.title), data.slug !== undefined);
-      const row = await write(type, (tx) =>
+      const row = await write(type, undefined, (tx) =>
         tx.insert({ ...rowFromInput(type, slug, data), published, createdBy: options.createdBy ?? null }),
       );
-      return itemFromRow(row);
+      return itemFromRow(row!);
     },
 
     /** Applies a partial change to a database item and validates the result as a whole. */
@@ -166,12 +203,12 @@ export function createContentWrites({ db, store, mdx, downloadHosts, changed }: 
       const { type: _type, ...columns } = rowFromInput(type, slug, data);
       // Publishing alone writes only its flag, so it never puts back fields another write changed since the read.
       const change = !edited && published !== undefined ? { published } : published === undefined ? columns : { ...columns, published };
-      const row = await write(type, async (tx) => {
+      const row = await write(type, id, async (tx) => {
         const updated = await tx.update(id, change);
         if (!updated) throw new AppError('not_found', `No ${type} item with id ${id}.`);
         return updated;
       });
-      return itemFromRow(row);
+      return itemFromRow(row!);
     },
 
     /** A database item as its creation form holds it (the type's input fields only), for editing. */
@@ -189,7 +226,10 @@ export function createContentWrites({ db, store, mdx, downloadHosts, changed }: 
     /** Deletes a database item. MDX items are removed through git. */
     async remove(type: ContentType, id: string, actor?: Actor): Promise<void> {
       await changeable(type, id, actor);
-      await write(type, (tx) => tx.remove(id));
+      await write(type, id, async (tx) => {
+        await tx.remove(id);
+        return undefined;
+      });
     },
   };
 }

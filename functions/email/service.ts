@@ -3,7 +3,6 @@
  * together), the admin views of the queue, resending, and delivery events from the provider.
  */
 import { randomUUID } from 'node:crypto';
-import type { SQLWrapper } from 'drizzle-orm';
 import type { DbOrTx } from '../platform/db/client.ts';
 import type { EmailAttachment, EmailRow } from './tables.ts';
 import { AppError } from '../platform/errors.ts';
@@ -12,6 +11,8 @@ import type { DeliveryEvent } from './schema.ts';
 import { createEmailStore } from './store.ts';
 import { renderEmail, type TemplateData, type TemplateName } from './templates/index.ts';
 import type { RenderedEmail } from './templates/rendered.ts';
+
+export type { MailTally } from './store.ts';
 
 export interface EmailServiceDeps {
   db: DbOrTx;
@@ -46,11 +47,22 @@ export interface CopyRecipient {
   notBefore?: Date;
 }
 
+/** How `enqueueCopies` files the copies. */
+export interface CopyOptions {
+  /** Bulk mail (a newsletter issue) waits behind transactional mail; default false. */
+  bulk?: boolean;
+  /** The set the copies belong to, for `tally` (`newsletter:<issue id>`). */
+  batch?: string;
+}
+
 /** A bounce or complaint the provider reported about a message: the address should get no more bulk mail. */
 export interface DeliveryReport {
   to: string;
   type: 'bounced' | 'complained';
   detail: string | null;
+  /** The message reported on, and the batch it belongs to (null: none). */
+  emailId: string;
+  batch: string | null;
 }
 
 /** What the outbox tells the domains built after it, connected by compose.ts (`outbox.connect`). */
@@ -80,6 +92,7 @@ export function createEmailService({ db, from, siteUrl, maxAttempts, logger }: E
       rendered: RenderedEmail,
       placeholder: string,
       recipients: CopyRecipient[],
+      { bulk = false, batch }: CopyOptions = {},
     ): Promise<string[]> {
       const copies = recipients.map((r) => ({
         id: randomUUID(),
@@ -98,13 +111,21 @@ export function createEmailService({ db, from, siteUrl, maxAttempts, logger }: E
         template,
         maxAttempts,
         messageIdHost: new URL(siteUrl).hostname,
+        bulk,
+        batch: batch ?? null,
       };
       await createEmailStore(tx).insertCopies(message, placeholder, copies);
       return copies.map((c) => c.id);
     },
 
-    /** Where a set of messages stands (queued, sent, failed, bounced), `ids` a subquery of their ids. */
-    tally: (ids: SQLWrapper) => store.tally(ids),
+    /** Where the messages of each batch stand (queued, sent or delivered, failed), in one query; a batch with none is absent. */
+    tally: (batches: string[]) => store.tally(batches),
+
+    /**
+     * Fails the bulk mail still queued to `address` inside `tx` (a bounce, a complaint or an
+     * unsubscribe arrived mid-send), with `reason` as its error; answers the withdrawn messages.
+     */
+    withdrawBulk: (tx: DbOrTx, address: string, reason: string) => createEmailStore(tx).withdrawBulk(address, reason),
 
     /** Renders and queues a message; pass the caller's transaction as `tx` to commit with it. */
     async enqueue<N extends TemplateName>(tx: DbOrTx, input: EnqueueInput<N>): Promise<EmailRow> {
@@ -157,8 +178,11 @@ export function createEmailService({ db, from, siteUrl, maxAttempts, logger }: E
         occurredAt: event.occurredAt,
       });
       // Told on every report, a repeated one too (the hook is idempotent): a report whose hook failed is not lost when the provider retries.
-      if (email && hooks && (event.type === 'bounced' || event.type === 'complained'))
-        await hooks.onReport(db, { to: email.to, type: event.type, detail: event.detail ?? null });
+      if (email && hooks && (event.type === 'bounced' || event.type === 'complained')) {
+        const { onReport } = hooks;
+        const report: DeliveryReport = { to: email.to, type: event.type, detail: event.detail ?? null, emailId: email.id, batch: email.batch };
+        await db.transaction((tx) => onReport(tx, report));
+      }
       if (!fresh || !email) return { applied: false };
       if (event.type === 'delivered' && email.status === 'sent') {
         await store.update(email.id, { status: 'delivered', deliveredAt: event.occurredAt });

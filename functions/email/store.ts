@@ -1,5 +1,5 @@
 /** The only module that touches the emails and email_events tables. */
-import { and, asc, countDistinct, desc, eq, inArray, isNull, lt, or, sql, type SQLWrapper } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, lt, or, sql, type SQLWrapper } from 'drizzle-orm';
 import type { DbOrTx } from '../platform/db/client.ts';
 import { emailEvents, emails, type EmailRow, type NewEmailRow } from './tables.ts';
 
@@ -18,6 +18,10 @@ export interface CopiedMessage {
   maxAttempts: number;
   /** The host of each copy's Message-ID (`<id@host>`). */
   messageIdHost: string;
+  /** Bulk mail waits behind transactional mail. */
+  bulk: boolean;
+  /** The set the copies belong to (see `tally`), or null. */
+  batch: string | null;
 }
 
 /** One recipient's copy: its id, address, what replaces the placeholder, the member, and when it may go out. */
@@ -34,8 +38,9 @@ export interface MailTally {
   queued: number;
   sent: number;
   failed: number;
-  bounced: number;
 }
+
+export const NO_MAIL: MailTally = { queued: 0, sent: 0, failed: 0 };
 
 /** NOTIFY channel that wakes idle workers when mail is queued. */
 export const EMAIL_CHANNEL = 'email_queued';
@@ -64,10 +69,10 @@ export function createEmailStore(db: DbOrTx) {
         const chunk = copies.slice(i, i + COPY_ROWS);
         const column = <T>(pick: (c: MessageCopy) => T) => sql.param(chunk.map(pick));
         await db.execute(sql`insert into ${emails} (id, to_address, user_id, next_attempt_at, subject, body_html, body_text, headers,
-            from_address, reply_to, template, max_attempts)
+            from_address, reply_to, template, max_attempts, bulk, batch)
           select r.id, r.to_address, r.user_id, coalesce(r.not_before, now()), ${fill(message.subject)}, ${fill(message.html)}, ${fill(message.text)},
             ${fill(headers)}::jsonb || jsonb_build_object('Message-ID', '<' || r.id || '@' || ${message.messageIdHost} || '>'),
-            ${message.from}, ${message.replyTo}, ${message.template}, ${message.maxAttempts}
+            ${message.from}, ${message.replyTo}, ${message.template}, ${message.maxAttempts}, ${message.bulk}, ${message.batch}
           from unnest(${column((c) => c.id)}::uuid[], ${column((c) => c.to)}::text[], ${column((c) => c.fill)}::text[],
             ${column((c) => c.userId)}::text[], ${column((c) => c.notBefore?.toISOString() ?? null)}::timestamptz[])
             as r(id, to_address, fill, user_id, not_before)`);
@@ -76,26 +81,42 @@ export function createEmailStore(db: DbOrTx) {
     },
 
     /**
-     * Where a set of messages stands: waiting, sent (or delivered) and failed in one query (one
-     * snapshot, so they add up), and how many of them the provider reported bounced or complained about. `ids` is a
-     * subquery of message ids from the domain that owns the set (a newsletter issue's copies).
+     * Where the messages of each batch stand: waiting, sent (or delivered) and failed, counted in one
+     * query (one snapshot, so they add up) over the batch index. Batches with no message are absent.
      */
-    async tally(ids: SQLWrapper): Promise<MailTally> {
-      const [[row], [reported]] = await Promise.all([
-        db
-          .select({
-            queued: sql<number>`count(*) filter (where ${emails.status} = 'queued')`.mapWith(Number),
-            sent: sql<number>`count(*) filter (where ${emails.status} in ('sent', 'delivered'))`.mapWith(Number),
-            failed: sql<number>`count(*) filter (where ${emails.status} = 'failed')`.mapWith(Number),
-          })
-          .from(emails)
-          .where(inArray(emails.id, ids)),
-        db
-          .select({ n: countDistinct(emailEvents.emailId) })
-          .from(emailEvents)
-          .where(and(inArray(emailEvents.emailId, ids), inArray(emailEvents.type, ['bounced', 'complained']))),
-      ]);
-      return { queued: row?.queued ?? 0, sent: row?.sent ?? 0, failed: row?.failed ?? 0, bounced: reported?.n ?? 0 };
+    async tally(batches: string[]): Promise<Map<string, MailTally>> {
+      if (batches.length === 0) return new Map();
+      const rows = await db
+        .select({
+          batch: emails.batch,
+          queued: sql<number>`count(*) filter (where ${emails.status} = 'queued')`.mapWith(Number),
+          sent: sql<number>`count(*) filter (where ${emails.status} in ('sent', 'delivered'))`.mapWith(Number),
+          failed: sql<number>`count(*) filter (where ${emails.status} = 'failed')`.mapWith(Number),
+        })
+        .from(emails)
+        .where(inArray(emails.batch, batches))
+        .groupBy(emails.batch);
+      return new Map(rows.map(({ batch, ...tally }) => [batch!, tally]));
+    },
+
+    /**
+     * Fails the still-queued bulk messages to an address, with `reason`, so none goes out after it
+     * (a bounce, a complaint, an unsubscribe). A message a live worker holds is on its way and is
+     * left alone; one whose lease expired is taken back (its worker's late result is fenced off).
+     */
+    async withdrawBulk(address: string, reason: string): Promise<{ id: string; batch: string | null }[]> {
+      return db
+        .update(emails)
+        .set({ status: 'failed', failedAt: sql`now()`, errorMessage: reason, leaseOwner: null, leaseExpiresAt: null, updatedAt: sql`now()` })
+        .where(
+          and(
+            eq(emails.status, 'queued'),
+            eq(emails.bulk, true),
+            sql`lower(${emails.to}) = lower(${address})`,
+            or(isNull(emails.leaseExpiresAt), lt(emails.leaseExpiresAt, sql`now()`)),
+          ),
+        )
+        .returning({ id: emails.id, batch: emails.batch });
     },
 
     async findById(id: string): Promise<EmailRow | undefined> {
@@ -119,7 +140,8 @@ export function createEmailStore(db: DbOrTx) {
             or(isNull(emails.leaseExpiresAt), lt(emails.leaseExpiresAt, sql`now()`)),
           ),
         )
-        .orderBy(asc(emails.nextAttemptAt))
+        // Transactional mail (a password reset) first: a big newsletter issue never keeps it waiting.
+        .orderBy(asc(emails.bulk), asc(emails.nextAttemptAt))
         .limit(limit)
         .for('update', { skipLocked: true });
       return db

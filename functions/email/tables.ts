@@ -1,6 +1,6 @@
 /** The email domain's tables: the outbox and the delivery events the mail provider reports. */
 import { sql } from 'drizzle-orm';
-import { check, index, integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { timestamptz } from '../platform/db/columns.ts';
 
 /** A file attached to a message: small text files only (an .ics), kept in the row like the body. */
@@ -31,6 +31,10 @@ export const emails = pgTable(
     /** Small files sent with the message (a calendar invitation), their content as text. */
     attachments: jsonb('attachments').$type<EmailAttachment[]>().notNull().default([]),
     template: text('template').notNull(),
+    /** Bulk mail (a newsletter issue's copies): the worker takes every due transactional message first. */
+    bulk: boolean('bulk').notNull().default(false),
+    /** The set a message belongs to, named by the domain that sent it (`newsletter:<issue id>`), so the outbox can account for it. */
+    batch: text('batch'),
     status: text('status', { enum: EMAIL_STATUSES }).notNull().default('queued'),
     attempts: integer('attempts').notNull().default(0),
     maxAttempts: integer('max_attempts').notNull().default(6),
@@ -47,9 +51,13 @@ export const emails = pgTable(
     failedAt: timestamptz('failed_at'),
   },
   (t) => [
+    // The claim's order: transactional mail first, then by due time.
     index('emails_due_idx')
-      .on(t.nextAttemptAt)
+      .on(t.bulk, t.nextAttemptAt)
       .where(sql`${t.status} = 'queued'`),
+    index('emails_batch_idx')
+      .on(t.batch)
+      .where(sql`${t.batch} is not null`),
     index('emails_created_idx').on(t.createdAt),
     index('emails_provider_id_idx').on(t.providerMessageId),
     check('emails_status_check', sql`${t.status} in ('queued', 'sent', 'delivered', 'failed')`),

@@ -3,7 +3,7 @@ import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
 import type { EventItem } from '#shared/content/registry.ts';
 import { utcInstant } from '#shared/events/time.ts';
-import { eventCalendar } from './calendar.ts';
+import { calendarSequence, eventCalendar } from './calendar.ts';
 
 const SITE_URL = 'https://www.beacongrowth.co';
 const JOIN = 'https://meet.example.com/secret-room-42';
@@ -51,6 +51,7 @@ describe('the event calendar file (RFC 5545)', () => {
     const { calendar, events, event } = parse(ics);
     expect(calendar.getFirstPropertyValue('version')).toBe('2.0');
     expect(calendar.getFirstPropertyValue('prodid')).toEqual(expect.any(String));
+    expect(calendar.getFirstPropertyValue('method')).toBe('PUBLISH');
     expect(events).toHaveLength(1);
     expect(event.getFirstPropertyValue('uid')).toBe('seo-clinic@www.beacongrowth.co');
     const start = event.getFirstPropertyValue('dtstart') as ICAL.Time;
@@ -70,6 +71,24 @@ describe('the event calendar file (RFC 5545)', () => {
   it('keeps the UID when the file is made again, so calendars update one entry', () => {
     const again = parse(eventCalendar(makeEvent({ title: 'Renamed' }), SITE_URL, new Date())).event;
     expect(again.getFirstPropertyValue('uid')).toBe('seo-clinic@www.beacongrowth.co');
+  });
+
+  it("names a database event by its row's id, which a new slug does not change", () => {
+    const id = '0b9e4f5e-8d2a-4c55-9d53-6b1f7c2a9e10';
+    const renamed = parse(eventCalendar(makeEvent({ source: 'db', id, slug: 'renamed-clinic' }), SITE_URL, stamp)).event;
+    expect(renamed.getFirstPropertyValue('uid')).toBe(`${id}@www.beacongrowth.co`);
+  });
+
+  it('has SEQUENCE 0 until the creator tools revise the event, then a larger one for each later revision', () => {
+    expect(parse(eventCalendar(makeEvent(), SITE_URL, stamp)).event.getFirstPropertyValue('sequence')).toBe(0);
+    const first = makeEvent({ source: 'db', revisedAt: '2026-11-20T10:00:00.000Z' });
+    const moved = makeEvent({ source: 'db', revisedAt: '2026-11-20T10:00:01.000Z', startsAt: '2026-10-26T09:00:00.000Z' });
+    const [a, b] = [first, moved].map((e) => Number(parse(eventCalendar(e, SITE_URL, stamp)).event.getFirstPropertyValue('sequence')));
+    expect(a).toBe(calendarSequence(first));
+    expect(a).toBeGreaterThan(0);
+    expect(b).toBeGreaterThan(a!);
+    // An iCalendar INTEGER is 32-bit: still so for a revision in 2090.
+    expect(calendarSequence({ revisedAt: '2090-12-31T23:59:59.000Z' })).toBeLessThan(2 ** 31);
   });
 
   it('never carries the join URL or the recording', () => {

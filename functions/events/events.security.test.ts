@@ -193,7 +193,7 @@ describe.each(DATABASE_KINDS)('events API on %s', (kind) => {
     const res = await call('visitor', `/events/${live.slug}.ics`);
     expect(res.headers.get('content-type')).toBe('text/calendar; charset=utf-8');
     const ics = (await res.text()).replace(/\r\n[ \t]/g, '');
-    expect(ics).toContain(`UID:${live.slug}@`);
+    expect(ics).toContain(`UID:${live.id}@`);
     expect(ics).not.toContain('SECRET');
     expect((await call('visitor', '/events/no-such-event.ics')).status).toBe(404);
     // No answer of the public and member reads carries what is gated.

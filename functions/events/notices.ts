@@ -8,19 +8,18 @@
  * cancelled, to members whose level (read from their profile in that transaction) still lets them
  * in; the windows (#shared/events/schedule.ts) skip a reminder whose moment passed long ago, or that
  * came before the member registered, rather than send it late. The cancellation notice goes once to
- * every registration still registered when the event is cancelled, until the event's end.
+ * every registration still registered when the event is cancelled, until the event's end. Each
+ * claim's transaction reads the event again, so a batch under way when staff cancel, move or remove
+ * it stops there (the next tick works from the event as it is).
  */
-import { checkAccess } from '#shared/access.ts';
 import type { EventItem } from '#shared/content/registry.ts';
-import { hasEnded } from '#shared/events/format.ts';
-import { dueReminder, reminderDueAt, timeUntil } from '#shared/events/schedule.ts';
+import { dueReminder, hasEnded, reminderDueAt } from '#shared/events/schedule.ts';
 import type { ContentService } from '../content/service.ts';
 import type { EmailService } from '../email/service.ts';
 import type { Db } from '../platform/db/client.ts';
 import type { Logger } from '../platform/logger.ts';
-import { memberAccess } from '../users/access-level.ts';
-import { eventMailData } from './service.ts';
-import { createEventStore, type NoticeKind } from './store.ts';
+import { queueNotice } from './mails.ts';
+import { createEventStore, type NoticeKind, type Registrant } from './store.ts';
 
 /** How often every instance looks for due mail. */
 export const NOTICE_TICK_MS = 30_000;
@@ -41,18 +40,15 @@ export function createEventNotices({ db, content, outbox, siteUrl, logger, clock
   let unsubscribe: (() => void) | undefined;
   let running: Promise<number> | undefined;
 
-  /** Queues one registration's mail, if it is still unclaimed and the member may have it: true when queued. */
-  function notifyOne(event: EventItem, kind: NoticeKind, registration: { id: string; userId: string }, now: Date): Promise<boolean> {
+  /**
+   * Queues one registration's mail, if it is still unclaimed and the member may have it. 'stale' when
+   * the event, read again in this transaction, is gone or no longer the one the batch began with.
+   */
+  function notifyOne(event: EventItem, kind: NoticeKind, registration: Registrant, now: Date): Promise<'queued' | 'skipped' | 'stale'> {
     return db.transaction(async (tx) => {
-      const profile = await memberAccess(tx).byId(registration.userId);
-      if (!profile) return false;
-      if (kind !== 'cancelled' && !checkAccess(profile, event.accessLevel).allowed) return false;
-      if (!(await createEventStore(tx).claimNotice(registration.id, kind))) return false;
-      const data = eventMailData(event, siteUrl);
-      const common = { to: profile.email, userId: profile.id };
-      if (kind === 'cancelled') await outbox.enqueue(tx, { ...common, template: 'event-cancelled', data });
-      else await outbox.enqueue(tx, { ...common, template: 'event-reminder', data: { ...data, startsIn: timeUntil(event, now) } });
-      return true;
+      const current = await content.getById('event', event.id, tx);
+      if (!current || current.startsAt !== event.startsAt || current.cancelled !== (kind === 'cancelled')) return 'stale';
+      return (await queueNotice(tx, { outbox, siteUrl }, current, kind, registration, now)) ? 'queued' : 'skipped';
     });
   }
 
@@ -63,8 +59,12 @@ export function createEventNotices({ db, content, outbox, siteUrl, logger, clock
     let queued = 0;
     let after: string | undefined;
     for (;;) {
-      const batch = await store.awaiting(event.slug, kind, { registeredBy, after, limit: BATCH });
-      for (const registration of batch) if (await notifyOne(event, kind, registration, now)) queued += 1;
+      const batch = await store.awaiting(event.id, kind, { registeredBy, after, limit: BATCH });
+      for (const registration of batch) {
+        const outcome = await notifyOne(event, kind, registration, now);
+        if (outcome === 'stale') return queued;
+        if (outcome === 'queued') queued += 1;
+      }
       if (batch.length < BATCH) return queued;
       after = batch.at(-1)!.id;
     }
@@ -74,7 +74,7 @@ export function createEventNotices({ db, content, outbox, siteUrl, logger, clock
   async function tick(now: Date = clock()): Promise<number> {
     let queued = 0;
     for (const event of await content.list('event')) {
-      if (hasEnded(event, now.getTime())) continue;
+      if (hasEnded(event, now)) continue;
       const kind = event.cancelled ? 'cancelled' : dueReminder(event, now);
       if (!kind) continue;
       try {

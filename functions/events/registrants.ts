@@ -5,7 +5,7 @@
  * would take for a formula (a name starting with `=`, `+`, `-` or `@`) is prefixed with `'`.
  */
 import type { Db } from '../platform/db/client.ts';
-import { memberDirectory } from '../users/directory.ts';
+import { profilesOf } from './mails.ts';
 import type { EventService } from './service.ts';
 import { createEventStore } from './store.ts';
 
@@ -27,12 +27,18 @@ export function csvCell(value: string): string {
 
 export function createRegistrantList({ db, events }: { db: Db; events: EventService }) {
   const store = createEventStore(db);
-  const directory = memberDirectory(db);
 
   async function list(slug: string) {
     const event = await events.eventOf(slug);
-    const rows = await store.registrants(slug);
-    const profiles = new Map((await directory.byIds(rows.map((r) => r.userId))).map((p) => [p.id, p]));
+    const rows = await store.registrants(event.id);
+    const profiles = new Map(
+      (
+        await profilesOf(
+          db,
+          rows.map((r) => r.userId),
+        )
+      ).map((p) => [p.id, p]),
+    );
     const registrants: Registrant[] = rows.flatMap((row) => {
       const profile = profiles.get(row.userId);
       if (!profile) return [];

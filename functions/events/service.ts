@@ -2,20 +2,22 @@
  * Webinars and events for members: registering and cancelling (one click, seats held under a
  * per-event lock), the join link and the recording (to registered members the access rule lets in,
  * checked at request time), the member's upcoming events, the calendar file, and staff's list of
- * registrants. The reminders and cancellation notices run apart (notices.ts). Events are content
- * items of type `event` (git or the creator tools), read through the content service by slug.
+ * registrants. The reminders and cancellation notices run apart (notices.ts), as do staff's changes
+ * to an event (changes.ts). Events are content items of type `event` (git or the creator tools),
+ * found by slug in the routes and kept by their stable id (`item.id`) in registrations.
  */
 import { checkAccess } from '#shared/access.ts';
 import type { EventItem } from '#shared/content/registry.ts';
-import { hasEnded } from '#shared/events/format.ts';
-import { joinOpensAt, joinWindow } from '#shared/events/schedule.ts';
+import { hasEnded, joinOpensAt, joinWindow } from '#shared/events/schedule.ts';
 import type { ContentService } from '../content/service.ts';
 import type { EmailService } from '../email/service.ts';
 import { assertAccess } from '../gated/service.ts';
 import type { Db } from '../platform/db/client.ts';
 import { AppError } from '../platform/errors.ts';
 import type { Viewer } from '../users/service.ts';
-import { calendarFilename, eventCalendar, eventUrl } from './calendar.ts';
+import { calendarFilename, eventCalendar } from './calendar.ts';
+import { calendarAttachment, eventMailData } from './mails.ts';
+import { createSeatCount } from './seat-count.ts';
 import { createEventStore } from './store.ts';
 
 export interface EventServiceDeps {
@@ -39,23 +41,12 @@ export interface RegistrationState {
 /** A link the caller may open now, or when the join link opens (the route answers 409 until then). */
 export type JoinAnswer = { open: true; url: string } | { open: false; opensAt: string };
 
-/** The mail data every event mail shares (functions/email/templates/event-mail.ts). */
-export function eventMailData(event: EventItem, siteUrl: string) {
-  return {
-    title: event.title,
-    url: eventUrl(siteUrl, event.slug),
-    startsAt: event.startsAt,
-    timeZone: event.timeZone,
-    durationMinutes: event.durationMinutes,
-    host: event.host,
-    address: event.format === 'in-person' ? event.address : undefined,
-  };
-}
-
 const forbidden = (message: string) => new AppError('forbidden', message);
+const seatsLeft = (event: EventItem, taken: number) => (event.capacity === undefined ? null : Math.max(0, event.capacity - taken));
 
 export function createEventService({ db, content, outbox, siteUrl, clock = () => new Date() }: EventServiceDeps) {
   const store = createEventStore(db);
+  const seats = createSeatCount(store);
 
   async function eventOf(slug: string): Promise<EventItem> {
     const event = await content.get('event', slug);
@@ -63,10 +54,12 @@ export function createEventService({ db, content, outbox, siteUrl, clock = () =>
     return event;
   }
 
-  const seatsLeft = (event: EventItem, taken: number) => (event.capacity === undefined ? null : Math.max(0, event.capacity - taken));
-
   async function stateOf(event: EventItem, viewer: Viewer | undefined): Promise<RegistrationState> {
-    const [row, taken] = await Promise.all([viewer ? store.find(event.slug, viewer.id) : undefined, store.seatsTaken(event.slug)]);
+    // Without a capacity there is nothing to count.
+    const [row, taken] = await Promise.all([
+      viewer ? store.find(event.id, viewer.id) : undefined,
+      event.capacity === undefined ? 0 : seats.taken(event.id),
+    ]);
     return { registered: row?.status === 'registered', seatsLeft: seatsLeft(event, taken), hasRecording: Boolean(event.recordingUrl) };
   }
 
@@ -74,7 +67,7 @@ export function createEventService({ db, content, outbox, siteUrl, clock = () =>
   async function entitledRegistrant(viewer: Viewer, slug: string, what: string): Promise<EventItem> {
     const event = await eventOf(slug);
     assertAccess(viewer, event.accessLevel, 'event');
-    const row = await store.find(slug, viewer.id);
+    const row = await store.find(event.id, viewer.id);
     if (row?.status !== 'registered') throw forbidden(`Register for this event to get its ${what}.`);
     return event;
   }
@@ -82,7 +75,39 @@ export function createEventService({ db, content, outbox, siteUrl, clock = () =>
   /** Registration closes when staff cancel the event and when it ends. */
   function assertOpen(event: EventItem): void {
     if (event.cancelled) throw new AppError('conflict', 'This event was cancelled, so registration is closed.');
-    if (hasEnded(event, clock().getTime())) throw new AppError('conflict', 'This event has ended, so registration is closed.');
+    if (hasEnded(event, clock())) throw new AppError('conflict', 'This event has ended, so registration is closed.');
+  }
+
+  /**
+   * Takes a seat and queues the confirmation with the calendar file, in one transaction under the
+   * event's lock. The event is read again under the lock: a write by staff that committed meanwhile
+   * (removed, cancelled, moved) is what this registration sees.
+   */
+  async function takeSeat(viewer: Viewer, found: EventItem): Promise<RegistrationState> {
+    const state = await db.transaction(async (tx) => {
+      const txStore = createEventStore(tx);
+      await txStore.lockEvent(found.id);
+      const event = await content.getById('event', found.id, tx);
+      if (!event) throw new AppError('not_found', 'Event not found');
+      assertAccess(viewer, event.accessLevel, 'event');
+      assertOpen(event);
+      const [existing, taken] = await Promise.all([txStore.find(event.id, viewer.id), txStore.seatsTaken(event.id)]);
+      const base = { registered: true, hasRecording: Boolean(event.recordingUrl) };
+      if (existing?.status === 'registered') return { ...base, seatsLeft: seatsLeft(event, taken), taken };
+      if (event.capacity !== undefined && taken >= event.capacity) throw new AppError('conflict', 'This event is full.');
+      await txStore.register(event.id, viewer.id);
+      await outbox.enqueue(tx, {
+        to: viewer.email,
+        template: 'event-registered',
+        data: eventMailData(event, siteUrl),
+        userId: viewer.id,
+        attachments: [calendarAttachment(event, siteUrl, clock())],
+      });
+      return { ...base, seatsLeft: seatsLeft(event, taken + 1), taken: taken + 1 };
+    });
+    const { taken, ...answer } = state;
+    seats.set(found.id, taken);
+    return answer;
   }
 
   return {
@@ -93,39 +118,21 @@ export function createEventService({ db, content, outbox, siteUrl, clock = () =>
 
     /**
      * POST /api/events/{slug}/registration: takes a seat and mails the confirmation with the calendar
-     * file, in one transaction under the event's lock, so concurrent registrations never overbook.
-     * Registering again while registered changes nothing and mails nothing.
+     * file; concurrent registrations never overbook. Registering again while registered changes
+     * nothing and mails nothing.
      */
     async register(viewer: Viewer, slug: string): Promise<RegistrationState> {
       const event = await eventOf(slug);
       assertAccess(viewer, event.accessLevel, 'event');
       assertOpen(event);
-      return db.transaction(async (tx) => {
-        const txStore = createEventStore(tx);
-        await txStore.lockEvent(slug);
-        const [existing, taken] = await Promise.all([txStore.find(slug, viewer.id), txStore.seatsTaken(slug)]);
-        const state = { registered: true, hasRecording: Boolean(event.recordingUrl) };
-        if (existing?.status === 'registered') return { ...state, seatsLeft: seatsLeft(event, taken) };
-        if (event.capacity !== undefined && taken >= event.capacity) throw new AppError('conflict', 'This event is full.');
-        await txStore.register(slug, viewer.id);
-        await outbox.enqueue(tx, {
-          to: viewer.email,
-          template: 'event-registered',
-          data: eventMailData(event, siteUrl),
-          userId: viewer.id,
-          attachments: [
-            { filename: calendarFilename(slug), contentType: 'text/calendar; charset=utf-8', content: eventCalendar(event, siteUrl) },
-          ],
-        });
-        return { ...state, seatsLeft: seatsLeft(event, taken + 1) };
-      });
+      return takeSeat(viewer, event);
     },
 
     /** DELETE /api/events/{slug}/registration: gives the seat back; without a registration, nothing changes. */
     async cancel(viewer: Viewer, slug: string): Promise<RegistrationState> {
       const event = await eventOf(slug);
       assertOpen(event);
-      await store.cancel(slug, viewer.id);
+      if (await store.cancel(event.id, viewer.id)) seats.forget(event.id);
       return stateOf(event, viewer);
     },
 
@@ -150,23 +157,26 @@ export function createEventService({ db, content, outbox, siteUrl, clock = () =>
     /** GET /api/users/me/events: the member's registrations for events not over yet, soonest first (the account page). */
     async mine(viewer: Viewer) {
       const now = clock();
-      const events = [];
-      for (const row of await store.mine(viewer.id)) {
-        const event = await content.get('event', row.eventSlug);
-        if (!event || hasEnded(event, now.getTime())) continue;
-        events.push({
-          slug: event.slug,
-          title: event.title,
-          startsAt: event.startsAt,
-          timeZone: event.timeZone,
-          durationMinutes: event.durationMinutes,
-          format: event.format,
-          cancelled: event.cancelled,
-          joinOpensAt: joinOpensAt(event).toISOString(),
-          /** Whether the member's level still lets them in (the join link asks the server anyway). */
-          entitled: checkAccess(viewer, event.accessLevel).allowed,
-        });
-      }
+      const rows = await store.mine(viewer.id);
+      const byId = new Map(rows.length ? (await content.list('event')).map((e) => [e.id, e]) : []);
+      const events = rows.flatMap((row) => {
+        const event = byId.get(row.eventId);
+        if (!event || hasEnded(event, now)) return [];
+        return [
+          {
+            slug: event.slug,
+            title: event.title,
+            startsAt: event.startsAt,
+            timeZone: event.timeZone,
+            durationMinutes: event.durationMinutes,
+            format: event.format,
+            cancelled: event.cancelled,
+            joinOpensAt: joinOpensAt(event).toISOString(),
+            /** Whether the member's level still lets them in (the join link asks the server anyway). */
+            entitled: checkAccess(viewer, event.accessLevel).allowed,
+          },
+        ];
+      });
       events.sort((a, b) => a.startsAt.localeCompare(b.startsAt));
       return { events };
     },

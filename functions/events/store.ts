@@ -1,17 +1,19 @@
 /**
- * The only module with SQL on `event_registrations`. Registering takes a per-event advisory lock
- * for the rest of the transaction, so the seat count it reads cannot change before the insert
- * commits (no overbooking, on PGlite and Postgres alike). Each reminder and the cancellation notice
- * is claimed by a conditional update (`… is null returning`), in the transaction that queues its
- * mail: two instances or a retried tick claim it once.
+ * The only module with SQL on `event_registrations`, whose rows name an event by its stable id
+ * (`item.id`). Registering takes a per-event advisory lock for the rest of the transaction, so the
+ * seat count it reads cannot change before the insert commits (no overbooking, on PGlite and Postgres
+ * alike); staff's writes to the event take the same lock (changes.ts). Each reminder and the
+ * cancellation notice is claimed by a conditional update (`… is null returning`), in the transaction
+ * that queues its mail: two instances or a retried tick claim it once.
  */
 import { and, asc, count, eq, gt, isNull, lte, sql } from 'drizzle-orm';
+import type { ReminderKind } from '#shared/events/schedule.ts';
 import type { DbOrTx } from '../platform/db/client.ts';
 import type { DataSubject } from '../users/personal-data.ts';
 import { eventRegistrations, type RegistrationRow } from './tables.ts';
 
 /** The mail a registration is marked for once it is queued. */
-export type NoticeKind = 'day' | 'hour' | 'cancelled';
+export type NoticeKind = ReminderKind | 'cancelled';
 
 const NOTICE_COLUMN = {
   day: eventRegistrations.dayReminderAt,
@@ -20,28 +22,33 @@ const NOTICE_COLUMN = {
 } as const;
 const NOTICE_FIELD = { day: 'dayReminderAt', hour: 'hourReminderAt', cancelled: 'cancelNoticeAt' } as const;
 
+/** A registration as the mails need it. */
+export interface Registrant {
+  id: string;
+  userId: string;
+}
+
 export function createEventStore(db: DbOrTx) {
+  const registered = (eventId: string) => and(eq(eventRegistrations.eventId, eventId), eq(eventRegistrations.status, 'registered'));
+
   return {
-    /** Holds the event's lock until the transaction ends: registrations of one event take turns. */
-    async lockEvent(slug: string): Promise<void> {
-      await db.execute(sql`select pg_advisory_xact_lock(hashtext(${`event-registration:${slug}`}))`);
+    /** Holds the event's lock until the transaction ends: registrations and staff's writes to one event take turns. */
+    async lockEvent(eventId: string): Promise<void> {
+      await db.execute(sql`select pg_advisory_xact_lock(hashtext(${`event-registration:${eventId}`}))`);
     },
 
     /** A member's registration for an event, whatever its status. */
-    async find(slug: string, userId: string): Promise<RegistrationRow | undefined> {
+    async find(eventId: string, userId: string): Promise<RegistrationRow | undefined> {
       const [row] = await db
         .select()
         .from(eventRegistrations)
-        .where(and(eq(eventRegistrations.eventSlug, slug), eq(eventRegistrations.userId, userId)));
+        .where(and(eq(eventRegistrations.eventId, eventId), eq(eventRegistrations.userId, userId)));
       return row;
     },
 
     /** How many members hold a seat. */
-    async seatsTaken(slug: string): Promise<number> {
-      const [row] = await db
-        .select({ n: count() })
-        .from(eventRegistrations)
-        .where(and(eq(eventRegistrations.eventSlug, slug), eq(eventRegistrations.status, 'registered')));
+    async seatsTaken(eventId: string): Promise<number> {
+      const [row] = await db.select({ n: count() }).from(eventRegistrations).where(registered(eventId));
       return row?.n ?? 0;
     },
 
@@ -49,12 +56,12 @@ export function createEventStore(db: DbOrTx) {
      * Registers the member: a new row, or the cancelled one again (its registration time starts over,
      * so a reminder whose moment came while it was cancelled stays skipped).
      */
-    async register(slug: string, userId: string): Promise<RegistrationRow> {
+    async register(eventId: string, userId: string): Promise<RegistrationRow> {
       const [row] = await db
         .insert(eventRegistrations)
-        .values({ eventSlug: slug, userId })
+        .values({ eventId, userId })
         .onConflictDoUpdate({
-          target: [eventRegistrations.eventSlug, eventRegistrations.userId],
+          target: [eventRegistrations.eventId, eventRegistrations.userId],
           set: { status: 'registered', createdAt: sql`now()`, updatedAt: sql`now()`, cancelledAt: null },
         })
         .returning();
@@ -62,13 +69,11 @@ export function createEventStore(db: DbOrTx) {
     },
 
     /** Cancels the member's registration; undefined when there was none to cancel. */
-    async cancel(slug: string, userId: string): Promise<RegistrationRow | undefined> {
+    async cancel(eventId: string, userId: string): Promise<RegistrationRow | undefined> {
       const [row] = await db
         .update(eventRegistrations)
         .set({ status: 'cancelled', cancelledAt: sql`now()`, updatedAt: sql`now()` })
-        .where(
-          and(eq(eventRegistrations.eventSlug, slug), eq(eventRegistrations.userId, userId), eq(eventRegistrations.status, 'registered')),
-        )
+        .where(and(registered(eventId), eq(eventRegistrations.userId, userId)))
         .returning();
       return row;
     },
@@ -82,27 +87,35 @@ export function createEventStore(db: DbOrTx) {
     },
 
     /** Every registration of an event, cancelled ones included, oldest first (staff's list). */
-    registrants(slug: string): Promise<RegistrationRow[]> {
+    registrants(eventId: string): Promise<RegistrationRow[]> {
       return db
         .select()
         .from(eventRegistrations)
-        .where(eq(eventRegistrations.eventSlug, slug))
+        .where(eq(eventRegistrations.eventId, eventId))
         .orderBy(asc(eventRegistrations.createdAt), asc(eventRegistrations.id));
+    },
+
+    /** The registrations holding a seat now, in id order (a moved event's notice goes to each). */
+    current(eventId: string): Promise<Registrant[]> {
+      return db
+        .select({ id: eventRegistrations.id, userId: eventRegistrations.userId })
+        .from(eventRegistrations)
+        .where(registered(eventId))
+        .orderBy(asc(eventRegistrations.id));
     },
 
     /**
      * Up to `limit` registrations still waiting for a notice, in id order after `after`: registered,
      * not yet marked for it, and (for a reminder) registered by `registeredBy`, the moment it was due.
      */
-    awaiting(slug: string, kind: NoticeKind, options: { registeredBy?: Date; after?: string; limit: number }) {
+    awaiting(eventId: string, kind: NoticeKind, options: { registeredBy?: Date; after?: string; limit: number }): Promise<Registrant[]> {
       const { registeredBy, after, limit } = options;
       return db
         .select({ id: eventRegistrations.id, userId: eventRegistrations.userId })
         .from(eventRegistrations)
         .where(
           and(
-            eq(eventRegistrations.eventSlug, slug),
-            eq(eventRegistrations.status, 'registered'),
+            registered(eventId),
             isNull(NOTICE_COLUMN[kind]),
             registeredBy ? lte(eventRegistrations.createdAt, registeredBy) : undefined,
             after ? gt(eventRegistrations.id, after) : undefined,
@@ -123,6 +136,19 @@ export function createEventStore(db: DbOrTx) {
         .where(and(eq(eventRegistrations.id, id), eq(eventRegistrations.status, 'registered'), isNull(NOTICE_COLUMN[kind])))
         .returning({ id: eventRegistrations.id });
       return claimed.length > 0;
+    },
+
+    /**
+     * After the event moved: each reminder whose new moment is still ahead (`ahead`) is unmarked, so it
+     * goes out then; one whose moment has already passed is marked, since the "moved" mail just said
+     * when the event starts and a late reminder would repeat it.
+     */
+    async resetReminders(eventId: string, ahead: Record<ReminderKind, boolean>): Promise<void> {
+      const mark = (kind: ReminderKind) => (ahead[kind] ? null : sql`coalesce(${NOTICE_COLUMN[kind]}, now())`);
+      await db
+        .update(eventRegistrations)
+        .set({ dayReminderAt: mark('day'), hourReminderAt: mark('hour') })
+        .where(registered(eventId));
     },
 
     /** The member's part of their data export: their registrations as stored. */

@@ -1,6 +1,8 @@
 /**
  * The events domain's table: members' registrations for events (content items of type `event`, from
- * git or the database, named by slug). One row per member and event; cancelling keeps the row.
+ * git or the database), keyed on the item's stable id (`item.id`: the slug of an MDX file, the uuid of
+ * a database row), so renaming an event keeps its registrations and a new event under an old slug
+ * starts with none. One row per member and event; cancelling keeps the row.
  * Reminders and the cancellation notice are marked sent on the row in the transaction that queues
  * them, so each goes out once per registration whatever the number of instances.
  */
@@ -16,7 +18,8 @@ export const eventRegistrations = pgTable(
   'event_registrations',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    eventSlug: text('event_slug').notNull(),
+    /** The event's `item.id` (not its slug, which staff may change). */
+    eventId: text('event_id').notNull(),
     userId: uuid('user_id')
       .notNull()
       .references(() => profiles.id, { onDelete: 'cascade' }),
@@ -32,7 +35,7 @@ export const eventRegistrations = pgTable(
     cancelNoticeAt: timestamptz('cancel_notice_at'),
   },
   (t) => [
-    uniqueIndex('event_registrations_event_user_key').on(t.eventSlug, t.userId),
+    uniqueIndex('event_registrations_event_user_key').on(t.eventId, t.userId),
     index('event_registrations_user_idx').on(t.userId),
     check('event_registrations_status_check', sql`${t.status} in (${sqlList(REGISTRATION_STATUSES)})`),
   ],

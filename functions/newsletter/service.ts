@@ -12,6 +12,7 @@ import { AppError } from '../platform/errors.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { Tokens } from '../platform/tokens.ts';
 import { newsletterReaders } from '../users/newsletter-readers.ts';
+import { batchIssue } from './issues/sending.ts';
 import { createIssueStore } from './issues/store.ts';
 import { createNewsletterStore } from './store.ts';
 
@@ -56,15 +57,31 @@ export function createNewsletterService({ db, outbox, tokens, siteUrl, logger }:
     return { subscriber, version: result.claims.v };
   }
 
-  /** Ends the newsletter for the address an issue's copy went to, in one transaction. */
+  /**
+   * Fails the copies of issues still queued to the address (a bounce, a complaint or an unsubscribe
+   * arrived while an issue was sending), so nothing more goes to it; they count as failed.
+   */
+  async function withdrawCopies(tx: DbOrTx, address: string, why: string): Promise<void> {
+    const withdrawn = await outbox.withdrawBulk(tx, address, `Not sent: ${why} before this copy went out`);
+    if (withdrawn.length) logger.info({ copies: withdrawn.length }, 'newsletter copies withdrawn');
+  }
+
+  /**
+   * Ends the newsletter for the address an issue's copy went to, in one transaction: for the member
+   * who owns the address now (the copy's member only while their address is still this one, so a
+   * changed address never unsubscribes someone else), the list entry, and counts it on that copy.
+   */
   async function unsubscribeCopy(issueId: string, address: string): Promise<void> {
     await db.transaction(async (tx) => {
       const readers = newsletterReaders(tx);
-      const delivery = await createIssueStore(tx).delivery(issueId, address);
-      const userId = delivery?.userId ?? (await readers.byEmails([address]))[0]?.id;
-      if (userId) await readers.stop(userId);
+      const issues = createIssueStore(tx);
+      const owner = (await readers.byEmails([address]))[0];
+      const copy = owner ? undefined : await issues.delivery(issueId, address);
+      const member = owner ?? (copy?.userId ? await readers.byId(copy.userId) : undefined);
+      if (member && member.email.toLowerCase() === address) await readers.stop(member.id);
       await createNewsletterStore(tx).unsubscribeAddress(address);
-      await createIssueStore(tx).markUnsubscribed(issueId, address);
+      await issues.markUnsubscribed(issueId, address);
+      await withdrawCopies(tx, address, 'the reader unsubscribed');
     });
     logger.info({ issueId }, 'newsletter unsubscribed from an issue');
   }
@@ -117,9 +134,18 @@ export function createNewsletterService({ db, outbox, tokens, siteUrl, logger }:
       if (subscriber.status !== 'unsubscribed') await createNewsletterStore(db).setStatus(subscriber.id, 'unsubscribed');
     },
 
-    /** A bounce or complaint the mail provider reported (the outbox's hook): no later issue goes to the address. */
+    /**
+     * A bounce or complaint the mail provider reported (the outbox's hook, in one transaction): no
+     * later issue goes to the address, its copies still queued are withdrawn, and a report about an
+     * issue's copy counts on that issue (once per copy, however often the provider repeats it).
+     */
     async suppress(tx: DbOrTx, report: DeliveryReport): Promise<void> {
-      await createIssueStore(tx).suppress(report.to.toLowerCase(), report.type, report.detail);
+      const address = report.to.toLowerCase();
+      const issues = createIssueStore(tx);
+      await issues.suppress(address, report.type, report.detail);
+      await withdrawCopies(tx, address, `the address ${report.type}`);
+      const issueId = batchIssue(report.batch);
+      if (issueId) await issues.markBounced(issueId, report.emailId);
       logger.info({ reason: report.type }, 'newsletter address suppressed');
     },
   };

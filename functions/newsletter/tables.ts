@@ -2,6 +2,7 @@
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, integer, jsonb, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
 import { ACCESS_LEVELS } from '#shared/access.ts';
+import type { Audience } from '#shared/newsletter.ts';
 import { sqlList, timestamptz } from '../platform/db/columns.ts';
 import { emails } from '../email/tables.ts';
 
@@ -24,15 +25,20 @@ export const newsletterSubscribers = pgTable('newsletter_subscribers', {
 
 export type SubscriberRow = typeof newsletterSubscribers.$inferSelect;
 
-export const ISSUE_STATUSES = ['draft', 'scheduled', 'sending', 'sent', 'cancelled'] as const;
+/**
+ * `failed`: the scheduler could not write a due issue's copies (its body no longer renders, say);
+ * nothing went out, and staff may change it and send or schedule it again.
+ */
+export const ISSUE_STATUSES = ['draft', 'scheduled', 'sending', 'sent', 'failed'] as const;
 export type IssueStatus = (typeof ISSUE_STATUSES)[number];
-export const AUDIENCES = ['newsletter', 'free', 'subscriber', 'premium'] as const;
-export type Audience = (typeof AUDIENCES)[number];
 
 /**
  * Newsletter issues written by staff: Markdown with the articles' preview marker, an access level
  * that cuts each copy, an audience, and a send time. `sending` is set in the transaction that writes
- * every copy, so an issue is expanded once, whoever sends it.
+ * every copy, so an issue is expanded once, whoever sends it. The account: `recipients` and
+ * `suppressed` are written with the copies; `sent` and `failed` when the last copy leaves the queue
+ * (status `sent`; while sending they are counted live); `bounced` and `unsubscribed` count up as
+ * reports and unsubscribes arrive, once per copy.
  */
 export const newsletterIssues = pgTable(
   'newsletter_issues',
@@ -50,6 +56,14 @@ export const newsletterIssues = pgTable(
     timeZone: text('time_zone'),
     /** Copies written when the issue was sent (the audience at that moment). */
     recipients: integer('recipients').notNull().default(0),
+    /** Copies written without mail: the address was suppressed or had turned the newsletter off. */
+    suppressed: integer('suppressed_count').notNull().default(0),
+    /** Copies sent and failed, fixed when the issue is marked sent. */
+    sent: integer('sent_count').notNull().default(0),
+    failed: integer('failed_count').notNull().default(0),
+    /** Copies the provider reported bounced or complained about, and copies unsubscribed through. */
+    bounced: integer('bounced_count').notNull().default(0),
+    unsubscribed: integer('unsubscribed_count').notNull().default(0),
     createdBy: uuid('created_by'),
     createdAt: timestamptz('created_at').notNull().defaultNow(),
     updatedAt: timestamptz('updated_at').notNull().defaultNow(),
@@ -67,8 +81,10 @@ export type IssueRow = typeof newsletterIssues.$inferSelect;
 
 /**
  * One row per issue and recipient address (the primary key): whatever retries, workers or instances
- * do, an address gets one copy of an issue. `emailId` is the copy in the outbox (null when the
- * address was suppressed); `level` is the level the copy was cut at (null: a visitor).
+ * do, an address gets one copy of an issue (the row is written first; mail is queued only for a row
+ * that was new). `emailId` is the copy in the outbox (null when the address was suppressed); `level`
+ * is the level the copy was cut at (null: a visitor). A deleted member's rows stay, anonymised, so a
+ * sent issue's account never changes.
  */
 export const newsletterDeliveries = pgTable(
   'newsletter_deliveries',
@@ -81,6 +97,8 @@ export const newsletterDeliveries = pgTable(
     level: text('level', { enum: ACCESS_LEVELS }),
     suppressed: boolean('suppressed').notNull().default(false),
     emailId: uuid('email_id').references(() => emails.id, { onDelete: 'set null' }),
+    /** When the provider first reported this copy bounced or complained about. */
+    bouncedAt: timestamptz('bounced_at'),
     unsubscribedAt: timestamptz('unsubscribed_at'),
     createdAt: timestamptz('created_at').notNull().defaultNow(),
   },

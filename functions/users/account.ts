@@ -5,7 +5,7 @@
  * (personal-data.ts). Each change drops the profile's cache entry (profiles.ts).
  */
 import type { AccessLevel, Role } from '#shared/access.ts';
-import { receivesNewsletter } from '#shared/newsletter.ts';
+import { newsletterIncluded, receivesNewsletter } from '#shared/newsletter.ts';
 import type { Db } from '../platform/db/client.ts';
 import type { Language, ProfileRow } from './tables.ts';
 import type { EmailService } from '../email/service.ts';
@@ -94,8 +94,12 @@ export function createAccountChanges({ db, outbox, store, personalData, hook, fo
     setAccess,
 
     /** PATCH /api/users/me: name, language and whether they get the newsletter. */
-    async updateMe(viewer: Viewer, patch: { name?: string | null; language?: Language; newsletter?: boolean }): Promise<ProfileJson> {
-      const updated = await store.update(viewer.id, patch);
+    async updateMe(viewer: Viewer, { newsletter, ...rest }: { name?: string | null; language?: Language; newsletter?: boolean }): Promise<ProfileJson> {
+      // A choice equal to the level's default is stored as no choice (null), so a later upgrade or
+      // downgrade follows the new level's default unless the member chose otherwise.
+      const level = newsletter === undefined ? undefined : (await store.byId(viewer.id))?.accessLevel;
+      const choice = level === undefined ? {} : { newsletter: newsletter === newsletterIncluded(level) ? null : newsletter };
+      const updated = await store.update(viewer.id, { ...rest, ...choice });
       forget(viewer.id);
       if (!updated) throw new AppError('not_found', 'No such user.');
       return profileJson(updated);

@@ -1,7 +1,7 @@
 /**
  * Members as the newsletter domain reaches them (functions/newsletter): who at which levels gets an
- * issue, which list addresses belong to members (whose copy is cut at their level), and a member
- * ending the newsletter from a mail's unsubscribe link. The newsletter never imports the users store;
+ * issue, which list addresses belong to members (whose copy is cut at their level), the member a
+ * copy was cut for, and a member ending the newsletter from a mail's unsubscribe link. The newsletter never imports the users store;
  * the SQL stays in store.ts, like billing's `memberAccess`.
  */
 import { ACCESS_LEVELS, type AccessLevel, type Role } from '#shared/access.ts';
@@ -34,6 +34,12 @@ export function newsletterReaders(db: DbOrTx) {
       const out: NewsletterReader[] = [];
       for (let i = 0; i < emails.length; i += CHUNK) out.push(...(await store.byEmails(emails.slice(i, i + CHUNK))));
       return out;
+    },
+
+    /** One member by id, whatever their choice; undefined when there is none (any more). */
+    async byId(id: string): Promise<NewsletterReader | undefined> {
+      const profile = await store.byId(id);
+      return profile && { id: profile.id, email: profile.email, accessLevel: profile.accessLevel, role: profile.role, newsletter: profile.newsletter };
     },
 
     /** The member stops getting the newsletter (an unsubscribe link); nothing else about them changes. */

@@ -6,10 +6,11 @@
  */
 import { expect, test } from '@playwright/test';
 import type { PublicItem } from '#shared/content/registry.ts';
+import { hasEnded } from '#shared/events/schedule.ts';
 import { apiList } from './support.ts';
 
 type PublicEvent = Extract<PublicItem, { type: 'event' }>;
-const ended = (e: PublicEvent) => Date.parse(e.startsAt) + e.durationMinutes * 60_000 <= Date.now();
+const ended = (e: PublicEvent) => hasEnded(e);
 
 test('the events list shows upcoming events soonest first, then past ones with their recordings, and filters by tag', async ({
   page,

@@ -1,18 +1,17 @@
 /**
  * The events journey in Chromium (writes registrations, so it runs with the writing tests): a premium
- * member registers for the sample premium event with one click and finds its calendar file; on an
+ * member registers for the sample premium event with one click and finds its calendar file, and for
+ * the in-person sample, which has no join button; on an
  * event starting in 10 minutes (made through the creator API), the join button appears only once the
  * page's clock passes the moment the link opens, and the account page lists the event with it; a
  * visitor is offered Sign in and Sign up, and a free member meets the gate.
  */
 import { expect, test } from '@playwright/test';
 import type { WrittenAnswer } from '../support/answers.ts';
+import { utcLocal } from '../support/fixtures.ts';
 import { adminToken, setAccessLevel, signedInMember } from './members.ts';
 
 const SAMPLE = '/events/premium-growth-strategy-workshop';
-
-/** The local date and time (YYYY-MM-DDTHH:mm) in UTC, `minutes` from now. */
-const utcLocal = (minutes: number) => new Date(Date.now() + minutes * 60_000).toISOString().slice(0, 16);
 
 test('a premium member registers, finds the calendar file, and gets the join button only once the link opens', async ({ page }) => {
   const member = await signedInMember(page, 'events');
@@ -32,6 +31,13 @@ test('a premium member registers, finds the calendar file, and gets the join but
   const file = await page.request.get((await ics.getAttribute('href'))!);
   expect(file.headers()['content-type']).toBe('text/calendar; charset=utf-8');
   expect(await file.text()).toContain('UID:premium-growth-strategy-workshop@');
+
+  // An in-person event has no join link: registered, the member is pointed at the address instead.
+  await page.goto('/events/baltimore-members-meetup');
+  await area.getByRole('button', { name: 'Register' }).click();
+  await expect(area).toContainText("You're registered.");
+  await expect(area).toContainText('See you there: the address is above.');
+  await expect(area).not.toContainText('join button');
 
   // An event starting in 10 minutes: its link opened 5 minutes ago. The page's clock starts 6 minutes back.
   const created = await page.request.post('/api/content/events', {

@@ -50,8 +50,11 @@ test('the sitemap lists every public page, service and content item', async ({ r
     '/contact',
     '/privacy-policy',
     '/terms-of-service',
+    '/newsletter',
     ...Object.values(SEGMENTS),
   ];
+  const { issues } = (await (await request.get('/api/newsletter/issues')).json()) as { issues: { slug: string }[] };
+  expected.push(...issues.map((i) => `/newsletter/${i.slug}`));
   expected.push(...SERVICES.map((s) => `/services/${s.id}`));
   for (const [segment, base] of Object.entries(SEGMENTS))
     expected.push(...(await apiList(request, segment)).map((i) => `${base}/${i.slug}`));

@@ -175,6 +175,21 @@ describe.each(DATABASE_KINDS)('email outbox on %s', (kind) => {
     expect(await store.settle(email.id, 'worker-b', { status: 'sent' })).toBe(true);
   });
 
+  it('claims transactional mail before bulk mail queued earlier, so a big issue never delays a password reset', async () => {
+    const bulk = Array.from({ length: 500 }, (_, i) => ({ to: `reader${i}@example.com`, fill: `token-${i}` }));
+    const rendered = { subject: 'Issue', html: '<p>For TOKEN</p>', text: 'For TOKEN' };
+    await outbox().enqueueCopies(t.database.db, 'newsletter-issue', rendered, 'TOKEN', bulk, { bulk: true, batch: 'newsletter:test' });
+    const urgent = await enqueueAck('reset@example.com');
+    const first = await createEmailStore(t.database.db).claim('worker-a', 50, 60_000);
+    expect(first).toHaveLength(50);
+    expect(first.map((e) => e.id)).toContain(urgent.id);
+    expect(first.filter((e) => e.bulk)).toHaveLength(49);
+    // The copies themselves are the batch's, each with its own fill.
+    expect((await outbox().tally(['newsletter:test'])).get('newsletter:test')).toEqual({ queued: 500, sent: 0, failed: 0 });
+    const [copy] = await t.database.db.select().from(emails).where(eq(emails.to, 'reader7@example.com'));
+    expect(copy).toMatchObject({ bodyText: 'For token-7', bulk: true, batch: 'newsletter:test' });
+  });
+
   it('stops gracefully: finishes the message in flight and gives back the rest at once', async () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));

@@ -4,7 +4,8 @@
  * file a maintained parser reads; the 24-hour and 1-hour reminders and the cancellation notice go
  * out once per registration with two services ticking at the same moment, never to a cancelled
  * registration, a member whose level dropped or one who registered after the reminder's moment;
- * and registrations are in the member's export and gone with the account.
+ * and registrations are in the member's export and gone with the account. Staff's changes to an
+ * event (a new slug, removal, a move) are event-changes.test.ts's.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -56,7 +57,7 @@ describe.each(DATABASE_KINDS)('events on %s', (kind) => {
     const statuses = answers.map((res) => res.status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(10);
     expect(statuses.filter((s) => s === 409)).toHaveLength(40);
-    const rows = await t.database.db.select().from(eventRegistrations).where(eq(eventRegistrations.eventSlug, event.slug));
+    const rows = await t.database.db.select().from(eventRegistrations).where(eq(eventRegistrations.eventId, event.id));
     expect(rows.filter((r) => r.status === 'registered')).toHaveLength(10);
     const confirmations = await t.database.db.select().from(emails).where(eq(emails.template, 'event-registered'));
     expect(confirmations.filter((m) => members.some((member) => member.email === m.to))).toHaveLength(10);
@@ -168,9 +169,9 @@ describe.each(DATABASE_KINDS)('events on %s', (kind) => {
       }),
     ]);
     const exported = (await (await t.app.request('/api/users/me/export', { headers: member.headers })).json()) as {
-      eventRegistrations: { eventSlug: string }[];
+      eventRegistrations: { eventId: string }[];
     };
-    expect(exported.eventRegistrations.map((r) => r.eventSlug)).toEqual([event.slug]);
+    expect(exported.eventRegistrations.map((r) => r.eventId)).toEqual([event.id]);
     expect((await t.app.request('/api/users/me', { method: 'DELETE', headers: member.headers })).status).toBeLessThan(300);
     expect(await t.database.db.select().from(eventRegistrations).where(eq(eventRegistrations.userId, member.id))).toEqual([]);
   });

@@ -315,6 +315,7 @@ describe.each(DATABASE_KINDS)('newsletter issues on %s', (kind) => {
       ['an unknown audience', { ...good, audience: ['everyone'] }],
       ['an unknown level', { ...good, accessLevel: 'gold' }],
       ['a body over 200,000 characters', { ...good, body: 'x'.repeat(200_001) }],
+      ['a body nested a thousand quotes deep', { ...good, body: `${'>'.repeat(1000)} x` }],
       ['a subject over 200 characters', { ...good, subject: 's'.repeat(201) }],
       ['a subject on two lines', { ...good, subject: 'Hello\r\nBcc: all@example.com' }],
       ['wrong types', { ...good, subject: 42, previewText: null, body: ['x'], audience: 'free' }],
@@ -436,7 +437,7 @@ describe.each(DATABASE_KINDS)('newsletter issues on %s', (kind) => {
     }
   });
 
-  it("exports a member's copies and erases them with the account, keeping the suppression", async () => {
+  it("exports a member's copies and anonymises them with the account, keeping the suppression and the issue's account", async () => {
     const data = await json<Record<string, unknown>>(api('premium-default', '/api/users/me/export'));
     expect((data.newsletterCopies as unknown[]).length).toBe(3);
     const id = (
@@ -445,6 +446,7 @@ describe.each(DATABASE_KINDS)('newsletter issues on %s', (kind) => {
         .from(profiles)
         .where(eq(profiles.email, address('premium-default')))
     )[0]!.id;
+    const before = await copiesOf(sentId);
     await t.services.users.deleteMe({ id, email: address('premium-default'), role: 'member', accessLevel: 'premium' });
     expect(
       await t.database.db
@@ -455,9 +457,22 @@ describe.each(DATABASE_KINDS)('newsletter issues on %s', (kind) => {
     expect(
       await t.database.db
         .select()
+        .from(newsletterDeliveries)
+        .where(eq(newsletterDeliveries.userId, id)),
+    ).toEqual([]);
+    // The row stays, with nothing that leads back to the member: the same level, status and counts.
+    const after = await copiesOf(sentId);
+    expect(after).toHaveLength(before.length);
+    const gone = after.filter((c) => c.address.startsWith('deleted:'));
+    expect(gone).toHaveLength(1);
+    expect(gone[0]).toMatchObject({ userId: null, level: 'premium', suppressed: false });
+    expect(gone[0]!.address).not.toContain('premium-default');
+    expect(
+      await t.database.db
+        .select()
         .from(newsletterSuppressions)
         .where(eq(newsletterSuppressions.address, address('premium-default'))),
     ).toHaveLength(1);
-    expectAccount((await issue(sentId)).stats, 7);
+    expectAccount((await issue(sentId)).stats, 8);
   });
 });

@@ -13,12 +13,14 @@
  * so no member's answer was ever stored.
  */
 import path from 'node:path';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadConfig } from '../../functions/config.ts';
 import { createMdxSource } from '../../functions/content/mdx-source.ts';
 import { createContentService } from '../../functions/content/service.ts';
 import { openDatabase } from '../../functions/platform/db/client.ts';
 import { emails } from '../../functions/email/tables.ts';
+import { newsletterDeliveries, newsletterSubscribers } from '../../functions/newsletter/tables.ts';
 import { isPrivateKey } from '../../functions/files/service.ts';
 import { startServer, type RunningServer } from '../../functions/main.ts';
 import { DEMO_PASSWORD } from '../../functions/users/demo.ts';
@@ -27,7 +29,7 @@ import { CONTENT_DIR } from '../support/app.ts';
 import type { Api, Answer, SessionAnswer } from '../support/answers.ts';
 import { startNginx, type RunningNginx } from '../support/nginx.ts';
 import { pgAdminUrl } from '../support/databases.ts';
-import { makeBlogInput, makeCourseInput, makeEventInput, makeMarketInput, quietLogger } from '../support/fixtures.ts';
+import { makeBlogInput, makeCourseInput, makeEventInput, makeMarketInput, quietLogger, utcLocal } from '../support/fixtures.ts';
 import { createTestDatabase, freePort } from '../support/postgres.ts';
 import { BUILT_DB_ARTICLE, BUILT_DRAFT_ARTICLE, UNPUBLISHED_SENTINEL } from '../support/site.ts';
 import { tempDir } from '../support/temp.ts';
@@ -46,10 +48,13 @@ const SENTINELS = {
   [UNPUBLISHED_SENTINEL]: 'nobody', // unpublished items: titles, bodies and files, built or written later
   // A premium event's join URL (the upcoming workshop, from git) and recording (the past clinic), and
   // both of a premium event written in the creator tools: only a registered, entitled member gets them,
-  // through the events API, and none of the crawling callers registered.
+  // through the events API, and none of the crawling callers registered. The join link of an event
+  // starting in about 10 minutes is open while the crawl runs, so only registration keeps it from the
+  // premium crawler (a registered member gets it: checked apart, so this check can fail).
   'EVENT-JOIN-SENTINEL-2d7b': 'registrant',
   'EVENT-RECORDING-SENTINEL-8a15': 'registrant',
   'EVENT-DB-SENTINEL-c93f': 'registrant',
+  'EVENT-OPEN-JOIN-SENTINEL-5e07': 'registrant',
 } as const satisfies Record<string, Exclude<Caller, 'anonymous'> | 'buyer' | 'registrant' | 'nobody'>;
 type Sentinel = keyof typeof SENTINELS;
 /** No crawling caller bought the priced course or registered for an event: its buyer and registrants are members apart. */
@@ -95,8 +100,9 @@ const PRICED_COURSE = makeCourseInput({
 });
 
 /** A premium online event from the database, its join URL and recording carrying a sentinel. */
+const DB_EVENT_SLUG = 'leak-crawler-database-event';
 const DB_EVENT = makeEventInput({
-  slug: 'leak-crawler-database-event',
+  slug: DB_EVENT_SLUG,
   title: 'Leak Crawler Database Event',
   accessLevel: 'premium',
   capacity: 10,
@@ -104,6 +110,23 @@ const DB_EVENT = makeEventInput({
   recordingUrl: 'https://video.events.example/EVENT-DB-SENTINEL-c93f',
   content: 'A public description anyone may read.',
 });
+
+/** A premium online event starting in about 10 minutes: its join link is open (from 15 minutes before) throughout the crawl. */
+const OPEN_EVENT_SLUG = 'leak-crawler-open-event';
+const OPEN_EVENT = makeEventInput({
+  slug: OPEN_EVENT_SLUG,
+  title: 'Leak Crawler Event Under Way Soon',
+  accessLevel: 'premium',
+  startsAt: utcLocal(10),
+  timeZone: 'UTC',
+  durationMinutes: 180,
+  joinUrl: 'https://meet.events.example/EVENT-OPEN-JOIN-SENTINEL-5e07',
+  content: 'A public description anyone may read.',
+});
+
+/** A newsletter issue started from the premium MDX article (its sentinel behind the preview line), sent to every level and the list. */
+const ISSUE_ARTICLE = { slug: 'ecommerce-launch-first-90-days', sentinel: 'PREMIUM-SENTINEL-7f3a' } as const;
+const ISSUE_SUBJECT = 'Leak crawler newsletter issue';
 
 const DRAFT_SLUG = {
   blog: 'leak-crawler-unpublished-article',
@@ -293,7 +316,7 @@ async function browse(base: string, paths: string[], token: string): Promise<Map
 
 /** Every public and gated API answer and a guess at every private file's path, built from the content itself. */
 function gatedSeeds(items: ContentItem[]): string[] {
-  const seeds: string[] = ['/api/users/me', '/api/users/me/progress', '/api/users/me/feed', '/api/users/me/export'];
+  const seeds: string[] = ['/api/users/me', '/api/users/me/progress', '/api/users/me/feed', '/api/users/me/export', '/api/users/me/events'];
   const guesses = (key: string) =>
     isPrivateKey(key)
       ? [`/${key}`, `/files/${key}`, `/content/files/${key}`, `/api/files/${key}`, `/${path.basename(key)}`, `/media/${path.basename(key)}`]
@@ -307,7 +330,12 @@ function gatedSeeds(items: ContentItem[]): string[] {
       if (item.downloadUrl) seeds.push(...guesses(item.downloadUrl));
     }
     if (item.type === 'event')
-      seeds.push(`/events/${item.slug}.ics`, `/api/events/${item.slug}/join`, `/api/events/${item.slug}/registration`);
+      seeds.push(
+        `/events/${item.slug}.ics`,
+        `/api/events/${item.slug}/join`,
+        `/api/events/${item.slug}/recording`,
+        `/api/events/${item.slug}/registration`,
+      );
     if (item.type === 'course') {
       seeds.push(`/api/content/courses/${item.slug}/progress`);
       for (const lesson of item.sections.flatMap((s) => s.lessons)) {
@@ -346,6 +374,7 @@ describe('leak crawler', () => {
       await content.create('blog', DB_ARTICLE);
       await content.create('course', PRICED_COURSE);
       await content.create('event', DB_EVENT);
+      await content.create('event', OPEN_EVENT);
       // Written published and listed (so every address they had is crawled), then unpublished.
       const drafts = [
         await content.create('blog', BUILT_DRAFT_ARTICLE),
@@ -517,6 +546,30 @@ describe('leak crawler', () => {
     }
   });
 
+  it("gives an event's join link and recording to a registered premium member, through the events API only", async () => {
+    const token = await signIn('premium@demo.beacongrowth.co');
+    const call = (p: string, method = 'GET') =>
+      fetch(`${base}${p}`, { method, headers: { authorization: `Bearer ${token}`, origin: base }, redirect: 'manual' });
+    const join = `/api/events/${OPEN_EVENT_SLUG}/join`;
+    // The crawl's answer: the link is open, but this member holds no seat.
+    expect((await call(join)).status).toBe(403);
+    for (const slug of [OPEN_EVENT_SLUG, DB_EVENT_SLUG]) expect((await call(`/api/events/${slug}/registration`, 'POST')).status).toBe(200);
+    const opened = await call(join);
+    expect(opened.status).toBe(200);
+    expect(await opened.text()).toContain('EVENT-OPEN-JOIN-SENTINEL-5e07');
+    expect(await (await call(`/api/events/${DB_EVENT_SLUG}/recording`)).text()).toContain('EVENT-DB-SENTINEL-c93f');
+    // Registered, the member's other answers still carry neither (their confirmations are checked with the mails).
+    for (const p of [
+      '/api/users/me/events',
+      `/events/${OPEN_EVENT_SLUG}`,
+      `/events/${OPEN_EVENT_SLUG}.ics`,
+      `/api/events/${OPEN_EVENT_SLUG}/registration`,
+    ]) {
+      const text = await (await call(p)).text();
+      expect(text, p).not.toMatch(/EVENT-OPEN-JOIN-SENTINEL-5e07|EVENT-DB-SENTINEL-c93f/);
+    }
+  });
+
   it('answers every address of an unpublished item with 404, whoever asks', async () => {
     const token = await signIn('premium@demo.beacongrowth.co');
     const paths = [
@@ -535,12 +588,52 @@ describe('leak crawler', () => {
     }
   });
 
-  it('never put gated text in a mail', async () => {
+  it("never put gated text in a mail, the registered member's confirmations and their calendar files included", async () => {
     const database = await openDatabase({ kind: 'postgres', url: databaseUrl, poolSize: 1 }, quietLogger());
     try {
       const mails = await database.db.select().from(emails);
+      expect(mails.filter((m) => m.template === 'event-registered' && m.attachments.length === 1)).toHaveLength(2);
       for (const mail of mails) {
+        // The newsletter issue's copies are checked per recipient level in their own test.
+        if (mail.subject === ISSUE_SUBJECT) continue;
         for (const sentinel of Object.keys(SENTINELS)) expect(JSON.stringify(mail)).not.toContain(sentinel);
+      }
+    } finally {
+      await database.close();
+    }
+  });
+
+  it('cuts a newsletter issue started from the premium article at each level: its sentinel in the premium copies only', async () => {
+    const admin = { authorization: `Bearer ${await signIn('admin@demo.beacongrowth.co')}`, 'content-type': 'application/json', origin: base };
+    const draft = await fetch(`${base}/api/admin/newsletter/articles/${ISSUE_ARTICLE.slug}`, { headers: admin });
+    expect(draft.status).toBe(200);
+    const article = (await draft.json()) as { previewText: string; body: string; accessLevel: string };
+    expect(article.accessLevel).toBe('premium');
+    const database = await openDatabase({ kind: 'postgres', url: databaseUrl, poolSize: 1 }, quietLogger());
+    try {
+      // The list: a reader without an account, and the free member (whose plan has no newsletter).
+      await database.db.insert(newsletterSubscribers).values(
+        ['list-reader@crawler.test', 'free@demo.beacongrowth.co'].map((email) => ({ email, status: 'confirmed' as const })),
+      );
+      const audience = ['newsletter', 'free', 'subscriber', 'premium'];
+      const created = await fetch(`${base}/api/admin/newsletter/issues`, {
+        method: 'POST',
+        headers: admin,
+        body: JSON.stringify({ ...article, subject: ISSUE_SUBJECT, audience }),
+      });
+      expect(created.status, await created.clone().text()).toBe(201);
+      const { id } = (await created.json()) as { id: string };
+      expect((await fetch(`${base}/api/admin/newsletter/issues/${id}/send`, { method: 'POST', headers: admin })).status).toBe(202);
+      const cutAt = new Map(
+        (await database.db.select().from(newsletterDeliveries).where(eq(newsletterDeliveries.issueId, id))).map((c) => [c.address, c.level]),
+      );
+      expect(new Set(cutAt.values())).toEqual(new Set([null, 'free', 'subscriber', 'premium']));
+      const copies = (await database.db.select().from(emails)).filter((m) => m.subject === ISSUE_SUBJECT);
+      expect(copies.map((m) => m.to).sort()).toEqual([...cutAt.keys()].sort());
+      for (const copy of copies) {
+        const carried = Object.keys(SENTINELS).filter((sentinel) => JSON.stringify(copy).includes(sentinel));
+        // The positive control: a premium copy must carry the article's sentinel, or this check proves nothing.
+        expect(carried, `${copy.to} (cut at ${cutAt.get(copy.to)})`).toEqual(cutAt.get(copy.to) === 'premium' ? [ISSUE_ARTICLE.sentinel] : []);
       }
     } finally {
       await database.close();

@@ -2,36 +2,26 @@
 import type { AccessLevel, Role } from '#shared/access.ts';
 import type { EventItem } from '#shared/content/registry.ts';
 import type { TestApp } from './app.ts';
+import { makeEventInput, utcLocal } from './fixtures.ts';
 
 let n = 0;
 
-/** The local date and time (YYYY-MM-DDTHH:mm) in UTC of a moment `minutes` from now, to the minute. */
-export function utcLocal(minutes: number, from = Date.now()): string {
-  return new Date(from + minutes * 60_000).toISOString().slice(0, 16);
-}
-
-/** A creator-tools input for an online event starting `startsIn` minutes from now (UTC), premium, 10 seats. */
-export function makeEventInput(startsIn: number, overrides: Record<string, unknown> = {}) {
+/**
+ * Creates an event in the database, as the creator tools would: premium, online, 10 seats, starting
+ * `startsIn` minutes from now (UTC), its join URL and recording marked SECRET (no mail or public answer may carry it).
+ */
+export async function createEvent(t: TestApp, startsIn: number, overrides: Record<string, unknown> = {}): Promise<EventItem> {
   n += 1;
-  return {
-    title: `Growth webinar ${Date.now().toString(36)}${n}`,
-    description: 'A live session on what works in growth right now, with questions at the end.',
-    tags: ['Webinar'],
+  const input = makeEventInput({
     accessLevel: 'premium',
     startsAt: utcLocal(startsIn),
     timeZone: 'UTC',
-    durationMinutes: 60,
-    format: 'online',
+    capacity: 10,
     joinUrl: `https://meet.example.com/join-SECRET-${n}`,
     recordingUrl: `https://video.example.com/recording-SECRET-${n}`,
-    capacity: 10,
     ...overrides,
-  };
-}
-
-/** Creates the event in the database, as the creator tools would. */
-export async function createEvent(t: TestApp, startsIn: number, overrides: Record<string, unknown> = {}): Promise<EventItem> {
-  return (await t.services.content.create('event', makeEventInput(startsIn, overrides))) as EventItem;
+  });
+  return (await t.services.content.create('event', input)) as EventItem;
 }
 
 /** A confirmed account with a role and level, signed in: its id, address and bearer header. */

@@ -7,6 +7,17 @@ export const quietLogger = (): Logger => pino({ level: 'silent' });
 let n = 0;
 const unique = () => `${Date.now().toString(36)}${(n++).toString(36)}`;
 
+/**
+ * A wall-clock time (YYYY-MM-DDTHH:mm, read in UTC) `minutes` from now: the one way test dates are
+ * built, so no test expires with the calendar.
+ */
+export function utcLocal(minutes: number, from = Date.now()): string {
+  return new Date(from + minutes * 60_000).toISOString().slice(0, 16);
+}
+
+/** Minutes in a day, for `utcLocal(30 * DAY_MINUTES)`. */
+export const DAY_MINUTES = 24 * 60;
+
 export function makeBlogInput(overrides: Record<string, unknown> = {}) {
   return {
     title: `Database article ${unique()}`,
@@ -59,14 +70,14 @@ export function makeMarketInput(overrides: Record<string, unknown> = {}) {
   };
 }
 
-/** An online event late in 2027 (well after the day this was written, 2026-11-25, so it stays upcoming). */
+/** An online event 90 days from now (London time), as the creator tools take it. */
 export function makeEventInput(overrides: Record<string, unknown> = {}) {
   return {
     title: `Database event ${unique()}`,
     description: 'An event written in the creator tools and stored in the database.',
     tags: ['Testing', 'Webinar'],
     accessLevel: 'subscriber',
-    startsAt: '2027-12-15T15:00',
+    startsAt: utcLocal(90 * DAY_MINUTES),
     timeZone: 'Europe/London',
     durationMinutes: 60,
     format: 'online',

@@ -1,7 +1,8 @@
 /**
  * The events' mails to registered members: the registration confirmation (the calendar file rides
- * along as an attachment, added by the events service), the 24-hour and 1-hour reminders, and the
- * notice that staff cancelled the event. Each says when the event starts in the event's own time
+ * along as an attachment, added by the events service), the 24-hour and 1-hour reminders, the
+ * notice that staff moved the event (with the updated calendar file) and the notice that staff
+ * cancelled it. Each says when the event starts in the event's own time
  * zone (its name follows the date, so a reminder across a daylight-saving change names the right
  * one) and links to the event page; none carries the join URL, which the page's join button asks
  * the server for once the link opens.
@@ -83,6 +84,18 @@ export const eventTemplates = {
       action: 'Open the event page',
       url: d.url,
       outro: 'Cannot make it after all? Cancel your registration on the event page, so someone else can have the seat.',
+    }),
+
+  'event-moved': (d: EventMailData & { previousStartsAt: string }, { siteUrl }: TemplateContext): RenderedEmail =>
+    eventMail(siteUrl, d, {
+      subject: `New time: ${d.title}`,
+      preheader: `${d.title} has moved to ${formatInZone(d.startsAt, d.timeZone)}.`,
+      heading: `${d.title} has a new time`,
+      intro: `The event you registered for has moved: it was to start ${formatInZone(d.previousStartsAt, d.timeZone)}. Your seat is kept. The attached calendar file updates the entry in your calendar.`,
+      action: 'View the event',
+      url: d.url,
+      outro:
+        'We will remind you a day and an hour before the new start. Cannot make the new time? Cancel your registration on the event page.',
     }),
 
   'event-cancelled': (d: EventMailData, { siteUrl }: TemplateContext): RenderedEmail =>

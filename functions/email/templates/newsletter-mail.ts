@@ -1,6 +1,6 @@
 /**
  * A newsletter issue's copy. The newsletter domain cuts the content at the recipient's level before
- * it gets here (functions/newsletter/cut.ts), so this template only lays it out: the subject and the
+ * it gets here (functions/newsletter/issues/mail.ts), so this template only lays it out: the subject and the
  * preview text escaped like every value (HTML in them shows as text), the hidden preheader, the
  * content (sanitised HTML the server rendered), the upgrade call to action of a copy cut below the
  * issue's level, a link to the issue on the web, the sender footer with a visible unsubscribe link,

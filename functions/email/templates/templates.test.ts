@@ -58,6 +58,15 @@ const SAMPLE: { [N in TemplateName]: TemplateData<N> } = {
     address: hostile,
     startsIn: '24 hours',
   },
+  'event-moved': {
+    title: hostile,
+    url: 'https://x.test/events/e',
+    startsAt: '2026-12-11T15:00:00.000Z',
+    previousStartsAt: '2026-12-10T15:00:00.000Z',
+    timeZone: 'Europe/London',
+    durationMinutes: 60,
+    host: hostile,
+  },
   'event-cancelled': {
     title: hostile,
     url: 'https://x.test/events/e',

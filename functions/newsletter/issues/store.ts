@@ -2,9 +2,11 @@
  * The only module with SQL on newsletter issues, their copies (deliveries) and suppressed addresses.
  * Every change of an issue's status is a conditional update (`where status in …`), so two requests,
  * two ticks or two instances racing for one issue settle in the database: one wins, the others see
- * nothing to change. Copies are keyed by (issue, address): whatever runs twice writes one row.
+ * nothing to change. Copies are keyed by (issue, address): whatever runs twice writes one row, and
+ * mail is queued only for the rows an insert reports new. The counters on an issue move in the same
+ * statement's transaction as the copy they count, once per copy.
  */
-import { and, count, desc, eq, inArray, isNotNull, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, isNull, lte, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import type { DataSubject } from '../../users/personal-data.ts';
 import {
@@ -20,16 +22,11 @@ export type NewIssue = Pick<IssueRow, 'slug' | 'subject' | 'previewText' | 'body
 export type IssuePatch = Partial<
   Pick<IssueRow, 'subject' | 'previewText' | 'body' | 'accessLevel' | 'audience' | 'status' | 'sendAt' | 'timeZone'>
 >;
-export type NewDelivery = typeof newsletterDeliveries.$inferInsert;
-
-/** What an issue's copies say about themselves (the outbox holds the rest of the account). */
-export interface CopyCounts {
-  recipients: number;
-  suppressed: number;
-  unsubscribed: number;
-}
+export type NewDelivery = Omit<typeof newsletterDeliveries.$inferInsert, 'emailId' | 'bouncedAt' | 'unsubscribedAt' | 'createdAt'>;
 
 const ARCHIVED: IssueStatus[] = ['sending', 'sent'];
+/** Statuses an issue can still be changed, sent or scheduled from (nothing of it went out). */
+export const WAITING: IssueStatus[] = ['draft', 'scheduled', 'failed'];
 /** Rows per multi-row insert: large enough to be fast, small enough to stay far below Postgres's 65,535 parameters. */
 const INSERT_CHUNK = 1000;
 
@@ -61,24 +58,24 @@ export function createIssueStore(db: DbOrTx) {
       return row;
     },
 
-    /** Deletes a draft; false when the issue is not (or no longer) a draft. */
+    /** Deletes a draft (or an issue that failed to go out); false when the issue is neither. */
     async deleteDraft(id: string): Promise<boolean> {
       const gone = await db
         .delete(newsletterIssues)
-        .where(and(eq(newsletterIssues.id, id), eq(newsletterIssues.status, 'draft')))
+        .where(and(eq(newsletterIssues.id, id), inArray(newsletterIssues.status, ['draft', 'failed'])))
         .returning({ id: newsletterIssues.id });
       return gone.length > 0;
     },
 
     /**
-     * Moves a draft or scheduled issue to `sending` (the row stays locked until the caller's
+     * Moves a draft, scheduled or failed issue to `sending` (the row stays locked until the caller's
      * transaction ends). A second caller waits for that lock, then finds the status changed: undefined.
      */
     async claimForSending(id: string): Promise<IssueRow | undefined> {
       const [row] = await db
         .update(newsletterIssues)
         .set({ status: 'sending', sentAt: sql`now()`, updatedAt: sql`now()` })
-        .where(and(eq(newsletterIssues.id, id), inArray(newsletterIssues.status, ['draft', 'scheduled'])))
+        .where(and(eq(newsletterIssues.id, id), inArray(newsletterIssues.status, WAITING)))
         .returning();
       return row;
     },
@@ -100,22 +97,39 @@ export function createIssueStore(db: DbOrTx) {
       return row;
     },
 
-    async setRecipients(id: string, recipients: number): Promise<void> {
-      await db.update(newsletterIssues).set({ recipients }).where(eq(newsletterIssues.id, id));
+    /** Records how many copies the issue has and how many of them were written without mail (in the transaction that wrote them). */
+    async recordCopies(id: string): Promise<void> {
+      const copies = sql`from ${newsletterDeliveries} where ${newsletterDeliveries.issueId} = ${id}`;
+      await db
+        .update(newsletterIssues)
+        .set({
+          recipients: sql`(select count(*) ${copies})`,
+          suppressed: sql`(select count(*) ${copies} and ${newsletterDeliveries.suppressed})`,
+        })
+        .where(eq(newsletterIssues.id, id));
     },
 
     /** Issues whose copies are still being delivered. */
-    async sendingIds(): Promise<string[]> {
-      const rows = await db.select({ id: newsletterIssues.id }).from(newsletterIssues).where(eq(newsletterIssues.status, 'sending'));
-      return rows.map((r) => r.id);
+    sending(): Promise<Pick<IssueRow, 'id'>[]> {
+      return db.select({ id: newsletterIssues.id }).from(newsletterIssues).where(eq(newsletterIssues.status, 'sending'));
     },
 
-    /** Marks a sending issue sent (every copy settled); false when it was not sending. */
-    async markSent(id: string): Promise<boolean> {
+    /** Marks a sending issue sent with its final delivery counts; false when it was not sending. */
+    async markSent(id: string, counts: Pick<IssueRow, 'sent' | 'failed'>): Promise<boolean> {
       const rows = await db
         .update(newsletterIssues)
-        .set({ status: 'sent', updatedAt: sql`now()` })
+        .set({ status: 'sent', sent: counts.sent, failed: counts.failed, updatedAt: sql`now()` })
         .where(and(eq(newsletterIssues.id, id), eq(newsletterIssues.status, 'sending')))
+        .returning({ id: newsletterIssues.id });
+      return rows.length > 0;
+    },
+
+    /** Marks a scheduled issue `failed` (the scheduler could not send it); false when it was no longer scheduled. */
+    async markFailed(id: string): Promise<boolean> {
+      const rows = await db
+        .update(newsletterIssues)
+        .set({ status: 'failed', updatedAt: sql`now()` })
+        .where(and(eq(newsletterIssues.id, id), eq(newsletterIssues.status, 'scheduled')))
         .returning({ id: newsletterIssues.id });
       return rows.length > 0;
     },
@@ -139,46 +153,31 @@ export function createIssueStore(db: DbOrTx) {
       return row;
     },
 
-    /** Writes copies in multi-row inserts; a copy that exists already (same issue and address) is kept as it was. */
-    async insertDeliveries(rows: NewDelivery[]): Promise<void> {
+    /**
+     * Writes copies in multi-row inserts and answers the addresses whose row is new: a copy that
+     * exists already (same issue and address) is kept as it was and gets no second mail.
+     */
+    async insertCopies(rows: NewDelivery[]): Promise<Set<string>> {
+      const fresh = new Set<string>();
       for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-        await db
+        const inserted = await db
           .insert(newsletterDeliveries)
           .values(rows.slice(i, i + INSERT_CHUNK))
-          .onConflictDoNothing();
+          .onConflictDoNothing()
+          .returning({ address: newsletterDeliveries.address });
+        for (const { address } of inserted) fresh.add(address);
       }
+      return fresh;
     },
 
-    /** Recipients, suppressed and unsubscribed copies of an issue, in one query. */
-    async copyCounts(issueId: string): Promise<CopyCounts> {
-      const [row] = await db
-        .select({
-          recipients: count(),
-          suppressed: sql<number>`count(*) filter (where ${newsletterDeliveries.suppressed})`.mapWith(Number),
-          unsubscribed: sql<number>`count(*) filter (where ${newsletterDeliveries.unsubscribedAt} is not null)`.mapWith(Number),
-        })
-        .from(newsletterDeliveries)
-        .where(eq(newsletterDeliveries.issueId, issueId));
-      return { recipients: row?.recipients ?? 0, suppressed: row?.suppressed ?? 0, unsubscribed: row?.unsubscribed ?? 0 };
-    },
-
-    /** The outbox ids of an issue's copies (not suppressed), as a subquery for the outbox's own tally. */
-    copyEmailIds(issueId: string) {
-      return db
-        .select({ id: newsletterDeliveries.emailId })
-        .from(newsletterDeliveries)
-        .where(and(eq(newsletterDeliveries.issueId, issueId), eq(newsletterDeliveries.suppressed, false)));
-    },
-
-    /** Copies that should have an outbox row and have none (the row is gone): counted as failed. */
-    async copiesWithoutMail(issueId: string): Promise<number> {
-      const [row] = await db
-        .select({ n: count() })
-        .from(newsletterDeliveries)
-        .where(
-          and(eq(newsletterDeliveries.issueId, issueId), eq(newsletterDeliveries.suppressed, false), isNull(newsletterDeliveries.emailId)),
-        );
-      return row?.n ?? 0;
+    /** Links copies to their outbox messages (addresses and ids in the same order). */
+    async linkMail(issueId: string, addresses: string[], emailIds: string[]): Promise<void> {
+      for (let i = 0; i < addresses.length; i += INSERT_CHUNK) {
+        await db.execute(sql`update ${newsletterDeliveries} set email_id = r.email_id
+          from unnest(${sql.param(addresses.slice(i, i + INSERT_CHUNK))}::text[], ${sql.param(emailIds.slice(i, i + INSERT_CHUNK))}::uuid[])
+            as r(address, email_id)
+          where ${newsletterDeliveries.issueId} = ${issueId} and ${newsletterDeliveries.address} = r.address`);
+      }
     },
 
     async delivery(issueId: string, address: string): Promise<DeliveryRow | undefined> {
@@ -189,9 +188,9 @@ export function createIssueStore(db: DbOrTx) {
       return row;
     },
 
-    /** Records that this copy's reader unsubscribed through it (once). */
+    /** Records that this copy's reader unsubscribed through it, and counts it on the issue (once per copy). */
     async markUnsubscribed(issueId: string, address: string): Promise<void> {
-      await db
+      const marked = await db
         .update(newsletterDeliveries)
         .set({ unsubscribedAt: sql`now()` })
         .where(
@@ -200,7 +199,29 @@ export function createIssueStore(db: DbOrTx) {
             eq(newsletterDeliveries.address, address),
             isNull(newsletterDeliveries.unsubscribedAt),
           ),
-        );
+        )
+        .returning({ issueId: newsletterDeliveries.issueId });
+      if (marked.length)
+        await db
+          .update(newsletterIssues)
+          .set({ unsubscribed: sql`${newsletterIssues.unsubscribed} + 1` })
+          .where(eq(newsletterIssues.id, issueId));
+    },
+
+    /** Records that the provider reported this copy bounced or complained about, and counts it on the issue (once per copy). */
+    async markBounced(issueId: string, emailId: string): Promise<void> {
+      const marked = await db
+        .update(newsletterDeliveries)
+        .set({ bouncedAt: sql`now()` })
+        .where(
+          and(eq(newsletterDeliveries.issueId, issueId), eq(newsletterDeliveries.emailId, emailId), isNull(newsletterDeliveries.bouncedAt)),
+        )
+        .returning({ issueId: newsletterDeliveries.issueId });
+      if (marked.length)
+        await db
+          .update(newsletterIssues)
+          .set({ bounced: sql`${newsletterIssues.bounced} + 1` })
+          .where(eq(newsletterIssues.id, issueId));
     },
 
     /** Every suppressed address (lower-case). */
@@ -234,11 +255,16 @@ export function createIssueStore(db: DbOrTx) {
     },
 
     /**
-     * Deletes the member's copies (account deletion). Suppressions stay: they record that the
-     * address bounced or complained, which protects the sender's reputation if it signs up again.
+     * Anonymises the member's copies (account deletion): the address becomes a random placeholder
+     * nobody can trace back and the member's id goes, while the rows (status, level, counts) stay, so
+     * a sent issue's account never changes. Suppressions stay too: they record that the address
+     * bounced or complained, which protects the sender's reputation if it signs up again.
      */
     async erase({ id, email }: DataSubject): Promise<void> {
-      await db.delete(newsletterDeliveries).where(or(eq(newsletterDeliveries.userId, id), eq(newsletterDeliveries.address, email)));
+      await db
+        .update(newsletterDeliveries)
+        .set({ address: sql`'deleted:' || gen_random_uuid()`, userId: null })
+        .where(or(eq(newsletterDeliveries.userId, id), eq(newsletterDeliveries.address, email.toLowerCase())));
     },
   };
 }

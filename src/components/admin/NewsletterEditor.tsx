@@ -3,7 +3,7 @@
  * Markdown editor, access level and audience, or a published article as the start; the server's
  * field errors beside the fields (each goes when its field changes). Previews, test sends, sending
  * and scheduling act on the saved issue, so they save unsaved changes first. An issue that is
- * sending, sent or cancelled is shown read-only.
+ * sending or sent is shown read-only.
  */
 import { useEffect, useId, useRef, useState } from 'react';
 import { toast } from '../../lib/browser/toast.ts';
@@ -18,7 +18,7 @@ import {
   type IssueInput,
   type IssueSummary,
 } from './newsletter-api.ts';
-import { isEditable, STATUS_BADGE, STATUS_LABEL } from './newsletter-format.ts';
+import { isEditable, STATUS_BADGE, STATUS_LABEL, STATUS_NOTE } from './newsletter-format.ts';
 import { NewsletterActions } from './NewsletterActions.tsx';
 import { NewsletterArticlePicker } from './NewsletterArticlePicker.tsx';
 import { NewsletterFields } from './NewsletterFields.tsx';
@@ -167,6 +167,7 @@ export function NewsletterEditor({ issueId, onClose }: { issueId: string | null;
         )}
       </div>
       {!editable && <p className="text-sm text-slate-600">This issue has gone out and can no longer be changed.</p>}
+      {issue && STATUS_NOTE[issue.status] && <p className="text-sm text-red-700">{STATUS_NOTE[issue.status]}</p>}
       {editable && <NewsletterArticlePicker hasText={Boolean(form.subject || form.body)} onPick={fromArticle} />}
 
       <form
@@ -184,7 +185,7 @@ export function NewsletterEditor({ issueId, onClose }: { issueId: string | null;
             <button type="submit" disabled={saving} className={`${BUTTON} bg-brand-600 text-white hover:bg-brand-700`}>
               {saving ? 'Saving...' : issue?.status === 'scheduled' ? 'Save changes' : 'Save draft'}
             </button>
-            {issue?.status === 'draft' && (
+            {(issue?.status === 'draft' || issue?.status === 'failed') && (
               <button
                 type="button"
                 onClick={() => void remove()}

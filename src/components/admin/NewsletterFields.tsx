@@ -4,14 +4,15 @@
  */
 import { useId } from 'react';
 import { ACCESS_LEVELS, accessLabel, type AccessLevel } from '#shared/access.ts';
+import { MARKDOWN_PREVIEW_LINE } from '#shared/content/markdown.ts';
+import { ISSUE_LIMITS } from '#shared/newsletter.ts';
 import { INPUT_CLASS } from '../forms/TextField.tsx';
 import { BodyField } from '../create/fields/BodyField.tsx';
 import { errorFor, Field, type Errors } from '../create/fields/form-parts.tsx';
 import type { Audience, IssueInput } from './newsletter-api.ts';
 import { AUDIENCE_OPTIONS } from './newsletter-format.ts';
 
-const BODY_HINT =
-  'Markdown. A line <!-- preview --> ends the public part: readers below the access level get the text above it and an upgrade link.';
+const BODY_HINT = `Markdown. A line ${MARKDOWN_PREVIEW_LINE} ends the public part: readers below the access level get the text above it and an upgrade link.`;
 
 export interface NewsletterFieldsProps {
   form: IssueInput;
@@ -49,10 +50,10 @@ export function NewsletterFields(props: NewsletterFieldsProps) {
   return (
     <fieldset disabled={disabled} className="space-y-5">
       <Field label="Subject" error={errorFor(errors, 'subject')}>
-        {line(props, 'subject', 200)}
+        {line(props, 'subject', ISSUE_LIMITS.subject)}
       </Field>
       <Field label="Preview text" error={errorFor(errors, 'previewText')} hint="Shown by inboxes next to the subject. Optional.">
-        {line(props, 'previewText', 300)}
+        {line(props, 'previewText', ISSUE_LIMITS.previewText)}
       </Field>
       <BodyField
         label="Body"

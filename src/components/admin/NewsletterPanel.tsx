@@ -15,6 +15,7 @@ import {
   POLL_MS,
   STATUS_BADGE,
   STATUS_LABEL,
+  STATUS_NOTE,
   statusChanges,
   whenText,
 } from './newsletter-format.ts';
@@ -43,7 +44,8 @@ function IssueRow({ issue, zone, onOpen }: { issue: IssueSummary; zone: string; 
           {when}
         </p>
       )}
-      {issue.status !== 'draft' && issue.status !== 'scheduled' && (
+      {STATUS_NOTE[issue.status] && <p className="text-sm text-red-700">{STATUS_NOTE[issue.status]}</p>}
+      {(issue.status === 'sending' || issue.status === 'sent') && (
         <p className="text-sm text-slate-700" data-testid="issue-stats">
           {accountingText(stats)} · {stats.bounced} bounced · {stats.unsubscribed} unsubscribed
         </p>

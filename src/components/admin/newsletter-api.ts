@@ -1,9 +1,10 @@
 /**
  * The Newsletter tab's calls to the staff newsletter API (/api/admin/newsletter, functions/newsletter/
- * issues-routes.ts): issues, their per-level previews, test sends, sending, scheduling, and a published
+ * issues/routes.ts): issues, their per-level previews, test sends, sending, scheduling, and a published
  * article as a starting draft. Every call answers the API module's one result shape.
  */
 import type { AccessLevel } from '#shared/access.ts';
+import type { PreviewLevel } from '#shared/newsletter.ts';
 import { api, call, publicApi, withQuery, type ApiData, type GatedResult } from '../../lib/browser/api.ts';
 
 const issues = api.newsletterAdmin.issues;
@@ -15,8 +16,7 @@ export type IssueStatus = IssueSummary['status'];
 export type IssueStats = IssueSummary['stats'];
 export type Audience = IssueSummary['audience'][number];
 export type IssuePreview = ApiData<typeof issue.preview.$get>;
-/** Who a copy is cut for: a list subscriber without an account (visitor), or a member's level. */
-export type PreviewLevel = 'visitor' | AccessLevel;
+export type { PreviewLevel };
 
 /** What the editor sends: the POST and PUT body. */
 export interface IssueInput {

@@ -5,33 +5,32 @@
  */
 import { TZDate } from '@date-fns/tz';
 import { format } from 'date-fns';
+import { AUDIENCES, PREVIEW_LEVELS as LEVELS } from '#shared/newsletter.ts';
 import type { Audience, IssueStats, IssueStatus, PreviewLevel } from './newsletter-api.ts';
 
 /** What the list's reading-again rules look at. */
 type IssueLike = { id: string; subject: string; status: IssueStatus; sendAt: string | null };
 
-/** The audience checkboxes, in the order the form shows them. */
-export const AUDIENCE_OPTIONS: readonly { id: Audience; label: string }[] = [
-  { id: 'newsletter', label: 'Newsletter subscribers' },
-  { id: 'free', label: 'Free members' },
-  { id: 'subscriber', label: 'Subscribers' },
-  { id: 'premium', label: 'Premium members' },
-];
+const AUDIENCE_LABEL: Record<Audience, string> = {
+  newsletter: 'Newsletter subscribers',
+  free: 'Free members',
+  subscriber: 'Subscribers',
+  premium: 'Premium members',
+};
+const LEVEL_LABEL: Record<PreviewLevel, string> = { visitor: 'Visitor', free: 'Free', subscriber: 'Subscriber', premium: 'Premium' };
 
-/** The levels a copy can be previewed and test-sent at. */
-export const PREVIEW_LEVELS: readonly { id: PreviewLevel; label: string }[] = [
-  { id: 'visitor', label: 'Visitor' },
-  { id: 'free', label: 'Free' },
-  { id: 'subscriber', label: 'Subscriber' },
-  { id: 'premium', label: 'Premium' },
-];
+/** The audience checkboxes, in the order the form shows them (the API's own list). */
+export const AUDIENCE_OPTIONS: readonly { id: Audience; label: string }[] = AUDIENCES.map((id) => ({ id, label: AUDIENCE_LABEL[id] }));
+
+/** The levels a copy can be previewed and test-sent at (the API's own list). */
+export const PREVIEW_LEVELS: readonly { id: PreviewLevel; label: string }[] = LEVELS.map((id) => ({ id, label: LEVEL_LABEL[id] }));
 
 export const STATUS_LABEL: Record<IssueStatus, string> = {
   draft: 'Draft',
   scheduled: 'Scheduled',
   sending: 'Sending',
   sent: 'Sent',
-  cancelled: 'Cancelled',
+  failed: 'Not sent',
 };
 
 export const STATUS_BADGE: Record<IssueStatus, string> = {
@@ -39,11 +38,16 @@ export const STATUS_BADGE: Record<IssueStatus, string> = {
   scheduled: 'bg-amber-100 text-amber-800',
   sending: 'bg-blue-100 text-blue-800',
   sent: 'bg-emerald-100 text-emerald-800',
-  cancelled: 'bg-red-100 text-red-800',
+  failed: 'bg-red-100 text-red-800',
+};
+
+/** Why an issue has a status, where the status alone does not say (shown beside the badge). */
+export const STATUS_NOTE: Partial<Record<IssueStatus, string>> = {
+  failed: 'The scheduled send failed and nothing went out (check the body). Change it, then send or schedule it again.',
 };
 
 /** Only these can still be changed, scheduled or sent (the server answers 409 for the others). */
-export const isEditable = (status: IssueStatus) => status === 'draft' || status === 'scheduled';
+export const isEditable = (status: IssueStatus) => status === 'draft' || status === 'scheduled' || status === 'failed';
 
 /** "Newsletter subscribers, Free members and Premium members", in the form's order. */
 export function audienceText(audience: readonly Audience[]): string {

@@ -20,7 +20,8 @@ const LANGUAGES: { value: Profile['language']; label: string }[] = [
 export function AccountSettings({ token, profile, onSaved }: { token: string; profile: Profile | null; onSaved: (p: Profile) => void }) {
   const [language, setLanguage] = useState<Profile['language']>(profile?.language ?? 'en');
   // The server says what applies: the member's choice, or what their level includes (subscriber and premium).
-  const [newsletter, setNewsletter] = useState(profile?.newsletter ?? false);
+  const shown = profile?.newsletter ?? false;
+  const [newsletter, setNewsletter] = useState(shown);
   const [saving, setSaving] = useState(false);
   const [deleting, setDeleting] = useState(false);
   const dialog = useRef<HTMLDialogElement>(null);
@@ -29,7 +30,10 @@ export function AccountSettings({ token, profile, onSaved }: { token: string; pr
   async function saveSettings(event: FormEvent) {
     event.preventDefault();
     setSaving(true);
-    const result = await call((o) => api.users.me.$patch({}, o), { body: { language, newsletter }, token });
+    // The newsletter only when the member changed it: saving the language alone must not turn the
+    // level's default into a fixed choice (an upgrade would then not bring the newsletter).
+    const body = newsletter === shown ? { language } : { language, newsletter };
+    const result = await call((o) => api.users.me.$patch({}, o), { body, token });
     setSaving(false);
     if (!result.ok) return failed();
     onSaved(result.data);

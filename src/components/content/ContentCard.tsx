@@ -1,6 +1,7 @@
 import { lazy, Suspense, useState } from 'react';
 import type { PublicItem } from '#shared/content/registry.ts';
-import { formatInZone, hasEnded } from '#shared/events/format.ts';
+import { formatInZone } from '#shared/events/format.ts';
+import { hasEnded } from '#shared/events/schedule.ts';
 import { formatDate, skillLabel } from '#shared/format.ts';
 import { priceLabel } from '#shared/payments/purchasable.ts';
 import { AccessBadge } from './AccessBadge.tsx';

@@ -4,13 +4,15 @@
  * events API with the member's token. Browser only.
  */
 import { useState } from 'react';
+import { formatLocalTime, localTimeZone } from '#shared/events/format.ts';
 import { api } from '../../lib/browser/api.ts';
 import { toast } from '../../lib/browser/toast.ts';
 import { fetchRegistrants, type Registrants } from './events-api.ts';
 
 const ITEM_BUTTON = 'min-h-9 rounded-lg px-3 py-1.5 text-sm font-semibold ring-1 ring-inset disabled:opacity-60';
 
-const shortDate = (iso: string) => new Date(iso).toLocaleString([], { dateStyle: 'medium', timeStyle: 'short' });
+/** When a member registered, in the staff member's own zone. */
+const shortDate = (iso: string) => formatLocalTime(iso, localTimeZone());
 
 export function EventRegistrants({ slug }: { slug: string }) {
   const [open, setOpen] = useState(false);

@@ -4,21 +4,15 @@
  * opens (15 minutes before the start), the join button. Browser only.
  */
 import { useEffect, useState } from 'react';
+import { formatWithZoneName, localTimeZone } from '#shared/events/format.ts';
 import { fetchMyEvents, type MyEvent } from './events-api.ts';
 import { JoinLink } from './JoinLink.tsx';
 import { useMoment } from './use-moment.ts';
 
 type State = { status: 'loading' } | { status: 'error' } | { status: 'ready'; events: MyEvent[] };
 
-const when = (startsAt: string) =>
-  new Date(startsAt).toLocaleString([], {
-    weekday: 'short',
-    month: 'long',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: '2-digit',
-    timeZoneName: 'short',
-  });
+/** "Thu 10 Dec 2026, 15:00 GMT", in the member's own zone. */
+const when = (startsAt: string) => formatWithZoneName(startsAt, localTimeZone());
 
 export function UpcomingEventsCard({ className }: { className: string }) {
   const [state, setState] = useState<State>({ status: 'loading' });

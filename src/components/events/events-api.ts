@@ -3,7 +3,7 @@
  * from functions/events/routes.ts). Visitors ask for the seats left without a token; everything else
  * goes with the member's. Browser only.
  */
-import { api, call, publicApi, type ApiData } from '../../lib/browser/api.ts';
+import { api, call, publicApi, type ApiData, type GatedResult } from '../../lib/browser/api.ts';
 
 const param = (slug: string) => ({ param: { slug: encodeURIComponent(slug) } });
 
@@ -27,9 +27,27 @@ export function cancelRegistration(slug: string) {
   return call((o) => api.events[':slug'].registration.$delete(param(slug), o));
 }
 
-/** The join URL, once the link has opened (409 before). */
-export function fetchJoinLink(slug: string, signal?: AbortSignal) {
-  return call((o) => api.events[':slug'].join.$get(param(slug), o), { signal });
+/** The join link's answer: the URL, not open yet (the server's 409 names when it opens), or why not. */
+export type JoinResult = GatedResult<{ url: string }> | { ok: false; kind: 'not-open'; opensAt: string };
+
+/** The join URL, once the link has opened; before that, when it opens. */
+export async function fetchJoinLink(slug: string, signal?: AbortSignal): Promise<JoinResult> {
+  let opensAt: string | undefined;
+  const result = await call(
+    async (o) => {
+      const res = await api.events[':slug'].join.$get(param(slug), o);
+      // The 409's body, read from a copy (call() reads the answer itself): `error.opensAt` says it is not open yet.
+      if (res.status === 409) opensAt = ((await res.clone().json()) as Awaited<ReturnType<typeof res.json>>).error.opensAt;
+      return res;
+    },
+    { signal },
+  );
+  if (opensAt) return { ok: false, kind: 'not-open', opensAt };
+  if (result.ok)
+    return 'url' in result.data
+      ? { ok: true, data: { url: result.data.url } }
+      : { ok: false, kind: 'error', message: 'No link came back.' };
+  return result;
 }
 
 /** The recording's URL, for a registrant. */

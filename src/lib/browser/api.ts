@@ -21,8 +21,8 @@ import type { EventAdminRoutes, EventRoutes, MyEventRoutes } from '../../../func
 import type { GatedContentRoutes } from '../../../functions/gated/routes.ts';
 import type { LeadRoutes } from '../../../functions/leads/routes.ts';
 import type { NewsletterRoutes } from '../../../functions/newsletter/routes.ts';
-import type { NewsletterArchiveRoutes } from '../../../functions/newsletter/archive-routes.ts';
-import type { NewsletterAdminRoutes } from '../../../functions/newsletter/issues-routes.ts';
+import type { NewsletterArchiveRoutes } from '../../../functions/newsletter/archive/routes.ts';
+import type { NewsletterAdminRoutes } from '../../../functions/newsletter/issues/routes.ts';
 import type { TestBillingRoutes } from '../../../functions/payments/embedded/routes.ts';
 import type { PaymentRoutes } from '../../../functions/payments/routes.ts';
 import type { ProgressRoutes } from '../../../functions/progress/routes.ts';

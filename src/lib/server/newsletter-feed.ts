@@ -1,13 +1,12 @@
 /**
  * The newsletter archive's RSS document (`/newsletter/rss.xml`): each sent issue's metadata and its
- * public part only (above the author's preview line), never the gated rest. Pure module.
+ * public part only (above the author's preview line), never the gated rest. Pure module; the
+ * skeleton and helpers are the blog feed's (rss.ts).
  */
 import { escapeXml } from '../../components/marketing/xml.ts';
 import type { ArchivedIssuePage } from '#shared/newsletter.ts';
 import { SITE } from '#shared/site.ts';
-
-/** Wraps HTML in CDATA; a `]]>` inside is split so it cannot end the section early. */
-const cdata = (html: string) => `<![CDATA[${html.replaceAll(']]>', ']]]]><![CDATA[>')}]]>`;
+import { cdata, rssDate, rssDocument } from './rss.ts';
 
 export function newsletterFeedXml({ issues, siteUrl }: { issues: readonly ArchivedIssuePage[]; siteUrl: string | URL }): string {
   const abs = (path: string) => escapeXml(new URL(path, siteUrl).href);
@@ -19,21 +18,18 @@ export function newsletterFeedXml({ issues, siteUrl }: { issues: readonly Archiv
       `      <guid isPermaLink="true">${abs(`/newsletter/${issue.slug}`)}</guid>`,
       `      <description>${escapeXml(issue.previewText)}</description>`,
       ...(issue.publicHtml ? [`      <content:encoded>${cdata(issue.publicHtml)}</content:encoded>`] : []),
-      `      <pubDate>${new Date(issue.sentAt).toUTCString()}</pubDate>`,
+      `      <pubDate>${rssDate(issue.sentAt)}</pubDate>`,
       `      <category>${escapeXml(issue.accessLevel)}</category>`,
       '    </item>',
     ].join('\n'),
   );
-  return `<?xml version="1.0" encoding="UTF-8"?>
-<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom" xmlns:content="http://purl.org/rss/1.0/modules/content/">
-  <channel>
-    <title>${escapeXml(`${SITE.name} Newsletter`)}</title>
-    <link>${abs('/newsletter')}</link>
-    <description>One practical growth idea a month from the ${escapeXml(SITE.name)} consultants.</description>
-    <language>en-us</language>
-    <atom:link href="${abs('/newsletter/rss.xml')}" rel="self" type="application/rss+xml"/>
-${items.join('\n')}
-  </channel>
-</rss>
-`;
+  const channel = {
+    title: `${SITE.name} Newsletter`,
+    link: '/newsletter',
+    self: '/newsletter/rss.xml',
+    description: `One practical growth idea a month from the ${SITE.name} consultants.`,
+    modules: ['content'] as const,
+    items,
+  };
+  return rssDocument(channel, siteUrl);
 }

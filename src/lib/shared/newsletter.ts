@@ -1,8 +1,21 @@
 /**
  * The newsletter's shared rules: link problems and their messages (the API and the result pages), who
- * gets the members' newsletter by default, and the archive's shapes (the server and the pages).
+ * gets the members' newsletter by default, the issue editor's lists and limits (the API's schema and
+ * the Newsletter tab), and the archive's shapes (the server and the pages).
  */
-import type { AccessLevel } from './access.ts';
+import { ACCESS_LEVELS, type AccessLevel } from './access.ts';
+import { MAX_BODY_CHARS } from './content/markdown.ts';
+
+/** Who an issue goes to: confirmed list subscribers (`newsletter`) and members by level. */
+export const AUDIENCES = ['newsletter', ...ACCESS_LEVELS] as const;
+export type Audience = (typeof AUDIENCES)[number];
+
+/** Who a copy can be cut for (previews and test copies): a list subscriber without an account (`visitor`), or a level. */
+export const PREVIEW_LEVELS = ['visitor', ...ACCESS_LEVELS] as const;
+export type PreviewLevel = (typeof PREVIEW_LEVELS)[number];
+
+/** The longest subject, preview text and body of an issue (characters). */
+export const ISSUE_LIMITS = { subject: 200, previewText: 300, body: MAX_BODY_CHARS } as const;
 
 export type LinkProblem = 'expired' | 'invalid' | 'stale';
 

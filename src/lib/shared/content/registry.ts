@@ -10,6 +10,7 @@
  * drafts with the types' schemas, is the exception.
  */
 import { z } from 'zod';
+import { endsAt } from '../events/schedule.ts';
 import type { ContentTypeLabels, DownloadSpec } from './content-type.ts';
 import type { ListFilterKind } from './filter.ts';
 import { type ContentSource, type ItemBase } from './schema.ts';
@@ -155,9 +156,9 @@ const field = (item: ContentItem, key: string) => (item as Record<string, unknow
 function timing(item: ContentItem): { start: number; end: number } | undefined {
   const { soonestFirst, lastsMinutes } = entryOf(item.type);
   if (!soonestFirst) return undefined;
-  const start = Date.parse(String(field(item, soonestFirst) ?? ''));
-  const minutes = lastsMinutes ? Number(field(item, lastsMinutes) ?? 0) : 0;
-  return { start, end: start + minutes * 60_000 };
+  const startsAt = String(field(item, soonestFirst) ?? '');
+  const durationMinutes = lastsMinutes ? Number(field(item, lastsMinutes) ?? 0) : 0;
+  return { start: Date.parse(startsAt), end: endsAt({ startsAt, durationMinutes }).getTime() };
 }
 
 /**

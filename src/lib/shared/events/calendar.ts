@@ -5,6 +5,7 @@
  * registered members through the events API. The .ics file is served by the events API
  * (`/events/{slug}.ics`). Pure module.
  */
+import { endsAt } from './schedule.ts';
 
 export interface CalendarEvent {
   title: string;
@@ -18,8 +19,6 @@ export interface CalendarEvent {
   /** In-person events: where. */
   address?: string | undefined;
 }
-
-const end = (e: CalendarEvent) => new Date(Date.parse(e.startsAt) + e.durationMinutes * 60_000);
 
 /** 2027-02-18T16:00:00.000Z → 20270218T160000Z (Google's `dates=`, basic ISO 8601 in UTC). */
 export function basicUtc(instant: Date): string {
@@ -46,7 +45,7 @@ export function googleCalendarUrl(e: CalendarEvent): string {
   return `https://calendar.google.com/calendar/render?${query({
     action: 'TEMPLATE',
     text: e.title,
-    dates: `${basicUtc(new Date(e.startsAt))}/${basicUtc(end(e))}`,
+    dates: `${basicUtc(new Date(e.startsAt))}/${basicUtc(endsAt(e))}`,
     details: details(e),
     location: location(e),
   })}`;
@@ -59,7 +58,7 @@ export function outlookCalendarUrl(e: CalendarEvent): string {
     rru: 'addevent',
     subject: e.title,
     startdt: isoUtc(new Date(e.startsAt)),
-    enddt: isoUtc(end(e)),
+    enddt: isoUtc(endsAt(e)),
     body: details(e),
     location: location(e),
   })}`;

@@ -1,6 +1,6 @@
 /** How an event's time reads, in its zone and in a visitor's. */
 import { describe, expect, it } from 'vitest';
-import { formatDuration, formatInZone, hasEnded, zoneAbbreviation } from './format.ts';
+import { formatDuration, formatInZone, formatTimeOfDay, formatWithZoneName, localTimeZone, zoneAbbreviation } from './format.ts';
 
 describe('formatInZone', () => {
   it.each([
@@ -30,10 +30,14 @@ describe('formatDuration', () => {
   });
 });
 
-describe('hasEnded', () => {
-  const event = { startsAt: '2027-03-10T11:00:00.000Z', durationMinutes: 120 };
-  it('is false until the start plus the duration, then true', () => {
-    expect(hasEnded(event, Date.parse('2027-03-10T12:59:59Z'))).toBe(false);
-    expect(hasEnded(event, Date.parse('2027-03-10T13:00:00Z'))).toBe(true);
+describe('the shorter forms the islands use', () => {
+  it('words an instant with the zone once, or its time of day alone, in the zone asked for', () => {
+    expect(formatWithZoneName('2027-06-18T16:00:00Z', 'Europe/London')).toBe('Fri 18 Jun 2027, 17:00 BST');
+    expect(formatTimeOfDay('2027-06-18T16:00:00Z', 'America/New_York')).toBe('12:00 EDT');
+    expect(formatTimeOfDay('2027-01-30T16:05:00Z', 'Asia/Tokyo')).toBe('01:05 GMT+9');
+  });
+
+  it("names the runtime's own zone, as Intl resolves it", () => {
+    expect(localTimeZone()).toBe(Intl.DateTimeFormat().resolvedOptions().timeZone);
   });
 });

@@ -48,9 +48,25 @@ export function formatLocalTime(instant: string | Date, zone: string): string {
   return `${p.weekday} ${p.day} ${p.month} ${p.year}, ${p.hour}:${p.minute}`;
 }
 
+/** "Thu 10 Dec 2026, 15:00 GMT": an instant in a zone, with the zone's short name. */
+export function formatWithZoneName(instant: string | Date, zone: string): string {
+  return `${formatLocalTime(instant, zone)} ${zoneAbbreviation(instant, zone)}`;
+}
+
 /** "Thu 10 Dec 2026, 15:00 GMT (Europe/London)": an instant in a zone, with the zone named twice. */
 export function formatInZone(instant: string | Date, zone: string): string {
-  return `${formatLocalTime(instant, zone)} ${zoneAbbreviation(instant, zone)} (${zone})`;
+  return `${formatWithZoneName(instant, zone)} (${zone})`;
+}
+
+/** "14:45 GMT": the time of day of an instant in a zone (24-hour clock), with the zone's short name. */
+export function formatTimeOfDay(instant: string | Date, zone: string): string {
+  const p = parts(new Date(instant), 'en-GB', zone, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+  return `${p.hour}:${p.minute} ${zoneAbbreviation(instant, zone)}`;
+}
+
+/** The zone this runtime is in (the visitor's, in a browser); UTC when it names none. */
+export function localTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 }
 
 /** "45 minutes", "1 hour", "1 h 30 min", "2 hours". */
@@ -60,9 +76,4 @@ export function formatDuration(minutes: number): string {
   if (hours === 0) return `${rest} minute${rest === 1 ? '' : 's'}`;
   if (rest === 0) return `${hours} hour${hours === 1 ? '' : 's'}`;
   return `${hours} h ${rest} min`;
-}
-
-/** Whether an event has ended at `now` (ms): an event is upcoming until its start plus its duration. */
-export function hasEnded(event: { startsAt: string; durationMinutes: number }, now: number = Date.now()): boolean {
-  return Date.parse(event.startsAt) + event.durationMinutes * 60_000 <= now;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { utcInstant } from './time.ts';
 import { formatInZone } from './format.ts';
-import { dueReminder, joinOpensAt, joinWindow, reminderClosesAt, reminderDueAt, timeUntil } from './schedule.ts';
+import { dueReminder, endsAt, hasEnded, joinOpensAt, joinWindow, reminderClosesAt, reminderDueAt, timeUntil } from './schedule.ts';
 
 const at = (iso: string) => new Date(iso);
 
@@ -87,5 +87,20 @@ describe('the join window', () => {
     expect(joinWindow(event, at('2026-12-10T14:45:00.000Z'))).toBe('open');
     expect(joinWindow(event, at('2026-12-10T16:29:59.999Z'))).toBe('open');
     expect(joinWindow(event, at('2026-12-10T16:30:00.000Z'))).toBe('ended');
+  });
+});
+
+describe('the end', () => {
+  it('is the duration of elapsed time after the start, so a daylight-saving change during the event changes nothing', () => {
+    // Starts 00:30 BST (23:30 UTC) on the fall-back night and lasts two hours: ends 01:30 GMT, one wall-clock hour later.
+    expect(endsAt({ startsAt: utcInstant('2027-10-31T00:30', 'Europe/London'), durationMinutes: 120 }).toISOString()).toBe(
+      '2027-10-31T01:30:00.000Z',
+    );
+  });
+
+  it('has the event ended from its end on, given as a date or in milliseconds', () => {
+    const event = { startsAt: '2027-03-10T11:00:00.000Z', durationMinutes: 120 };
+    expect(hasEnded(event, Date.parse('2027-03-10T12:59:59Z'))).toBe(false);
+    expect(hasEnded(event, new Date('2027-03-10T13:00:00Z'))).toBe(true);
   });
 });

@@ -35,9 +35,14 @@ export interface EventTimes {
 
 const startOf = (event: Pick<EventTimes, 'startsAt'>) => Date.parse(event.startsAt);
 
-/** The end of the event. */
+/** The end of the event: its duration of elapsed time after the start. The one place an end is computed. */
 export function endsAt(event: EventTimes): Date {
   return new Date(startOf(event) + event.durationMinutes * MINUTE);
+}
+
+/** Whether the event has ended at `now`: an event is upcoming (or under way) until its end. */
+export function hasEnded(event: EventTimes, now: Date | number = Date.now()): boolean {
+  return endsAt(event).getTime() <= Number(now);
 }
 
 /** When the join link opens (15 minutes before the start). */

@@ -15,9 +15,16 @@ export const LocalDateTimeSchema = z
   .regex(/^(20\d\d|2100)-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d$/, 'Use a date and time such as 2026-12-10T15:00')
   .refine((s) => !Number.isNaN(Date.parse(`${s}:00Z`)) && new Date(`${s}:00Z`).toISOString().startsWith(s), 'No such date');
 
+/**
+ * A zone name's shape: IANA names and links (Europe/London, America/Argentina/Buenos_Aires, Etc/GMT+5,
+ * EST5EDT), starting with a letter; no spaces, control characters, dots or colons, so neither a path
+ * nor an offset such as +05:00 (which Intl would take) passes. Intl decides whether the zone exists.
+ */
+const ZONE_NAME = /^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/;
+
 /** Whether the runtime knows an IANA zone name. */
 export function isTimeZone(zone: string): boolean {
-  if (zone.length > 64 || !/^[A-Za-z_]+(\/[A-Za-z0-9_+-]+)*$/.test(zone)) return false;
+  if (zone.length > 64 || !ZONE_NAME.test(zone)) return false;
   try {
     new Intl.DateTimeFormat('en', { timeZone: zone });
     return true;
@@ -26,7 +33,16 @@ export function isTimeZone(zone: string): boolean {
   }
 }
 
-export const TimeZoneSchema = z.string().refine(isTimeZone, 'Use an IANA time zone such as Europe/London');
+/**
+ * The name Intl resolves a known zone to (europe/london → Europe/London, US/Eastern →
+ * America/New_York), so one zone is stored and shown one way whichever alias was written.
+ */
+export function canonicalTimeZone(zone: string): string {
+  return new Intl.DateTimeFormat('en', { timeZone: zone }).resolvedOptions().timeZone;
+}
+
+/** An IANA time zone, kept under the name Intl resolves it to. */
+export const TimeZoneSchema = z.string().refine(isTimeZone, 'Use an IANA time zone such as Europe/London').transform(canonicalTimeZone);
 
 const DAY = 86_400_000;
 
@@ -50,9 +66,4 @@ export function utcInstant(local: string, zone: string): string {
     .filter((instant) => instant + tzOffset(zone, new Date(instant)) * 60_000 === wall)
     .sort((a, b) => a - b);
   return new Date(occurrences[0] ?? wall - before * 60_000).toISOString();
-}
-
-/** The end instant of an event. */
-export function endInstant(startsAt: string, durationMinutes: number): string {
-  return new Date(Date.parse(startsAt) + durationMinutes * 60_000).toISOString();
 }

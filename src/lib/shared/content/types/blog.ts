@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { SITE } from '../../site.ts';
 import { defineContentType } from '../content-type.ts';
+import { MAX_BODY_CHARS, NESTING_MESSAGE, withinNesting } from '../markdown.ts';
 import { DateOnlySchema, ONE_LINE, ONE_LINE_MESSAGE, RUNNING_TEXT, RUNNING_TEXT_MESSAGE, toDateOnly } from '../schema.ts';
 
 export const blog = defineContentType({
@@ -29,7 +30,7 @@ export const blog = defineContentType({
   },
   input: {
     publishedDate: z.coerce.date().optional(),
-    content: z.string().max(200_000).regex(RUNNING_TEXT, RUNNING_TEXT_MESSAGE).default(''),
+    content: z.string().max(MAX_BODY_CHARS).regex(RUNNING_TEXT, RUNNING_TEXT_MESSAGE).refine(withinNesting, NESTING_MESSAGE).default(''),
   },
   fields: {
     publishedDate: DateOnlySchema,

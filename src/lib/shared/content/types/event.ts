@@ -88,6 +88,8 @@ export const event = defineContentType({
     /** The description: MDX from git, or Markdown written in the creator tools. Public. */
     content: z.string(),
     contentFormat: z.enum(['mdx', 'markdown']).default('markdown'),
+    /** When the creator tools last wrote the event (absent for MDX): orders its calendar file's revisions (SEQUENCE). */
+    revisedAt: z.iso.datetime().optional(),
   },
   publicFields: {
     startsAt: z.string(),
@@ -143,7 +145,7 @@ export const event = defineContentType({
     content: body,
     contentFormat: 'mdx' as const,
   }),
-  fromInput: (input) => ({
+  fromInput: (input, now) => ({
     startsAt: utcInstant(input.startsAt, input.timeZone),
     localStart: input.startsAt,
     timeZone: input.timeZone,
@@ -157,5 +159,6 @@ export const event = defineContentType({
     cancelled: input.cancelled,
     content: input.content,
     contentFormat: 'markdown' as const,
+    revisedAt: now.toISOString(),
   }),
 });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ACCESS_LEVELS, type AccessLevel } from '#shared/access.ts';
 import { SITE } from '#shared/site.ts';
-import { copyTemplate, cutIssue, fillCopy, type CopyLevel, type IssueText } from './issue-mail.ts';
+import { BodyRenderError } from '../../content/render.ts';
+import { assertRenders, copyTemplate, cutIssue, fillCopy, type CopyLevel, type IssueText } from './mail.ts';
 
 const SITE_URL = 'https://www.beacongrowth.co';
 const GATED = 'GATED-SENTENCE-4b1d only for readers at the level';
@@ -107,5 +108,14 @@ describe('an issue copy', () => {
 
   it('prefixes a test copy’s subject', () => {
     expect(copyTemplate(issueAt('free'), 'free', SITE_URL, '[Test] ').rendered.subject).toBe('[Test] March growth notes');
+  });
+
+  it('refuses a body that cannot render (422 on the body), in either part, instead of failing the send', () => {
+    const hostile = `${'>'.repeat(1000)} x`;
+    for (const body of [hostile, `Public.\n\n<!-- preview -->\n\n${hostile}`, `${hostile}\n\n<!-- preview -->\n\nRest.`]) {
+      expect(() => assertRenders({ body }), body.slice(0, 20)).toThrow(BodyRenderError);
+      expect(() => copyTemplate(issueAt('free', { body }), 'premium', SITE_URL)).toThrow(expect.objectContaining({ status: 422 }));
+    }
+    expect(() => assertRenders({ body: issueAt('free').body })).not.toThrow();
   });
 });

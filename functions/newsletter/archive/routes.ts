@@ -4,11 +4,11 @@
  * unknown issue 404, level too low 403 with `requiredLevel`; every answer private).
  */
 import { Hono } from 'hono';
-import type { AppEnv } from '../platform/http/context.ts';
-import type { Guards } from '../users/guards.ts';
-import { requireViewer } from '../users/identity.ts';
-import { slugParam } from '../gated/routes.ts';
-import type { NewsletterArchive } from './archive.ts';
+import type { AppEnv } from '../../platform/http/context.ts';
+import type { Guards } from '../../users/guards.ts';
+import { requireViewer } from '../../users/identity.ts';
+import { slugParam } from '../../gated/routes.ts';
+import type { NewsletterArchive } from './service.ts';
 
 export function createNewsletterArchiveRoutes({ archive, guards }: { archive: NewsletterArchive; guards: Guards }) {
   return (

@@ -1,16 +1,10 @@
-/** The staff newsletter API's bodies and queries (zod), and the shapes its answers are built from. */
+/** The staff newsletter API's bodies and queries (zod); its lists and limits are the editor's too (`#shared/newsletter.ts`). */
 import { z } from 'zod';
 import { ACCESS_LEVELS } from '#shared/access.ts';
+import { NESTING_MESSAGE, withinNesting } from '#shared/content/markdown.ts';
 import { LocalDateTimeSchema, TimeZoneSchema } from '#shared/events/time.ts';
-import { CONTROL, CONTROL_IN_TEXT } from '../platform/http/request.ts';
-import { AUDIENCES } from './tables.ts';
-
-/** The longest body an issue may have (Markdown, characters). */
-export const MAX_BODY_CHARS = 200_000;
-
-/** Who a copy is cut for: a list subscriber without an account (`visitor`), or a member's level. */
-export const PREVIEW_LEVELS = ['visitor', ...ACCESS_LEVELS] as const;
-export type PreviewLevel = (typeof PREVIEW_LEVELS)[number];
+import { AUDIENCES, ISSUE_LIMITS, PREVIEW_LEVELS } from '#shared/newsletter.ts';
+import { CONTROL, CONTROL_IN_TEXT } from '../../platform/http/request.ts';
 
 /** An issue as staff write it: `POST /api/admin/newsletter/issues` and `PUT …/{id}`. */
 export const IssueInputSchema = z
@@ -19,21 +13,22 @@ export const IssueInputSchema = z
       .string({ error: 'subject is required' })
       .trim()
       .min(1, 'subject is required')
-      .max(200, 'subject must be at most 200 characters')
+      .max(ISSUE_LIMITS.subject, `subject must be at most ${ISSUE_LIMITS.subject} characters`)
       .refine((v) => !CONTROL.test(v), 'subject must be a single line of text')
       .describe('The mail subject and the archive title; shown as text (HTML in it is escaped).'),
     previewText: z
       .string({ error: 'previewText must be text' })
       .trim()
-      .max(300, 'previewText must be at most 300 characters')
+      .max(ISSUE_LIMITS.previewText, `previewText must be at most ${ISSUE_LIMITS.previewText} characters`)
       .refine((v) => !CONTROL.test(v), 'previewText must be a single line of text')
       .describe('The inbox preview line (a hidden preheader) and the archive summary; may be empty.'),
     body: z
       .string({ error: 'body is required' })
       .trim()
       .min(1, 'body is required')
-      .max(MAX_BODY_CHARS, `body must be at most ${MAX_BODY_CHARS} characters`)
+      .max(ISSUE_LIMITS.body, `body must be at most ${ISSUE_LIMITS.body} characters`)
       .refine((v) => !CONTROL_IN_TEXT.test(v), 'body contains characters that are not allowed')
+      .refine(withinNesting, NESTING_MESSAGE)
       .describe('Markdown; a line holding only <!-- preview --> ends the part everyone may read.'),
     accessLevel: z.enum(ACCESS_LEVELS, { error: 'accessLevel must be free, subscriber or premium' }),
     audience: z

@@ -8,13 +8,13 @@
  */
 import { Hono } from 'hono';
 import { SlugSchema } from '#shared/content/schema.ts';
-import { AppError } from '../platform/errors.ts';
-import type { AppContext, AppEnv } from '../platform/http/context.ts';
-import { requestHeader } from '../platform/http/http.ts';
-import { pathId, readBody, readQuery } from '../platform/http/request.ts';
-import type { Guards } from '../users/guards.ts';
-import { requireViewer } from '../users/identity.ts';
-import type { IssueService } from './issues.ts';
+import { AppError } from '../../platform/errors.ts';
+import type { AppContext, AppEnv } from '../../platform/http/context.ts';
+import { requestHeader } from '../../platform/http/http.ts';
+import { pathId, readBody, readQuery } from '../../platform/http/request.ts';
+import type { Guards } from '../../users/guards.ts';
+import { requireViewer } from '../../users/identity.ts';
+import type { IssueService } from './service.ts';
 import { IssueInputSchema, PreviewQuery, ScheduleSchema, TestSendSchema } from './schema.ts';
 
 const NO_ISSUE = 'No newsletter issue with that id.';

@@ -4,16 +4,17 @@
  * subscribers without an account, only the public part above the author's `<!-- preview -->` line
  * (the preview text when there is none) and a call to action, never the gated text: not in the
  * HTML, the text part, the subject or the headers. The body renders once per cut through the
- * server's one renderer (Markdown, raw HTML dropped, sanitised); each recipient's copy is that cut
- * with their own unsubscribe token filled in, so an issue to thousands renders four times.
+ * server's one renderer (Markdown, raw HTML dropped, sanitised; a body it cannot render is a 422,
+ * `BodyRenderError`); each recipient's copy is that cut with their own unsubscribe token filled in,
+ * so an issue to thousands renders four times.
  */
 import { randomUUID } from 'node:crypto';
 import { accessLabel, checkAccess, type AccessLevel } from '#shared/access.ts';
-import { renderBody, splitPreview } from '../content/render.ts';
-import type { IssueCallToAction } from '../email/templates/newsletter-mail.ts';
-import { renderEmail } from '../email/templates/index.ts';
-import type { RenderedEmail } from '../email/templates/rendered.ts';
-import { escapeHtml } from '../email/templates/html.ts';
+import { renderBody, splitPreview } from '../../content/render.ts';
+import type { IssueCallToAction } from '../../email/templates/newsletter-mail.ts';
+import { renderEmail } from '../../email/templates/index.ts';
+import type { RenderedEmail } from '../../email/templates/rendered.ts';
+import { escapeHtml } from '../../email/templates/html.ts';
 
 /** The level a copy is cut at: a member's (staff read at premium), or null for a list subscriber without an account. */
 export type CopyLevel = AccessLevel | null;
@@ -108,3 +109,10 @@ export function fillCopy({ placeholder, rendered }: CopyTemplate, token: string)
 
 /** The token a preview or test copy carries: the unsubscribe page explains it is not a working link. */
 export const PREVIEW_TOKEN = 'preview';
+
+/** Renders every part of the issue a copy can carry (the whole body and the public part): throws `BodyRenderError` (422) when one cannot render. */
+export function assertRenders(issue: Pick<IssueText, 'body'>): void {
+  const { preview, body } = splitPreview(issue.body);
+  renderBody(body, 'markdown');
+  if (preview) renderBody(preview, 'markdown');
+}

@@ -6,12 +6,12 @@
  */
 import type { Viewer } from '#shared/access.ts';
 import type { ArchivedIssue, ArchivedIssuePage, NewsletterArchiveReader } from '#shared/newsletter.ts';
-import { renderBody, splitPreview } from '../content/render.ts';
-import { AppError } from '../platform/errors.ts';
-import type { DbOrTx } from '../platform/db/client.ts';
-import { assertAccess } from '../gated/service.ts';
-import { createIssueStore } from './issues/store.ts';
-import type { IssueRow } from './tables.ts';
+import { renderBody, splitPreview } from '../../content/render.ts';
+import { AppError } from '../../platform/errors.ts';
+import type { DbOrTx } from '../../platform/db/client.ts';
+import { assertAccess } from '../../gated/service.ts';
+import { createIssueStore } from '../issues/store.ts';
+import type { IssueRow } from '../tables.ts';
 
 /** Issues the archive lists at most. */
 const ARCHIVE_SIZE = 500;

@@ -1,0 +1,197 @@
+/**
+ * Newsletter issues as staff write them (`/api/admin/newsletter`, routes.ts): drafts (refused with
+ * 422 unless every part renders), the copy as each level gets it, a test copy to oneself, sending
+ * now, scheduling in the editor's zone and cancelling, a published article as a starting draft.
+ * Sending itself (one copy per recipient, the account, the scheduler's round) is sending.ts; the
+ * public archive is ../archive/.
+ */
+import { randomBytes } from 'node:crypto';
+import { effectiveLevel } from '#shared/access.ts';
+import { MARKDOWN_PREVIEW_LINE, MDX_PREVIEW_LINES } from '#shared/content/markdown.ts';
+import { utcInstant } from '#shared/events/time.ts';
+import { ISSUE_LIMITS, type PreviewLevel } from '#shared/newsletter.ts';
+import type { Db } from '../../platform/db/client.ts';
+import type { EmailService } from '../../email/service.ts';
+import { AppError } from '../../platform/errors.ts';
+import type { ContentService } from '../../content/service.ts';
+import { slugify } from '../../content/rows.ts';
+import type { Viewer } from '../../users/service.ts';
+import type { IssueRow, IssueStatus } from '../tables.ts';
+import { assertRenders, copyTemplate, fillCopy, PREVIEW_TOKEN, type CopyLevel } from './mail.ts';
+import type { IssueInput, ScheduleInput } from './schema.ts';
+import { NO_STATS, type IssueSender, type IssueStats } from './sending.ts';
+import { createIssueStore, WAITING } from './store.ts';
+
+/** Slugs the archive's own pages use (and its feed), never given to an issue. */
+export const RESERVED_SLUGS = new Set(['confirm', 'confirmed', 'unsubscribe', 'unsubscribed', 'rss']);
+/** How far ahead an issue may be scheduled. */
+const MAX_AHEAD_MS = 365 * 24 * 3600 * 1000;
+/** Issues the staff list shows. */
+const LIST_SIZE = 100;
+/** Attempts at a free slug: the subject's, then with a random suffix (16 million of them each time). */
+const SLUG_TRIES = 5;
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+const levelOf = (level: PreviewLevel): CopyLevel => (level === 'visitor' ? null : level);
+
+export interface IssueServiceDeps {
+  db: Db;
+  outbox: EmailService;
+  content: ContentService;
+  sender: IssueSender;
+  siteUrl: string;
+}
+
+/** An issue as the staff list shows it; a sending issue whose copies all left the queue reads `sent` (the scheduler stores it). */
+function summary(row: IssueRow, stats: IssueStats) {
+  const status: IssueStatus = row.status === 'sending' && stats.pending === 0 ? 'sent' : row.status;
+  return {
+    id: row.id,
+    slug: row.slug,
+    subject: row.subject,
+    previewText: row.previewText,
+    accessLevel: row.accessLevel,
+    audience: row.audience,
+    status,
+    sendAt: iso(row.sendAt),
+    timeZone: row.timeZone,
+    sentAt: iso(row.sentAt),
+    createdAt: row.createdAt.toISOString(),
+    stats,
+  };
+}
+
+/** The subject's words as a slug; "issue" when it has none. */
+function slugOf(subject: string): string {
+  const words = slugify(subject);
+  return words === 'item' && !/item/i.test(subject) ? 'issue' : words;
+}
+
+export function createIssueService({ db, outbox, content, sender, siteUrl }: IssueServiceDeps) {
+  const store = createIssueStore(db);
+
+  /** One issue's summary (one outbox query while it sends, none otherwise). */
+  async function summaryOf(row: IssueRow) {
+    return summary(row, (await sender.accounts([row])).get(row.id) ?? NO_STATS);
+  }
+
+  async function found(id: string): Promise<IssueRow> {
+    const row = await store.byId(id);
+    if (!row) throw new AppError('not_found', 'No newsletter issue with that id.');
+    return row;
+  }
+
+  /** Changes an issue that has not gone out; 404 when there is none, 409 when it went out. */
+  async function changeWaiting(id: string, patch: Parameters<typeof store.updateIn>[2], what: string): Promise<IssueRow> {
+    const row = await store.updateIn(id, WAITING, patch);
+    if (row) return row;
+    const now = await found(id);
+    throw new AppError('conflict', `This issue is ${now.status}: only an issue that has not gone out can be ${what}.`);
+  }
+
+  /** The subject's slug; when that is taken or one of the archive's own pages, it with a short random suffix. */
+  async function insertDraft(viewer: Viewer, input: IssueInput): Promise<IssueRow> {
+    const base = slugOf(input.subject);
+    for (let n = 0; n < SLUG_TRIES; n++) {
+      const slug = n === 0 && !RESERVED_SLUGS.has(base) ? base : `${base}-${randomBytes(3).toString('hex')}`;
+      const row = await store.insert({ ...input, slug, createdBy: viewer.id });
+      if (row) return row;
+    }
+    throw new AppError('conflict', 'No free address could be found for this issue; please try again.');
+  }
+
+  return {
+    /** POST /issues: a new draft (422 when its body cannot render). */
+    async create(viewer: Viewer, input: IssueInput): Promise<{ id: string }> {
+      assertRenders(input);
+      return { id: (await insertDraft(viewer, input)).id };
+    },
+
+    /** GET /issues: newest first, each with its account (two queries in all). */
+    async list() {
+      const rows = await store.list(LIST_SIZE);
+      const accounts = await sender.accounts(rows);
+      return rows.map((row) => summary(row, accounts.get(row.id) ?? NO_STATS));
+    },
+
+    /** GET /issues/{id}: the issue with its Markdown body. */
+    async get(id: string) {
+      const row = await found(id);
+      return { ...(await summaryOf(row)), body: row.body };
+    },
+
+    /** PUT /issues/{id}: an issue that has not gone out, rewritten (its slug and schedule stay; 422 when its body cannot render). */
+    async update(id: string, input: IssueInput) {
+      assertRenders(input);
+      const row = await changeWaiting(id, input, 'changed');
+      return { ...(await summaryOf(row)), body: row.body };
+    },
+
+    /** DELETE /issues/{id}: drafts (and issues that failed to go out) only. */
+    async remove(id: string): Promise<void> {
+      if (await store.deleteDraft(id)) return;
+      const row = await found(id);
+      throw new AppError('conflict', `This issue is ${row.status}: only a draft can be deleted (cancel a scheduled one first).`);
+    },
+
+    /** GET /issues/{id}/preview?level=: the copy exactly as a recipient at that level gets it, with placeholder unsubscribe links. */
+    async preview(id: string, level: PreviewLevel) {
+      const copy = fillCopy(copyTemplate(await found(id), levelOf(level), siteUrl), PREVIEW_TOKEN);
+      return { subject: copy.subject, html: copy.html, text: copy.text };
+    },
+
+    /** POST /issues/{id}/test: one copy to the caller ("[Test] " subject), cut at `level` (theirs by default); never counted. */
+    async test(viewer: Viewer, id: string, level?: PreviewLevel): Promise<{ to: string }> {
+      const row = await found(id);
+      const cutAt = level ? levelOf(level) : effectiveLevel(viewer);
+      const { rendered, placeholder } = copyTemplate(row, cutAt, siteUrl, '[Test] ');
+      // Not bulk: the editor is waiting for it. In no batch: it is in no issue's account.
+      await outbox.enqueueCopies(db, 'newsletter-issue', rendered, placeholder, [
+        { to: viewer.email, fill: PREVIEW_TOKEN, userId: viewer.id },
+      ]);
+      return { to: viewer.email };
+    },
+
+    /** POST /issues/{id}/send: every copy written now (409 once it went out). */
+    async send(id: string) {
+      const sent = await sender.sendNow(id);
+      if (sent) return summaryOf(sent);
+      const row = await found(id);
+      throw new AppError('conflict', `This issue is ${row.status}: it has gone out already.`);
+    },
+
+    /** POST /issues/{id}/schedule: a time in the editor's zone, in the future and within a year. */
+    async schedule(id: string, { sendAt, timeZone }: ScheduleInput) {
+      const at = new Date(utcInstant(sendAt, timeZone));
+      const now = Date.now();
+      if (at.getTime() <= now)
+        throw new AppError('validation_failed', 'Pick a time in the future.', { fields: { sendAt: ['Pick a time in the future'] } });
+      if (at.getTime() > now + MAX_AHEAD_MS)
+        throw new AppError('validation_failed', 'Pick a time within a year.', { fields: { sendAt: ['Pick a time within a year'] } });
+      return summaryOf(await changeWaiting(id, { status: 'scheduled', sendAt: at, timeZone }, 'scheduled'));
+    },
+
+    /** POST /issues/{id}/cancel: a scheduled issue back to draft. */
+    async cancel(id: string) {
+      const row = await store.updateIn(id, ['scheduled'], { status: 'draft', sendAt: null, timeZone: null });
+      if (row) return summaryOf(row);
+      const now = await found(id);
+      throw new AppError('conflict', `This issue is ${now.status}: only a scheduled issue can be cancelled.`);
+    },
+
+    /** GET /articles/{slug}: a published article as a starting draft (MDX's preview line becomes Markdown's). */
+    async articleDraft(slug: string) {
+      const article = await content.get('blog', slug);
+      if (!article) throw new AppError('not_found', 'Article not found');
+      return {
+        subject: article.title.slice(0, ISSUE_LIMITS.subject),
+        previewText: article.description.replace(/\s+/g, ' ').trim().slice(0, ISSUE_LIMITS.previewText),
+        body: article.content.replace(MDX_PREVIEW_LINES, MARKDOWN_PREVIEW_LINE).slice(0, ISSUE_LIMITS.body),
+        accessLevel: article.accessLevel,
+      };
+    },
+  };
+}
+
+export type IssueService = ReturnType<typeof createIssueService>;
+export type IssueSummary = Awaited<ReturnType<IssueService['list']>>[number];
