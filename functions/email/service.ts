@@ -180,7 +180,13 @@ export function createEmailService({ db, from, siteUrl, maxAttempts, logger }: E
       // Told on every report, a repeated one too (the hook is idempotent): a report whose hook failed is not lost when the provider retries.
       if (email && hooks && (event.type === 'bounced' || event.type === 'complained')) {
         const { onReport } = hooks;
-        const report: DeliveryReport = { to: email.to, type: event.type, detail: event.detail ?? null, emailId: email.id, batch: email.batch };
+        const report: DeliveryReport = {
+          to: email.to,
+          type: event.type,
+          detail: event.detail ?? null,
+          emailId: email.id,
+          batch: email.batch,
+        };
         await db.transaction((tx) => onReport(tx, report));
       }
       if (!fresh || !email) return { applied: false };

@@ -107,7 +107,14 @@ export function createEmailStore(db: DbOrTx) {
     async withdrawBulk(address: string, reason: string): Promise<{ id: string; batch: string | null }[]> {
       return db
         .update(emails)
-        .set({ status: 'failed', failedAt: sql`now()`, errorMessage: reason, leaseOwner: null, leaseExpiresAt: null, updatedAt: sql`now()` })
+        .set({
+          status: 'failed',
+          failedAt: sql`now()`,
+          errorMessage: reason,
+          leaseOwner: null,
+          leaseExpiresAt: null,
+          updatedAt: sql`now()`,
+        })
         .where(
           and(
             eq(emails.status, 'queued'),

@@ -131,7 +131,14 @@ export function createNewsletterService({ db, outbox, tokens, siteUrl, logger }:
       if (copy.success) return unsubscribeCopy(copy.data.i, copy.data.a);
       const subscriber = typeof result.claims.sub === 'string' ? await createNewsletterStore(db).findById(result.claims.sub) : undefined;
       if (!subscriber) throw new NewsletterLinkError('invalid');
-      if (subscriber.status !== 'unsubscribed') await createNewsletterStore(db).setStatus(subscriber.id, 'unsubscribed');
+      if (subscriber.status === 'unsubscribed') return;
+      await db.transaction(async (tx) => {
+        await createNewsletterStore(tx).setStatus(subscriber.id, 'unsubscribed');
+        // A reader without an account got issues through the list alone: nothing more goes to them. A
+        // member's copies are their membership's (their own setting ends those).
+        if (!(await newsletterReaders(tx).byEmails([subscriber.email.toLowerCase()])).length)
+          await withdrawCopies(tx, subscriber.email, 'the reader unsubscribed');
+      });
     },
 
     /**

@@ -94,7 +94,10 @@ export function createAccountChanges({ db, outbox, store, personalData, hook, fo
     setAccess,
 
     /** PATCH /api/users/me: name, language and whether they get the newsletter. */
-    async updateMe(viewer: Viewer, { newsletter, ...rest }: { name?: string | null; language?: Language; newsletter?: boolean }): Promise<ProfileJson> {
+    async updateMe(
+      viewer: Viewer,
+      { newsletter, ...rest }: { name?: string | null; language?: Language; newsletter?: boolean },
+    ): Promise<ProfileJson> {
       // A choice equal to the level's default is stored as no choice (null), so a later upgrade or
       // downgrade follows the new level's default unless the member chose otherwise.
       const level = newsletter === undefined ? undefined : (await store.byId(viewer.id))?.accessLevel;

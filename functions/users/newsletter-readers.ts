@@ -39,7 +39,15 @@ export function newsletterReaders(db: DbOrTx) {
     /** One member by id, whatever their choice; undefined when there is none (any more). */
     async byId(id: string): Promise<NewsletterReader | undefined> {
       const profile = await store.byId(id);
-      return profile && { id: profile.id, email: profile.email, accessLevel: profile.accessLevel, role: profile.role, newsletter: profile.newsletter };
+      return (
+        profile && {
+          id: profile.id,
+          email: profile.email,
+          accessLevel: profile.accessLevel,
+          role: profile.role,
+          newsletter: profile.newsletter,
+        }
+      );
     },
 
     /** The member stops getting the newsletter (an unsubscribe link); nothing else about them changes. */

@@ -16,7 +16,14 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../tests/support/chromium.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
-export const LIGHTHOUSE_PAGES = ['/', '/services/seo-optimization', '/pricing'];
+export const LIGHTHOUSE_PAGES = [
+  '/',
+  '/services/seo-optimization',
+  '/pricing',
+  '/events',
+  '/events/premium-growth-strategy-workshop',
+  '/newsletter',
+];
 export const LIGHTHOUSE_BUDGETS = { performance: 95, accessibility: 100, 'best-practices': 100, seo: 100 } as const;
 type Category = keyof typeof LIGHTHOUSE_BUDGETS;
 const CATEGORIES = Object.keys(LIGHTHOUSE_BUDGETS) as Category[];

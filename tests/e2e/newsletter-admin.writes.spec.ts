@@ -9,7 +9,7 @@ import { TZDate } from '@date-fns/tz';
 import { format } from 'date-fns';
 import { expect, test, type Page } from '@playwright/test';
 import { and, eq } from 'drizzle-orm';
-import { utcInstant } from '#shared/events/time.ts';
+import { utcInstant } from '#shared/time.ts';
 import { openDatabase } from '../../functions/platform/db/client.ts';
 import { emails } from '../../functions/email/tables.ts';
 import { newsletterIssues } from '../../functions/newsletter/tables.ts';

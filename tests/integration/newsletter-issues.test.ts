@@ -454,12 +454,7 @@ describe.each(DATABASE_KINDS)('newsletter issues on %s', (kind) => {
         .from(newsletterDeliveries)
         .where(eq(newsletterDeliveries.address, address('premium-default'))),
     ).toEqual([]);
-    expect(
-      await t.database.db
-        .select()
-        .from(newsletterDeliveries)
-        .where(eq(newsletterDeliveries.userId, id)),
-    ).toEqual([]);
+    expect(await t.database.db.select().from(newsletterDeliveries).where(eq(newsletterDeliveries.userId, id))).toEqual([]);
     // The row stays, with nothing that leads back to the member: the same level, status and counts.
     const after = await copiesOf(sentId);
     expect(after).toHaveLength(before.length);

@@ -604,7 +604,11 @@ describe('leak crawler', () => {
   });
 
   it('cuts a newsletter issue started from the premium article at each level: its sentinel in the premium copies only', async () => {
-    const admin = { authorization: `Bearer ${await signIn('admin@demo.beacongrowth.co')}`, 'content-type': 'application/json', origin: base };
+    const admin = {
+      authorization: `Bearer ${await signIn('admin@demo.beacongrowth.co')}`,
+      'content-type': 'application/json',
+      origin: base,
+    };
     const draft = await fetch(`${base}/api/admin/newsletter/articles/${ISSUE_ARTICLE.slug}`, { headers: admin });
     expect(draft.status).toBe(200);
     const article = (await draft.json()) as { previewText: string; body: string; accessLevel: string };
@@ -612,9 +616,9 @@ describe('leak crawler', () => {
     const database = await openDatabase({ kind: 'postgres', url: databaseUrl, poolSize: 1 }, quietLogger());
     try {
       // The list: a reader without an account, and the free member (whose plan has no newsletter).
-      await database.db.insert(newsletterSubscribers).values(
-        ['list-reader@crawler.test', 'free@demo.beacongrowth.co'].map((email) => ({ email, status: 'confirmed' as const })),
-      );
+      await database.db
+        .insert(newsletterSubscribers)
+        .values(['list-reader@crawler.test', 'free@demo.beacongrowth.co'].map((email) => ({ email, status: 'confirmed' as const })));
       const audience = ['newsletter', 'free', 'subscriber', 'premium'];
       const created = await fetch(`${base}/api/admin/newsletter/issues`, {
         method: 'POST',
@@ -625,7 +629,10 @@ describe('leak crawler', () => {
       const { id } = (await created.json()) as { id: string };
       expect((await fetch(`${base}/api/admin/newsletter/issues/${id}/send`, { method: 'POST', headers: admin })).status).toBe(202);
       const cutAt = new Map(
-        (await database.db.select().from(newsletterDeliveries).where(eq(newsletterDeliveries.issueId, id))).map((c) => [c.address, c.level]),
+        (await database.db.select().from(newsletterDeliveries).where(eq(newsletterDeliveries.issueId, id))).map((c) => [
+          c.address,
+          c.level,
+        ]),
       );
       expect(new Set(cutAt.values())).toEqual(new Set([null, 'free', 'subscriber', 'premium']));
       const copies = (await database.db.select().from(emails)).filter((m) => m.subject === ISSUE_SUBJECT);
@@ -633,7 +640,9 @@ describe('leak crawler', () => {
       for (const copy of copies) {
         const carried = Object.keys(SENTINELS).filter((sentinel) => JSON.stringify(copy).includes(sentinel));
         // The positive control: a premium copy must carry the article's sentinel, or this check proves nothing.
-        expect(carried, `${copy.to} (cut at ${cutAt.get(copy.to)})`).toEqual(cutAt.get(copy.to) === 'premium' ? [ISSUE_ARTICLE.sentinel] : []);
+        expect(carried, `${copy.to} (cut at ${cutAt.get(copy.to)})`).toEqual(
+          cutAt.get(copy.to) === 'premium' ? [ISSUE_ARTICLE.sentinel] : [],
+        );
       }
     } finally {
       await database.close();

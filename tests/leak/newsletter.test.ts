@@ -169,7 +169,8 @@ describe('newsletter leak check', () => {
     const cutAt = await levels();
     for (const mail of await database.db.select().from(emails)) {
       for (const issue of Object.values(ISSUES)) {
-        const whole = mail.template === 'newsletter-issue' && mail.subject === issue.subject && opens(cutAt.get(mail.to) ?? null, issue.level);
+        const whole =
+          mail.template === 'newsletter-issue' && mail.subject === issue.subject && opens(cutAt.get(mail.to) ?? null, issue.level);
         expect(JSON.stringify(mail).includes(issue.sentinel), `${mail.subject} to ${mail.to}`).toBe(whole);
       }
     }

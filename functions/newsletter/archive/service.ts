@@ -10,7 +10,7 @@ import { renderBody, splitPreview } from '../../content/render.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { assertAccess } from '../../gated/service.ts';
-import { createIssueStore } from '../issues/store.ts';
+import { createArchiveStore } from './store.ts';
 import type { IssueRow } from '../tables.ts';
 
 /** Issues the archive lists at most. */
@@ -56,14 +56,14 @@ export function createNewsletterArchive({ db }: { db: DbOrTx }) {
 
   const reader: NewsletterArchiveReader = {
     async list() {
-      return (await createIssueStore(db).archive(ARCHIVE_SIZE)).map(archived);
+      return (await createArchiveStore(db).list(ARCHIVE_SIZE)).map(archived);
     },
     async page(slug) {
-      const row = await createIssueStore(db).archivedBySlug(slug);
+      const row = await createArchiveStore(db).bySlug(slug);
       return row && pageOf(row);
     },
     async latest(limit) {
-      return (await createIssueStore(db).archive(Math.min(limit, ARCHIVE_SIZE))).map(pageOf);
+      return (await createArchiveStore(db).list(Math.min(limit, ARCHIVE_SIZE))).map(pageOf);
     },
   };
 
@@ -74,7 +74,7 @@ export function createNewsletterArchive({ db }: { db: DbOrTx }) {
     /** The whole issue (the preview line removed) as sanitised HTML, for a viewer entitled to it. */
     async body(viewer: Viewer, slug: string): Promise<{ html: string }> {
       if (!viewer) throw new AppError('unauthorized', 'Please sign in.', { headers: { 'WWW-Authenticate': 'Bearer' } });
-      const row = await createIssueStore(db).archivedBySlug(slug);
+      const row = await createArchiveStore(db).bySlug(slug);
       if (!row) throw new AppError('not_found', 'Issue not found');
       assertAccess(viewer, row.accessLevel, 'issue');
       return keep(bodies, row.id, () => ({ html: renderBody(splitPreview(row.body).body, 'markdown') }));

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { ACCESS_LEVELS } from '#shared/access.ts';
 import { NESTING_MESSAGE, withinNesting } from '#shared/content/markdown.ts';
-import { LocalDateTimeSchema, TimeZoneSchema } from '#shared/events/time.ts';
+import { LocalDateTimeSchema, TimeZoneSchema } from '#shared/time.ts';
 import { AUDIENCES, ISSUE_LIMITS, PREVIEW_LEVELS } from '#shared/newsletter.ts';
 import { CONTROL, CONTROL_IN_TEXT } from '../../platform/http/request.ts';
 

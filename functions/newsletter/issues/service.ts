@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { effectiveLevel } from '#shared/access.ts';
 import { MARKDOWN_PREVIEW_LINE, MDX_PREVIEW_LINES } from '#shared/content/markdown.ts';
-import { utcInstant } from '#shared/events/time.ts';
+import { utcInstant } from '#shared/time.ts';
 import { ISSUE_LIMITS, type PreviewLevel } from '#shared/newsletter.ts';
 import type { Db } from '../../platform/db/client.ts';
 import type { EmailService } from '../../email/service.ts';

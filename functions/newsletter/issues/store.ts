@@ -6,7 +6,7 @@
  * mail is queued only for the rows an insert reports new. The counters on an issue move in the same
  * statement's transaction as the copy they count, once per copy.
  */
-import { and, desc, eq, inArray, isNotNull, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import type { DataSubject } from '../../users/personal-data.ts';
 import {
@@ -24,7 +24,6 @@ export type IssuePatch = Partial<
 >;
 export type NewDelivery = Omit<typeof newsletterDeliveries.$inferInsert, 'emailId' | 'bouncedAt' | 'unsubscribedAt' | 'createdAt'>;
 
-const ARCHIVED: IssueStatus[] = ['sending', 'sent'];
 /** Statuses an issue can still be changed, sent or scheduled from (nothing of it went out). */
 export const WAITING: IssueStatus[] = ['draft', 'scheduled', 'failed'];
 /** Rows per multi-row insert: large enough to be fast, small enough to stay far below Postgres's 65,535 parameters. */
@@ -132,25 +131,6 @@ export function createIssueStore(db: DbOrTx) {
         .where(and(eq(newsletterIssues.id, id), eq(newsletterIssues.status, 'scheduled')))
         .returning({ id: newsletterIssues.id });
       return rows.length > 0;
-    },
-
-    /** Issues that went out (sending or sent), newest first: the public archive. */
-    archive(limit: number): Promise<IssueRow[]> {
-      return db
-        .select()
-        .from(newsletterIssues)
-        .where(and(inArray(newsletterIssues.status, ARCHIVED), isNotNull(newsletterIssues.sentAt)))
-        .orderBy(desc(newsletterIssues.sentAt), desc(newsletterIssues.id))
-        .limit(limit);
-    },
-
-    /** One issue that went out, by slug. */
-    async archivedBySlug(slug: string): Promise<IssueRow | undefined> {
-      const [row] = await db
-        .select()
-        .from(newsletterIssues)
-        .where(and(eq(newsletterIssues.slug, slug), inArray(newsletterIssues.status, ARCHIVED)));
-      return row;
     },
 
     /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { utcInstant } from '#shared/events/time.ts';
+import { utcInstant } from '#shared/time.ts';
 import type { IssueStats } from './newsletter-api.ts';
 import {
   accountingText,
