@@ -4,43 +4,19 @@
  * visible text (not its head) and why it is still waiting, and a failed email whose stored HTML
  * tries to run script and load an image (the preview does neither), and resends it.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { inArray } from 'drizzle-orm';
-import { openDatabase } from '../../functions/platform/db/client.ts';
 import { emails } from '../../functions/email/tables.ts';
 import { html } from '../../functions/email/templates/html.ts';
 import { layout } from '../../functions/email/templates/layout.ts';
-import { DEMO_PASSWORD } from '../../functions/users/demo.ts';
 import type { PublicItemOf } from '#shared/content/registry.ts';
-import { quietLogger } from '../support/fixtures.ts';
 import { seriousViolations } from './axe.ts';
 import { DEMO_ADMIN, setAccessLevel, signedInMember } from './members.ts';
-import { siteContent } from './support.ts';
+import { signInToAdmin, siteContent, toastTitled, withSiteDb } from './support.ts';
 
 const HOSTILE_BODY =
   '<b>Hello</b> reader <img src="http://127.0.0.1:9/pixel.png" onerror="window.__xss=1"><script>window.__xss=2</script>' +
   '<a href="javascript:window.__xss=3">click</a><style>body{background:url(http://127.0.0.1:9/bg.png)}</style>';
-
-const toastTitled = (page: Page, title: string) => page.locator('#toast-region [data-toast]').filter({ hasText: title });
-
-async function withSiteDb<T>(run: (db: Awaited<ReturnType<typeof openDatabase>>['db']) => Promise<T>): Promise<T> {
-  const database = await openDatabase({ kind: 'postgres', url: process.env.TEST_SITE_DB_URL!, poolSize: 1 }, quietLogger());
-  try {
-    return await run(database.db);
-  } finally {
-    await database.close();
-  }
-}
-
-async function signInAsAdmin(page: Page): Promise<void> {
-  await page.goto('/signin?redirect=%2Fadmin');
-  const form = page.locator('main form[aria-label="Sign in"]');
-  await form.getByLabel('Email').fill(DEMO_ADMIN);
-  await form.getByLabel('Password').fill(DEMO_PASSWORD);
-  await form.getByRole('button', { name: 'Sign In' }).click();
-  await page.waitForURL((url) => url.pathname === '/admin');
-  await expect(page.getByRole('heading', { level: 1, name: 'Admin Dashboard' })).toBeVisible();
-}
 
 test('a premium member who is not an admin is sent away from /admin, and the API refuses them', async ({ page }) => {
   const member = await signedInMember(page, 'premium-not-admin');
@@ -104,7 +80,7 @@ test('an admin sees a queued email explained and its text previewed, and a faile
     if (request.url().startsWith('http://127.0.0.1:9/')) outside.push(request.url());
   });
   try {
-    await signInAsAdmin(page);
+    await signInToAdmin(page, DEMO_ADMIN);
     await expect(page.getByRole('heading', { name: 'Email Dashboard' })).toBeVisible();
     // The queue: the message's visible text, cut at 200 characters, and why it has not gone yet.
     const queued = page.getByRole('listitem', { name: waitingSubject });
@@ -148,7 +124,7 @@ test("an admin changes a member's level and sees it in the audit log, and reads 
   const member = await signedInMember(memberPage, 'level-change');
   await memberPage.close();
 
-  await signInAsAdmin(page);
+  await signInToAdmin(page, DEMO_ADMIN);
   await page.getByRole('tab', { name: 'User Management' }).click();
   await page.getByRole('searchbox', { name: 'Search members' }).fill(member.email);
   await page.getByRole('button', { name: 'Search', exact: true }).click();
@@ -183,7 +159,7 @@ test('an admin lists content from both sources, git items read-only, edits, unpu
   } finally {
     await content.close();
   }
-  await signInAsAdmin(page);
+  await signInToAdmin(page, DEMO_ADMIN);
   await page.getByRole('tab', { name: 'Content Management' }).click();
   const list = page.getByRole('list', { name: 'Content items' });
   await page.getByLabel('Filter by title').fill('Guardrails');

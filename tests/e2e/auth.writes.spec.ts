@@ -11,13 +11,12 @@ import { emails } from '../../functions/email/tables.ts';
 import { quietLogger } from '../support/fixtures.ts';
 import { seriousViolations } from './axe.ts';
 import { testClient } from './members.ts';
+import { toastTitled } from './support.ts';
 
 const unique = (name: string) => `${name}.${Date.now()}${Math.floor(Math.random() * 1e6)}@example.com`;
 const PASSWORD = 'browser journey pass';
 /** The sign-in or sign-up form (the footer has a newsletter form with an email field too). */
 const form = (page: Page) => page.locator('main form[aria-label="Sign in"], main form[aria-label="Sign up"]');
-const toastTitled = (page: Page, title: string) => page.locator('#toast-region [data-toast]').filter({ hasText: title });
-
 /** The link and the code of the newest mail to `to` (of a template, if given), read from the site database's outbox. */
 async function mailed(to: string, template?: string): Promise<{ link: string; code: string }> {
   const database = await openDatabase({ kind: 'postgres', url: process.env.TEST_SITE_DB_URL!, poolSize: 1 }, quietLogger());

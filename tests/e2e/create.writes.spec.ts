@@ -10,11 +10,9 @@ import { expect, test, type Page } from '@playwright/test';
 import { DEMO_PASSWORD } from '../../functions/users/demo.ts';
 import { seriousViolations } from './axe.ts';
 import { signedInMember } from './members.ts';
-import { siteContent } from './support.ts';
+import { siteContent, toastTitled } from './support.ts';
 
 const IMAGE = path.resolve(import.meta.dirname, '../../public/media/cover-ai-content.png');
-const toastTitled = (page: Page, title: string) => page.locator('#toast-region [data-toast]').filter({ hasText: title });
-
 async function signInAsEditor(page: Page): Promise<void> {
   await page.goto('/signin?redirect=%2Fcreate');
   const form = page.locator('main form[aria-label="Sign in"]');

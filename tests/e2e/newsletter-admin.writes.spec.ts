@@ -7,16 +7,14 @@
  */
 import { TZDate } from '@date-fns/tz';
 import { format } from 'date-fns';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { and, eq } from 'drizzle-orm';
 import { utcInstant } from '#shared/time.ts';
-import { openDatabase } from '../../functions/platform/db/client.ts';
 import { emails } from '../../functions/email/tables.ts';
 import { newsletterIssues } from '../../functions/newsletter/tables.ts';
-import { DEMO_PASSWORD } from '../../functions/users/demo.ts';
-import { quietLogger } from '../support/fixtures.ts';
 import { seriousViolations } from './axe.ts';
 import { signedInMember } from './members.ts';
+import { signInToAdmin, toastTitled, withSiteDb } from './support.ts';
 
 const EDITOR = 'editor@demo.beacongrowth.co';
 const ZONE = 'America/New_York';
@@ -24,27 +22,6 @@ const PUBLIC_LINE = 'Everyone reads this opening about search trends.';
 const PREMIUM_LINE = 'Only premium readers see the full keyword playbook.';
 
 test.use({ timezoneId: ZONE });
-
-const toastTitled = (page: Page, title: string) => page.locator('#toast-region [data-toast]').filter({ hasText: title });
-
-async function withSiteDb<T>(run: (db: Awaited<ReturnType<typeof openDatabase>>['db']) => Promise<T>): Promise<T> {
-  const database = await openDatabase({ kind: 'postgres', url: process.env.TEST_SITE_DB_URL!, poolSize: 1 }, quietLogger());
-  try {
-    return await run(database.db);
-  } finally {
-    await database.close();
-  }
-}
-
-async function signInAsEditor(page: Page): Promise<void> {
-  await page.goto('/signin?redirect=%2Fadmin');
-  const form = page.locator('main form[aria-label="Sign in"]');
-  await form.getByLabel('Email').fill(EDITOR);
-  await form.getByLabel('Password').fill(DEMO_PASSWORD);
-  await form.getByRole('button', { name: 'Sign In' }).click();
-  await page.waitForURL((url) => url.pathname === '/admin');
-  await expect(page.getByRole('heading', { level: 1, name: 'Admin Dashboard' })).toBeVisible();
-}
 
 test('an editor writes an issue, previews it as each level, tests it, schedules it in their zone and cancels the schedule', async ({
   page,
@@ -56,7 +33,7 @@ test('an editor writes an issue, previews it as each level, tests it, schedules 
   const [y, m, d] = day.split('-').map(Number) as [number, number, number];
   const shown = `${format(new Date(y, m - 1, d, 9, 30), 'MMMM d, yyyy, HH:mm')} (${ZONE})`;
   try {
-    await signInAsEditor(page);
+    await signInToAdmin(page, EDITOR);
     // An editor has the Newsletter tab and nothing else (those tabs are admins').
     await expect(page.getByRole('tab')).toHaveText(['Newsletter']);
     await page.getByRole('button', { name: 'New issue' }).click();

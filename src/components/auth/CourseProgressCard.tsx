@@ -2,6 +2,7 @@
 import { useEffect, useState } from 'react';
 import { fetchMyProgress, type MyCourseProgress } from '../../lib/browser/api.ts';
 import { ProgressBar } from '../content/gated/ProgressBar.tsx';
+import { CardEmpty, CardFailure } from './AccountCardStates.tsx';
 
 type State = { status: 'loading' } | { status: 'error' } | { status: 'ready'; courses: MyCourseProgress[] };
 
@@ -29,27 +30,16 @@ export function CourseProgressCard({ className }: { className: string }) {
         </div>
       )}
       {state.status === 'error' && (
-        <div className="mt-4">
-          <p className="text-slate-600">We could not load your course progress.</p>
-          <button
-            type="button"
-            onClick={() => {
-              setState({ status: 'loading' });
-              setAttempt((n) => n + 1);
-            }}
-            className="mt-3 min-h-11 rounded-lg px-5 py-2.5 text-sm font-semibold ring-1 ring-inset ring-slate-300"
-          >
-            Retry
-          </button>
-        </div>
+        <CardFailure
+          message="We could not load your course progress."
+          onRetry={() => {
+            setState({ status: 'loading' });
+            setAttempt((n) => n + 1);
+          }}
+        />
       )}
       {state.status === 'ready' && state.courses.length === 0 && (
-        <p className="mt-4 text-slate-600">
-          You have not started a course yet.{' '}
-          <a href="/courses" className="font-semibold text-brand-700 underline">
-            Browse courses
-          </a>
-        </p>
+        <CardEmpty text="You have not started a course yet." href="/courses" link="Browse courses" />
       )}
       {state.status === 'ready' && state.courses.length > 0 && (
         <ul className="mt-4 flex flex-col gap-5">

@@ -8,6 +8,7 @@ import { formatWithZoneName, localTimeZone } from '#shared/events/format.ts';
 import { fetchMyEvents, type MyEvent } from './events-api.ts';
 import { JoinLink } from './JoinLink.tsx';
 import { useMoment } from './use-moment.ts';
+import { CardEmpty, CardFailure } from '../auth/AccountCardStates.tsx';
 
 type State = { status: 'loading' } | { status: 'error' } | { status: 'ready'; events: MyEvent[] };
 
@@ -34,27 +35,16 @@ export function UpcomingEventsCard({ className }: { className: string }) {
       </h2>
       {state.status === 'loading' && <div aria-hidden="true" className="mt-4 h-12 animate-pulse rounded-lg bg-slate-100" />}
       {state.status === 'error' && (
-        <div className="mt-4">
-          <p className="text-slate-600">We could not load your events.</p>
-          <button
-            type="button"
-            onClick={() => {
-              setState({ status: 'loading' });
-              setAttempt((n) => n + 1);
-            }}
-            className="mt-3 min-h-11 rounded-lg px-5 py-2.5 text-sm font-semibold ring-1 ring-inset ring-slate-300"
-          >
-            Retry
-          </button>
-        </div>
+        <CardFailure
+          message="We could not load your events."
+          onRetry={() => {
+            setState({ status: 'loading' });
+            setAttempt((n) => n + 1);
+          }}
+        />
       )}
       {state.status === 'ready' && state.events.length === 0 && (
-        <p className="mt-4 text-slate-600">
-          You have not registered for an upcoming event.{' '}
-          <a href="/events" className="font-semibold text-brand-700 underline">
-            Browse events
-          </a>
-        </p>
+        <CardEmpty text="You have not registered for an upcoming event." href="/events" link="Browse events" />
       )}
       {state.status === 'ready' && state.events.length > 0 && (
         <ul className="mt-4 flex flex-col gap-4">
