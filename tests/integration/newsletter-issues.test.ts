@@ -21,7 +21,7 @@ import {
   newsletterSuppressions,
 } from '../../functions/newsletter/tables.ts';
 import { profiles } from '../../functions/users/tables.ts';
-import { createTestApp, type TestApp } from '../support/app.ts';
+import { callerOf, createTestApp, type TestApp } from '../support/app.ts';
 import type { Api, Answer, ErrorAnswer, ViewerAnswer } from '../support/answers.ts';
 import { DATABASE_KINDS } from '../support/databases.ts';
 import { rowCounts } from '../support/db-snapshot.ts';
@@ -68,15 +68,7 @@ describe.each(DATABASE_KINDS)('newsletter issues on %s', (kind) => {
   });
   afterAll(() => t?.close());
 
-  const api = (who: string | undefined, path: string, method = 'GET', body?: unknown) =>
-    t.app.request(path, {
-      method,
-      headers: {
-        ...(who ? { authorization: `Bearer ${tokens[who]}` } : {}),
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
+  const api = callerOf(() => t.app, tokens);
   const json = async <T>(res: Response | Promise<Response>) => (await (await res).json()) as T;
   const draft = async (overrides: Record<string, unknown> = {}) => {
     const input = {

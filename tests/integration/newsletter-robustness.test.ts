@@ -18,7 +18,7 @@ import { createRecordingTransport } from '../../functions/platform/mail/recordin
 import { newsletterDeliveries, newsletterIssues, newsletterSubscribers } from '../../functions/newsletter/tables.ts';
 import { profiles } from '../../functions/users/tables.ts';
 import type { Api, Answer, ErrorAnswer, ViewerAnswer } from '../support/answers.ts';
-import { createTestApp, type TestApp } from '../support/app.ts';
+import { callerOf, createTestApp, type TestApp } from '../support/app.ts';
 import { DATABASE_KINDS } from '../support/databases.ts';
 import { rowCounts } from '../support/db-snapshot.ts';
 import { makeBlogInput, quietLogger } from '../support/fixtures.ts';
@@ -48,15 +48,7 @@ describe.each(DATABASE_KINDS)('newsletter robustness on %s', (kind) => {
   });
   afterAll(() => t?.close());
 
-  const api = (who: string | undefined, path: string, method = 'GET', body?: unknown) =>
-    t.app.request(path, {
-      method,
-      headers: {
-        ...(who ? { authorization: `Bearer ${tokens[who]}` } : {}),
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
+  const api = callerOf(() => t.app, tokens);
   const json = async <T>(res: Response | Promise<Response>) => (await (await res).json()) as T;
   const input = (overrides: Record<string, unknown> = {}) => ({
     subject: 'Robust notes',

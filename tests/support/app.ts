@@ -40,3 +40,19 @@ export async function createTestApp(
 }
 
 export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
+
+/**
+ * A request to the app as the member whose token `tokens[who]` holds (none: a visitor), with a JSON
+ * body when one is given.
+ */
+export function callerOf(app: () => TestApp['app'], tokens: Record<string, string>) {
+  return (who: string | undefined, path: string, method = 'GET', body?: unknown) =>
+    app().request(path, {
+      method,
+      headers: {
+        ...(who ? { authorization: `Bearer ${tokens[who]}` } : {}),
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+}
