@@ -8,19 +8,7 @@
  * `anyoneReads` opens a free category's pages to visitors (they still sign in to post).
  */
 import { sql } from 'drizzle-orm';
-import {
-  boolean,
-  check,
-  customType,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  primaryKey,
-  text,
-  uniqueIndex,
-  uuid,
-} from 'drizzle-orm/pg-core';
+import { boolean, check, customType, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { ACCESS_LEVELS } from '#shared/access.ts';
 import { sqlList, timestamptz } from '../platform/db/columns.ts';
 import { profiles } from '../users/tables.ts';
