@@ -13,7 +13,9 @@ export default defineConfig({
   reporter: process.env.CI ? 'line' : 'list',
   use: {
     baseURL: process.env.E2E_BASE_URL,
-    trace: 'retain-on-failure',
+    // Recording a trace slows every test (snapshots at each step, screencast): only a retry records
+    // one, so a failure is traced on its second run and passing tests pay nothing.
+    trace: 'on-first-retry',
     launchOptions: {
       executablePath: CHROMIUM_PATH,
       args: CHROMIUM_ARGS,

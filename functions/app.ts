@@ -37,6 +37,10 @@ import { createGuards } from './users/guards.ts';
 import { createProgressRoutes } from './progress/routes.ts';
 import { createCalendarRoutes, createEventAdminRoutes, createEventRoutes, createMyEventRoutes } from './events/routes.ts';
 import { createUserRoutes } from './users/routes.ts';
+import { createCommunityRoutes } from './community/routes.ts';
+import { createCommunityNotificationRoutes } from './community/notifications/routes.ts';
+import { createModerationRoutes, createReportRoutes } from './community/moderation/routes.ts';
+import { createSupportRoutes, streamsOwnBody, SUPPORT_PATH } from './support/routes.ts';
 import { MEDIA_PATH } from './platform/storage/index.ts';
 import { createMediaRoutes, createUploadRoutes, UPLOAD_PATH } from './uploads/routes.ts';
 import type { Services } from './compose.ts';
@@ -81,9 +85,11 @@ export function createApp({ config, logger, services, site, accessLog }: AppDeps
     },
   });
   // Writes only (reads never pass through here): cross-site ones are refused, then the body size is
-  // checked (which materialises the request body stream). Uploads stream under their own limit instead.
+  // checked (which materialises the request body stream). Uploads, and support messages with an
+  // attachment, stream under their own limit instead.
+  const streamsOwn = (c: AppContext) => c.req.path === UPLOAD_PATH || streamsOwnBody(c.req.path, c.req.header('content-type'));
   const checkApiWrite: AppMiddleware = (c, next) =>
-    refuseCrossSite(c, async () => void (c.req.path === UPLOAD_PATH ? await next() : await limitBody(c, next)));
+    refuseCrossSite(c, async () => void (streamsOwn(c) ? await next() : await limitBody(c, next)));
   // The spec's AI call lives outside /api (point 7): the same checks for its writes.
   const checkAiWrite: AppMiddleware = (c, next) => refuseCrossSite(c, async () => void (await limitBody(c, next)));
   app.on(WRITE_METHODS, '/api/*', checkApiWrite);
@@ -115,8 +121,15 @@ export function createApp({ config, logger, services, site, accessLog }: AppDeps
   app.route('/api/admin/newsletter', createNewsletterAdminRoutes({ issues: services.newsletterIssues, guards }));
   // Editors too, like the newsletter's: before the admin API, whose guards let admins only through.
   app.route('/api/admin/events', createEventAdminRoutes({ registrants: services.eventRegistrants, guards }));
+  // Editors too (categories are admins'): before the admin API, like the two above.
+  const { communityModeration: moderation, communityCategories: categories } = services;
+  app.route('/api/admin/community', createModerationRoutes({ moderation, categories, guards }));
   app.route('/api/admin', createAdminRoutes({ admin: services.admin, content: services.content, users, guards }));
   app.route('/api/events', createEventRoutes({ events: services.events, guards }));
+  app.route('/api/community', createCommunityRoutes({ community: services.community, guards, lane: answerLane }));
+  app.route('/api/community', createReportRoutes({ moderation, guards }));
+  app.route('/api/community', createCommunityNotificationRoutes({ notifications: services.communityNotifications, guards }));
+  app.route(SUPPORT_PATH, createSupportRoutes({ support: services.support, attachments: services.supportAttachments, guards }));
   app.route('/api/users/me/events', createMyEventRoutes({ events: services.events, guards }));
   // An event's calendar file, before the site's pages (/events/{slug} is a page).
   app.route('/', createCalendarRoutes({ events: services.events }));

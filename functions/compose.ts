@@ -61,6 +61,17 @@ import { createLeadStore } from './leads/store.ts';
 import { createContactStore } from './contact/store.ts';
 import { createProgressStore } from './progress/store.ts';
 import { createPaymentStore } from './payments/store.ts';
+import { createCommunityAccess } from './community/access.ts';
+import { seedDemoCommunity } from './community/demo.ts';
+import { createCommunityService } from './community/service.ts';
+import { createCommunityPageReader } from './community/pages.ts';
+import { COMMUNITY_CHANNEL, createCommunityStore } from './community/store.ts';
+import { createCategoryAdmin } from './community/moderation/categories.ts';
+import { createModerationService } from './community/moderation/service.ts';
+import { createNotificationService } from './community/notifications/service.ts';
+import { ATTACHMENT_MAX_BYTES } from '#shared/support/targets.ts';
+import { createAttachments } from './support/attachments.ts';
+import { createSupportService } from './support/service.ts';
 
 /** The key prefix of member files uploaded at run time (in the protected storage area, never in the content folder). */
 const PROTECTED_UPLOADS = 'uploads/';
@@ -112,6 +123,11 @@ export async function createServices(config: Config, logger: Logger, options: Se
     // Every file written at run time goes through the storage port: the bucket, or DATA_DIR on one machine.
     const media = await pickStorage(config.uploads.storage);
     const protectedArea = await pickStorage(config.uploads.protectedStorage);
+    // Support requests' attachments: an area of their own, which no media URL or signed file link reaches.
+    const supportAttachments = createAttachments({
+      storage: await pickStorage(config.uploads.supportStorage),
+      maxBytes: ATTACHMENT_MAX_BYTES,
+    });
     const downloads = createFileService({
       tokens,
       filesDir: config.filesDir,
@@ -132,6 +148,35 @@ export async function createServices(config: Config, logger: Logger, options: Se
     const mail = createMailDelivery(config, db, logger, options);
     const limiter = createRateLimitService(createRateLimitStore(db.db));
     const progress = createProgressService({ db: db.db, content });
+    const communityAccess = createCommunityAccess({ content, gated });
+    const community = createCommunityService({
+      db: db.db,
+      access: communityAccess,
+      limiter,
+      cacheControl: sharedCacheControl(config.cdnStalenessSeconds),
+    });
+    // Another instance's community write (or a missed notice): drop the visitors' serialised answers.
+    const unlistenCommunity = await db.listen(COMMUNITY_CHANNEL, community.changed, community.changed);
+    // Moderation: members' reports, staff's queue and actions, suspensions, the log; categories for admins.
+    const communityModeration = createModerationService({
+      db: db.db,
+      limiter,
+      content,
+      canRead: (viewer, threadId) => community.mayRead(viewer, threadId),
+      onChange: community.changed,
+    });
+    const communityCategories = createCategoryAdmin({ db: db.db, onChange: community.changed });
+    // Reply mails: the members' settings and mutes, and the round that mails followers (started below).
+    const { roundMs } = config.communityMail;
+    const communityNotifications = createNotificationService({
+      db: db.db,
+      outbox,
+      tokens,
+      access: communityAccess,
+      siteUrl,
+      logger,
+      roundMs,
+    });
     const feeds = createFeedService({ db: db.db, tokens, gated, contentCache, siteUrl });
     const events = createEventService({ db: db.db, content, outbox, siteUrl });
     const eventNotices = createEventNotices({ db: db.db, content, outbox, siteUrl, logger });
@@ -140,6 +185,15 @@ export async function createServices(config: Config, logger: Logger, options: Se
     const newsletterSender = createIssueSender({ db: db.db, outbox, tokens, siteUrl, ratePerMinute, logger });
     const newsletterIssues = createIssueService({ db: db.db, outbox, content, sender: newsletterSender, siteUrl });
     const contact = createContactService({ db: db.db, outbox, inbox: config.email.contactInbox });
+    // Staff hear of new support requests where contact messages arrive.
+    const support = createSupportService({
+      db: db.db,
+      outbox,
+      limiter,
+      attachments: supportAttachments,
+      siteUrl,
+      inbox: config.email.contactInbox,
+    });
     const leads = createLeadService({ db: db.db, content, outbox, downloads, siteUrl });
     const authKeys = createSigningKeys(createAuthStore(db.db), { tokenLifetimeSeconds: config.auth.jwtExpirySeconds });
     await authKeys.load();
@@ -218,6 +272,10 @@ export async function createServices(config: Config, logger: Logger, options: Se
     users.personalData.register(createIssueStore);
     // Event registrations (the profile's foreign key would take them too).
     users.personalData.register(createEventStore);
+    // Community threads, posts, likes and reports; erasing deletes the posts so threads read "deleted member".
+    users.personalData.register(createCommunityStore);
+    // Support requests and their messages (not internal notes); deleting them removes their attachments from storage.
+    users.personalData.register(support.personalData);
 
     let prune: NodeJS.Timeout | undefined;
     let renew: NodeJS.Timeout | undefined;
@@ -250,6 +308,20 @@ export async function createServices(config: Config, logger: Logger, options: Se
       newsletterArchive: createNewsletterArchive({ db: db.db }),
       contact,
       leads,
+      /** The community: categories, threads, replies, comments, likes, search. */
+      community,
+      /** What the community's pages read on the server: what a visitor may read, nothing more. */
+      communityPages: createCommunityPageReader(community),
+      /** Community moderation: reports, the queue, staff's actions, suspensions and the log. */
+      communityModeration,
+      /** The community's categories as admins manage them. */
+      communityCategories,
+      /** Community reply mails: settings, mutes, the mail's links and the round (ticking once started). */
+      communityNotifications,
+      /** The support desk: members' requests, staff's queue, replies and notes. */
+      support,
+      /** Support requests' attachments (their own storage area). */
+      supportAttachments,
       auth,
       authKeys,
       users,
@@ -270,25 +342,31 @@ export async function createServices(config: Config, logger: Logger, options: Se
       sessionIsLive: (token: string, sessionId: string | undefined) =>
         hosted ? hostedSessionIsLive(hosted, token) : auth.sessionIsLive(sessionId),
       /**
-       * Starts background work: the outbox worker (unless EMAIL_WORKER=false), the events' reminder tick
-       * and the newsletter's scheduler (every instance: they only queue mail) and the hourly prune of rate
-       * limits and abandoned direct uploads.
+       * Starts background work: the outbox worker (unless EMAIL_WORKER=false), the events' reminder tick,
+       * the newsletter's scheduler and the community's reply mails (every instance: they only queue mail)
+       * and the hourly prune of rate limits and abandoned direct uploads.
        */
       async start() {
         if (started) return;
         started = true;
         await gated.warm();
         if (config.auth.seedDemo && !config.auth.hosted) {
+          const seeded = [];
           for (const account of DEMO_ACCOUNTS) {
             const id = await auth.createConfirmedUser(account.email, DEMO_PASSWORD, account.name);
             await users.assign(id, account.role, account.accessLevel);
+            seeded.push({ ...account, id });
           }
+          // The community's demo categories and threads, written by those accounts.
+          await seedDemoCommunity(db.db, seeded);
         }
         if (config.email.worker) await mail.worker.start();
         // Every instance ticks: each reminder is claimed once whoever looks (functions/events/notices.ts).
         eventNotices.start();
         // Every instance ticks too: a due issue is claimed once whoever looks (functions/newsletter/issues/sending.ts).
         newsletterSender.start();
+        // Every instance mails followers too: each follow row is claimed once (functions/community/notifications/round.ts).
+        communityNotifications.mails.start();
         prune = setInterval(() => {
           void limiter.prune().catch(() => undefined);
           void directUploads.prune().catch((err: unknown) => logger.warn({ err }, 'pruning direct uploads failed'));
@@ -316,9 +394,11 @@ export async function createServices(config: Config, logger: Logger, options: Se
         await payments.embedded?.stop();
         await eventNotices.stop();
         await newsletterSender.stop();
+        await communityNotifications.mails.stop();
         await mail.stop().catch((err: unknown) => logger.warn({ err }, 'mail shutdown failed'));
         await unlisten().catch(() => undefined);
         await unlistenProfiles().catch(() => undefined);
+        await unlistenCommunity().catch(() => undefined);
         if (!options.database) await db.close();
       },
     };

@@ -260,6 +260,7 @@ describe('loadConfig uploads', () => {
       minBytesPerSecond: 16 * 1024,
       storage: { kind: 'local', dir: path.join(CWD, '.data', 'uploads') },
       protectedStorage: { kind: 'local', dir: path.join(CWD, '.data', 'protected-uploads') },
+      supportStorage: { kind: 'local', dir: path.join(CWD, '.data', 'support-attachments') },
     });
     expect(loadConfig({ UPLOAD_MIN_BYTES_PER_SECOND: '4096' }, CWD).uploads.minBytesPerSecond).toBe(4096);
     expect(loadConfig({ UPLOAD_MAX_BYTES: '2048' }, CWD).uploads.maxBytes).toBe(2048);
@@ -287,6 +288,8 @@ describe('loadConfig uploads', () => {
     // Member files share the bucket under protected/, which never gets a public URL.
     expect(loadConfig(s3, CWD).uploads.protectedStorage).toEqual({ ...bucket, prefix: 'protected/' });
     expect(loadConfig({ ...s3, S3_DIRECT_UPLOADS: 'false' }, CWD).uploads.protectedStorage).not.toHaveProperty('directUploads');
+    // Support attachments: a folder of their own inside protected/, which no file link or media route can name.
+    expect(loadConfig(s3, CWD).uploads.supportStorage).toEqual({ ...bucket, prefix: 'protected/support/' });
     const aws = loadConfig(
       { S3_BUCKET: 'media', S3_REGION: 'eu-west-1', S3_PUBLIC_URL: 'https://cdn.example.com', S3_PREFIX: 'uploads/' },
       CWD,

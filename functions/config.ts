@@ -9,6 +9,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { aiSettings } from './ai/config.ts';
 import { authSettings } from './auth/config.ts';
+import { communityMailSettings } from './community/notifications/config.ts';
 import { emailSettings } from './email/config.ts';
 import { fileSettings } from './files/config.ts';
 import { newsletterSettings } from './newsletter/config.ts';
@@ -26,6 +27,7 @@ const EnvSchema = z.object({
   ...paymentSettings.variables,
   ...uploadSettings.variables,
   ...newsletterSettings.variables,
+  ...communityMailSettings.variables,
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -44,6 +46,7 @@ function readSettings(env: Env, context: SettingsContext) {
     billing: paymentSettings.read(env, context),
     uploads: uploadSettings.read(env, context),
     newsletter: newsletterSettings.read(env, context),
+    communityMail: communityMailSettings.read(env, context),
   };
 }
 

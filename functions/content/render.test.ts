@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { splitFrontmatter } from './mdx-source.ts';
-import { BodyRenderError, renderBody, sanitizeBody, splitPreview } from './render.ts';
+import { BodyRenderError, renderBody, renderMemberPost, sanitizeBody, splitPreview } from './render.ts';
 
 describe('splitPreview', () => {
   it.each([
@@ -104,6 +104,31 @@ describe('sanitizeBody', () => {
     '<a href="//evil.example">x</a>',
   ])('neutralises %s', (html) => {
     expect(sanitizeBody(html)).not.toMatch(/onload|javascript:|data:|<form|<style|\/\/evil/);
+  });
+});
+
+describe('renderMemberPost (community posts)', () => {
+  it('marks every link nofollow ugc noopener and keeps only http(s) and mail targets', () => {
+    const html = renderMemberPost(
+      '[a](https://example.com) <https://auto.example.com> [m](mailto:x@example.com) [j](javascript:alert(1)) [r](/account) [f](#top) [d](data:text/html,x)',
+    );
+    expect(html).toBe(
+      '<p><a href="https://example.com" rel="nofollow ugc noopener">a</a> ' +
+        '<a href="https://auto.example.com" rel="nofollow ugc noopener">https://auto.example.com</a> ' +
+        '<a href="mailto:x@example.com" rel="nofollow ugc noopener">m</a> <span>j</span> <span>r</span> <span>f</span> <span>d</span></p>',
+    );
+  });
+
+  it('drops raw HTML, images (keeping their alt text), ids and top-level headings', () => {
+    const html = renderMemberPost(
+      '# Big\n\nText <img src=x onerror=alert(1)> ![a chart](https://img.example.com/c.png)\n\n<script>x()</script>',
+    );
+    expect(html).toBe('<h3>Big</h3>\n<p>Text  <span>a chart</span></p>');
+    expect(html).not.toMatch(/<img|onerror|<script|id=/);
+  });
+
+  it('refuses nesting past the limit like every body', () => {
+    expect(() => renderMemberPost('>'.repeat(40))).toThrow(BodyRenderError);
   });
 });
 

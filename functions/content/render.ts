@@ -86,11 +86,54 @@ export function sanitizeBody(html: string): string {
 }
 
 /**
+ * Members' posts in the community (functions/community): stricter than staff's bodies. No images
+ * (a member's image from anywhere is a tracking pixel or a layout attack; its alt text stays), no
+ * ids, classes but a code block's language, headings from h3 down (the page owns h1 and h2); links
+ * only to http(s) and mail addresses (a relative or fragment link is left as text), every one
+ * `rel="nofollow ugc noopener"`.
+ */
+const MEMBER_SANITIZE: sanitizeHtml.IOptions = {
+  allowedTags: [
+    ...['h3', 'h4', 'h5', 'h6', 'p', 'br', 'hr', 'blockquote', 'pre', 'code', 'kbd', 'sup', 'sub'],
+    ...['strong', 'b', 'em', 'i', 'del', 's', 'ul', 'ol', 'li', 'a', 'span'],
+    ...['table', 'thead', 'tbody', 'tr', 'th', 'td'],
+  ],
+  allowedAttributes: { a: ['href', 'rel'], code: ['class'], ol: ['start'], th: ['align'], td: ['align'] },
+  allowedClasses: { code: [/^language-[\w-]+$/] },
+  allowedSchemes: ['https', 'http', 'mailto'],
+  allowedSchemesAppliedToAttributes: ['href'],
+  allowProtocolRelative: false,
+  transformTags: {
+    h1: 'h3',
+    h2: 'h3',
+    a: (tagName, attribs): sanitizeHtml.Tag => {
+      const { href } = attribs;
+      return href && /^(?:https?:\/\/|mailto:)/i.test(href)
+        ? { tagName, attribs: { href, rel: 'nofollow ugc noopener' } }
+        : { tagName: 'span', attribs: {} };
+    },
+    img: (_tagName, attribs) => ({ tagName: 'span', attribs: {}, text: attribs.alt ?? '' }),
+  },
+};
+
+/**
+ * A member's post (Markdown, no embedded HTML) as sanitised HTML under the members' profile above;
+ * the same limits and the same `BodyRenderError` as every body.
+ */
+export function renderMemberPost(source: string): string {
+  return renderWith(source, 'markdown', MEMBER_SANITIZE);
+}
+
+/**
  * Renders a body to sanitised HTML. MDX is run with no components and no imports (a body that
  * imports something fails, loudly, when the server starts); Markdown allows no embedded HTML.
  * Throws `BodyRenderError` for a body nested too deep or one the compiler cannot take.
  */
 export function renderBody(source: string, format: BodyFormat): string {
+  return renderWith(source, format, SANITIZE);
+}
+
+function renderWith(source: string, format: BodyFormat, profile: sanitizeHtml.IOptions): string {
   if (!source.trim()) return '';
   if (blockNesting(source) > MAX_NESTING) throw new BodyRenderError(NESTING_MESSAGE);
   try {
@@ -100,7 +143,7 @@ export function renderBody(source: string, format: BodyFormat): string {
       remarkPlugins: [remarkGfm],
       development: false,
     });
-    return sanitizeBody(renderToStaticMarkup(createElement(Content)));
+    return sanitizeHtml(renderToStaticMarkup(createElement(Content)), profile);
   } catch (err) {
     // A stack overflow (nesting the line check cannot see, such as thousands of nested emphases) or a compile error.
     const reason = err instanceof RangeError ? 'The text is nested too deeply to display' : 'The text could not be displayed';

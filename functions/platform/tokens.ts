@@ -5,7 +5,14 @@
 import { createHmac } from 'node:crypto';
 import { errors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
 
-export type TokenPurpose = 'newsletter-confirm' | 'newsletter-unsubscribe' | 'download' | 'member-feed';
+export type TokenPurpose =
+  | 'newsletter-confirm'
+  | 'newsletter-unsubscribe'
+  | 'download'
+  | 'member-feed'
+  // A community reply mail's links: turn the member's reply mails off, mute one thread.
+  | 'community-unsubscribe'
+  | 'community-mute';
 
 export type TokenResult<T> = { ok: true; claims: T } | { ok: false; reason: 'expired' | 'invalid' };
 

@@ -10,6 +10,12 @@ import type { StorageChoice } from '../platform/storage/index.ts';
 
 /** The bucket folder of member files for gated items; public media never live there. */
 export const PROTECTED_PREFIX = 'protected/';
+/**
+ * The bucket folder of support requests' attachments: inside the private folder, and a folder of its
+ * own, so neither the media route nor a signed file link (both read flat names of their own area)
+ * can name one.
+ */
+export const SUPPORT_PREFIX = `${PROTECTED_PREFIX}support/`;
 
 interface UploadLimits {
   maxBytes: number;
@@ -22,6 +28,8 @@ interface UploadAreas {
   storage: StorageChoice;
   /** Member files for gated items, served only through signed links: DATA_DIR, or the bucket's protected/ folder (never given a public URL). */
   protectedStorage: StorageChoice;
+  /** Support requests' attachments, served only through their request's route: DATA_DIR, or the bucket's protected/support/ folder. */
+  supportStorage: StorageChoice;
 }
 
 export const uploadSettings = defineSettings(
@@ -66,6 +74,7 @@ export const uploadSettings = defineSettings(
         ...limits,
         storage: { kind: 'local', dir: path.join(dataDir, 'uploads') },
         protectedStorage: { kind: 'local', dir: path.join(dataDir, 'protected-uploads') },
+        supportStorage: { kind: 'local', dir: path.join(dataDir, 'support-attachments') },
       };
     }
     const bucket = {
@@ -87,6 +96,7 @@ export const uploadSettings = defineSettings(
         ...(env.S3_PREFIX ? { prefix: env.S3_PREFIX } : {}),
       },
       protectedStorage: { ...bucket, prefix: PROTECTED_PREFIX },
+      supportStorage: { ...bucket, prefix: SUPPORT_PREFIX },
     };
   },
 );

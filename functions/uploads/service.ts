@@ -5,16 +5,14 @@
  * random id plus the sniffed type's extension: the client's file name is never used. Too large,
  * empty, several files, a wrong type or a cut connection leave nothing in storage.
  */
-import { randomBytes } from 'node:crypto';
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
-import { fileTypeFromBuffer } from 'file-type';
 import { AppError } from '../platform/errors.ts';
 import type { ByteRange, StoragePort } from '../platform/storage/port.ts';
+import { storeSniffed } from '../platform/storage/sniffed.ts';
 
-/** Bytes file-type needs to recognise every format it knows. */
-export const SNIFF_BYTES = 4100;
+export { SNIFF_BYTES } from '../platform/storage/sniffed.ts';
 
 export type UploadArea = 'public' | 'protected';
 
@@ -57,57 +55,10 @@ export function createUploadService({
   const urlOf = (area: UploadArea, key: string) =>
     area === 'protected' ? protectedPrefix + key : (media.publicUrl(key) ?? `${mediaPath}/${key}`);
 
-  /** Reads the head, checks the type, streams head + rest to `storage`. The rest is always consumed (or the stream errored). */
-  async function save(file: Readable & { truncated?: boolean }, storage: StoragePort) {
-    const iter = file[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
-    const drain = async () => {
-      try {
-        while (!(await iter.next()).done);
-      } catch {
-        // The stream failed (a cut connection): nothing more to read.
-      }
-    };
-    const head: Buffer[] = [];
-    let headSize = 0;
-    let ended = false;
-    while (headSize < SNIFF_BYTES) {
-      const next = await iter.next();
-      if (next.done) {
-        ended = true;
-        break;
-      }
-      head.push(next.value);
-      headSize += next.value.length;
-    }
-    const first = Buffer.concat(head);
-    if (file.truncated) throw tooLarge();
-    if (first.length === 0) throw invalid('The file is empty.');
-    const type = await fileTypeFromBuffer(first);
-    if (!type || !isAllowedUpload(type.mime)) {
-      await drain();
-      if (file.truncated) throw tooLarge();
-      throw new AppError('unsupported_media_type', 'Only images, videos and PDF files can be uploaded.', {
-        fields: { file: ['Only images, videos and PDF files can be uploaded.'] },
-      });
-    }
-    const key = `${randomBytes(16).toString('hex')}.${type.ext}`;
-    const body = Readable.from(
-      (async function* () {
-        yield first;
-        if (!ended) for (let next = await iter.next(); !next.done; next = await iter.next()) yield next.value;
-        // busboy stops at the limit and marks the file: fail the write so nothing is kept.
-        if (file.truncated) throw tooLarge();
-      })(),
-      { objectMode: false },
-    );
-    try {
-      const { size } = await storage.put(body, { key, contentType: type.mime });
-      return { key, type: type.mime, size };
-    } catch (err) {
-      await drain();
-      throw err;
-    }
-  }
+  const refusal = 'Only images, videos and PDF files can be uploaded.';
+  /** Sniffs the type from the bytes and streams the file to `storage` (platform/storage/sniffed.ts). */
+  const save = (file: Readable & { truncated?: boolean }, storage: StoragePort) =>
+    storeSniffed(file, storage, { allowed: isAllowedUpload, refusal, field: 'file', tooLarge });
 
   return {
     maxBytes,

@@ -13,6 +13,8 @@ export function memberDirectory(db: DbOrTx) {
     search: (q: string | undefined, offset: number, limit: number) => store.search(q, offset, limit),
     /** The profiles among `ids` (an event's registrants), missing ones left out. */
     byIds: (ids: string[]) => store.byIds(ids),
+    /** Every editor and admin (whom a support request may be assigned to). */
+    staff: () => store.staff(),
     /** Newest audit entries (about one member when given), with the actor's and target's current addresses. */
     auditTrail: (targetId: string | undefined, limit: number) => store.auditTrail(targetId, limit),
   };

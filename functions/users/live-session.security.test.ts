@@ -78,6 +78,13 @@ const TABLE: Row[] = [
     path: '/api/admin/events/no-such-event/registrants.csv',
   },
   ...newsletterRows(),
+  ...supportRows(),
+  ...moderationRows(),
+  ...communityRows(),
+  // The community's reply mails: the member's setting and a thread's mute.
+  { route: 'GET /api/community/settings', rule: 'signature' },
+  { route: 'PUT /api/community/settings', rule: 'live', body: { notifications: true } },
+  { route: 'PUT /api/community/threads/:id/mute', rule: 'live', path: `/api/community/threads/${UUID}/mute`, body: { muted: true } },
   { route: 'GET /api/email/queue', rule: 'live', as: 'admin' },
   { route: 'GET /api/email/recent', rule: 'live', as: 'admin' },
   { route: 'POST /api/email/:segment{events|[0-9a-fA-F-]{36}}/resend', rule: 'live', as: 'admin', path: `/api/email/${UUID}/resend` },
@@ -152,6 +159,75 @@ function newsletterRows(): Row[] {
   ];
 }
 
+/** The community API: every write needs a live session; reads are the caller's own view of what they may read. */
+function communityRows(): Row[] {
+  const thread = `/api/community/threads/${UUID}`;
+  const post = `/api/community/posts/${UUID}`;
+  const lesson = '/api/community/comments/courses/ai-automation-playbook/lessons/process-mapping';
+  const article = '/api/community/comments/blogs/ecommerce-launch-first-90-days';
+  return [
+    { route: 'GET /api/community/threads', rule: 'signature', path: '/api/community/threads?category=no-such-category' },
+    { route: 'POST /api/community/threads', rule: 'live', body: { category: 'no-such-category', title: 'Live table', body: 'Hi' } },
+    { route: 'GET /api/community/threads/:id', rule: 'signature', path: thread },
+    { route: 'POST /api/community/threads/:id/replies', rule: 'live', path: `${thread}/replies`, body: { body: 'Hi' } },
+    { route: 'GET /api/community/posts/:id/source', rule: 'signature', path: `${post}/source` },
+    { route: 'PATCH /api/community/posts/:id', rule: 'live', path: post, body: { body: 'Hi' } },
+    { route: 'DELETE /api/community/posts/:id', rule: 'live', path: post },
+    { route: 'PUT /api/community/posts/:id/like', rule: 'live', path: `${post}/like` },
+    { route: 'DELETE /api/community/posts/:id/like', rule: 'live', path: `${post}/like` },
+    { route: 'GET /api/community/search', rule: 'signature', path: '/api/community/search?q=growth' },
+    { route: 'GET /api/community/comments/blogs/:slug', rule: 'signature', path: article },
+    { route: 'POST /api/community/comments/blogs/:slug', rule: 'live', path: article, body: { body: 'Hi' } },
+    { route: 'GET /api/community/comments/courses/:slug/lessons/:lessonId', rule: 'signature', path: lesson },
+    { route: 'POST /api/community/comments/courses/:slug/lessons/:lessonId', rule: 'live', path: lesson, body: { body: 'Hi' } },
+  ];
+}
+
+/** Community moderation: a member's report is a write; every staff route names members (the queue, the log) or writes. */
+function moderationRows(): Row[] {
+  const base = '/api/admin/community';
+  return [
+    { route: 'POST /api/community/posts/:id/report', rule: 'live', path: `/api/community/posts/${UUID}/report`, body: {} },
+    { route: `GET ${base}/queue`, rule: 'live', as: 'admin' },
+    { route: `POST ${base}/posts/:id`, rule: 'live', as: 'admin', path: `${base}/posts/${UUID}`, body: { action: 'approve' } },
+    { route: `POST ${base}/threads/:id`, rule: 'live', as: 'admin', path: `${base}/threads/${UUID}`, body: { action: 'pin' } },
+    {
+      route: `POST ${base}/members/:userId/suspension`,
+      rule: 'live',
+      as: 'admin',
+      path: `${base}/members/${UUID}/suspension`,
+      body: { suspended: true },
+    },
+    { route: `GET ${base}/log`, rule: 'live', as: 'admin' },
+    { route: `GET ${base}/categories`, rule: 'live', as: 'admin' },
+    { route: `POST ${base}/categories`, rule: 'live', as: 'admin', body: {} },
+    { route: `PUT ${base}/categories/:slug`, rule: 'live', as: 'admin', path: `${base}/categories/no-such-category`, body: {} },
+    { route: `DELETE ${base}/categories/:slug`, rule: 'live', as: 'admin', path: `${base}/categories/no-such-category` },
+  ];
+}
+
+/**
+ * The support desk: writes live; a member reading their own requests the signature; staff reading
+ * other members' requests live (the rows ask as an admin, whose reads of the queue need it).
+ */
+function supportRows(): Row[] {
+  const request = `/api/support/requests/${UUID}`;
+  return [
+    { route: 'GET /api/support/requests', rule: 'live', as: 'admin' },
+    { route: 'POST /api/support/requests', rule: 'live', body: { subject: 'Live table', message: 'Hi' } },
+    { route: 'GET /api/support/requests/:id', rule: 'live', as: 'admin', path: request },
+    { route: 'PATCH /api/support/requests/:id', rule: 'live', as: 'admin', path: request, body: { status: 'closed' } },
+    { route: 'POST /api/support/requests/:id/messages', rule: 'live', path: `${request}/messages`, body: { body: 'Hi' } },
+    {
+      route: 'GET /api/support/requests/:id/messages/:messageId/attachment',
+      rule: 'live',
+      as: 'admin',
+      path: `${request}/messages/${UUID}/attachment`,
+    },
+    { route: 'GET /api/support/staff', rule: 'live', as: 'admin' },
+  ];
+}
+
 /** Routes that take no access token at all (their own capability, a signature, or nothing). */
 const PUBLIC = new Set([
   'GET /healthz',
@@ -167,9 +243,13 @@ const PUBLIC = new Set([
   'GET /auth/v1/.well-known/jwks.json',
   'GET /api/public/:segment',
   'GET /api/public/:segment/:slug',
+  'GET /api/community/categories',
   'POST /api/newsletter/subscribe',
   'POST /api/newsletter/confirm',
   'POST /api/newsletter/unsubscribe',
+  // A community reply mail's links: the signed token is the capability.
+  'POST /api/community/notifications/unsubscribe',
+  'POST /api/community/notifications/mute',
   'GET /api/newsletter/issues',
   'POST /api/contact',
   'POST /api/leads',

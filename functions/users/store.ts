@@ -89,6 +89,15 @@ export function createUserStore(db: DbOrTx) {
       await db.delete(profiles).where(eq(profiles.id, id));
     },
 
+    /** Every editor and admin, by name (the support desk's assignees). */
+    staff(): Promise<ProfileRow[]> {
+      return db
+        .select()
+        .from(profiles)
+        .where(inArray(profiles.role, ['editor', 'admin']))
+        .orderBy(profiles.name, profiles.email);
+    },
+
     /** One page of profiles whose email or name contains `q` (all when empty), newest first, and the total. */
     async search(q: string | undefined, offset: number, limit: number) {
       const where = q ? or(ilike(profiles.email, containing(q)), ilike(profiles.name, containing(q))) : undefined;

@@ -19,7 +19,9 @@
  *  9. A CDN in front (nginx proxy_cache): share of anonymous page and list requests served from the cache (goal >= 95%).
  * 10. Newsletter: an issue to 10,000 recipients written to the outbox (under 10 s), delivered to the
  *     embedded mailbox (>= 100 mails/s), and the server's memory growth meanwhile (under 100 MB).
- * Options: --only=api,gated,auth,weight,scale,email,payments,uploads,lighthouse,bundle,scale-out,cdn,newsletter  --duration=10 (seconds per load run)  --rounds=3
+ * 11. Community: a thread with 500 replies (its page and API answer under 150 ms p50, paged), and the
+ *     thread list JSON next to a bare node:http server (budget 0.35x).
+ * Options: --only=api,gated,auth,weight,scale,email,payments,uploads,lighthouse,bundle,scale-out,cdn,newsletter,community  --duration=10 (seconds per load run)  --rounds=3
  * Longer than the house's file size: the driver of every budget's measurement, one short function each.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -33,14 +35,14 @@ import { newsletterBench } from './newsletter.ts';
 import { bundleBench } from './bundle.ts';
 import { scaleOutBench } from './scale-out.ts';
 import { cdnBench } from './cdn.ts';
+import { communityBench } from './community.ts';
 import { allPageWeights, kb } from './page-weight.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const tmp = path.join(root, '.tmp', 'bench');
 const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=') as [string, string]));
-const only = new Set(
-  (args.get('only') ?? 'api,gated,auth,weight,scale,email,payments,uploads,lighthouse,bundle,scale-out,cdn,newsletter').split(','),
-);
+const ALL_PARTS = 'api,gated,auth,weight,scale,email,payments,uploads,lighthouse,bundle,scale-out,cdn,newsletter,community';
+const only = new Set((args.get('only') ?? ALL_PARTS).split(','));
 const duration = Number(args.get('duration') ?? 10);
 process.env.ASTRO_TELEMETRY_DISABLED = '1';
 
@@ -374,7 +376,7 @@ const distDir = path.join(tmp, 'dist');
 console.log('# Benchmarks');
 let baseSeconds = 0;
 let basePages = 0;
-if (['api', 'gated', 'auth', 'weight', 'scale', 'lighthouse', 'bundle', 'scale-out', 'cdn'].some((part) => only.has(part))) {
+if (['api', 'gated', 'auth', 'weight', 'scale', 'lighthouse', 'bundle', 'scale-out', 'cdn', 'community'].some((part) => only.has(part))) {
   console.log('\nBuilding the sample site...');
   baseSeconds = build(distDir);
   basePages = allPageWeights(path.join(distDir, 'client')).length;
@@ -391,3 +393,4 @@ if (only.has('lighthouse')) await lighthouseBench({ distDir });
 if (only.has('bundle')) await bundleBench(tmp, distDir);
 if (only.has('scale-out')) await scaleOutBench(distDir, duration);
 if (only.has('cdn')) await cdnBench(distDir, tmp, duration);
+if (only.has('community')) await communityBench(tmp, distDir, startChild, versusBare);

@@ -5,7 +5,7 @@
  * Performance is the median of several runs (Lighthouse varies a little from run to run).
  *
  * Run with `npm run bench` (section "lighthouse"), or alone: `node scripts/bench/lighthouse.ts
- * [--runs=3]`, which builds the site into .tmp/bench/lighthouse-dist first.
+ * [--runs=3] [--pages=/community,/events]`, which builds the site into .tmp/bench/lighthouse-dist first.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
@@ -16,6 +16,18 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../tests/support/chromium.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
+/** A thread of the demo `general` category (its id is made when the server seeds it): resolved through the API. */
+const GENERAL_THREAD = '/community/threads/{a general thread}';
+
+/** The address of a listed page on the running server. */
+async function pathOf(page: string, url: string): Promise<string> {
+  if (page !== GENERAL_THREAD) return page;
+  const res = await fetch(`${url}/api/community/threads?category=general`);
+  const { items } = (await res.json()) as { items: { id: string }[] };
+  if (!items[0]) throw new Error('no thread in the demo general category');
+  return `/community/threads/${items[0].id}`;
+}
+
 export const LIGHTHOUSE_PAGES = [
   '/',
   '/services/seo-optimization',
@@ -23,6 +35,8 @@ export const LIGHTHOUSE_PAGES = [
   '/events',
   '/events/premium-growth-strategy-workshop',
   '/newsletter',
+  '/community',
+  GENERAL_THREAD,
 ];
 export const LIGHTHOUSE_BUDGETS = { performance: 95, accessibility: 100, 'best-practices': 100, seo: 100 } as const;
 type Category = keyof typeof LIGHTHOUSE_BUDGETS;
@@ -35,6 +49,8 @@ export interface LighthouseOptions {
   distDir: string;
   /** Runs per page; performance is their median. Default 3. */
   runs?: number;
+  /** Only these of LIGHTHOUSE_PAGES (default all). */
+  pages?: string[];
 }
 
 function startServer(distDir: string, dataDir: string): Promise<{ url: string; child: ChildProcess }> {
@@ -72,7 +88,7 @@ function losses(lhr: Report, category: Category): string[] {
 }
 
 /** Runs the audits and prints a table against the budgets; returns whether every budget holds. */
-export async function lighthouseBench({ distDir, runs = 3 }: LighthouseOptions): Promise<boolean> {
+export async function lighthouseBench({ distDir, runs = 3, pages = LIGHTHOUSE_PAGES }: LighthouseOptions): Promise<boolean> {
   console.log(`\n## Lighthouse, mobile (median performance of ${runs} runs)\n`);
   const dataDir = path.join(root, '.tmp', 'bench', 'lighthouse-data');
   rmSync(dataDir, { recursive: true, force: true });
@@ -83,9 +99,10 @@ export async function lighthouseBench({ distDir, runs = 3 }: LighthouseOptions):
   try {
     console.log('| page | performance | accessibility | best practices | SEO | FCP | LCP | TBT | CLS | SI |');
     console.log('|---|---|---|---|---|---|---|---|---|---|');
-    for (const page of LIGHTHOUSE_PAGES) {
+    for (const page of pages) {
+      const address = await pathOf(page, server.url);
       const reports: Report[] = [];
-      for (let i = 0; i < runs; i++) reports.push(await audit(`${server.url}${page}`, chrome.port));
+      for (let i = 0; i < runs; i++) reports.push(await audit(`${server.url}${address}`, chrome.port));
       const perf = reports.map((r) => Math.round((r.categories.performance!.score ?? 0) * 100));
       const mid = reports[perf.indexOf(median(perf))]!;
       const score = (c: Category) => (c === 'performance' ? median(perf) : Math.round((mid.categories[c]!.score ?? 0) * 100));
@@ -124,6 +141,7 @@ if (import.meta.filename === path.resolve(process.argv[1] ?? '')) {
     },
   });
   if (built.status !== 0) throw new Error('build failed');
-  const ok = await lighthouseBench({ distDir, runs: Number(args.get('runs') ?? 3) });
+  const only = args.get('pages')?.split(',');
+  const ok = await lighthouseBench({ distDir, runs: Number(args.get('runs') ?? 3), ...(only ? { pages: only } : {}) });
   process.exitCode = ok ? 0 : 1;
 }

@@ -1,7 +1,8 @@
 /**
  * sitemap.xml: every public page. Content detail pages come from the content reader (MDX and
  * database items, live), so items created after the build are listed at once; newsletter issues
- * from the archive reader, as soon as they go out.
+ * from the archive reader, as soon as they go out; the community's public categories and threads
+ * from its page reader (what a visitor may read, never a gated category's threads).
  * A new public page must be added to STATIC_ROUTES (the browser test checks the built site).
  */
 import type { APIRoute } from 'astro';
@@ -24,6 +25,7 @@ export const STATIC_ROUTES = [
   '/market',
   '/newsletter',
   '/events',
+  '/community',
   '/privacy-policy',
   '/terms-of-service',
 ];
@@ -48,6 +50,18 @@ async function issueEntries(locals: App.Locals): Promise<Entry[]> {
   return issues.map((issue) => ({ path: `/newsletter/${issue.slug}`, lastmod: issue.sentAt.slice(0, 10) }));
 }
 
+/** The community's public part: the categories anyone reads and their visible threads (nothing gated). */
+async function communityEntries(locals: App.Locals): Promise<Entry[]> {
+  const community = (await serverContext(locals)).community;
+  if (!community) return [];
+  const open = (await community.categories()).filter((c) => c.anyoneReads);
+  const threads = await community.publicThreads();
+  return [
+    ...open.map((c) => ({ path: `/community/${c.slug}` })),
+    ...threads.map((t) => ({ path: `/community/threads/${t.id}`, lastmod: t.lastPostAt.slice(0, 10) })),
+  ];
+}
+
 /** Rendered per request from the server's cached content, so items created after the build are listed. */
 export const prerender = false;
 
@@ -58,6 +72,7 @@ export const GET: APIRoute = async ({ site, locals }) => {
     ...services,
     ...(await contentEntries(locals)),
     ...(await issueEntries(locals)),
+    ...(await communityEntries(locals)),
   ];
   const urls = entries
     .map((e) => `  <url><loc>${escapeXml(new URL(e.path, site).href)}</loc>${e.lastmod ? `<lastmod>${e.lastmod}</lastmod>` : ''}</url>`)

@@ -1,7 +1,7 @@
 /**
  * Accessibility in Chromium: axe finds no serious or critical violation on the marketing pages, the
- * content lists and one detail page of each type (also with the menus open and at phone width), and a
- * keyboard-only walk through the navigation works.
+ * content lists, one detail page of each type and the community's pages (also with the menus open
+ * and at phone width), and a keyboard-only walk through the navigation works.
  */
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
@@ -44,6 +44,20 @@ for (const path of [...MARKETING, ...LISTS]) {
     await expectNoSeriousViolations(page, path);
   });
 }
+
+test("axe: the community's pages as a visitor sees them", async ({ page, request }) => {
+  const { items } = (await (await request.get('/api/community/threads?category=general')).json()) as { items: { id: string }[] };
+  for (const [path, ready] of [
+    ['/community', 'community-categories'],
+    ['/community/general', 'thread-row'],
+    [`/community/threads/${items[0]!.id}`, 'community-post'],
+    ['/community/premium-lounge', 'gate-card'],
+  ] as const) {
+    await page.goto(path);
+    await page.getByTestId(ready).first().waitFor();
+    await expectNoSeriousViolations(page, path);
+  }
+});
 
 test('axe: one detail page of each content type', async ({ page, request }) => {
   for (const [segment, base] of [

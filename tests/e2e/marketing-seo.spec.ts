@@ -58,6 +58,21 @@ test('the sitemap lists every public page, service and content item', async ({ r
   expected.push(...SERVICES.map((s) => `/services/${s.id}`));
   for (const [segment, base] of Object.entries(SEGMENTS))
     expected.push(...(await apiList(request, segment)).map((i) => `${base}/${i.slug}`));
+  // The community's public part: the categories anyone reads and their threads (never a gated one's).
+  expected.push('/community');
+  const { items: categories } = (await (await request.get('/api/community/categories')).json()) as {
+    items: { slug: string; anyoneReads: boolean }[];
+  };
+  for (const { slug } of categories.filter((c) => c.anyoneReads)) {
+    expected.push(`/community/${slug}`);
+    let cursor = '';
+    do {
+      const res = await request.get(`/api/community/threads?category=${slug}&limit=100${cursor && `&cursor=${cursor}`}`);
+      const page = (await res.json()) as { items: { id: string }[]; nextCursor: string | null };
+      expected.push(...page.items.map((t) => `/community/threads/${t.id}`));
+      cursor = page.nextCursor ?? '';
+    } while (cursor);
+  }
   expect(paths.sort()).toEqual([...new Set(expected)].sort());
   const missing = builtIndexablePages().filter((p) => !paths.includes(p));
   expect(

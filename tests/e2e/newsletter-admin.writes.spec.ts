@@ -34,8 +34,8 @@ test('an editor writes an issue, previews it as each level, tests it, schedules 
   const shown = `${format(new Date(y, m - 1, d, 9, 30), 'MMMM d, yyyy, HH:mm')} (${ZONE})`;
   try {
     await signInToAdmin(page, EDITOR);
-    // An editor has the Newsletter tab and nothing else (those tabs are admins').
-    await expect(page.getByRole('tab')).toHaveText(['Newsletter']);
+    // An editor has the Newsletter, Moderation and Support tabs and nothing else (those tabs are admins').
+    await expect(page.getByRole('tab')).toHaveText(['Newsletter', 'Moderation', 'Support']);
     await page.getByRole('button', { name: 'New issue' }).click();
 
     const form = page.getByRole('form', { name: 'Newsletter issue' });

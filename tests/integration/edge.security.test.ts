@@ -18,6 +18,8 @@ import { eq } from 'drizzle-orm';
 import { emails } from '../../functions/email/tables.ts';
 import { newsletterSubscribers } from '../../functions/newsletter/tables.ts';
 import { profiles } from '../../functions/users/tables.ts';
+import { communityCategories, communityThreads } from '../../functions/community/tables.ts';
+import { mailLinks } from '../../functions/community/notifications/round.ts';
 import { rateLimits } from '../../functions/platform/abuse/tables.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import type { ErrorAnswer } from '../support/answers.ts';
@@ -25,7 +27,7 @@ import { DATABASE_KINDS } from '../support/databases.ts';
 import { rowCounts } from '../support/db-snapshot.ts';
 import { startS3 } from '../support/s3.ts';
 import { tempDir } from '../support/temp.ts';
-import { multipart, PNG } from '../support/uploads.ts';
+import { multipart, PDF, PNG } from '../support/uploads.ts';
 import { createEvent } from '../support/events.ts';
 import { INPUT_BUILDERS } from '../support/fixtures.ts';
 import { CONTENT_TYPE_INFO, CONTENT_TYPES } from '#shared/content/registry.ts';
@@ -229,6 +231,10 @@ async function samples(t: TestApp): Promise<Record<string, Sample>> {
     ...(await creatorSamples(t, admin.headers)),
     ...(await newsletterSamples(t, admin)),
     ...(await eventSamples(t, admin)),
+    ...(await supportSamples(t, admin)),
+    ...(await moderationSamples(t, admin)),
+    ...(await communitySamples(t, admin, member)),
+    ...(await replyMailSamples(t, admin, member)),
     'GET /api/billing/test/checkout/:id': { path: `/api/billing/test/checkout/${open.sessionId}` },
     'POST /api/billing/test/checkout/:id/pay': {
       path: `/api/billing/test/checkout/${open.sessionId}/pay`,
@@ -275,6 +281,185 @@ async function eventSamples(t: TestApp, admin: { id: string; headers: Record<str
     'GET /events/:file{[a-z0-9-]+\\.ics}': { path: `/events/${event.slug}.ics` },
     'POST /api/events/:slug/registration': { path: registration, headers, allow },
     'DELETE /api/events/:slug/registration': { path: registration, headers, allow },
+  };
+}
+
+/**
+ * The community API, as an admin in a category anyone reads: a thread, replies to change and to
+ * delete, another member's post to like, and comments under an article and a lesson.
+ */
+async function communitySamples(
+  t: TestApp,
+  admin: { id: string; headers: Record<string, string> },
+  member: (email: string) => Promise<{ id: string; headers: Record<string, string> }>,
+): Promise<Record<string, Sample>> {
+  await t.database.db.insert(communityCategories).values({ slug: 'edge-general', name: 'Edge', anyoneReads: true });
+  const post = async (headers: Record<string, string>, path: string, body: Record<string, unknown>) => {
+    const res = await t.app.request(`/api/community${path}`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    return ((await res.json()) as { id: string }).id;
+  };
+  const { headers } = admin;
+  const thread = await post(headers, '/threads', { category: 'edge-general', title: 'Edge thread', body: 'Opening words' });
+  const [edited, deleted] = [
+    await post(headers, `/threads/${thread}/replies`, { body: 'To edit' }),
+    await post(headers, `/threads/${thread}/replies`, { body: 'To delete' }),
+  ];
+  const other = await member('edge-poster@example.com');
+  const liked = await post(other.headers, `/threads/${thread}/replies`, { body: 'Like this' });
+  const base = '/api/community';
+  const article = `${base}/comments/blogs/ecommerce-launch-first-90-days`;
+  const lesson = `${base}/comments/courses/ai-automation-playbook/lessons/process-mapping`;
+  const both = 'GET, HEAD, POST';
+  return {
+    'GET /api/community/categories': { path: `${base}/categories` },
+    'GET /api/community/threads': { path: `${base}/threads?category=edge-general`, headers, allow: both },
+    'POST /api/community/threads': {
+      path: `${base}/threads`,
+      body: { category: 'edge-general', title: 'Another thread', body: 'More **words**' },
+      headers,
+      allow: both,
+    },
+    'GET /api/community/threads/:id': { path: `${base}/threads/${thread}`, headers },
+    'POST /api/community/threads/:id/replies': { path: `${base}/threads/${thread}/replies`, body: { body: 'A reply' }, headers },
+    'GET /api/community/posts/:id/source': { path: `${base}/posts/${edited}/source`, headers },
+    'PATCH /api/community/posts/:id': { path: `${base}/posts/${edited}`, body: { body: 'Edited' }, headers, allow: 'PATCH, DELETE' },
+    'DELETE /api/community/posts/:id': { path: `${base}/posts/${deleted}`, headers, allow: 'PATCH, DELETE' },
+    'PUT /api/community/posts/:id/like': { path: `${base}/posts/${liked}/like`, headers, allow: 'PUT, DELETE' },
+    'DELETE /api/community/posts/:id/like': { path: `${base}/posts/${liked}/like`, headers, allow: 'PUT, DELETE' },
+    'GET /api/community/search': { path: `${base}/search?q=edge`, headers },
+    'GET /api/community/comments/blogs/:slug': { path: article, headers, allow: both },
+    'POST /api/community/comments/blogs/:slug': { path: article, body: { body: 'A comment' }, headers, allow: both },
+    'GET /api/community/comments/courses/:slug/lessons/:lessonId': { path: lesson, headers, allow: both },
+    'POST /api/community/comments/courses/:slug/lessons/:lessonId': { path: lesson, body: { body: 'A comment' }, headers, allow: both },
+  };
+}
+
+/**
+ * The community's reply mails: the admin's setting and a thread's mute, and a member's links from a
+ * reply mail (the one-click unsubscribe, the mute page's form), whose tokens need no session.
+ */
+async function replyMailSamples(
+  t: TestApp,
+  admin: { id: string; headers: Record<string, string> },
+  member: (email: string) => Promise<{ id: string; headers: Record<string, string> }>,
+): Promise<Record<string, Sample>> {
+  const [category] = await t.database.db.insert(communityCategories).values({ slug: 'edge-replies', name: 'Edge replies' }).returning();
+  const [thread] = await t.database.db
+    .insert(communityThreads)
+    .values({ categoryId: category!.id, authorId: admin.id, title: 'Edge mail thread' })
+    .returning();
+  const reader = await member('edge-reader@example.com');
+  const links = mailLinks(t.services.tokens, t.config.siteUrl, reader.id, thread!.id);
+  const token = (url: string) => new URL(url).searchParams.get('token')!;
+  const { headers } = admin;
+  const settings = '/api/community/settings';
+  return {
+    'GET /api/community/settings': { path: settings, headers, allow: 'GET, HEAD, PUT' },
+    'PUT /api/community/settings': { path: settings, body: { notifications: true }, headers, allow: 'GET, HEAD, PUT' },
+    'PUT /api/community/threads/:id/mute': {
+      path: `/api/community/threads/${thread!.id}/mute`,
+      body: { muted: false },
+      headers,
+      allow: 'PUT',
+    },
+    'POST /api/community/notifications/unsubscribe': {
+      path: '/api/community/notifications/unsubscribe',
+      body: { token: token(links.oneClickUrl) },
+      forms: true,
+    },
+    'POST /api/community/notifications/mute': {
+      path: '/api/community/notifications/mute',
+      body: { token: token(links.muteUrl) },
+      forms: true,
+    },
+  };
+}
+
+/**
+ * Community moderation as an admin: a report of another member's post (201, then 200 on a repeat),
+ * the queue and the log, an approve of a visible post and a pin (both repeatable), a suspension, and
+ * the categories (a new one, a change, and an empty one to delete).
+ */
+async function moderationSamples(t: TestApp, admin: { id: string; headers: Record<string, string> }): Promise<Record<string, Sample>> {
+  const viewer = { id: admin.id, email: 'edge-admin@example.com', role: 'admin' as const, accessLevel: 'premium' as const };
+  const categories = t.services.communityCategories;
+  const category = { description: '', accessLevel: 'free' as const, anyoneReads: false, position: 0 };
+  await categories.create(viewer, { ...category, slug: 'edge-moderated', name: 'Edge moderated' });
+  await categories.create(viewer, { ...category, slug: 'edge-emptied', name: 'Edge emptied' });
+  const email = 'edge-mod-author@example.com';
+  const author = { id: await t.services.auth.createConfirmedUser(email, 'edge suite password', 'Author'), email, role: 'member' as const };
+  const { id: thread } = await t.services.community.createThread(
+    { ...author, accessLevel: 'free' },
+    { category: 'edge-moderated', title: 'Edge thread', body: 'An opener.' },
+  );
+  const post = await t.services.community.reply({ ...author, accessLevel: 'free' }, thread, async () => 'A reply to report.');
+  const { headers } = admin;
+  const base = '/api/admin/community';
+  const fields = { name: 'Edge moderated', description: 'Changed', accessLevel: 'free', anyoneReads: true, position: 3 };
+  return {
+    'POST /api/community/posts/:id/report': { path: `/api/community/posts/${post.id}/report`, body: { reason: 'Spam' }, headers },
+    'GET /api/admin/community/queue': { path: `${base}/queue`, headers },
+    'POST /api/admin/community/posts/:id': { path: `${base}/posts/${post.id}`, body: { action: 'approve' }, headers },
+    'POST /api/admin/community/threads/:id': { path: `${base}/threads/${thread}`, body: { action: 'pin' }, headers },
+    'POST /api/admin/community/members/:userId/suspension': {
+      path: `${base}/members/${author.id}/suspension`,
+      body: { suspended: true, reason: 'Edge' },
+      headers,
+    },
+    'GET /api/admin/community/log': { path: `${base}/log`, headers },
+    'GET /api/admin/community/categories': { path: `${base}/categories`, headers, allow: 'GET, HEAD, POST' },
+    'POST /api/admin/community/categories': {
+      path: `${base}/categories`,
+      body: { slug: 'edge-new', name: 'Edge new', accessLevel: 'subscriber' },
+      headers,
+      allow: 'GET, HEAD, POST',
+    },
+    'PUT /api/admin/community/categories/:slug': { path: `${base}/categories/edge-moderated`, body: fields, headers, allow: 'PUT, DELETE' },
+    'DELETE /api/admin/community/categories/:slug': { path: `${base}/categories/edge-emptied`, headers, allow: 'PUT, DELETE' },
+  };
+}
+
+/** The support desk, as an admin on a member's request whose first message has an attachment. */
+async function supportSamples(t: TestApp, admin: { id: string; headers: Record<string, string> }): Promise<Record<string, Sample>> {
+  const id = await t.services.auth.createConfirmedUser('edge-support@example.com', 'edge suite password', 'Edge Support');
+  const form = multipart([{ field: 'attachment', filename: 'edge.png', type: 'image/png', body: PNG }]);
+  const { attachment } = await t.services.supportAttachments.receive(Readable.from([form.body]), form.contentType);
+  const viewer = { id, email: 'edge-support@example.com', role: 'member' as const, accessLevel: 'premium' as const };
+  const request = await t.services.support.open(viewer, { subject: 'Edge request', message: 'Help, please.' }, attachment);
+  const [message] = (await t.services.support.get(viewer, request.id)).messages;
+  const { headers } = admin;
+  const base = '/api/support/requests';
+  const one = `${base}/${request.id}`;
+  const list = 'GET, HEAD, POST';
+  const read = 'GET, HEAD, PATCH';
+  const withFile = (fields: Record<string, string>) =>
+    multipart([
+      ...Object.entries(fields).map(([field, body]) => ({ field, body })),
+      { field: 'attachment', filename: 'edge.pdf', type: 'application/pdf', body: PDF },
+    ]);
+  return {
+    'GET /api/support/requests': { path: `${base}?status=open&limit=20`, headers, allow: list },
+    'POST /api/support/requests': {
+      path: base,
+      body: { subject: 'Edge question', message: 'How do I…\nsecond line' },
+      multipart: withFile({ subject: 'Edge question', message: 'With a file' }),
+      headers,
+      allow: list,
+    },
+    'GET /api/support/requests/:id': { path: one, headers, allow: read },
+    'PATCH /api/support/requests/:id': { path: one, body: { status: 'open', assigneeId: admin.id }, headers, allow: read },
+    'POST /api/support/requests/:id/messages': {
+      path: `${one}/messages`,
+      body: { body: 'A staff reply', status: 'waiting' },
+      multipart: withFile({ body: 'A note with a file', internal: 'true' }),
+      headers,
+    },
+    'GET /api/support/requests/:id/messages/:messageId/attachment': { path: `${one}/messages/${message!.id}/attachment`, headers },
+    'GET /api/support/staff': { path: '/api/support/staff', headers },
   };
 }
 
@@ -371,6 +556,8 @@ const SHARED_CACHE_ROUTES = new Set([
   'GET /api/public/:segment/:slug',
   'GET /uploads/:key',
   'GET /api/payments/mode',
+  // The community's categories: the same for everyone (a visitor's first page of a public category too, not sampled here).
+  'GET /api/community/categories',
 ]);
 
 /** Hostile text values: NUL (Postgres refuses it), other C0 controls, DEL, a C1 control. */
@@ -595,14 +782,37 @@ describe.each(DATABASE_KINDS)('API bad-input suite on %s', (kind) => {
       '/events/%00.ics',
       `/events/${'a'.repeat(500)}.ics`,
       '/api/admin/events/%0d%0a/registrants.csv',
+      '/api/support/requests/%00',
+      '/api/support/requests?status=%00',
+      '/api/support/requests?cursor=..%2F..%2Fx',
+      '/api/support/requests?limit=100000',
+      `/api/support/requests/${'a'.repeat(500)}/messages/%0d%0a/attachment`,
+      '/api/support/requests/00000000-0000-4000-8000-000000000000/messages/..%2F..%2Fpackage.json/attachment',
+      '/api/admin/community/log?cursor=%00',
+      '/api/admin/community/log?cursor=../x',
+      '/api/admin/community/log?cursor=00000000-0000-4000-8000-000000000000',
+      '/api/admin/community/posts/%00',
+      '/api/admin/community/categories/%0d%0a',
+      '/api/community/threads/%00',
+      '/api/community/threads/..%2F..%2Fpackage.json',
+      '/api/community/threads?category=%00',
+      `/api/community/threads?category=${'a'.repeat(500)}`,
+      '/api/community/threads?category=edge-general&cursor=%00',
+      '/api/community/threads?category=edge-general&limit=-1',
+      '/api/community/search?q=%00',
+      '/api/community/search?q=',
+      `/api/community/comments/blogs/${'a'.repeat(500)}`,
+      '/api/community/posts/%0d%0a/source',
     ];
     for (const path of paths) await expectRefused(await send('GET', path), before, path);
     for (const token of ['%00', 'a%0d%0ab', '..%2F..', 'x'.repeat(3000)]) {
-      const res = await send('POST', `/api/newsletter/unsubscribe?token=${token}`, {
-        body: '{}',
-        headers: { 'content-type': 'application/json' },
-      });
-      await expectRefused(res, before, `unsubscribe ?token=${token}`);
+      for (const path of ['/api/newsletter/unsubscribe', '/api/community/notifications/unsubscribe']) {
+        const res = await send('POST', `${path}?token=${token}`, {
+          body: '{}',
+          headers: { 'content-type': 'application/json' },
+        });
+        await expectRefused(res, before, `${path}?token=${token}`);
+      }
     }
   });
 

@@ -2,7 +2,10 @@
  * Page weight budgets: JavaScript shipped before interaction, gzip. At most 20 KB and no island on
  * home, services (overview and every service), about, FAQ, contact and the legal pages; at most
  * 100 KB on the content lists (events included) and on every prebuilt detail page (its gated
- * island included; an event page's registration island).
+ * island included; an event page's registration island); at most 160 KB on the account pages
+ * (/account, /account/support), whose island loads the auth client; the admin dashboard's Support
+ * tab is a chunk loaded when it opens; at most 100 KB on the community's pages (the search, a
+ * category's threads, a thread: one island each; comments and staff's controls are lazy chunks).
  * Deterministic: measured from the test build's bytes with scripts/bench/page-weight.ts; pages
  * rendered per request (home and the lists) are measured as the real server sends them.
  */
@@ -141,6 +144,54 @@ describe('newsletter issue page weight', () => {
     expect(weight.islands).toBe(1);
     expect(weight.islandGzipBytes, 'the island (React and the gated body) is measured').toBeGreaterThan(30 * 1024);
     expect(weight.gzipBytes, kb(weight.gzipBytes)).toBeLessThanOrEqual(100 * 1024);
+  });
+});
+
+describe('account page weight', () => {
+  const client = path.join(inject('testEnv').distDir, 'client');
+  /** The account pages load the auth client (supabase-js) with their island: more than a detail page, a budget of their own. */
+  const ACCOUNT_BUDGET = 160 * 1024;
+
+  it.each(['/account', '/account/support'])('%s ships its island within 160 KB of gzip JavaScript', (page) => {
+    const weight = pageWeight(client, path.join(client, page, 'index.html'));
+    expect(weight.islands).toBe(1);
+    expect(weight.islandGzipBytes, 'the island (React, the auth client and the page) is measured').toBeGreaterThan(60 * 1024);
+    expect(weight.gzipBytes, `${page}: ${kb(weight.gzipBytes)} (${weight.files.join(', ')})`).toBeLessThanOrEqual(ACCOUNT_BUDGET);
+  });
+
+  it("loads the admin dashboard's Support tab only when it opens", () => {
+    const panel = readdirSync(path.join(client, '_astro')).filter((f) => /^SupportPanel\..+\.js$/.test(f));
+    expect(panel, 'the Support tab chunk').toHaveLength(1);
+    const admin = pageWeight(client, path.join(client, 'admin', 'index.html'));
+    expect(admin.files.map((f) => path.basename(f))).not.toContain(panel[0]);
+  });
+});
+
+describe('community page weight', () => {
+  const client = path.join(inject('testEnv').distDir, 'client');
+
+  it('/community, a category and a thread each ship one island within 100 KB of gzip JavaScript', async () => {
+    const threads = (await (await fetch(`${server!.url}/api/community/threads?category=general`)).json()) as { items: { id: string }[] };
+    expect(threads.items.length, 'the demo general category has threads').toBeGreaterThan(0);
+    for (const page of ['/community', '/community/general', '/community/premium-lounge', `/community/threads/${threads.items[0]!.id}`]) {
+      const res = await fetch(`${server!.url}${page}`);
+      expect(res.status, page).toBe(200);
+      const weight = htmlWeight(client, await res.text(), page);
+      expect(weight.islands, page).toBe(1);
+      expect(weight.islandGzipBytes, `${page}: the island (React and the community part) is measured`).toBeGreaterThan(30 * 1024);
+      expect(weight.gzipBytes, `${page}: ${kb(weight.gzipBytes)} (${weight.files.join(', ')})`).toBeLessThanOrEqual(100 * 1024);
+    }
+  });
+
+  it("loads comments and staff's controls as chunks no page loads eagerly", () => {
+    const chunks = readdirSync(path.join(client, '_astro')).filter((f) => /^(Comments|StaffControls)\..+\.js$/.test(f));
+    expect(chunks, 'the comments and staff chunks').toHaveLength(2);
+    for (const page of readdirSync(client, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.html')))
+      for (const chunk of chunks)
+        expect(
+          pageWeight(client, path.join(client, page)).files.map((f) => path.basename(f)),
+          page,
+        ).not.toContain(chunk);
   });
 });
 

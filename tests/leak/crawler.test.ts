@@ -11,15 +11,25 @@
  * which keys copies by URL alone, never by Authorization): premium and subscriber members browse every
  * address they reached through it, and a visitor crawled through it right after finds no sentinel,
  * so no member's answer was ever stored.
+ *
+ * The community is crawled too: before the crawl, members write through the API a premium-lounge
+ * thread, a thread of a subscriber-level category and a comment under the premium article, each
+ * carrying a sentinel, and a thread a free member started in `general` is moved to the lounge, where
+ * the premium member and an editor reply with a sentinel. Every caller starts from the community's
+ * pages and API answers too (the categories, each category's threads, each thread, the comments,
+ * search); the reply mails the moved thread caused go to its premium follower (who gets the sentinel:
+ * the positive control) and never to the free member who started it.
  */
 import path from 'node:path';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadConfig } from '../../functions/config.ts';
 import { createMdxSource } from '../../functions/content/mdx-source.ts';
 import { createContentService } from '../../functions/content/service.ts';
 import { openDatabase } from '../../functions/platform/db/client.ts';
 import { emails } from '../../functions/email/tables.ts';
+import { communityFollows } from '../../functions/community/tables.ts';
+import type { Written } from '../../functions/community/service.ts';
 import { newsletterDeliveries, newsletterSubscribers } from '../../functions/newsletter/tables.ts';
 import { isPrivateKey } from '../../functions/files/service.ts';
 import { startServer, type RunningServer } from '../../functions/main.ts';
@@ -55,6 +65,13 @@ const SENTINELS = {
   'EVENT-RECORDING-SENTINEL-8a15': 'registrant',
   'EVENT-DB-SENTINEL-c93f': 'registrant',
   'EVENT-OPEN-JOIN-SENTINEL-5e07': 'registrant',
+  // The community, written by members through the API before the crawl: a premium-lounge thread's
+  // title and opening post, a thread of a subscriber-level category, a comment under the premium
+  // article, and replies in a thread moved from `general` (where a free member started it) to the lounge.
+  'COMMUNITY-PREMIUM-SENTINEL-b4e2': 'premium',
+  'COMMUNITY-SUBSCRIBER-SENTINEL-71ac': 'subscriber',
+  'COMMUNITY-COMMENT-SENTINEL-d05f': 'premium',
+  'COMMUNITY-REPLY-SENTINEL-3a96': 'premium',
 } as const satisfies Record<string, Exclude<Caller, 'anonymous'> | 'buyer' | 'registrant' | 'nobody'>;
 type Sentinel = keyof typeof SENTINELS;
 /** No crawling caller bought the priced course or registered for an event: its buyer and registrants are members apart. */
@@ -127,6 +144,11 @@ const OPEN_EVENT = makeEventInput({
 /** A newsletter issue started from the premium MDX article (its sentinel behind the preview line), sent to every level and the list. */
 const ISSUE_ARTICLE = { slug: 'ecommerce-launch-first-90-days', sentinel: 'PREMIUM-SENTINEL-7f3a' } as const;
 const ISSUE_SUBJECT = 'Leak crawler newsletter issue';
+
+/** The community's writes before the crawl: a category at the subscriber level (made by an admin), and the thread that moves. */
+const SUBSCRIBER_CATEGORY = 'leak-crawler-subscribers';
+const MOVED_TITLE = 'Leak crawler: a question that moved to the lounge';
+const demo = (who: string) => `${who}@demo.beacongrowth.co`;
 
 const DRAFT_SLUG = {
   blog: 'leak-crawler-unpublished-article',
@@ -360,6 +382,9 @@ describe('leak crawler', () => {
   /** Through the CDN: what each member's browsing carried, then the visitor's crawl. */
   const browsedThroughCdn = new Map<'premium' | 'subscriber', Map<Sentinel, string[]>>();
   let visitorThroughCdn: Crawl;
+  /** The community's threads written before the crawl, and the addresses every crawl starts from there. */
+  const threads = { lounge: '', subscribers: '', moved: '', comments: '' };
+  let communitySeeds: string[] = [];
 
   beforeAll(async () => {
     // A fresh database holding the database article the build listed and a premium Markdown article.
@@ -400,8 +425,11 @@ describe('leak crawler', () => {
       EMAIL_WORKER: 'false',
       AUTH_SEED_DEMO: 'true',
       AUTH_AUTOCONFIRM: 'true',
+      // The community's reply mails: a round every second, so the set-up waits for one.
+      COMMUNITY_MAIL_ROUND_SECONDS: '1',
     });
     server = await startServer(config, logger);
+    communitySeeds = await writeCommunity();
 
     itemCount = published;
     const seeds = [
@@ -415,6 +443,7 @@ describe('leak crawler', () => {
       '/api/files/download?token=not-a-token',
       ...CONTENT_TYPES.map((type) => `/api/public/${CONTENT_TYPE_INFO[type].apiSegment}`),
       ...gatedSeeds(items),
+      ...communitySeeds,
     ];
     const tokens = new Map<Caller, string>();
     for (const caller of CALLERS) {
@@ -453,6 +482,96 @@ describe('leak crawler', () => {
     });
     expect(res.status, email).toBe(200);
     return ((await res.json()) as SessionAnswer).access_token;
+  }
+
+  /**
+   * The community's writes, through the API as members and staff make them (see the header), then
+   * a wait for the reply mails' round to deal with the moved thread's followers. Answers the
+   * community's addresses every crawl starts from: its pages and API answers, each thread's included
+   * (no page links a gated thread: its titles only ever reach a member's island).
+   */
+  async function writeCommunity(): Promise<string[]> {
+    const [premium, subscriber, free, editor, admin] = await Promise.all(
+      ['premium', 'subscriber', 'free', 'editor', 'admin'].map((who) => signIn(demo(who))),
+    );
+    const write = async <T>(token: string, p: string, body: unknown, status = 201): Promise<T> => {
+      const res = await fetch(`${base}${p}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', origin: base },
+        body: JSON.stringify(body),
+      });
+      expect(res.status, `${p}: ${await res.clone().text()}`).toBe(status);
+      return (await res.json()) as T;
+    };
+    await write(admin!, '/api/admin/community/categories', {
+      slug: SUBSCRIBER_CATEGORY,
+      name: 'Leak crawler subscribers',
+      accessLevel: 'subscriber',
+      position: 3,
+    });
+    const lounge = await write<Written>(premium!, '/api/community/threads', {
+      category: 'premium-lounge',
+      title: 'Lounge talk COMMUNITY-PREMIUM-SENTINEL-b4e2',
+      body: 'Only premium members read this: COMMUNITY-PREMIUM-SENTINEL-b4e2.',
+    });
+    const subscribers = await write<Written>(subscriber!, '/api/community/threads', {
+      category: SUBSCRIBER_CATEGORY,
+      title: 'Subscribers talk COMMUNITY-SUBSCRIBER-SENTINEL-71ac',
+      body: 'Subscribers and up read this: COMMUNITY-SUBSCRIBER-SENTINEL-71ac.',
+    });
+    const comment = await write<Written & { threadId: string }>(premium!, `/api/community/comments/blogs/${ISSUE_ARTICLE.slug}`, {
+      body: 'A premium comment: COMMUNITY-COMMENT-SENTINEL-d05f.',
+    });
+    // Started in general by the free member (who follows it from then), moved to the lounge by an
+    // editor, then replied to there: the replies are premium, and the free member may not read them.
+    const moved = await write<Written>(free!, '/api/community/threads', {
+      category: 'general',
+      title: MOVED_TITLE,
+      body: 'Where should I start with local search?',
+    });
+    await write(editor!, `/api/admin/community/threads/${moved.id}`, { action: 'move', category: 'premium-lounge' }, 200);
+    const replies = [
+      await write<Written>(premium!, `/api/community/threads/${moved.id}/replies`, {
+        body: 'In the lounge now: COMMUNITY-REPLY-SENTINEL-3a96.',
+      }),
+      await write<Written>(editor!, `/api/community/threads/${moved.id}/replies`, {
+        body: 'A consultant answers: COMMUNITY-REPLY-SENTINEL-3a96.',
+      }),
+    ];
+    for (const written of [lounge, subscribers, comment, moved, ...replies]) expect(written.status).toBe('visible');
+    Object.assign(threads, { lounge: lounge.id, subscribers: subscribers.id, moved: moved.id, comments: comment.threadId });
+
+    // The round (every second here) has dealt with every follower of the moved thread: the premium
+    // member's mail queued, the free member's row cleared whatever it decided.
+    const database = await openDatabase({ kind: 'postgres', url: databaseUrl, poolSize: 1 }, quietLogger());
+    try {
+      const settled = async () => {
+        const follows = await database.db.select().from(communityFollows).where(eq(communityFollows.threadId, moved.id));
+        const mailed = await database.db
+          .select({ id: emails.id })
+          .from(emails)
+          .where(and(eq(emails.template, 'community-replies'), eq(emails.to, demo('premium'))));
+        return follows.length === 3 && follows.every((f) => f.pendingSince === null) && mailed.length > 0;
+      };
+      for (let tries = 0; !(await settled()); tries++) {
+        if (tries > 300) throw new Error("the reply mails' round did not deal with the moved thread within 30 s");
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    } finally {
+      await database.close();
+    }
+
+    const categories = ['general', 'premium-lounge', SUBSCRIBER_CATEGORY];
+    return [
+      '/community',
+      ...categories.map((c) => `/community/${c}`),
+      '/api/community/categories',
+      ...categories.map((c) => `/api/community/threads?category=${c}`),
+      ...Object.values(threads).flatMap((id) => [`/community/threads/${id}`, `/api/community/threads/${id}`]),
+      `/api/community/comments/blogs/${ISSUE_ARTICLE.slug}`,
+      '/api/community/search?q=sentinel',
+      '/api/community/settings',
+    ];
   }
 
   it('reaches every kind of answer, with no server error anywhere', () => {
@@ -509,6 +628,45 @@ describe('leak crawler', () => {
     expect(channels('PREMIUM-MEDIA-SENTINEL-3c9e')).toEqual(new Set(['/api/files']));
     expect(channels('PREMIUM-DOWNLOAD-SENTINEL-9d40')).toEqual(new Set(['/api/files']));
     expect(channels('SUBSCRIBER-LESSON-SENTINEL-5b21')).toEqual(new Set(['/api/content']));
+    // The community's text only from its API, and its author's own data export (the premium member wrote these).
+    for (const s of ['COMMUNITY-PREMIUM-SENTINEL-b4e2', 'COMMUNITY-COMMENT-SENTINEL-d05f', 'COMMUNITY-REPLY-SENTINEL-3a96'] as const)
+      expect(channels(s), s).toEqual(new Set(['/api/community', '/api/users']));
+    expect(channels('COMMUNITY-SUBSCRIBER-SENTINEL-71ac')).toEqual(new Set(['/api/community']));
+  });
+
+  it("crawls the community's pages and API as every caller, and its gated threads reach members at their level through the API", () => {
+    for (const [caller, result] of crawls) {
+      const visited = new Set(result.visited);
+      for (const p of communitySeeds) expect(visited.has(p.startsWith('/api/') ? p : p.split('?')[0]!), `${caller} ${p}`).toBe(true);
+      // The demo threads of general, linked from its page: a visitor reads them in the HTML.
+      expect(result.visited.filter((p) => /^\/community\/threads\/[0-9a-f-]{36}$/.test(p)).length, caller).toBeGreaterThan(
+        Object.keys(threads).length,
+      );
+    }
+    // The positive controls, by address: each thread's own answer carries its sentinel to the level it is for.
+    const at = (caller: Caller, s: Sentinel) => crawls.get(caller)!.seen.get(s) ?? [];
+    expect(at('premium', 'COMMUNITY-PREMIUM-SENTINEL-b4e2')).toContain(`/api/community/threads/${threads.lounge}`);
+    expect(at('premium', 'COMMUNITY-PREMIUM-SENTINEL-b4e2')).toContain('/api/community/threads?category=premium-lounge');
+    expect(at('premium', 'COMMUNITY-COMMENT-SENTINEL-d05f')).toContain(`/api/community/comments/blogs/${ISSUE_ARTICLE.slug}`);
+    expect(at('premium', 'COMMUNITY-REPLY-SENTINEL-3a96')).toContain(`/api/community/threads/${threads.moved}`);
+    for (const caller of ['subscriber', 'premium'] as const)
+      expect(at(caller, 'COMMUNITY-SUBSCRIBER-SENTINEL-71ac'), caller).toContain(`/api/community/threads/${threads.subscribers}`);
+  });
+
+  it("mails the moved thread's replies to its premium follower, sentinel and all, and nothing to the free member who started it", async () => {
+    const database = await openDatabase({ kind: 'postgres', url: databaseUrl, poolSize: 1 }, quietLogger());
+    try {
+      const mails = (await database.db.select().from(emails)).filter((m) => m.template === 'community-replies');
+      const to = (who: string) => mails.filter((m) => m.to === demo(who));
+      // The positive control: the premium follower's one mail lists the editor's reply.
+      expect(to('premium')).toHaveLength(1);
+      expect(Object.keys(SENTINELS).filter((s) => JSON.stringify(to('premium')[0]).includes(s))).toEqual(['COMMUNITY-REPLY-SENTINEL-3a96']);
+      // The free member follows the thread and the round dealt with their row (the set-up waited): no mail at all.
+      expect(to('free')).toEqual([]);
+      expect(mails.map((m) => m.to)).toEqual([demo('premium')]);
+    } finally {
+      await database.close();
+    }
   });
 
   it("gives the priced course's lesson to a member who bought it, through the lesson endpoint only", async () => {
@@ -594,8 +752,8 @@ describe('leak crawler', () => {
       const mails = await database.db.select().from(emails);
       expect(mails.filter((m) => m.template === 'event-registered' && m.attachments.length === 1)).toHaveLength(2);
       for (const mail of mails) {
-        // The newsletter issue's copies are checked per recipient level in their own test.
-        if (mail.subject === ISSUE_SUBJECT) continue;
+        // The newsletter issue's copies are checked per recipient level in their own test, the reply mails in theirs.
+        if (mail.subject === ISSUE_SUBJECT || mail.template === 'community-replies') continue;
         for (const sentinel of Object.keys(SENTINELS)) expect(JSON.stringify(mail)).not.toContain(sentinel);
       }
     } finally {

@@ -1,7 +1,9 @@
 /**
  * The databases every integration suite runs against: embedded PGlite (in memory) and a real
- * Postgres server (a fresh database per call, on the server the test set-up started).
+ * Postgres server (a fresh database per call, on the server the test set-up started). Both start
+ * from the copy the integration set-up migrated once per run (tests/support/vitest-global.ts).
  */
+import { readFile } from 'node:fs/promises';
 import { inject } from 'vitest';
 import { openDatabase, type Database } from '../../functions/platform/db/client.ts';
 import { quietLogger } from './fixtures.ts';
@@ -17,9 +19,17 @@ export function pgAdminUrl(): string {
   return url;
 }
 
+let template: Promise<Blob | undefined> | undefined;
+/** The migrated PGlite cluster of the integration set-up, read once per test file (none elsewhere: initdb and migrations). */
+function pgliteTemplate(): Promise<Blob | undefined> {
+  const file = process.env.NO_TEMPLATE ? undefined : inject('testEnv')?.pgliteTemplate;
+  return (template ??= file ? readFile(file).then((bytes) => new Blob([bytes])) : Promise.resolve(undefined));
+}
+
 export async function openTestDatabase(kind: TestDatabaseKind): Promise<Database & { url?: string }> {
-  if (kind === 'pglite') return openDatabase({ kind: 'pglite', dataDir: 'memory://' }, quietLogger());
-  const url = await createTestDatabase(pgAdminUrl());
+  if (kind === 'pglite')
+    return openDatabase({ kind: 'pglite', dataDir: 'memory://' }, quietLogger(), { pgliteTemplate: await pgliteTemplate() });
+  const url = await createTestDatabase(pgAdminUrl(), 'test', process.env.NO_TEMPLATE ? undefined : inject('testEnv')?.pgTemplate);
   const database = await openDatabase({ kind: 'postgres', url, poolSize: 5 }, quietLogger());
   return Object.assign(database, { url });
 }

@@ -125,13 +125,13 @@ function userIds(name: string): { uid: number; gid: number } {
 
 let counter = 0;
 
-/** Creates a fresh, empty database and returns its URL. */
-export async function createTestDatabase(adminUrl: string, prefix = 'test'): Promise<string> {
+/** Creates a fresh database, empty or a copy of `template` (a database nobody is connected to), and returns its URL. */
+export async function createTestDatabase(adminUrl: string, prefix = 'test', template?: string): Promise<string> {
   const name = `${prefix}_${process.pid}_${Date.now().toString(36)}_${counter++}`.toLowerCase().replace(/[^a-z0-9_]/g, '_');
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();
   try {
-    await client.query(`create database "${name}"`);
+    await client.query(`create database "${name}"${template ? ` template "${template}"` : ''}`);
   } finally {
     await client.end();
   }

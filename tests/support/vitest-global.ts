@@ -1,16 +1,64 @@
-/** Vitest global set-up for the integration project: the shared Postgres server and test build. */
+/**
+ * Vitest global set-up for the integration and scale projects: the shared Postgres server and test
+ * build and, for the integration suites, both databases migrated once per run, which every test
+ * database starts from (openTestDatabase): a Postgres template database, and a PGlite cluster
+ * written to a file (unpacking it costs a fraction of a new cluster's initdb and migrations).
+ * Migrations still run on each copy, so a stale template could only cost time.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { PGlite } from '@electric-sql/pglite';
 import type { TestProject } from 'vitest/node';
+import { openDatabase } from '../../functions/platform/db/client.ts';
+import { quietLogger } from './fixtures.ts';
+import { createTestDatabase } from './postgres.ts';
 import { exportEnvironment, prepareTestEnvironment } from './site.ts';
+
+/** Migrates a new in-memory PGlite database the product's way and writes its cluster to a file. */
+async function makePgliteTemplate(dir: string): Promise<string> {
+  const database = await openDatabase({ kind: 'pglite', dataDir: 'memory://' }, quietLogger());
+  try {
+    const cluster = await (database.db as unknown as { $client: PGlite }).$client.dumpDataDir('none');
+    const file = path.join(dir, 'migrated-cluster.tar');
+    await writeFile(file, new Uint8Array(await cluster.arrayBuffer()));
+    return file;
+  } finally {
+    await database.close();
+  }
+}
+
+/** A migrated Postgres database to copy (`create database … template`); answers its name. Its pool is closed: a template has no sessions. */
+async function makePostgresTemplate(adminUrl: string): Promise<string> {
+  const url = await createTestDatabase(adminUrl, 'template_migrated');
+  const database = await openDatabase({ kind: 'postgres', url, poolSize: 1 }, quietLogger());
+  await database.close();
+  return new URL(url).pathname.slice(1);
+}
 
 export default async function setup(project: TestProject) {
   const env = await prepareTestEnvironment();
   exportEnvironment(env);
-  project.provide('testEnv', { pgAdminUrl: env.pgAdminUrl, siteDbUrl: env.siteDbUrl, distDir: env.distDir });
-  return () => env.stop();
+  const templateDir = project.name === 'integration' ? await mkdtemp(path.join(tmpdir(), 'beacon-pglite-template-')) : undefined;
+  let pgliteTemplate: string | undefined;
+  let pgTemplate: string | undefined;
+  try {
+    if (templateDir) [pgliteTemplate, pgTemplate] = [await makePgliteTemplate(templateDir), await makePostgresTemplate(env.pgAdminUrl)];
+  } catch (err) {
+    if (templateDir) await rm(templateDir, { recursive: true, force: true });
+    await env.stop();
+    throw err;
+  }
+  project.provide('testEnv', { pgAdminUrl: env.pgAdminUrl, siteDbUrl: env.siteDbUrl, distDir: env.distDir, pgliteTemplate, pgTemplate });
+  return async () => {
+    if (templateDir) await rm(templateDir, { recursive: true, force: true });
+    await env.stop();
+  };
 }
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    testEnv: { pgAdminUrl: string; siteDbUrl: string; distDir: string };
+    /** The migrated PGlite cluster's file and Postgres template database (integration only). */
+    testEnv: { pgAdminUrl: string; siteDbUrl: string; distDir: string; pgliteTemplate?: string; pgTemplate?: string };
   }
 }

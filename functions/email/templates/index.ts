@@ -5,18 +5,29 @@
  *
  * The templates live by audience: `site-mail.ts` (newsletter, contact form, lead downloads),
  * `account-mail.ts` (account and auth mails), `billing-mail.ts` (plan changes and purchases),
- * `newsletter-mail.ts` (an issue's copies) and `event-mail.ts` (event registrations, reminders and
- * cancellations);
+ * `newsletter-mail.ts` (an issue's copies), `event-mail.ts` (event registrations, reminders and
+ * cancellations), `community-mail.ts` (a community thread's new replies) and `support-mail.ts` (the
+ * support desk's notice to staff and replies to members);
  * this file joins them into the one table the outbox renders from.
  */
 import { accountTemplates } from './account-mail.ts';
 import { billingTemplates } from './billing-mail.ts';
+import { communityTemplates } from './community-mail.ts';
 import { eventTemplates } from './event-mail.ts';
 import { newsletterTemplates } from './newsletter-mail.ts';
 import type { RenderedEmail, TemplateContext } from './rendered.ts';
 import { siteTemplates } from './site-mail.ts';
+import { supportTemplates } from './support-mail.ts';
 
-const templates = { ...siteTemplates, ...accountTemplates, ...billingTemplates, ...eventTemplates, ...newsletterTemplates };
+const templates = {
+  ...siteTemplates,
+  ...accountTemplates,
+  ...billingTemplates,
+  ...eventTemplates,
+  ...newsletterTemplates,
+  ...communityTemplates,
+  ...supportTemplates,
+};
 
 export type TemplateName = keyof typeof templates;
 export type TemplateData<N extends TemplateName> = Parameters<(typeof templates)[N]>[0];

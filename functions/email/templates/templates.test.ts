@@ -75,6 +75,29 @@ const SAMPLE: { [N in TemplateName]: TemplateData<N> } = {
     durationMinutes: 60,
     host: 'Beacon Growth Team',
   },
+  'community-replies': {
+    title: hostile,
+    place: hostile,
+    threadUrl: 'https://x.test/community/threads/t',
+    muteUrl: 'https://x.test/m?token=m',
+    unsubscribeUrl: 'https://x.test/u?token=b',
+    oneClickUrl: 'https://x.test/api/u?token=b',
+    replies: [
+      { author: hostile, excerpt: hostile },
+      { author: 'Grace', excerpt: 'Second reply' },
+    ],
+    more: 2,
+  },
+  'support-request-opened': {
+    subject: hostile,
+    message: hostile,
+    member: hostile,
+    level: 'premium',
+    priority: true,
+    respondBy: '2026-11-30T20:00:00.000Z',
+    url: 'https://x.test/admin',
+  },
+  'support-reply': { subject: hostile, reply: hostile, staff: hostile, url: 'https://x.test/account/support?request=r' },
 };
 
 describe('account security mails', () => {
@@ -208,6 +231,45 @@ describe('email templates', () => {
       'List-Unsubscribe': '<https://x.test/api/u?token=b>, <mailto:hello@beacongrowth.co?subject=unsubscribe>',
       'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
     });
+  });
+
+  it('tells staff a Priority request came and when it is due, in New York time', () => {
+    const mail = renderEmail('support-request-opened', SAMPLE['support-request-opened'], ctx);
+    expect(mail.subject).toBe(`[Priority] Support request: ${hostile}`);
+    expect(mail.text).toContain('First response by: Mon 30 Nov 2026, 15:00 EST (America/New_York)');
+    expect(mail.html).toContain('href="https://x.test/admin"');
+    const plain = renderEmail('support-request-opened', { ...SAMPLE['support-request-opened'], priority: false }, ctx);
+    expect(plain.subject).toBe(`Support request: ${hostile}`);
+  });
+
+  it("mails staff's reply to the member with a link back to the conversation", () => {
+    const mail = renderEmail('support-reply', SAMPLE['support-reply'], ctx);
+    expect(mail.subject).toBe(`Re: ${hostile}`);
+    expect(mail.text).toContain(`${hostile}\n\nView the conversation: https://x.test/account/support?request=r`);
+    expect(mail.html).toContain('href="https://x.test/account/support?request=r"');
+  });
+
+  it('lists the replies as text with the thread, mute and one-click unsubscribe links in the reply mail', () => {
+    const mail = renderEmail('community-replies', SAMPLE['community-replies'], ctx);
+    expect(mail.subject).toBe(`4 new replies in "${hostile}"`);
+    expect(mail.text).toContain(`${hostile} wrote:\n${hostile}`);
+    expect(mail.text).toContain('Grace wrote:\nSecond reply');
+    expect(mail.text).toContain('And 2 more replies on the page.');
+    expect(mail.text).toContain('Mute this thread: https://x.test/m?token=m');
+    expect(mail.text).toContain('Turn off all reply emails: https://x.test/u?token=b');
+    expect(mail.html).toContain('href="https://x.test/community/threads/t"');
+    expect(mail.html).toContain('href="https://x.test/m?token=m"');
+    expect(mail.headers).toEqual({
+      'List-Unsubscribe': '<https://x.test/api/u?token=b>, <mailto:hello@beacongrowth.co?subject=unsubscribe>',
+      'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+    });
+    const one = renderEmail(
+      'community-replies',
+      { ...SAMPLE['community-replies'], replies: [{ author: 'Ada', excerpt: 'Hi' }], more: 0 },
+      ctx,
+    );
+    expect(one.subject).toBe(`Ada replied in "${hostile}"`);
+    expect(one.text).not.toContain('more repl');
   });
 
   it('addresses the inbox notification so a reply goes to the sender', () => {

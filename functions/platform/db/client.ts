@@ -60,13 +60,15 @@ function describeUrl(url: string): string {
   }
 }
 
-async function openPglite(dataDir: string, logger: Logger, migrate: boolean): Promise<Database> {
+async function openPglite(dataDir: string, logger: Logger, migrate: boolean, template?: Blob): Promise<Database> {
   const onDisk = !dataDir.startsWith('memory://');
   if (onDisk) await mkdir(dataDir, { recursive: true });
   let client: PGlite;
   try {
-    const fresh = onDisk && !existsSync(path.join(dataDir, 'PG_VERSION')) && existsSync(PGLITE_TEMPLATE);
-    client = await PGlite.create(dataDir, fresh ? { loadDataDir: new Blob([await readFile(PGLITE_TEMPLATE)]) } : {});
+    const empty = !onDisk || !existsSync(path.join(dataDir, 'PG_VERSION'));
+    const fresh = onDisk && empty && !template && existsSync(PGLITE_TEMPLATE);
+    const start = empty && template ? template : fresh ? new Blob([await readFile(PGLITE_TEMPLATE)]) : undefined;
+    client = await PGlite.create(dataDir, start ? { loadDataDir: start } : {});
     if (fresh) logger.info({ dataDir }, 'new embedded database unpacked from the bundled empty cluster');
   } catch (err) {
     throw new DatabaseUnavailableError(`${dataDir} (embedded PGlite)`, err);
@@ -152,15 +154,21 @@ async function openPostgres(url: string, poolSize: number, logger: Logger, migra
 export interface OpenOptions {
   /** Apply pending migrations (default). Read-only users such as the build pass false. */
   migrate?: boolean;
+  /**
+   * A PGlite cluster (a `dumpDataDir` tarball) that a new embedded database starts from instead of
+   * an empty one; pending migrations still run on it. The test suites pass one migrated once per
+   * run. Ignored for Postgres and for a folder that already holds a database.
+   */
+  pgliteTemplate?: Blob;
 }
 
 /** Opens the configured database and applies pending migrations. */
 export async function openDatabase(
   config: ServerSettings['database'],
   logger: Logger,
-  { migrate = true }: OpenOptions = {},
+  { migrate = true, pgliteTemplate }: OpenOptions = {},
 ): Promise<Database> {
   return config.kind === 'postgres'
     ? openPostgres(config.url, config.poolSize, logger, migrate)
-    : openPglite(config.dataDir, logger, migrate);
+    : openPglite(config.dataDir, logger, migrate, pgliteTemplate);
 }

@@ -12,8 +12,12 @@ export interface PageLocals {
 }
 
 /** The factory the site handler (and the dev server) call once per page request; `preview` in preview mode. */
-export function createPageLocals(services: Pick<Services, 'contentCache' | 'newsletterArchive'>, preview?: PreviewContext) {
+export function createPageLocals(
+  services: Pick<Services, 'contentCache' | 'newsletterArchive' | 'communityPages'>,
+  preview?: PreviewContext,
+) {
   const { reader } = services.contentCache;
   const newsletter = services.newsletterArchive.reader;
-  return (_c?: AppContext): PageLocals => ({ server: { content: reader, newsletter, ...(preview ? { preview } : {}) } });
+  const community = services.communityPages;
+  return (_c?: AppContext): PageLocals => ({ server: { content: reader, newsletter, community, ...(preview ? { preview } : {}) } });
 }

@@ -3,7 +3,9 @@
  * everyone who is not staff go to / with replace (the spec lets premium members in; the email
  * log holds other people's mail, so here and on the server only admins pass those tabs). 'Admin
  * Dashboard' with the Email Management (default), User Management and Content Management tabs, a
- * Newsletter tab and an Overview (beyond the spec). Editors see the Newsletter tab only.
+ * Newsletter tab, a Moderation tab (the community's queue, log and, for admins, categories), a
+ * Support tab (members' requests) and an Overview (beyond the spec). Editors see the Newsletter,
+ * Moderation and Support tabs only.
  */
 import { useStore } from '@nanostores/react';
 import { lazy, Suspense, useId, useState } from 'react';
@@ -14,24 +16,31 @@ import { OverviewPanel } from './OverviewPanel.tsx';
 import { PageSpinner, TabList, useRoleGate } from './staff-page.tsx';
 import { UsersPanel } from './UsersPanel.tsx';
 
-type Tab = 'emails' | 'users' | 'content' | 'newsletter' | 'overview';
+type Tab = 'emails' | 'users' | 'content' | 'newsletter' | 'moderation' | 'support' | 'overview';
 const TABS: { id: Tab; label: string }[] = [
   { id: 'emails', label: 'Email Management' },
   { id: 'users', label: 'User Management' },
   { id: 'content', label: 'Content Management' },
   { id: 'newsletter', label: 'Newsletter' },
+  { id: 'moderation', label: 'Moderation' },
+  { id: 'support', label: 'Support' },
   { id: 'overview', label: 'Overview' },
 ];
 /** What an editor may open here (the server refuses them everything else). */
-const EDITOR_TABS = TABS.filter((t) => t.id === 'newsletter');
+const EDITOR_TABS = TABS.filter((t) => t.id === 'newsletter' || t.id === 'moderation' || t.id === 'support');
 const STAFF = ['editor', 'admin'] as const;
 /** In a chunk of its own, loaded when the tab opens: the email dashboard (admins' default) does not carry it. */
 const NewsletterPanel = lazy(() => import('./NewsletterPanel.tsx').then((m) => ({ default: m.NewsletterPanel })));
+/** The community's queue, log and categories: a chunk of its own too. */
+const ModerationPanel = lazy(() => import('./ModerationPanel.tsx').then((m) => ({ default: m.ModerationPanel })));
+/** The support desk's queue and conversations: a chunk of its own as well. */
+const SupportPanel = lazy(() => import('./SupportPanel.tsx').then((m) => ({ default: m.SupportPanel })));
 
 export default function AdminDashboard() {
   const allowed = useRoleGate(STAFF, { signedOut: '/', wrongRole: '/' });
   const auth = useStore($auth);
-  const tabs = auth.status === 'signed-in' && auth.profile?.role === 'admin' ? TABS : EDITOR_TABS;
+  const isAdmin = auth.status === 'signed-in' && auth.profile?.role === 'admin';
+  const tabs = isAdmin ? TABS : EDITOR_TABS;
   const [chosen, setTab] = useState<Tab | null>(null);
   const tab = tabs.find((t) => t.id === chosen)?.id ?? tabs[0]!.id;
   const ids = useId();
@@ -54,6 +63,28 @@ export default function AdminDashboard() {
             }
           >
             <NewsletterPanel />
+          </Suspense>
+        )}
+        {tab === 'moderation' && (
+          <Suspense
+            fallback={
+              <p role="status" className="text-slate-600">
+                Loading moderation...
+              </p>
+            }
+          >
+            <ModerationPanel admin={isAdmin} />
+          </Suspense>
+        )}
+        {tab === 'support' && (
+          <Suspense
+            fallback={
+              <p role="status" className="text-slate-600">
+                Loading support requests...
+              </p>
+            }
+          >
+            <SupportPanel />
           </Suspense>
         )}
         {tab === 'overview' && <OverviewPanel />}

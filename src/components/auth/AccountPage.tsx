@@ -2,7 +2,8 @@
  * The account page (spec point 2 "Account"): a loader while the session loads, a replace-redirect to
  * /signin without one, the header (avatar fallback chain, name, email, Sign Out) and three tabs:
  * Subscription (the subscription card of ../payments, the access level card, and purchases, course
- * progress and upcoming events beyond the spec), Profile (name) and Settings (AccountSettings.tsx).
+ * progress, upcoming events and support (its first-response target and requests) beyond the spec),
+ * Profile (name) and Settings (AccountSettings.tsx).
  * When payments run in test mode a loud notice under the header says so (payments/TestModeNotice.tsx).
  */
 import { useStore } from '@nanostores/react';
@@ -17,6 +18,7 @@ import { api, call } from '../../lib/browser/api.ts';
 import { button, card, failed } from './account-ui.ts';
 import { CourseProgressCard } from './CourseProgressCard.tsx';
 import { UpcomingEventsCard } from '../events/UpcomingEventsCard.tsx';
+import { SupportCard } from '../support/SupportCard.tsx';
 
 type Tab = 'subscription' | 'profile' | 'settings';
 const TABS: { id: Tab; label: string }[] = [
@@ -152,6 +154,7 @@ export default function AccountPage() {
             <PurchasesCard className={`${card} md:col-span-2`} />
             <CourseProgressCard className={`${card} md:col-span-2`} />
             <UpcomingEventsCard className={`${card} md:col-span-2`} />
+            <SupportCard level={level} className={`${card} md:col-span-2`} />
           </div>
         )}
         {tab === 'profile' && <ProfileTab token={session.access_token} profile={profile} email={email} onSaved={setProfile} />}

@@ -1,9 +1,10 @@
 /**
  * The account page's Settings tab: the language of the member's emails, whether they get the members'
- * newsletter (on by default where the plan includes it), the private RSS feed, and
- * the Danger Zone, whose Delete Account really deletes (after a confirmation dialog).
+ * newsletter (on by default where the plan includes it) and the community's reply emails (on by
+ * default; their own API, `/api/community/settings`), the private RSS feed, and the Danger Zone,
+ * whose Delete Account really deletes (after a confirmation dialog).
  */
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { authClient, type Profile } from '../../lib/browser/auth/client.ts';
 import { toast } from '../../lib/browser/toast.ts';
 import { INPUT_CLASS } from '../forms/TextField.tsx';
@@ -22,10 +23,26 @@ export function AccountSettings({ token, profile, onSaved }: { token: string; pr
   // The server says what applies: the member's choice, or what their level includes (subscriber and premium).
   const shown = profile?.newsletter ?? false;
   const [newsletter, setNewsletter] = useState(shown);
+  // The community's reply emails, as the server holds them (null until read) and as the box shows them.
+  const [replyMails, setReplyMails] = useState<boolean | null>(null);
+  const [replies, setReplies] = useState(true);
   const [saving, setSaving] = useState(false);
   const [deleting, setDeleting] = useState(false);
   const dialog = useRef<HTMLDialogElement>(null);
   const id = useId();
+
+  useEffect(() => {
+    const controller = new AbortController();
+    const { signal } = controller;
+    call((o) => api.communityNotifications.settings.$get({}, o), { token, signal })
+      .then((result) => {
+        if (!result.ok) return;
+        setReplyMails(result.data.notifications);
+        setReplies(result.data.notifications);
+      })
+      .catch(() => undefined);
+    return () => controller.abort();
+  }, [token]);
 
   async function saveSettings(event: FormEvent) {
     event.preventDefault();
@@ -34,10 +51,16 @@ export function AccountSettings({ token, profile, onSaved }: { token: string; pr
     // level's default into a fixed choice (an upgrade would then not bring the newsletter).
     const body = newsletter === shown ? { language } : { language, newsletter };
     const result = await call((o) => api.users.me.$patch({}, o), { body, token });
+    // The reply emails only when the member changed them (their own API).
+    const mails =
+      replyMails === null || replies === replyMails
+        ? undefined
+        : await call((o) => api.communityNotifications.settings.$put({}, o), { body: { notifications: replies }, token });
     setSaving(false);
-    if (!result.ok) return failed();
+    if (!result.ok || (mails && !mails.ok)) return failed();
     onSaved(result.data);
-    toast({ title: 'Settings saved', description: 'Your language and newsletter preferences have been saved.' });
+    if (mails?.ok) setReplyMails(mails.data.notifications);
+    toast({ title: 'Settings saved', description: 'Your language and email preferences have been saved.' });
   }
 
   async function deleteAccount() {
@@ -91,6 +114,24 @@ export function AccountSettings({ token, profile, onSaved }: { token: string; pr
               <a href="/newsletter" className="font-medium text-brand-700 underline">
                 Past issues
               </a>
+            </p>
+          </div>
+        </div>
+        <div className="flex items-start gap-3">
+          <input
+            id={`${id}-replies`}
+            type="checkbox"
+            checked={replies}
+            disabled={replyMails === null}
+            onChange={(e) => setReplies(e.target.checked)}
+            className="mt-1 h-4 w-4 rounded border-slate-300 text-brand-600 focus:ring-brand-500"
+          />
+          <div>
+            <label htmlFor={`${id}-replies`} className="text-sm font-medium text-slate-700">
+              Email me when someone replies in a community thread I follow
+            </label>
+            <p className="text-sm text-slate-500">
+              Threads you started or replied in, at most one email per thread every 15 minutes. Mute a single thread from its page.
             </p>
           </div>
         </div>

@@ -15,6 +15,9 @@ import { hc, type ClientRequestOptions, type InferResponseType } from 'hono/clie
 import type { AdminRoutes } from '../../../functions/admin/routes.ts';
 import type { AiRoutes } from '../../../functions/ai/routes.ts';
 import type { ContactRoutes } from '../../../functions/contact/routes.ts';
+import type { ModerationRoutes, ReportRoutes } from '../../../functions/community/moderation/routes.ts';
+import type { CommunityNotificationRoutes } from '../../../functions/community/notifications/routes.ts';
+import type { CommunityRoutes } from '../../../functions/community/routes.ts';
 import type { PublicContentRoutes } from '../../../functions/content/routes.ts';
 import type { EmailAdminRoutes } from '../../../functions/email/admin-routes.ts';
 import type { EventAdminRoutes, EventRoutes, MyEventRoutes } from '../../../functions/events/routes.ts';
@@ -26,6 +29,7 @@ import type { NewsletterAdminRoutes } from '../../../functions/newsletter/issues
 import type { TestBillingRoutes } from '../../../functions/payments/embedded/routes.ts';
 import type { PaymentRoutes } from '../../../functions/payments/routes.ts';
 import type { ProgressRoutes } from '../../../functions/progress/routes.ts';
+import type { SupportRoutes } from '../../../functions/support/routes.ts';
 import type { UserRoutes } from '../../../functions/users/routes.ts';
 import { call, memberFetch, type GatedResult } from './api-fetch.ts';
 import { publicFetch } from './public-fetch.ts';
@@ -53,6 +57,16 @@ export const api = {
   events: /* @__PURE__ */ hc<EventRoutes>('/api/events', member),
   eventsAdmin: /* @__PURE__ */ hc<EventAdminRoutes>('/api/admin/events', member),
   myEvents: /* @__PURE__ */ hc<MyEventRoutes>('/api/users/me/events', member),
+  /** The support desk: the member's requests, and staff's queue (functions/support/routes.ts). */
+  support: /* @__PURE__ */ hc<SupportRoutes>('/api/support', member),
+  /** A member's report of a community post (moderation's route beside the community API). */
+  communityReports: /* @__PURE__ */ hc<ReportRoutes>('/api/community', member),
+  /** The Moderation tab's staff API. */
+  communityAdmin: /* @__PURE__ */ hc<ModerationRoutes>('/api/admin/community', member),
+  /** The community: categories, threads, posts, likes, search, comments (functions/community/routes.ts). */
+  community: /* @__PURE__ */ hc<CommunityRoutes>('/api/community', member),
+  /** Community reply mails: the member's setting and a thread's mute (functions/community/notifications/routes.ts). */
+  communityNotifications: /* @__PURE__ */ hc<CommunityNotificationRoutes>('/api/community', member),
 };
 
 /**
@@ -65,6 +79,8 @@ export const publicApi = {
   testBilling: /* @__PURE__ */ hc<TestBillingRoutes>('/api/billing/test', visitor),
   /** An event's seats left, for visitors (members ask `api.events` with their token). */
   events: /* @__PURE__ */ hc<EventRoutes>('/api/events', visitor),
+  /** The community as visitors read it (categories anyone reads); members ask `api.community` with their token. */
+  community: /* @__PURE__ */ hc<CommunityRoutes>('/api/community', visitor),
 };
 
 /**

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { BuildReader, PublicContentReader } from '#shared/content/reader.ts';
 import type { NewsletterArchiveReader } from '#shared/newsletter.ts';
+import type { CommunityPageReader } from '../../../functions/community/pages.ts';
 
 /** A deploy preview as /preview shows it (present only in preview mode). */
 export interface PreviewContext {
@@ -27,6 +28,8 @@ export interface ServerContext {
   content: PublicContentReader;
   /** The newsletter's web archive (sent issues); absent while prerendering, where no page reads it. */
   newsletter?: NewsletterArchiveReader;
+  /** What a visitor may read of the community (categories, public threads); absent while prerendering. */
+  community?: CommunityPageReader;
   /** Set in preview mode only (PREVIEW_OF). */
   preview?: PreviewContext;
 }

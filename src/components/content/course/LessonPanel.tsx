@@ -2,7 +2,9 @@
  * The Current Lesson tab: where the lesson sits, the gate card or the lesson (loading, error with
  * Retry), 'Mark as complete' for members who keep progress, and Previous Lesson / Next Lesson, which
  * are disabled at the first and last lesson. Without a current lesson it says so (spec point 4).
+ * Under a lesson that shows come the members' comments on it (their own chunk, loaded then).
  */
+import { lazy, Suspense } from 'react';
 import type { AccessLevel } from '#shared/access.ts';
 import type { LessonContent } from '../../../lib/browser/api.ts';
 import { GateCard } from '../gated/GateCard.tsx';
@@ -10,6 +12,8 @@ import { LoadFailure, LoadingLines } from '../gated/LoadStates.tsx';
 import type { GatedState } from '../gated/use-gated-resource.ts';
 import type { LessonPlace } from './course-nav.ts';
 import { LessonBody } from './LessonBody.tsx';
+
+const Comments = lazy(() => import('../../community/Comments.tsx'));
 
 export const NO_LESSON = 'No lesson selected. Please select a lesson from the curriculum.';
 /** In place of the gate card for a course no plan includes: the Buy button above the tabs opens it. */
@@ -96,6 +100,11 @@ export function LessonPanel(props: LessonPanelProps) {
           Next Lesson <span aria-hidden="true">→</span>
         </button>
       </nav>
+      {props.lesson.status === 'ready' && (
+        <Suspense fallback={null}>
+          <Comments key={props.lesson.data.id} where={{ type: 'course', slug: props.courseSlug, lessonId: props.lesson.data.id }} />
+        </Suspense>
+      )}
     </div>
   );
 }

@@ -3,14 +3,17 @@
  * issue in the web archive: loading, then the gate card (visitors, or members below the level) or
  * the whole body as the server rendered and sanitised it, or an error with Retry. The public
  * preview, rendered into the page for everyone, is hidden while the whole body (which starts with
- * it) shows, so it never reads twice.
+ * it) shows, so it never reads twice. Under an article's body, once it shows, come the members'
+ * comments (their own chunk, loaded then: whoever reads the body reads and writes its comments).
  */
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import type { AccessLevel } from '#shared/access.ts';
 import { fetchArticleBody, fetchIssueBody } from '../../../lib/browser/api.ts';
 import { GateCard } from './GateCard.tsx';
 import { LoadFailure, LoadingLines } from './LoadStates.tsx';
 import { useGatedResource } from './use-gated-resource.ts';
+
+const Comments = lazy(() => import('../../community/Comments.tsx'));
 
 /** What the body belongs to: where it is fetched, and how the gate and the loading line name it. */
 const KINDS = {
@@ -38,7 +41,16 @@ export default function ArticleBody({ slug, accessLevel, kind = 'article', previ
 
   switch (state.status) {
     case 'ready':
-      return <div className="prose-body" data-testid={`${kind}-body`} dangerouslySetInnerHTML={{ __html: state.data.html }} />;
+      return (
+        <>
+          <div className="prose-body" data-testid={`${kind}-body`} dangerouslySetInnerHTML={{ __html: state.data.html }} />
+          {kind === 'article' && (
+            <Suspense fallback={null}>
+              <Comments where={{ type: 'blog', slug }} />
+            </Suspense>
+          )}
+        </>
+      );
     case 'gate':
       return <GateCard level={accessLevel} what={kind} signedIn={state.signedIn} />;
     case 'error':

@@ -1,0 +1,144 @@
+/**
+ * Support requests' attachments: a message sent as multipart/form-data carries its text fields and at
+ * most one file in `attachment`, read from the socket as it arrives (busboy) under its own size limit,
+ * its type judged from its bytes (images, video and PDF, like staff uploads), and written through the
+ * storage port into the support area under a server-made name (platform/storage/sniffed.ts). That area
+ * is neither the media nor the protected area, so no media URL or signed file link can name an
+ * attachment: it is read back only through its request's route. The file name the member gave is
+ * kept for display and the download's name, cleaned of paths, control and direction characters.
+ */
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import busboy from 'busboy';
+import { AppError } from '../platform/errors.ts';
+import type { StoragePort } from '../platform/storage/port.ts';
+import { storeSniffed } from '../platform/storage/sniffed.ts';
+import { isAllowedUpload } from '../uploads/service.ts';
+
+/** A stored attachment, as its message row keeps it. */
+export interface StoredAttachment {
+  key: string;
+  /** The member's file name, cleaned (display and download name only; never a storage key). */
+  name: string;
+  type: string;
+  size: number;
+}
+
+/** A multipart message: its text fields, and the attachment when one came. */
+export interface ReceivedForm {
+  fields: Record<string, string>;
+  attachment?: StoredAttachment;
+}
+
+/** The form's one file field. */
+export const ATTACHMENT_FIELD = 'attachment';
+/** Room for a message's text fields (10,000 characters of up to 4 bytes, and the others). */
+const FIELD_BYTES = 48 * 1024;
+
+const invalid = (message: string, field = ATTACHMENT_FIELD) =>
+  new AppError('validation_failed', message, { fields: { [field]: [message] } });
+
+/**
+ * A file name fit to show and to offer as a download's name: its last path segment, without control,
+ * zero-width or bidirectional formatting characters (which can make `exe.pdf` read as `fdp.exe`), at
+ * most 120 characters; `attachment.<ext>` when nothing is left.
+ */
+export function cleanFileName(raw: string | undefined, type: string): string {
+  const base = (raw ?? '').normalize('NFC').split(/[\\/]/).pop() ?? '';
+  const clean = base
+    .replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/g, '')
+    .trim()
+    .slice(0, 120)
+    .trim();
+  return clean || `attachment.${type.split('/')[1]?.replace(/[^a-z0-9]/g, '') || 'bin'}`;
+}
+
+/** `Content-Disposition` for a download: an ASCII name for old clients and the UTF-8 one (RFC 6266, RFC 8187). */
+export function attachmentDisposition(name: string): string {
+  const ascii = name.replace(/[^\w.-]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}
+
+export function createAttachments({ storage, maxBytes }: { storage: StoragePort; maxBytes: number }) {
+  const tooLarge = () => new AppError('payload_too_large', `The attachment is larger than ${Math.round(maxBytes / 1024 / 1024)} MB.`);
+  const refusal = 'Attach an image, a video or a PDF file.';
+  return {
+    maxBytes,
+
+    /**
+     * Reads a multipart body: text fields, and the one file in `attachment` stored at once (an empty
+     * file input, a part with no file name and no bytes, counts as none). Any refusal removes what was
+     * stored. `contentLength`, when sent, refuses an oversized body before reading it.
+     */
+    async receive(source: Readable, contentType: string, contentLength?: number): Promise<ReceivedForm> {
+      if (contentLength !== undefined && contentLength > maxBytes + FIELD_BYTES + 16 * 1024) {
+        source.resume();
+        throw tooLarge();
+      }
+      let parser: busboy.Busboy;
+      try {
+        parser = busboy({
+          headers: { 'content-type': contentType },
+          // Browsers send file names as UTF-8 bytes.
+          defParamCharset: 'utf8',
+          limits: { files: 1, fileSize: maxBytes, fields: 5, fieldSize: FIELD_BYTES, parts: 8, headerPairs: 20 },
+        });
+      } catch {
+        throw new AppError('unsupported_media_type', 'Send the message as JSON, or as multipart/form-data with a boundary.');
+      }
+      const fields = new Map<string, string>();
+      let problem: unknown;
+      const fail = (err: unknown) => void (problem ??= err);
+      let saving: Promise<void> | undefined;
+      let stored: StoredAttachment | undefined;
+      parser.on('field', (name, value, info) => {
+        if (info.valueTruncated) fail(invalid(`The ${name} field is too long.`, name));
+        else if (fields.has(name)) fail(invalid(`Send the ${name} field once.`, name));
+        else fields.set(name, value);
+      });
+      parser.on('file', (name, file, info) => {
+        if (name !== ATTACHMENT_FIELD || saving) {
+          fail(invalid(name === ATTACHMENT_FIELD ? 'Attach one file per message.' : `Unexpected file field "${name}".`, name));
+          file.resume();
+          return;
+        }
+        // An empty file input arrives as a part with no file name and no bytes: no attachment.
+        const empty = info.filename ? ('refuse' as const) : ('none' as const);
+        saving = storeSniffed(file, storage, { allowed: isAllowedUpload, refusal, field: ATTACHMENT_FIELD, tooLarge, empty }).then(
+          (saved) => void (stored = saved && { ...saved, name: cleanFileName(info.filename, saved.type) }),
+          fail,
+        );
+      });
+      parser.on('filesLimit', () => fail(invalid('Attach one file per message.')));
+      parser.on('partsLimit', () => fail(invalid('The form has too many parts.', '_')));
+      parser.on('fieldsLimit', () => fail(invalid('The form has too many fields.', '_')));
+      let cut: AppError | undefined;
+      try {
+        await pipeline(source, parser);
+      } catch (err) {
+        // A cut connection or a malformed body: busboy has destroyed the file stream, so the write fails and cleans up.
+        cut = err instanceof AppError ? err : new AppError('bad_request', 'The message was cut off or is not valid multipart/form-data.');
+      }
+      await saving;
+      if (cut && !(problem instanceof AppError)) problem = cut;
+      if (problem !== undefined) {
+        if (stored) await storage.delete(stored.key).catch(() => undefined);
+        throw problem;
+      }
+      return { fields: Object.fromEntries(fields), ...(stored ? { attachment: stored } : {}) };
+    },
+
+    /** An attachment's bytes, or undefined when the object is gone. */
+    open: (key: string) => storage.get(key),
+
+    /** An attachment's size and type, or undefined when the object is gone. */
+    stat: (key: string) => storage.stat(key),
+
+    /** Removes attachments (a refused message, a deleted account); missing ones are fine. */
+    async remove(keys: string[]): Promise<void> {
+      for (const key of keys) await storage.delete(key);
+    },
+  };
+}
+
+export type Attachments = ReturnType<typeof createAttachments>;

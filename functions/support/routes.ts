@@ -1,0 +1,115 @@
+/**
+ * The support desk's API (`/api/support`). Members: their own requests (list, open, read, reply) and
+ * their attachments; staff (editors and admins): every request (the queue), the same reads and
+ * replies plus internal notes, the status and the assignee, and who may be assigned. Another member's
+ * request answers 404, as an unknown id does. Writes need a live session; members' reads of their own
+ * requests accept the token's signature, staff's reads of other people's requests need a live session.
+ * Messages may come as JSON or as multipart/form-data with one `attachment` (streamed under its own
+ * limit, so the app's JSON body limit does not apply to those bodies: `streamsOwnBody`). Every answer
+ * is private (`identify`).
+ */
+import { Readable } from 'node:stream';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import { Hono } from 'hono';
+import type { z } from 'zod';
+import { isStaff } from '#shared/access.ts';
+import { AppError, fieldErrors } from '../platform/errors.ts';
+import type { AppContext, AppEnv } from '../platform/http/context.ts';
+import { requestHeader } from '../platform/http/http.ts';
+import { pathId, readBody, readQuery, WellFormed } from '../platform/http/request.ts';
+import { sendStream } from '../platform/http/respond.ts';
+import type { Guards } from '../users/guards.ts';
+import { requireViewer } from '../users/identity.ts';
+import type { Viewer } from '../users/viewer.ts';
+import { attachmentDisposition, type Attachments, type StoredAttachment } from './attachments.ts';
+import { ListQuerySchema, OpenRequestSchema, ReplySchema, UpdateRequestSchema } from './schema.ts';
+import type { SupportService } from './service.ts';
+
+/** Where the support API is mounted (functions/app.ts). */
+export const SUPPORT_PATH = '/api/support';
+
+const isMultipart = (contentType: string | undefined) => /^multipart\/form-data\b/i.test(contentType ?? '');
+
+/**
+ * Whether a write streams its own body under the attachment limit: a multipart message to open a
+ * request or reply. The app's body limit skips these; JSON bodies keep it.
+ */
+export function streamsOwnBody(path: string, contentType: string | undefined): boolean {
+  return isMultipart(contentType) && /^\/api\/support\/requests(\/[0-9a-fA-F-]{36}\/messages)?$/.test(path);
+}
+
+const requestId = (c: AppContext) => pathId(c, 'id', 'No such support request.');
+
+export function createSupportRoutes({
+  support,
+  attachments,
+  guards,
+}: {
+  support: SupportService;
+  attachments: Attachments;
+  guards: Guards;
+}) {
+  const { identify, member, live } = guards;
+  const staff = guards.staff('manage support requests');
+  /** Staff reading other members' requests: only from a session still signed in. */
+  const reader = async (c: AppContext): Promise<Viewer> => (isStaff(requireViewer(c).role) ? guards.requireLive(c) : requireViewer(c));
+
+  /** A message body as JSON, or as a multipart form with an attachment (stored at once, removed again when the fields are refused). */
+  async function readMessage<S extends z.ZodType>(
+    c: AppContext,
+    schema: S,
+  ): Promise<{ input: z.output<S>; attachment?: StoredAttachment }> {
+    const type = requestHeader(c, 'content-type');
+    if (!isMultipart(type)) return { input: await readBody(c, schema) };
+    const length = requestHeader(c, 'content-length');
+    // On Node the socket's own stream (a cut connection errors it); elsewhere the request's web stream.
+    const body = c.env?.incoming ? undefined : c.req.raw.body;
+    const source = c.env?.incoming ?? (body ? Readable.fromWeb(body as WebReadableStream<Uint8Array>) : Readable.from([]));
+    const form = await attachments.receive(source, type ?? '', length === undefined ? undefined : Number(length));
+    const parsed = WellFormed.pipe(schema).safeParse(form.fields);
+    if (!parsed.success) {
+      if (form.attachment) await attachments.remove([form.attachment.key]).catch(() => undefined);
+      throw new AppError('validation_failed', 'Some fields are not valid.', { fields: fieldErrors(parsed.error) });
+    }
+    return { input: parsed.data, ...(form.attachment ? { attachment: form.attachment } : {}) };
+  }
+
+  return new Hono<AppEnv>()
+    .get('/requests', identify, member, async (c) => c.json(await support.list(await reader(c), readQuery(c, ListQuerySchema))))
+    .post('/requests', identify, live, async (c) => {
+      const { input, attachment } = await readMessage(c, OpenRequestSchema);
+      return c.json(await support.open(requireViewer(c), input, attachment), 201);
+    })
+    .get('/requests/:id', identify, member, async (c) => c.json(await support.get(await reader(c), requestId(c))))
+    .patch('/requests/:id', identify, staff, live, async (c) => {
+      const id = requestId(c);
+      return c.json(await support.update(requireViewer(c), id, await readBody(c, UpdateRequestSchema)));
+    })
+    .post('/requests/:id/messages', identify, live, async (c) => {
+      const id = requestId(c);
+      const { input, attachment } = await readMessage(c, ReplySchema);
+      return c.json(await support.reply(requireViewer(c), id, input, attachment), 201);
+    })
+    .get('/requests/:id/messages/:messageId/attachment', identify, member, async (c) => {
+      const viewer = await reader(c);
+      const file = await support.attachment(viewer, requestId(c), pathId(c, 'messageId', 'No such attachment.'));
+      return sendStream(
+        c,
+        200,
+        {
+          'Content-Type': file.type,
+          'Content-Length': String(file.size),
+          // Saved, never shown as a page of this site, whatever the bytes say.
+          'Content-Disposition': attachmentDisposition(file.name),
+          'X-Content-Type-Options': 'nosniff',
+          'Content-Security-Policy': "default-src 'none'; sandbox",
+          'Cache-Control': 'private, no-store',
+        },
+        file.body,
+      );
+    })
+    .get('/staff', identify, staff, live, async (c) => c.json(await support.staff()));
+}
+
+/** The support API as the browser's typed client (hono/client) sees it. */
+export type SupportRoutes = ReturnType<typeof createSupportRoutes>;

@@ -1,0 +1,61 @@
+/**
+ * The Moderation tab's calls to the staff moderation API (/api/admin/community, functions/community/
+ * moderation/routes.ts): the queue, actions on posts, threads and members, the log, and (admins)
+ * the categories. Every call answers the API module's one result shape.
+ */
+import type { PostAction, ThreadAction } from '#shared/community/moderation.ts';
+import { api, call, withQuery, type ApiData, type GatedResult } from '../../lib/browser/api.ts';
+
+const admin = api.communityAdmin;
+
+export type QueueItem = ApiData<typeof admin.queue.$get>['items'][number];
+export type LogEntry = ApiData<typeof admin.log.$get>['items'][number];
+export type Category = ApiData<typeof admin.categories.$get>['items'][number];
+export type Person = NonNullable<QueueItem['author']>;
+
+/** What the category form sends: everything but the slug on a change. */
+export interface CategoryFields {
+  name: string;
+  description: string;
+  accessLevel: Category['accessLevel'];
+  anyoneReads: boolean;
+  position: number;
+}
+
+export const loadQueue = (signal?: AbortSignal) => call((o) => admin.queue.$get({}, o), { signal });
+
+export const actOnPost = (id: string, action: PostAction) =>
+  call((o) => admin.posts[':id'].$post({ param: { id } }, o), { body: { action } });
+
+export const actOnThread = (id: string, action: ThreadAction, category?: string) =>
+  call((o) => admin.threads[':id'].$post({ param: { id } }, o), { body: { action, ...(category ? { category } : {}) } });
+
+/** Suspends a member (until an instant, or until lifted when `until` is null), or lifts it (`suspended: false`). */
+export const setSuspension = (userId: string, body: { suspended: boolean; until?: string; reason?: string }) =>
+  call((o) => admin.members[':userId'].suspension.$post({ param: { userId } }, o), { body });
+
+export const loadLog = (cursor: string | null, signal?: AbortSignal) =>
+  call((o) => admin.log.$get(withQuery(cursor ? { cursor } : {}), o), { signal });
+
+export const loadCategories = (signal?: AbortSignal) => call((o) => admin.categories.$get({}, o), { signal });
+
+export const createCategory = (body: CategoryFields & { slug: string }) => call((o) => admin.categories.$post({}, o), { body });
+
+export const updateCategory = (slug: string, body: CategoryFields) =>
+  call((o) => admin.categories[':slug'].$put({ param: { slug: encodeURIComponent(slug) } }, o), { body });
+
+export const deleteCategory = (slug: string) =>
+  call((o) => admin.categories[':slug'].$delete({ param: { slug: encodeURIComponent(slug) } }, o));
+
+/** A failed call's words for a person (the server's message where it gave one). */
+export function failureText(result: Exclude<GatedResult<unknown>, { ok: true }>, fallback: string): string {
+  if (result.kind === 'signed-out') return 'Your session has ended. Please sign in again.';
+  if (result.kind === 'forbidden') return 'Only editors and admins can moderate the community; categories are for admins.';
+  return result.message || fallback;
+}
+
+/** A member's name as staff see it: the name, else the address; a deleted account says so. */
+export function personLabel(person: Person | null | undefined): string {
+  if (!person) return 'Deleted member';
+  return person.name.trim() || person.email;
+}

@@ -1,0 +1,100 @@
+/**
+ * The support islands' calls (the member's page and the admin dashboard's Support tab), through the
+ * typed client of src/lib/browser/api.ts (answer types come from functions/support/routes.ts). A
+ * message with an attachment goes as multipart/form-data through the same client (the file field is
+ * `attachment`); one without goes as JSON. Attachments come back through the request's own route
+ * with the member's token, so they are fetched and handed to the browser as a download. Browser only.
+ */
+import type { RequestStatus } from '#shared/support/targets.ts';
+import { api, bearer, call, withQuery, type ApiData, type GatedResult } from '../../lib/browser/api.ts';
+
+const requests = api.support.requests;
+const request = requests[':id'];
+const at = (id: string) => ({ param: { id: encodeURIComponent(id) } });
+
+export type RequestList = ApiData<typeof requests.$get>;
+export type RequestSummary = RequestList['requests'][number];
+export type Conversation = ApiData<typeof request.$get>;
+export type Message = Conversation['messages'][number];
+export type StaffMember = ApiData<typeof api.support.staff.$get>['staff'][number];
+
+/** A form of text fields and an optional file: sent as JSON without the file, as multipart with it. */
+function form(fields: Record<string, string>, file: File | undefined): FormData {
+  const data = new FormData();
+  for (const [name, value] of Object.entries(fields)) data.set(name, value);
+  if (file) data.set('attachment', file);
+  return data;
+}
+
+/** The caller's requests (`scope: 'own'`), or staff's queue filtered by status; one page from `cursor`. */
+export function listRequests(
+  query: { scope: 'own' | 'all'; status?: RequestStatus | 'active' | 'all'; cursor?: string },
+  signal?: AbortSignal,
+) {
+  const params: Record<string, string> = { scope: query.scope, status: query.status ?? 'all' };
+  if (query.cursor) params.cursor = query.cursor;
+  return call((o) => requests.$get(withQuery(params), o), { signal });
+}
+
+export const getRequest = (id: string, signal?: AbortSignal) => call((o) => request.$get(at(id), o), { signal });
+
+/** Opens a request: `{ id }`. */
+export function openRequest(input: { subject: string; message: string }, file?: File) {
+  if (!file) return call((o) => requests.$post({}, o), { body: input });
+  const body = form(input, file);
+  return call((o) => requests.$post({}, { ...o, init: { ...o.init, body } }));
+}
+
+/** Adds a message: the member's reply, or staff's reply or internal note with the status after it. */
+export function sendMessage(id: string, input: { body: string; internal?: boolean; status?: RequestStatus }, file?: File) {
+  if (!file) return call((o) => request.messages.$post(at(id), o), { body: input });
+  const fields: Record<string, string> = { body: input.body };
+  if (input.internal !== undefined) fields.internal = String(input.internal);
+  if (input.status) fields.status = input.status;
+  const body = form(fields, file);
+  return call((o) => request.messages.$post(at(id), { ...o, init: { ...o.init, body } }));
+}
+
+/** Staff: the status and/or the assignee (null: nobody). */
+export const updateRequest = (id: string, patch: { status?: RequestStatus; assigneeId?: string | null }) =>
+  call((o) => request.$patch(at(id), o), { body: patch });
+
+/** Staff: whom a request may be assigned to. */
+export const listStaff = (signal?: AbortSignal) => call((o) => api.support.staff.$get({}, o), { signal });
+
+/** Saves a message's attachment: fetched with the member's token, then handed to the browser as a file. */
+export async function downloadAttachment(requestId: string, message: Message): Promise<GatedResult<null>> {
+  const path = `/api/support/requests/${encodeURIComponent(requestId)}/messages/${encodeURIComponent(message.id)}/attachment`;
+  try {
+    const token = await bearer();
+    if (!token) return { ok: false, kind: 'signed-out' };
+    const res = await fetch(path, { headers: { authorization: `Bearer ${token}` } });
+    if (res.status === 401) return { ok: false, kind: 'signed-out' };
+    if (!res.ok) return { ok: false, kind: 'error', message: 'The attachment could not be downloaded.', status: res.status };
+    const url = URL.createObjectURL(await res.blob());
+    const link = document.createElement('a');
+    link.href = url;
+    link.download = message.attachment?.name ?? 'attachment';
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 60_000);
+    return { ok: true, data: null };
+  } catch {
+    return { ok: false, kind: 'error', message: 'The attachment could not be downloaded.' };
+  }
+}
+
+/** A failed call's words for a person. */
+export function failureText(result: Exclude<GatedResult<unknown>, { ok: true }>, fallback: string): string {
+  if (result.kind === 'signed-out') return 'Your session has ended. Please sign in again.';
+  if (result.kind === 'forbidden') return 'You cannot do that here.';
+  const field = result.kind === 'error' ? Object.values(result.fields ?? {})[0]?.[0] : undefined;
+  return field ?? (result.message || fallback);
+}
+
+/** A file size in words: "840 KB", "2.4 MB". */
+export function fileSize(bytes: number): string {
+  if (bytes < 1024 * 1024) return `${Math.max(1, Math.round(bytes / 1024))} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
