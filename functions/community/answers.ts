@@ -129,7 +129,8 @@ export function postAnswer(row: PostListRow, authors: Authors, viewerId: string 
 }
 
 // Cursors: base64url JSON of the last row's keyset position, checked when they come back.
-const Micros = z.string().regex(/^-?\d{1,19}$/);
+/** Microseconds since 1970, bounded (16 digits: about ±317 years) so the database can always turn them into a time. */
+const Micros = z.string().regex(/^-?\d{1,16}$/);
 const ThreadCursorSchema = z.object({ p: z.boolean(), t: Micros, i: z.uuid() });
 const PostCursorSchema = z.object({ t: Micros, i: z.uuid() });
 

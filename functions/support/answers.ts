@@ -2,6 +2,7 @@
  * The support desk's answers as the API sends them: a request's summary (staff's answers also name
  * the member and the assignee), its messages, and the opaque page cursor of a list.
  */
+import { z } from 'zod';
 import { isPriority } from '#shared/support/targets.ts';
 import { AppError } from '../platform/errors.ts';
 import type { StoredAttachment } from './attachments.ts';
@@ -19,7 +20,13 @@ export function decodeCursor(cursor: string | undefined): RequestCursor | undefi
   if (!cursor) return undefined;
   const [priority, at, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
   const createdAt = new Date(at ?? '');
-  if (!/^[01]$/.test(priority ?? '') || Number.isNaN(createdAt.getTime()) || !/^[0-9a-f-]{36}$/.test(id ?? ''))
+  if (
+    !/^[01]$/.test(priority ?? '') ||
+    Number.isNaN(createdAt.getTime()) ||
+    !z.uuid().safeParse(id).success ||
+    createdAt.getUTCFullYear() < 1970 ||
+    createdAt.getUTCFullYear() > 9999
+  )
     throw new AppError('validation_failed', 'The query is not valid.', { fields: { cursor: ['Not a page cursor'] } });
   return { priority: priority === '1', createdAt, id: id! };
 }

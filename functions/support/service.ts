@@ -51,7 +51,12 @@ export function createSupportService({ db, outbox, limiter, attachments, siteUrl
   /** Names and addresses by id; `on` the caller's transaction when inside one (PGlite has one connection). */
   const people = async (ids: (string | null)[], on: DbOrTx = db) => {
     const rows = await memberDirectory(on).byIds([...new Set(ids.filter((id): id is string => id !== null))]);
-    return new Map(rows.map((p) => [p.id, { id: p.id, name: p.name?.trim() || p.email, email: p.email, role: p.role }]));
+    return new Map(
+      rows.map((p) => [
+        p.id,
+        { id: p.id, name: p.name?.trim() || (isStaff(p.role) ? 'Beacon Growth support' : p.email), email: p.email, role: p.role },
+      ]),
+    );
   };
   /** Whether the caller works this request as staff (a staff member's own request is theirs as a member). */
   const asStaff = (viewer: Viewer, request: SupportRequestRow) => isStaff(viewer.role) && request.userId !== viewer.id;

@@ -803,8 +803,23 @@ describe.each(DATABASE_KINDS)('API bad-input suite on %s', (kind) => {
       '/api/community/search?q=',
       `/api/community/comments/blogs/${'a'.repeat(500)}`,
       '/api/community/posts/%0d%0a/source',
+      // Well-formed cursors whose time the database cannot hold (out of bigint or timestamp range).
+      ...['9999999999999999999', '-1000000000000000000', '99999999999999999'].flatMap((t) => {
+        const cursor = Buffer.from(JSON.stringify({ p: false, t, i: '00000000-0000-4000-8000-000000000000' })).toString('base64url');
+        return [`/api/community/threads?category=edge-general&cursor=${cursor}`, `/api/community/search?q=x&cursor=${cursor}`];
+      }),
     ];
     for (const path of paths) await expectRefused(await send('GET', path), before, path);
+    // A member's support list with cursors that decode but name no uuid or an impossible time.
+    const member = routes['GET /api/support/requests']!.headers ?? {};
+    for (const raw of [
+      `0|2024-01-01T00:00:00Z|${'a'.repeat(36)}`,
+      `0|2024-01-01T00:00:00Z|${'-'.repeat(36)}`,
+      '0|+010000-01-01T00:00:00Z|00000000-0000-4000-8000-000000000000',
+    ]) {
+      const path = `/api/support/requests?cursor=${Buffer.from(raw).toString('base64url')}`;
+      await expectRefused(await send('GET', path, { headers: member }), before, path);
+    }
     for (const token of ['%00', 'a%0d%0ab', '..%2F..', 'x'.repeat(3000)]) {
       for (const path of ['/api/newsletter/unsubscribe', '/api/community/notifications/unsubscribe']) {
         const res = await send('POST', `${path}?token=${token}`, {
