@@ -35,8 +35,8 @@ export default async function globalSetup(config: FullConfig) {
       LOG_LEVEL: 'silent',
       // The demo accounts (one per level and staff role): the gated-content journeys use the admin.
       AUTH_SEED_DEMO: 'true',
-      // Every journey signs someone up or in: the cheapest hash (as in the integration suites) keeps
-      // that a request, not a quarter second of a core (10, the default, is for real accounts).
+      // Every journey signs someone up or in: the cheapest hash (as in the integration suites) makes
+      // that a plain request; the default (10) spends tens of milliseconds of a core on each hash.
       AUTH_BCRYPT_COST: '4',
       // The community's reply mails go out within a second, so the journey that waits for one is short.
       COMMUNITY_MAIL_ROUND_SECONDS: '1',

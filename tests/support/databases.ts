@@ -22,14 +22,14 @@ export function pgAdminUrl(): string {
 let template: Promise<Blob | undefined> | undefined;
 /** The migrated PGlite cluster of the integration set-up, read once per test file (none elsewhere: initdb and migrations). */
 function pgliteTemplate(): Promise<Blob | undefined> {
-  const file = process.env.NO_TEMPLATE ? undefined : inject('testEnv')?.pgliteTemplate;
+  const file = inject('testEnv')?.pgliteTemplate;
   return (template ??= file ? readFile(file).then((bytes) => new Blob([bytes])) : Promise.resolve(undefined));
 }
 
 export async function openTestDatabase(kind: TestDatabaseKind): Promise<Database & { url?: string }> {
   if (kind === 'pglite')
     return openDatabase({ kind: 'pglite', dataDir: 'memory://' }, quietLogger(), { pgliteTemplate: await pgliteTemplate() });
-  const url = await createTestDatabase(pgAdminUrl(), 'test', process.env.NO_TEMPLATE ? undefined : inject('testEnv')?.pgTemplate);
+  const url = await createTestDatabase(pgAdminUrl(), 'test', inject('testEnv')?.pgTemplate);
   const database = await openDatabase({ kind: 'postgres', url, poolSize: 5 }, quietLogger());
   return Object.assign(database, { url });
 }
