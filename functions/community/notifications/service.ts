@@ -9,16 +9,13 @@
  * mails is `round.ts`.
  */
 import { z } from 'zod';
-import type { EmailService } from '../../email/service.ts';
-import type { Db, DbOrTx } from '../../platform/db/client.ts';
+import type { DbOrTx } from '../../platform/db/client.ts';
 import { AppError } from '../../platform/errors.ts';
-import type { Logger } from '../../platform/logger.ts';
-import type { Tokens } from '../../platform/tokens.ts';
 import { memberDirectory } from '../../users/directory.ts';
 import type { Viewer } from '../../users/service.ts';
-import { threadNotFound, type CommunityAccess } from '../access.ts';
+import { threadNotFound } from '../access.ts';
 import { createCommunityStore } from '../store.ts';
-import { createReplyMails } from './round.ts';
+import { createReplyMails, type ReplyMailDeps } from './round.ts';
 import { createNotificationStore } from './store.ts';
 
 /** A link from a reply mail that cannot be used (tampered, another purpose, or not one of ours). */
@@ -34,18 +31,8 @@ const memberExists = async (tx: DbOrTx, id: string) => (await memberDirectory(tx
 const UnsubscribeClaims = z.object({ sub: z.uuid() });
 const MuteClaims = z.object({ sub: z.uuid(), t: z.uuid() });
 
-export interface NotificationServiceDeps {
-  db: Db;
-  outbox: EmailService;
-  tokens: Tokens;
-  /** The core's one rule of who reads which thread. */
-  access: CommunityAccess;
-  siteUrl: string;
-  logger: Logger;
-  /** Milliseconds between two rounds of reply mails. */
-  roundMs: number;
-  clock?: () => Date;
-}
+/** The service needs what its reply-mail round needs, and no more. */
+export type NotificationServiceDeps = ReplyMailDeps;
 
 export function createNotificationService(deps: NotificationServiceDeps) {
   const { db, tokens, access } = deps;

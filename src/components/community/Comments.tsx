@@ -14,13 +14,12 @@ import { CommunityGate } from './CommunityGate.tsx';
 import { MoreButton } from './MoreButton.tsx';
 import { MuteButton } from './MuteButton.tsx';
 import { PostForm } from './PostForm.tsx';
-import { PostItem } from './PostItem.tsx';
+import { PostList } from './PostList.tsx';
 import { postedToast } from './ReplyArea.tsx';
 import { useCursorPages } from './use-cursor-pages.ts';
 import { usePostActions } from './use-post-actions.ts';
 
 const StaffThreadControls = lazy(() => import('./StaffControls.tsx').then((m) => ({ default: m.StaffThreadControls })));
-const StaffPostControls = lazy(() => import('./StaffControls.tsx').then((m) => ({ default: m.StaffPostControls })));
 
 const postsOf = (page: CommentsPage) => page.posts;
 const keyOf = (where: CommentsWhere) => (where.type === 'blog' ? `blog/${where.slug}` : `course/${where.slug}/${where.lessonId}`);
@@ -59,23 +58,7 @@ export default function Comments({ where }: { where: CommentsWhere }) {
         {state.items.length === 0 ? (
           <p className="text-slate-600">No comments yet.</p>
         ) : (
-          <ol className="flex flex-col gap-4" aria-label="Comments">
-            {state.items.map((post) => (
-              <li key={post.id}>
-                <PostItem
-                  post={post}
-                  actions={actions}
-                  staff={
-                    staff ? (
-                      <Suspense fallback={null}>
-                        <StaffPostControls post={post} onDone={refresh} />
-                      </Suspense>
-                    ) : undefined
-                  }
-                />
-              </li>
-            ))}
-          </ol>
+          <PostList label="Comments" posts={state.items} actions={actions} staff={staff} onStaffDone={refresh} />
         )}
         <MoreButton
           nextCursor={state.nextCursor}

@@ -13,14 +13,13 @@ import { fetchThread, type ThreadPage } from './community-api.ts';
 import { CommunityGate } from './CommunityGate.tsx';
 import { MoreButton } from './MoreButton.tsx';
 import { MuteButton } from './MuteButton.tsx';
-import { PostItem } from './PostItem.tsx';
+import { PostList } from './PostList.tsx';
 import { ReplyArea } from './ReplyArea.tsx';
 import { ThreadHeader } from './ThreadHeader.tsx';
 import { usePostActions } from './use-post-actions.ts';
 import { useCursorPages } from './use-cursor-pages.ts';
 
 const StaffThreadControls = lazy(() => import('./StaffControls.tsx').then((m) => ({ default: m.StaffThreadControls })));
-const StaffPostControls = lazy(() => import('./StaffControls.tsx').then((m) => ({ default: m.StaffPostControls })));
 
 const postsOf = (page: ThreadPage) => page.posts;
 
@@ -78,23 +77,7 @@ export default function ThreadView({ id, cursor, initial }: ThreadViewProps) {
           ← From the first post
         </a>
       )}
-      <ol className="flex flex-col gap-4" aria-label="Posts">
-        {state.items.map((post) => (
-          <li key={post.id}>
-            <PostItem
-              post={post}
-              actions={actions}
-              staff={
-                staff ? (
-                  <Suspense fallback={null}>
-                    <StaffPostControls post={post} onDone={refresh} />
-                  </Suspense>
-                ) : undefined
-              }
-            />
-          </li>
-        ))}
-      </ol>
+      <PostList label="Posts" posts={state.items} actions={actions} staff={staff} onStaffDone={refresh} />
       <MoreButton
         nextCursor={state.nextCursor}
         href={(next) => `/community/threads/${thread.id}?cursor=${encodeURIComponent(next)}`}
