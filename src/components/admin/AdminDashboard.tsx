@@ -7,6 +7,7 @@
  * Support tab (members' requests) and an Overview (beyond the spec). Editors see the Newsletter,
  * Moderation and Support tabs only.
  */
+import '../../lib/browser/zod-jitless.ts';
 import { useStore } from '@nanostores/react';
 import { lazy, Suspense, useId, useState } from 'react';
 import { $auth } from '../../lib/browser/auth/client.ts';

@@ -5,6 +5,7 @@
  * sub-tabs: Manual Entry and AI Generation. See ContentForm.tsx. With `?edit={type}:{id}` it edits
  * an existing database item instead (beyond the spec).
  */
+import '../../lib/browser/zod-jitless.ts';
 import { useEffect, useId, useState } from 'react';
 import { CONTENT_TYPES, type ContentType } from '#shared/content/registry.ts';
 import { fetchEditable } from '../../lib/browser/create.ts';
