@@ -38,7 +38,7 @@ export function layout({ siteUrl, preheader, content, unsubscribeUrl, lang = 'en
 <tr><td style="padding:32px;font-size:16px;line-height:1.6">${content}</td></tr>
 <tr data-mail-chrome><td style="padding:20px 32px;background:#f8fafc;color:#64748b;font-size:12px;line-height:1.5">
 ${SITE.name} · ${SITE.location} · <a href="mailto:${SITE.email}" style="color:#64748b">${SITE.email}</a><br>
-${unsubscribeUrl ? html`You receive this because you subscribed at <a href="${siteUrl}" style="color:#64748b">${siteUrl.replace(/^https?:\/\//, '')}</a>. <a href="${unsubscribeUrl}" style="color:#64748b">Unsubscribe</a>.` : ''}
+${unsubscribeUrl ? html`You receive this because you signed up at <a href="${siteUrl}" style="color:#64748b">${siteUrl.replace(/^https?:\/\//, '')}</a>. <a href="${unsubscribeUrl}" style="color:#64748b">Unsubscribe</a>.` : ''}
 </td></tr>
 </table>
 </td></tr>
