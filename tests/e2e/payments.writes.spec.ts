@@ -332,7 +332,8 @@ test.describe("Stripe's embedded Checkout where the build allows Stripe.js", () 
     expect(new URL(page.url()).pathname).toBe('/market/social-media-content-pack');
     await dialog.getByRole('button', { name: 'Close' }).click();
     await expect(dialog).toHaveCount(0);
-    expect(await page.evaluate(() => (window as { __checkoutDestroyed?: boolean }).__checkoutDestroyed)).toBe(true);
+    // A closed dialog leaves the accessibility tree at once; the checkout is destroyed a task later.
+    await expect.poll(() => page.evaluate(() => (window as { __checkoutDestroyed?: boolean }).__checkoutDestroyed)).toBe(true);
     await expect(page.getByRole('button', { name: 'Buy for $24.00' })).toBeEnabled();
   });
 });
