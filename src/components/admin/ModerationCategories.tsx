@@ -5,9 +5,10 @@
  * threads, so the button says so first).
  */
 import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
-import { ACCESS_LEVELS, accessLabel, type AccessLevel } from '#shared/access.ts';
+import { accessLabel } from '#shared/access.ts';
 import { CATEGORY_POSITION, MODERATION_LIMITS } from '#shared/community/moderation.ts';
 import { toast } from '../../lib/browser/toast.ts';
+import { AccessLevelSelect } from '../forms/AccessLevelSelect.tsx';
 import { INPUT_CLASS } from '../forms/TextField.tsx';
 import {
   createCategory,
@@ -115,18 +116,7 @@ function CategoryForm({ category, onSaved, onCancel }: { category: Category | nu
         <label htmlFor={`${ids}-level`} className="block text-sm font-medium text-slate-700">
           Level to read and post
         </label>
-        <select
-          id={`${ids}-level`}
-          className={INPUT_CLASS}
-          value={fields.accessLevel}
-          onChange={(e) => set('accessLevel', e.target.value as AccessLevel)}
-        >
-          {ACCESS_LEVELS.map((level) => (
-            <option key={level} value={level}>
-              {accessLabel(level)}
-            </option>
-          ))}
-        </select>
+        <AccessLevelSelect id={`${ids}-level`} value={fields.accessLevel} onChange={(level) => set('accessLevel', level)} />
       </div>
       <div>
         <label htmlFor={`${ids}-position`} className="block text-sm font-medium text-slate-700">

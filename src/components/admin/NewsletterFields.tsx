@@ -3,9 +3,9 @@
  * level and the audience checkboxes, each with the server's error for it beside it.
  */
 import { useId } from 'react';
-import { ACCESS_LEVELS, accessLabel, type AccessLevel } from '#shared/access.ts';
 import { MARKDOWN_PREVIEW_LINE } from '#shared/content/markdown.ts';
 import { ISSUE_LIMITS } from '#shared/newsletter.ts';
+import { AccessLevelSelect } from '../forms/AccessLevelSelect.tsx';
 import { INPUT_CLASS } from '../forms/TextField.tsx';
 import { BodyField } from '../create/fields/BodyField.tsx';
 import { errorFor, Field, type Errors } from '../create/fields/form-parts.tsx';
@@ -64,20 +64,7 @@ export function NewsletterFields(props: NewsletterFieldsProps) {
         disabled={disabled}
       />
       <Field label="Access Level" error={errorFor(errors, 'accessLevel')} hint="Readers at this level or above get the whole issue.">
-        {(id) => (
-          <select
-            id={id}
-            className={INPUT_CLASS}
-            value={form.accessLevel}
-            onChange={(e) => set('accessLevel', e.target.value as AccessLevel)}
-          >
-            {ACCESS_LEVELS.map((level) => (
-              <option key={level} value={level}>
-                {accessLabel(level)}
-              </option>
-            ))}
-          </select>
-        )}
+        {(id) => <AccessLevelSelect id={id} value={form.accessLevel} onChange={(level) => set('accessLevel', level)} />}
       </Field>
       <fieldset aria-describedby={audienceError ? `${ids}-audience-error` : undefined}>
         <legend className="text-sm font-medium text-slate-700">Audience</legend>

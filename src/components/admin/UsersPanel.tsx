@@ -4,10 +4,11 @@
  * server refuses an admin removing their own admin role), and the audit log of such changes.
  */
 import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
-import { ACCESS_LEVELS, accessLabel, ROLES, type AccessLevel, type Role } from '#shared/access.ts';
+import { accessLabel, ROLES, type Role } from '#shared/access.ts';
 import { api, call, withQuery, type ApiData } from '../../lib/browser/api.ts';
 import { formatPlanAmount } from '#shared/payments/display.ts';
 import { toast } from '../../lib/browser/toast.ts';
+import { AccessLevelSelect } from '../forms/AccessLevelSelect.tsx';
 import { INPUT_CLASS } from '../forms/TextField.tsx';
 
 type MemberPage = ApiData<typeof api.admin.users.$get>;
@@ -61,13 +62,7 @@ function MemberRow({ member, onChanged }: { member: AdminMember; onChanged: () =
           <label htmlFor={`${ids}-level`} className="block text-xs font-medium text-slate-600">
             Access level
           </label>
-          <select id={`${ids}-level`} className={INPUT_CLASS} value={level} onChange={(e) => setLevel(e.target.value as AccessLevel)}>
-            {ACCESS_LEVELS.map((l) => (
-              <option key={l} value={l}>
-                {accessLabel(l)}
-              </option>
-            ))}
-          </select>
+          <AccessLevelSelect id={`${ids}-level`} value={level} onChange={setLevel} />
         </div>
         <div>
           <label htmlFor={`${ids}-role`} className="block text-xs font-medium text-slate-600">

@@ -12,7 +12,6 @@
  * AI drafting, submit) and reads best whole; each type's fields live in fields/.
  */
 import { useId, useMemo, useState } from 'react';
-import { ACCESS_LEVELS, accessLabel } from '#shared/access.ts';
 import type { ContentType } from '#shared/content/registry.ts';
 import { createItem, generateDraft, updateItem } from '../../lib/browser/create.ts';
 import {
@@ -31,6 +30,7 @@ import {
   withGenerated,
 } from '#shared/create-form.ts';
 import { toast } from '../../lib/browser/toast.ts';
+import { AccessLevelSelect } from '../forms/AccessLevelSelect.tsx';
 import { INPUT_CLASS } from '../forms/TextField.tsx';
 import { errorFor, Field, SMALL, textInput, type Errors, type TypeFieldsProps } from './fields/form-parts.tsx';
 import { TYPE_FIELDS } from './fields/index.ts';
@@ -194,20 +194,7 @@ export function ContentForm({ type, editing }: { type: ContentType; editing?: Ed
             {textInput(fieldsProps, 'tags')}
           </Field>
           <Field label="Access Level" error={errorFor(errors, 'accessLevel')}>
-            {(id) => (
-              <select
-                id={id}
-                className={INPUT_CLASS}
-                value={draft.accessLevel}
-                onChange={(e) => set('accessLevel', e.target.value as ContentDraft['accessLevel'])}
-              >
-                {ACCESS_LEVELS.map((level) => (
-                  <option key={level} value={level}>
-                    {accessLabel(level)}
-                  </option>
-                ))}
-              </select>
-            )}
+            {(id) => <AccessLevelSelect id={id} value={draft.accessLevel} onChange={(level) => set('accessLevel', level)} />}
           </Field>
           {place === 'after-access-level' && <Fields {...fieldsProps} />}
 
