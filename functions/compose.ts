@@ -63,6 +63,7 @@ import { createProgressStore } from './progress/store.ts';
 import { createPaymentStore } from './payments/store.ts';
 import { createCommunityAccess } from './community/access.ts';
 import { seedDemoCommunity } from './community/demo.ts';
+import { seedDemoNewsletter } from './newsletter/demo.ts';
 import { createCommunityService } from './community/service.ts';
 import { createCommunityPageReader } from './community/pages.ts';
 import { COMMUNITY_CHANNEL, createCommunityStore } from './community/store.ts';
@@ -357,8 +358,9 @@ export async function createServices(config: Config, logger: Logger, options: Se
             await users.assign(id, account.role, account.accessLevel);
             seeded.push({ ...account, id });
           }
-          // The community's demo categories and threads, written by those accounts.
+          // The community's demo categories and threads, written by those accounts, and two past newsletter issues.
           await seedDemoCommunity(db.db, seeded);
+          await seedDemoNewsletter(db.db, seeded.find((account) => account.role === 'admin')!.id);
         }
         if (config.email.worker) await mail.worker.start();
         // Every instance ticks: each reminder is claimed once whoever looks (functions/events/notices.ts).

@@ -13,6 +13,7 @@ import type { AccessLevel, Role } from '#shared/access.ts';
 import { emails } from '../../functions/email/tables.ts';
 import { signWebhook } from '../../functions/email/routes.ts';
 import { createEmailWorker } from '../../functions/email/worker.ts';
+import { DEMO_ISSUES, seedDemoNewsletter } from '../../functions/newsletter/demo.ts';
 import { createRecordingTransport, permanentFailure, temporaryFailure } from '../../functions/platform/mail/recording.ts';
 import {
   newsletterDeliveries,
@@ -399,6 +400,30 @@ describe.each(DATABASE_KINDS)('newsletter issues on %s', (kind) => {
     const allowed = await body('premium-default');
     expect(allowed.headers.get('cache-control')).toContain('private');
     expect((await json<{ html: string }>(allowed)).html).toContain(GATED);
+  });
+
+  it("seeds the demo's past issues once, sent to nobody, into the archive with their bodies gated", async () => {
+    const editor = (
+      await t.database.db
+        .select()
+        .from(profiles)
+        .where(eq(profiles.email, address('editor')))
+    )[0]!;
+    const queued = (await t.database.db.select().from(emails)).length;
+    await seedDemoNewsletter(t.database.db, editor.id);
+    await seedDemoNewsletter(t.database.db, editor.id);
+    for (const demo of DEMO_ISSUES) {
+      const rows = await t.database.db.select().from(newsletterIssues).where(eq(newsletterIssues.slug, demo.slug));
+      expect(rows, demo.slug).toHaveLength(1);
+      expect(rows[0]).toMatchObject({ status: 'sent', recipients: 0, sent: 0, accessLevel: demo.accessLevel });
+      expect(await t.database.db.select().from(newsletterDeliveries).where(eq(newsletterDeliveries.issueId, rows[0]!.id))).toHaveLength(0);
+    }
+    expect((await t.database.db.select().from(emails)).length).toBe(queued);
+    const { issues } = await json<Answer<Api['newsletterArchive']['issues']['$get']>>(api(undefined, '/api/newsletter/issues'));
+    expect(issues.map((i) => i.slug)).toEqual(expect.arrayContaining(DEMO_ISSUES.map((d) => d.slug)));
+    const members = DEMO_ISSUES.find((d) => d.accessLevel === 'subscriber')!;
+    expect((await api('free-silent', `/api/newsletter/issues/${members.slug}/body`)).status).toBe(403);
+    expect((await api('subscriber-default', `/api/newsletter/issues/${members.slug}/body`)).status).toBe(200);
   });
 
   it('spreads the copies over minutes at NEWSLETTER_RATE_PER_MINUTE', async () => {

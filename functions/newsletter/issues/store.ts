@@ -37,6 +37,19 @@ export function createIssueStore(db: DbOrTx) {
       return row;
     },
 
+    /**
+     * Writes a demo issue as already sent, with no copies (the embedded defaults' demo: it fills the
+     * archive and mailed nobody); false when its slug is taken, so instances starting together write it once.
+     */
+    async seedSent(values: NewIssue & { sentAt: Date }): Promise<boolean> {
+      const rows = await db
+        .insert(newsletterIssues)
+        .values({ ...values, status: 'sent', createdAt: values.sentAt, updatedAt: values.sentAt })
+        .onConflictDoNothing({ target: newsletterIssues.slug })
+        .returning({ id: newsletterIssues.id });
+      return rows.length > 0;
+    },
+
     async byId(id: string): Promise<IssueRow | undefined> {
       const [row] = await db.select().from(newsletterIssues).where(eq(newsletterIssues.id, id));
       return row;
