@@ -35,6 +35,7 @@ export const LIGHTHOUSE_PAGES = [
   '/events',
   '/events/premium-growth-strategy-workshop',
   '/newsletter',
+  '/newsletter/email-that-sells',
   '/community',
   GENERAL_THREAD,
 ];
