@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { isPriority } from '#shared/support/targets.ts';
 import { AppError } from '../platform/errors.ts';
-import type { StoredAttachment } from './attachments.ts';
+import { nameForType, type StoredAttachment } from './attachments.ts';
 import type { RequestCursor } from './store.ts';
 import type { SupportMessageRow, SupportRequestRow } from './tables.ts';
 
@@ -31,8 +31,17 @@ export function decodeCursor(cursor: string | undefined): RequestCursor | undefi
   return { priority: priority === '1', createdAt, id: id! };
 }
 
-/** Names by profile id, as `people()` in the service reads them. */
-export type Names = Map<string, NonNullable<Person> & { role: string }>;
+/**
+ * Names by profile id, as `people()` in the service reads them: the profile's name, or the address
+ * when it has none (`named` false). A staff author is never shown to a member by address (`staffName`).
+ */
+export type Names = Map<string, NonNullable<Person> & { role: string; named: boolean }>;
+
+/** Who a member is told wrote for the desk when the staff member has no profile name. */
+export const SUPPORT_NAME = 'Beacon Growth support';
+
+/** A staff author as members see them: the profile name, or the desk's name; never the address, whatever their role is now. */
+export const staffName = (person: { name: string; named: boolean } | undefined) => (person?.named ? person.name : SUPPORT_NAME);
 
 /** A request as a list or a conversation answers it; `names` (staff's answers) adds who opened it and who has it. */
 export function requestAnswer(request: SupportRequestRow, messageCount: number, names?: Names) {
@@ -59,18 +68,18 @@ export function requestAnswer(request: SupportRequestRow, messageCount: number, 
 }
 
 /** A message as a conversation answers it: the author's name only (null once the account is gone). */
-export function messageAnswer(row: SupportMessageRow, names: Map<string, { name: string }>) {
+export function messageAnswer(row: SupportMessageRow, names: Map<string, { name: string; named: boolean }>) {
   const author = row.authorId ? names.get(row.authorId) : undefined;
   return {
     id: row.id,
     fromStaff: row.fromStaff,
     internal: row.internal,
-    author: author ? { name: author.name } : null,
+    author: author ? { name: row.fromStaff ? staffName(author) : author.name } : null,
     body: row.body,
     createdAt: row.createdAt,
     attachment: row.attachmentKey
       ? {
-          name: row.attachmentName ?? 'attachment',
+          name: nameForType(row.attachmentName ?? 'attachment', row.attachmentType ?? 'application/octet-stream'),
           type: row.attachmentType ?? 'application/octet-stream',
           size: row.attachmentSize ?? 0,
         }

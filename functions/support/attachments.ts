@@ -10,6 +10,7 @@
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
+import { lookup } from 'mrmime';
 import { AppError } from '../platform/errors.ts';
 import type { StoragePort } from '../platform/storage/port.ts';
 import { storeSniffed } from '../platform/storage/sniffed.ts';
@@ -39,31 +40,71 @@ const invalid = (message: string, field = ATTACHMENT_FIELD) =>
   new AppError('validation_failed', message, { fields: { [field]: [message] } });
 
 /**
+ * Characters a file name loses: controls, and the invisible ones that make a name read other than it
+ * is (bidirectional formatting, which shows `exe.pdf` as `fdp.exe`; zero-width and filler
+ * characters, the soft hyphen and the Hangul fillers, which let a name look like `.pdf` alone).
+ */
+const UNSEEN =
+  /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb]|\u034f|\u115f|\u1160|\u17b4|\u17b5/g;
+/** The longest name kept, in characters (code points, so a cut never splits one). */
+const MAX_NAME = 120;
+
+/**
+ * A name that says what the file is: one whose extension already names the sniffed type keeps it
+ * (`photo.jpeg` for image/jpeg); any other gets the type's extension after it (`invoice.html` holding
+ * a GIF is `invoice.html.gif`), so a saved download opens in a viewer for what the bytes are, never
+ * as what the sender named it. Used when storing and when serving (rows stored before it, too).
+ */
+export function nameForType(name: string, type: string): string {
+  const ext = mimeExtension(type);
+  const dot = name.lastIndexOf('.');
+  const own = dot > 0 ? name.slice(dot + 1).toLowerCase() : '';
+  if (own && lookup(own) === type) return name;
+  const base = Array.from(name)
+    .slice(0, MAX_NAME - ext.length - 1)
+    .join('');
+  return `${base}.${ext}`;
+}
+
+/** The usual extension of an allowed media type (`image/svg+xml` is never one). */
+function mimeExtension(type: string): string {
+  const known: Record<string, string> = { 'image/jpeg': 'jpg', 'video/quicktime': 'mov', 'application/pdf': 'pdf' };
+  return known[type] ?? (type.split('/')[1]?.replace(/[^a-z0-9]/g, '') || 'bin');
+}
+
+/**
  * A file name fit to show and to offer as a download's name: its last path segment, without control,
- * zero-width or bidirectional formatting characters (which can make `exe.pdf` read as `fdp.exe`), at
- * most 120 characters; `attachment.<ext>` when nothing is left.
+ * zero-width, filler or bidirectional formatting characters, at most 120 characters with the
+ * extension of what the bytes are (`nameForType`); `attachment.<ext>` when nothing is left.
  */
 export function cleanFileName(raw: string | undefined, type: string): string {
   const base = (raw ?? '').normalize('NFC').split(/[\\/]/).pop() ?? '';
-  const clean = base
-    .replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/g, '')
-    .trim()
-    .slice(0, 120)
-    .trim();
-  return clean || `attachment.${type.split('/')[1]?.replace(/[^a-z0-9]/g, '') || 'bin'}`;
+  const clean = Array.from(base.replace(UNSEEN, '').trim()).slice(0, MAX_NAME).join('').trim();
+  return nameForType(clean || 'attachment', type);
 }
 
-/** `Content-Disposition` for a download: an ASCII name for old clients and the UTF-8 one (RFC 6266, RFC 8187). */
+/** `Content-Disposition` for a download: an ASCII name for old clients and the UTF-8 one (RFC 6266, RFC 8187: `'()*` encoded too). */
 export function attachmentDisposition(name: string): string {
   const ascii = name.replace(/[^\w.-]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+  const utf8 = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${utf8}`;
 }
 
-export function createAttachments({ storage, maxBytes }: { storage: StoragePort; maxBytes: number }) {
+export function createAttachments({
+  storage,
+  maxBytes,
+  minBytesPerSecond = 16 * 1024,
+}: {
+  storage: StoragePort;
+  maxBytes: number;
+  /** The pace a message with a file may arrive at, instead of the fixed time every body has (UPLOAD_MIN_BYTES_PER_SECOND). */
+  minBytesPerSecond?: number;
+}) {
   const tooLarge = () => new AppError('payload_too_large', `The attachment is larger than ${Math.round(maxBytes / 1024 / 1024)} MB.`);
   const refusal = 'Attach an image, a video or a PDF file.';
   return {
     maxBytes,
+    minBytesPerSecond,
 
     /**
      * Reads a multipart body: text fields, and the one file in `attachment` stored at once (an empty

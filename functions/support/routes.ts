@@ -11,6 +11,7 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { Hono } from 'hono';
+import { allowSlowBody } from '../platform/http/body-deadline.ts';
 import type { z } from 'zod';
 import { isStaff } from '#shared/access.ts';
 import { AppError, fieldErrors } from '../platform/errors.ts';
@@ -61,6 +62,9 @@ export function createSupportRoutes({
   ): Promise<{ input: z.output<S>; attachment?: StoredAttachment }> {
     const type = requestHeader(c, 'content-type');
     if (!isMultipart(type)) return { input: await readBody(c, schema) };
+    // A member from a live session, whose request (for a reply) is theirs and who is within their
+    // limit: a file may arrive at a pace, like staff uploads, rather than within the fixed time.
+    allowSlowBody(c.env?.incoming, attachments.minBytesPerSecond);
     const length = requestHeader(c, 'content-length');
     // On Node the socket's own stream (a cut connection errors it); elsewhere the request's web stream.
     const body = c.env?.incoming ? undefined : c.req.raw.body;
@@ -77,6 +81,7 @@ export function createSupportRoutes({
   return new Hono<AppEnv>()
     .get('/requests', identify, member, async (c) => c.json(await support.list(await reader(c), readQuery(c, ListQuerySchema))))
     .post('/requests', identify, live, async (c) => {
+      await support.mayOpen(requireViewer(c));
       const { input, attachment } = await readMessage(c, OpenRequestSchema);
       return c.json(await support.open(requireViewer(c), input, attachment), 201);
     })
@@ -87,6 +92,8 @@ export function createSupportRoutes({
     })
     .post('/requests/:id/messages', identify, live, async (c) => {
       const id = requestId(c);
+      // Before the body is read: a file is never stored for someone else's request or past the limit.
+      await support.mayReply(requireViewer(c), id);
       const { input, attachment } = await readMessage(c, ReplySchema);
       return c.json(await support.reply(requireViewer(c), id, input, attachment), 201);
     })

@@ -13,15 +13,15 @@ import { effectiveLevel, isStaff, accessLabel } from '#shared/access.ts';
 import { respondByFor } from '#shared/support/business-days.ts';
 import { isPriority, type RequestStatus } from '#shared/support/targets.ts';
 import type { EmailService } from '../email/service.ts';
-import type { RateLimitService } from '../platform/abuse/service.ts';
+import { formatWait, type RateLimitService } from '../platform/abuse/service.ts';
 import type { Db, DbOrTx } from '../platform/db/client.ts';
 import { AppError } from '../platform/errors.ts';
 import { memberDirectory } from '../users/directory.ts';
 import type { PersonalDataSource } from '../users/personal-data.ts';
 import type { Viewer } from '../users/viewer.ts';
-import type { Attachments, StoredAttachment } from './attachments.ts';
+import { nameForType, type Attachments, type StoredAttachment } from './attachments.ts';
 import type { ListQuery, OpenRequest, Reply, UpdateRequest } from './schema.ts';
-import { attachmentColumns, decodeCursor, encodeCursor, messageAnswer, requestAnswer } from './answers.ts';
+import { attachmentColumns, decodeCursor, encodeCursor, messageAnswer, requestAnswer, staffName } from './answers.ts';
 import { createSupportStore, type RequestPatch } from './store.ts';
 import type { SupportRequestRow } from './tables.ts';
 
@@ -43,6 +43,15 @@ const LIMITS = {
   message: { name: 'support:message', max: 60, windowSeconds: 3600 },
 };
 
+/**
+ * The most messages a member may add to one request (a reply past it is refused: open a new one).
+ * A conversation is answered whole, so this bounds its size: 200 messages of at most 10,000
+ * characters, about 2 MB (a member writing 60 messages an hour to one request for days made one
+ * answer of tens of MB, and each read held the server's thread for hundreds of milliseconds).
+ */
+export const MAX_MEMBER_MESSAGES = 200;
+const LONG_CONVERSATION = `This conversation has reached ${MAX_MEMBER_MESSAGES} messages. Please open a new request.`;
+
 const NOT_FOUND = 'No such support request.';
 const notFound = () => new AppError('not_found', NOT_FOUND);
 
@@ -52,10 +61,7 @@ export function createSupportService({ db, outbox, limiter, attachments, siteUrl
   const people = async (ids: (string | null)[], on: DbOrTx = db) => {
     const rows = await memberDirectory(on).byIds([...new Set(ids.filter((id): id is string => id !== null))]);
     return new Map(
-      rows.map((p) => [
-        p.id,
-        { id: p.id, name: p.name?.trim() || (isStaff(p.role) ? 'Beacon Growth support' : p.email), email: p.email, role: p.role },
-      ]),
+      rows.map((p) => [p.id, { id: p.id, name: p.name?.trim() || p.email, named: Boolean(p.name?.trim()), email: p.email, role: p.role }]),
     );
   };
   /** Whether the caller works this request as staff (a staff member's own request is theirs as a member). */
@@ -67,6 +73,22 @@ export function createSupportService({ db, outbox, limiter, attachments, siteUrl
     const request = lock ? await store.lock(id) : await store.byId(id);
     if (!request || (request.userId !== viewer.id && !isStaff(viewer.role))) throw notFound();
     return request;
+  }
+
+  /** Refuses a member past a limit without counting a use (the write itself counts it). */
+  async function withinLimit(viewer: Viewer, limit: (typeof LIMITS)[keyof typeof LIMITS]): Promise<void> {
+    if (isStaff(viewer.role)) return;
+    const { allowed, retryAfterSeconds } = await limiter.peek(limit, viewer.id);
+    if (!allowed)
+      throw new AppError('rate_limited', `Too many requests. Please try again in ${formatWait(retryAfterSeconds)}.`, {
+        headers: { 'Retry-After': String(retryAfterSeconds) },
+      });
+  }
+
+  /** Refuses a member's message to a request that holds `MAX_MEMBER_MESSAGES` already (staff's count: they answer it). */
+  async function roomFor(store: ReturnType<typeof createSupportStore>, id: string): Promise<void> {
+    const count = (await store.counts([id], { internal: true })).get(id) ?? 0;
+    if (count >= MAX_MEMBER_MESSAGES) throw new AppError('conflict', LONG_CONVERSATION);
   }
 
   /** Runs a write whose attachment is already stored: a failure removes the attachment again. */
@@ -111,6 +133,17 @@ export function createSupportService({ db, outbox, limiter, attachments, siteUrl
         requests: page.map((r) => requestAnswer(r, counts.get(r.id) ?? 0, names)),
         nextCursor: rows.length > query.limit ? encodeCursor(page.at(-1)!) : null,
       };
+    },
+
+    /** Whether the caller may open a request now (asked before its body, and its file, are read). */
+    mayOpen: (viewer: Viewer) => withinLimit(viewer, LIMITS.open),
+
+    /** Whether the caller may reply to this request now: theirs (or staff's), and within the limit. */
+    async mayReply(viewer: Viewer, id: string): Promise<void> {
+      const request = await visible(viewer, id);
+      if (asStaff(viewer, request)) return;
+      await withinLimit(viewer, LIMITS.message);
+      await roomFor(createSupportStore(db), id);
     },
 
     /** POST /api/support/requests: opens a request with its first message; staff hear of it by mail. */
@@ -175,6 +208,7 @@ export function createSupportService({ db, outbox, limiter, attachments, siteUrl
         return db.transaction(async (tx) => {
           const store = createSupportStore(tx);
           const request = await visible(viewer, id, tx, true);
+          if (!staffView) await roomFor(store, id);
           const row = await store.insertMessage({
             requestId: id,
             authorId: viewer.id,
@@ -226,9 +260,10 @@ export function createSupportService({ db, outbox, limiter, attachments, siteUrl
       if (!row?.attachmentKey || (row.internal && !asStaff(viewer, request))) throw new AppError('not_found', 'No such attachment.');
       const object = await attachments.open(row.attachmentKey);
       if (!object) throw new AppError('not_found', 'The attachment is no longer available.');
+      const type = row.attachmentType ?? object.contentType;
       return {
-        name: row.attachmentName ?? 'attachment',
-        type: row.attachmentType ?? object.contentType,
+        name: nameForType(row.attachmentName ?? 'attachment', type),
+        type,
         size: object.size,
         body: object.body,
       };
@@ -251,8 +286,8 @@ export function createSupportService({ db, outbox, limiter, attachments, siteUrl
         personalData: (subject) => store.personalData(subject),
         async erase({ id }) {
           const keys = await store.eraseRequests(id);
-          // Storage is not in the transaction: the objects go once the rows are gone from it.
-          await attachments.remove(keys);
+          // Storage is not in the transaction: the objects go once the deletion has committed.
+          return () => attachments.remove(keys);
         },
       };
     }) satisfies PersonalDataSource,
@@ -270,7 +305,7 @@ export function createSupportService({ db, outbox, limiter, attachments, siteUrl
       data: {
         subject: request.subject,
         reply: body,
-        staff: names.get(viewer.id)?.name ?? 'Beacon Growth support',
+        staff: staffName(names.get(viewer.id)),
         url: `${siteUrl}/account/support?request=${request.id}`,
       },
     });

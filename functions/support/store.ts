@@ -162,6 +162,9 @@ export function createSupportStore(db: DbOrTx) {
 
     /** Deletes the member's requests (their messages go with them); answers the attachments' keys. */
     async eraseRequests(userId: string): Promise<string[]> {
+      // Locked first, as every reply locks its request: a reply committing meanwhile is either in
+      // the keys read next or waits and then finds its request gone.
+      await db.select({ id: supportRequests.id }).from(supportRequests).where(eq(supportRequests.userId, userId)).for('update');
       const keys = await this.attachmentKeysOf(userId);
       await db.delete(supportRequests).where(eq(supportRequests.userId, userId));
       return keys;

@@ -7,6 +7,7 @@
 import type { AccessLevel, Role } from '#shared/access.ts';
 import { newsletterIncluded, receivesNewsletter } from '#shared/newsletter.ts';
 import type { Db } from '../platform/db/client.ts';
+import type { Logger } from '../platform/logger.ts';
 import type { Language, ProfileRow } from './tables.ts';
 import type { EmailService } from '../email/service.ts';
 import type { PersonalDataRegistry } from './personal-data.ts';
@@ -43,9 +44,10 @@ export interface AccountDeps {
   hook: () => UserHooks;
   /** Drops a profile's cache entry after a change. */
   forget: (id: string) => void;
+  logger: Logger;
 }
 
-export function createAccountChanges({ db, outbox, store, personalData, hook, forget }: AccountDeps) {
+export function createAccountChanges({ db, outbox, store, personalData, hook, forget, logger }: AccountDeps) {
   /**
    * PATCH /api/admin/users/{id}: a member's access level and/or role, admins only, each change
    * written to the audit log in the same transaction. Promoting to a staff role grants premium
@@ -125,11 +127,16 @@ export function createAccountChanges({ db, outbox, store, personalData, hook, fo
       await hook().beforeDelete(viewer.id);
       await hook().deleteAccount(viewer.id);
       forget(viewer.id);
-      await db.transaction(async (tx) => {
-        await personalData.erase(tx, { id: viewer.id, email });
+      const afterCommit = await db.transaction(async (tx) => {
+        const after = await personalData.erase(tx, { id: viewer.id, email });
         await createUserStore(tx).remove(viewer.id);
         await outbox.enqueue(tx, { to: email, template: 'account-deleted', data: { language: profile?.language ?? 'en' } });
+        return after;
       });
+      // Stored files go once the rows are gone for good; one that cannot be removed now is logged
+      // (nothing reaches it any more: its row, the only way to it, is gone) and the deletion stands.
+      for (const work of afterCommit)
+        await work().catch((err: unknown) => logger.error({ err, userId: viewer.id }, 'removing the files of a deleted account failed'));
     },
   };
 }

@@ -16,9 +16,16 @@ export interface DataSubject {
 export interface PersonalDataHook {
   /** What the domain keeps about the member, under the export keys it answers (`{ messages: [...] }`). */
   personalData(subject: DataSubject): Promise<Record<string, unknown>>;
-  /** Deletes it; runs inside the account deletion's transaction. */
-  erase(subject: DataSubject): Promise<void>;
+  /**
+   * Deletes it; runs inside the account deletion's transaction. What lies outside the database
+   * (stored files) is answered as work for after the commit, so a failing store never rolls the
+   * deletion back once the sign-in is gone.
+   */
+  erase(subject: DataSubject): Promise<void | AfterCommit>;
 }
+
+/** Work an erase leaves for after the deletion's transaction committed. */
+export type AfterCommit = () => Promise<void>;
 
 /** A domain's hook on a database or a transaction: a store factory fits as it is. */
 export type PersonalDataSource = (db: DbOrTx) => PersonalDataHook;
@@ -37,9 +44,14 @@ export function createPersonalDataRegistry() {
       return Object.assign({}, ...parts) as Record<string, unknown>;
     },
 
-    /** Deletes every domain's part, one domain after another, inside `tx`. */
-    async erase(tx: DbOrTx, subject: DataSubject): Promise<void> {
-      for (const source of sources) await source(tx).erase(subject);
+    /** Deletes every domain's part, one domain after another, inside `tx`; answers what is left for after the commit. */
+    async erase(tx: DbOrTx, subject: DataSubject): Promise<AfterCommit[]> {
+      const after: AfterCommit[] = [];
+      for (const source of sources) {
+        const left = await source(tx).erase(subject);
+        if (left) after.push(left);
+      }
+      return after;
     },
   };
 }

@@ -10,6 +10,7 @@ import type { AccessLevel, Role } from '#shared/access.ts';
 import type { Db, DbOrTx } from '../platform/db/client.ts';
 import type { Language } from './tables.ts';
 import type { EmailService } from '../email/service.ts';
+import type { Logger } from '../platform/logger.ts';
 import { createAccountChanges, type ProfileJson } from './account.ts';
 import { createPersonalDataRegistry } from './personal-data.ts';
 import { createProfiles } from './profiles.ts';
@@ -22,9 +23,10 @@ export interface UserServiceDeps {
   db: Db;
   outbox: EmailService;
   adminEmails: readonly string[];
+  logger: Logger;
 }
 
-export function createUserService({ db, outbox, adminEmails }: UserServiceDeps) {
+export function createUserService({ db, outbox, adminEmails, logger }: UserServiceDeps) {
   let hooks: UserHooks | undefined;
   /** The connected hooks; using one before compose.ts connected them is a wiring mistake. */
   const hook = (): UserHooks => {
@@ -35,7 +37,7 @@ export function createUserService({ db, outbox, adminEmails }: UserServiceDeps) 
   const personalData = createPersonalDataRegistry();
   const profiles = createProfiles({ store, adminEmails, lookupAccount: (id, token) => hook().lookupAccount(id, token) });
   const { forget } = profiles;
-  const account = createAccountChanges({ db, outbox, store, personalData, hook, forget });
+  const account = createAccountChanges({ db, outbox, store, personalData, hook, forget, logger });
 
   return {
     /** The auth service's and billing's side of accounts, connected once every service exists. */

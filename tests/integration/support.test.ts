@@ -7,13 +7,15 @@
  * through a media URL or a signed file link), the member's export, and an account deletion that takes
  * the requests and their attachments with it. Who may call what is support.security.test.ts's.
  */
+import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import type { hc, InferResponseType } from 'hono/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emails } from '../../functions/email/tables.ts';
-import { createSupportService } from '../../functions/support/service.ts';
+import { createSupportService, MAX_MEMBER_MESSAGES } from '../../functions/support/service.ts';
 import type { SupportRoutes } from '../../functions/support/routes.ts';
 import { supportMessages, supportRequests } from '../../functions/support/tables.ts';
+import { profiles } from '../../functions/users/tables.ts';
 import { ATTACHMENT_MAX_BYTES } from '#shared/support/targets.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { DATABASE_KINDS } from '../support/databases.ts';
@@ -257,8 +259,18 @@ describe.each(DATABASE_KINDS)('support desk on %s', (kind) => {
       { field: 'attachment', filename: '', type: 'application/octet-stream', body: '' },
     ]);
     expect(none.status).toBe(201);
+    // A name that says another type gets the bytes' type after it, so the saved file opens as what it is.
+    const posing = await send(owner, `/api/support/requests/${id}/messages`, [
+      { field: 'body', body: 'Named as a page.' },
+      { field: 'attachment', filename: 'invoice.html', type: 'text/html', body: PNG },
+    ]);
+    expect(posing.status).toBe(201);
     const messages = (await read(owner, id)).messages;
-    expect(messages.map((m) => m.attachment?.type ?? null)).toEqual(['application/pdf', 'image/png', null]);
+    expect(messages.map((m) => m.attachment?.type ?? null)).toEqual(['application/pdf', 'image/png', null, 'image/png']);
+    const renamed = messages.at(-1)!;
+    expect(renamed.attachment!.name).toBe('invoice.html.png');
+    const download = await call(owner, `/api/support/requests/${id}/messages/${renamed.id}/attachment`);
+    expect(download.headers.get('content-disposition')).toBe(`attachment; filename="invoice.html.png"; filename*=UTF-8''invoice.html.png`);
 
     // Refused: nothing kept, neither rows nor objects.
     const before = await counts();
@@ -276,6 +288,11 @@ describe.each(DATABASE_KINDS)('support desk on %s', (kind) => {
         422,
       ],
       ['another file field', [{ field: 'file', filename: 'a.png', body: PNG }], 422],
+      [
+        'a web page posing as MP4',
+        [{ field: 'attachment', filename: 'page.html', type: 'video/mp4', body: '<!--ftypisom--><html><script>alert(1)</script></html>' }],
+        415,
+      ],
     ];
     for (const [label, parts, status] of refusals) {
       const opened = await send(owner, '/api/support/requests', [
@@ -338,6 +355,70 @@ describe.each(DATABASE_KINDS)('support desk on %s', (kind) => {
     expect(await t.database.db.select().from(supportMessages).where(eq(supportMessages.requestId, id))).toEqual([]);
     expect(await stored()(key)).toBeUndefined();
     expect((await call(admin, `/api/support/requests/${id}`)).status).toBe(404);
+  });
+
+  it("never shows a member a staff author's address: a nameless or since demoted staff member is the desk", async () => {
+    const asker = await member('free');
+    const id = await open(asker, 'Who answers?');
+    const nameless = await signedInMember(t, `nameless-${kind}@desk.test`, 'editor', 'premium');
+    await t.database.db.update(profiles).set({ name: null }).where(eq(profiles.id, nameless.id));
+    expect((await call(nameless, `/api/support/requests/${id}/messages`, 'POST', { body: 'On it.' })).status).toBe(201);
+    const [mail] = await mailsTo(asker.email, 'support-reply');
+    expect(`${mail!.bodyText}${mail!.bodyHtml}`).not.toContain(nameless.email);
+    expect(mail!.bodyText).toContain('Beacon Growth support');
+    await t.services.users.assign(nameless.id, 'member', 'free');
+    const { messages } = await read(asker, id);
+    expect(messages.at(-1)).toMatchObject({ fromStaff: true, author: { name: 'Beacon Growth support' } });
+    expect(JSON.stringify(messages)).not.toContain(nameless.email);
+  });
+
+  it(`takes at most ${MAX_MEMBER_MESSAGES} messages in one request from the member, and never stores a refused file`, async () => {
+    const talker = await member('subscriber');
+    const id = await open(talker, 'A long conversation');
+    await t.database.db.insert(supportMessages).values(
+      Array.from({ length: MAX_MEMBER_MESSAGES - 1 }, (_, i) => ({
+        requestId: id,
+        authorId: talker.id,
+        fromStaff: false,
+        internal: false,
+        body: `Message ${i}`,
+      })),
+    );
+    const before = await counts();
+    const refused = await call(talker, `/api/support/requests/${id}/messages`, 'POST', { body: 'One more' });
+    expect(refused.status).toBe(409);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toContain('open a new request');
+    const withFile = await send(talker, `/api/support/requests/${id}/messages`, [
+      { field: 'body', body: 'One more, with a file' },
+      { field: 'attachment', filename: 'a.png', body: PNG },
+    ]);
+    expect(withFile.status).toBe(409);
+    expect(await counts()).toEqual(before);
+    expect((await call(admin, `/api/support/requests/${id}/messages`, 'POST', { body: 'Staff can still answer.' })).status).toBe(201);
+  });
+
+  it('deletes the account and its rows even when a stored attachment cannot be removed (logged, never rolled back)', async () => {
+    const leaving = await member('free');
+    const res = await send(leaving, '/api/support/requests', [
+      { field: 'subject', body: 'Storage trouble' },
+      { field: 'message', body: 'Bye.' },
+      { field: 'attachment', filename: 'proof.png', body: PNG },
+    ]);
+    const { id } = (await res.json()) as { id: string };
+    const [row] = await t.database.db.select().from(supportMessages).where(eq(supportMessages.requestId, id));
+    // The object's file becomes a folder with something in it: removing it fails.
+    const { rm, mkdir, writeFile } = await import('node:fs/promises');
+    const object = path.join((t.config.uploads.supportStorage as { dir: string }).dir, row!.attachmentKey!);
+    await rm(object);
+    await mkdir(object);
+    await writeFile(path.join(object, 'stuck'), 'x');
+    try {
+      expect((await call(leaving, '/api/users/me', 'DELETE')).status).toBe(204);
+      expect(await t.database.db.select().from(supportRequests).where(eq(supportRequests.id, id))).toEqual([]);
+      expect(await t.database.db.select().from(profiles).where(eq(profiles.id, leaving.id))).toEqual([]);
+    } finally {
+      await rm(object, { recursive: true, force: true });
+    }
   });
 
   /** Rows of the desk's tables and objects in its storage area. */

@@ -35,6 +35,18 @@ export interface SniffedFile {
   size: number;
 }
 
+/**
+ * An ISO media file (MP4, QuickTime, HEIC, AVIF) starts with an `ftyp` box whose first four bytes are
+ * its size. file-type looks only for `ftyp` at byte 4, so `<!--ftypisom-->` followed by a web page
+ * passes as MP4: a valid HTML document, whose "size" reads as about 1 GB. A real first box is small
+ * and inside the head read; anything else is not one.
+ */
+function wellFormedBoxes(head: Buffer): boolean {
+  if (head.length < 8 || head.toString('latin1', 4, 8) !== 'ftyp') return true;
+  const size = head.readUInt32BE(0);
+  return size >= 8 && size <= head.length;
+}
+
 const invalid = (message: string, field: string) => new AppError('validation_failed', message, { fields: { [field]: [message] } });
 
 /** Reads `file`'s head, checks its type, and streams head + rest into `storage`. The rest is always consumed (or the stream errored). */
@@ -80,7 +92,7 @@ export async function storeSniffed(
     throw invalid('The file is empty.', field);
   }
   const type = await fileTypeFromBuffer(first);
-  if (!type || !allowed(type.mime)) {
+  if (!type || !allowed(type.mime) || !wellFormedBoxes(first)) {
     await drain();
     if (file.truncated) throw tooLarge();
     throw new AppError('unsupported_media_type', refusal, { fields: { [field]: [refusal] } });
