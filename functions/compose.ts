@@ -65,6 +65,7 @@ import { createCommunityAccess } from './community/access.ts';
 import { seedDemoCommunity } from './community/demo.ts';
 import { seedDemoNewsletter } from './newsletter/demo.ts';
 import { createCommunityService } from './community/service.ts';
+import { createMemberRenderer } from './content/member-renderer.ts';
 import { createCommunityPageReader } from './community/pages.ts';
 import { COMMUNITY_CHANNEL, createCommunityStore } from './community/store.ts';
 import { createCategoryAdmin } from './community/moderation/categories.ts';
@@ -128,6 +129,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
     const supportAttachments = createAttachments({
       storage: await pickStorage(config.uploads.supportStorage),
       maxBytes: ATTACHMENT_MAX_BYTES,
+      minBytesPerSecond: config.uploads.minBytesPerSecond,
     });
     const downloads = createFileService({
       tokens,
@@ -150,11 +152,14 @@ export async function createServices(config: Config, logger: Logger, options: Se
     const limiter = createRateLimitService(createRateLimitStore(db.db));
     const progress = createProgressService({ db: db.db, content });
     const communityAccess = createCommunityAccess({ content, gated });
+    // Members' posts are parsed on a thread of their own, each within a time limit (member-renderer.ts).
+    const memberRenderer = createMemberRenderer();
     const community = createCommunityService({
       db: db.db,
       access: communityAccess,
       limiter,
       cacheControl: sharedCacheControl(config.cdnStalenessSeconds),
+      renderPost: (source) => memberRenderer.render(source),
     });
     // Another instance's community write (or a missed notice): drop the visitors' serialised answers.
     const unlistenCommunity = await db.listen(COMMUNITY_CHANNEL, community.changed, community.changed);
@@ -214,7 +219,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
       settings: config.auth,
       logger,
     });
-    const users = createUserService({ db: db.db, outbox, adminEmails: config.auth.adminEmails });
+    const users = createUserService({ db: db.db, outbox, adminEmails: config.auth.adminEmails, logger });
     // Another instance's change to a profile (a payment, an admin's grant, a deletion): drop the cached copy.
     const unlistenProfiles = await db.listen(
       PROFILE_CHANNEL,
@@ -397,6 +402,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
         await eventNotices.stop();
         await newsletterSender.stop();
         await communityNotifications.mails.stop();
+        await memberRenderer.close();
         await mail.stop().catch((err: unknown) => logger.warn({ err }, 'mail shutdown failed'));
         await unlisten().catch(() => undefined);
         await unlistenProfiles().catch(() => undefined);

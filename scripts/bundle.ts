@@ -20,7 +20,8 @@ import { buildSite, needsBuild, ROOT } from './site-build.ts';
 
 /** How the bundle starts: the Dockerfile, compose.yaml and the host's config use these exact commands. */
 export const BUNDLE_COMMANDS = { web: ['node', 'functions/server.ts'], worker: ['node', 'functions/worker.ts'] } as const;
-const ENTRIES = ['functions/server.ts', 'functions/worker.ts'];
+/** The entry points, and the thread members' posts are rendered on (started by URL, so no import leads to it). */
+const ENTRIES = ['functions/server.ts', 'functions/worker.ts', 'functions/content/render-worker.ts'];
 const IMPORT =
   /(?:\bimport|\bexport)\s[^'"`]*?\bfrom\s*['"]((?:\.{1,2}\/|#shared\/)[^'"]+)['"]|\bimport\s*\(?\s*['"]((?:\.{1,2}\/|#shared\/)[^'"]+)['"]/g;
 /** package.json's `imports`: the shared modules every runtime reaches as `#shared/…`. */

@@ -1,6 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { renderMemberPost } from '../content/render.ts';
-import { bracketNesting, MAX_BRACKET_NESTING, MAX_TABLE_CELLS, PostBodySchema, tableCells } from './schema.ts';
+import {
+  bracketNesting as nestingOf,
+  linesOutsideCode,
+  MAX_BRACKET_NESTING,
+  MAX_TABLE_CELLS,
+  MAX_UNDERLINES,
+  tableCells as cellsOf,
+  underlines,
+} from './markdown-limits.ts';
+import { PostBodySchema } from './schema.ts';
+
+const bracketNesting = (text: string) => nestingOf(linesOutsideCode(text));
+const tableCells = (text: string) => cellsOf(linesOutsideCode(text));
 
 const table = (columns: number, rows: number, prefix = '') =>
   [`|${'h|'.repeat(columns)}`, `|${'-|'.repeat(columns)}`, ...Array.from({ length: rows }, () => `|${'c|'.repeat(columns)}`)]
@@ -36,6 +48,32 @@ describe('tableCells', () => {
     expect(tableCells(table(3, 2))).toBe(9);
     expect(tableCells('no tables | here\njust a pipe')).toBe(0);
     expect(tableCells(`\`\`\`\n${table(100, 100)}\n\`\`\``)).toBe(0);
+  });
+});
+
+describe('linesOutsideCode', () => {
+  it('leaves out fenced code, closed by a fence of its character at least as long, or running to the end', () => {
+    expect(linesOutsideCode('a\n```js\ncode\n```\nb')).toEqual(['a', 'b']);
+    expect(linesOutsideCode('a\n````\n```\nstill code\n````\nb')).toEqual(['a', 'b']);
+    expect(linesOutsideCode('a\n~~~\n```\n~~~\nb')).toEqual(['a', 'b']);
+    expect(linesOutsideCode('a\n```\nnever closed\nmore')).toEqual(['a']);
+    expect(linesOutsideCode('    ```\nindented four: not a fence')).toEqual(['    ```', 'indented four: not a fence']);
+  });
+
+  it('takes one pass however the fences and delimiter rows are shaped', () => {
+    // Shapes that made the earlier patterns backtrack (seconds of the server's thread before the rate limit).
+    const fences = `${'`'.repeat(10_000)}\n${'a\n'.repeat(4_900)}`;
+    expect(linesOutsideCode(fences)).toEqual([]);
+    expect(tableCells(`-${' '.repeat(19_990)}|x`)).toBe(0);
+  });
+});
+
+describe('underlines', () => {
+  it('counts lines of only = or -, which the parser rebuilds its tokens at', () => {
+    expect(underlines(linesOutsideCode('Title\n=====\n\nSub\n---\n> q\n> ==\n```\n---\n```'))).toBe(3);
+    expect(PostBodySchema.safeParse('a\n-\n'.repeat(MAX_UNDERLINES)).success).toBe(true);
+    const many = PostBodySchema.safeParse('a\n-\n'.repeat(MAX_UNDERLINES + 1));
+    expect(many.error?.issues[0]?.message).toContain(`at most ${MAX_UNDERLINES} lines of only = or -`);
   });
 });
 

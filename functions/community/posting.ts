@@ -8,7 +8,6 @@
  * caller below the level hears 401 or 403 whatever the body holds.
  */
 import { isStaff } from '#shared/access.ts';
-import { renderMemberPost } from '../content/render.ts';
 import type { RateLimitService } from '../platform/abuse/service.ts';
 import type { Db } from '../platform/db/client.ts';
 import { AppError } from '../platform/errors.ts';
@@ -29,6 +28,12 @@ export const NEW_ACCOUNT_MS = 7 * 24 * 3600 * 1000;
 export const TRUSTED_POSTS = 3;
 const LINK = /<a\s[^>]*href=/i;
 
+/** A post ready to write: its HTML, and whether it shows or waits for staff. */
+interface Prepared {
+  html: string;
+  status: 'visible' | 'held';
+}
+
 export interface Written {
   id: string;
   status: PostRow['status'];
@@ -45,9 +50,11 @@ export interface PostingDeps {
   accountCreatedAt: (userId: string) => Promise<Date | undefined>;
   /** Called after every write that changes what lists show (the visitors' kept answers go). */
   changed: () => void;
+  /** A member's Markdown as sanitised HTML, rendered off the server's thread (content/member-renderer.ts). */
+  renderPost: (source: string) => Promise<string>;
 }
 
-export function createCommunityPosting({ db, access, limiter, clock, authorsOf, accountCreatedAt, changed }: PostingDeps) {
+export function createCommunityPosting({ db, access, limiter, clock, authorsOf, accountCreatedAt, changed, renderPost }: PostingDeps) {
   const store = createCommunityStore(db);
 
   async function categoryOf(slug: string): Promise<CategoryRow> {
@@ -73,14 +80,10 @@ export function createCommunityPosting({ db, access, limiter, clock, authorsOf, 
   }
 
   /** What every post asks before it is written: no suspension, within the limits, renderable. */
-  async function prepare(
-    viewer: Viewer,
-    body: string,
-    limits: (typeof POST_LIMIT)[],
-  ): Promise<{ html: string; status: 'visible' | 'held' }> {
+  async function prepare(viewer: Viewer, body: string, limits: (typeof POST_LIMIT)[]): Promise<Prepared> {
     await assertNotSuspended(viewer);
     await limiter.enforce(limits.map((l) => [l, viewer.id]));
-    const html = renderMemberPost(body);
+    const html = await renderPost(body);
     return { html, status: await statusFor(viewer, html) };
   }
 
@@ -103,10 +106,10 @@ export function createCommunityPosting({ db, access, limiter, clock, authorsOf, 
     return found;
   }
 
-  async function addReply(viewer: Viewer, thread: ThreadRow, body: string): Promise<Written> {
+  async function addReply(viewer: Viewer, thread: ThreadRow, body: string, prepared?: Prepared): Promise<Written> {
     if (thread.status !== 'visible') throw new AppError('conflict', 'This thread is not open for replies.');
     if (thread.locked && !isStaff(viewer.role)) throw new AppError('conflict', 'This thread is locked.');
-    const { html, status } = await prepare(viewer, body, [POST_LIMIT]);
+    const { html, status } = prepared ?? (await prepare(viewer, body, [POST_LIMIT]));
     const post = await db.transaction((tx) =>
       createCommunityStore(tx).createReply({ threadId: thread.id, authorId: viewer.id, body, html, status }),
     );
@@ -143,8 +146,10 @@ export function createCommunityPosting({ db, access, limiter, clock, authorsOf, 
     async comment(viewer: Viewer, where: CommentsPlace, text: () => Promise<string>): Promise<Written & { threadId: string }> {
       const target = await access.commentsOf(viewer, where);
       const body = await text();
+      // Suspension, limits and rendering first: a refused first comment leaves no thread behind.
+      const prepared = await prepare(viewer, body, [POST_LIMIT]);
       const thread = await db.transaction((tx) => createCommunityStore(tx).commentsThread(target.contentId, target.title));
-      return { ...(await addReply(viewer, thread, body)), threadId: thread.id };
+      return { ...(await addReply(viewer, thread, body, prepared)), threadId: thread.id };
     },
 
     /** PATCH /api/community/posts/{id}: the member's own post, new text (marked edited; held again when the hold rule says so). */
@@ -155,8 +160,10 @@ export function createCommunityPosting({ db, access, limiter, clock, authorsOf, 
       const { html, status } = await prepare(viewer, body, [EDIT_LIMIT]);
       const edited = await db.transaction(async (tx) => {
         const txStore = createCommunityStore(tx);
-        // A visible post that gains a link is held again, as a new one would be.
-        if (post.status === 'visible' && status === 'held') await txStore.holdPost(post.id);
+        // A visible post that gains a link is held again, as a new one would be. Asked of the row as it
+        // is now (holdPost changes only a visible post), not as it was read before the text rendered:
+        // an approval in between must not let the new links through unheld.
+        if (status === 'held') await txStore.holdPost(post.id);
         return txStore.editPost(post.id, viewer.id, { body, html });
       });
       if (!edited) throw new AppError('conflict', 'This post was deleted.');

@@ -48,6 +48,8 @@ export interface CommunityServiceDeps {
   limiter: RateLimitService;
   /** The public answers' Cache-Control (the shared policy). */
   cacheControl: string;
+  /** A member's Markdown as sanitised HTML, off the server's thread (content/member-renderer.ts). */
+  renderPost: (source: string) => Promise<string>;
   clock?: () => Date;
 }
 
@@ -86,7 +88,7 @@ export interface SearchAnswer {
 
 const readerOf = (viewer: Viewer | undefined): Reader => ({ id: viewer?.id, staff: isStaff(viewer?.role) });
 
-export function createCommunityService({ db, access, limiter, cacheControl, clock = () => new Date() }: CommunityServiceDeps) {
+export function createCommunityService({ db, access, limiter, cacheControl, renderPost, clock = () => new Date() }: CommunityServiceDeps) {
   const store = createCommunityStore(db);
   const directory = memberDirectory(db);
   let categoriesAnswer: Promise<CachedAnswer<{ items: Category[] }>> | undefined;
@@ -163,6 +165,7 @@ export function createCommunityService({ db, access, limiter, cacheControl, cloc
     authorsOf,
     accountCreatedAt: async (id) => (await directory.byIds([id]))[0]?.createdAt,
     changed,
+    renderPost,
   });
 
   return {

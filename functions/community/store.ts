@@ -32,6 +32,9 @@ import {
 } from './tables.ts';
 
 /** Where a change to what the community's lists show is announced to every instance (compose.ts listens). */
+
+/** How much of a post a search excerpt is cut from. */
+const EXCERPT_SOURCE_CHARS = 2000;
 export const COMMUNITY_CHANNEL = 'community_changed';
 
 /** A keyset position in a thread list: the last row's pin, `last_post_at` (µs) and id. */
@@ -186,21 +189,22 @@ export async function withdrawPost(tx: DbOrTx, postId: string, status: 'hidden' 
 
 /**
  * Makes a held or hidden thread visible: a held one through its opener (`publishPost`, which opens
- * the thread), a hidden one as it was. Undefined when the thread is unknown or not held or hidden.
+ * the thread), a hidden one as it was, unless its opener still waits for approval: a held thread
+ * staff hid and then unhid goes back to held, so its title never shows unapproved. Undefined when
+ * the thread is unknown or not held or hidden.
  */
 export async function publishThread(tx: DbOrTx, threadId: string): Promise<ThreadRow | undefined> {
   const before = await lockThread(tx, threadId);
   if (!before || (before.status !== 'held' && before.status !== 'hidden')) return undefined;
-  if (before.status === 'held') {
-    const [opener] = await tx
-      .select({ id: communityPosts.id })
-      .from(communityPosts)
-      .where(and(eq(communityPosts.threadId, threadId), eq(communityPosts.isOpener, true)));
-    if (opener) await publishPost(tx, opener.id);
-  }
+  const [opener] = await tx
+    .select({ id: communityPosts.id, status: communityPosts.status })
+    .from(communityPosts)
+    .where(and(eq(communityPosts.threadId, threadId), eq(communityPosts.isOpener, true)));
+  if (before.status === 'held' && opener) await publishPost(tx, opener.id);
+  const unapproved = before.status === 'hidden' && opener?.status === 'held';
   const [thread] = await tx
     .update(communityThreads)
-    .set({ status: 'visible', updatedAt: sql`now()` })
+    .set({ status: unapproved ? 'held' : 'visible', updatedAt: sql`now()` })
     .where(eq(communityThreads.id, threadId))
     .returning();
   await notifyChanged(tx);
@@ -448,7 +452,8 @@ export function createCommunityStore(db: DbOrTx) {
           micros: micros(p.createdAt),
           categorySlug: communityCategories.slug,
           categoryName: communityCategories.name,
-          excerpt: sql<string>`ts_headline('english', ${p.body}, ${query}, 'StartSel="",StopSel="",MaxWords=30,MinWords=12')`,
+          // From the post's first 2,000 characters: the highlighter's cost grows with the square of what it reads.
+          excerpt: sql<string>`ts_headline('english', left(${p.body}, ${EXCERPT_SOURCE_CHARS}), ${query}, 'StartSel="",StopSel="",MaxWords=30,MinWords=12')`,
         })
         .from(p)
         .innerJoin(t, eq(t.id, p.threadId))

@@ -121,8 +121,16 @@ const MEMBER_SANITIZE: sanitizeHtml.IOptions = {
  * the same limits and the same `BodyRenderError` as every body.
  */
 export function renderMemberPost(source: string): string {
-  return renderWith(source, 'markdown', MEMBER_SANITIZE);
+  const html = renderWith(source, 'markdown', MEMBER_SANITIZE);
+  // Markdown can multiply: a reference link repeats its whole address at every use, footnotes and
+  // bare addresses grow too. A post is stored and served as HTML, so what it may become is bounded.
+  if (html.length > MAX_MEMBER_HTML) throw new BodyRenderError(MEMBER_HTML_MESSAGE);
+  return html;
 }
+
+/** The most HTML one member's post may render to (a 20,000-character post of links and tables stays far below). */
+export const MAX_MEMBER_HTML = 128 * 1024;
+const MEMBER_HTML_MESSAGE = 'This post would be too long once displayed: use fewer repeated links, footnotes or table cells.';
 
 /**
  * Renders a body to sanitised HTML. MDX is run with no components and no imports (a body that

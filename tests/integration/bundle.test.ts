@@ -106,6 +106,14 @@ async function exercise(url: string) {
   const body = await fetch(`${url}/api/content/blogs/${PREMIUM_ARTICLE}/body`, { headers: { authorization: `Bearer ${token}` } });
   expect(body.status).toBe(200);
   expect(((await body.json()) as Answer<Api['gated']['blogs'][':slug']['body']['$get']>).html.length).toBeGreaterThan(500);
+  // A community reply is rendered on the members' renderer thread, a file no import leads to.
+  const { items } = (await (await fetch(`${url}/api/community/threads?category=general`)).json()) as { items: { id: string }[] };
+  const reply = await fetch(`${url}/api/community/threads/${items[0]!.id}/replies`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ body: '**Rendered** by the bundle' }),
+  });
+  expect(reply.status).toBe(201);
   expect((await fetch(`${url}/readyz`)).status).toBe(200);
 }
 

@@ -30,6 +30,8 @@ const ACCOUNTS: Record<string, { role: Role; accessLevel: AccessLevel }> = {
   pat: { role: 'member', accessLevel: 'premium' },
   newbie: { role: 'member', accessLevel: 'free' },
   newbie2: { role: 'member', accessLevel: 'free' },
+  newbie3: { role: 'member', accessLevel: 'free' },
+  newbie4: { role: 'member', accessLevel: 'free' },
 };
 const ADMIN = '/api/admin/community';
 const FREE_ARTICLE = 'local-seo-playbook-baltimore';
@@ -136,6 +138,28 @@ describe.each(DATABASE_KINDS)('community moderation on %s', (kind) => {
       (await list(undefined, 'general')).items.map((i) => i.id),
       'the visitors’ cached page too',
     ).toContain(held.id);
+  });
+
+  it('lists the queue longest waiting first, and a held thread hidden then unhidden goes back to waiting', async () => {
+    const { id: threadId } = await startThread('alice', 'general', 'Queue order', 'Plain.');
+    const newer = await reply('newbie3', threadId, 'Now: <https://now.example.com>');
+    const older = await startThread('newbie4', 'general', 'Unapproved title', 'Days ago: <https://old.example.com>');
+    expect([newer.status, older.status]).toEqual(['held', 'held']);
+    await t.database.db
+      .update(communityPosts)
+      .set({ createdAt: new Date(Date.now() - 5 * 86_400_000) })
+      .where(and(eq(communityPosts.threadId, older.id), eq(communityPosts.isOpener, true)));
+    const ids = (await queue()).map((i) => i.thread.id);
+    expect(ids.indexOf(older.id)).toBeGreaterThanOrEqual(0);
+    expect(ids.indexOf(older.id)).toBeLessThan((await queue()).findIndex((i) => i.post.id === newer.id));
+
+    await json(act('admin', 'threads', older.id, { action: 'hide' }), 200);
+    await json(act('admin', 'threads', older.id, { action: 'unhide' }), 200);
+    expect((await list(undefined, 'general')).items.map((i) => i.id)).not.toContain(older.id);
+    expect((await list('bob', 'general')).items.map((i) => i.id)).not.toContain(older.id);
+    expect((await as('bob', `/api/community/threads/${older.id}`)).status).toBe(404);
+    expect((await as('bob', `/api/community/threads/${older.id}/replies`, 'POST', { body: 'x' })).status).toBe(404);
+    expect((await queue()).map((i) => i.thread.id)).toContain(older.id);
   });
 
   it('queues reported posts; hide takes one out of members’ views and the search, unhide brings it back, delete empties it', async () => {

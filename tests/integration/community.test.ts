@@ -218,6 +218,14 @@ describe.each(DATABASE_KINDS)('the community on %s', (kind) => {
     expect(hit).toMatchObject({ title: 'Lounge talk', category: { slug: slug('lounge') } });
     expect(hit!.excerpt).toContain(word);
     expect((await call(free, '/search?q=')).status).toBe(422);
+    // Past eight words the rest of a query is dropped (the excerpt's cost grows with each word): a ninth matching nothing changes nothing.
+    const long = encodeURIComponent(`${word} ${'xa '.repeat(50)}`);
+    expect((await json<SearchAnswer>(call(undefined, `/search?q=${long}`))).items.map((i) => i.threadId)).toEqual([]);
+    expect(
+      (
+        await json<SearchAnswer>(call(undefined, `/search?q=${encodeURIComponent(`${word} ${'again '.repeat(7)}nowhere${kind}`)}`))
+      ).items.map((i) => i.threadId),
+    ).toEqual([open]);
   });
 
   it('opens an article’s and a lesson’s comments to exactly those who may read the body', async () => {
@@ -322,6 +330,10 @@ describe.each(DATABASE_KINDS)('the community on %s', (kind) => {
     await t.database.db.insert(communityMembers).values({ userId: suspended.id, suspendedAt: new Date(), suspendedReason: 'spam' });
     expect((await call(suspended, '/threads', 'POST', { category: slug('members'), title: 'x', body: 'y' })).status).toBe(403);
     expect((await call(suspended, `/threads/${id}/replies`, 'POST', { body: 'y' })).status).toBe(403);
+    // A refused first comment leaves no comments thread behind.
+    const article = await t.services.content.create('blog', makeBlogInput({ accessLevel: 'free' }));
+    expect((await call(suspended, `/comments/blogs/${article.slug}`, 'POST', { body: 'y' })).status).toBe(403);
+    expect((await json<CommentsPage>(call(suspended, `/comments/blogs/${article.slug}`))).thread).toBeNull();
     expect((await json<ThreadPage>(call(suspended, `/threads/${id}`))).thread.canReply).toBe(false);
     // A suspension that ended lets them post again.
     await t.database.db

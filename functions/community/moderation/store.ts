@@ -118,7 +118,7 @@ export function createModerationStore(db: DbOrTx) {
             or(eq(communityPosts.status, 'held'), sql`exists (select 1 from ${communityReports} where ${openReports})`),
           ),
         )
-        .orderBy(sql`4 asc`, asc(communityPosts.id))
+        .orderBy(asc(waitingSince), asc(communityPosts.id))
         .limit(limit);
       // The driver hands `least(…)` back as text on some paths: one type for the service.
       return rows.map((row) => ({ ...row, waitingSince: new Date(row.waitingSince) }));
