@@ -70,6 +70,13 @@ describe.each(DATABASE_KINDS)('newsletter issues on %s', (kind) => {
   afterAll(() => t?.close());
 
   const api = callerOf(() => t.app, tokens);
+  const profileOf = async (who: string) =>
+    (
+      await t.database.db
+        .select()
+        .from(profiles)
+        .where(eq(profiles.email, address(who)))
+    )[0]!;
   const json = async <T>(res: Response | Promise<Response>) => (await (await res).json()) as T;
   const draft = async (overrides: Record<string, unknown> = {}) => {
     const input = {
@@ -403,12 +410,7 @@ describe.each(DATABASE_KINDS)('newsletter issues on %s', (kind) => {
   });
 
   it("seeds the demo's past issues once, sent to nobody, into the archive with their bodies gated", async () => {
-    const editor = (
-      await t.database.db
-        .select()
-        .from(profiles)
-        .where(eq(profiles.email, address('editor')))
-    )[0]!;
+    const editor = await profileOf('editor');
     const queued = (await t.database.db.select().from(emails)).length;
     await seedDemoNewsletter(t.database.db, editor.id);
     await seedDemoNewsletter(t.database.db, editor.id);
@@ -431,12 +433,7 @@ describe.each(DATABASE_KINDS)('newsletter issues on %s', (kind) => {
     await t.database.db.insert(newsletterSubscribers).values(readers.map((email) => ({ email, status: 'confirmed' as const })));
     const capped = await createTestApp(kind, t.database, { NEWSLETTER_RATE_PER_MINUTE: '2' });
     try {
-      const editor = (
-        await t.database.db
-          .select()
-          .from(profiles)
-          .where(eq(profiles.email, address('editor')))
-      )[0]!;
+      const editor = await profileOf('editor');
       const viewer = { id: editor.id, email: editor.email, role: editor.role, accessLevel: editor.accessLevel };
       const { id } = await capped.services.newsletterIssues.create(viewer, {
         subject: 'Rated notes',
@@ -457,12 +454,7 @@ describe.each(DATABASE_KINDS)('newsletter issues on %s', (kind) => {
   it("exports a member's copies and anonymises them with the account, keeping the suppression and the issue's account", async () => {
     const data = await json<Record<string, unknown>>(api('premium-default', '/api/users/me/export'));
     expect((data.newsletterCopies as unknown[]).length).toBe(3);
-    const id = (
-      await t.database.db
-        .select()
-        .from(profiles)
-        .where(eq(profiles.email, address('premium-default')))
-    )[0]!.id;
+    const { id } = await profileOf('premium-default');
     const before = await copiesOf(sentId);
     await t.services.users.deleteMe({ id, email: address('premium-default'), role: 'member', accessLevel: 'premium' });
     expect(
