@@ -220,11 +220,18 @@ export async function createServices(config: Config, logger: Logger, options: Se
       logger,
     });
     const users = createUserService({ db: db.db, outbox, adminEmails: config.auth.adminEmails, logger });
-    // Another instance's change to a profile (a payment, an admin's grant, a deletion): drop the cached copy.
+    // A change to a profile on any instance (a payment, an admin's grant, a new name, a deletion): drop
+    // the cached copy, and the community's kept visitors' answers, which name posts' authors.
     const unlistenProfiles = await db.listen(
       PROFILE_CHANNEL,
-      (id) => users.forget(id),
-      () => users.forgetAll(),
+      (id) => {
+        users.forget(id);
+        community.changed();
+      },
+      () => {
+        users.forgetAll();
+        community.changed();
+      },
     );
     const inbox = createWebhookInbox(db.db, logger);
     const payments = pickPaymentProvider(config, {

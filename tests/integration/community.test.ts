@@ -318,6 +318,24 @@ describe.each(DATABASE_KINDS)('the community on %s', (kind) => {
     expect((await json<ThreadPage>(call(staff, `/threads/${id}`))).thread.status).toBe('hidden');
   });
 
+  it('names authors in the visitors’ kept lists as they are now, after a rename', async () => {
+    const author = await member('free');
+    const { id } = await startThread(author, 'open', 'Who wrote this?');
+    const authorIn = async () =>
+      (await json<ListAnswer>(call(undefined, `/threads?category=${slug('open')}`))).items.find((i) => i.id === id)?.author?.name;
+    // Once the thread's own change notice has come back (Postgres delivers it a moment later), the
+    // visitors' answer is kept.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await authorIn()).not.toBe('Renamed Person');
+    const renamed = await t.app.request('/api/users/me', {
+      method: 'PATCH',
+      headers: { ...author.headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Renamed Person' }),
+    });
+    expect(renamed.status).toBe(200);
+    await expect.poll(authorIn, { timeout: 5_000 }).toBe('Renamed Person');
+  });
+
   it('limits threads per account and refuses a suspended member', async () => {
     const busy = await member('free');
     for (let i = 0; i < 5; i += 1) await startThread(busy, 'members', `Busy ${i}`);
