@@ -32,6 +32,7 @@ const ACCOUNTS: Record<string, { role: Role; accessLevel: AccessLevel }> = {
   newbie2: { role: 'member', accessLevel: 'free' },
   newbie3: { role: 'member', accessLevel: 'free' },
   newbie4: { role: 'member', accessLevel: 'free' },
+  newbie5: { role: 'member', accessLevel: 'free' },
 };
 const ADMIN = '/api/admin/community';
 const FREE_ARTICLE = 'local-seo-playbook-baltimore';
@@ -65,7 +66,7 @@ describe.each(DATABASE_KINDS)('community moderation on %s', (kind) => {
     json<WrittenJson>(as(who, '/api/community/threads', 'POST', { category, title, body }), 201);
   const reply = async (who: string, threadId: string, body: string) =>
     json<WrittenJson>(as(who, `/api/community/threads/${threadId}/replies`, 'POST', { body }), 201);
-  const act = (who: string, what: 'posts' | 'threads', id: string, body: Record<string, string>) =>
+  const act = (who: string, what: 'posts' | 'threads', id: string, body: Record<string, string | null>) =>
     as(who, `${ADMIN}/${what}/${id}`, 'POST', body);
   const queue = async () => (await json<QueueJson>(as('admin', `${ADMIN}/queue`), 200)).items;
   const search = async (who: string, q: string) =>
@@ -160,6 +161,19 @@ describe.each(DATABASE_KINDS)('community moderation on %s', (kind) => {
     expect((await as('bob', `/api/community/threads/${older.id}`)).status).toBe(404);
     expect((await as('bob', `/api/community/threads/${older.id}/replies`, 'POST', { body: 'x' })).status).toBe(404);
     expect((await queue()).map((i) => i.thread.id)).toContain(older.id);
+  });
+
+  it('refuses to approve a held post its author edited since staff read it', async () => {
+    const { id: threadId } = await startThread('alice', 'general', 'Edited while waiting', 'Plain.');
+    const held = await reply('newbie5', threadId, 'First: <https://first.example.com>');
+    const seen = (await queue()).find((i) => i.post.id === held.id)!.post.editedAt;
+    expect(seen).toBeNull();
+    await json(as('newbie5', `/api/community/posts/${held.id}`, 'PATCH', { body: 'Now: <https://other.example.com>' }), 200);
+    const stale = await act('admin', 'posts', held.id, { action: 'approve', seen });
+    expect(stale.status).toBe(409);
+    const fresh = (await queue()).find((i) => i.post.id === held.id)!.post.editedAt;
+    expect(fresh).not.toBeNull();
+    await json(act('admin', 'posts', held.id, { action: 'approve', seen: fresh }), 200);
   });
 
   it('queues reported posts; hide takes one out of members’ views and the search, unhide brings it back, delete empties it', async () => {

@@ -27,7 +27,11 @@ export type ReportInput = z.infer<typeof ReportSchema>;
 
 /** `POST /api/admin/community/posts/{id}`. */
 export const PostActionSchema = z
-  .object({ action: z.enum(POST_ACTIONS, { error: `action must be one of ${POST_ACTIONS.join(', ')}` }) })
+  .object({
+    action: z.enum(POST_ACTIONS, { error: `action must be one of ${POST_ACTIONS.join(', ')}` }),
+    /** The post's `editedAt` as staff read it (null: never edited): an approval of text edited since is refused. */
+    seen: z.iso.datetime({ offset: true, error: 'seen must be the post’s editedAt' }).nullable().optional(),
+  })
   .strict();
 export type PostActionInput = z.infer<typeof PostActionSchema>;
 

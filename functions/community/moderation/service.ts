@@ -64,6 +64,10 @@ const RESOLUTION: Record<PostAction, string> = {
   dismiss: 'dismiss',
 };
 
+/** Whether the `editedAt` staff saw (ISO, or null for never) is the post's. */
+const sameInstant = (seen: string | null, editedAt: Date | null) =>
+  seen === null ? editedAt === null : editedAt !== null && new Date(seen).getTime() === editedAt.getTime();
+
 export function createModerationService({ db, limiter, canRead, content, onChange }: ModerationDeps) {
   const store = createModerationStore(db);
   const changed = () => onChange?.();
@@ -124,7 +128,7 @@ export function createModerationService({ db, limiter, canRead, content, onChang
     },
 
     /** Staff's action on one post; 404 unknown, 409 when the action does not apply to its state. */
-    async actOnPost(actor: Viewer, postId: string, { action }: PostActionInput) {
+    async actOnPost(actor: Viewer, postId: string, { action, seen }: PostActionInput) {
       const result = await db.transaction(async (tx) => {
         const inTx = createModerationStore(tx);
         const place = await inTx.postInPlace(postId, { lock: true });
@@ -132,6 +136,9 @@ export function createModerationService({ db, limiter, canRead, content, onChang
         const { post, thread } = place;
         const move = POST_MOVES[action];
         if (!move.from.includes(post.status)) throw new AppError('conflict', move.conflict);
+        // Staff approve the text they read: one its author edited since is read again first.
+        if (action === 'approve' && seen !== undefined && !sameInstant(seen, post.editedAt))
+          throw new AppError('conflict', 'This post was edited since you opened it. Read it again before approving it.');
         const reports = await inTx.resolveReports(post.id, actor.id, RESOLUTION[action]);
         if (action === 'dismiss' && reports === 0) throw new AppError('conflict', 'This post has no open reports.');
         const changes = !(action === 'approve' && post.status === 'visible') && action !== 'dismiss';

@@ -65,7 +65,7 @@ export function ModerationItem({ item, onDone }: { item: QueueItem; onDone: () =
   async function act(action: PostAction) {
     confirm.current?.close();
     setBusy(action);
-    const result = await actOnPost(post.id, action);
+    const result = await actOnPost(post.id, action, post.editedAt);
     setBusy(null);
     if (!result.ok) {
       toast({ title: 'Error', description: failureText(result, 'The post could not be changed.'), variant: 'destructive' });

@@ -24,8 +24,9 @@ export interface CategoryFields {
 
 export const loadQueue = (signal?: AbortSignal) => call((o) => admin.queue.$get({}, o), { signal });
 
-export const actOnPost = (id: string, action: PostAction) =>
-  call((o) => admin.posts[':id'].$post({ param: { id } }, o), { body: { action } });
+/** `seen`: the post's `editedAt` as shown (an approval of text edited since is refused with 409). */
+export const actOnPost = (id: string, action: PostAction, seen: string | null) =>
+  call((o) => admin.posts[':id'].$post({ param: { id } }, o), { body: { action, seen } });
 
 export const actOnThread = (id: string, action: ThreadAction, category?: string) =>
   call((o) => admin.threads[':id'].$post({ param: { id } }, o), { body: { action, ...(category ? { category } : {}) } });

@@ -136,7 +136,7 @@ function MoveControl({ current, busy, onMove }: { current: string; busy: boolean
 }
 
 export function StaffPostControls({ post, onDone }: { post: Post; onDone: () => void }) {
-  const { busy, act } = useAction<PostAction>(POST_DONE, (action) => moderatePost(post.id, action), onDone);
+  const { busy, act } = useAction<PostAction>(POST_DONE, (action) => moderatePost(post.id, action, post.editedAt), onDone);
   const [confirming, setConfirming] = useState(false);
   if (post.status === 'deleted') return null;
   return (

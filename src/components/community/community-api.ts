@@ -140,8 +140,9 @@ export function moderateThread(id: string, action: ThreadAction, category?: stri
 }
 
 /** Staff: an action on a post. */
-export function moderatePost(id: string, action: PostAction) {
-  return sent((o) => api.communityAdmin.posts[':id'].$post(at(id), o), { action });
+/** `seen`: the post's `editedAt` as shown (an approval of text edited since is refused with 409). */
+export function moderatePost(id: string, action: PostAction, seen: string | null) {
+  return sent((o) => api.communityAdmin.posts[':id'].$post(at(id), o), { action, seen });
 }
 
 /** Mail about replies in a thread the member follows, on or off. */
