@@ -41,6 +41,10 @@ describe('tableCells', () => {
       table(3, 4, '> '),
       `- item\n\n${table(2, 3, '  ')}`,
       `${table(3, 2)}\n# A heading ends it\nmore text`,
+      `* item\n\n${table(2, 3, '  ')}`,
+      `* ${table(3, 2).split('\n').join('\n  ')}`,
+      `+ ${table(2, 2).split('\n').join('\n  ')}`,
+      `1. ${table(2, 2).split('\n').join('\n   ')}`,
       `| a | b |\n|---|---|\n|\n|\n|\n`,
       `a | b\n--|--\nc | d`,
     ];
@@ -58,6 +62,9 @@ describe('linesOutsideCode', () => {
     expect(linesOutsideCode('a\n~~~\n```\n~~~\nb')).toEqual(['a', 'b']);
     expect(linesOutsideCode('a\n```\nnever closed\nmore')).toEqual(['a']);
     expect(linesOutsideCode('    ```\nindented four: not a fence')).toEqual(['    ```', 'indented four: not a fence']);
+    // A backtick "fence" with a backtick after it is inline code: what follows is still Markdown.
+    expect(linesOutsideCode('```js``` inline\n**counted**')).toEqual(['```js``` inline', '**counted**']);
+    expect(linesOutsideCode('~~~ info `with` ticks\ncode\n~~~\nb')).toEqual(['b']);
   });
 
   it('takes one pass however the fences and delimiter rows are shaped', () => {

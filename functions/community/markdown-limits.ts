@@ -32,7 +32,10 @@ export const MAX_TABLE_CELLS = 5_000;
  */
 export const MAX_UNDERLINES = 100;
 
-/** A fence opening at a line's start (at most three spaces in), and its closing line. */
+/**
+ * A fence opening at a line's start (at most three spaces in), and its closing line. After a
+ * backtick fence the info string holds no backtick (CommonMark): "```js```" is inline code, not a fence.
+ */
 const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})/;
 const FENCE_CLOSE = /^ {0,3}(`{3,}|~{3,})[ \t]*$/;
 
@@ -49,7 +52,8 @@ export function linesOutsideCode(text: string): string[] {
       if (close && close[0] === fence[0] && close.length >= fence.length) fence = undefined;
       continue;
     }
-    fence = FENCE_OPEN.exec(line)?.[1];
+    const open = FENCE_OPEN.exec(line);
+    fence = open && !(open[1]![0] === '`' && line.includes('`', open[0].length)) ? open[1] : undefined;
     if (!fence) kept.push(line);
   }
   return kept;
@@ -83,8 +87,8 @@ function content(line: string): string {
 /** A table's delimiter row (`|---|:-:|`, in a quote or after a list marker too): its columns; 0 for any other line. */
 function delimiterColumns(line: string): number {
   let rest = content(line);
-  const ordered = /^\d{1,9}[.)][ \t]/.exec(rest);
-  if (ordered) rest = rest.slice(ordered[0].length);
+  const marker = /^(?:[*+-]|\d{1,9}[.)])[ \t]/.exec(rest);
+  if (marker) rest = rest.slice(marker[0].length);
   if (!rest.includes('|') || !/^[ \t|:-]+$/.test(rest)) return 0;
   return rest.split('|').filter((cell) => cell.includes('-')).length;
 }

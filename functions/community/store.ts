@@ -32,10 +32,10 @@ import {
 } from './tables.ts';
 
 /** Where a change to what the community's lists show is announced to every instance (compose.ts listens). */
+export const COMMUNITY_CHANNEL = 'community_changed';
 
 /** How much of a post a search excerpt is cut from. */
 const EXCERPT_SOURCE_CHARS = 2000;
-export const COMMUNITY_CHANNEL = 'community_changed';
 
 /** A keyset position in a thread list: the last row's pin, `last_post_at` (µs) and id. */
 export interface ThreadCursor {

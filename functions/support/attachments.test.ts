@@ -1,5 +1,10 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { attachmentDisposition, cleanFileName, nameForType } from './attachments.ts';
+import { tempDir } from '../../tests/support/temp.ts';
+import { createLocalStorage } from '../platform/storage/local.ts';
+import { attachmentDisposition, cleanFileName, createAttachments, nameForType } from './attachments.ts';
 
 describe('attachment names', () => {
   it('keeps a name whose extension names the sniffed type, and adds the type to any other', () => {
@@ -29,5 +34,19 @@ describe('attachment names', () => {
       `attachment; filename="O_Brien__1__.pdf"; filename*=UTF-8''O%27Brien%20%281%29%2A.pdf`,
     );
     expect(attachmentDisposition('résumé.pdf')).toBe(`attachment; filename="r_sum_.pdf"; filename*=UTF-8''r%C3%A9sum%C3%A9.pdf`);
+  });
+});
+
+describe('removing attachments', () => {
+  it('removes every one it can, and then says which could not be removed', async () => {
+    const dir = await tempDir('attachments-remove');
+    const storage = createLocalStorage({ dir });
+    const attachments = createAttachments({ storage, maxBytes: 1024 });
+    // The first key's file is a folder with something in it: deleting it fails.
+    await mkdir(path.join(dir, 'stuck.png'));
+    await writeFile(path.join(dir, 'stuck.png', 'inside'), 'x');
+    await storage.put(Readable.from([Buffer.from('png')]), { key: 'good.png', contentType: 'image/png' });
+    await expect(attachments.remove(['stuck.png', 'good.png'])).rejects.toThrow('1 of 2 attachments could not be removed');
+    expect(await storage.stat('good.png')).toBeUndefined();
   });
 });

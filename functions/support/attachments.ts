@@ -175,9 +175,11 @@ export function createAttachments({
     /** An attachment's size and type, or undefined when the object is gone. */
     stat: (key: string) => storage.stat(key),
 
-    /** Removes attachments (a refused message, a deleted account); missing ones are fine. */
+    /** Removes attachments (a refused message, a deleted account); missing ones are fine. One that fails does not stop the rest. */
     async remove(keys: string[]): Promise<void> {
-      for (const key of keys) await storage.delete(key);
+      const failed: unknown[] = [];
+      for (const key of keys) await storage.delete(key).catch((err: unknown) => failed.push(err));
+      if (failed.length > 0) throw new AggregateError(failed, `${failed.length} of ${keys.length} attachments could not be removed`);
     },
   };
 }

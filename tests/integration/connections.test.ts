@@ -14,7 +14,7 @@ import { DEMO_PASSWORD } from '../../functions/users/demo.ts';
 import type { SessionAnswer } from '../support/answers.ts';
 import { quietLogger } from '../support/fixtures.ts';
 import { tempDir } from '../support/temp.ts';
-import { multipart, pngOfSize } from '../support/uploads.ts';
+import { multipart, pngOfSize, type Part } from '../support/uploads.ts';
 
 const HEADERS_MS = 300;
 const REQUEST_MS = 600;
@@ -103,11 +103,17 @@ describe('connection limits', () => {
     });
 
     /** Sends an upload's head, then its body `bytesPerSecond` at a time in 100 ms ticks (a throttled client). */
-    async function throttledUpload(token: string, size: number, bytesPerSecond: number) {
-      const { body, contentType } = multipart([{ field: 'file', filename: 'slow.png', type: 'image/png', body: pngOfSize(size) }]);
+    async function throttledUpload(token: string, size: number, bytesPerSecond: number, path = '/api/upload', fields: Part[] = []) {
+      const file = {
+        field: path === '/api/upload' ? 'file' : 'attachment',
+        filename: 'slow.png',
+        type: 'image/png',
+        body: pngOfSize(size),
+      };
+      const { body, contentType } = multipart([...fields, file]);
       const exchange = await open(server.port);
       exchange.socket.write(
-        `POST /api/upload HTTP/1.1\r\nHost: x\r\nContent-Type: ${contentType}\r\nContent-Length: ${body.length}\r\n` +
+        `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: ${contentType}\r\nContent-Length: ${body.length}\r\n` +
           `Authorization: Bearer ${token}\r\nConnection: close\r\n\r\n`,
       );
       const step = Math.ceil(bytesPerSecond / 10);
@@ -124,6 +130,23 @@ describe('connection limits', () => {
     it('lets an editor upload at a slow but steady pace for well past the request time', async () => {
       // About 2.5 s at 5x the least pace, where other requests get 0.6 s.
       const { data, afterMs, sent, total } = await throttledUpload(editor, 100 * 1024, MIN_PACE * 5);
+      expect(data, data.slice(0, 300)).toMatch(/^HTTP\/1\.1 201/);
+      expect(sent).toBe(total);
+      expect(afterMs).toBeGreaterThan(REQUEST_MS * 3);
+    });
+
+    it('lets a member send a support request with a file at the same steady pace', async () => {
+      const res = await fetch(`${server.url}/auth/v1/token?grant_type=password`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'free@demo.beacongrowth.co', password: DEMO_PASSWORD }),
+      });
+      const member = ((await res.json()) as SessionAnswer).access_token;
+      const fields = [
+        { field: 'subject', body: 'Sent over a slow link' },
+        { field: 'message', body: 'See the screenshot.' },
+      ];
+      const { data, afterMs, sent, total } = await throttledUpload(member, 100 * 1024, MIN_PACE * 5, '/api/support/requests', fields);
       expect(data, data.slice(0, 300)).toMatch(/^HTTP\/1\.1 201/);
       expect(sent).toBe(total);
       expect(afterMs).toBeGreaterThan(REQUEST_MS * 3);

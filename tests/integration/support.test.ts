@@ -316,6 +316,17 @@ describe.each(DATABASE_KINDS)('support desk on %s', (kind) => {
       { field: 'attachment', filename: 'a.png', body: PNG },
     ]);
     expect(notTheirs.status).toBe(404);
+    // Whose request it is is asked before the body is read: a stranger's oversized file is a 404, not a 413.
+    const strangersHuge = await t.app.request(`/api/support/requests/${id}/messages`, {
+      method: 'POST',
+      headers: {
+        ...stranger.headers,
+        'content-type': 'multipart/form-data; boundary=x',
+        'content-length': String(ATTACHMENT_MAX_BYTES * 2),
+      },
+      body: '--x--\r\n',
+    });
+    expect(strangersHuge.status).toBe(404);
     // A declared length over the limit is refused before reading.
     const huge = await t.app.request('/api/support/requests', {
       method: 'POST',
