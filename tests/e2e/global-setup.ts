@@ -44,6 +44,8 @@ export default async function globalSetup(config: FullConfig) {
     quietLogger(),
   );
   process.env.E2E_BASE_URL = server.url;
+  // The mailbox of .eml files (tests/e2e/mailbox.ts opens them as a person's mail program would).
+  process.env.E2E_MAILBOX_DIR = path.join(dataDir, 'mailbox');
   for (const project of config.projects) project.use.baseURL = server.url;
   return async () => {
     await server.close();

@@ -69,13 +69,19 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * host. Clients that send neither header (server-side SDKs, signed webhooks) are judged by their
  * credentials as before. With no auth cookies this is defence in depth, and it keeps the forms from
  * being posted from other sites on a visitor's behalf.
+ *
+ * `Sec-Fetch-Site: same-origin` is decisive (browsers set it and pages cannot): a page that sends no
+ * referrer (the mailed-link pages, whose address holds a token) makes the browser post its form with
+ * `Origin: null`, which on its own would look like a sandboxed or cross-site sender. An `Origin: null`
+ * without that header is still refused.
  */
 export function refuseCrossSiteWrites(siteUrl: string): AppMiddleware {
   const siteOrigin = new URL(siteUrl).origin;
   return (c, next) => {
     if (SAFE_METHODS.has(c.req.method)) return next();
     const fetchSite = requestHeader(c, 'sec-fetch-site');
-    if (fetchSite && fetchSite !== 'same-origin' && fetchSite !== 'none') throw crossSite();
+    if (fetchSite === 'same-origin') return next();
+    if (fetchSite && fetchSite !== 'none') throw crossSite();
     const origin = requestHeader(c, 'origin');
     if (origin !== undefined && origin !== siteOrigin && !sameHost(origin, requestHeader(c, 'host') ?? new URL(c.req.url).host)) {
       throw crossSite();
