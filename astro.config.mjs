@@ -4,6 +4,7 @@ import node from '@astrojs/node';
 import react from '@astrojs/react';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig } from 'astro/config';
+import buildOrigin from './src/integrations/build-origin.ts';
 import devApi from './src/integrations/dev-api.ts';
 import precompress from './src/integrations/precompress.ts';
 
@@ -13,12 +14,13 @@ const port = process.env.PORT || '3000';
 const scriptSources = process.env.STRIPE_CHECKOUT_UI === 'embedded' ? ["'self'", 'https://js.stripe.com'] : undefined;
 
 export default defineConfig({
+  // The origin prebuilt pages are written with; the server serves them with its run-time SITE_URL.
   site: process.env.SITE_URL || `http://localhost:${port}`,
   outDir: process.env.DIST_DIR || 'dist',
   output: 'static',
   adapter: node({ mode: 'middleware' }),
   trailingSlash: 'never',
-  integrations: [react(), mdx(), precompress(), devApi()],
+  integrations: [react(), mdx(), precompress(), buildOrigin(), devApi()],
   security: { csp: scriptSources ? { scriptDirective: { resources: scriptSources } } : true },
   markdown: { syntaxHighlight: false },
   vite: { plugins: [tailwindcss()] },

@@ -20,7 +20,7 @@ export async function createDevApi() {
   return {
     listener: getRequestListener(nodeFetch(app)),
     /** Astro.locals for one page request, as the production server builds them. */
-    locals: createPageLocals(services),
+    locals: createPageLocals(services, { siteUrl: config.siteUrl }),
     close: () => services.close(),
   };
 }

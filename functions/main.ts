@@ -71,9 +71,15 @@ export async function startServer(config: Config, logger: Logger, options: Start
       ? undefined
       : await createSiteHandler({
           distDir: config.distDir,
-          locals: createPageLocals(services, config.preview && (await previewContext(config.preview))),
+          locals: createPageLocals(services, {
+            siteUrl: config.siteUrl,
+            preview: config.preview && (await previewContext(config.preview)),
+          }),
+          siteUrl: config.siteUrl,
           preview: config.preview,
         });
+    // Pages kept from renders show public content: a content write (on any instance) drops them.
+    if (site) services.contentCache.onClear(site.clearRendered);
     const app = createApp({ config, logger, services, site });
 
     const server = await listen(app, config);

@@ -4,7 +4,7 @@
  * Members' private feeds with full bodies are served by the API (functions/feeds/).
  */
 import type { APIRoute } from 'astro';
-import { serverContext } from '../lib/server/context.ts';
+import { serverContext, siteOrigin } from '../lib/server/context.ts';
 import { blogFeedXml } from '../lib/server/rss.ts';
 
 /** Rendered per request from the server's cached content, so new articles appear at once. */
@@ -12,7 +12,7 @@ export const prerender = false;
 
 export const GET: APIRoute = async ({ site, locals }) => {
   const posts = await (await serverContext(locals)).content.list('blog');
-  const xml = blogFeedXml({ posts, siteUrl: site!, self: '/rss.xml' });
+  const xml = blogFeedXml({ posts, siteUrl: siteOrigin({ locals, site }), self: '/rss.xml' });
   // The server's shared-cache policy for pages applies (a CDN keeps it within the staleness bound).
   return new Response(xml, { headers: { 'Content-Type': 'application/rss+xml; charset=utf-8' } });
 };

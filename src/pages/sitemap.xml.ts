@@ -8,7 +8,7 @@
 import type { APIRoute } from 'astro';
 import { getServices } from '../components/marketing/service-collection.ts';
 import { escapeXml } from '../components/marketing/xml.ts';
-import { serverContext } from '../lib/server/context.ts';
+import { serverContext, siteOrigin } from '../lib/server/context.ts';
 import { CONTENT_TYPES, itemPath } from '#shared/content/registry.ts';
 import { servicePath } from '#shared/offerings.ts';
 
@@ -74,8 +74,9 @@ export const GET: APIRoute = async ({ site, locals }) => {
     ...(await issueEntries(locals)),
     ...(await communityEntries(locals)),
   ];
+  const origin = siteOrigin({ locals, site });
   const urls = entries
-    .map((e) => `  <url><loc>${escapeXml(new URL(e.path, site).href)}</loc>${e.lastmod ? `<lastmod>${e.lastmod}</lastmod>` : ''}</url>`)
+    .map((e) => `  <url><loc>${escapeXml(new URL(e.path, origin).href)}</loc>${e.lastmod ? `<lastmod>${e.lastmod}</lastmod>` : ''}</url>`)
     .join('\n');
   const xml = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`;
   // The server's shared-cache policy for pages applies (a CDN keeps it within the staleness bound).

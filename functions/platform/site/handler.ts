@@ -1,10 +1,12 @@
 /**
- * Serves the Astro build on the API's port: prebuilt files from dist/client (hashed assets cached for
- * a year, everything else with the pages' shared-cache policy and an ETag, precompressed variants when
- * present), on-demand pages through Astro's Node handler with per-request locals, and the prebuilt 404
- * page for everything else. Pages carry the Cache-Control of the answer headers (the shared policy:
- * a CDN keeps them within the staleness bound, browsers revalidate); an answer with an error status
- * is never stored (`no-store`), whichever page wrote it.
+ * Serves the Astro build on the API's port. Prebuilt text files (pages, robots) and pages rendered
+ * per request are answered from memory as page answers (page-answers.ts: an ETag with 304, br or
+ * gzip), with the run-time SITE_URL in place of the build's origin (static-pages.ts) and a page that
+ * read only public content kept until the next content write (rendered-pages.ts). Other files
+ * (hashed assets cached for a year, images) come from dist/client through sirv; anything no file or
+ * page answers gets the prebuilt 404 page. Pages carry the Cache-Control of the answer headers (the
+ * shared policy: a CDN keeps them within the staleness bound, browsers revalidate); an answer with
+ * an error status is never stored (`no-store`), whichever page wrote it.
  * Paths that are not safe to route (control characters, backslashes, broken percent-encoding) get
  * 400, methods other than GET and HEAD get 405, and "/page/" redirects to "/page" on our origin only.
  */
@@ -17,9 +19,13 @@ import sirv from 'sirv';
 import { isSafePath, withoutTrailingSlash } from '#shared/redirect.ts';
 import type { AppContext } from '../http/context.ts';
 import type { PageLocals } from './locals.ts';
-import { injectPreview, transformHtml, type PreviewInfo } from './preview.ts';
-import { abortAfterHead, alreadySent, REQUEST_ID_HEADER } from '../http/respond.ts';
+import { injectPreview, type PreviewInfo } from './preview.ts';
+import { alreadySent, REQUEST_ID_HEADER } from '../http/respond.ts';
 import { IMMUTABLE, NO_STORE } from '../http/cache-control.ts';
+import { writePage } from './page-answers.ts';
+import { createRenderedPages } from './rendered-pages.ts';
+import { createStaticPages } from './static-pages.ts';
+import { BUILD_ORIGIN_FILE } from '../../../src/integrations/build-origin.ts';
 
 const PAGE_METHODS = 'GET, HEAD';
 
@@ -29,6 +35,8 @@ export interface SiteHandlerOptions {
   distDir: string;
   /** Builds Astro.locals for one request (on-demand pages read server data from it). */
   locals: (c: AppContext) => PageLocals;
+  /** The run-time SITE_URL: prebuilt files are served with its origin in place of the build's. */
+  siteUrl: string;
   /** A deploy preview: every page gets the preview's banner and noindex meta (see preview.ts). */
   preview?: PreviewInfo | undefined;
 }
@@ -43,18 +51,6 @@ function decodable(rawPath: string): boolean {
   }
 }
 
-/**
- * An answer with an error status (a page's 404 or 503, a failure) is stored by no cache: the shared
- * policy set up front is replaced before the head goes out, unless the page named its own.
- */
-function neverStoreErrors(res: ServerResponse): void {
-  const writeHead = res.writeHead.bind(res) as (status: number, ...rest: unknown[]) => ServerResponse;
-  res.writeHead = ((status: number, ...rest: unknown[]) => {
-    if (status >= 400) res.setHeader('Cache-Control', NO_STORE);
-    return writeHead(status, ...rest);
-  }) as typeof res.writeHead;
-}
-
 export class MissingBuildError extends Error {
   constructor(distDir: string) {
     super(`No site build in ${distDir}. Run "npm run build" (npm start builds automatically).`);
@@ -64,23 +60,27 @@ export class MissingBuildError extends Error {
 
 /** Throws MissingBuildError unless `distDir` holds a complete site build. */
 export function assertBuild(distDir: string): void {
-  if (!existsSync(path.join(distDir, 'server', 'entry.mjs')) || !existsSync(path.join(distDir, 'client'))) {
+  const parts = [path.join('server', 'entry.mjs'), 'client', BUILD_ORIGIN_FILE];
+  if (parts.some((part) => !existsSync(path.join(distDir, part)))) {
     throw new MissingBuildError(distDir);
   }
 }
 
-export async function createSiteHandler({ distDir, locals, preview }: SiteHandlerOptions) {
+export async function createSiteHandler({ distDir, locals, siteUrl, preview }: SiteHandlerOptions) {
   assertBuild(distDir);
   const clientDir = path.join(distDir, 'client');
   const entry = path.join(distDir, 'server', 'entry.mjs');
   const astro = (await import(pathToFileURL(entry).href)) as { handler: AstroHandler };
   const notFoundPage = await readFile(path.join(clientDir, '404.html')).catch(() => Buffer.from('<h1>404</h1>'));
+  const { origin: buildOrigin } = JSON.parse(await readFile(path.join(distDir, BUILD_ORIGIN_FILE), 'utf8')) as { origin: string };
+  const transformHtml = preview ? (html: string) => injectPreview(html, preview) : undefined;
+  const staticPages = await createStaticPages({ clientDir, buildOrigin, siteOrigin: new URL(siteUrl).origin, transformHtml });
+  const renderedPages = createRenderedPages({ transformHtml });
 
   const files = sirv(clientDir, {
     etag: true,
     gzip: true,
     brotli: true,
-    extensions: ['html'],
     // Other files keep the pages' policy, set from the answer headers before sirv runs.
     setHeaders: (res, pathname) => {
       if (pathname.startsWith('/_astro/')) res.setHeader('Cache-Control', IMMUTABLE);
@@ -98,23 +98,29 @@ export async function createSiteHandler({ distDir, locals, preview }: SiteHandle
     res.end(req.method === 'HEAD' ? undefined : notFoundPage);
   };
 
-  const serve = (req: IncomingMessage, res: ServerResponse, pageLocals: object) =>
+  /** Another file of the build (assets, images) through sirv, else the page rendered on request. */
+  const serveFileOrPage = (req: IncomingMessage, res: ServerResponse, pageLocals: PageLocals) =>
     new Promise<void>((resolve, reject) => {
+      const toAstro = () => {
+        // Astro's handler calls `next` for a path no page has: the 404 page, written into the capture too.
+        const run = () =>
+          new Promise<void>((rendered, failed) => {
+            astro.handler(req, res, (err) => (err ? failed(err) : sendErrorPage(req, res, 404)), pageLocals).then(rendered, failed);
+          });
+        renderedPages
+          .render(req, res, run, () => !pageLocals.readBeyondContent)
+          .then((answer) => writePage(req, res, answer, NO_STORE), reject);
+      };
       res.once('finish', resolve);
       res.once('close', resolve);
-      const toAstro = () => {
-        astro.handler(req, res, (err) => (err ? reject(err) : sendErrorPage(req, res, 404)), pageLocals).catch(reject);
-      };
       files(req, res, toAstro);
     });
 
-  return async (c: AppContext) => {
+  const handler = async (c: AppContext) => {
     const { incoming, outgoing } = c.env;
     if (!incoming || !outgoing) throw new Error('The site handler runs on the Node adapter only.');
     outgoing.setHeader(REQUEST_ID_HEADER, c.get('requestId'));
     for (const [name, value] of Object.entries(c.get('answerHeaders'))) outgoing.setHeader(name, value);
-    neverStoreErrors(outgoing);
-    if (preview) transformHtml(incoming, outgoing, (html) => injectPreview(html, preview));
     const raw = incoming.url ?? '/';
     const rawPath = raw.split('?')[0]!;
     if (!isSafePath(rawPath) || !decodable(rawPath)) {
@@ -136,13 +142,19 @@ export async function createSiteHandler({ distDir, locals, preview }: SiteHandle
       return alreadySent();
     }
     try {
-      await serve(incoming, outgoing, locals(c));
+      const page = renderedPages.kept(raw) ?? (await staticPages.answer(decodeURIComponent(rawPath)));
+      if (page) writePage(incoming, outgoing, page, NO_STORE);
+      else await serveFileOrPage(incoming, outgoing, locals(c));
     } catch (err) {
-      if (outgoing.headersSent) return abortAfterHead(c, err);
       c.get('log')().error({ err, path: rawPath }, 'page rendering failed');
-      outgoing.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': NO_STORE });
-      outgoing.end('Something went wrong on our side. Please try again.');
+      if (outgoing.headersSent) outgoing.destroy();
+      else {
+        outgoing.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': NO_STORE });
+        outgoing.end('Something went wrong on our side. Please try again.');
+      }
     }
     return alreadySent();
   };
+  /** Forgets the pages kept from renders (public content changed). */
+  return Object.assign(handler, { clearRendered: renderedPages.clear });
 }

@@ -26,6 +26,8 @@ export interface PreviewContext {
 export interface ServerContext {
   /** Public content (the server's cache; the build's reader while prerendering). */
   content: PublicContentReader;
+  /** The run-time SITE_URL (absent while prerendering: the build's `site`, which the server replaces as it serves). */
+  siteUrl?: string;
   /** The newsletter's web archive (sent issues); absent while prerendering, where no page reads it. */
   newsletter?: NewsletterArchiveReader;
   /** What a visitor may read of the community (categories, public threads); absent while prerendering. */
@@ -44,4 +46,15 @@ export async function getBuildReader(): Promise<BuildReader> {
 /** This request's server context: the server's when running, the build's while prerendering. */
 export async function serverContext(locals: App.Locals): Promise<ServerContext> {
   return locals.server ?? { content: await getBuildReader() };
+}
+
+/**
+ * The origin every absolute URL of a page starts with (canonical, Open Graph, JSON-LD, feeds,
+ * sitemap): the server's run-time SITE_URL when rendering on request, the build's `site` while
+ * prerendering (the server puts its own origin in its place when it serves the file).
+ */
+export function siteOrigin({ locals, site }: { locals: App.Locals; site: URL | undefined }): URL {
+  const origin = locals.server?.siteUrl ?? site?.href;
+  if (!origin) throw new Error('No site origin: set `site` in astro.config.mjs.');
+  return new URL(origin);
 }

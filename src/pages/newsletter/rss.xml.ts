@@ -3,7 +3,7 @@
  * gated rest (members read it on the issue's page).
  */
 import type { APIRoute } from 'astro';
-import { serverContext } from '../../lib/server/context.ts';
+import { serverContext, siteOrigin } from '../../lib/server/context.ts';
 import { newsletterFeedXml } from '../../lib/server/newsletter-feed.ts';
 
 /** Rendered per request, so an issue is in the feed as soon as it goes out. */
@@ -13,7 +13,7 @@ const FEED_SIZE = 30;
 
 export const GET: APIRoute = async ({ site, locals }) => {
   const issues = (await (await serverContext(locals)).newsletter?.latest(FEED_SIZE)) ?? [];
-  const xml = newsletterFeedXml({ issues, siteUrl: site! });
+  const xml = newsletterFeedXml({ issues, siteUrl: siteOrigin({ locals, site }) });
   // The server's shared-cache policy for pages applies (a CDN keeps it within the staleness bound).
   return new Response(xml, { headers: { 'Content-Type': 'application/rss+xml; charset=utf-8' } });
 };
