@@ -9,6 +9,8 @@
  *      against a bare node:http server answering the same bytes (budget 0.45x).
  *  1b. Accounts: GET /api/users/me signed in next to anonymous (token verification cost), and the
  *     sign-in and refresh latency of the embedded auth service.
+ *  1c. Pages: the home page (rendered per request, then kept) and a prebuilt article against a bare
+ *      node:http server answering the same bytes (budget 0.5x each).
  *  2. JavaScript shipped per built page (gzip), as a table with the budgets.
  *  3. Build time with the sample content and with 1,000 generated extra articles.
  *  4. Email outbox throughput to loopback SMTP and enqueue latency (PGlite and Postgres).
@@ -21,7 +23,7 @@
  *     embedded mailbox (>= 100 mails/s), and the server's memory growth meanwhile (under 100 MB).
  * 11. Community: a thread with 500 replies (its page and API answer under 150 ms p50, paged), and the
  *     thread list JSON next to a bare node:http server (budget 0.35x).
- * Options: --only=api,gated,auth,weight,scale,email,payments,uploads,lighthouse,bundle,scale-out,cdn,newsletter,community  --duration=10 (seconds per load run)  --rounds=3
+ * Options: --only=api,gated,pages,auth,weight,scale,email,payments,uploads,lighthouse,bundle,scale-out,cdn,newsletter,community  --duration=10 (seconds per load run)  --rounds=3
  * Longer than the house's file size: the driver of every budget's measurement, one short function each.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -41,7 +43,7 @@ import { allPageWeights, kb } from './page-weight.ts';
 const root = path.resolve(import.meta.dirname, '../..');
 const tmp = path.join(root, '.tmp', 'bench');
 const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=') as [string, string]));
-const ALL_PARTS = 'api,gated,auth,weight,scale,email,payments,uploads,lighthouse,bundle,scale-out,cdn,newsletter,community';
+const ALL_PARTS = 'api,gated,pages,auth,weight,scale,email,payments,uploads,lighthouse,bundle,scale-out,cdn,newsletter,community';
 const only = new Set((args.get('only') ?? ALL_PARTS).split(','));
 const duration = Number(args.get('duration') ?? 10);
 process.env.ASTRO_TELEMETRY_DISABLED = '1';
@@ -229,6 +231,23 @@ async function apiThroughput(distDir: string) {
         budget: 0.35,
       });
     }
+    if (only.has('pages')) {
+      // Identity bodies on both sides (the bare server replays what we send uncompressed).
+      await versusBare({
+        oursUrl: ours.url,
+        path: '/',
+        title: 'GET / (the home page, rendered per request and kept until a content write) throughput',
+        label: 'product (page answers, logging, headers)',
+        budget: 0.5,
+      });
+      await versusBare({
+        oursUrl: ours.url,
+        path: '/blog/pillar-pages-that-rank',
+        title: 'GET /blog/{slug} (a prebuilt article) throughput',
+        label: 'product (page answers, logging, headers)',
+        budget: 0.5,
+      });
+    }
     if (only.has('gated')) {
       const { access_token } = await demoToken(ours.url, 'premium@demo.beacongrowth.co');
       await versusBare({
@@ -376,12 +395,16 @@ const distDir = path.join(tmp, 'dist');
 console.log('# Benchmarks');
 let baseSeconds = 0;
 let basePages = 0;
-if (['api', 'gated', 'auth', 'weight', 'scale', 'lighthouse', 'bundle', 'scale-out', 'cdn', 'community'].some((part) => only.has(part))) {
+if (
+  ['api', 'gated', 'pages', 'auth', 'weight', 'scale', 'lighthouse', 'bundle', 'scale-out', 'cdn', 'community'].some((part) =>
+    only.has(part),
+  )
+) {
   console.log('\nBuilding the sample site...');
   baseSeconds = build(distDir);
   basePages = allPageWeights(path.join(distDir, 'client')).length;
 }
-if (only.has('api') || only.has('gated')) await apiThroughput(distDir);
+if (only.has('api') || only.has('gated') || only.has('pages')) await apiThroughput(distDir);
 if (only.has('auth')) await authBench(distDir);
 if (only.has('weight')) pageWeights(distDir);
 if (only.has('scale')) scale(baseSeconds, basePages);
