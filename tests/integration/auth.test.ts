@@ -488,6 +488,22 @@ describe.each(DATABASE_KINDS)('embedded auth on %s', (kind) => {
     expect((await db().select().from(emails)).length).toBe(mails);
   });
 
+  it('answers a verify type it does not know as GoTrue does: a typed code is invalid, a token hash names the type', async () => {
+    const address = await confirmedUser('odd-type');
+    const sb = client();
+    for (const to of [address, email('nobody-odd-type')]) {
+      for (const type of ['sms', 'phone_change', ' ', 'bogus']) {
+        const { error } = await sb.auth.verifyOtp({ email: to, token: '123456', type: type as 'email' });
+        expect(error, `${to} ${type}`).toMatchObject({ status: 403, code: 'otp_expired', message: 'Token has expired or is invalid' });
+      }
+    }
+    const hashed = await sb.auth.verifyOtp({ token_hash: 'a'.repeat(56), type: 'bogus' as 'email' });
+    expect(hashed.error).toMatchObject({ status: 400, code: 'validation_failed', message: 'Invalid email verification type' });
+    // No type at all is GoTrue's first check, before any token is looked at.
+    const none = await sb.auth.verifyOtp({ email: address, token: '123456', type: '' as 'email' });
+    expect(none.error).toMatchObject({ status: 400, code: 'validation_failed', message: 'Verify requires a verification type' });
+  });
+
   it('limits requests per client address with over_request_rate_limit', async () => {
     const sb = client();
     let limited: unknown;
