@@ -214,8 +214,8 @@ export function createLinks(ctx: AuthContext, sessions: Pick<Sessions, 'openSess
         throw expired();
       }
       if ('message' in outcome) return outcome;
-      // The mailbox proved the owner: a password lock on the address (an attacker's tries) is lifted.
-      await guessing.cleared(outcome.session.user.email ?? '');
+      // The mailbox proved the owner: this client address is theirs from now on, and its password count starts again.
+      await guessing.provenByMailbox(outcome.session.user.email ?? '', ip);
       return { session: outcome.session, type: type === 'email' ? 'magiclink' : type };
     },
   };
