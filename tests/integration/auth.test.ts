@@ -610,15 +610,17 @@ describe('auth rate limits from configuration (GoTrue’s RATE_LIMIT_* settings)
     try {
       const address = '10.8.1.1';
       const refresh = () => post(t, '/token?grant_type=refresh_token', { refresh_token: 'not-a-real-refresh-token' }, address);
-      expect(new Set(await statuses(160, refresh))).toEqual(new Set([400]));
+      // One past each default (150, 30, 5) from the same address.
+      expect(new Set(await statuses(151, refresh))).toEqual(new Set([400]));
       const verify = () => post(t, '/verify', { type: 'email', email: 'suite@example.test', token: '123456' }, address);
-      expect(new Set(await statuses(35, verify))).toEqual(new Set([403]));
+      expect(new Set(await statuses(31, verify))).toEqual(new Set([403]));
       expect((await post(t, '/signup', { email: 'suite@example.test', password: PASSWORD }, address)).status).toBe(200);
       const wrong = () => post(t, '/token?grant_type=password', { email: 'suite@example.test', password: 'not the password' }, address);
-      expect(new Set(await statuses(25, wrong))).toEqual(new Set([400]));
+      expect(new Set(await statuses(6, wrong))).toEqual(new Set([400]));
       expect((await post(t, '/token?grant_type=password', { email: 'suite@example.test', password: PASSWORD }, address)).status).toBe(200);
     } finally {
       await t.close();
     }
-  });
+    // Two hundred requests on the embedded database, on a machine shared with other suites.
+  }, 120_000);
 });
