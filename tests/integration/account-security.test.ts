@@ -6,11 +6,14 @@
  * both databases.
  */
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, like, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { authSessions, authUsers } from '../../functions/auth/tables.ts';
 import { emails } from '../../functions/email/tables.ts';
 import { profiles } from '../../functions/users/tables.ts';
+import { createRateLimitService } from '../../functions/platform/abuse/service.ts';
+import { createRateLimitStore, MARK_DAYS } from '../../functions/platform/abuse/store.ts';
+import { rateLimits } from '../../functions/platform/abuse/tables.ts';
 import { CODE_FAILURES, MAX_CODE_ATTEMPTS } from '../../functions/auth/guessing.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import type { Api, Answer } from '../support/answers.ts';
@@ -221,6 +224,29 @@ describe.each(DATABASE_KINDS)('account security on %s', (kind) => {
       expect((await phone.auth.signInWithPassword({ email: address, password: PASSWORD })).error).toBeNull();
       // Strangers are still held.
       expect((await client().auth.signInWithPassword({ email: address, password: PASSWORD })).error?.message).toBe(right.error!.message);
+    });
+
+    it('remembers the owner’s address through the hourly prune for 30 days, then asks that address for a mailed code too', async () => {
+      const { address } = await member('remembered');
+      const home = sameAddress(nextAddress());
+      expect((await client(home).auth.signInWithPassword({ email: address, password: PASSWORD })).error).toBeNull();
+      for (let i = 0; i < TRIES_PER_ACCOUNT; i += 1) await wrongFrom(client(), address, i);
+      const prune = () => createRateLimitService(createRateLimitStore(db())).prune();
+      const age = (days: number) =>
+        db()
+          .update(rateLimits)
+          .set({ windowStart: sql`now() - make_interval(days => ${days})` })
+          .where(like(rateLimits.key, 'mark:%'));
+
+      await age(MARK_DAYS - 1);
+      await prune();
+      expect((await client(home).auth.signInWithPassword({ email: address, password: PASSWORD })).error).toBeNull();
+      await age(MARK_DAYS + 1);
+      await prune();
+      expect((await client(home).auth.signInWithPassword({ email: address, password: PASSWORD })).error).toMatchObject({
+        status: 429,
+        message: expect.stringMatching(/link or code sent to your email/),
+      });
     });
 
     it('keeps the bound when the tries come all at once', async () => {
