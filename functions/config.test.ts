@@ -96,6 +96,37 @@ describe('loadConfig overrides', () => {
   });
 });
 
+describe('auth rate limits', () => {
+  it('defaults to GoTrue’s hosted request limits and a few password tries per address, twenty a day per account', () => {
+    expect(loadConfig({}, CWD).auth).toMatchObject({
+      rateLimits: { tokenRefresh: 150, otp: 30, verify: 30 },
+      passwordTries: { perAddress: 5, perAccount: 20 },
+    });
+  });
+
+  it('takes each from its variable (GoTrue’s names), and refuses counts that are not whole and positive by name', () => {
+    const env = {
+      AUTH_RATE_LIMIT_TOKEN_REFRESH: '100000',
+      AUTH_RATE_LIMIT_OTP: '1',
+      AUTH_RATE_LIMIT_VERIFY: '7',
+      AUTH_PASSWORD_TRIES_PER_ADDRESS: '3',
+      AUTH_PASSWORD_TRIES_PER_ACCOUNT: '8',
+    };
+    expect(loadConfig(env, CWD).auth).toMatchObject({
+      rateLimits: { tokenRefresh: 100_000, otp: 1, verify: 7 },
+      passwordTries: { perAddress: 3, perAccount: 8 },
+    });
+    const problems = configError({
+      AUTH_RATE_LIMIT_TOKEN_REFRESH: '0',
+      AUTH_RATE_LIMIT_OTP: 'many',
+      AUTH_RATE_LIMIT_VERIFY: '2.5',
+      AUTH_PASSWORD_TRIES_PER_ADDRESS: '-1',
+      AUTH_PASSWORD_TRIES_PER_ACCOUNT: '1e9',
+    }).problems.join('\n');
+    for (const name of Object.keys(env)) expect(problems).toContain(name);
+  });
+});
+
 describe('loadConfig errors', () => {
   it('lists every bad variable by name at once', () => {
     const error = configError({

@@ -221,7 +221,7 @@ export function createAccounts(ctx: AuthContext, { sessions, links, passwords }:
         }
         patch.userMetadata = metadata;
       }
-      if (input.password) patch.passwordHash = await passwords.newPasswordHash(user, claims.session_id, input.password, input);
+      if (input.password) patch.passwordHash = await passwords.newPasswordHash(user, claims.session_id, input.password, input, ip);
       const updated = await db.transaction(async (tx) => {
         const txStore = createAuthStore(tx);
         if (changingEmail) {

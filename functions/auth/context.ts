@@ -4,7 +4,7 @@
  * metadata). Built once by service.ts and handed to each part.
  */
 import { z } from 'zod';
-import type { RateLimitService } from '../platform/abuse/service.ts';
+import type { Limit, RateLimitService } from '../platform/abuse/service.ts';
 import type { Config } from '../config.ts';
 import type { Db, DbOrTx } from '../platform/db/client.ts';
 import type { EmailService } from '../email/service.ts';
@@ -20,7 +20,15 @@ import type { AccessTokenVerifier } from './verify.ts';
 /** The service's settings (documented in config.ts). */
 export type AuthSettings = Pick<
   Config['auth'],
-  'autoconfirm' | 'jwtExpirySeconds' | 'minPasswordLength' | 'bcryptCost' | 'redirectUrls' | 'mailCooldownSeconds' | 'otpExpirySeconds'
+  | 'autoconfirm'
+  | 'jwtExpirySeconds'
+  | 'minPasswordLength'
+  | 'bcryptCost'
+  | 'redirectUrls'
+  | 'mailCooldownSeconds'
+  | 'otpExpirySeconds'
+  | 'rateLimits'
+  | 'passwordTries'
 >;
 
 export interface AuthServiceDeps {
@@ -47,23 +55,25 @@ export interface AuthHooks {
   onUserCreated: (tx: DbOrTx, user: { id: string; email: string; verified: boolean; name?: string }) => Promise<unknown>;
 }
 
-/** Per-IP limits, Supabase's hosted defaults (contract 7.4), held in the database. */
-const LIMITS = {
-  token: { name: 'auth-token', max: 150, windowSeconds: 300 },
-  otp: { name: 'auth-otp', max: 30, windowSeconds: 300 },
-  verify: { name: 'auth-verify', max: 30, windowSeconds: 300 },
-};
+/** The per-IP limits (contract 7.4): GoTrue's buckets, each counting requests per 5 minutes. */
+type LimitKind = 'token' | 'otp' | 'verify';
 const EmailAddress = z.email();
 
 export function createAuthContext(deps: AuthServiceDeps) {
   /** Empty until compose.ts connects them (a service made alone, in a test, runs without them). */
   const hooks: Partial<AuthHooks> = {};
   const { db, limiter, siteUrl, settings } = deps;
+  // Held in the database, so every instance counts together; sizes from AUTH_RATE_LIMIT_* (GoTrue's names).
+  const limits: Record<LimitKind, Limit> = {
+    token: { name: 'auth-token', max: settings.rateLimits.tokenRefresh, windowSeconds: 300 },
+    otp: { name: 'auth-otp', max: settings.rateLimits.otp, windowSeconds: 300 },
+    verify: { name: 'auth-verify', max: settings.rateLimits.verify, windowSeconds: 300 },
+  };
 
   /** 429 once the client address has used up its requests of `kind` (no address: not counted). */
-  async function limit(kind: keyof typeof LIMITS, ip: string | undefined): Promise<void> {
+  async function limit(kind: LimitKind, ip: string | undefined): Promise<void> {
     if (!ip) return;
-    if (!(await limiter.hit(LIMITS[kind], ip)).allowed) throw overRequestLimit();
+    if (!(await limiter.hit(limits[kind], ip)).allowed) throw overRequestLimit();
   }
 
   /** 429 while the mail stamped `sentAt` is younger than the cooldown. */
@@ -100,7 +110,7 @@ export function createAuthContext(deps: AuthServiceDeps) {
     store: createAuthStore(db),
     issuer: `${siteUrl}/auth/v1`,
     allowedRedirect: createRedirectCheck(siteUrl, settings.redirectUrls),
-    guessing: createGuessingLimits(limiter),
+    guessing: createGuessingLimits(limiter, settings.passwordTries),
     limit,
     cooldown,
     emailOf,

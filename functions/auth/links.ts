@@ -155,16 +155,18 @@ export function createLinks(ctx: AuthContext, sessions: Pick<Sessions, 'openSess
     ): Promise<{ session: Session; type: VerifyType } | { message: string }> {
       await ctx.limit('verify', ip);
       if (!input.type) throw validation('Verify requires a verification type');
-      if (!isVerifyType(input.type)) throw validation('Invalid email verification type');
-      const type = input.type;
       let tokenHash = input.tokenHash ?? undefined;
       const byCode = !tokenHash;
+      if (byCode && (!input.email || !input.code)) throw validation('Verify requires either a token or a token hash');
+      // GoTrue looks a typed code up whatever its type, so one of another type is simply not valid; a hash's type is checked.
+      if (!isVerifyType(input.type))
+        throw byCode ? otpExpired('Token has expired or is invalid') : validation('Invalid email verification type');
+      const type = input.type;
       // A code typed by hand is six digits: its account gets a few wrong tries per code and per day.
       let account: AuthUserRow | undefined;
       if (byCode) {
-        if (!input.email || !input.code) throw validation('Verify requires either a token or a token hash');
-        const email = input.email.trim().toLowerCase();
-        tokenHash = codeHash(email, input.code.trim());
+        const email = input.email!.trim().toLowerCase();
+        tokenHash = codeHash(email, input.code!.trim());
         account = email.length <= 255 && !CONTROL.test(email) ? await store.userByEmail(email) : undefined;
         if (account) await guessing.assertCodeTriesLeft(account.id);
       }
@@ -212,8 +214,8 @@ export function createLinks(ctx: AuthContext, sessions: Pick<Sessions, 'openSess
         throw expired();
       }
       if ('message' in outcome) return outcome;
-      // The mailbox proved the owner: a password lock on the address (an attacker's tries) is lifted.
-      await guessing.cleared(outcome.session.user.email ?? '');
+      // The mailbox proved the owner: this client address is theirs from now on, and its password count starts again.
+      await guessing.provenByMailbox(outcome.session.user.email ?? '', ip);
       return { session: outcome.session, type: type === 'email' ? 'magiclink' : type };
     },
   };

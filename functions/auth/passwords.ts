@@ -61,16 +61,19 @@ export function createPasswords(ctx: AuthContext, sessions: Pick<Sessions, 'open
     user: AuthUserRow,
     sessionId: string | undefined,
     proof: { current_password?: string | null; nonce?: string | null },
+    ip: string | undefined,
   ): Promise<void> {
     const session = sessionId && z.uuid().safeParse(sessionId).success ? await store.session(sessionId) : undefined;
     const age = session ? Date.now() - session.createdAt.getTime() : Number.POSITIVE_INFINITY;
     const byResetLink = session?.amr.some((a) => a.method === 'recovery') ?? false;
     if (age <= REAUTH_WINDOW_MS || (byResetLink && age <= settings.otpExpirySeconds * 1000)) return;
     if (proof.current_password) {
-      await guessing.assertPasswordTriesLeft(user.email);
+      const attempt = await guessing.passwordTry(user.email, ip, 'change');
       const given = proof.current_password;
-      if (user.passwordHash && Buffer.byteLength(given) <= MAX_PASSWORD_BYTES && (await bcrypt.compare(given, user.passwordHash))) return;
-      await guessing.passwordFailed(user.email);
+      if (user.passwordHash && Buffer.byteLength(given) <= MAX_PASSWORD_BYTES && (await bcrypt.compare(given, user.passwordHash))) {
+        await attempt.right(false);
+        return;
+      }
       throw new AuthError(400, 'current_password_invalid', 'Current password is incorrect.');
     }
     if (proof.nonce) {
@@ -97,9 +100,10 @@ export function createPasswords(ctx: AuthContext, sessions: Pick<Sessions, 'open
     sessionId: string | undefined,
     password: string,
     proof: { current_password?: string | null; nonce?: string | null },
+    ip: string | undefined,
   ): Promise<string> {
     checkNewPassword(password);
-    await assertMayChangePassword(user, sessionId, proof);
+    await assertMayChangePassword(user, sessionId, proof, ip);
     if (user.passwordHash && (await bcrypt.compare(password, user.passwordHash))) {
       throw new AuthError(422, 'same_password', 'New password should be different from the old password.');
     }
@@ -122,20 +126,18 @@ export function createPasswords(ctx: AuthContext, sessions: Pick<Sessions, 'open
       const email = input.email.trim().toLowerCase();
       const password = input.password ?? '';
       const readable = email.length <= 255 && !CONTROL.test(email) && !password.includes('\u0000') && email.isWellFormed();
-      // Counted per address too, known or not: many client addresses still get a few tries at one account.
-      if (readable) await guessing.assertPasswordTriesLeft(email);
+      // Counted for every address, with an account or not, so the answers tell nobody who has one.
+      const attempt = readable ? await guessing.passwordTry(email, ip, 'sign-in') : undefined;
       const user = readable ? await store.userByEmail(email) : undefined;
       if (!user?.passwordHash) {
         await bcrypt.compare(password, await dummyHash);
-        if (readable) await guessing.passwordFailed(email);
         throw invalidCredentials();
       }
       if (user.bannedUntil && user.bannedUntil > new Date()) throw new AuthError(400, 'user_banned', 'User is banned');
       if (Buffer.byteLength(password) > MAX_PASSWORD_BYTES || !(await bcrypt.compare(password, user.passwordHash))) {
-        await guessing.passwordFailed(email);
         throw invalidCredentials();
       }
-      await guessing.cleared(email);
+      await attempt?.right(Boolean(user.emailConfirmedAt));
       if (!user.emailConfirmedAt) throw new AuthError(400, 'email_not_confirmed', 'Email not confirmed');
       const session = await db.transaction((tx) => sessions.openSession(tx, user, 'password'));
       const weak = weakness(password);

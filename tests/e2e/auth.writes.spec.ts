@@ -2,10 +2,12 @@
  * Accounts in the browser: sign up, confirm from the mailed link, sign in (and the error toast),
  * and the signed-in visitor sent on from /signin and /signup; the return target through every hop
  * (sign-up, the mailed link, the reset) with the message the target page shows; a used link and the
- * mail's code. Writes users, so it runs in "writes".
+ * mail's code; strangers' wrong passwords, past which the page offers a mailed code instead of a lock. Writes users, so it
+ * runs in "writes".
  */
 import { expect, test, type Page } from '@playwright/test';
 import { desc, eq } from 'drizzle-orm';
+import { loadConfig } from '../../functions/config.ts';
 import { openDatabase } from '../../functions/platform/db/client.ts';
 import { emails } from '../../functions/email/tables.ts';
 import { quietLogger } from '../support/fixtures.ts';
@@ -297,4 +299,43 @@ test('a used link says so and sends a new one; the code in the mail signs in; re
   await page.getByRole('button', { name: 'Set new password' }).click();
   await page.waitForURL((url) => url.pathname === '/blog');
   await expect(toastTitled(page, 'Password updated')).toBeVisible();
+});
+
+test('strangers’ wrong passwords never lock the member out: the page offers a mailed code, which signs in, and the password then works here', async ({
+  page,
+}) => {
+  // An account confirmed on another network: this browser's address is new to it.
+  const email = unique('held');
+  expect((await page.request.post('/auth/v1/signup', { headers: testClient(), data: { email, password: PASSWORD } })).ok()).toBe(true);
+  expect((await page.request.get(await mailedLink(email), { headers: testClient(), maxRedirects: 0 })).status()).toBe(303);
+  // Strangers on many networks use up the tries the account gives new networks (the server's default).
+  const stranger = (guess: string) =>
+    page.request.post('/auth/v1/token?grant_type=password', { headers: testClient(), data: { email, password: guess } });
+  const { perAccount } = loadConfig({}).auth.passwordTries;
+  for (let i = 0; i < perAccount; i++) expect((await stranger(`guess ${i}`)).status()).toBe(400);
+  expect((await stranger(PASSWORD)).status()).toBe(429);
+
+  // The right password here is not refused outright: the page says why and offers a mailed link and code.
+  await page.goto('/signin');
+  await form(page).getByLabel('Email').fill(email);
+  await form(page).getByLabel('Password').fill(PASSWORD);
+  await form(page).getByRole('button', { name: 'Sign In' }).click();
+  const held = page.getByRole('region', { name: 'Sign in with your email instead' });
+  await expect(held.getByRole('alert')).toContainText('needs a link or code sent to your email');
+  await held.getByRole('button', { name: 'Send me a sign-in link' }).click();
+  await expect(held.getByRole('status')).toContainText(`If an account exists for ${email}, we sent it a sign-in link.`);
+  expect(await seriousViolations(page), 'sign-in page offering a mailed code').toEqual([]);
+  await held.getByLabel('6-digit code').fill((await mailed(email, 'auth-magic-link')).code);
+  await held.getByRole('button', { name: 'Continue with code' }).click();
+  await page.waitForURL((url) => url.pathname === '/');
+  await expect(toastTitled(page, 'Signed in')).toBeVisible();
+
+  // Signed out: strangers are still held, but the password works again from this network.
+  await page.evaluate(() => localStorage.clear());
+  expect((await stranger(PASSWORD)).status()).toBe(429);
+  await page.goto('/signin');
+  await form(page).getByLabel('Email').fill(email);
+  await form(page).getByLabel('Password').fill(PASSWORD);
+  await form(page).getByRole('button', { name: 'Sign In' }).click();
+  await page.waitForURL((url) => url.pathname === '/');
 });

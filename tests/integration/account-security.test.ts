@@ -6,24 +6,35 @@
  * both databases.
  */
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, like, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { authSessions, authUsers } from '../../functions/auth/tables.ts';
 import { emails } from '../../functions/email/tables.ts';
 import { profiles } from '../../functions/users/tables.ts';
-import { CODE_FAILURES, MAX_CODE_ATTEMPTS, PASSWORD_FAILURES } from '../../functions/auth/guessing.ts';
+import { createRateLimitService } from '../../functions/platform/abuse/service.ts';
+import { createRateLimitStore, MARK_DAYS } from '../../functions/platform/abuse/store.ts';
+import { rateLimits } from '../../functions/platform/abuse/tables.ts';
+import { CODE_FAILURES, MAX_CODE_ATTEMPTS } from '../../functions/auth/guessing.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import type { Api, Answer } from '../support/answers.ts';
 import { DATABASE_KINDS } from '../support/databases.ts';
 
 const PASSWORD = 'correct horse battery';
+/** Small password budgets, so the tests reach them quickly (the defaults are 5 and 20). */
+const TRIES_PER_ADDRESS = 3;
+const TRIES_PER_ACCOUNT = 8;
 
 describe.each(DATABASE_KINDS)('account security on %s', (kind) => {
   let t: TestApp;
   let ip = 0;
 
   beforeAll(async () => {
-    t = await createTestApp(kind, undefined, { AUTH_MAIL_COOLDOWN_SECONDS: '0', AUTH_BCRYPT_COST: '4' });
+    t = await createTestApp(kind, undefined, {
+      AUTH_MAIL_COOLDOWN_SECONDS: '0',
+      AUTH_BCRYPT_COST: '4',
+      AUTH_PASSWORD_TRIES_PER_ADDRESS: String(TRIES_PER_ADDRESS),
+      AUTH_PASSWORD_TRIES_PER_ACCOUNT: String(TRIES_PER_ACCOUNT),
+    });
   });
   afterAll(() => t?.close());
   beforeEach(() => {
@@ -150,27 +161,119 @@ describe.each(DATABASE_KINDS)('account security on %s', (kind) => {
     });
   });
 
-  describe('passwords cannot be guessed from many addresses', () => {
-    const lockAfter = PASSWORD_FAILURES[0]!.max;
+  describe('passwords cannot be guessed from many addresses, nor used to lock the owner out', () => {
+    const sameAddress = (address: string) => () => address;
+    const wrongFrom = (sb: SupabaseClient, email: string, i: number) => sb.auth.signInWithPassword({ email, password: `wrong guess ${i}` });
 
-    it('locks password sign-in for the address after a burst of failures, known or unknown alike, and a mailed link lifts it', async () => {
-      const { address } = await member('password-lock');
+    it('never lets strangers’ failures refuse the owner’s correct password from an address the owner signed in from', async () => {
+      const { address } = await member('owner-home');
+      const home = sameAddress(nextAddress());
+      expect((await client(home).auth.signInWithPassword({ email: address, password: PASSWORD })).error).toBeNull();
+      for (let i = 0; i < TRIES_PER_ACCOUNT * 2; i += 1) await wrongFrom(client(), address, i);
+
+      const owner = await client(home).auth.signInWithPassword({ email: address, password: PASSWORD });
+      expect(owner.error).toBeNull();
+      expect(owner.data.session?.access_token).toBeTruthy();
+    });
+
+    it('gives one address only a few tries at an account, then refuses it even the right one, alike for unknown addresses; other addresses and a mailed link are not held', async () => {
+      const { address } = await member('one-address');
       const unknown = email('nobody-has-this');
-      for (let i = 0; i < lockAfter; i += 1) {
-        await client().auth.signInWithPassword({ email: address, password: `wrong guess ${i}` });
-        await client().auth.signInWithPassword({ email: unknown, password: `wrong guess ${i}` });
+      const here = client(sameAddress(nextAddress()));
+      for (let i = 0; i < TRIES_PER_ADDRESS; i += 1) {
+        expect((await wrongFrom(here, address, i)).error, `try ${i}`).toMatchObject({ status: 400, code: 'invalid_credentials' });
+        expect((await wrongFrom(here, unknown, i)).error, `try ${i}`).toMatchObject({ status: 400, code: 'invalid_credentials' });
       }
-      const locked = await client().auth.signInWithPassword({ email: address, password: PASSWORD });
-      const lockedUnknown = await client().auth.signInWithPassword({ email: unknown, password: PASSWORD });
+      const locked = await here.auth.signInWithPassword({ email: address, password: PASSWORD });
       expect(locked.error).toMatchObject({ status: 429, code: 'over_request_rate_limit' });
-      expect(locked.error!.message).toMatch(/sign in with a link sent to your email/);
+      expect(locked.error!.message).toMatch(/from your network.*sign in with a link sent to your email/);
       // The same answer whether or not the address has an account.
+      const lockedUnknown = await here.auth.signInWithPassword({ email: unknown, password: PASSWORD });
       expect(lockedUnknown.error).toMatchObject({ status: 429, code: 'over_request_rate_limit', message: locked.error!.message });
 
-      // The owner's own mailbox lifts the lock.
-      expect((await client().auth.signInWithOtp({ email: address, options: { shouldCreateUser: false } })).error).toBeNull();
-      await t.app.request(linkIn((await latestMail(address, 'auth-magic-link'))!.bodyText));
+      // Another address is not held by this one's tries.
       expect((await client().auth.signInWithPassword({ email: address, password: PASSWORD })).error).toBeNull();
+      // A mailed link followed from here lifts this address's lock.
+      expect((await here.auth.signInWithOtp({ email: address, options: { shouldCreateUser: false } })).error).toBeNull();
+      const link = linkIn((await latestMail(address, 'auth-magic-link'))!.bodyText);
+      expect((await here.auth.verifyOtp({ token_hash: new URL(link).searchParams.get('token')!, type: 'magiclink' })).error).toBeNull();
+      expect((await here.auth.signInWithPassword({ email: address, password: PASSWORD })).error).toBeNull();
+    });
+
+    it('bounds the tries of many addresses at one account: past them a password alone is not enough from a new address, and a mailed code gets the owner in', async () => {
+      const { address } = await member('spread');
+      const codes: string[] = [];
+      for (let i = 0; i < TRIES_PER_ACCOUNT + 5; i += 1) codes.push((await wrongFrom(client(), address, i)).error?.code ?? 'none');
+      expect(codes.filter((c) => c === 'invalid_credentials')).toHaveLength(TRIES_PER_ACCOUNT);
+      expect(codes.slice(TRIES_PER_ACCOUNT)).toEqual(Array(5).fill('over_request_rate_limit'));
+
+      // From a new address the right password gets the words a wrong one gets, and an address without an account.
+      const right = await client().auth.signInWithPassword({ email: address, password: PASSWORD });
+      expect(right.error).toMatchObject({ status: 429, code: 'over_request_rate_limit' });
+      expect(right.error!.message).toMatch(/link or code sent to your email/);
+      expect((await wrongFrom(client(), address, 99)).error?.message).toBe(right.error!.message);
+      const unknown = email('nobody-spread');
+      for (let i = 0; i < TRIES_PER_ACCOUNT; i += 1) await wrongFrom(client(), unknown, i);
+      expect((await client().auth.signInWithPassword({ email: unknown, password: PASSWORD })).error?.message).toBe(right.error!.message);
+
+      // The owner on a new device: a mailed code gets in, and the password then works from there.
+      const phone = client(sameAddress(nextAddress()));
+      expect((await phone.auth.signInWithOtp({ email: address, options: { shouldCreateUser: false } })).error).toBeNull();
+      const code = codeIn((await latestMail(address, 'auth-magic-link'))!.bodyText);
+      expect((await phone.auth.verifyOtp({ email: address, token: code, type: 'email' })).data.session?.access_token).toBeTruthy();
+      expect((await phone.auth.signInWithPassword({ email: address, password: PASSWORD })).error).toBeNull();
+      // Strangers are still held.
+      expect((await client().auth.signInWithPassword({ email: address, password: PASSWORD })).error?.message).toBe(right.error!.message);
+    });
+
+    it('remembers the owner’s address through the hourly prune for 30 days, then asks that address for a mailed code too', async () => {
+      const { address } = await member('remembered');
+      const home = sameAddress(nextAddress());
+      expect((await client(home).auth.signInWithPassword({ email: address, password: PASSWORD })).error).toBeNull();
+      for (let i = 0; i < TRIES_PER_ACCOUNT; i += 1) await wrongFrom(client(), address, i);
+      const prune = () => createRateLimitService(createRateLimitStore(db())).prune();
+      const age = (days: number) =>
+        db()
+          .update(rateLimits)
+          .set({ windowStart: sql`now() - make_interval(days => ${days})` })
+          .where(like(rateLimits.key, 'mark:%'));
+
+      await age(MARK_DAYS - 1);
+      await prune();
+      expect((await client(home).auth.signInWithPassword({ email: address, password: PASSWORD })).error).toBeNull();
+      await age(MARK_DAYS + 1);
+      await prune();
+      expect((await client(home).auth.signInWithPassword({ email: address, password: PASSWORD })).error).toMatchObject({
+        status: 429,
+        message: expect.stringMatching(/link or code sent to your email/),
+      });
+    });
+
+    it('keeps the bound when the tries come all at once', async () => {
+      const { address } = await member('at-once');
+      const answers = await Promise.all(Array.from({ length: TRIES_PER_ACCOUNT * 2 }, (_, i) => wrongFrom(client(), address, i)));
+      const codes = answers.map((a) => a.error?.code);
+      expect(codes.filter((c) => c === 'invalid_credentials')).toHaveLength(TRIES_PER_ACCOUNT);
+      expect(codes.filter((c) => c === 'over_request_rate_limit')).toHaveLength(TRIES_PER_ACCOUNT);
+    });
+
+    it('counts wrong current passwords of a password change like sign-ins', async () => {
+      const { session } = await member('change-tries');
+      const here = sameAddress(nextAddress());
+      const change = (current: string) =>
+        t.app.request('/auth/v1/user', {
+          method: 'PUT',
+          headers: { authorization: `Bearer ${session.access_token}`, 'content-type': 'application/json', 'x-forwarded-for': here() },
+          body: JSON.stringify({ password: 'taken over passphrase', current_password: current }),
+        });
+      await db()
+        .update(authSessions)
+        .set({ createdAt: new Date(Date.now() - 3_600_000) })
+        .where(eq(authSessions.userId, session.user.id));
+      for (let i = 0; i < TRIES_PER_ADDRESS; i += 1) expect((await change(`not it ${i}`)).status).toBe(400);
+      const held = await change(PASSWORD);
+      expect(held.status).toBe(429);
+      expect(await held.json()).toMatchObject({ error_code: 'over_request_rate_limit' });
     });
 
     it('refuses a password that is only whitespace', async () => {

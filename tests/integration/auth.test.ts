@@ -488,6 +488,22 @@ describe.each(DATABASE_KINDS)('embedded auth on %s', (kind) => {
     expect((await db().select().from(emails)).length).toBe(mails);
   });
 
+  it('answers a verify type it does not know as GoTrue does: a typed code is invalid, a token hash names the type', async () => {
+    const address = await confirmedUser('odd-type');
+    const sb = client();
+    for (const to of [address, email('nobody-odd-type')]) {
+      for (const type of ['sms', 'phone_change', ' ', 'bogus']) {
+        const { error } = await sb.auth.verifyOtp({ email: to, token: '123456', type: type as 'email' });
+        expect(error, `${to} ${type}`).toMatchObject({ status: 403, code: 'otp_expired', message: 'Token has expired or is invalid' });
+      }
+    }
+    const hashed = await sb.auth.verifyOtp({ token_hash: 'a'.repeat(56), type: 'bogus' as 'email' });
+    expect(hashed.error).toMatchObject({ status: 400, code: 'validation_failed', message: 'Invalid email verification type' });
+    // No type at all is GoTrue's first check, before any token is looked at.
+    const none = await sb.auth.verifyOtp({ email: address, token: '123456', type: '' as 'email' });
+    expect(none.error).toMatchObject({ status: 400, code: 'validation_failed', message: 'Verify requires a verification type' });
+  });
+
   it('limits requests per client address with over_request_rate_limit', async () => {
     const sb = client();
     let limited: unknown;
@@ -545,4 +561,66 @@ describe('auth mail cooldowns', () => {
     const [user] = await t.database.db.select().from(authUsers).where(eq(authUsers.email, address));
     expect(Date.now() - user!.recoverySentAt!.getTime()).toBeGreaterThanOrEqual(40_000);
   });
+});
+
+describe('auth rate limits from configuration (GoTrue’s RATE_LIMIT_* settings)', () => {
+  const post = (t: TestApp, path: string, body: unknown, address: string) =>
+    t.app.request(`/auth/v1${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': address },
+      body: JSON.stringify(body),
+    });
+  async function statuses(count: number, send: () => Response | Promise<Response>): Promise<number[]> {
+    const out: number[] = [];
+    for (let i = 0; i < count; i += 1) out.push((await send()).status);
+    return out;
+  }
+
+  it('counts each kind of request per client address up to its configured number', async () => {
+    const t = await createTestApp('pglite', undefined, {
+      AUTH_RATE_LIMIT_TOKEN_REFRESH: '4',
+      AUTH_RATE_LIMIT_OTP: '3',
+      AUTH_RATE_LIMIT_VERIFY: '2',
+    });
+    try {
+      const refresh = () => post(t, '/token?grant_type=refresh_token', { refresh_token: 'not-a-real-refresh-token' }, '10.8.0.1');
+      expect(await statuses(5, refresh)).toEqual([400, 400, 400, 400, 429]);
+      const recover = () => post(t, '/recover', { email: 'limits@example.test' }, '10.8.0.1');
+      expect(await statuses(4, recover)).toEqual([200, 200, 200, 429]);
+      const verify = () => post(t, '/verify', { type: 'email', email: 'limits@example.test', token: '123456' }, '10.8.0.1');
+      expect(await statuses(3, verify)).toEqual([403, 403, 429]);
+      // Another address has its own counts.
+      expect((await post(t, '/recover', { email: 'limits@example.test' }, '10.8.0.2')).status).toBe(200);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('lets a conformance suite run from one address once the limits are raised', async () => {
+    const raised = '100000';
+    const t = await createTestApp('pglite', undefined, {
+      AUTH_RATE_LIMIT_TOKEN_REFRESH: raised,
+      AUTH_RATE_LIMIT_OTP: raised,
+      AUTH_RATE_LIMIT_VERIFY: raised,
+      AUTH_PASSWORD_TRIES_PER_ADDRESS: raised,
+      AUTH_PASSWORD_TRIES_PER_ACCOUNT: raised,
+      AUTH_AUTOCONFIRM: 'true',
+      AUTH_BCRYPT_COST: '4',
+    });
+    try {
+      const address = '10.8.1.1';
+      const refresh = () => post(t, '/token?grant_type=refresh_token', { refresh_token: 'not-a-real-refresh-token' }, address);
+      // One past each default (150, 30, 5) from the same address.
+      expect(new Set(await statuses(151, refresh))).toEqual(new Set([400]));
+      const verify = () => post(t, '/verify', { type: 'email', email: 'suite@example.test', token: '123456' }, address);
+      expect(new Set(await statuses(31, verify))).toEqual(new Set([403]));
+      expect((await post(t, '/signup', { email: 'suite@example.test', password: PASSWORD }, address)).status).toBe(200);
+      const wrong = () => post(t, '/token?grant_type=password', { email: 'suite@example.test', password: 'not the password' }, address);
+      expect(new Set(await statuses(6, wrong))).toEqual(new Set([400]));
+      expect((await post(t, '/token?grant_type=password', { email: 'suite@example.test', password: PASSWORD }, address)).status).toBe(200);
+    } finally {
+      await t.close();
+    }
+    // Two hundred requests on the embedded database, on a machine shared with other suites.
+  }, 120_000);
 });

@@ -21,11 +21,11 @@ export interface LimitResult {
 
 export function createRateLimitService(store: RateLimitStore) {
   // Subjects are addresses and IPs: only a digest is stored, so the table holds no personal data.
-  const keyOf = (limit: Limit, subject: string) =>
-    `${limit.name}:${createHash('sha256').update(subject.toLowerCase()).digest('base64url').slice(0, 32)}`;
+  const keyOf = (name: string, subject: string) =>
+    `${name}:${createHash('sha256').update(subject.toLowerCase()).digest('base64url').slice(0, 32)}`;
 
   async function hit(limit: Limit, subject: string): Promise<LimitResult> {
-    const { count, retrySeconds } = await store.hit(keyOf(limit, subject), limit.windowSeconds);
+    const { count, retrySeconds } = await store.hit(keyOf(limit.name, subject), limit.windowSeconds);
     return {
       allowed: count <= limit.max,
       remaining: Math.max(0, limit.max - count),
@@ -37,11 +37,17 @@ export function createRateLimitService(store: RateLimitStore) {
     hit,
     /** Whether `subject` is still within `limit`, without counting a use (for limits that count failures only). */
     async peek(limit: Limit, subject: string): Promise<LimitResult> {
-      const { count, retrySeconds } = await store.peek(keyOf(limit, subject), limit.windowSeconds);
+      const { count, retrySeconds } = await store.peek(keyOf(limit.name, subject), limit.windowSeconds);
       return { allowed: count < limit.max, remaining: Math.max(0, limit.max - count), retryAfterSeconds: Math.max(1, retrySeconds) };
     },
     /** Clears `subject`'s counter for `limit`. */
-    reset: (limit: Limit, subject: string) => store.reset(keyOf(limit, subject)),
+    reset: (limit: Limit, subject: string) => store.reset(keyOf(limit.name, subject)),
+    /** Takes back one use `hit` counted for `subject` (the use turned out not to count, e.g. a right password). */
+    release: (limit: Limit, subject: string) => store.release(keyOf(limit.name, subject)),
+    /** Remembers that `subject` did `name` now (for up to MARK_DAYS), e.g. an account signed in from an address. */
+    remember: (name: string, subject: string) => store.mark(keyOf(name, subject)),
+    /** Whether `subject` did `name` within the last `seconds` (at most MARK_DAYS). */
+    remembers: (name: string, subject: string, seconds: number) => store.marked(keyOf(name, subject), seconds),
     /** Counts one use against every limit and throws 429 (rate_limited, with Retry-After) when any is exceeded. */
     async enforce(checks: [Limit, string][]): Promise<void> {
       for (const [limit, subject] of checks) {
@@ -53,7 +59,7 @@ export function createRateLimitService(store: RateLimitStore) {
         }
       }
     },
-    /** Deletes counters whose window ended more than a day ago. */
+    /** Deletes counters whose window began more than a day ago, and marks older than MARK_DAYS. */
     prune: () => store.prune(),
   };
 }

@@ -8,19 +8,21 @@
  * before supabase-js takes it. A link that signed the visitor in leaves a message for the target
  * page ('Email confirmed', 'Signed in'); a reset link goes on to the new-password page; a failed link
  * keeps the visitor here with the reason and a way to a new link (LinkProblem). 'Have a code?' takes
- * the mail's 6-digit code instead of its link.
+ * the mail's 6-digit code instead of its link. A password the service's guessing limits hold back
+ * (429) gets the reason and a mailed link and code in place (MailboxSignIn), not a bare error.
  */
 import { useStore } from '@nanostores/react';
 import type { Session } from '@supabase/supabase-js';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { $auth, afterSignIn, authClient } from '../../lib/browser/auth/client.ts';
-import { mailRequestError, readLanding, signedInNotice, signInMethods, type Landing } from '#shared/auth/mail-links.ts';
+import { mailRequestError, passwordHeld, readLanding, signedInNotice, signInMethods, type Landing } from '#shared/auth/mail-links.ts';
 import { isResetTarget, mailLanding, returnTarget, withReturn } from '#shared/auth/return-to.ts';
 import { setFlash } from '../../lib/browser/flash.ts';
 import { toast } from '../../lib/browser/toast.ts';
 import { SUBMIT_CLASS, TextField } from '../forms/TextField.tsx';
 import { CodeForm } from './CodeForm.tsx';
 import { LinkProblem } from './LinkProblem.tsx';
+import { MailboxSignIn, requestSignInLink } from './MailboxSignIn.tsx';
 
 /** How this page signed the visitor in: a mailed link or a typed code (with the mail's type), or neither. */
 type Via = { kind: 'link' | 'code'; type: string } | undefined;
@@ -47,6 +49,8 @@ export default function AuthForm({ mode }: { mode: 'signin' | 'signup' }) {
   const [held, setHeld] = useState(landing?.kind === 'failed' || landing?.kind === 'message');
   const [busy, setBusy] = useState(false);
   const [created, setCreated] = useState<string | null>(null);
+  // A password that was not enough (the service's guessing limits): the address, and why.
+  const [heldPassword, setHeldPassword] = useState<{ email: string; reason: string } | null>(null);
   const emailRef = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
@@ -76,9 +80,12 @@ export default function AuthForm({ mode }: { mode: 'signin' | 'signup' }) {
     const client = authClient();
     if (mode === 'signin') {
       via.current = undefined;
+      setHeldPassword(null);
       const { error } = await client.auth.signInWithPassword({ email, password });
       // On success the session store changes and the effect above moves on.
-      if (error) authError(error.message);
+      const reason = error && passwordHeld(error);
+      if (reason) setHeldPassword({ email, reason });
+      else if (error) authError(error.message);
     } else {
       const emailRedirectTo = mailLanding(window.location.origin, returnTarget(window.location.search));
       const { error } = await client.auth.signUp({ email, password, options: { emailRedirectTo } });
@@ -99,10 +106,7 @@ export default function AuthForm({ mode }: { mode: 'signin' | 'signup' }) {
       return;
     }
     setBusy(true);
-    const { error } = await authClient().auth.signInWithOtp({
-      email,
-      options: { emailRedirectTo: mailLanding(window.location.origin, returnTarget(window.location.search)), shouldCreateUser: false },
-    });
+    const error = await requestSignInLink(email);
     setBusy(false);
     if (error?.code === 'over_email_send_rate_limit')
       toast({ title: 'Link already sent', description: mailRequestError(error, 'sign-in link') });
@@ -121,6 +125,7 @@ export default function AuthForm({ mode }: { mode: 'signin' | 'signup' }) {
           {landing.text}
         </p>
       )}
+      {heldPassword && <MailboxSignIn key={heldPassword.email} email={heldPassword.email} reason={heldPassword.reason} onCode={codeUsed} />}
       {held && auth.status === 'signed-in' && (
         <p className="mb-6 text-sm text-slate-700">
           You are still signed in.{' '}

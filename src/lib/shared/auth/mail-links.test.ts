@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { codeError, linkProblem, mailRequestError, readLanding, signedInNotice, signInMethods } from './mail-links.ts';
+import { codeError, linkProblem, mailRequestError, passwordHeld, readLanding, signedInNotice, signInMethods } from './mail-links.ts';
 
 /** A token-shaped string whose payload is `claims` (the signature is not read). */
 const token = (claims: object) => `e30.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.sig`;
@@ -58,6 +58,18 @@ describe('plain words', () => {
     expect(codeError({ code: 'otp_expired', message: 'Token has expired or is invalid' })).toMatch(/^That code is wrong or has expired/);
     const limited = 'Too many wrong codes for this account. Use the link in the email instead, or try again in 20 hours.';
     expect(codeError({ code: 'over_request_rate_limit', message: limited, status: 429 })).toBe(limited);
+  });
+});
+
+describe('a password that is not enough', () => {
+  it('keeps the guessing limits’ own words, says the bare request limit plainly, and leaves other refusals to the toast', () => {
+    const held =
+      'Too many wrong passwords were tried for this account, so signing in from a new network now needs a link or code sent to your email.';
+    expect(passwordHeld({ code: 'over_request_rate_limit', message: held, status: 429 })).toBe(held);
+    expect(passwordHeld({ code: 'over_request_rate_limit', message: 'Request rate limit reached', status: 429 })).toMatch(
+      /^Too many requests/,
+    );
+    expect(passwordHeld({ code: 'invalid_credentials', message: 'Invalid login credentials', status: 400 })).toBeUndefined();
   });
 });
 

@@ -80,6 +80,16 @@ export function mailRequestError(error: AuthErrorLike, what: string): string {
   return error.message === PER_ADDRESS_LIMIT ? TOO_MANY : error.message;
 }
 
+/**
+ * Why a password alone did not sign the visitor in, when the way in is now a mailed link (the
+ * service's 429 `over_request_rate_limit`: too many tries from this network, or at this account from
+ * new networks); undefined for any other refusal. The guessing limits say themselves what to do.
+ */
+export function passwordHeld(error: AuthErrorLike): string | undefined {
+  if (error.code !== 'over_request_rate_limit') return undefined;
+  return error.message === PER_ADDRESS_LIMIT ? TOO_MANY : error.message;
+}
+
 /** A refused code in plain words; the per-account guessing limits say themselves what to do. */
 export function codeError(error: AuthErrorLike): string {
   if (error.code === 'otp_expired')
