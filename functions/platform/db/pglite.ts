@@ -3,7 +3,7 @@
  * folder starts from the bundle's migrated cluster when there is one (client.ts, PGLITE_TEMPLATE).
  */
 import { existsSync } from 'node:fs';
-import { mkdir, readFile } from 'node:fs/promises';
+import { chmod, cp, mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -18,6 +18,14 @@ import { DatabaseUnavailableError, MIGRATIONS_DIR, PGLITE_TEMPLATE, type Databas
  */
 export const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
 
+/** A copy of the bundle's cluster in `dataDir`, writable whatever the bundle's own modes (it may be read-only). */
+async function copyTemplate(dataDir: string): Promise<void> {
+  await cp(PGLITE_TEMPLATE, dataDir, { recursive: true });
+  await chmod(dataDir, 0o700);
+  for (const entry of await readdir(dataDir, { recursive: true, withFileTypes: true }))
+    await chmod(path.join(entry.parentPath, entry.name), entry.isDirectory() ? 0o700 : 0o600);
+}
+
 export async function openPglite(dataDir: string, logger: Logger, migrate: boolean, template?: Blob): Promise<Database> {
   const onDisk = !dataDir.startsWith('memory://');
   if (onDisk) await mkdir(dataDir, { recursive: true });
@@ -25,9 +33,9 @@ export async function openPglite(dataDir: string, logger: Logger, migrate: boole
   try {
     const empty = !onDisk || !existsSync(path.join(dataDir, 'PG_VERSION'));
     const fresh = onDisk && empty && !template && existsSync(PGLITE_TEMPLATE);
-    const start = empty && template ? template : fresh ? new Blob([await readFile(PGLITE_TEMPLATE)]) : undefined;
-    client = await PGlite.create(dataDir, { startParams: PGLITE_START_PARAMS, ...(start ? { loadDataDir: start } : {}) });
-    if (fresh) logger.info({ dataDir }, 'new embedded database unpacked from the bundled cluster');
+    if (fresh) await copyTemplate(dataDir);
+    client = await PGlite.create(dataDir, { startParams: PGLITE_START_PARAMS, ...(empty && template ? { loadDataDir: template } : {}) });
+    if (fresh) logger.info({ dataDir }, 'new embedded database copied from the bundled cluster');
   } catch (err) {
     throw new DatabaseUnavailableError(`${dataDir} (embedded PGlite)`, err);
   }
