@@ -6,7 +6,6 @@
  * no SDK of a part that is not configured.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -48,16 +47,12 @@ function runServer(env: Record<string, string>, until?: (out: string) => boolean
         void exited.then((r) => reject(new Error(`server exited (${r.code}):\n${r.stdout}\n${r.stderr}`)));
       })
     : undefined;
-  return { child, exited, ready, stdout: () => stdout };
+  return { child, exited, ready, stdout: () => stdout, stderr: () => stderr };
 }
 
 const urlIn = (out: string) => /running at (http:\/\/\S+)/.exec(out)?.[1];
 
-/** Whether the process has its own SIGINT handler yet (Linux: bit 2 of SigCgt), which the entry installs with SIGTERM's. */
-function handlesSignals(pid: number): boolean {
-  const caught = /SigCgt:\s*([0-9a-f]+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? '0';
-  return (BigInt(`0x${caught}`) & 2n) !== 0n;
-}
+const RECORDER = path.join(ROOT, 'tests', 'support', 'module-recorder.ts');
 
 async function signIn(base: string): Promise<Response> {
   return fetch(`${base}/auth/v1/token?grant_type=password`, {
@@ -202,17 +197,18 @@ describe('server start-up', () => {
     const dataDir = await tempDir('stops');
     const env = { DATA_DIR: dataDir, DIST_DIR: inject('testEnv').distDir, LOG_LEVEL: 'info' };
     for (const delay of [0, 100, 300, 700, 1500, 3000]) {
-      const running = runServer(env);
-      while (!handlesSignals(running.child.pid!)) {
-        if (running.child.exitCode !== null) throw new Error(`server exited:\n${(await running.exited).stderr}`);
-        await new Promise((r) => setTimeout(r, 5));
+      // Timed from the moment the process asks for main.ts, its first step (the recorder says when).
+      const running = runServer({ ...env, ANNOUNCE_RESOLVED: '/functions/main.ts' }, undefined, ['--import', RECORDER]);
+      while (!running.stderr().includes('resolved ')) {
+        if (running.child.exitCode !== null) throw new Error(`server exited:\n${running.stderr()}`);
+        await new Promise((r) => setTimeout(r, 2));
       }
       await new Promise((r) => setTimeout(r, delay));
       const listening = Boolean(urlIn(running.stdout()));
       running.child.kill('SIGTERM');
       const run = await running.exited;
-      expect(run.code, `SIGTERM ${delay} ms after the handlers were in place:\n${run.stderr}`).toBe(0);
-      // The handlers come first: a signal as soon as they are there finds the start under way.
+      expect(run.code, `SIGTERM ${delay} ms after main.ts was asked for:\n${run.stderr}`).toBe(0);
+      // A signal as soon as the start begins finds it under way, and stops it.
       if (delay === 0) {
         expect(listening).toBe(false);
         expect(run.stdout).not.toContain('running at');
@@ -230,11 +226,10 @@ describe('server start-up', () => {
   it('loads no SDK of a part that is not configured, and only the date-fns functions in use', async () => {
     const dir = await tempDir('modules');
     const list = path.join(dir, 'modules.txt');
-    const recorder = path.join(ROOT, 'tests', 'support', 'module-recorder.ts');
     const running = runServer(
       { DATA_DIR: path.join(dir, 'data'), DIST_DIR: inject('testEnv').distDir, RECORD_MODULES_TO: list },
       (out) => Boolean(urlIn(out)),
-      ['--import', recorder],
+      ['--import', RECORDER],
     );
     const base = urlIn(await running.ready!)!;
     expect((await fetch(`${base}/`)).status).toBe(200);
