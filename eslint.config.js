@@ -15,7 +15,7 @@ const DOMAINS = readdirSync(new URL('./functions', import.meta.url), { withFileT
 const TESTS = ['**/*.test.ts', '**/*.test.tsx', 'tests/**'];
 /**
  * date-fns by function (`date-fns/format`): its index loads all of its 300 modules, the slowest
- * part of the server's start (functions/startup-imports.test.ts). Part of every block's rule.
+ * part of the server's start (tests/integration/startup.test.ts). Part of every block's rule.
  */
 const dateFnsRules = {
   paths: [{ name: 'date-fns', message: "Import each function from its own module: import { format } from 'date-fns/format'." }],
