@@ -191,12 +191,12 @@ describe('server start-up', () => {
     expect(answer.status, await answer.clone().text()).toBe(200);
     running.child.kill('SIGTERM');
     expect((await running.exited).code).toBe(0);
-  }, 120_000);
+  }, 300_000);
 
   it('stops gracefully (exit 0) on a SIGTERM at any moment of the start, and the data survives', async () => {
     const dataDir = await tempDir('stops');
     const env = { DATA_DIR: dataDir, DIST_DIR: inject('testEnv').distDir, LOG_LEVEL: 'info' };
-    for (const delay of [0, 100, 300, 700, 1500, 3000]) {
+    for (const delay of [0, 300, 1000, 3000]) {
       // Timed from the moment the process asks for main.ts, its first step (the recorder says when).
       const running = runServer({ ...env, ANNOUNCE_RESOLVED: '/functions/main.ts' }, undefined, ['--import', RECORDER]);
       while (!running.stderr().includes('resolved ')) {
@@ -221,7 +221,7 @@ describe('server start-up', () => {
     expect((await signIn(base)).status).toBe(200);
     again.child.kill('SIGTERM');
     expect((await again.exited).code).toBe(0);
-  }, 240_000);
+  }, 600_000);
 
   it('loads no SDK of a part that is not configured, and only the date-fns functions in use', async () => {
     const dir = await tempDir('modules');
@@ -246,5 +246,5 @@ describe('server start-up', () => {
     // date-fns by function: its index (and so all ~300 of its modules) never loads.
     expect(from('date-fns').filter((url) => url.endsWith('/date-fns/index.js'))).toEqual([]);
     expect(new Set(from('date-fns')).size).toBeLessThan(100);
-  }, 120_000);
+  }, 300_000);
 });
