@@ -234,7 +234,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
       },
     );
     const inbox = createWebhookInbox(db.db, logger);
-    const payments = pickPaymentProvider(config, {
+    const payments = await pickPaymentProvider(config, {
       db: db.db,
       secret,
       logger,

@@ -28,6 +28,16 @@ export interface RunningServer {
 export interface StartOptions {
   /** Serve the API only, without the site build. */
   withoutSite?: boolean;
+  /** A stop asked for during the start: what is open closes and the start rejects with StartAbortedError. */
+  signal?: AbortSignal;
+}
+
+/** The start was stopped (its signal aborted) before the server was ready; nothing is left open. */
+export class StartAbortedError extends Error {
+  constructor() {
+    super('The start was stopped before the server was ready.');
+    this.name = 'StartAbortedError';
+  }
 }
 
 /** Stops accepting connections and lets in-flight requests finish (up to `graceMs`). */
@@ -62,11 +72,26 @@ async function previewContext(preview: NonNullable<Config['preview']>): Promise<
   };
 }
 
+/**
+ * Starts everything and only then listens: the first connection accepted (and so the first 200 from
+ * /readyz) finds the demo accounts seeded and the background work running. `options.signal` is looked
+ * at between the steps, so a stop during the start closes what is open and rejects.
+ */
 export async function startServer(config: Config, logger: Logger, options: StartOptions = {}): Promise<RunningServer> {
-  if (!options.withoutSite) assertBuild(config.distDir);
-  const services = await createServices(config, logger);
-  const closers: (() => Promise<unknown>)[] = [() => services.close()];
+  const { signal } = options;
+  const closers: (() => Promise<unknown>)[] = [];
+  const closeAll = async (onError: (err: unknown) => void) => {
+    for (const close of closers) await close().catch(onError);
+  };
+  const checkpoint = () => {
+    if (signal?.aborted) throw new StartAbortedError();
+  };
   try {
+    checkpoint();
+    if (!options.withoutSite) assertBuild(config.distDir);
+    const services = await createServices(config, logger);
+    closers.push(() => services.close());
+    checkpoint();
     const site = options.withoutSite
       ? undefined
       : await createSiteHandler({
@@ -81,28 +106,28 @@ export async function startServer(config: Config, logger: Logger, options: Start
     // Pages kept from renders show public content: a content write (on any instance) drops them.
     if (site) services.contentCache.onClear(site.clearRendered);
     const app = createApp({ config, logger, services, site });
-
-    const server = await listen(app, config);
-    // Services close after the HTTP server has drained, so mail queued by the last requests is still sent.
-    closers.unshift(() => closeHttp(server));
+    checkpoint();
     await services.start();
+    checkpoint();
     if (config.database.kind === 'pglite') {
       await mkdir(config.dataDir, { recursive: true });
       await writeFile(lockFile(config), String(process.pid));
       closers.push(() => rm(lockFile(config), { force: true }));
     }
+    const server = await listen(app, config);
+    // Services close after the HTTP server has drained, so mail queued by the last requests is still sent.
+    closers.unshift(() => closeHttp(server));
+    checkpoint();
 
     const port = (server.address() as AddressInfo).port;
     const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
     return {
       url: `http://${shownHost}:${port}`,
       port,
-      async close() {
-        for (const close of closers) await close().catch((err: unknown) => logger.warn({ err }, 'shutdown step failed'));
-      },
+      close: () => closeAll((err) => logger.warn({ err }, 'shutdown step failed')),
     };
   } catch (err) {
-    for (const close of closers) await close().catch(() => undefined);
+    await closeAll(() => undefined);
     throw err;
   }
 }

@@ -3,7 +3,6 @@
  * token's session is still signed in (GET /auth/v1/user, as Supabase advises), and deleting an
  * account when its member asks (the admin API, with the service-role key, through supabase-js).
  */
-import { createClient } from '@supabase/supabase-js';
 import { AppError } from '../platform/errors.ts';
 
 export async function hostedSessionIsLive(hosted: { url: string; anonKey: string }, token: string): Promise<boolean> {
@@ -46,6 +45,8 @@ export async function deleteHostedAccount(hosted: { url: string; serviceRoleKey?
       'Account deletion needs SUPABASE_SERVICE_ROLE_KEY on the server. Please contact us to delete your account.',
     );
   }
+  // supabase-js (30 modules) is loaded for this rare call only, never at start.
+  const { createClient } = await import('@supabase/supabase-js');
   const admin = createClient(hosted.url, hosted.serviceRoleKey, { auth: { persistSession: false, autoRefreshToken: false } });
   const { error } = await admin.auth.admin.deleteUser(userId);
   if (error && error.status !== 404) throw error;

@@ -1,17 +1,16 @@
 /**
  * Picks the payment provider once, at start-up, from configuration: Stripe when a secret key is
  * set, else the embedded test provider (whose webhook secret, unless configured, is derived from
- * the site's signing secret so that signed test events verify on every instance).
+ * the site's signing secret so that signed test events verify on every instance). The Stripe SDK
+ * (225 modules, a tenth of a start) is loaded only when Stripe is the provider in use.
  */
 import { createHmac } from 'node:crypto';
-import Stripe from 'stripe';
 import type { Config } from '../config.ts';
 import type { Db } from '../platform/db/client.ts';
 import { AppError } from '../platform/errors.ts';
 import type { Logger } from '../platform/logger.ts';
 import { createEmbeddedProvider, type EmbeddedProvider } from './embedded/provider.ts';
 import type { PaymentProvider } from './provider.ts';
-import { createStripeProvider, stripeEndpoint } from './stripe.ts';
 
 export interface ProviderChoice {
   provider: PaymentProvider;
@@ -23,12 +22,16 @@ export function embeddedWebhookSecret(signingSecret: Uint8Array): string {
   return `whsec_${createHmac('sha256', signingSecret).update('embedded-billing-webhook').digest('base64url')}`;
 }
 
-export function pickPaymentProvider(
+export async function pickPaymentProvider(
   config: Pick<Config, 'billing' | 'siteUrl'>,
   deps: { db: Db; secret: Uint8Array; logger: Logger; clock?: () => Date },
-): ProviderChoice {
+): Promise<ProviderChoice> {
   const { stripe } = config.billing;
   if (stripe) {
+    const [{ createStripeProvider, stripeEndpoint }, { isStripeError }] = await Promise.all([
+      import('./stripe.ts'),
+      import('./stripe-client.ts'),
+    ]);
     // The config refuses a key without a webhook secret.
     const provider = createStripeProvider({
       secretKey: stripe.secretKey,
@@ -37,7 +40,7 @@ export function pickPaymentProvider(
       ...(stripe.embeddedCheckout ? { embeddedCheckout: stripe.embeddedCheckout } : {}),
       logger: deps.logger,
     });
-    return { provider: answeringUnavailable(provider, deps.logger) };
+    return { provider: answeringUnavailable(provider, deps.logger, isStripeError) };
   }
   const embedded = createEmbeddedProvider({
     db: deps.db,
@@ -50,10 +53,15 @@ export function pickPaymentProvider(
 }
 
 /**
- * The provider with its failures (Stripe unreachable, rate-limited, refusing our key or a call) turned
- * into 503 answers: the client may retry, and nothing it sent was wrong. The cause is logged.
+ * The provider with its failures (Stripe unreachable, rate-limited, refusing our key or a call: what
+ * `isProviderError` recognises) turned into 503 answers: the client may retry, and nothing it sent
+ * was wrong. The cause is logged.
  */
-export function answeringUnavailable(provider: PaymentProvider, logger: Logger): PaymentProvider {
+export function answeringUnavailable(
+  provider: PaymentProvider,
+  logger: Logger,
+  isProviderError: (err: unknown) => err is { type: string; code?: string; requestId?: string },
+): PaymentProvider {
   const guarded = { ...provider };
   for (const [name, method] of Object.entries(provider)) {
     if (typeof method !== 'function' || name === 'verifyWebhook') continue;
@@ -62,7 +70,7 @@ export function answeringUnavailable(provider: PaymentProvider, logger: Logger):
         try {
           return await (method as (...a: unknown[]) => Promise<unknown>).apply(provider, args);
         } catch (err) {
-          if (!(err instanceof Stripe.errors.StripeError)) throw err;
+          if (!isProviderError(err)) throw err;
           logger.error({ err, call: name, type: err.type, code: err.code, requestId: err.requestId }, 'stripe call failed');
           throw new AppError('unavailable', 'The payment service is not reachable. Please try again shortly.');
         }

@@ -31,6 +31,11 @@ export function stripeEndpoint(apiUrl: string): { host: string; port: number; pr
   return { host: url.hostname, port: url.port ? Number(url.port) : protocol === 'http' ? 80 : 443, protocol };
 }
 
+/** True for any error of the SDK's (Stripe unreachable, rate-limited, refusing our key or a call). */
+export function isStripeError(err: unknown): err is InstanceType<typeof Stripe.errors.StripeError> {
+  return err instanceof Stripe.errors.StripeError;
+}
+
 /** True for Stripe's "No such …" answer, which the port reports as null. */
 export function isResourceMissing(err: unknown): boolean {
   return err instanceof Stripe.errors.StripeError && err.code === 'resource_missing';

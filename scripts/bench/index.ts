@@ -16,14 +16,16 @@
  *  4. Email outbox throughput to loopback SMTP and enqueue latency (PGlite and Postgres).
  *  5. Payments: checkout create-session latency, and 1,000 SDK-signed webhook events with duplicates.
  *  6. Uploads: a 20 MB upload streamed to local storage (server memory growth under 10 MB), uploads per second.
- *  7. The production bundle: its size and its cold start to /readyz (budget under 5 s).
+ *  7. The production bundle: its size and files, and its cold start from an empty folder to the first page
+ *     on Postgres and PGlite, with the memory it then holds (five starts each; --compare=<folder> starts
+ *     another bundle alternately with it).
  *  8. Scale-out: three instances behind nginx, one SIGKILLed under load and replaced (nothing lost).
  *  9. A CDN in front (nginx proxy_cache): share of anonymous page and list requests served from the cache (goal >= 95%).
  * 10. Newsletter: an issue to 10,000 recipients written to the outbox (under 10 s), delivered to the
  *     embedded mailbox (>= 100 mails/s), and the server's memory growth meanwhile (under 100 MB).
  * 11. Community: a thread with 500 replies (its page and API answer under 150 ms p50, paged), and the
  *     thread list JSON next to a bare node:http server (budget 0.35x).
- * Options: --only=api,gated,pages,auth,weight,scale,email,payments,uploads,lighthouse,bundle,scale-out,cdn,newsletter,community  --duration=10 (seconds per load run)  --rounds=3
+ * Options: --only=api,gated,pages,auth,weight,scale,email,payments,uploads,lighthouse,bundle,scale-out,cdn,newsletter,community  --duration=10 (seconds per load run)  --rounds=3  --compare=<bundle folder>
  * Longer than the house's file size: the driver of every budget's measurement, one short function each.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -413,7 +415,7 @@ if (only.has('payments')) await paymentsBench(tmp, startChild);
 if (only.has('uploads')) await uploadsBench(tmp, startChild);
 if (only.has('newsletter')) await newsletterBench(tmp, startChild);
 if (only.has('lighthouse')) await lighthouseBench({ distDir });
-if (only.has('bundle')) await bundleBench(tmp, distDir);
+if (only.has('bundle')) await bundleBench(tmp, distDir, args.get('compare'));
 if (only.has('scale-out')) await scaleOutBench(distDir, duration);
 if (only.has('cdn')) await cdnBench(distDir, tmp, duration);
 if (only.has('community')) await communityBench(tmp, distDir, startChild, versusBare);

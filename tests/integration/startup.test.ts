@@ -1,19 +1,23 @@
 /**
  * The Node entry as a user runs it: configuration errors, an unreachable database and broken content
  * stop start-up with one clear message and a non-zero exit; a good start serves health checks, shuts
- * down on SIGTERM, and keeps embedded data across restarts.
+ * down on SIGTERM, and keeps embedded data across restarts. It is ready (listening, /readyz 200) only
+ * when a demo sign-in works, a SIGTERM at any moment of the start is a graceful stop, and it loads
+ * no SDK of a part that is not configured.
  */
 import { spawn } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
-import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { inject, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../functions/platform/db/client.ts';
 import { createMdxSource } from '../../functions/content/mdx-source.ts';
 import { createContentService } from '../../functions/content/service.ts';
 import { CONTENT_DIR } from '../support/app.ts';
+import { freePort } from '../support/postgres.ts';
 import { tempDir } from '../support/temp.ts';
 import { makeBlogInput, quietLogger } from '../support/fixtures.ts';
+import { DEMO_PASSWORD } from '../../functions/users/demo.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const SERVER = path.join(ROOT, 'functions', 'server.ts');
@@ -25,8 +29,8 @@ interface Run {
 }
 
 /** Runs the server entry with extra environment until it exits or `until` sees what it waits for. */
-function runServer(env: Record<string, string>, until?: (out: string) => boolean) {
-  const child = spawn(process.execPath, [SERVER], {
+function runServer(env: Record<string, string>, until?: (out: string) => boolean, nodeArgs: string[] = []) {
+  const child = spawn(process.execPath, [...nodeArgs, SERVER], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -43,10 +47,20 @@ function runServer(env: Record<string, string>, until?: (out: string) => boolean
         void exited.then((r) => reject(new Error(`server exited (${r.code}):\n${r.stdout}\n${r.stderr}`)));
       })
     : undefined;
-  return { child, exited, ready };
+  return { child, exited, ready, stdout: () => stdout, stderr: () => stderr };
 }
 
 const urlIn = (out: string) => /running at (http:\/\/\S+)/.exec(out)?.[1];
+
+const RECORDER = path.join(ROOT, 'tests', 'support', 'module-recorder.ts');
+
+async function signIn(base: string): Promise<Response> {
+  return fetch(`${base}/auth/v1/token?grant_type=password`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'premium@demo.beacongrowth.co', password: DEMO_PASSWORD }),
+  });
+}
 
 describe('server start-up', () => {
   it('stops with a message naming every bad variable', async () => {
@@ -159,4 +173,78 @@ describe('server start-up', () => {
     expect(run.stdout).toContain('email written to the local mailbox');
     expect(run.stdout).toMatch(/"method":"POST","path":"\/api\/contact","status":201/);
   });
+
+  it('answers /readyz only once a demo account can sign in', async () => {
+    // A port chosen here, so /readyz is asked from the first moment, as often as a load balancer would.
+    const base = `http://127.0.0.1:${await freePort()}`;
+    const running = runServer({ DATA_DIR: await tempDir('ready'), DIST_DIR: inject('testEnv').distDir, PORT: base.split(':')[2]! });
+    while (
+      !(await fetch(`${base}/readyz`).then(
+        (r) => r.status === 200,
+        () => false,
+      ))
+    ) {
+      if (running.child.exitCode !== null) throw new Error(`server exited:\n${(await running.exited).stderr}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const answer = await signIn(base);
+    expect(answer.status, await answer.clone().text()).toBe(200);
+    running.child.kill('SIGTERM');
+    expect((await running.exited).code).toBe(0);
+  }, 300_000);
+
+  it('stops gracefully (exit 0) on a SIGTERM at any moment of the start, and the data survives', async () => {
+    const dataDir = await tempDir('stops');
+    const env = { DATA_DIR: dataDir, DIST_DIR: inject('testEnv').distDir, LOG_LEVEL: 'info' };
+    for (const delay of [0, 300, 1000, 3000]) {
+      // Timed from the moment the process asks for main.ts, its first step (the recorder says when).
+      const running = runServer({ ...env, ANNOUNCE_RESOLVED: '/functions/main.ts' }, undefined, ['--import', RECORDER]);
+      while (!running.stderr().includes('resolved ')) {
+        if (running.child.exitCode !== null) throw new Error(`server exited:\n${running.stderr()}`);
+        await new Promise((r) => setTimeout(r, 2));
+      }
+      await new Promise((r) => setTimeout(r, delay));
+      const listening = Boolean(urlIn(running.stdout()));
+      running.child.kill('SIGTERM');
+      const run = await running.exited;
+      expect(run.code, `SIGTERM ${delay} ms after main.ts was asked for:\n${run.stderr}`).toBe(0);
+      // A signal as soon as the start begins finds it under way, and stops it.
+      if (delay === 0) {
+        expect(listening).toBe(false);
+        expect(run.stdout).not.toContain('running at');
+        expect(run.stdout).toContain('stopped during start-up');
+      }
+    }
+    // Nothing was left half done: the same DATA_DIR starts and a demo account signs in.
+    const again = runServer(env, (out) => Boolean(urlIn(out)));
+    const base = urlIn(await again.ready!)!;
+    expect((await signIn(base)).status).toBe(200);
+    again.child.kill('SIGTERM');
+    expect((await again.exited).code).toBe(0);
+  }, 600_000);
+
+  it('loads no SDK of a part that is not configured, and only the date-fns functions in use', async () => {
+    const dir = await tempDir('modules');
+    const list = path.join(dir, 'modules.txt');
+    const running = runServer(
+      { DATA_DIR: path.join(dir, 'data'), DIST_DIR: inject('testEnv').distDir, RECORD_MODULES_TO: list },
+      (out) => Boolean(urlIn(out)),
+      ['--import', RECORDER],
+    );
+    const base = urlIn(await running.ready!)!;
+    expect((await fetch(`${base}/`)).status).toBe(200);
+    expect((await signIn(base)).status).toBe(200);
+    running.child.kill('SIGTERM');
+    expect((await running.exited).code).toBe(0);
+    const loaded = (await readFile(list, 'utf8')).split('\n').filter(Boolean);
+    const from = (pkg: string) => loaded.filter((url) => url.includes(`/node_modules/${pkg}/`));
+    // Sanity: the recorder saw the start (drizzle, PGlite, the site's server build).
+    expect(from('drizzle-orm').length).toBeGreaterThan(10);
+    expect(from('@electric-sql/pglite').length).toBeGreaterThan(0);
+    for (const sdk of ['stripe', 'openai', '@aws-sdk/client-s3', 'nodemailer', '@supabase/supabase-js', 'pg'])
+      expect(from(sdk), sdk).toEqual([]);
+    // date-fns by function: its index (and so all ~300 of its modules) never loads.
+    expect(from('date-fns').filter((url) => url.endsWith('/date-fns/index.js'))).toEqual([]);
+    expect(new Set(from('date-fns')).size).toBeLessThan(100);
+  }, 300_000);
 });

@@ -3,7 +3,8 @@
  * into the port's subscriptions and checkout sessions, or into the objects its events carry. Pure.
  */
 import { randomBytes } from 'node:crypto';
-import { addMonths, addYears } from 'date-fns';
+import { addMonths } from 'date-fns/addMonths';
+import { addYears } from 'date-fns/addYears';
 import { PLAN_PRICES, planForLookupKey, type PlanPrice } from '../catalog.ts';
 import type { ProviderCheckoutSession, ProviderSubscription, SubscriptionPrice, SubscriptionStatus } from '../provider.ts';
 import type { SessionRow, SubRow } from './store.ts';

@@ -8,7 +8,7 @@
  * checkout.ts, subscriptions.ts (plan changes as Stripe bills them, proration.ts), clock.ts and
  * portal.ts.
  */
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import { CURRENCY, PLAN_PRICES } from '../catalog.ts';
 import { WebhookSignatureError, type PaymentProvider, type ProviderEvent, type ProviderPrice } from '../provider.ts';
 import { createCheckouts } from './checkout.ts';
@@ -24,7 +24,10 @@ export type { EmbeddedProviderOptions } from './context.ts';
 export { cardErrors, type CardInput } from './checkout.ts';
 
 export function createEmbeddedProvider({ db, siteUrl, webhookSecret, logger, clock = () => new Date() }: EmbeddedProviderOptions) {
-  const signer = new Stripe('sk_test_embedded');
+  // Signatures are checked by the Stripe SDK, as Stripe's own are; it loads with the first signed
+  // event (tests and scripts send them), not at every start of the embedded default.
+  let signer: Promise<Stripe> | undefined;
+  const sdk = () => (signer ??= import('stripe').then(({ default: Sdk }) => new Sdk('sk_test_embedded')));
   const events = createEventQueue({ db, logger, clock });
   const context: EmbeddedContext = { db, siteUrl, logger, clock, events };
   const checkouts = createCheckouts(context);
@@ -64,8 +67,9 @@ export function createEmbeddedProvider({ db, siteUrl, webhookSecret, logger, clo
 
     async verifyWebhook(rawBody, signature) {
       if (!signature) throw new WebhookSignatureError('No Stripe-Signature header.');
+      const { webhooks } = await sdk();
       try {
-        return (await signer.webhooks.constructEventAsync(rawBody, signature, webhookSecret)) as unknown as ProviderEvent;
+        return (await webhooks.constructEventAsync(rawBody, signature, webhookSecret)) as unknown as ProviderEvent;
       } catch (err) {
         throw new WebhookSignatureError(err instanceof Error ? err.message : 'The signature does not match.');
       }

@@ -1,11 +1,12 @@
 /**
  * Mail adapters built on nodemailer. The embedded default writes each message as an .eml file into
  * a mailbox folder (delivered at once); SMTP hands messages to a server (sent on acceptance; delivery
- * is reported later through the events webhook).
+ * is reported later through the events webhook). nodemailer is not loaded with the server: SMTP
+ * loads it when the adapter is made, the mailbox with its first message.
  */
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import nodemailer, { type SendMailOptions, type TransportOptions } from 'nodemailer';
+import type { SendMailOptions, Transporter, TransportOptions } from 'nodemailer';
 import type { Logger } from '../logger.ts';
 import { TransportError, type MailMessage, type MailTransport } from './port.ts';
 
@@ -34,13 +35,25 @@ function classify(err: unknown): TransportError {
   return new TransportError(e.response ?? e.message ?? String(err), permanent);
 }
 
+/** A nodemailer transport, made when first asked for (nodemailer loads then). */
+function lazyTransport(options: TransportOptions | Record<string, unknown>) {
+  let made: Promise<Transporter> | undefined;
+  return {
+    get: () => (made ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(options))),
+    /** Closes the transport if it was ever made. */
+    close: async () => {
+      if (made) (await made).close();
+    },
+  };
+}
+
 /** Writes messages into `dir` as .eml files a person can open with any mail program. */
 export function createMailboxTransport(dir: string, logger: Logger): MailTransport {
-  const composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  const composer = lazyTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
     kind: 'mailbox',
     async send(message) {
-      const info = await composer.sendMail(toMailOptions(message));
+      const info = await (await composer.get()).sendMail(toMailOptions(message));
       await mkdir(dir, { recursive: true });
       const stamp = message.date.toISOString().replace(/[:.]/g, '-');
       const file = path.join(dir, `${stamp}_${message.id}.eml`);
@@ -50,13 +63,13 @@ export function createMailboxTransport(dir: string, logger: Logger): MailTranspo
       logger.info({ emailId: message.id, to: message.to, file }, 'email written to the local mailbox');
       return { providerMessageId: info.messageId, delivered: true };
     },
-    close: async () => composer.close(),
+    close: composer.close,
   };
 }
 
 /** Sends through an SMTP server (pooled connections). */
 export function createSmtpTransport(url: string, options: { maxConnections?: number } = {}): MailTransport {
-  const transport = nodemailer.createTransport({
+  const transport = lazyTransport({
     url,
     pool: true,
     maxConnections: options.maxConnections ?? 5,
@@ -65,17 +78,19 @@ export function createSmtpTransport(url: string, options: { maxConnections?: num
     greetingTimeout: 10_000,
     socketTimeout: 30_000,
   } as TransportOptions);
+  // Loading starts now, with the adapter the configuration picked (a failure shows at the first send).
+  transport.get().catch(() => undefined);
   return {
     kind: 'smtp',
     async send(message) {
       try {
-        const info = await transport.sendMail(toMailOptions(message));
+        const info = await (await transport.get()).sendMail(toMailOptions(message));
         if (info.rejected?.length) throw new TransportError(`Recipient rejected: ${info.response}`, true);
         return { providerMessageId: info.messageId, delivered: false };
       } catch (err) {
         throw err instanceof TransportError ? err : classify(err);
       }
     },
-    close: async () => transport.close(),
+    close: transport.close,
   };
 }

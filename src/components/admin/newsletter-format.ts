@@ -4,7 +4,7 @@
  * the schedule input takes them; and when the list is read again. Pure: no DOM, so it is unit tested.
  */
 import { TZDate } from '@date-fns/tz';
-import { format } from 'date-fns';
+import { format } from 'date-fns/format';
 import { AUDIENCES, PREVIEW_LEVELS as LEVELS } from '#shared/newsletter.ts';
 import type { Audience, IssueStats, IssueStatus, PreviewLevel } from './newsletter-api.ts';
 

@@ -1,5 +1,6 @@
 /** Display formats shared by pages and islands. */
-import { format, parseISO } from 'date-fns';
+import { format } from 'date-fns/format';
+import { parseISO } from 'date-fns/parseISO';
 
 /** 'MMMM d, yyyy' (e.g. "March 4, 2026") for a YYYY-MM-DD or ISO date string. */
 export function formatDate(value: string): string {

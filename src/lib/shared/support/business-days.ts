@@ -7,7 +7,10 @@
  * the instant by the hour the clocks moved. Server side (the target is stored when a request opens).
  */
 import { TZDate } from '@date-fns/tz';
-import { addBusinessDays, isWeekend, nextMonday, startOfDay } from 'date-fns';
+import { addBusinessDays } from 'date-fns/addBusinessDays';
+import { isWeekend } from 'date-fns/isWeekend';
+import { nextMonday } from 'date-fns/nextMonday';
+import { startOfDay } from 'date-fns/startOfDay';
 import type { AccessLevel } from '../access.ts';
 import { FIRST_RESPONSE_BUSINESS_DAYS, SUPPORT_TIME_ZONE } from './targets.ts';
 

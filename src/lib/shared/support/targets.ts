@@ -4,7 +4,8 @@
  * status is called, the attachment limit, and how long is left before a target. Pure module (the
  * business-day arithmetic that needs a time-zone library is in business-days.ts, server side).
  */
-import { formatDuration, intervalToDuration } from 'date-fns';
+import { formatDuration } from 'date-fns/formatDuration';
+import { intervalToDuration } from 'date-fns/intervalToDuration';
 import type { AccessLevel } from '../access.ts';
 
 /** The zone whose Monday-Friday are business days: the consultancy's office in Baltimore. */

@@ -1,0 +1,90 @@
+/**
+ * Postgres through DATABASE_URL (node-postgres): a pool for queries, a connection of its own per
+ * NOTIFY channel (reconnecting), and migrations under an advisory lock.
+ */
+import { sql } from 'drizzle-orm';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import pg from 'pg';
+import type { Logger } from '../logger.ts';
+import { DatabaseUnavailableError, MIGRATIONS_DIR, type Database, type Db } from './client.ts';
+
+const MIGRATION_LOCK_KEY = 7_311_024;
+
+/** Postgres URL without its password, for messages. */
+function describeUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return 'DATABASE_URL (unparseable)';
+  }
+}
+
+async function migratePostgres(pool: pg.Pool): Promise<void> {
+  // One session holds an advisory lock so that instances starting together migrate one at a time.
+  const session = await pool.connect();
+  try {
+    await session.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    await migratePg(drizzlePg({ client: session }), { migrationsFolder: MIGRATIONS_DIR });
+  } finally {
+    await session.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
+    session.release();
+  }
+}
+
+function listenPostgres(url: string, logger: Logger) {
+  return async (channel: string, onNotify: (payload: string) => void, onReset?: () => void) => {
+    let client: pg.Client | undefined;
+    let stopped = false;
+    let delay = 500;
+    const connect = async (): Promise<void> => {
+      const c = new pg.Client({ connectionString: url });
+      c.on('notification', (msg) => msg.channel === channel && onNotify(msg.payload ?? ''));
+      c.on('error', (err) => {
+        logger.warn({ err, channel }, 'database listener lost its connection; reconnecting');
+        c.end().catch(() => undefined);
+        if (!stopped) setTimeout(() => void reconnect(), delay);
+      });
+      await c.connect();
+      await c.query(`listen "${channel.replace(/"/g, '')}"`);
+      client = c;
+      delay = 500;
+    };
+    const reconnect = async () => {
+      try {
+        await connect();
+        onReset?.();
+      } catch {
+        delay = Math.min(delay * 2, 30_000);
+        if (!stopped) setTimeout(() => void reconnect(), delay);
+      }
+    };
+    await connect();
+    return async () => {
+      stopped = true;
+      await client?.end().catch(() => undefined);
+    };
+  };
+}
+
+export async function openPostgres(url: string, poolSize: number, logger: Logger, migrate: boolean): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5000 });
+  pool.on('error', (err) => logger.error({ err }, 'idle database connection failed'));
+  try {
+    await pool.query('select 1');
+  } catch (err) {
+    await pool.end().catch(() => undefined);
+    throw new DatabaseUnavailableError(`${describeUrl(url)} (DATABASE_URL)`, err);
+  }
+  if (migrate) await migratePostgres(pool);
+  const db = drizzlePg({ client: pool }) as unknown as Db;
+  return {
+    kind: 'postgres',
+    db,
+    ping: async () => void (await db.execute(sql`select 1`)),
+    listen: listenPostgres(url, logger),
+    close: () => pool.end(),
+  };
+}
