@@ -3,7 +3,8 @@
  * dates, media gallery fallbacks, the gate card, and database items added after the build.
  */
 import { expect, test } from '@playwright/test';
-import { format, parseISO } from 'date-fns';
+import { format } from 'date-fns/format';
+import { parseISO } from 'date-fns/parseISO';
 import type { PublicItem } from '#shared/content/registry.ts';
 import { BUILT_DB_ARTICLE } from '../support/site.ts';
 import { apiList } from './support.ts';

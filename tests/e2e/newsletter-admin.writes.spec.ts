@@ -6,7 +6,7 @@
  * cancels the schedule; a free member gets no Newsletter tab and the API refuses them.
  */
 import { TZDate } from '@date-fns/tz';
-import { format } from 'date-fns';
+import { format } from 'date-fns/format';
 import { expect, test } from '@playwright/test';
 import { and, eq } from 'drizzle-orm';
 import { utcInstant } from '#shared/time.ts';

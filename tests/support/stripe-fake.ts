@@ -9,7 +9,8 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { addMonths, addYears } from 'date-fns';
+import { addMonths } from 'date-fns/addMonths';
+import { addYears } from 'date-fns/addYears';
 import Stripe from 'stripe';
 import type { SubscriptionStatus } from '../../functions/payments/provider.ts';
 
