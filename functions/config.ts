@@ -160,6 +160,18 @@ function consistencyProblems(env: Env): string[] {
   return problems;
 }
 
+/** The public media host's origin (S3_PUBLIC_URL), when uploads have one: pages and staff bodies show images from it. */
+export function mediaOrigin(config: Config): string | undefined {
+  const { storage } = config.uploads;
+  return storage.kind === 's3' && storage.publicUrl ? new URL(storage.publicUrl).origin : undefined;
+}
+
+/** Where images in staff bodies may come from besides a path on the site: the site's own origin and the public media host. */
+export function bodyImageOrigins(config: Config): string[] {
+  const media = mediaOrigin(config);
+  return [new URL(config.siteUrl).origin, ...(media ? [media] : [])];
+}
+
 /** Validates the environment; throws ConfigError listing every problem by variable name. */
 export function loadConfig(
   source: Record<string, string | undefined> = process.env,

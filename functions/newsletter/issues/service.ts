@@ -15,6 +15,7 @@ import type { EmailService } from '../../email/service.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { ContentService } from '../../content/service.ts';
 import { slugify } from '../../content/rows.ts';
+import type { RenderBody } from '../../content/render.ts';
 import type { Viewer } from '../../users/service.ts';
 import type { IssueRow, IssueStatus } from '../tables.ts';
 import { assertRenders, copyTemplate, fillCopy, PREVIEW_TOKEN, type CopyLevel } from './mail.ts';
@@ -40,6 +41,8 @@ export interface IssueServiceDeps {
   content: ContentService;
   sender: IssueSender;
   siteUrl: string;
+  /** Renders the body (the server's staff renderer, off the server's thread). */
+  render: RenderBody;
 }
 
 /** An issue as the staff list shows it; a sending issue whose copies all left the queue reads `sent` (the scheduler stores it). */
@@ -67,8 +70,9 @@ function slugOf(subject: string): string {
   return words === 'item' && !/item/i.test(subject) ? 'issue' : words;
 }
 
-export function createIssueService({ db, outbox, content, sender, siteUrl }: IssueServiceDeps) {
+export function createIssueService({ db, outbox, content, sender, siteUrl, render }: IssueServiceDeps) {
   const store = createIssueStore(db);
+  const copies = { siteUrl, render };
 
   /** One issue's summary (one outbox query while it sends, none otherwise). */
   async function summaryOf(row: IssueRow) {
@@ -103,7 +107,7 @@ export function createIssueService({ db, outbox, content, sender, siteUrl }: Iss
   return {
     /** POST /issues: a new draft (422 when its body cannot render). */
     async create(viewer: Viewer, input: IssueInput): Promise<{ id: string }> {
-      assertRenders(input);
+      await assertRenders(input, render);
       return { id: (await insertDraft(viewer, input)).id };
     },
 
@@ -122,7 +126,7 @@ export function createIssueService({ db, outbox, content, sender, siteUrl }: Iss
 
     /** PUT /issues/{id}: an issue that has not gone out, rewritten (its slug and schedule stay; 422 when its body cannot render). */
     async update(id: string, input: IssueInput) {
-      assertRenders(input);
+      await assertRenders(input, render);
       const row = await changeWaiting(id, input, 'changed');
       return { ...(await summaryOf(row)), body: row.body };
     },
@@ -136,7 +140,7 @@ export function createIssueService({ db, outbox, content, sender, siteUrl }: Iss
 
     /** GET /issues/{id}/preview?level=: the copy exactly as a recipient at that level gets it, with placeholder unsubscribe links. */
     async preview(id: string, level: PreviewLevel) {
-      const copy = fillCopy(copyTemplate(await found(id), levelOf(level), siteUrl), PREVIEW_TOKEN);
+      const copy = fillCopy(await copyTemplate(await found(id), levelOf(level), copies), PREVIEW_TOKEN);
       return { subject: copy.subject, html: copy.html, text: copy.text };
     },
 
@@ -144,7 +148,7 @@ export function createIssueService({ db, outbox, content, sender, siteUrl }: Iss
     async test(viewer: Viewer, id: string, level?: PreviewLevel): Promise<{ to: string }> {
       const row = await found(id);
       const cutAt = level ? levelOf(level) : effectiveLevel(viewer);
-      const { rendered, placeholder } = copyTemplate(row, cutAt, siteUrl, '[Test] ');
+      const { rendered, placeholder } = await copyTemplate(row, cutAt, copies, '[Test] ');
       // Not bulk: the editor is waiting for it. In no batch: it is in no issue's account.
       await outbox.enqueueCopies(db, 'newsletter-issue', rendered, placeholder, [
         { to: viewer.email, fill: PREVIEW_TOKEN, userId: viewer.id },
