@@ -6,7 +6,7 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { createAuthRoutes } from './auth/routes.ts';
 import { createAiRoutes } from './ai/routes.ts';
-import type { Config } from './config.ts';
+import { pageImageSources, type Config, type ImageHostSettings } from './config.ts';
 import { createContactRoutes } from './contact/routes.ts';
 import { createGatedContentRoutes } from './gated/routes.ts';
 import { createPublicContentRoutes } from './content/routes.ts';
@@ -49,7 +49,7 @@ export interface AppDeps {
   config: Pick<Config, 'siteUrl' | 'maxBodyBytes' | 'trustProxy' | 'preview' | 'cdnStalenessSeconds'> & {
     email: Pick<Config['email'], 'webhookSecret'>;
     auth: Pick<Config['auth'], 'hosted'>;
-  };
+  } & ImageHostSettings;
   logger: Logger;
   services: Services;
   /** Serves pages and files; absent in API-only tests. */
@@ -153,7 +153,10 @@ export function createApp({ config, logger, services, site, accessLog }: AppDeps
   app.all('/openai/*', noRoute);
   // Pages are the same for every visitor (islands fetch what is per member): a CDN may keep them
   // within the staleness bound; the site handler makes error pages no-store.
-  const pageHeaders = { ...pageSecurityHeaders({ https, noindex }), 'Cache-Control': sharedCacheControl(config.cdnStalenessSeconds) };
+  const pageHeaders = {
+    ...pageSecurityHeaders({ https, noindex, imageSources: pageImageSources(config) }),
+    'Cache-Control': sharedCacheControl(config.cdnStalenessSeconds),
+  };
   if (site) app.all('*', answerHeaders(pageHeaders), site);
   app.notFound(noRoute);
   app.onError(createErrorHandler(logger));

@@ -9,15 +9,27 @@ import type { Services } from '../../compose.ts';
 
 export interface PageLocals {
   server: ServerContext;
+  /** The pages' header policy (src/lib/server/page-csp.ts `pagePolicy`), which the Astro middleware appends to its own. */
+  pageCsp: string;
 }
 
-/** The factory the site handler (and the dev server) call once per page request; `preview` in preview mode. */
+export interface PageLocalsOptions {
+  /** The pages' header policy, with the configured image hosts. */
+  pageCsp: string;
+  /** Set in preview mode only. */
+  preview?: PreviewContext | undefined;
+}
+
+/** The factory the site handler (and the dev server) call once per page request. */
 export function createPageLocals(
   services: Pick<Services, 'contentCache' | 'newsletterArchive' | 'communityPages'>,
-  preview?: PreviewContext,
+  { pageCsp, preview }: PageLocalsOptions,
 ) {
   const { reader } = services.contentCache;
   const newsletter = services.newsletterArchive.reader;
   const community = services.communityPages;
-  return (_c?: AppContext): PageLocals => ({ server: { content: reader, newsletter, community, ...(preview ? { preview } : {}) } });
+  return (_c?: AppContext): PageLocals => ({
+    server: { content: reader, newsletter, community, ...(preview ? { preview } : {}) },
+    pageCsp,
+  });
 }
