@@ -81,7 +81,12 @@ export interface CopyContext {
 }
 
 /** Renders the copy of `issue` cut at `level`, with a placeholder token in its unsubscribe links. */
-export async function copyTemplate(issue: IssueText, level: CopyLevel, { siteUrl, render }: CopyContext, subjectPrefix = ''): Promise<CopyTemplate> {
+export async function copyTemplate(
+  issue: IssueText,
+  level: CopyLevel,
+  { siteUrl, render }: CopyContext,
+  subjectPrefix = '',
+): Promise<CopyTemplate> {
   // Random per render: no text an editor writes can be mistaken for it.
   const placeholder = `unsubscribe-${randomUUID()}`;
   const cut = await cutIssue(issue, level, siteUrl, render);
