@@ -196,7 +196,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
     const newsletter = createNewsletterService({ db: db.db, outbox, tokens, siteUrl, logger });
     const { ratePerMinute } = config.newsletter;
     const newsletterSender = createIssueSender({ db: db.db, outbox, tokens, siteUrl, render, ratePerMinute, logger });
-    const newsletterIssues = createIssueService({ db: db.db, outbox, content, sender: newsletterSender, siteUrl, render });
+    const newsletterIssues = createIssueService({ db: db.db, outbox, content, sender: newsletterSender, siteUrl, render, tokens });
     const contact = createContactService({ db: db.db, outbox, inbox: config.email.contactInbox });
     // Staff hear of new support requests where contact messages arrive.
     const support = createSupportService({

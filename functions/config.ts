@@ -173,7 +173,7 @@ export function mediaOrigin(config: Pick<ImageHostSettings, 'uploads'>): string 
 }
 
 /** Where images in staff bodies may come from besides a path on the site: the site's own origin and the public media host. */
-export function bodyImageOrigins(config: Config): string[] {
+export function bodyImageOrigins(config: Pick<Config, 'siteUrl'> & Pick<ImageHostSettings, 'uploads'>): string[] {
   const media = mediaOrigin(config);
   return [new URL(config.siteUrl).origin, ...(media ? [media] : [])];
 }

@@ -4,6 +4,7 @@
  * come from (see page-csp.ts).
  */
 import { pagePolicy } from '../../../src/lib/server/page-csp.ts';
+import { PRIVATE_NO_STORE } from './cache-control.ts';
 
 export interface SecurityHeaderOptions {
   /** HSTS is only sent when the site is served over https. */
@@ -45,5 +46,29 @@ export function apiSecurityHeaders({ https, noindex }: SecurityHeaderOptions): R
     'Cross-Origin-Resource-Policy': 'same-origin',
     ...hsts(https),
     ...robots(noindex),
+  };
+}
+
+/**
+ * A mail shown in a sandboxed frame of our own pages (the newsletter preview): its own policy, since a
+ * mail's layout is inline styles, which the pages' hashed style-src refuses. Inline styles and
+ * images from `imageSources` only; nothing active (no script, form, frame, font or connection; the
+ * `sandbox` directive besides the frame's own attribute), framed by our pages alone, never stored.
+ */
+export function mailViewHeaders(imageSources: readonly string[]): Record<string, string> {
+  return {
+    'Content-Type': 'text/html; charset=utf-8',
+    'Content-Security-Policy': [
+      "default-src 'none'",
+      "style-src 'unsafe-inline'",
+      `img-src ${["'self'", ...imageSources].join(' ')}`,
+      "base-uri 'none'",
+      "form-action 'none'",
+      "frame-ancestors 'self'",
+      'sandbox',
+    ].join('; '),
+    'X-Frame-Options': 'SAMEORIGIN',
+    'Cache-Control': PRIVATE_NO_STORE,
+    'Referrer-Policy': 'no-referrer',
   };
 }
