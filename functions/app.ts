@@ -6,7 +6,7 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { createAuthRoutes } from './auth/routes.ts';
 import { createAiRoutes } from './ai/routes.ts';
-import type { Config } from './config.ts';
+import { bodyImageOrigins, pageImageSources, type Config, type ImageHostSettings } from './config.ts';
 import { createContactRoutes } from './contact/routes.ts';
 import { createGatedContentRoutes } from './gated/routes.ts';
 import { createPublicContentRoutes } from './content/routes.ts';
@@ -33,6 +33,7 @@ import { apiSecurityHeaders, pageSecurityHeaders } from './platform/http/securit
 import { createNewsletterRoutes } from './newsletter/routes.ts';
 import { createNewsletterArchiveRoutes } from './newsletter/archive/routes.ts';
 import { createNewsletterAdminRoutes } from './newsletter/issues/routes.ts';
+import { createIssuePreviewRoutes } from './newsletter/issues/preview-routes.ts';
 import { createGuards } from './users/guards.ts';
 import { createProgressRoutes } from './progress/routes.ts';
 import { createCalendarRoutes, createEventAdminRoutes, createEventRoutes, createMyEventRoutes } from './events/routes.ts';
@@ -49,7 +50,7 @@ export interface AppDeps {
   config: Pick<Config, 'siteUrl' | 'maxBodyBytes' | 'trustProxy' | 'preview' | 'cdnStalenessSeconds'> & {
     email: Pick<Config['email'], 'webhookSecret'>;
     auth: Pick<Config['auth'], 'hosted'>;
-  };
+  } & ImageHostSettings;
   logger: Logger;
   services: Services;
   /** Serves pages and files; absent in API-only tests. */
@@ -117,6 +118,8 @@ export function createApp({ config, logger, services, site, accessLog }: AppDeps
   app.route('/api/email', createEmailEventRoutes({ outbox: services.outbox, inbox: services.inbox, secret: config.email.webhookSecret }));
   app.route('/api/email', createEmailAdminRoutes({ outbox: services.outbox, guards }));
   app.route('/api/newsletter', createNewsletterArchiveRoutes({ archive: services.newsletterArchive, guards }));
+  // The editor's preview frame: by its signed link, outside the staff guards (a frame sends no bearer token).
+  app.route('/api/newsletter', createIssuePreviewRoutes({ issues: services.newsletterIssues, imageSources: bodyImageOrigins(config) }));
   // Editors too (the admin API's own guards below are admins only): mounted first, so these answer first.
   app.route('/api/admin/newsletter', createNewsletterAdminRoutes({ issues: services.newsletterIssues, guards }));
   // Editors too, like the newsletter's: before the admin API, whose guards let admins only through.
@@ -153,7 +156,10 @@ export function createApp({ config, logger, services, site, accessLog }: AppDeps
   app.all('/openai/*', noRoute);
   // Pages are the same for every visitor (islands fetch what is per member): a CDN may keep them
   // within the staleness bound; the site handler makes error pages no-store.
-  const pageHeaders = { ...pageSecurityHeaders({ https, noindex }), 'Cache-Control': sharedCacheControl(config.cdnStalenessSeconds) };
+  const pageHeaders = {
+    ...pageSecurityHeaders({ https, noindex, imageSources: pageImageSources(config) }),
+    'Cache-Control': sharedCacheControl(config.cdnStalenessSeconds),
+  };
   if (site) app.all('*', answerHeaders(pageHeaders), site);
   app.notFound(noRoute);
   app.onError(createErrorHandler(logger));

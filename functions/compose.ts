@@ -15,7 +15,7 @@ import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './users/demo.ts';
 import { createUserService } from './users/service.ts';
 import { PROFILE_CHANNEL } from './users/store.ts';
 import { createRateLimitStore } from './platform/abuse/store.ts';
-import type { Config } from './config.ts';
+import { bodyImageOrigins, type Config } from './config.ts';
 import { createContactService } from './contact/service.ts';
 import { createPublicContentCache } from './content/cache.ts';
 import { sharedCacheControl } from './platform/http/cache-control.ts';
@@ -65,7 +65,8 @@ import { createCommunityAccess } from './community/access.ts';
 import { seedDemoCommunity } from './community/demo.ts';
 import { seedDemoNewsletter } from './newsletter/demo.ts';
 import { createCommunityService } from './community/service.ts';
-import { createMemberRenderer } from './content/member-renderer.ts';
+import { createMemberRenderer, createStaffRenderer, type BodyRendererOptions } from './content/body-renderer.ts';
+import type { RenderBody } from './content/render.ts';
 import { createCommunityPageReader } from './community/pages.ts';
 import { COMMUNITY_CHANNEL, createCommunityStore } from './community/store.ts';
 import { createCategoryAdmin } from './community/moderation/categories.ts';
@@ -87,6 +88,8 @@ export interface ServiceOptions {
   worker?: Partial<Omit<WorkerOptions, 'db' | 'transport' | 'logger'>>;
   /** Now, as the embedded payment provider sees it (tests move it to renew and end subscriptions). */
   billingClock?: () => Date;
+  /** The staff bodies' renderer's tuning (tests shorten its time limit). */
+  staffRenderer?: BodyRendererOptions;
 }
 
 /** The outbox worker and its transport on `database`: what the stand-alone worker runs, and part of the services. */
@@ -118,7 +121,11 @@ export async function createServices(config: Config, logger: Logger, options: Se
   const db = options.database ?? (await openDatabase(config.database, logger));
   try {
     const content = createContentService({ db: db.db, mdx, logger, downloadHosts: config.downloadHosts });
-    const contentCache = createPublicContentCache(content, { cacheControl: sharedCacheControl(config.cdnStalenessSeconds) });
+    // Staff bodies (articles, events, lessons, newsletter issues) are parsed on a thread of their own,
+    // each within a time limit, images only from the site and the public media host (body-renderer.ts).
+    const staffRenderer = createStaffRenderer({ ...options.staffRenderer, imageOrigins: bodyImageOrigins(config) });
+    const render: RenderBody = (source, format) => staffRenderer.render(source, format);
+    const contentCache = createPublicContentCache(content, { render, cacheControl: sharedCacheControl(config.cdnStalenessSeconds) });
     const { siteUrl } = config;
     const secret = await loadSigningSecret(createSecretStore(db.db), config.secretKey);
     const tokens = createTokens(secret);
@@ -138,7 +145,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
       siteUrl,
       downloadHosts: config.downloadHosts,
     });
-    const gated = createGatedContent({ content, files: downloads });
+    const gated = createGatedContent({ content, files: downloads, render });
     content.onChange(() => gated.clear());
     // Another instance's write: drop every cached answer and rendered body.
     const clear = () => {
@@ -188,8 +195,8 @@ export async function createServices(config: Config, logger: Logger, options: Se
     const eventNotices = createEventNotices({ db: db.db, content, outbox, siteUrl, logger });
     const newsletter = createNewsletterService({ db: db.db, outbox, tokens, siteUrl, logger });
     const { ratePerMinute } = config.newsletter;
-    const newsletterSender = createIssueSender({ db: db.db, outbox, tokens, siteUrl, ratePerMinute, logger });
-    const newsletterIssues = createIssueService({ db: db.db, outbox, content, sender: newsletterSender, siteUrl });
+    const newsletterSender = createIssueSender({ db: db.db, outbox, tokens, siteUrl, render, ratePerMinute, logger });
+    const newsletterIssues = createIssueService({ db: db.db, outbox, content, sender: newsletterSender, siteUrl, render, tokens });
     const contact = createContactService({ db: db.db, outbox, inbox: config.email.contactInbox });
     // Staff hear of new support requests where contact messages arrive.
     const support = createSupportService({
@@ -318,7 +325,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
       /** Sends issues (one copy per recipient) and their account; ticking once started. */
       newsletterSender,
       /** The newsletter's web archive (pages and the gated body). */
-      newsletterArchive: createNewsletterArchive({ db: db.db }),
+      newsletterArchive: createNewsletterArchive({ db: db.db, render }),
       contact,
       leads,
       /** The community: categories, threads, replies, comments, likes, search. */
@@ -410,6 +417,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
         await newsletterSender.stop();
         await communityNotifications.mails.stop();
         await memberRenderer.close();
+        await staffRenderer.close();
         await mail.stop().catch((err: unknown) => logger.warn({ err }, 'mail shutdown failed'));
         await unlisten().catch(() => undefined);
         await unlistenProfiles().catch(() => undefined);

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, deploymentProblems, deploymentSignals, loadConfig } from './config.ts';
+import { bodyImageOrigins, ConfigError, deploymentProblems, deploymentSignals, loadConfig, pageImageSources } from './config.ts';
 
 const CWD = path.resolve('/srv/beacon');
 
@@ -340,6 +340,27 @@ describe('loadConfig uploads', () => {
     // A public base over the whole bucket would reach the member files; media get their own folder.
     expect(configError({ S3_BUCKET: 'media', S3_PUBLIC_URL: 'https://cdn.example.com' }).problems[0]).toMatch(/^S3_PREFIX: .*protected\//);
     expect(configError({ S3_BUCKET: 'media', S3_PREFIX: 'protected/' }).problems[0]).toMatch(/^S3_PREFIX/);
+  });
+});
+
+describe('image hosts', () => {
+  const STRIPE = { STRIPE_SECRET_KEY: 'sk_test_config', STRIPE_WEBHOOK_SECRET: 'whsec_config_secret_1234' };
+  const BUCKET = { S3_BUCKET: 'media', S3_PUBLIC_URL: 'https://cdn.example.com/beacon/', S3_PREFIX: 'uploads/' };
+
+  it('lets pages and staff bodies show images from our origin and the public media host only', () => {
+    expect(pageImageSources(loadConfig({}, CWD))).toEqual([]);
+    expect(bodyImageOrigins(loadConfig({ SITE_URL: 'http://127.0.0.1:4000/' }, CWD))).toEqual(['http://127.0.0.1:4000']);
+    const bucket = loadConfig({ ...BUCKET, SITE_URL: 'http://127.0.0.1:4000' }, CWD);
+    expect(pageImageSources(bucket)).toEqual(['https://cdn.example.com']);
+    expect(bodyImageOrigins(bucket)).toEqual(['http://127.0.0.1:4000', 'https://cdn.example.com']);
+    // A bucket without a public URL serves its media through our own /uploads.
+    expect(pageImageSources(loadConfig({ S3_BUCKET: 'media' }, CWD))).toEqual([]);
+  });
+
+  it('adds Stripe’s images only while its embedded Checkout runs inside our pages', () => {
+    expect(pageImageSources(loadConfig(STRIPE, CWD))).toEqual([]);
+    const embedded = loadConfig({ ...STRIPE, STRIPE_CHECKOUT_UI: 'embedded', STRIPE_PUBLISHABLE_KEY: 'pk_test_config' }, CWD);
+    expect(pageImageSources(embedded)).toEqual(['https://*.stripe.com']);
   });
 });
 

@@ -160,6 +160,33 @@ function consistencyProblems(env: Env): string[] {
   return problems;
 }
 
+/** What says where images may come from: the uploads' storage and the payment settings. */
+export interface ImageHostSettings {
+  uploads: Pick<Config['uploads'], 'storage'>;
+  billing: Pick<Config['billing'], 'stripe'>;
+}
+
+/** The public media host's origin (S3_PUBLIC_URL), when uploads have one: pages and staff bodies show images from it. */
+export function mediaOrigin(config: Pick<ImageHostSettings, 'uploads'>): string | undefined {
+  const { storage } = config.uploads;
+  return storage.kind === 's3' && storage.publicUrl ? new URL(storage.publicUrl).origin : undefined;
+}
+
+/** Where images in staff bodies may come from besides a path on the site: the site's own origin and the public media host. */
+export function bodyImageOrigins(config: Pick<Config, 'siteUrl'> & Pick<ImageHostSettings, 'uploads'>): string[] {
+  const media = mediaOrigin(config);
+  return [new URL(config.siteUrl).origin, ...(media ? [media] : [])];
+}
+
+/**
+ * Where pages may show images from besides our own origin (their CSP's img-src): the public media host,
+ * and Stripe's when its embedded Checkout runs inside our page (Stripe.js shows its images from there).
+ */
+export function pageImageSources(config: ImageHostSettings): string[] {
+  const media = mediaOrigin(config);
+  return [...(media ? [media] : []), ...(config.billing.stripe?.embeddedCheckout ? ['https://*.stripe.com'] : [])];
+}
+
 /** Validates the environment; throws ConfigError listing every problem by variable name. */
 export function loadConfig(
   source: Record<string, string | undefined> = process.env,

@@ -6,7 +6,8 @@
 import { getRequestListener } from '@hono/node-server';
 import { createApp } from './app.ts';
 import { nodeFetch } from './platform/http/respond.ts';
-import { loadConfig } from './config.ts';
+import { loadConfig, pageImageSources } from './config.ts';
+import { pagePolicy } from '../src/lib/server/page-csp.ts';
 import { createLogger } from './platform/logger.ts';
 import { createServices } from './compose.ts';
 import { createPageLocals } from './platform/site/locals.ts';
@@ -20,7 +21,7 @@ export async function createDevApi() {
   return {
     listener: getRequestListener(nodeFetch(app)),
     /** Astro.locals for one page request, as the production server builds them. */
-    locals: createPageLocals(services, { siteUrl: config.siteUrl }),
+    locals: createPageLocals(services, { siteUrl: config.siteUrl, pageCsp: pagePolicy(pageImageSources(config)) }),
     close: () => services.close(),
   };
 }

@@ -7,7 +7,8 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { createApp } from './app.ts';
-import type { Config } from './config.ts';
+import { pageImageSources, type Config } from './config.ts';
+import { pagePolicy } from '../src/lib/server/page-csp.ts';
 import { lockFile } from './platform/db/lock.ts';
 import { listen } from './platform/http/http-server.ts';
 import type { Logger } from './platform/logger.ts';
@@ -98,6 +99,7 @@ export async function startServer(config: Config, logger: Logger, options: Start
           distDir: config.distDir,
           locals: createPageLocals(services, {
             siteUrl: config.siteUrl,
+            pageCsp: pagePolicy(pageImageSources(config)),
             preview: config.preview && (await previewContext(config.preview)),
           }),
           siteUrl: config.siteUrl,

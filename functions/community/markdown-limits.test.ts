@@ -1,14 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { renderMemberPost } from '../content/render.ts';
 import {
+  bodyMarkdownProblem,
   bracketNesting as nestingOf,
+  emphasisMarksPerBlock,
   linesOutsideCode,
+  markdownProblem,
+  MAX_EMPHASIS_MARKS,
   MAX_BRACKET_NESTING,
   MAX_TABLE_CELLS,
   MAX_UNDERLINES,
   tableCells as cellsOf,
   underlines,
-} from './markdown-limits.ts';
+} from '#shared/content/markdown-limits.ts';
 import { PostBodySchema } from './schema.ts';
 
 const bracketNesting = (text: string) => nestingOf(linesOutsideCode(text));
@@ -104,5 +108,32 @@ describe('PostBodySchema', () => {
     }
     expect(tableCells(table(50, 99))).toBe(MAX_TABLE_CELLS);
     expect(PostBodySchema.safeParse(table(50, 99)).success).toBe(true);
+  });
+});
+
+describe('bodyMarkdownProblem (staff bodies)', () => {
+  /** An ordinary paragraph of an article: bold, emphasis and a link with underscores. */
+  const paragraph = 'Some **bold** text, _a note_ and [a link](https://example.com/some_page_name).';
+
+  it('counts emphasis per paragraph, list item and heading, since the parser pairs it there', () => {
+    expect(emphasisMarksPerBlock(linesOutsideCode('**a**\n**b**\n\n**c**'))).toBe(8);
+    expect(emphasisMarksPerBlock(linesOutsideCode('- **a**\n- **b**\n# **c**\n\n> **d**\n> \n> **e**'))).toBe(4);
+    expect(emphasisMarksPerBlock(linesOutsideCode('```\n****\n```\n*x*'))).toBe(2);
+  });
+
+  it('takes a long article that uses more marks in all than a post may', () => {
+    const article = Array.from({ length: 200 }, () => paragraph).join('\n\n');
+    expect(markdownProblem(article)).toContain(`at most ${MAX_EMPHASIS_MARKS}`);
+    expect(bodyMarkdownProblem(article)).toBeUndefined();
+  });
+
+  it.each([
+    ['4,000 nested images', `${'!['.repeat(4000)}x${'](a)'.repeat(4000)}`, `nested at most ${MAX_BRACKET_NESTING} levels`],
+    ['nested emphasis in one paragraph', `${'*a '.repeat(2000)}x${' a*'.repeat(2000)}`, 'in one paragraph, list item or heading'],
+    ['emphasis over lines of one paragraph', '*a\n'.repeat(MAX_EMPHASIS_MARKS + 1), 'in one paragraph'],
+    ['empty rows under a wide header', `|${'a|'.repeat(100)}\n|${'-|'.repeat(100)}\n${'|\n'.repeat(4000)}`, 'at most 5,000 cells'],
+    ['5,000 underlines', 'a\n-\n'.repeat(5000), `at most ${MAX_UNDERLINES} lines of only = or -`],
+  ])('refuses %s, as a post is refused', (_, body, message) => {
+    expect(bodyMarkdownProblem(body)).toContain(message);
   });
 });

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { NESTING_MESSAGE, withinNesting } from '#shared/content/markdown.ts';
 import { multiLine, singleLine, withoutInvisible } from '../platform/http/request.ts';
-import { markdownProblem } from './markdown-limits.ts';
+import { markdownProblem } from '#shared/content/markdown-limits.ts';
 
 /** The longest thread title. */
 export const MAX_TITLE_CHARS = 150;

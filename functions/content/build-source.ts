@@ -9,12 +9,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { CONTENT_TYPES, toPublicItem, type ContentType, type PublicItem, type PublicItemOf } from '#shared/content/registry.ts';
 import type { BuildReader } from '#shared/content/reader.ts';
-import { loadConfig, type Config } from '../config.ts';
+import { bodyImageOrigins, loadConfig, type Config } from '../config.ts';
 import { openDatabase, type Database } from '../platform/db/client.ts';
 import { createLogger, errorMessage, type Logger } from '../platform/logger.ts';
 import { lockFile } from '../platform/db/lock.ts';
 import { createMdxSource, type MdxSource } from './mdx-source.ts';
-import { publicItem } from './public.ts';
+import { createPublicProjection } from './public.ts';
+import { renderHere } from './render.ts';
 import { createContentService } from './service.ts';
 
 function serverHoldsDatabase(config: Config): boolean {
@@ -71,11 +72,14 @@ export function getBuildContent(): Promise<BuildReader> {
     const mdx = await createMdxSource(config.contentDir);
     const database = await openForBuild(config, logger);
     const byType = await readAll(mdx, database, logger).finally(() => database?.close());
+    // The build answers no requests: its bodies render on its own thread.
+    const publicItem = createPublicProjection(renderHere(bodyImageOrigins(config)));
     return {
       list: async <T extends ContentType>(type: T) => (byType.get(type) ?? []) as PublicItemOf<T>[],
       get: async <T extends ContentType>(type: T, slug: string) =>
         byType.get(type)?.find((i) => i.slug === slug) as PublicItemOf<T> | undefined,
-      fromGit: async <T extends ContentType>(type: T) => mdx.list(type).map(publicItem) as PublicItemOf<T>[],
+      fromGit: async <T extends ContentType>(type: T) =>
+        (await Promise.all(mdx.list(type).map((item) => publicItem(item)))) as PublicItemOf<T>[],
     };
   })();
   return loaded;

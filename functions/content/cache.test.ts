@@ -10,6 +10,7 @@ import {
   type ToolItem,
 } from '#shared/content/registry.ts';
 import { createPublicContentCache } from './cache.ts';
+import { renderHere } from './render.ts';
 import type { ContentService } from './service.ts';
 
 const SECRET = 'GATED-91b2';
@@ -90,7 +91,7 @@ function makeFakeService(initial: ContentItem[] = [makeBlogItem(), makeToolItem(
 
 function setup(items?: ContentItem[]) {
   const service = makeFakeService(items);
-  const cache = createPublicContentCache(service as unknown as ContentService);
+  const cache = createPublicContentCache(service as unknown as ContentService, { render: renderHere() });
   return { service, cache };
 }
 

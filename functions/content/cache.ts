@@ -8,7 +8,8 @@
 import { listOrderChangesAt, toPublicItem, type ContentType, type PublicItemOf } from '#shared/content/registry.ts';
 import type { PublicContentReader } from '#shared/content/reader.ts';
 import { createAnswer, type CachedAnswer } from '../platform/http/respond.ts';
-import { publicItem } from './public.ts';
+import { createPublicProjection } from './public.ts';
+import type { RenderBody } from './render.ts';
 import type { ContentService } from './service.ts';
 
 const MAX_DETAIL_ENTRIES = 5000;
@@ -42,12 +43,15 @@ export function remember<K, V>(map: Map<K, Promise<V>>, key: K, load: () => Prom
 }
 
 export interface PublicContentCacheOptions {
+  /** Renders an article's preview and an event's description (the server's staff renderer). */
+  render: RenderBody;
   /** Cache-Control of every answer (sharedCacheControl of the configured staleness bound). */
   cacheControl?: string;
 }
 
-export function createPublicContentCache(service: ContentService, { cacheControl }: PublicContentCacheOptions = {}) {
+export function createPublicContentCache(service: ContentService, { render, cacheControl }: PublicContentCacheOptions) {
   const options = cacheControl ? { cacheControl } : {};
+  const publicItem = createPublicProjection(render);
   const lists = new Map<ContentType, Promise<Entry<unknown[]>>>();
   let clears = 0;
   const details = new Map<string, Promise<Entry<unknown> | undefined>>();
@@ -98,7 +102,7 @@ export function createPublicContentCache(service: ContentService, { cacheControl
         const generation = clears;
         const item = await service.get(type, slug);
         if (!item) return undefined;
-        const value = publicItem(item);
+        const value = await publicItem(item);
         const entry = { value, answer: createAnswer(value, options) };
         if (generation === clears) settledItems.set(key, entry);
         return entry;

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { splitFrontmatter } from './mdx-source.ts';
-import { BodyRenderError, renderBody, renderMemberPost, sanitizeBody, splitPreview } from './render.ts';
+import { BodyRenderError, MAX_BODY_HTML, renderBody, renderMemberPost, sanitizeBody, splitPreview } from './render.ts';
 
 describe('splitPreview', () => {
   it.each([
@@ -89,6 +89,36 @@ describe('renderBody', () => {
     expect(html).toContain('href="mailto:hi@example.com"');
     expect(html).not.toContain('insecure.example');
     expect(html).toContain('src="/media/x.png"');
+  });
+
+  it('shows images from our site and the listed origins only: any other image becomes its alt text', () => {
+    const html = renderBody(
+      [
+        '![ours](/uploads/a.png)',
+        '![site](https://www.beacongrowth.co/media/b.png)',
+        '![bucket](https://media.example/m/c.png)',
+        '![tracker](https://tracker.example/pixel.gif)',
+        '![relative](//tracker.example/pixel.gif)',
+        '![plain http](http://media.example.evil/d.png)',
+      ].join(' '),
+      'markdown',
+      ['https://www.beacongrowth.co', 'https://media.example'],
+    );
+    expect(html.match(/<img /g)).toHaveLength(3);
+    expect(html).toContain('src="/uploads/a.png"');
+    expect(html).toContain('src="https://www.beacongrowth.co/media/b.png"');
+    expect(html).toContain('src="https://media.example/m/c.png"');
+    expect(html).not.toMatch(/tracker\.example|media\.example\.evil/);
+    expect(html).toContain('tracker');
+    // MDX's JSX images follow the same rule.
+    expect(renderBody('<img src="https://tracker.example/x.gif" alt="pixel" />', 'mdx')).toBe('<span>pixel</span>');
+  });
+
+  it('refuses a body whose HTML would pass the limit (reference links repeat their address at every use)', () => {
+    const source = `[x]: https://a.example/${'a'.repeat(2000)}\n\n${'[x] '.repeat(MAX_BODY_HTML / 2000)}`;
+    expect(() => renderBody(source, 'markdown')).toThrow(
+      expect.objectContaining({ status: 422, message: expect.stringContaining('too long once displayed') }),
+    );
   });
 
   it('renders nothing for an empty body', () => expect(renderBody('  \n', 'mdx')).toBe(''));

@@ -25,6 +25,9 @@ import { AppError } from '../platform/errors.ts';
 
 export type BodyFormat = 'mdx' | 'markdown';
 
+/** Renders a staff body to sanitised HTML: the server's is its staff renderer's thread (body-renderer.ts). */
+export type RenderBody = (source: string, format: BodyFormat) => Promise<string>;
+
 /** A body that cannot be rendered: 422 with a field error on `body` (the cause, if any, is kept for the log). */
 export class BodyRenderError extends AppError {
   constructor(message: string, options?: { cause?: unknown }) {
@@ -42,47 +45,83 @@ export function splitPreview(source: string): { preview?: string; body: string }
   return preview ? { preview, body } : { body };
 }
 
-const SANITIZE: sanitizeHtml.IOptions = {
-  allowedTags: [
-    ...['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'br', 'hr', 'blockquote', 'pre', 'code', 'kbd', 'sup', 'sub'],
-    ...['strong', 'b', 'em', 'i', 'del', 's', 'mark', 'small', 'abbr', 'span', 'div', 'section'],
-    ...['ul', 'ol', 'li', 'dl', 'dt', 'dd', 'a', 'img', 'figure', 'figcaption', 'input'],
-    ...['table', 'thead', 'tbody', 'tfoot', 'tr', 'th', 'td', 'caption'],
-  ],
-  allowedAttributes: {
-    a: ['href', 'title', 'rel', 'id', 'aria-describedby', 'data-footnote-ref', 'data-footnote-backref'],
-    img: ['src', 'alt', 'title', 'width', 'height', 'loading'],
-    code: ['class'],
-    ol: ['start'],
-    th: ['align', 'scope'],
-    td: ['align'],
-    h2: ['id'],
-    h3: ['id'],
-    li: ['id'],
-    section: ['class', 'data-footnotes'],
-    sup: ['id'],
-    // GitHub task lists render disabled checkboxes.
-    input: ['type', 'checked', 'disabled'],
-  },
-  allowedClasses: { code: [/^language-[\w-]+$/], section: ['footnotes'] },
-  allowedSchemes: ['https', 'http', 'mailto'],
-  allowedSchemesByTag: { img: ['https'] },
-  allowProtocolRelative: false,
-  transformTags: {
-    // Outside links open normally but never hand the reader's page to the target.
-    a: (tagName, attribs) => ({
-      tagName,
-      attribs: /^https?:/i.test(attribs.href ?? '') ? { ...attribs, rel: 'noopener noreferrer nofollow' } : attribs,
-    }),
-    img: (tagName, attribs) => ({ tagName, attribs: { ...attribs, loading: 'lazy' } }),
-    input: (tagName, attribs) =>
-      attribs.type === 'checkbox' ? { tagName, attribs: { ...attribs, disabled: '' } } : { tagName: 'span', attribs: {} },
-  },
-};
+/**
+ * Whether an image may show in a staff body: a path on our own site, or an address on one of
+ * `origins` (the site's and the public media host's, as the pages' `img-src` allows). An image from
+ * anywhere else would be a request from every reader's browser to a host we do not know of, which the
+ * pages' policy refuses anyway: it becomes its alt text here, where the editor can see why.
+ */
+function imageAllowed(src: string | undefined, origins: ReadonlySet<string>): boolean {
+  if (!src || /[\\\s]/.test(src)) return false;
+  if (src.startsWith('/')) return !src.startsWith('//');
+  try {
+    const url = new URL(src);
+    return (url.protocol === 'https:' || url.protocol === 'http:') && origins.has(url.origin);
+  } catch {
+    return false;
+  }
+}
 
-/** Sanitises HTML with the body rules: no scripts, no event handlers, no styles, http(s), mail or local links only. */
-export function sanitizeBody(html: string): string {
-  return sanitizeHtml(html, SANITIZE);
+/** The staff bodies' profile, with images allowed from our site and `imageOrigins` only. */
+function staffProfile(imageOrigins: readonly string[]): sanitizeHtml.IOptions {
+  const origins = new Set(imageOrigins.map((o) => new URL(o).origin));
+  return {
+    allowedTags: [
+      ...['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'br', 'hr', 'blockquote', 'pre', 'code', 'kbd', 'sup', 'sub'],
+      ...['strong', 'b', 'em', 'i', 'del', 's', 'mark', 'small', 'abbr', 'span', 'div', 'section'],
+      ...['ul', 'ol', 'li', 'dl', 'dt', 'dd', 'a', 'img', 'figure', 'figcaption', 'input'],
+      ...['table', 'thead', 'tbody', 'tfoot', 'tr', 'th', 'td', 'caption'],
+    ],
+    allowedAttributes: {
+      a: ['href', 'title', 'rel', 'id', 'aria-describedby', 'data-footnote-ref', 'data-footnote-backref'],
+      img: ['src', 'alt', 'title', 'width', 'height', 'loading'],
+      code: ['class'],
+      ol: ['start'],
+      th: ['align', 'scope'],
+      td: ['align'],
+      h2: ['id'],
+      h3: ['id'],
+      li: ['id'],
+      section: ['class', 'data-footnotes'],
+      sup: ['id'],
+      // GitHub task lists render disabled checkboxes.
+      input: ['type', 'checked', 'disabled'],
+    },
+    allowedClasses: { code: [/^language-[\w-]+$/], section: ['footnotes'] },
+    allowedSchemes: ['https', 'http', 'mailto'],
+    allowedSchemesByTag: { img: ['https', 'http'] },
+    allowProtocolRelative: false,
+    transformTags: {
+      // Outside links open normally but never hand the reader's page to the target.
+      a: (tagName, attribs) => ({
+        tagName,
+        attribs: /^https?:/i.test(attribs.href ?? '') ? { ...attribs, rel: 'noopener noreferrer nofollow' } : attribs,
+      }),
+      img: (tagName, attribs) =>
+        imageAllowed(attribs.src, origins)
+          ? { tagName, attribs: { ...attribs, loading: 'lazy' } }
+          : { tagName: 'span', attribs: {}, text: attribs.alt ?? '' },
+      input: (tagName, attribs) =>
+        attribs.type === 'checkbox' ? { tagName, attribs: { ...attribs, disabled: '' } } : { tagName: 'span', attribs: {} },
+    },
+  };
+}
+
+/** Profiles by the image origins they allow (a renderer's thread uses one). */
+const staffProfiles = new Map<string, sanitizeHtml.IOptions>();
+function profileFor(imageOrigins: readonly string[]): sanitizeHtml.IOptions {
+  const key = imageOrigins.join(' ');
+  let profile = staffProfiles.get(key);
+  if (!profile) staffProfiles.set(key, (profile = staffProfile(imageOrigins)));
+  return profile;
+}
+
+/**
+ * Sanitises HTML with the body rules: no scripts, no event handlers, no styles, http(s), mail or
+ * local links only, images from our site or `imageOrigins` only.
+ */
+export function sanitizeBody(html: string, imageOrigins: readonly string[] = []): string {
+  return sanitizeHtml(html, profileFor(imageOrigins));
 }
 
 /**
@@ -133,13 +172,33 @@ export const MAX_MEMBER_HTML = 128 * 1024;
 const MEMBER_HTML_MESSAGE = 'This post would be too long once displayed: use fewer repeated links, footnotes or table cells.';
 
 /**
- * Renders a body to sanitised HTML. MDX is run with no components and no imports (a body that
- * imports something fails, loudly, when the server starts); Markdown allows no embedded HTML.
- * Throws `BodyRenderError` for a body nested too deep or one the compiler cannot take.
+ * Renders a staff body to sanitised HTML, images only from our site or `imageOrigins`. MDX is run
+ * with no components and no imports (a body that imports something fails, loudly, when the server
+ * starts); Markdown allows no embedded HTML. Throws `BodyRenderError` for a body nested too deep,
+ * one the compiler cannot take, or one whose HTML would pass `MAX_BODY_HTML`. The server calls it
+ * on a renderer's thread (body-renderer.ts), never its own.
  */
-export function renderBody(source: string, format: BodyFormat): string {
-  return renderWith(source, format, SANITIZE);
+export function renderBody(source: string, format: BodyFormat, imageOrigins: readonly string[] = []): string {
+  const html = renderWith(source, format, profileFor(imageOrigins));
+  if (html.length > MAX_BODY_HTML) throw new BodyRenderError(BODY_HTML_MESSAGE);
+  return html;
 }
+
+/**
+ * `renderBody` on the calling thread, as a `RenderBody`: for the site build (a process that answers
+ * no requests) and tests only. The server renders on its staff renderer's thread.
+ */
+export const renderHere =
+  (imageOrigins: readonly string[] = []): RenderBody =>
+  async (source, format) =>
+    renderBody(source, format, imageOrigins);
+
+/**
+ * The most HTML one staff body may render to: ten times a post's, as a body may be ten times as long
+ * (a 200,000-character article of text, links and tables renders to well under half of it).
+ */
+export const MAX_BODY_HTML = 10 * MAX_MEMBER_HTML;
+const BODY_HTML_MESSAGE = 'This text would be too long once displayed: use fewer repeated links, footnotes or table cells.';
 
 function renderWith(source: string, format: BodyFormat, profile: sanitizeHtml.IOptions): string {
   if (!source.trim()) return '';

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { multiLine, singleLine } from '../platform/http/request.ts';
 import type { EmailRow } from './tables.ts';
 import type { MailMessage } from '../platform/mail/port.ts';
+import { visibleMarkup } from './preview.ts';
 
 /** The message the mail port sends for an outbox row. */
 export function toMailMessage(row: EmailRow): MailMessage {
@@ -37,7 +38,8 @@ export type DeliveryEvent = z.infer<typeof DeliveryEventSchema>;
  * The spec's "Email record" (point 3), as the admin dashboard reads it: dates as ISO strings or null.
  * Beyond the spec, `delivery` says where the outbox stands with it, so a message waiting in the queue
  * is explained: attempts made (of the most allowed), the last attempt's error, when the next one is
- * due (queued mail only) and whether a worker holds it right now.
+ * due (queued mail only) and whether a worker holds it right now; and `preview`, the body's visible
+ * text and formatting as safe HTML (preview.ts), which the card shows so the page never parses the mail.
  */
 export function emailRecord(row: EmailRow, now = new Date()) {
   const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -46,6 +48,7 @@ export function emailRecord(row: EmailRow, now = new Date()) {
     id: row.id,
     subject: row.subject,
     body: row.bodyHtml,
+    preview: visibleMarkup(row.bodyHtml),
     to: row.to,
     from: row.from,
     status: row.status,

@@ -19,7 +19,7 @@ import { AppError } from '../platform/errors.ts';
 import { createAnswer, type CachedAnswer } from '../platform/http/respond.ts';
 import type { FileService, SignedLink } from '../files/service.ts';
 import { remember } from '../content/cache.ts';
-import { renderBody, splitPreview } from '../content/render.ts';
+import { splitPreview, type RenderBody } from '../content/render.ts';
 import type { ContentService } from '../content/service.ts';
 
 /** Lesson media links live long enough to watch a video; download links only long enough to start one. */
@@ -43,9 +43,16 @@ interface RenderedArticle {
   answer: CachedAnswer<ArticleBody>;
 }
 
+/** A lesson of a loaded course; its HTML is rendered on first read (and again after a failure). */
+interface LessonEntry {
+  lesson: Lesson;
+  sectionId: string;
+  html?: Promise<string>;
+}
+
 interface RenderedCourse {
   item: CourseItem;
-  lessons: Map<string, { lesson: Lesson; sectionId: string; html: string }>;
+  lessons: Map<string, LessonEntry>;
 }
 
 export interface LessonAnswer {
@@ -73,6 +80,8 @@ export function assertAccess(viewer: Viewer, required: AccessLevel, what: string
 export interface GatedContentDeps {
   content: ContentService;
   files: FileService;
+  /** Renders article bodies and lessons (the server's staff renderer: never the server's own thread). */
+  render: RenderBody;
 }
 
 /** What gated content asks of payments, connected by compose.ts once both exist (`gated.connect`). */
@@ -81,7 +90,7 @@ export interface GatedHooks {
   owns: (userId: string, type: PurchasableType, slug: string) => Promise<boolean>;
 }
 
-export function createGatedContent({ content, files }: GatedContentDeps) {
+export function createGatedContent({ content, files, render }: GatedContentDeps) {
   /** Unset until compose.ts connects payments: then nothing is open by purchase. */
   let owns: GatedHooks['owns'] | undefined;
   const articles = new Map<string, Promise<RenderedArticle | undefined>>();
@@ -114,9 +123,8 @@ export function createGatedContent({ content, files }: GatedContentDeps) {
     remember(courses, slug, async () => {
       const item = await content.get('course', slug);
       if (!item) return undefined;
-      const lessons = new Map<string, { lesson: Lesson; sectionId: string; html: string }>();
-      for (const section of item.sections)
-        for (const lesson of section.lessons) lessons.set(lesson.id, { lesson, sectionId: section.id, html: '' });
+      const lessons = new Map<string, LessonEntry>();
+      for (const section of item.sections) for (const lesson of section.lessons) lessons.set(lesson.id, { lesson, sectionId: section.id });
       return { item, lessons };
     });
 
@@ -125,7 +133,7 @@ export function createGatedContent({ content, files }: GatedContentDeps) {
       const generation = clears;
       const item = await content.get('blog', slug);
       if (!item) return undefined;
-      const html = renderBody(splitPreview(item.content).body, item.contentFormat);
+      const html = await render(splitPreview(item.content).body, item.contentFormat);
       const rendered = { accessLevel: item.accessLevel, html, answer: createAnswer({ html }) };
       if (generation === clears) loadedArticles.set(slug, rendered);
       return rendered;
@@ -141,8 +149,15 @@ export function createGatedContent({ content, files }: GatedContentDeps) {
     const entry = found.lessons.get(lessonId);
     if (!entry) throw new AppError('not_found', 'Lesson not found');
     await assertItemAccess(viewer, found.item, 'lesson');
-    if (!entry.html && entry.lesson.content) entry.html = renderBody(entry.lesson.content, 'markdown');
     return entry;
+  }
+
+  /** A lesson's HTML, rendered once and shared by concurrent readers; a failed render is tried again on the next read. */
+  function lessonHtml(entry: LessonEntry): Promise<string> {
+    if (!entry.lesson.content) return Promise.resolve('');
+    const html = (entry.html ??= render(entry.lesson.content, 'markdown'));
+    void html.catch(() => entry.html === html && delete entry.html);
+    return html;
   }
 
   return {
@@ -174,7 +189,9 @@ export function createGatedContent({ content, files }: GatedContentDeps) {
 
     /** One lesson: its text as HTML, its media (private ones as signed links) and its files as signed links. */
     async lesson(viewer: Viewer, slug: string, lessonId: string): Promise<LessonAnswer> {
-      const { lesson, sectionId, html } = await lessonEntry(viewer, slug, lessonId);
+      const entry = await lessonEntry(viewer, slug, lessonId);
+      const { lesson, sectionId } = entry;
+      const html = await lessonHtml(entry);
       const [media, downloadables] = await Promise.all([
         Promise.all(lesson.media.map(async (m) => ({ ...m, url: await files.mediaUrl(m.url, MEDIA_LINK_SECONDS) }))),
         Promise.all(
@@ -228,7 +245,7 @@ export function createGatedContent({ content, files }: GatedContentDeps) {
         if (item.source !== 'mdx') continue;
         for (const lesson of item.sections.flatMap((s) => s.lessons)) {
           try {
-            await lessonEntry(WARMER, item.slug, lesson.id);
+            await lessonHtml(await lessonEntry(WARMER, item.slug, lesson.id));
           } catch (err) {
             throw new Error(`Lesson "${lesson.id}" of content/courses "${item.slug}" cannot be rendered: ${(err as Error).message}`);
           }

@@ -184,6 +184,42 @@ describe.each(DATABASE_KINDS)('newsletter roles on %s', (kind) => {
     }
   });
 
+  it('serves the preview frame by its signed link alone, under a policy of its own; a turned or foreign link is 404', async () => {
+    const issues = t.services.newsletterIssues;
+    const { url } = await issues.preview(shared, 'premium');
+    for (const who of CALLERS) {
+      // A frame sends no bearer token: the link is the permission, whoever holds it.
+      const res = await call(who, 'GET', url);
+      expect(res.status, who).toBe(200);
+      expect(res.headers.get('content-type'), who).toMatch(/^text\/html/);
+      const policy = res.headers.get('content-security-policy') ?? '';
+      for (const directive of [
+        "default-src 'none'",
+        "style-src 'unsafe-inline'",
+        "frame-ancestors 'self'",
+        "form-action 'none'",
+        'sandbox',
+      ])
+        expect(policy, `${who} ${directive}`).toContain(directive);
+      expect(policy, who).not.toMatch(/script-src|unsafe-eval/);
+      expect(res.headers.get('x-frame-options'), who).toBe('SAMEORIGIN');
+      expect(res.headers.get('cache-control'), who).toBe('private, no-store');
+      expect(await res.text(), who).toContain('NEWSLETTER-TABLE-SENTINEL');
+    }
+    const visitor = (await issues.preview(shared, 'visitor')).url;
+    expect(await (await call('anonymous', 'GET', visitor)).text()).not.toContain('NEWSLETTER-TABLE-SENTINEL');
+    // The visitor's link turned to the premium copy, an unsubscribe link, and nonsense: none opens a copy.
+    const [head, payload, signature] = visitor.split('/').pop()!.split('.') as [string, string, string];
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString()) as Record<string, unknown>;
+    const turned = `${head}.${Buffer.from(JSON.stringify({ ...claims, l: 'premium' })).toString('base64url')}.${signature}`;
+    const foreign = await t.services.tokens.sign('newsletter-unsubscribe', { i: shared, l: 'premium' });
+    for (const token of [turned, foreign, 'not-a-token']) {
+      const res = await call('admin', 'GET', `/api/newsletter/previews/${token}`);
+      expect(res.status, token).toBe(404);
+      expect(((await res.json()) as ErrorAnswer).error.code).toBe('not_found');
+    }
+  });
+
   it('refuses an unsubscribe token turned to another address, and changes nothing', async () => {
     const good = await t.services.tokens.sign('newsletter-unsubscribe', { i: shared, a: `free-${kind}@newsletter-table.test` });
     const [head, payload, signature] = good.split('.') as [string, string, string];

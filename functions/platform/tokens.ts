@@ -12,7 +12,9 @@ export type TokenPurpose =
   | 'member-feed'
   // A community reply mail's links: turn the member's reply mails off, mute one thread.
   | 'community-unsubscribe'
-  | 'community-mute';
+  | 'community-mute'
+  // A newsletter issue's copy at one level, shown in the editor's preview frame for a few minutes.
+  | 'mail-preview';
 
 export type TokenResult<T> = { ok: true; claims: T } | { ok: false; reason: 'expired' | 'invalid' };
 

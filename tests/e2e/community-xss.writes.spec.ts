@@ -9,13 +9,25 @@
  * `vbscript:` address. Each view also shows the hostile text (as text) or its sanitised links, so a
  * view that rendered nothing cannot pass, and no bidirectional or zero-width control character
  * reaches the page (titles and subjects cannot read backwards: the server drops them on write).
+ *
+ * Staff's writing and mail too (issue 32): an editor's article whose body names an image on our site
+ * and one elsewhere shows only ours, and its page and the blog list (covers) make no CSP report; the
+ * admin's Recent Emails tab (a real layout of inline styles) and the editor's newsletter preview (the
+ * corpus as an issue, shown in its frame) make none either, where they made hundreds. Longer than
+ * the house's files on purpose: one corpus, seeded once, read from every place it shows.
  */
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { eq, like } from 'drizzle-orm';
 import type { SessionAnswer } from '../support/answers.ts';
 import type { ThreadPage } from '../../functions/community/answers.ts';
 import type { Written } from '../../functions/community/service.ts';
 import { DEMO_PASSWORD } from '../../functions/users/demo.ts';
 import { testClient } from './members.ts';
+import { withSiteDb } from './support.ts';
+import { emails } from '../../functions/email/tables.ts';
+import { html } from '../../functions/email/templates/html.ts';
+import { layout } from '../../functions/email/templates/layout.ts';
+import { newsletterIssues } from '../../functions/newsletter/tables.ts';
 
 /** This run's mark, in every title and body (letters only, so full-text search finds it as one word). */
 const RUN = `xss${Date.now()
@@ -60,9 +72,19 @@ const BODY = [
   `Invisible: zero\u200bwidth, a right-to-left \u202eoverride\u202c, an isolate \u2067here\u2069 and a BOM \ufeff.`,
 ].join('\n\n');
 
+/** An editor's article: an image on our site and one elsewhere, above its preview line, and a cover of ours. */
+const ARTICLE_BODY = [
+  `${RUN}: an editor's article.`,
+  '![Our placeholder](/images/placeholder.svg)',
+  '![A pixel elsewhere](https://example.com/pixel.png)',
+  '<!-- preview -->',
+  // The corpus but its invisible characters, which staff bodies keep (only members' text loses them).
+  ...BODY.split('\n\n').filter((line) => !line.startsWith('Invisible:')),
+].join('\n\n');
+
 /** Who views what, and their session as the auth client would have stored it. */
 const sessions = new Map<'member' | 'editor' | 'admin', SessionAnswer>();
-const seeded = { thread: '', request: '' };
+const seeded = { thread: '', request: '', article: '', issue: `${RUN} newsletter`, mail: `${RUN} mail` };
 
 async function signIn(request: APIRequestContext, who: string): Promise<SessionAnswer> {
   const res = await request.post('/auth/v1/token?grant_type=password', {
@@ -110,7 +132,44 @@ test.beforeAll(async ({ request }) => {
   const opened = await write<{ id: string }>(request, member!, '/api/support/requests', { subject: TITLE, message: BODY });
   seeded.request = opened.id;
   await write(request, admin!, `/api/support/requests/${opened.id}/messages`, { body: BODY });
+
+  // Staff's writing: an article with images, and the corpus as a newsletter issue.
+  const article = await write<{ item: { slug: string } }>(request, editor!, '/api/content/blogs', {
+    title: `${RUN} article`,
+    description: 'An editor’s article with an image of ours and one from elsewhere.',
+    accessLevel: 'free',
+    media: [{ url: '/media/cover-content-strategy.jpg', type: 'image', alt: 'Cover' }],
+    content: ARTICLE_BODY,
+  });
+  seeded.article = article.item.slug;
+  const issue = { subject: seeded.issue, previewText: `${RUN} preview`, body: ARTICLE_BODY, accessLevel: 'premium', audience: ['premium'] };
+  await write(request, editor!, '/api/admin/newsletter/issues', issue);
+  // A sent message as the outbox keeps it: a whole document laid out with inline styles, the newest of the recent list.
+  await withSiteDb((db) =>
+    db.insert(emails).values({
+      subject: seeded.mail,
+      bodyHtml: layout({
+        siteUrl: 'https://beacongrowth.co',
+        preheader: 'Hidden preheader',
+        content: html`<p>${RUN}: <strong>a mail</strong>.</p>`,
+      }),
+      bodyText: RUN,
+      to: 'reader@example.com',
+      from: 'Beacon Growth <hello@beacongrowth.co>',
+      template: 'contact-acknowledgement',
+      status: 'sent',
+      sentAt: new Date(),
+      updatedAt: new Date(Date.now() + 3_600_000),
+    }),
+  );
 });
+
+test.afterAll(() =>
+  withSiteDb(async (db) => {
+    await db.delete(emails).where(eq(emails.subject, seeded.mail));
+    await db.delete(newsletterIssues).where(like(newsletterIssues.subject, `${RUN}%`));
+  }),
+);
 
 /** A page signed in as `who` (the session stored as the auth client keeps it) that records dialogs and CSP violations. */
 async function viewAs(page: Page, who: 'member' | 'editor' | 'admin'): Promise<{ problems: string[] }> {
@@ -125,7 +184,8 @@ async function viewAs(page: Page, who: 'member' | 'editor' | 'admin'): Promise<{
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   await page.addInitScript(
     (session: string) => {
-      localStorage.setItem('sb-127-auth-token', session);
+      // Frames get this script too: a sandboxed one (the newsletter preview's) has no storage to hold the session.
+      if (window === window.top) localStorage.setItem('sb-127-auth-token', session);
       document.addEventListener('securitypolicyviolation', (e) => {
         const seen = ((window as unknown as { __csp?: string[] }).__csp ??= []);
         seen.push(`${e.violatedDirective} ${e.blockedURI} at ${e.sourceFile}:${e.lineNumber}`);
@@ -221,4 +281,57 @@ test('an admin views the thread and the request in the Support tab', async ({ pa
     .click();
   await expect(page.getByRole('list', { name: 'Messages' }).getByRole('listitem')).toHaveCount(2);
   await expectClean(page, 'the Support tab', problems);
+});
+
+/** Every image shown in the page's main loads once scrolled to (none was refused or broken). */
+async function expectImagesLoaded(page: Page, view: string) {
+  const images = page.locator('main img').filter({ visible: true });
+  for (let i = 0; i < (await images.count()); i++) {
+    const image = images.nth(i);
+    await image.scrollIntoViewIfNeeded();
+    await expect
+      .poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), `${view} image ${i}`)
+      .toBe(true);
+  }
+}
+
+test('a member views an editor’s article and the blog list: images of ours only, every one loaded, no CSP report', async ({ page }) => {
+  const { problems } = await viewAs(page, 'member');
+  await page.goto(`/blog/${seeded.article}`);
+  const preview = page.getByTestId('article-preview');
+  await expect(preview.locator('img[src="/images/placeholder.svg"]')).toHaveCount(1);
+  // The image from elsewhere is its alt text: the page never asks that host for it.
+  await expect(preview).toContainText('A pixel elsewhere');
+  await expectImagesLoaded(page, 'the article');
+  await expectClean(page, 'an editor’s article', problems);
+  await page.goto('/blog');
+  await expect(page.getByRole('link', { name: new RegExp(RUN) }).first()).toBeVisible();
+  await expectImagesLoaded(page, 'the blog list');
+  await expectClean(page, 'the blog list', problems);
+});
+
+test('an admin reads the Recent Emails tab: the mail’s text as it reads, and no CSP report', async ({ page }) => {
+  const { problems } = await viewAs(page, 'admin');
+  await page.goto('/admin');
+  await page.getByRole('tab', { name: 'Recent Emails' }).click();
+  const card = page.getByRole('listitem', { name: seeded.mail });
+  await expect(card.getByTestId('email-preview')).toContainText(`${RUN}: a mail.`);
+  await expect(card.getByTestId('email-preview').locator('strong')).toHaveText('a mail');
+  await expectClean(page, 'the Recent Emails tab', problems);
+});
+
+test('an editor previews the corpus as a newsletter issue at each level: the copy in its frame, and no CSP report', async ({ page }) => {
+  const { problems } = await viewAs(page, 'editor');
+  await page.goto('/admin');
+  await page.getByRole('tab', { name: 'Newsletter' }).click();
+  await page.getByRole('listitem', { name: seeded.issue }).getByRole('button', { name: seeded.issue }).click();
+  for (const level of ['Visitor', 'Premium']) {
+    await page.getByRole('group', { name: 'Preview as' }).getByRole('button', { name: level, exact: true }).click();
+    const copy = page.frameLocator(`iframe[title="Preview as ${level}"]`).locator('body');
+    await expect(copy).toContainText(`${RUN}: an editor's article.`);
+    // The mail's own layout, as the reader's mail program shows it: its inline styles apply in the frame.
+    await expect(copy).toHaveCSS('background-color', 'rgb(241, 245, 249)');
+    await expect(copy.locator('img[src*="example.com"]')).toHaveCount(0);
+  }
+  await expectClean(page, 'the newsletter preview', problems);
 });

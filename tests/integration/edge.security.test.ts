@@ -480,6 +480,8 @@ async function newsletterSamples(t: TestApp, admin: { id: string; headers: Recor
   const tomorrow = { sendAt: new Date(Date.now() + 86_400_000).toISOString().slice(0, 16), timeZone: 'America/Chicago' };
   await issues.schedule(cancelled!, tomorrow);
   const { slug } = await issues.send(archived!);
+  // The preview frame's signed link, which a frame loads without the editor's token.
+  const { url: previewFrame } = await issues.preview(kept!, 'premium');
   const { headers } = admin;
   const base = '/api/admin/newsletter/issues';
   const list = 'GET, HEAD, POST';
@@ -498,6 +500,7 @@ async function newsletterSamples(t: TestApp, admin: { id: string; headers: Recor
     'GET /api/admin/newsletter/articles/:slug': { path: '/api/admin/newsletter/articles/ecommerce-launch-first-90-days', headers },
     'GET /api/newsletter/issues': { path: '/api/newsletter/issues' },
     'GET /api/newsletter/issues/:slug/body': { path: `/api/newsletter/issues/${slug}/body`, headers },
+    'GET /api/newsletter/previews/:token': { path: previewFrame },
   };
 }
 
@@ -776,6 +779,9 @@ describe.each(DATABASE_KINDS)('API bad-input suite on %s', (kind) => {
       `/api/admin/newsletter/articles/${'a'.repeat(500)}`,
       '/api/newsletter/issues/..%2F..%2Fpackage.json/body',
       '/api/newsletter/issues/%0d%0a/body',
+      '/api/newsletter/previews/%00',
+      '/api/newsletter/previews/..%2F..%2Fpackage.json',
+      `/api/newsletter/previews/${'x'.repeat(3000)}`,
       `/api/events/${'a'.repeat(500)}/join`,
       '/api/events/%00/registration',
       '/api/events/..%2F..%2Fpackage.json/registration',

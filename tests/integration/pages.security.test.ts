@@ -126,11 +126,46 @@ describe('pages bad-input suite', () => {
       for (const directive of ["frame-ancestors 'none'", "base-uri 'self'", "object-src 'none'", "form-action 'self'"]) {
         expect(header, `${path} ${directive}`).toContain(directive);
       }
+      // Images from our origin only: no public media host is configured here.
+      expect(header, path).toMatch(/(?:^|; )img-src 'self'(?:;|$)/);
     }
     // On-demand pages carry Astro's script hashes in the same header.
     const onDemand = await rawGet(base, '/blog/no-such-article');
     expect(String(onDemand.headers['content-security-policy'])).toMatch(/script-src 'self' 'sha256-/);
   });
+
+  // A second server of its own: starting one takes most of the time.
+  it(
+    'lets pages show images from the configured public media host, on prebuilt and on-demand pages alike',
+    { timeout: 120_000 },
+    async () => {
+      const bucket = await startServer(
+        loadConfig({
+          PORT: '0',
+          DATA_DIR: await tempDir('pages-media-host'),
+          DIST_DIR: inject('testEnv').distDir,
+          LOG_LEVEL: 'silent',
+          EMAIL_WORKER: 'false',
+          // Never reached: no page reads the bucket.
+          S3_BUCKET: 'media',
+          S3_ENDPOINT: 'http://127.0.0.1:9',
+          S3_ACCESS_KEY_ID: 'id',
+          S3_SECRET_ACCESS_KEY: 'secret',
+          S3_PUBLIC_URL: 'https://media.example.com/beacon/',
+          S3_PREFIX: 'media/',
+        }),
+        quietLogger(),
+      );
+      try {
+        for (const path of ['/about', '/blog']) {
+          const header = [(await rawGet(bucket.url, path)).headers['content-security-policy']].flat().join('; ');
+          expect(header, path).toMatch(/(?:^|; )img-src 'self' https:\/\/media\.example\.com(?:;|$)/);
+        }
+      } finally {
+        await bucket.close();
+      }
+    },
+  );
 
   it('answers API paths with raw backslashes or a bad Host in the JSON error shape, with the X-Request-Id header on every answer', async () => {
     for (const path of ['/api/public/blogs/\\evil', '/api/public/\\blogs', '/api/%5Cpublic/blogs']) {

@@ -6,7 +6,7 @@
  */
 import type { Viewer } from '#shared/access.ts';
 import type { ArchivedIssue, ArchivedIssuePage, NewsletterArchiveReader } from '#shared/newsletter.ts';
-import { renderBody, splitPreview } from '../../content/render.ts';
+import { splitPreview, type RenderBody } from '../../content/render.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { assertAccess } from '../../gated/service.ts';
@@ -28,29 +28,36 @@ function archived(row: IssueRow): ArchivedIssue {
   };
 }
 
-/** A small map that forgets its oldest entry past `KEPT`. */
-function keep<V>(map: Map<string, V>, key: string, make: () => V): V {
+/** A small map of renders that forgets its oldest entry past `KEPT`, and a render that failed (tried again next time). */
+function keep<V>(map: Map<string, Promise<V>>, key: string, make: () => Promise<V>): Promise<V> {
   const found = map.get(key);
   if (found !== undefined) return found;
   const value = make();
   if (map.size >= KEPT) map.delete(map.keys().next().value!);
   map.set(key, value);
+  void value.catch(() => map.get(key) === value && map.delete(key));
   return value;
 }
 
-export function createNewsletterArchive({ db }: { db: DbOrTx }) {
-  const publicParts = new Map<string, { html: string; gated: boolean }>();
-  const bodies = new Map<string, { html: string }>();
+export interface NewsletterArchiveDeps {
+  db: DbOrTx;
+  /** Renders issues' bodies (the server's staff renderer, off the server's thread). */
+  render: RenderBody;
+}
+
+export function createNewsletterArchive({ db, render }: NewsletterArchiveDeps) {
+  const publicParts = new Map<string, Promise<{ html: string; gated: boolean }>>();
+  const bodies = new Map<string, Promise<{ html: string }>>();
 
   const publicPart = (row: IssueRow) =>
-    keep(publicParts, row.id, () => {
+    keep(publicParts, row.id, async () => {
       const { preview, body } = splitPreview(row.body);
       const rest = preview ? body.slice(preview.length).trim() : body;
-      return { html: preview ? renderBody(preview, 'markdown') : '', gated: rest.length > 0 };
+      return { html: preview ? await render(preview, 'markdown') : '', gated: rest.length > 0 };
     });
 
-  const pageOf = (row: IssueRow): ArchivedIssuePage => {
-    const part = publicPart(row);
+  const pageOf = async (row: IssueRow): Promise<ArchivedIssuePage> => {
+    const part = await publicPart(row);
     return { ...archived(row), publicHtml: part.html, gated: part.gated };
   };
 
@@ -60,10 +67,10 @@ export function createNewsletterArchive({ db }: { db: DbOrTx }) {
     },
     async page(slug) {
       const row = await createArchiveStore(db).bySlug(slug);
-      return row && pageOf(row);
+      return row && (await pageOf(row));
     },
     async latest(limit) {
-      return (await createArchiveStore(db).list(Math.min(limit, ARCHIVE_SIZE))).map(pageOf);
+      return Promise.all((await createArchiveStore(db).list(Math.min(limit, ARCHIVE_SIZE))).map(pageOf));
     },
   };
 
@@ -77,7 +84,7 @@ export function createNewsletterArchive({ db }: { db: DbOrTx }) {
       const row = await createArchiveStore(db).bySlug(slug);
       if (!row) throw new AppError('not_found', 'Issue not found');
       assertAccess(viewer, row.accessLevel, 'issue');
-      return keep(bodies, row.id, () => ({ html: renderBody(splitPreview(row.body).body, 'markdown') }));
+      return keep(bodies, row.id, async () => ({ html: await render(splitPreview(row.body).body, 'markdown') }));
     },
   };
 }

@@ -4,13 +4,13 @@
  * subscribers without an account, only the public part above the author's `<!-- preview -->` line
  * (the preview text when there is none) and a call to action, never the gated text: not in the
  * HTML, the text part, the subject or the headers. The body renders once per cut through the
- * server's one renderer (Markdown, raw HTML dropped, sanitised; a body it cannot render is a 422,
- * `BodyRenderError`); each recipient's copy is that cut with their own unsubscribe token filled in,
- * so an issue to thousands renders four times.
+ * server's staff renderer (`render`: Markdown, raw HTML dropped, sanitised, on the renderer's thread;
+ * a body it cannot render is a 422, `BodyRenderError`); each recipient's copy is that cut with their
+ * own unsubscribe token filled in, so an issue to thousands renders four times.
  */
 import { randomUUID } from 'node:crypto';
 import { accessLabel, checkAccess, type AccessLevel } from '#shared/access.ts';
-import { renderBody, splitPreview } from '../../content/render.ts';
+import { splitPreview, type RenderBody } from '../../content/render.ts';
 import type { IssueCallToAction } from '../../email/templates/newsletter-mail.ts';
 import { renderEmail } from '../../email/templates/index.ts';
 import type { RenderedEmail } from '../../email/templates/rendered.ts';
@@ -56,13 +56,13 @@ function callToAction(issue: IssueText, siteUrl: string): IssueCallToAction {
 }
 
 /** The issue's content as a recipient at `level` may read it. */
-export function cutIssue(issue: IssueText, level: CopyLevel, siteUrl: string): CutContent {
+export async function cutIssue(issue: IssueText, level: CopyLevel, siteUrl: string, render: RenderBody): Promise<CutContent> {
   const { preview, body } = splitPreview(issue.body);
   if (checkAccess(level ? { accessLevel: level } : null, issue.accessLevel).allowed) {
-    return { whole: true, html: renderBody(body, 'markdown'), text: body };
+    return { whole: true, html: await render(body, 'markdown'), text: body };
   }
   const cta = callToAction(issue, siteUrl);
-  if (preview) return { whole: false, html: renderBody(preview, 'markdown'), text: preview, cta };
+  if (preview) return { whole: false, html: await render(preview, 'markdown'), text: preview, cta };
   // No public part: the preview text (public already, it is the inbox's preview line) stands in.
   const teaser = issue.previewText;
   return { whole: false, html: teaser ? `<p>${escapeHtml(teaser)}</p>` : '', text: teaser, cta };
@@ -74,11 +74,22 @@ export interface CopyTemplate {
   rendered: RenderedEmail;
 }
 
+/** What rendering a copy needs: the site's address and the staff renderer. */
+export interface CopyContext {
+  siteUrl: string;
+  render: RenderBody;
+}
+
 /** Renders the copy of `issue` cut at `level`, with a placeholder token in its unsubscribe links. */
-export function copyTemplate(issue: IssueText, level: CopyLevel, siteUrl: string, subjectPrefix = ''): CopyTemplate {
+export async function copyTemplate(
+  issue: IssueText,
+  level: CopyLevel,
+  { siteUrl, render }: CopyContext,
+  subjectPrefix = '',
+): Promise<CopyTemplate> {
   // Random per render: no text an editor writes can be mistaken for it.
   const placeholder = `unsubscribe-${randomUUID()}`;
-  const cut = cutIssue(issue, level, siteUrl);
+  const cut = await cutIssue(issue, level, siteUrl, render);
   const rendered = renderEmail(
     'newsletter-issue',
     {
@@ -110,9 +121,9 @@ export function fillCopy({ placeholder, rendered }: CopyTemplate, token: string)
 /** The token a preview or test copy carries: the unsubscribe page explains it is not a working link. */
 export const PREVIEW_TOKEN = 'preview';
 
-/** Renders every part of the issue a copy can carry (the whole body and the public part): throws `BodyRenderError` (422) when one cannot render. */
-export function assertRenders(issue: Pick<IssueText, 'body'>): void {
+/** Renders every part of the issue a copy can carry (the whole body and the public part): rejects with `BodyRenderError` (422) when one cannot render. */
+export async function assertRenders(issue: Pick<IssueText, 'body'>, render: RenderBody): Promise<void> {
   const { preview, body } = splitPreview(issue.body);
-  renderBody(body, 'markdown');
-  if (preview) renderBody(preview, 'markdown');
+  await render(body, 'markdown');
+  if (preview) await render(preview, 'markdown');
 }

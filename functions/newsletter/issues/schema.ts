@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { ACCESS_LEVELS } from '#shared/access.ts';
 import { NESTING_MESSAGE, withinNesting } from '#shared/content/markdown.ts';
+import { withinBodyLimits } from '#shared/content/markdown-limits.ts';
 import { LocalDateTimeSchema, TimeZoneSchema } from '#shared/time.ts';
 import { AUDIENCES, ISSUE_LIMITS, PREVIEW_LEVELS } from '#shared/newsletter.ts';
 import { CONTROL, CONTROL_IN_TEXT } from '../../platform/http/request.ts';
@@ -29,6 +30,7 @@ export const IssueInputSchema = z
       .max(ISSUE_LIMITS.body, `body must be at most ${ISSUE_LIMITS.body} characters`)
       .refine((v) => !CONTROL_IN_TEXT.test(v), 'body contains characters that are not allowed')
       .refine(withinNesting, NESTING_MESSAGE)
+      .superRefine(withinBodyLimits)
       .describe('Markdown; a line holding only <!-- preview --> ends the part everyone may read.'),
     accessLevel: z.enum(ACCESS_LEVELS, { error: 'accessLevel must be free, subscriber or premium' }),
     audience: z

@@ -19,6 +19,7 @@ import { effectiveLevel } from '#shared/access.ts';
 import type { Db, DbOrTx } from '../../platform/db/client.ts';
 import type { EmailService, MailTally } from '../../email/service.ts';
 import type { Logger } from '../../platform/logger.ts';
+import type { RenderBody } from '../../content/render.ts';
 import type { Tokens } from '../../platform/tokens.ts';
 import { newsletterReaders } from '../../users/newsletter-readers.ts';
 import { createNewsletterStore } from '../store.ts';
@@ -61,6 +62,8 @@ export interface IssueSenderDeps {
   outbox: EmailService;
   tokens: Tokens;
   siteUrl: string;
+  /** Renders the body once per cut (the server's staff renderer, off the server's thread). */
+  render: RenderBody;
   /** Copies of one issue handed to the worker per minute (NEWSLETTER_RATE_PER_MINUTE); undefined: no cap. */
   ratePerMinute?: number | undefined;
   logger: Logger;
@@ -107,11 +110,11 @@ function accountOf(row: IssueRow, tally: MailTally | undefined): IssueStats {
   return { recipients, sent: mail.sent, failed: mail.failed, suppressed, pending: mail.queued, bounced, unsubscribed };
 }
 
-export function createIssueSender({ db, outbox, tokens, siteUrl, ratePerMinute, logger }: IssueSenderDeps) {
+export function createIssueSender({ db, outbox, tokens, siteUrl, render, ratePerMinute, logger }: IssueSenderDeps) {
   /** Writes every copy of a claimed issue inside `tx`: the rows first, then mail for the new ones. */
   async function writeCopies(tx: DbOrTx, issue: IssueRow): Promise<{ recipients: number; mailed: number }> {
     // Whoever the audience holds (nobody, even): an issue whose body cannot render never goes out.
-    assertRenders(issue);
+    await assertRenders(issue, render);
     const recipients = await resolveAudience(tx, issue);
     const store = createIssueStore(tx);
     const fresh = await store.insertCopies(
@@ -124,7 +127,7 @@ export function createIssueSender({ db, outbox, tokens, siteUrl, ratePerMinute, 
     const addresses: string[] = [];
     const emailIds: string[] = [];
     for (const level of new Set(mailed.map((r) => r.level))) {
-      const { rendered, placeholder } = copyTemplate(issue, level, siteUrl);
+      const { rendered, placeholder } = await copyTemplate(issue, level, { siteUrl, render });
       const group = mailed.filter((r) => r.level === level);
       for (let i = 0; i < group.length; i += BATCH) {
         const batch = group.slice(i, i + BATCH);

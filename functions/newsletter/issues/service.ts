@@ -9,12 +9,15 @@ import { randomBytes } from 'node:crypto';
 import { effectiveLevel } from '#shared/access.ts';
 import { MARKDOWN_PREVIEW_LINE, MDX_PREVIEW_LINES } from '#shared/content/markdown.ts';
 import { utcInstant } from '#shared/time.ts';
-import { ISSUE_LIMITS, type PreviewLevel } from '#shared/newsletter.ts';
+import { ISSUE_LIMITS, PREVIEW_LEVELS, type PreviewLevel } from '#shared/newsletter.ts';
+import { z } from 'zod';
 import type { Db } from '../../platform/db/client.ts';
 import type { EmailService } from '../../email/service.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { ContentService } from '../../content/service.ts';
 import { slugify } from '../../content/rows.ts';
+import type { RenderBody } from '../../content/render.ts';
+import type { Tokens } from '../../platform/tokens.ts';
 import type { Viewer } from '../../users/service.ts';
 import type { IssueRow, IssueStatus } from '../tables.ts';
 import { assertRenders, copyTemplate, fillCopy, PREVIEW_TOKEN, type CopyLevel } from './mail.ts';
@@ -32,6 +35,8 @@ const LIST_SIZE = 100;
 const SLUG_TRIES = 5;
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
+/** What a preview link names: an issue and a level. */
+const PreviewClaims = z.object({ i: z.uuid(), l: z.enum(PREVIEW_LEVELS) });
 const levelOf = (level: PreviewLevel): CopyLevel => (level === 'visitor' ? null : level);
 
 export interface IssueServiceDeps {
@@ -40,7 +45,16 @@ export interface IssueServiceDeps {
   content: ContentService;
   sender: IssueSender;
   siteUrl: string;
+  /** Renders the body (the server's staff renderer, off the server's thread). */
+  render: RenderBody;
+  /** Signs the preview frame's links. */
+  tokens: Tokens;
 }
+
+/** How long a preview frame's link works: long enough to load it, and to reload it while reading. */
+export const PREVIEW_LINK_SECONDS = 600;
+/** Where the preview frame loads a copy from (preview-routes.ts), by its signed link. */
+export const PREVIEW_PATH = '/api/newsletter/previews';
 
 /** An issue as the staff list shows it; a sending issue whose copies all left the queue reads `sent` (the scheduler stores it). */
 function summary(row: IssueRow, stats: IssueStats) {
@@ -67,8 +81,9 @@ function slugOf(subject: string): string {
   return words === 'item' && !/item/i.test(subject) ? 'issue' : words;
 }
 
-export function createIssueService({ db, outbox, content, sender, siteUrl }: IssueServiceDeps) {
+export function createIssueService({ db, outbox, content, sender, siteUrl, render, tokens }: IssueServiceDeps) {
   const store = createIssueStore(db);
+  const copies = { siteUrl, render };
 
   /** One issue's summary (one outbox query while it sends, none otherwise). */
   async function summaryOf(row: IssueRow) {
@@ -79,6 +94,11 @@ export function createIssueService({ db, outbox, content, sender, siteUrl }: Iss
     const row = await store.byId(id);
     if (!row) throw new AppError('not_found', 'No newsletter issue with that id.');
     return row;
+  }
+
+  /** The copy of the issue a recipient at `level` gets, with placeholder unsubscribe links. */
+  async function copyAt(id: string, level: PreviewLevel) {
+    return fillCopy(await copyTemplate(await found(id), levelOf(level), copies), PREVIEW_TOKEN);
   }
 
   /** Changes an issue that has not gone out; 404 when there is none, 409 when it went out. */
@@ -103,7 +123,7 @@ export function createIssueService({ db, outbox, content, sender, siteUrl }: Iss
   return {
     /** POST /issues: a new draft (422 when its body cannot render). */
     async create(viewer: Viewer, input: IssueInput): Promise<{ id: string }> {
-      assertRenders(input);
+      await assertRenders(input, render);
       return { id: (await insertDraft(viewer, input)).id };
     },
 
@@ -122,7 +142,7 @@ export function createIssueService({ db, outbox, content, sender, siteUrl }: Iss
 
     /** PUT /issues/{id}: an issue that has not gone out, rewritten (its slug and schedule stay; 422 when its body cannot render). */
     async update(id: string, input: IssueInput) {
-      assertRenders(input);
+      await assertRenders(input, render);
       const row = await changeWaiting(id, input, 'changed');
       return { ...(await summaryOf(row)), body: row.body };
     },
@@ -134,17 +154,30 @@ export function createIssueService({ db, outbox, content, sender, siteUrl }: Iss
       throw new AppError('conflict', `This issue is ${row.status}: only a draft can be deleted (cancel a scheduled one first).`);
     },
 
-    /** GET /issues/{id}/preview?level=: the copy exactly as a recipient at that level gets it, with placeholder unsubscribe links. */
+    /**
+     * GET /issues/{id}/preview?level=: the copy exactly as a recipient at that level gets it, with
+     * placeholder unsubscribe links, and `url`, a signed link to its HTML for the editor's preview
+     * frame (the mail's inline styles need a policy of their own: see preview-routes.ts).
+     */
     async preview(id: string, level: PreviewLevel) {
-      const copy = fillCopy(copyTemplate(await found(id), levelOf(level), siteUrl), PREVIEW_TOKEN);
-      return { subject: copy.subject, html: copy.html, text: copy.text };
+      const copy = await copyAt(id, level);
+      const token = await tokens.sign('mail-preview', { i: id, l: level }, PREVIEW_LINK_SECONDS);
+      return { subject: copy.subject, html: copy.html, text: copy.text, url: `${PREVIEW_PATH}/${token}` };
+    },
+
+    /** The HTML of the copy a preview link names (404 once the link has expired or the issue is gone). */
+    async previewHtml(token: string): Promise<string> {
+      const link = await tokens.verify<{ i?: unknown; l?: unknown }>('mail-preview', token);
+      const claims = link.ok ? PreviewClaims.safeParse(link.claims) : undefined;
+      if (!claims?.success) throw new AppError('not_found', 'This preview link has expired. Choose a level again to see the copy.');
+      return (await copyAt(claims.data.i, claims.data.l)).html;
     },
 
     /** POST /issues/{id}/test: one copy to the caller ("[Test] " subject), cut at `level` (theirs by default); never counted. */
     async test(viewer: Viewer, id: string, level?: PreviewLevel): Promise<{ to: string }> {
       const row = await found(id);
       const cutAt = level ? levelOf(level) : effectiveLevel(viewer);
-      const { rendered, placeholder } = copyTemplate(row, cutAt, siteUrl, '[Test] ');
+      const { rendered, placeholder } = await copyTemplate(row, cutAt, copies, '[Test] ');
       // Not bulk: the editor is waiting for it. In no batch: it is in no issue's account.
       await outbox.enqueueCopies(db, 'newsletter-issue', rendered, placeholder, [
         { to: viewer.email, fill: PREVIEW_TOKEN, userId: viewer.id },

@@ -12,24 +12,29 @@ export interface PageLocals {
   server: ServerContext;
   /** Set when the render read anything but public content (the newsletter archive, the community). */
   readBeyondContent: boolean;
+  /** The pages' header policy (src/lib/server/page-csp.ts `pagePolicy`), which the Astro middleware appends to its own. */
+  pageCsp: string;
 }
 
 export interface PageLocalsOptions {
   /** The run-time SITE_URL: every absolute URL a page writes starts with it. */
   siteUrl: string;
+  /** The pages' header policy, with the configured image hosts. */
+  pageCsp: string;
+  /** Set in preview mode only. */
   preview?: PreviewContext | undefined;
 }
 
 /** The factory the site handler (and the dev server) call once per page request. */
 export function createPageLocals(
   services: Pick<Services, 'contentCache' | 'newsletterArchive' | 'communityPages'>,
-  { siteUrl, preview }: PageLocalsOptions,
+  { siteUrl, pageCsp, preview }: PageLocalsOptions,
 ) {
   const { reader } = services.contentCache;
   const newsletter = services.newsletterArchive.reader;
   const community = services.communityPages;
   return (_c?: AppContext): PageLocals => {
-    const locals: PageLocals = { readBeyondContent: false } as PageLocals;
+    const locals: PageLocals = { readBeyondContent: false, pageCsp } as PageLocals;
     locals.server = {
       content: reader,
       siteUrl,

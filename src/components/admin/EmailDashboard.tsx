@@ -100,7 +100,7 @@ function EmailCard({ email, now, onResent }: { email: EmailRecord; now: number; 
       <div
         data-testid="email-preview"
         className="mt-3 text-sm text-slate-700"
-        dangerouslySetInnerHTML={{ __html: previewHtml(email.body) }}
+        dangerouslySetInnerHTML={{ __html: previewHtml(email.preview) }}
       />
       {email.status === 'queued' && email.delivery && <QueuedDetails delivery={email.delivery} now={now} />}
       <p className="mt-3 text-xs text-slate-500">Created {when(email.createdAt)}</p>

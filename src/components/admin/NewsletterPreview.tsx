@@ -2,49 +2,15 @@
  * The issue as each level gets it (Visitor, Free, Subscriber, Premium): the server's copy for that
  * level, HTML and text part, of the saved issue (choosing a level saves unsaved changes first).
  *
- * The HTML shows in a sandboxed frame with no scripts and no forms, popups or navigation of the
- * page. A srcdoc frame inherits the dashboard's Content-Security-Policy, whose style-src (hashes)
- * blocks the mail's inline style attributes, so the frame keeps `allow-same-origin` (and only that)
- * for the dashboard to apply those styles through the CSSOM, which the policy does not govern. With
- * scripts off in the frame, nothing in the mail can use that origin.
+ * The HTML is a mail, laid out with inline styles, which the dashboard's policy (hashed style-src)
+ * refuses: parsing it here (DOMParser, a srcdoc frame) made a CSP report per style. So the dashboard
+ * never touches it: the frame loads the copy from the server's short-lived signed link, served with a
+ * policy of its own (inline styles, images from our hosts, nothing active), and the frame's sandbox
+ * (no flags) adds no scripts, forms, popups or navigation of the page and an origin of its own.
  */
 import { useId, useState } from 'react';
 import { failureText, previewIssue, type Issue, type IssuePreview, type PreviewLevel } from './newsletter-api.ts';
 import { PREVIEW_LEVELS } from './newsletter-format.ts';
-
-/**
- * The mail's markup with its styles set aside (parsed inert): inline `style` attributes become
- * `data-mail-style`, `<style>` elements a hidden `data-mail-css` attribute, so the frame's inherited policy
- * has nothing to refuse (and logs no violations) until `applyMailStyles` puts them back.
- */
-function setStylesAside(html: string): string {
-  const doc = new DOMParser().parseFromString(html, 'text/html');
-  for (const element of doc.querySelectorAll('[style]')) {
-    element.setAttribute('data-mail-style', element.getAttribute('style') ?? '');
-    element.removeAttribute('style');
-  }
-  for (const style of doc.querySelectorAll('style')) {
-    const aside = doc.createElement('div');
-    aside.hidden = true;
-    aside.setAttribute('data-mail-css', style.textContent ?? '');
-    style.replaceWith(aside);
-  }
-  return `<!doctype html>${doc.documentElement.outerHTML}`;
-}
-
-/** Applies the mail's styles through the CSSOM, which the inherited policy does not govern, and fits the frame to the mail. */
-function applyMailStyles(frame: HTMLIFrameElement): void {
-  const doc = frame.contentDocument;
-  const view = doc?.defaultView;
-  if (!doc || !view) return;
-  for (const element of doc.querySelectorAll<HTMLElement>('[data-mail-style]')) element.style.cssText = element.dataset.mailStyle ?? '';
-  doc.adoptedStyleSheets = [...doc.querySelectorAll<HTMLElement>('[data-mail-css]')].map((aside) => {
-    const sheet = new view.CSSStyleSheet();
-    sheet.replaceSync(aside.dataset.mailCss ?? '');
-    return sheet;
-  });
-  frame.style.height = `${Math.min(Math.max(doc.documentElement.scrollHeight, 200), 2000)}px`;
-}
 
 export function NewsletterPreview({ save }: { save: () => Promise<Issue | null> }) {
   const [level, setLevel] = useState<PreviewLevel | null>(null);
@@ -66,7 +32,7 @@ export function NewsletterPreview({ save }: { save: () => Promise<Issue | null> 
     }
     const result = await previewIssue(saved.id, next);
     setLoading(false);
-    if (result.ok) setPreview({ ...result.data, html: setStylesAside(result.data.html) });
+    if (result.ok) setPreview(result.data);
     else {
       setPreview(null);
       setError(failureText(result, 'The preview could not be loaded.'));
@@ -111,9 +77,9 @@ export function NewsletterPreview({ save }: { save: () => Promise<Issue | null> 
           </p>
           <iframe
             title={`Preview as ${label}`}
-            sandbox="allow-same-origin"
-            srcDoc={preview.html}
-            onLoad={(e) => applyMailStyles(e.currentTarget)}
+            sandbox=""
+            src={preview.url}
+            referrerPolicy="no-referrer"
             className="h-[600px] w-full rounded-xl bg-white ring-1 ring-slate-200"
           />
           <details className="rounded-xl bg-slate-50 p-4 ring-1 ring-slate-200">

@@ -2,9 +2,10 @@
  * The email dashboard's body preview (spec point 2): the first 200 characters of what the message
  * shows its reader, plus '...' when there is more, rendered as HTML and made safe: no script, no
  * event handlers, nothing that loads from anywhere (no images, media, frames, styles or forms).
- * Stored bodies are whole documents (`<head>`, `<style>`, a hidden inbox preheader, layout tables),
- * so the cut counts visible text only: the head, styles and hidden elements go first, then the
- * markup DOMPurify keeps, and the text is cut inside it. Browser only (DOMParser and DOMPurify).
+ * The server hands the message's visible markup (the Email record's `preview`: head, styles, hidden
+ * elements and the layout's chrome gone, functions/email/preview.ts), because parsing the stored
+ * document here reported every inline style to the page's policy; this keeps what DOMPurify keeps
+ * (again: the page trusts no server string as markup) and cuts the text inside it. Browser only.
  */
 import DOMPurify from 'dompurify';
 
@@ -32,21 +33,6 @@ const ALLOWED_TAGS = [
   'code',
   'pre',
 ];
-
-// Inline styles that hide an element from the reader (an inbox preheader, for one).
-const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden|mso-hide\s*:\s*all)/i;
-
-/** The body's markup without what a reader never sees: parsed inert (nothing runs or loads). */
-function visibleMarkup(body: string): string {
-  const doc = new DOMParser().parseFromString(body, 'text/html');
-  // The layout's brand header and footer (data-mail-chrome) are the same in every message: not its text.
-  for (const el of doc.body.querySelectorAll('[data-mail-chrome]')) el.remove();
-  for (const el of doc.body.querySelectorAll('script, style, template, [hidden], [style]')) {
-    if (el.matches('[style]') && !HIDDEN_STYLE.test(el.getAttribute('style') ?? '')) continue;
-    el.remove();
-  }
-  return doc.body.innerHTML;
-}
 
 /** Removes every node after `node` inside `root`, in document order. */
 function dropAfter(node: Node, root: Node): void {
@@ -77,9 +63,9 @@ function cutText(root: DocumentFragment, max: number): void {
   }
 }
 
-/** Safe HTML for the preview: text formatting and links only; links keep no way to run script. */
-export function previewHtml(body: string): string {
-  const fragment = DOMPurify.sanitize(visibleMarkup(body), {
+/** Safe HTML for the preview of a message's visible markup: text formatting and links only; links keep no way to run script. */
+export function previewHtml(visible: string): string {
+  const fragment = DOMPurify.sanitize(visible, {
     ALLOWED_TAGS,
     ALLOWED_ATTR: ['href'],
     ALLOWED_URI_REGEXP: /^(?:https?:|mailto:)/i,

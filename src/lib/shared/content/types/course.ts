@@ -13,6 +13,7 @@ import {
   SlugSchema,
 } from '../schema.ts';
 import { NESTING_MESSAGE, withinNesting } from '../markdown.ts';
+import { withinBodyLimits } from '../markdown-limits.ts';
 
 /** Lesson media may point at protected files as well as public ones. */
 const LessonMediaItemSchema = MediaItemSchema.extend({
@@ -33,6 +34,7 @@ const LessonSchema = z.object({
     .max(100_000)
     .regex(RUNNING_TEXT, RUNNING_TEXT_MESSAGE)
     .refine(withinNesting, NESTING_MESSAGE)
+    .superRefine(withinBodyLimits)
     .default('')
     .describe('Lesson text (Markdown). Gated.'),
   media: z.array(LessonMediaItemSchema).max(20).default([]).describe('Lesson media. Gated.'),

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { SITE } from '../../site.ts';
 import { defineContentType } from '../content-type.ts';
 import { MAX_BODY_CHARS, NESTING_MESSAGE, withinNesting } from '../markdown.ts';
+import { withinBodyLimits } from '../markdown-limits.ts';
 import { ONE_LINE, ONE_LINE_MESSAGE, RUNNING_TEXT, RUNNING_TEXT_MESSAGE } from '../schema.ts';
 import { EVENT_FORMATS, LocalDateTimeSchema, TimeZoneSchema, utcInstant } from '../../events/time.ts';
 
@@ -70,7 +71,13 @@ export const event = defineContentType({
     address: Address.optional(),
     capacity: Capacity.optional(),
     recordingUrl: HttpsUrl.optional(),
-    content: z.string().max(MAX_BODY_CHARS).regex(RUNNING_TEXT, RUNNING_TEXT_MESSAGE).refine(withinNesting, NESTING_MESSAGE).default(''),
+    content: z
+      .string()
+      .max(MAX_BODY_CHARS)
+      .regex(RUNNING_TEXT, RUNNING_TEXT_MESSAGE)
+      .refine(withinNesting, NESTING_MESSAGE)
+      .superRefine(withinBodyLimits)
+      .default(''),
   },
   fields: {
     /** The start as a UTC instant (ISO 8601 with Z): what every comparison, reminder and calendar uses. */

@@ -1,10 +1,12 @@
 /**
- * What a member's post may hold before it is parsed: Markdown shapes whose parsing grows with the
- * square of their size, refused with a clear message (422) rather than parsed. Every check here is
- * one linear pass, since it runs on the server's thread before anything else; the parse itself runs
- * on the renderer's thread with a time limit (content/member-renderer.ts), which bounds whatever
- * these checks do not foresee. Code in fenced blocks is not Markdown, so it is not counted.
+ * What a member's post or a staff body may hold before it is parsed: Markdown shapes whose parsing
+ * grows with the square of their size, refused with a clear message (422) rather than parsed. Every
+ * check here is one linear pass, since it runs on the server's thread before anything else (and in
+ * the create form, which shares the schemas); the parse itself runs on a renderer's thread with a
+ * time limit (functions/content/body-renderer.ts), which bounds whatever these checks do not
+ * foresee. Code in fenced blocks is not Markdown, so it is not counted. Pure module.
  */
+import type { z } from 'zod';
 
 /**
  * How many `*` and `_` a post may hold outside fenced code. Each may open or close emphasis, and
@@ -111,12 +113,57 @@ export function tableCells(lines: string[]): number {
 /** How many lines are only `=` or only `-` (after quote markers and indentation). */
 export const underlines = (lines: string[]) => lines.filter((line) => /^(?:=+|-+)[ \t]*$/.test(content(line))).length;
 
-/** The first limit a post's Markdown breaks, as the message the member reads; undefined when it keeps them all. */
-export function markdownProblem(text: string): string | undefined {
-  const lines = linesOutsideCode(text);
-  if (emphasisMarks(lines) > MAX_EMPHASIS_MARKS) return `Use at most ${MAX_EMPHASIS_MARKS} * and _ characters outside code blocks`;
+/** A line that starts a block of its own (a list item or an ATX heading), whatever came before it. */
+const BLOCK_START = /^(?:[*+-]|\d{1,9}[.)]|#{1,6})(?:[ \t]|$)/;
+
+/**
+ * The most `*` and `_` one block holds: lines up to a blank one, or to a line that starts a list item
+ * or a heading. The parser pairs emphasis within one paragraph, item or heading, so its square time
+ * is per block (four paragraphs of 500 marks take four times one, not sixteen); a table's rows count
+ * as one block, which can only count more than the parser pairs.
+ */
+export function emphasisMarksPerBlock(lines: string[]): number {
+  let most = 0;
+  let block = 0;
+  for (const line of lines) {
+    const rest = content(line);
+    if (rest.trim() === '' || BLOCK_START.test(rest)) block = 0;
+    block += line.replace(/[^*_]/g, '').length;
+    most = Math.max(most, block);
+  }
+  return most;
+}
+
+/** The limits every Markdown text keeps whatever its length: nesting of links and images, table cells, underlines. */
+function shapeProblem(lines: string[]): string | undefined {
   if (bracketNesting(lines) > MAX_BRACKET_NESTING) return `Links and images may be nested at most ${MAX_BRACKET_NESTING} levels deep`;
   if (tableCells(lines) > MAX_TABLE_CELLS) return `Tables may have at most ${MAX_TABLE_CELLS.toLocaleString('en-US')} cells`;
   if (underlines(lines) > MAX_UNDERLINES) return `Use at most ${MAX_UNDERLINES} lines of only = or - outside code blocks`;
   return undefined;
+}
+
+/** The first limit a post's Markdown breaks, as the message the member reads; undefined when it keeps them all. */
+export function markdownProblem(text: string): string | undefined {
+  const lines = linesOutsideCode(text);
+  if (emphasisMarks(lines) > MAX_EMPHASIS_MARKS) return `Use at most ${MAX_EMPHASIS_MARKS} * and _ characters outside code blocks`;
+  return shapeProblem(lines);
+}
+
+/**
+ * The first limit a staff body (an article, event, lesson or newsletter issue: up to 200,000
+ * characters) breaks, as the message its editor reads; undefined when it keeps them all. The same
+ * limits as a post's, but emphasis is counted per block: a long article uses more than 500 marks in
+ * all (the demo articles use about 15 per 1,000 characters), and the cost is per block.
+ */
+export function bodyMarkdownProblem(text: string): string | undefined {
+  const lines = linesOutsideCode(text);
+  if (emphasisMarksPerBlock(lines) > MAX_EMPHASIS_MARKS)
+    return `Use at most ${MAX_EMPHASIS_MARKS} * and _ characters in one paragraph, list item or heading outside code blocks`;
+  return shapeProblem(lines);
+}
+
+/** A staff body's limits as a zod refinement (`.superRefine(withinBodyLimits)`): the issue is `bodyMarkdownProblem`'s message. */
+export function withinBodyLimits(text: string, ctx: z.RefinementCtx): void {
+  const problem = bodyMarkdownProblem(text);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
 }
