@@ -2,7 +2,8 @@
  * The admin dashboard in the browser (writes mail rows, so it runs with the writing tests): members,
  * premium ones included, are sent away and refused by the API; an admin sees a queued email's
  * visible text (not its head) and why it is still waiting, and a failed email whose stored HTML
- * tries to run script and load an image (the preview does neither), and resends it.
+ * tries to run script and load an image (the preview does neither), and resends it. At 1366 px
+ * the seven tabs fit one row.
  */
 import { expect, test } from '@playwright/test';
 import { inArray } from 'drizzle-orm';
@@ -29,6 +30,18 @@ test('a premium member who is not an admin is sent away from /admin, and the API
   });
   const res = await page.request.get('/api/email/queue?limit=10', { headers: { authorization: `Bearer ${token}` } });
   expect(res.status()).toBe(403);
+});
+
+test.describe('at 1366 x 768', () => {
+  test.use({ viewport: { width: 1366, height: 768 } });
+
+  test("the admin's tab bar is one row", async ({ page }) => {
+    await signInToAdmin(page, DEMO_ADMIN);
+    const tabs = page.getByRole('tablist', { name: 'Admin sections' }).getByRole('tab');
+    await expect(tabs).toHaveCount(7);
+    const boxes = await tabs.evaluateAll((els) => els.map((el) => el.getBoundingClientRect().top));
+    expect(new Set(boxes).size, `tab tops: ${boxes.join(', ')}`).toBe(1);
+  });
 });
 
 test('an admin sees a queued email explained and its text previewed, and a failed one safely previewed and resent', async ({ page }) => {

@@ -1,9 +1,10 @@
-/** axe in the browser tests: the serious and critical violations on the page as it is now. */
+/** axe in the browser tests: the serious and critical violations on the page as it is now (or in the part `include` selects). */
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 
-export async function seriousViolations(page: Page): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page })
+export async function seriousViolations(page: Page, include?: string): Promise<string[]> {
+  const builder = new AxeBuilder({ page });
+  const { violations } = await (include ? builder.include(include) : builder)
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
     .analyze();
   return violations

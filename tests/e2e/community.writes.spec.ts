@@ -97,7 +97,7 @@ test("a visitor reads the general category but cannot post, and a free member ge
   await rows.first().getByRole('link').click();
   await expect(page.getByTestId('community-post').first()).toBeVisible();
   await expect(page.getByText('to reply.')).toBeVisible();
-  await expect(page.getByLabel('Your reply')).toHaveCount(0);
+  await expect(page.getByRole('textbox', { name: 'Your reply' })).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Post reply' })).toHaveCount(0);
 
   const member = await browser.newPage();

@@ -32,6 +32,32 @@ test('a blog article shows its metadata, the team author default, the avatar and
   else await expect(gate.getByRole('link', { name: 'Upgrade Now' })).toHaveAttribute('href', '/pricing');
 });
 
+test('a gated page carries its gate card once in its HTML (an article of each level, a tool, a market item, an event, a members-only category)', async ({
+  request,
+}) => {
+  const blogs = await apiList<Blog>(request, 'blogs');
+  const paths = (['free', 'subscriber', 'premium'] as const).map((level) => `/blog/${blogs.find((b) => b.accessLevel === level)!.slug}`);
+  for (const segment of ['tools', 'market', 'events'] as const) paths.push(`/${segment}/${(await apiList(request, segment))[0]!.slug}`);
+  paths.push('/community/premium-lounge');
+  for (const path of paths) {
+    const html = await (await request.get(path)).text();
+    expect(html.split('data-testid="gate-card"').length - 1, path).toBe(1);
+  }
+});
+
+test.describe('without JavaScript', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('an article of each level shows its one gate card', async ({ page, request }) => {
+    const blogs = await apiList<Blog>(request, 'blogs');
+    for (const level of ['free', 'subscriber', 'premium'] as const) {
+      await page.goto(`/blog/${blogs.find((b) => b.accessLevel === level)!.slug}`);
+      await expect(page.getByTestId('gate-card')).toHaveCount(1);
+      await expect(page.getByTestId('gate-card')).toBeVisible();
+    }
+  });
+});
+
 test('the media gallery shows images at 16:9 and replaces a broken image with the placeholder', async ({ page }) => {
   await page.goto(`/blog/${BUILT_DB_ARTICLE.slug}`);
   const img = page.getByTestId('media-image').locator('img');

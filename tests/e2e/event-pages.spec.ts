@@ -2,7 +2,8 @@
  * The events list and an event page in Chromium, as a visitor: upcoming events soonest first, then
  * past ones labelled (with "Recording available"), the list's tag filter; on an event page the start
  * in the event's zone and in the visitor's, and "Add to calendar" with three links, none carrying a
- * join URL. (Registration, the gate and the join link are the events journey's: events.writes.spec.ts.)
+ * join URL; the registration area's room kept from the first paint. (Registration, the gate and the join
+ * link are the events journey's: events.writes.spec.ts.)
  */
 import { expect, test } from '@playwright/test';
 import type { PublicItem } from '#shared/content/registry.ts';
@@ -68,4 +69,29 @@ test.describe('an event page', () => {
     expect(await page.content()).not.toMatch(/meet\.beacon-events\.example|EVENT-JOIN-SENTINEL/);
     await expect(page.getByTestId('event-body')).toBeVisible();
   });
+
+  for (const viewport of [
+    { width: 412, height: 823 },
+    { width: 1280, height: 800 },
+  ])
+    test(`keeps the registration area's room from the first paint at ${viewport.width}px: a visitor's prompt fills it exactly`, async ({
+      page,
+      request,
+    }) => {
+      await page.setViewportSize(viewport);
+      const events = await apiList<PublicEvent>(request, 'events');
+      const event = events.find((e) => e.format === 'online' && e.accessLevel === 'premium' && !ended(e))!;
+      // The island's code held back: the page as it paints before the island runs.
+      await page.route(/\/_astro\/EventRegistration\.[\w-]+\.js$/, (route) => route.abort());
+      await page.goto(`/events/${event.slug}`);
+      const area = page.getByTestId('event-body').locator('xpath=following-sibling::div[1]');
+      const reserved = (await area.boundingBox())!.height;
+      expect(reserved).toBeGreaterThan(100);
+      await page.unroute(/\/_astro\/EventRegistration\.[\w-]+\.js$/);
+      await page.reload();
+      const prompt = page.getByTestId('event-registration');
+      await expect(prompt.getByRole('link', { name: 'Sign in' })).toBeVisible();
+      expect(Math.abs((await prompt.boundingBox())!.height - reserved)).toBeLessThanOrEqual(1);
+      expect(Math.abs((await area.boundingBox())!.height - reserved)).toBeLessThanOrEqual(1);
+    });
 });

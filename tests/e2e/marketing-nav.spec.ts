@@ -10,6 +10,7 @@ const SECTION_LINKS = [
   ['Courses', '/courses'],
   ['Market', '/market'],
   ['Blog', '/blog'],
+  ['Events', '/events'],
   ['Pricing', '/pricing'],
 ] as const;
 
@@ -20,7 +21,10 @@ test.describe('desktop navigation', () => {
     await page.goto('/about');
     const nav = mainNav(page);
     await expect(nav.getByRole('link', { name: 'BG Consulting' })).toHaveAttribute('href', '/');
-    for (const [name, href] of SECTION_LINKS) await expect(nav.getByRole('link', { name, exact: true })).toHaveAttribute('href', href);
+    for (const [name, href] of SECTION_LINKS) {
+      await expect(nav.getByRole('link', { name, exact: true })).toHaveAttribute('href', href);
+      await expect(nav.getByRole('link', { name, exact: true })).toBeVisible();
+    }
     await expect(nav.getByRole('link', { name: 'Contact', exact: true })).toHaveAttribute('href', '/contact');
 
     const services = nav.getByRole('button', { name: 'Services' });
@@ -74,6 +78,29 @@ test.describe('desktop navigation', () => {
   });
 });
 
+test.describe('at 1024px', () => {
+  test.use({ viewport: { width: 1024, height: 768 } });
+
+  test('the bar holds every section link, Events and Community included, without overflowing, signed out or in', async ({ page }) => {
+    const nav = mainNav(page);
+    const fits = async () => {
+      for (const [name] of SECTION_LINKS) await expect(nav.getByRole('link', { name, exact: true })).toBeVisible();
+      await expect(nav.getByRole('link', { name: 'Community', exact: true })).toBeVisible();
+      const { scroll, client } = await nav.evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
+      expect(scroll).toBeLessThanOrEqual(client);
+    };
+    await page.goto('/about');
+    await fits();
+    // A stored session as the auth client keeps it: the header shows Account and Sign Out (the page asks nothing with it).
+    await page.evaluate(() =>
+      localStorage.setItem('sb-127-auth-token', JSON.stringify({ access_token: 'a.b.c', expires_at: 4102444800, user: { id: 'someone' } })),
+    );
+    await page.reload();
+    await expect(nav.getByRole('button', { name: 'Sign Out' })).toBeVisible();
+    await fits();
+  });
+});
+
 test.describe('mobile navigation at 375px', () => {
   test.use({ viewport: { width: 375, height: 740 } });
 
@@ -88,8 +115,10 @@ test.describe('mobile navigation at 375px', () => {
     await expect(menuButton(page)).toHaveAttribute('aria-expanded', 'true');
     await expect(panel(page)).toBeVisible();
     await expect(panel(page).getByRole('link', { name: 'All Services' })).toHaveAttribute('href', '/services');
-    for (const [name, href] of SECTION_LINKS)
+    for (const [name, href] of SECTION_LINKS) {
       await expect(panel(page).getByRole('link', { name, exact: true })).toHaveAttribute('href', href);
+      await expect(panel(page).getByRole('link', { name, exact: true })).toBeVisible();
+    }
     await expect(panel(page).getByRole('link', { name: 'Contact', exact: true })).toHaveAttribute('href', '/contact');
 
     const services = panel(page).getByRole('button', { name: 'Services' });

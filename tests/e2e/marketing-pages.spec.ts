@@ -88,6 +88,18 @@ test.describe('pricing', () => {
     await expect(card(page, 'Premium').locator('[data-interval]')).toHaveText('/month');
   });
 
+  test('the Free card reads as free in both cadences: $0.00, free forever, never per month or per year', async ({ page }) => {
+    await page.goto('/pricing');
+    for (const interval of ['Yearly', 'Monthly', 'Yearly'] as const) {
+      await choose(page, interval);
+      await expect(price(page, 'Premium')).toHaveText(interval === 'Yearly' ? '$191.90' : '$19.99');
+      await expect(price(page, 'Free')).toHaveText('$0.00');
+      await expect(card(page, 'Free')).toContainText('Free forever, no card needed');
+      await expect(card(page, 'Free')).not.toContainText('/year');
+      await expect(card(page, 'Free')).not.toContainText('/month');
+    }
+  });
+
   test('choosing a paid tier shows Complete Your Subscription, which sends a visitor to sign in', async ({ page }) => {
     await page.goto('/pricing');
     const panel = page.getByRole('region', { name: 'Complete Your Subscription' });

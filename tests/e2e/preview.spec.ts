@@ -36,6 +36,32 @@ test.afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
+test("the header follows 'view as' at once: Account and Sign Out for a demo account, Sign In for a visitor", async ({ page }) => {
+  await page.goto(`${server.url}/preview`);
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  await expect(page.locator('[data-viewing-as]')).toHaveText('Visitor');
+  await expect(nav.getByRole('link', { name: 'Sign In' })).toBeVisible();
+
+  await page.getByRole('button', { name: 'Subscriber' }).click();
+  await expect(page.locator('[data-viewing-as]')).toHaveText('Subscriber');
+  await expect(nav.getByRole('link', { name: 'Account' })).toHaveAttribute('href', '/account');
+  await expect(nav.getByRole('button', { name: 'Sign Out' })).toBeVisible();
+  await expect(nav.getByRole('link', { name: 'Sign In' })).toHaveCount(0);
+
+  await page.getByRole('button', { name: 'Visitor' }).click();
+  await expect(page.locator('[data-viewing-as]')).toHaveText('Visitor');
+  await expect(nav.getByRole('link', { name: 'Sign In' })).toBeVisible();
+  await expect(nav.getByRole('button', { name: 'Sign Out' })).toBeHidden();
+
+  // The header's Sign Out ends the session "view as" started, not the one the page began with.
+  await page.getByRole('button', { name: 'Premium' }).click();
+  await expect(page.locator('[data-viewing-as]')).toHaveText('Premium');
+  await nav.getByRole('button', { name: 'Sign Out' }).click();
+  await page.waitForURL((url) => url.pathname === '/');
+  await expect(nav.getByRole('link', { name: 'Sign In' })).toBeVisible();
+  expect(await page.evaluate(() => Object.keys(localStorage).some((k) => /^sb-.+-auth-token$/.test(k)))).toBe(false);
+});
+
 test('a reviewer sees the preview banner and views a premium article as Premium, then as a Visitor', async ({ page }) => {
   await page.goto(`${server.url}/preview`);
   await expect(page.getByRole('note')).toContainText('Deploy preview of feature/reviewed at abcdef0');

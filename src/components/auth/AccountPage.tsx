@@ -1,50 +1,29 @@
 /**
- * The account page (spec point 2 "Account"): a loader while the session loads, a replace-redirect to
- * /signin without one, the header (avatar fallback chain, name, email, Sign Out) and three tabs:
- * Subscription (the subscription card of ../payments, the access level card, and purchases, course
- * progress, upcoming events and support (its first-response target and requests) beyond the spec),
- * Profile (name) and Settings (AccountSettings.tsx).
- * When payments run in test mode a loud notice under the header says so (payments/TestModeNotice.tsx).
+ * The account page (spec point 2 "Account"): its skeleton (AccountCards.tsx) until the session, the
+ * member's profile and the payment mode are known, so it then draws itself whole, once; a
+ * replace-redirect to /signin without a session; the header (avatar fallback chain, name, email, Sign
+ * Out) and three tabs: Subscription (the subscription card of ../payments, the access level card, and
+ * course progress, upcoming events, support (its first-response target and requests) and purchases
+ * beyond the spec), Profile (name) and Settings (AccountSettings.tsx). When payments run in test mode a
+ * loud notice under the header says so (payments/TestModeNotice.tsx).
  */
 import { useStore } from '@nanostores/react';
 import { useEffect, useId, useState, type FormEvent } from 'react';
+import { api, call } from '../../lib/browser/api.ts';
 import { $auth, authClient, setProfile, type Profile } from '../../lib/browser/auth/client.ts';
+import { storedAccessLevel } from '../../lib/browser/storage-keys.ts';
+import { UpcomingEventsCard } from '../events/UpcomingEventsCard.tsx';
 import { TextField } from '../forms/TextField.tsx';
-import { AccountSettings } from './AccountSettings.tsx';
 import { PurchasesCard } from '../payments/PurchasesCard.tsx';
 import { SubscriptionCard } from '../payments/SubscriptionCard.tsx';
-import { TestModeNotice } from '../payments/TestModeNotice.tsx';
-import { api, call } from '../../lib/browser/api.ts';
-import { button, card, failed } from './account-ui.ts';
-import { CourseProgressCard } from './CourseProgressCard.tsx';
-import { UpcomingEventsCard } from '../events/UpcomingEventsCard.tsx';
+import { TestModeNotice, usePaymentMode } from '../payments/TestModeNotice.tsx';
 import { SupportCard } from '../support/SupportCard.tsx';
+import { button, card, failed } from './account-ui.ts';
+import { AccessLevelCard, AccountSkeleton, TAB_LABELS, tabClass } from './AccountCards.tsx';
+import { AccountSettings } from './AccountSettings.tsx';
+import { CourseProgressCard } from './CourseProgressCard.tsx';
 
-type Tab = 'subscription' | 'profile' | 'settings';
-const TABS: { id: Tab; label: string }[] = [
-  { id: 'subscription', label: 'Subscription' },
-  { id: 'profile', label: 'Profile' },
-  { id: 'settings', label: 'Settings' },
-];
-
-/** What each level grants (spec point 6). */
-const GRANTS: Record<Profile['accessLevel'], string[]> = {
-  free: ['Free content', 'Community forum'],
-  subscriber: ['Free content', 'Community forum', 'Subscriber content', 'Monthly newsletter', 'Basic tools and templates'],
-  premium: [
-    'Free content',
-    'Community forum',
-    'Subscriber content',
-    'Monthly newsletter',
-    'Basic tools and templates',
-    'All premium content',
-    'Exclusive webinars and events',
-    'Priority support',
-    'Advanced tools and templates',
-  ],
-};
-const LEVEL_NAME: Record<Profile['accessLevel'], string> = { free: 'Free', subscriber: 'Subscriber', premium: 'Premium' };
-const DOT: Record<Profile['accessLevel'], string> = { free: 'bg-slate-400', subscriber: 'bg-blue-500', premium: 'bg-purple-600' };
+type Tab = keyof typeof TAB_LABELS;
 
 /** Avatar, else initials of the name, else the email's first letter, else 'U'. */
 function initials(name: string | null | undefined, email: string | undefined): string {
@@ -68,17 +47,12 @@ export default function AccountPage() {
   useEffect(() => {
     if (auth.status === 'signed-out') window.location.replace('/signin?redirect=%2Faccount');
   }, [auth.status]);
+  const mode = usePaymentMode();
 
-  if (auth.status !== 'signed-in') {
-    return (
-      <div className="flex justify-center py-24" role="status">
-        <span className="h-8 w-8 animate-spin rounded-full border-4 border-brand-200 border-t-brand-600" />
-        <span className="sr-only">Loading your account…</span>
-      </div>
-    );
-  }
+  if (auth.status !== 'signed-in' || auth.profile === undefined || mode === undefined)
+    return <AccountSkeleton level={storedAccessLevel() ?? 'free'} />;
   const { session } = auth;
-  const profile = auth.profile ?? null;
+  const profile = auth.profile;
   const email = profile?.email ?? session.user.email ?? '';
   const level = profile?.accessLevel ?? 'free';
 
@@ -89,43 +63,23 @@ export default function AccountPage() {
 
   return (
     <div className="space-y-8">
-      <header className={`${card} flex flex-wrap items-center gap-4`}>
-        {profile?.avatar ? (
-          <img src={profile.avatar} alt="" className="h-16 w-16 rounded-full object-cover" />
-        ) : (
-          <span aria-hidden="true" className="grid h-16 w-16 place-items-center rounded-full bg-brand-100 text-xl font-bold text-brand-700">
-            {initials(profile?.name, email)}
-          </span>
-        )}
-        {/* At least 12rem for the name and email, so on a phone Sign Out wraps below them rather than cutting the email. */}
-        <div className="min-w-0 grow basis-48">
-          <h1 className="text-2xl font-bold text-slate-900 wrap-break-word">{profile?.name?.trim() || 'My Account'}</h1>
-          <p className="text-slate-600 wrap-anywhere">{email}</p>
-        </div>
-        <button
-          type="button"
-          onClick={() => void signOut()}
-          className={`${button} text-brand-700 ring-1 ring-inset ring-brand-200 hover:bg-brand-50`}
-        >
-          Sign Out
-        </button>
-      </header>
+      <AccountHeader profile={profile} email={email} onSignOut={() => void signOut()} />
 
-      <TestModeNotice />
+      <TestModeNotice mode={mode} />
 
       <div role="tablist" aria-label="Account sections" className="flex gap-2 border-b border-slate-200">
-        {TABS.map((t) => (
+        {(Object.keys(TAB_LABELS) as Tab[]).map((id) => (
           <button
-            key={t.id}
+            key={id}
             type="button"
             role="tab"
-            id={`${tabsId}-${t.id}`}
-            aria-selected={tab === t.id}
-            aria-controls={`${tabsId}-${t.id}-panel`}
-            onClick={() => setTab(t.id)}
-            className={`-mb-px border-b-2 px-4 py-2 text-sm font-semibold ${tab === t.id ? 'border-brand-600 text-brand-700' : 'border-transparent text-slate-600 hover:text-slate-900'}`}
+            id={`${tabsId}-${id}`}
+            aria-selected={tab === id}
+            aria-controls={`${tabsId}-${id}-panel`}
+            onClick={() => setTab(id)}
+            className={tabClass(tab === id)}
           >
-            {t.label}
+            {TAB_LABELS[id]}
           </button>
         ))}
       </div>
@@ -134,33 +88,41 @@ export default function AccountPage() {
         {tab === 'subscription' && (
           <div className="grid gap-6 md:grid-cols-2">
             <SubscriptionCard auth={auth} className={card} />
-            <div className={card}>
-              <h2 className="text-lg font-semibold text-slate-900">Access Level</h2>
-              <p className="mt-4 flex items-center gap-2 text-xl font-bold text-slate-900">
-                <span aria-hidden="true" className={`h-3 w-3 rounded-full ${DOT[level]}`} />
-                {LEVEL_NAME[level]}
-              </p>
-              <ul className="mt-4 list-disc space-y-1 pl-5 text-sm text-slate-700">
-                {GRANTS[level].map((g) => (
-                  <li key={g}>{g}</li>
-                ))}
-              </ul>
-              {level !== 'premium' && (
-                <a href="/pricing" className={`${button} mt-6 inline-flex bg-brand-600 text-white hover:bg-brand-700`}>
-                  Upgrade Plan
-                </a>
-              )}
-            </div>
-            <PurchasesCard className={`${card} md:col-span-2`} />
+            <AccessLevelCard level={level} />
             <CourseProgressCard className={`${card} md:col-span-2`} />
             <UpcomingEventsCard className={`${card} md:col-span-2`} />
             <SupportCard level={level} className={`${card} md:col-span-2`} />
+            {/* Last: it appears only once they load, and only when there are some, so it moves nothing below. */}
+            <PurchasesCard className={`${card} md:col-span-2`} />
           </div>
         )}
         {tab === 'profile' && <ProfileTab token={session.access_token} profile={profile} email={email} onSaved={setProfile} />}
         {tab === 'settings' && <AccountSettings token={session.access_token} profile={profile} onSaved={setProfile} />}
       </section>
     </div>
+  );
+}
+
+/** Avatar (or initials), name and email, and Sign Out. */
+function AccountHeader({ profile, email, onSignOut }: { profile: Profile | null; email: string; onSignOut: () => void }) {
+  return (
+    <header className={`${card} flex flex-wrap items-center gap-4`}>
+      {profile?.avatar ? (
+        <img src={profile.avatar} alt="" className="h-16 w-16 rounded-full object-cover" />
+      ) : (
+        <span aria-hidden="true" className="grid h-16 w-16 place-items-center rounded-full bg-brand-100 text-xl font-bold text-brand-700">
+          {initials(profile?.name, email)}
+        </span>
+      )}
+      {/* At least 12rem for the name and email, so on a phone Sign Out wraps below them rather than cutting the email. */}
+      <div className="min-w-0 grow basis-48">
+        <h1 className="text-2xl font-bold text-slate-900 wrap-break-word">{profile?.name?.trim() || 'My Account'}</h1>
+        <p className="text-slate-600 wrap-anywhere">{email}</p>
+      </div>
+      <button type="button" onClick={onSignOut} className={`${button} text-brand-700 ring-1 ring-inset ring-brand-200 hover:bg-brand-50`}>
+        Sign Out
+      </button>
+    </header>
   );
 }
 

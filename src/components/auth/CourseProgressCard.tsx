@@ -1,10 +1,34 @@
-/** The account page's course progress (beyond the spec): every course the member started, newest first. */
-import { useEffect, useState } from 'react';
+/**
+ * The account page's course progress (beyond the spec): every course the member started, newest
+ * first. While it loads it keeps the room of its empty state (the likeliest), as the page's skeleton does.
+ */
+import { useEffect, useState, type ReactNode } from 'react';
 import { fetchMyProgress, type MyCourseProgress } from '../../lib/browser/api.ts';
 import { ProgressBar } from '../content/gated/ProgressBar.tsx';
+import { Reserved } from '../content/gated/LoadStates.tsx';
 import { CardEmpty, CardFailure } from './AccountCardStates.tsx';
 
 type State = { status: 'loading' } | { status: 'error' } | { status: 'ready'; courses: MyCourseProgress[] };
+
+const HEADING = 'course-progress-heading';
+const empty = <CardEmpty text="You have not started a course yet." href="/courses" link="Browse courses" />;
+const loading = <Reserved label="Loading your course progress…">{empty}</Reserved>;
+
+function Shell({ className, children }: { className: string; children: ReactNode }) {
+  return (
+    <section aria-labelledby={HEADING} className={className}>
+      <h2 id={HEADING} className="text-lg font-semibold text-slate-900">
+        Course Progress
+      </h2>
+      {children}
+    </section>
+  );
+}
+
+/** The card while the account page loads. */
+export function CourseProgressSkeleton({ className }: { className: string }) {
+  return <Shell className={className}>{loading}</Shell>;
+}
 
 export function CourseProgressCard({ className }: { className: string }) {
   const [state, setState] = useState<State>({ status: 'loading' });
@@ -19,16 +43,8 @@ export function CourseProgressCard({ className }: { className: string }) {
   }, [attempt]);
 
   return (
-    <section aria-labelledby="course-progress-heading" className={className}>
-      <h2 id="course-progress-heading" className="text-lg font-semibold text-slate-900">
-        Course Progress
-      </h2>
-      {state.status === 'loading' && (
-        <div className="mt-4 flex justify-center" role="status">
-          <span className="h-6 w-6 animate-spin rounded-full border-4 border-brand-200 border-t-brand-600" />
-          <span className="sr-only">Loading your course progress…</span>
-        </div>
-      )}
+    <Shell className={className}>
+      {state.status === 'loading' && loading}
       {state.status === 'error' && (
         <CardFailure
           message="We could not load your course progress."
@@ -38,9 +54,7 @@ export function CourseProgressCard({ className }: { className: string }) {
           }}
         />
       )}
-      {state.status === 'ready' && state.courses.length === 0 && (
-        <CardEmpty text="You have not started a course yet." href="/courses" link="Browse courses" />
-      )}
+      {state.status === 'ready' && state.courses.length === 0 && empty}
       {state.status === 'ready' && state.courses.length > 0 && (
         <ul className="mt-4 flex flex-col gap-5">
           {state.courses.map((course) => (
@@ -55,6 +69,6 @@ export function CourseProgressCard({ className }: { className: string }) {
           ))}
         </ul>
       )}
-    </section>
+    </Shell>
   );
 }

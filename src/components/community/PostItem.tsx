@@ -101,8 +101,9 @@ export function PostItem({ post, actions, staff }: { post: Post; actions: PostAc
         </p>
       )}
 
+      {/* At least a button's height, with or without buttons: a member's Like, Edit or Report arriving moves nothing. */}
       {mode.kind !== 'edit' && (
-        <footer className="mt-3 flex flex-wrap items-center gap-1">
+        <footer className="mt-3 flex min-h-9 flex-wrap items-center gap-1">
           {!gone && <LikeButton post={post} enabled={actions.member && !post.mine && post.status === 'visible'} onLike={actions.like} />}
           {post.mine && !gone && mode.kind === 'read' && (
             <>

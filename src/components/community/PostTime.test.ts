@@ -1,5 +1,7 @@
+import { createElement } from 'react';
+import { renderToString } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { relativeTime } from './PostTime.tsx';
+import { PostTime, RenderedAt, relativeTime } from './PostTime.tsx';
 
 const NOW = Date.parse('2026-11-25T12:00:00Z');
 const ago = (ms: number) => new Date(NOW - ms).toISOString();
@@ -20,5 +22,18 @@ describe('relativeTime', () => {
 
   it("reads a post from a moment ahead of this browser's clock as just now", () => {
     expect(relativeTime(new Date(NOW + 60_000).toISOString(), NOW)).toBe('just now');
+  });
+});
+
+describe('PostTime on the server', () => {
+  const at = ago(5 * 60_000);
+
+  it('says how long ago as of the moment the page tells it rendered, the words the browser then keeps', () => {
+    const html = renderToString(createElement(RenderedAt.Provider, { value: NOW }, createElement(PostTime, { at })));
+    expect(html).toContain('5 minutes ago');
+  });
+
+  it('says the day in UTC when the page tells no moment', () => {
+    expect(renderToString(createElement(PostTime, { at }))).toContain('November 25, 2026');
   });
 });

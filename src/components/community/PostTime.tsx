@@ -1,12 +1,19 @@
 /**
- * When something was posted: the server renders the day in UTC ("November 25, 2026"), which the
- * first client render repeats (so hydration matches); then the browser says it in the reader's
- * terms, "5 minutes ago" within a week and the date in their own zone after that, with the exact
- * time in the tooltip. Intl only: no date library in the islands for this.
+ * When something was posted, in the reader's terms: "5 minutes ago" within a week and the date in
+ * their own zone after that, with the exact time in the tooltip. A page that tells when the server
+ * rendered it (`RenderedAt`, the thread page) gets the same words from the server, as of that moment,
+ * and the first client render repeats them (so hydration matches); the browser then says them as of
+ * now, which changes a minute at most, so the line they sit on keeps its length and nothing below it
+ * moves. Without that moment the server says the day in UTC ("November 25, 2026"). Intl only: no
+ * date library in the islands for this.
  */
+import { createContext, useContext } from 'react';
 import { useHydrated } from '../content/gated/use-viewer.ts';
 
 const UTC_DAY = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' });
+
+/** When the server rendered the page (ms since the epoch), for the words it says; undefined: it says the day. */
+export const RenderedAt = createContext<number | undefined>(undefined);
 const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ['day', 86_400_000],
   ['hour', 3_600_000],
@@ -25,9 +32,11 @@ export function relativeTime(iso: string, now = Date.now()): string | undefined 
 
 export function PostTime({ at, prefix }: { at: string; prefix?: string }) {
   const hydrated = useHydrated();
+  const renderedAt = useContext(RenderedAt);
   const date = new Date(at);
   if (Number.isNaN(date.getTime())) return null;
-  const text = hydrated ? (relativeTime(at) ?? date.toLocaleDateString('en-US', { dateStyle: 'long' })) : UTC_DAY.format(date);
+  const ago = hydrated ? relativeTime(at) : renderedAt === undefined ? undefined : relativeTime(at, renderedAt);
+  const text = ago ?? (hydrated ? date.toLocaleDateString('en-US', { dateStyle: 'long' }) : UTC_DAY.format(date));
   return (
     <time dateTime={at} title={hydrated ? date.toLocaleString('en-US', { dateStyle: 'long', timeStyle: 'short' }) : undefined}>
       {prefix}

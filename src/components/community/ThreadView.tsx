@@ -12,8 +12,9 @@ import { LoadFailure, LoadingLines } from '../content/gated/LoadStates.tsx';
 import { fetchThread, type ThreadPage } from './community-api.ts';
 import { CommunityGate } from './CommunityGate.tsx';
 import { MoreButton } from './MoreButton.tsx';
-import { MuteButton } from './MuteButton.tsx';
+import { MuteButton, MuteButtonSpace } from './MuteButton.tsx';
 import { PostList } from './PostList.tsx';
+import { RenderedAt } from './PostTime.tsx';
 import { ReplyArea } from './ReplyArea.tsx';
 import { ThreadHeader } from './ThreadHeader.tsx';
 import { usePostActions } from './use-post-actions.ts';
@@ -29,9 +30,11 @@ export interface ThreadViewProps {
   cursor: string | null;
   /** The visitor's answer, rendered on the server: public threads only (the page then draws the title itself). */
   initial?: ThreadPage | undefined;
+  /** When the server rendered `initial` (ms since the epoch): its times say "5 minutes ago" as of then (PostTime.tsx). */
+  renderedAt?: number | undefined;
 }
 
-export default function ThreadView({ id, cursor, initial }: ThreadViewProps) {
+export default function ThreadView({ id, cursor, initial, renderedAt }: ThreadViewProps) {
   const pages = useCursorPages({
     key: id,
     firstCursor: cursor,
@@ -63,29 +66,35 @@ export default function ThreadView({ id, cursor, initial }: ThreadViewProps) {
   const { thread } = state.head;
   const refresh = () => void pages.refresh();
   return (
-    <div className="flex flex-col gap-6">
-      <ThreadHeader thread={thread} headed={initial !== undefined}>
-        {thread.muted !== null && viewer.status === 'signed-in' && <MuteButton threadId={thread.id} muted={thread.muted} />}
-      </ThreadHeader>
-      {staff && (
-        <Suspense fallback={null}>
-          <StaffThreadControls thread={thread} onDone={refresh} />
-        </Suspense>
-      )}
-      {cursor && (
-        <a href={`/community/threads/${thread.id}`} className="self-start text-sm font-medium text-brand-700 hover:underline">
-          ← From the first post
-        </a>
-      )}
-      <PostList label="Posts" posts={state.items} actions={actions} staff={staff} onStaffDone={refresh} />
-      <MoreButton
-        nextCursor={state.nextCursor}
-        href={(next) => `/community/threads/${thread.id}?cursor=${encodeURIComponent(next)}`}
-        state={pages.more}
-        onMore={() => void pages.loadMore()}
-        label="Load more replies"
-      />
-      <ReplyArea thread={thread} signedIn={viewer.status === 'signed-in'} onReplied={() => pages.refresh(true)} />
-    </div>
+    <RenderedAt.Provider value={renderedAt}>
+      <div className="flex flex-col gap-6">
+        <ThreadHeader thread={thread} headed={initial !== undefined}>
+          {thread.muted !== null && viewer.status === 'signed-in' ? (
+            <MuteButton threadId={thread.id} muted={thread.muted} />
+          ) : (
+            <MuteButtonSpace />
+          )}
+        </ThreadHeader>
+        {staff && (
+          <Suspense fallback={null}>
+            <StaffThreadControls thread={thread} onDone={refresh} />
+          </Suspense>
+        )}
+        {cursor && (
+          <a href={`/community/threads/${thread.id}`} className="self-start text-sm font-medium text-brand-700 hover:underline">
+            ← From the first post
+          </a>
+        )}
+        <PostList label="Posts" posts={state.items} actions={actions} staff={staff} onStaffDone={refresh} />
+        <MoreButton
+          nextCursor={state.nextCursor}
+          href={(next) => `/community/threads/${thread.id}?cursor=${encodeURIComponent(next)}`}
+          state={pages.more}
+          onMore={() => void pages.loadMore()}
+          label="Load more replies"
+        />
+        <ReplyArea thread={thread} signedIn={viewer.status === 'signed-in'} onReplied={() => pages.refresh(true)} />
+      </div>
+    </RenderedAt.Provider>
   );
 }

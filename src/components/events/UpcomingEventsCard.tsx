@@ -1,19 +1,41 @@
 /**
  * The account page's "Your upcoming events": the events the member registered for that are not over,
  * soonest first, each with its start in the member's own time zone, a link to its page and, once it
- * opens (15 minutes before the start), the join button. Browser only.
+ * opens (15 minutes before the start), the join button. While it loads it keeps the room of its
+ * empty state (the likeliest), as the account page's skeleton does. Browser only.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { formatWithZoneName, localTimeZone } from '#shared/events/format.ts';
 import { fetchMyEvents, type MyEvent } from './events-api.ts';
 import { JoinLink } from './JoinLink.tsx';
 import { useMoment } from './use-moment.ts';
 import { CardEmpty, CardFailure } from '../auth/AccountCardStates.tsx';
+import { Reserved } from '../content/gated/LoadStates.tsx';
 
 type State = { status: 'loading' } | { status: 'error' } | { status: 'ready'; events: MyEvent[] };
 
 /** "Thu 10 Dec 2026, 15:00 GMT", in the member's own zone. */
 const when = (startsAt: string) => formatWithZoneName(startsAt, localTimeZone());
+
+const HEADING = 'upcoming-events-heading';
+const empty = <CardEmpty text="You have not registered for an upcoming event." href="/events" link="Browse events" />;
+const loading = <Reserved label="Loading your events…">{empty}</Reserved>;
+
+function Shell({ className, children }: { className: string; children: ReactNode }) {
+  return (
+    <section aria-labelledby={HEADING} className={className}>
+      <h2 id={HEADING} className="text-lg font-semibold text-slate-900">
+        Your upcoming events
+      </h2>
+      {children}
+    </section>
+  );
+}
+
+/** The card while the account page loads. */
+export function UpcomingEventsSkeleton({ className }: { className: string }) {
+  return <Shell className={className}>{loading}</Shell>;
+}
 
 export function UpcomingEventsCard({ className }: { className: string }) {
   const [state, setState] = useState<State>({ status: 'loading' });
@@ -29,11 +51,8 @@ export function UpcomingEventsCard({ className }: { className: string }) {
   }, [attempt]);
 
   return (
-    <section aria-labelledby="upcoming-events-heading" className={className}>
-      <h2 id="upcoming-events-heading" className="text-lg font-semibold text-slate-900">
-        Your upcoming events
-      </h2>
-      {state.status === 'loading' && <div aria-hidden="true" className="mt-4 h-12 animate-pulse rounded-lg bg-slate-100" />}
+    <Shell className={className}>
+      {state.status === 'loading' && loading}
       {state.status === 'error' && (
         <CardFailure
           message="We could not load your events."
@@ -43,9 +62,7 @@ export function UpcomingEventsCard({ className }: { className: string }) {
           }}
         />
       )}
-      {state.status === 'ready' && state.events.length === 0 && (
-        <CardEmpty text="You have not registered for an upcoming event." href="/events" link="Browse events" />
-      )}
+      {state.status === 'ready' && state.events.length === 0 && empty}
       {state.status === 'ready' && state.events.length > 0 && (
         <ul className="mt-4 flex flex-col gap-4">
           {state.events.map((event) => (
@@ -63,6 +80,6 @@ export function UpcomingEventsCard({ className }: { className: string }) {
           ))}
         </ul>
       )}
-    </section>
+    </Shell>
   );
 }

@@ -26,10 +26,10 @@ const LEVEL_NOTE: Record<AccessLevel, string> = {
 export const seatsText = (seatsLeft: number | null) =>
   seatsLeft === null ? null : seatsLeft === 0 ? 'Full' : seatsLeft === 1 ? '1 seat left' : `${seatsLeft} seats left`;
 
-/** The area's frame. */
-export function RegistrationBox({ children }: { children: ReactNode }) {
+/** The area's frame (`copy`: the invisible one that keeps the area's room on the page, unnamed). */
+export function RegistrationBox({ children, copy }: { children: ReactNode; copy?: boolean }) {
   return (
-    <div className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm" data-testid="event-registration">
+    <div className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm" data-testid={copy ? undefined : 'event-registration'}>
       {children}
     </div>
   );
@@ -69,10 +69,10 @@ export function EndedNotice({ slug, state }: { slug: string; state: Registration
 }
 
 /** A visitor: who the event is for, the seats left, and Sign in / Sign up back to this page. */
-export function SignInPrompt({ level, seatsLeft }: { level: AccessLevel; seatsLeft: number | null }) {
+export function SignInPrompt({ level, seatsLeft, copy }: { level: AccessLevel; seatsLeft: number | null; copy?: boolean }) {
   const seats = seatsText(seatsLeft);
   return (
-    <RegistrationBox>
+    <RegistrationBox copy={copy}>
       <p className="font-semibold text-slate-900">Register for this event</p>
       <p className="mt-1 text-sm text-slate-600">
         {LEVEL_NOTE[level]} Sign in or create an account to save your seat.

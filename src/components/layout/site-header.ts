@@ -9,7 +9,7 @@
 import { withReturn } from '#shared/auth/return-to.ts';
 import { AUTH_PUBLIC_KEY, AUTH_ENDPOINT } from '../../lib/browser/auth/endpoint.ts';
 import { showFlash } from '../../lib/browser/flash.ts';
-import { storedSession } from '../../lib/browser/session.ts';
+import { onSessionChange, storedSession } from '../../lib/browser/session.ts';
 import { removeStored, STORAGE_KEYS } from '../../lib/browser/storage-keys.ts';
 
 const SCROLL_THRESHOLD = 20;
@@ -149,39 +149,51 @@ function initScroll(header: HTMLElement): void {
 
 /**
  * Signed-in state in the header, without a framework: "Sign In" becomes "Account" and a Sign Out
- * button appears. Signing out here ends the session at the auth service (ignoring 401/403/404, as
- * the client does) and forgets it and the mirrored access level.
+ * button appears. It follows the stored session: at once when this tab signs in or out (the auth
+ * client announces each change, so a preview's "view as" shows here too) or another tab does.
  */
 function initAccount(header: HTMLElement): void {
-  const session = storedSession();
-  if (!session) return returnHere(header);
-  for (const link of header.querySelectorAll<HTMLAnchorElement>('[data-account-link]')) {
-    link.href = '/account';
-    link.textContent = 'Account';
-  }
-  for (const button of header.querySelectorAll<HTMLButtonElement>('[data-sign-out]')) {
-    button.hidden = false;
-    button.addEventListener('click', () => {
-      void fetch(`${AUTH_ENDPOINT || window.location.origin}/auth/v1/logout?scope=local`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${session.accessToken}`, apikey: AUTH_PUBLIC_KEY },
-      })
-        .catch(() => undefined)
-        .finally(() => {
-          removeStored(session.key);
-          removeStored(STORAGE_KEYS.accessLevel);
-          window.location.assign('/');
-        });
-    });
-  }
+  const links = [...header.querySelectorAll<HTMLAnchorElement>('[data-account-link]')];
+  const buttons = [...header.querySelectorAll<HTMLButtonElement>('[data-sign-out]')];
+  const signIn = signInHref();
+  const show = () => {
+    const signedIn = storedSession() !== null;
+    for (const link of links) {
+      link.href = signedIn ? '/account' : signIn;
+      link.textContent = signedIn ? 'Account' : 'Sign In';
+    }
+    for (const button of buttons) button.hidden = !signedIn;
+  };
+  for (const button of buttons) button.addEventListener('click', signOut);
+  show();
+  onSessionChange(show);
 }
 
-/** Signed out, "Sign In" comes back to this page afterwards (not from home or the account pages themselves). */
-function returnHere(header: HTMLElement): void {
+/**
+ * Ends the session signed in now at the auth service (ignoring 401/403/404, as the client does) and
+ * forgets it and the mirrored access level.
+ */
+function signOut(): void {
+  const session = storedSession();
+  const forget = () => {
+    if (session) removeStored(session.key);
+    removeStored(STORAGE_KEYS.accessLevel);
+    window.location.assign('/');
+  };
+  if (!session) return forget();
+  void fetch(`${AUTH_ENDPOINT || window.location.origin}/auth/v1/logout?scope=local`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${session.accessToken}`, apikey: AUTH_PUBLIC_KEY },
+  })
+    .catch(() => undefined)
+    .finally(forget);
+}
+
+/** Where "Sign In" goes: back to this page afterwards (not from home or the account pages themselves). */
+function signInHref(): string {
   const { pathname, search } = window.location;
-  if (pathname === '/' || /^\/(?:signin|signup|forgot-password|reset-password)\/?$/.test(pathname)) return;
-  for (const link of header.querySelectorAll<HTMLAnchorElement>('[data-account-link]'))
-    link.href = withReturn('/signin', `${pathname}${search}`);
+  if (pathname === '/' || /^\/(?:signin|signup|forgot-password|reset-password)\/?$/.test(pathname)) return '/signin';
+  return withReturn('/signin', `${pathname}${search}`);
 }
 
 export function initSiteHeader(): void {

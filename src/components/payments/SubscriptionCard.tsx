@@ -9,8 +9,9 @@
  * on {date}' with 'Keep {current}' to withdraw it.
  * Longer than the house's file size: it is every state of one card, in the order the spec lists them.
  */
-import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { refreshProfile, type AuthState } from '../../lib/browser/auth/client.ts';
+import { Reserved } from '../content/gated/LoadStates.tsx';
 import {
   cancelSubscription,
   changePlan,
@@ -38,6 +39,8 @@ export const KEEP_FAILED = 'Failed to keep your current plan. Please try again.'
 const BUTTON = 'min-h-11 rounded-lg px-5 py-2.5 text-sm font-semibold disabled:opacity-60';
 
 type Loaded = { customerId: string; result: 'error' | { subscription: Subscription | null } };
+
+const NO_SUBSCRIPTION = <p className="mt-4 text-slate-600">No Active Subscription</p>;
 
 function Spinner() {
   return (
@@ -211,6 +214,25 @@ function Details({
   );
 }
 
+/** An active, renewing plan (the likeliest), drawn invisibly while a member's subscription loads. */
+const LOADING_PLAN = (
+  <Reserved label="Loading your subscription…">
+    <Details
+      subscription={{
+        subscriptionId: '',
+        status: 'active',
+        cancelAtPeriodEnd: false,
+        currentPeriodEnd: '2026-01-01T00:00:00.000Z',
+        plan: { name: 'Subscriber', amount: 999, interval: 'month' },
+        priceId: null,
+        scheduledChange: null,
+      }}
+      customerId=""
+      onChanged={() => undefined}
+    />
+  </Reserved>
+);
+
 export function SubscriptionCard({ auth, className }: { auth: AuthState; className: string }) {
   const profile = auth.status === 'signed-in' ? auth.profile : undefined;
   const customerId = profile?.customerId ?? null;
@@ -248,16 +270,30 @@ export function SubscriptionCard({ auth, className }: { auth: AuthState; classNa
     );
   } else if (auth.status === 'loading' || profile === undefined) body = <Spinner />;
   else if (profile === null || current === 'error') body = <LoadError />;
-  else if (!customerId || (current && !current.subscription)) body = <p className="mt-4 text-slate-600">No Active Subscription</p>;
-  else if (!current?.subscription) body = <Spinner />;
+  else if (!customerId || (current && !current.subscription)) body = NO_SUBSCRIPTION;
+  // The subscription of a member with a customer id is on its way: its likeliest look (active,
+  // renewing) holds the room, so the cards below do not move when it arrives.
+  else if (!current?.subscription) body = LOADING_PLAN;
   else body = <Details subscription={current.subscription} customerId={customerId} onChanged={onChanged} />;
+  return <Shell className={className}>{body}</Shell>;
+}
 
+function Shell({ className, children }: { className: string; children: ReactNode }) {
   return (
     <section aria-labelledby="subscription-heading" className={className}>
       <h2 id="subscription-heading" className="text-lg font-semibold text-slate-900">
         Subscription
       </h2>
-      {body}
+      {children}
     </section>
+  );
+}
+
+/** The card while the account page loads: the room of a plan's details (`withPlan`) or of 'No Active Subscription'. */
+export function SubscriptionSkeleton({ className, withPlan }: { className: string; withPlan: boolean }) {
+  return (
+    <Shell className={className}>
+      {withPlan ? LOADING_PLAN : <Reserved label="Loading your subscription…">{NO_SUBSCRIPTION}</Reserved>}
+    </Shell>
   );
 }

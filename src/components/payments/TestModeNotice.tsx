@@ -1,13 +1,15 @@
 /**
  * The account page's loud notice when payments run in test mode (the embedded test provider, or a
  * Stripe test key): no real card is charged, so plans and purchases here are for trying the site.
- * Asks the public `GET /api/payments/mode` once per page; shows nothing in live mode or while it loads.
+ * `usePaymentMode` asks the public `GET /api/payments/mode` once per page; the account page waits for
+ * its answer before it draws itself, so the notice never pushes the page down after the fact.
  */
 import { useEffect, useState } from 'react';
 import { fetchPaymentMode, type PaymentMode } from '../../lib/browser/payments/client.ts';
 
-export function TestModeNotice() {
-  const [mode, setMode] = useState<PaymentMode | null>(null);
+/** The payment mode: undefined while it loads, null when it could not be read (no notice then). */
+export function usePaymentMode(): PaymentMode | null | undefined {
+  const [mode, setMode] = useState<PaymentMode | null | undefined>(undefined);
 
   useEffect(() => {
     const controller = new AbortController();
@@ -16,7 +18,10 @@ export function TestModeNotice() {
     });
     return () => controller.abort();
   }, []);
+  return mode;
+}
 
+export function TestModeNotice({ mode }: { mode: PaymentMode | null | undefined }) {
   if (mode !== 'test') return null;
   return (
     <div

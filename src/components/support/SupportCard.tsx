@@ -5,13 +5,12 @@
  */
 import type { AccessLevel } from '#shared/access.ts';
 import { isPriority, responseTargetText } from '#shared/support/targets.ts';
+import { Reserved } from '../content/gated/LoadStates.tsx';
 
-export function SupportCard({ level, className }: { level: AccessLevel; className: string }) {
-  return (
-    <section aria-labelledby="support-card-heading" className={className}>
-      <h2 id="support-card-heading" className="text-lg font-semibold text-slate-900">
-        Support
-      </h2>
+/** `loading`: the account page is not drawn yet, and `level` a guess: the card keeps its room, unseen. */
+export function SupportCard({ level, className, loading }: { level: AccessLevel; className: string; loading?: boolean }) {
+  const body = (
+    <>
       <p className="mt-4 text-slate-700">{responseTargetText(level)}.</p>
       {!isPriority(level) && <p className="mt-1 text-sm text-slate-600">Premium members get {responseTargetText('premium')}.</p>}
       <a
@@ -20,6 +19,14 @@ export function SupportCard({ level, className }: { level: AccessLevel; classNam
       >
         Your support requests
       </a>
+    </>
+  );
+  return (
+    <section aria-labelledby="support-card-heading" className={className}>
+      <h2 id="support-card-heading" className="text-lg font-semibold text-slate-900">
+        Support
+      </h2>
+      {loading ? <Reserved>{body}</Reserved> : body}
     </section>
   );
 }

@@ -16,7 +16,7 @@ export interface StoredSession {
 }
 
 const SESSION_KEY = /^sb-.+-auth-token$/;
-/** Dispatched on window when this tab refreshed the stored session. */
+/** Dispatched on window when this tab changed the stored session (signed in or out, or refreshed it). */
 export const SESSION_EVENT = 'beacon:session';
 let lastRaw: string | null | undefined;
 let lastSession: StoredSession | null = null;

@@ -1,4 +1,6 @@
 /** Keys of what the browser keeps in localStorage (spec point 3). */
+import { ACCESS_LEVELS, type AccessLevel } from '#shared/access.ts';
+
 export const STORAGE_KEYS = {
   /** Email given in the newsletter or lead form; a stored email skips the lead form. */
   userEmail: 'beacon.userEmail',
@@ -31,4 +33,10 @@ export function removeStored(key: string): void {
   } catch {
     // Storage unavailable: nothing was kept.
   }
+}
+
+/** The access level the auth client last mirrored here (a guess, for display only), or null. */
+export function storedAccessLevel(): AccessLevel | null {
+  const stored = readStored(STORAGE_KEYS.accessLevel);
+  return (ACCESS_LEVELS as readonly (string | null)[]).includes(stored) ? (stored as AccessLevel) : null;
 }

@@ -1,4 +1,5 @@
 /** Loading and failure states shared by the gated islands. */
+import type { ReactNode } from 'react';
 
 /** Grey lines where text is coming, announced once to screen readers. */
 export function LoadingLines({ label, lines = 6 }: { label: string; lines?: number }) {
@@ -25,6 +26,26 @@ export function LoadFailure({ message, onRetry }: { message: string; onRetry?: (
         >
           Retry
         </button>
+      )}
+    </div>
+  );
+}
+
+/**
+ * A loading state exactly the size of what most likely follows: `children` (that state, say an
+ * empty list's line) laid out invisibly, under a grey pulse. When it arrives nothing below moves.
+ */
+export function Reserved({ children, label }: { children: ReactNode; label?: string }) {
+  return (
+    <div className="relative">
+      <div aria-hidden="true" className="invisible">
+        {children}
+      </div>
+      <span aria-hidden="true" className="absolute inset-0 animate-pulse rounded-lg bg-slate-100" />
+      {label && (
+        <span role="status" className="sr-only">
+          {label}
+        </span>
       )}
     </div>
   );

@@ -7,6 +7,7 @@ import { createClient, type Session, type SupabaseClient } from '@supabase/supab
 import { atom } from 'nanostores';
 import { localPath } from '#shared/redirect.ts';
 import { api, call, type ApiData } from '../api.ts';
+import { SESSION_EVENT } from '../session.ts';
 import { removeStored, STORAGE_KEYS, writeStored } from '../storage-keys.ts';
 import { PROFILE_CHANGED_EVENT } from './profile-events.ts';
 import { AUTH_PUBLIC_KEY, AUTH_ENDPOINT } from './endpoint.ts';
@@ -43,6 +44,9 @@ export function authClient(): SupabaseClient {
   let userId: string | undefined;
   window.addEventListener(PROFILE_CHANGED_EVENT, () => void refreshProfile());
   client.auth.onAuthStateChange((_event, session) => {
+    // The stored session changed in this tab (no storage event here): the site header and the gated
+    // islands, which read it without this client, look again.
+    window.dispatchEvent(new Event(SESSION_EVENT));
     if (!session) {
       userId = undefined;
       removeStored(STORAGE_KEYS.accessLevel); // spec point 3: gone on sign-out
