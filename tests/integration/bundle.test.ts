@@ -21,6 +21,8 @@ import { ROOT } from '../support/site.ts';
 import { tempDir } from '../support/temp.ts';
 
 const PREMIUM_ARTICLE = 'ecommerce-launch-first-90-days';
+/** The address the Postgres run is started under, which the test build never knew. */
+const SITE = 'https://bundle.beacongrowth.example';
 /** The bundle's budget (issue 32): bytes of every file, and how many files a host copies. */
 const MAX_BYTES = 150 * 1000 * 1000;
 const MAX_FILES = 8_000;
@@ -209,15 +211,23 @@ describe('the production bundle', () => {
     expect(result.status).toBe(0);
   });
 
-  it('runs against Postgres with Node alone and stops cleanly on SIGTERM', async () => {
+  it('runs against Postgres with Node alone under its run-time https address, and stops cleanly on SIGTERM', async () => {
     const started = await start(folder, {
       DATABASE_URL: await createTestDatabase(pgAdminUrl(), 'bundle'),
       DATA_DIR: await tempDir('bundle-data-pg'),
+      SITE_URL: SITE,
       PAYMENTS: 'test',
       AUTH_SEED_DEMO: 'true',
       AUTH_BCRYPT_COST: '4',
     });
     await exercise(started.url);
+    // Built without SITE_URL (as the Dockerfile builds), it names only the address it runs under.
+    for (const route of ['/', `/blog/${PREMIUM_ARTICLE}`, '/about', '/rss.xml', '/sitemap.xml', '/robots.txt']) {
+      const body = await (await fetch(`${started.url}${route}`)).text();
+      const origins = new Set([...body.matchAll(/https?:\/\/(?:localhost|127\.0\.0\.1|\[::1\])(?::\d+)?/g)].map((m) => m[0]));
+      expect([...origins], route).toEqual([]);
+      expect(body, route).toContain(SITE);
+    }
     expect(started.output()).toContain('database  real      Postgres at');
     expect(await stop(started)).toBe(0);
   });
