@@ -3,6 +3,7 @@
  * DATABASE_URL. Both run the same migrations; callers see one `Database`. The tables live with their
  * domains (functions/<domain>/tables.ts) and each store imports its own, so the client is given no
  * schema: nothing here uses drizzle's relational `db.query` API, and infrastructure imports no domain.
+ * Its `transaction` runs the caller's commit hook, when one is set (commit-hooks.ts).
  */
 import { existsSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
@@ -18,6 +19,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import type { ServerSettings } from '../config/server.ts';
 import type { Logger } from '../logger.ts';
+import { runCommitHooks } from './commit-hooks.ts';
 
 export type Db = PgDatabase<PgQueryResultHKT>;
 /** A transaction handle; services accept it so that related writes commit together. */
@@ -73,7 +75,7 @@ async function openPglite(dataDir: string, logger: Logger, migrate: boolean, tem
   } catch (err) {
     throw new DatabaseUnavailableError(`${dataDir} (embedded PGlite)`, err);
   }
-  const db = drizzlePglite({ client }) as unknown as Db;
+  const db = runCommitHooks(drizzlePglite({ client }) as unknown as Db);
   if (migrate) await migratePglite(db as never, { migrationsFolder: MIGRATIONS_DIR });
   return {
     kind: 'pglite',
@@ -141,7 +143,7 @@ async function openPostgres(url: string, poolSize: number, logger: Logger, migra
     throw new DatabaseUnavailableError(`${describeUrl(url)} (DATABASE_URL)`, err);
   }
   if (migrate) await migratePostgres(pool);
-  const db = drizzlePg({ client: pool }) as unknown as Db;
+  const db = runCommitHooks(drizzlePg({ client: pool }) as unknown as Db);
   return {
     kind: 'postgres',
     db,
