@@ -19,6 +19,7 @@ import { contactMessages } from '../../functions/contact/tables.ts';
 import { emails } from '../../functions/email/tables.ts';
 import { eventRegistrations } from '../../functions/events/tables.ts';
 import { testBillingSessions } from '../../functions/payments/embedded/tables.ts';
+import { withBeforeCommit } from '../../functions/platform/db/commit-hooks.ts';
 import type { IdempotencyLedger } from '../../functions/platform/idempotency/ledger.ts';
 import { idempotencyKeys } from '../../functions/platform/idempotency/tables.ts';
 import { supportMessages, supportRequests } from '../../functions/support/tables.ts';
@@ -27,7 +28,7 @@ import { createTestApp, type TestApp } from '../support/app.ts';
 import type { ErrorAnswer } from '../support/answers.ts';
 import { DATABASE_KINDS } from '../support/databases.ts';
 import { createEvent, signedInMember } from '../support/events.ts';
-import { quietLogger } from '../support/fixtures.ts';
+import { makeBlogInput, quietLogger } from '../support/fixtures.ts';
 import { tempDir } from '../support/temp.ts';
 import { multipart, PNG } from '../support/uploads.ts';
 
@@ -80,10 +81,14 @@ describe.each(DATABASE_KINDS)('Idempotency-Key on %s', (kind) => {
       .where(eq(profiles.id, m.id));
     return { headers: m.headers, id: m.id, email: m.email, marker: `MARK-${label}` };
   }
-  const json = async (app: App, path: string, who: Caller, key: string, body?: unknown) =>
+  const json = async (app: App, path: string, who: Caller, key: string | undefined, body?: unknown) =>
     app.request(path, {
       method: 'POST',
-      headers: { ...who.headers, 'idempotency-key': key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        ...who.headers,
+        ...(key === undefined ? {} : { 'idempotency-key': key }),
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
   const mailsMarked = (who: Caller) =>
@@ -334,6 +339,19 @@ describe.each(DATABASE_KINDS)('Idempotency-Key on %s', (kind) => {
       expect(theirs.headers.get('idempotent-replayed')).toBeNull();
       expect(await write.rows(two)).toBe(1);
     });
+  });
+
+  it('commits a first comment and the item’s comments thread made with it in one transaction (one write to mark)', async () => {
+    const article = await t.services.content.create('blog', makeBlogInput({ accessLevel: 'free' }));
+    const who = { ...(await member('free')), paths: ['', ''] as [string, string] };
+    // Sent without a key, so the hook counting commits is the only one.
+    let commits = 0;
+    const res = await withBeforeCommit(
+      async () => void (commits += 1),
+      () => json(t.app, `/api/community/comments/blogs/${article.slug}`, who, undefined, { body: who.marker }),
+    );
+    expect(res.status).toBe(201);
+    expect(commits).toBe(1);
   });
 
   it('keeps no 4xx that changed nothing: the corrected retry under the same key runs', async () => {
