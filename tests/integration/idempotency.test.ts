@@ -354,6 +354,21 @@ describe.each(DATABASE_KINDS)('Idempotency-Key on %s', (kind) => {
     expect(commits).toBe(1);
   });
 
+  it('takes a member’s keys and kept answers with their deleted account', async () => {
+    const write = KINDS[3]!;
+    const who = await write.caller();
+    expect((await write.send(t.app, who, randomUUID())).status).toBe(write.success);
+    const held = () => t.database.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.scope, who.id!));
+    expect(await held()).toHaveLength(1);
+    // The deletion is itself a keyed write: its own key goes in the same transaction (nothing left to mark).
+    const deleted = await t.app.request('/api/users/me', {
+      method: 'DELETE',
+      headers: { ...who.headers, 'idempotency-key': randomUUID() },
+    });
+    expect(deleted.status).toBe(204);
+    expect(await held()).toHaveLength(0);
+  });
+
   it('keeps no 4xx that changed nothing: the corrected retry under the same key runs', async () => {
     const write = KINDS[0]!;
     const who = await write.caller();

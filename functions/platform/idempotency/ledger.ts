@@ -53,10 +53,11 @@ export function createIdempotencyLedger(db: Db, { leaseSeconds = LEASE_SECONDS }
 
     /**
      * Records, inside a write's transaction, that the attempt's write committed. An attempt that
-     * lost its claim (its lease ran out and a retry took the key) rolls its write back instead.
+     * lost its claim (its lease ran out and a retry took the key) rolls its write back instead. A
+     * key the write itself erased (an account deletion takes the member's keys) has nothing to mark.
      */
     async markCommitted(tx: Tx, ref: ClaimRef): Promise<void> {
-      if (!(await createIdempotencyStore(tx).markCommitted(ref))) {
+      if ((await createIdempotencyStore(tx).markCommitted(ref)) === 'taken') {
         throw new AppError('request_in_progress', 'A later attempt with this Idempotency-Key took it over; this one changed nothing.');
       }
     },

@@ -1,7 +1,7 @@
 /**
  * The only module that touches the idempotency_keys table. Every change an attempt makes names its
  * claim token, so an attempt whose claim another took over (its lease ran out) changes nothing:
- * not the row, and not its own write (`markCommitted` finds no row and the write rolls back).
+ * not the row, and not its own write (`markCommitted` finds the key taken and the write rolls back).
  */
 import { and, eq, isNull, lt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.ts';
@@ -62,14 +62,19 @@ export function createIdempotencyStore(db: DbOrTx) {
       return found && { ...found.row, running: found.running };
     },
 
-    /** Inside the write's transaction: the key's write committed. False when the claim was lost. */
-    async markCommitted(ref: ClaimRef): Promise<boolean> {
+    /**
+     * Inside the write's transaction: the key's write committed. `taken` when another attempt holds
+     * the key now; `gone` when the key is no more (the write is the member's account deletion).
+     */
+    async markCommitted(ref: ClaimRef): Promise<'marked' | 'taken' | 'gone'> {
       const marked = await db
         .update(keys)
         .set({ committedAt: sql`now()` })
         .where(held(ref))
         .returning({ key: keys.key });
-      return marked.length > 0;
+      if (marked.length > 0) return 'marked';
+      const [other] = await db.select({ key: keys.key }).from(keys).where(row(ref.scope, ref.key));
+      return other ? 'taken' : 'gone';
     },
 
     /** Renews the lease of an attempt still running. */
