@@ -43,6 +43,18 @@ describe('sendAction', () => {
     expect(new Set(keys()).size).toBe(1);
   });
 
+  it('retries a proxy’s 502 and 504 (the instance behind it died) like a network failure', async () => {
+    fetchMock
+      .mockImplementationOnce(async () => new Response('Bad gateway', { status: 502 }))
+      .mockImplementationOnce(async () => new Response('Gateway timeout', { status: 504 }))
+      .mockImplementationOnce(async () => new Response('Bad gateway', { status: 502 }));
+    const sent = sendAction('/api/contact', { method: 'POST', headers: {} });
+    await vi.advanceTimersByTimeAsync(RETRY_DELAYS_MS[0]! + RETRY_DELAYS_MS[1]!);
+    expect((await sent).status).toBe(502);
+    expect(fetchMock).toHaveBeenCalledTimes(3);
+    expect(new Set(keys()).size).toBe(1);
+  });
+
   it('answers the retry that got through', async () => {
     fetchMock.mockImplementationOnce(down).mockImplementationOnce(async () => json(201, { status: 'received' }));
     const sent = sendAction('/api/contact', { method: 'POST', headers: {} });

@@ -1,8 +1,9 @@
 /**
  * How every write the islands and forms send goes out (public-fetch.ts and api-fetch.ts use it): one
  * call is one user action (one click of Submit), sent with its own Idempotency-Key, and retried
- * under that same key when the network fails (twice) or while the server says an attempt with the
- * key is still running (409 `request_in_progress`, three times), with a growing pause. The server
+ * under that same key when the network fails or a proxy answers for an instance that did not
+ * (502, 504: twice), or while the server says an attempt with the key is still running (409
+ * `request_in_progress`, three times), with a growing pause. The server
  * answers a retry of a write that went through with the first answer, so a post cut by a dead
  * instance is stored and mailed once (functions/platform/idempotency). Reads go out as they are.
  * Browser only.
@@ -13,6 +14,8 @@ const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 export const RETRY_DELAYS_MS = [1_000, 3_000, 8_000];
 /** Retries after a network failure: once or twice is worth it; a browser offline longer hears so. */
 const NETWORK_RETRIES = 2;
+/** A proxy's answer when the instance behind it died or hung (the app itself never answers these). */
+const GATEWAY_FAILURES = new Set([502, 504]);
 
 /** A new key: 128 random bits in hex (`crypto.randomUUID` needs a secure context; this does not). */
 export function newIdempotencyKey(): string {
@@ -54,7 +57,10 @@ export async function sendAction(input: RequestInfo | URL, init: RequestInit & {
       await pause(RETRY_DELAYS_MS[attempt]!, init.signal);
       continue;
     }
-    if (attempt >= RETRY_DELAYS_MS.length || !(await stillRunning(res))) return res;
+    const again = GATEWAY_FAILURES.has(res.status)
+      ? attempt < NETWORK_RETRIES
+      : attempt < RETRY_DELAYS_MS.length && (await stillRunning(res));
+    if (!again) return res;
     await pause(RETRY_DELAYS_MS[attempt]!, init.signal);
   }
 }
