@@ -14,7 +14,7 @@ export const idempotencyKeys = pgTable(
   {
     scope: text('scope').notNull(),
     key: text('key').notNull(),
-    /** SHA-256 of the method, path, query, media type and body (see fingerprint.ts). */
+    /** SHA-256 of the method, path, query, media type and body (see request.ts). */
     fingerprint: text('fingerprint').notNull(),
     claim: text('claim'),
     lockedUntil: timestamptz('locked_until'),
