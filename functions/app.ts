@@ -20,6 +20,7 @@ import { createTestBillingRoutes } from './payments/embedded/routes.ts';
 import { AppError, createErrorHandler, errorResponse } from './platform/errors.ts';
 import { createFileRoutes } from './files/routes.ts';
 import { createHealthRoutes } from './platform/health/routes.ts';
+import { idempotentWrites } from './platform/idempotency/index.ts';
 import { createLeadRoutes } from './leads/routes.ts';
 import { createAccessLog, type AccessLog } from './platform/http/access-log.ts';
 import type { AnswerHeaders, AppContext, AppEnv, AppMiddleware } from './platform/http/context.ts';
@@ -27,6 +28,7 @@ import { createAnswerLane } from './platform/http/answer-lane.ts';
 import type { Logger } from './platform/logger.ts';
 import { createMethodIndex } from './platform/http/methods.ts';
 import { refuseCrossSiteWrites, requestContext } from './platform/http/middleware.ts';
+import { requestHeader } from './platform/http/http.ts';
 import { answerHeaders } from './platform/http/respond.ts';
 import { NO_STORE, sharedCacheControl } from './platform/http/cache-control.ts';
 import { apiSecurityHeaders, pageSecurityHeaders } from './platform/http/security-headers.ts';
@@ -61,6 +63,8 @@ export interface AppDeps {
 
 /** Every method but GET and HEAD (HEAD runs the GET routes): what may carry a body. */
 const WRITE_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+/** The writes a client may send with an Idempotency-Key (OPTIONS changes nothing). */
+const KEYED_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE'];
 
 export function createApp({ config, logger, services, site, accessLog }: AppDeps) {
   const https = config.siteUrl.startsWith('https://');
@@ -95,8 +99,29 @@ export function createApp({ config, logger, services, site, accessLog }: AppDeps
   const checkAiWrite: AppMiddleware = (c, next) => refuseCrossSite(c, async () => void (await limitBody(c, next)));
   app.on(WRITE_METHODS, '/api/*', checkApiWrite);
   app.on(WRITE_METHODS, '/openai/*', checkAiWrite);
+  const { users, verifyAccessToken: verify, progress, sessionIsLive } = services;
+  // Who is asking and what they may do, built once for every route group.
+  const guards = createGuards({ verify, users, sessionIsLive });
+  // Then, for writes sent with an Idempotency-Key, the key (after the checks above, so a refused or
+  // oversized request claims nothing). Its scope is the verified member: `identify` runs here once and
+  // the route's own finds the viewer set; a token that does not verify is the route's to refuse.
+  const idempotent = idempotentWrites({
+    ledger: services.idempotency,
+    streamsOwnBody: streamsOwn,
+    callerOf: async (c) => {
+      if (requestHeader(c, 'authorization') === undefined) return undefined;
+      try {
+        await guards.identify(c, async () => undefined);
+      } catch (err) {
+        if (err instanceof AppError && err.code === 'unauthorized') return undefined;
+        throw err;
+      }
+      return c.get('viewer')?.id;
+    },
+  });
+  app.on(KEYED_METHODS, ['/api/*', '/openai/*'], idempotent);
   /** The routes that answer (no middleware, no checks): what a path answers to, and what the route tables cover. */
-  const checks = new Set<unknown>([checkApiWrite, checkAiWrite]);
+  const checks = new Set<unknown>([checkApiWrite, checkAiWrite, idempotent]);
   const endpoints = () => app.routes.filter((route) => route.method !== 'ALL' && !checks.has(route.handler));
 
   app.route('/', createHealthRoutes(services.database, logger));
@@ -107,9 +132,6 @@ export function createApp({ config, logger, services, site, accessLog }: AppDeps
   app.route('/api/contact', createContactRoutes({ contact: services.contact, limiter, trustProxy }));
   app.route('/api/leads', createLeadRoutes({ leads: services.leads, limiter, trustProxy }));
   app.route('/api/files', createFileRoutes(services.downloads));
-  const { users, verifyAccessToken: verify, progress, sessionIsLive } = services;
-  // Who is asking and what they may do, built once for every route group.
-  const guards = createGuards({ verify, users, sessionIsLive });
   app.route('/api/content', createGatedContentRoutes({ gated: services.gated, guards, lane: answerLane }));
   app.route('/api/content', createProgressRoutes({ gated: services.gated, progress, guards }));
   app.route('/api/content', createContentWriteRoutes({ content: services.content, guards }));

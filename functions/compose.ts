@@ -75,6 +75,8 @@ import { createNotificationService } from './community/notifications/service.ts'
 import { ATTACHMENT_MAX_BYTES } from '#shared/support/targets.ts';
 import { createAttachments } from './support/attachments.ts';
 import { createSupportService } from './support/service.ts';
+import { createIdempotencyLedger } from './platform/idempotency/ledger.ts';
+import { createIdempotencyStore } from './platform/idempotency/store.ts';
 
 /** The key prefix of member files uploaded at run time (in the protected storage area, never in the content folder). */
 const PROTECTED_UPLOADS = 'uploads/';
@@ -296,6 +298,12 @@ export async function createServices(config: Config, logger: Logger, options: Se
     users.personalData.register(createCommunityStore);
     // Support requests and their messages (not internal notes); deleting them removes their attachments from storage.
     users.personalData.register(support.personalData);
+    // Answers kept for the member's Idempotency-Keys go with the account (a day's copies of answers the export has).
+    users.personalData.register((tx) => ({
+      personalData: async () => ({}),
+      erase: ({ id }) => createIdempotencyStore(tx).eraseScope(id),
+    }));
+    const idempotency = createIdempotencyLedger(db.db);
 
     let prune: NodeJS.Timeout | undefined;
     let renew: NodeJS.Timeout | undefined;
@@ -354,6 +362,8 @@ export async function createServices(config: Config, logger: Logger, options: Se
       uploads,
       /** Uploads a browser sends straight to the bucket (registered, then checked when completed). */
       directUploads,
+      /** Idempotency-Keys on API writes: claims, the commit mark, kept answers (platform/idempotency). */
+      idempotency,
       /** The admin dashboard's member search, audit log and overview figures. */
       admin: createAdminService({ db: db.db }),
       /** The embedded test provider (checkout and portal pages, the clock), when it is the one in use. */
@@ -364,7 +374,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
       /**
        * Starts background work: the outbox worker (unless EMAIL_WORKER=false), the events' reminder tick,
        * the newsletter's scheduler and the community's reply mails (every instance: they only queue mail)
-       * and the hourly prune of rate limits and abandoned direct uploads.
+       * and the hourly prune of rate limits, abandoned direct uploads and idempotency keys past their day.
        */
       async start() {
         if (started) return;
@@ -391,6 +401,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
         prune = setInterval(() => {
           void limiter.prune().catch(() => undefined);
           void directUploads.prune().catch((err: unknown) => logger.warn({ err }, 'pruning direct uploads failed'));
+          void idempotency.sweep().catch((err: unknown) => logger.warn({ err }, 'sweeping idempotency keys failed'));
         }, 3_600_000);
         prune.unref();
         // The embedded provider's events reach the same handler as Stripe's webhooks; its subscriptions renew on the minute.

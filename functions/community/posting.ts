@@ -106,10 +106,15 @@ export function createCommunityPosting({ db, access, limiter, clock, authorsOf, 
     return found;
   }
 
-  async function addReply(viewer: Viewer, thread: ThreadRow, body: string, prepared?: Prepared): Promise<Written> {
+  /** Whether the viewer may reply in the thread: 409 when it is not open, or locked (but for staff). */
+  function assertOpen(viewer: Viewer, thread: ThreadRow): void {
     if (thread.status !== 'visible') throw new AppError('conflict', 'This thread is not open for replies.');
     if (thread.locked && !isStaff(viewer.role)) throw new AppError('conflict', 'This thread is locked.');
-    const { html, status } = prepared ?? (await prepare(viewer, body, [POST_LIMIT]));
+  }
+
+  async function addReply(viewer: Viewer, thread: ThreadRow, body: string): Promise<Written> {
+    assertOpen(viewer, thread);
+    const { html, status } = await prepare(viewer, body, [POST_LIMIT]);
     const post = await db.transaction((tx) =>
       createCommunityStore(tx).createReply({ threadId: thread.id, authorId: viewer.id, body, html, status }),
     );
@@ -147,9 +152,17 @@ export function createCommunityPosting({ db, access, limiter, clock, authorsOf, 
       const target = await access.commentsOf(viewer, where);
       const body = await text();
       // Suspension, limits and rendering first: a refused first comment leaves no thread behind.
-      const prepared = await prepare(viewer, body, [POST_LIMIT]);
-      const thread = await db.transaction((tx) => createCommunityStore(tx).commentsThread(target.contentId, target.title));
-      return { ...(await addReply(viewer, thread, body, prepared)), threadId: thread.id };
+      const { html, status } = await prepare(viewer, body, [POST_LIMIT]);
+      // The item's comments thread (made with its first comment) and the comment commit together: one
+      // write, so a retry after a lost answer is told the truth (platform/idempotency).
+      const { thread, post } = await db.transaction(async (tx) => {
+        const txStore = createCommunityStore(tx);
+        const made = await txStore.commentsThread(target.contentId, target.title);
+        assertOpen(viewer, made);
+        return { thread: made, post: await txStore.createReply({ threadId: made.id, authorId: viewer.id, body, html, status }) };
+      });
+      changed();
+      return { id: post.id, status, threadId: thread.id };
     },
 
     /** PATCH /api/community/posts/{id}: the member's own post, new text (marked edited; held again when the hold rule says so). */

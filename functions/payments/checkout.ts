@@ -13,7 +13,7 @@ import { checkoutAnswer, type CheckoutAnswer } from './answers.ts';
 import { CURRENCY, planFor } from './catalog.ts';
 import type { BillingContext } from './context.ts';
 import { ownUrl, profileOf } from './ownership.ts';
-import { grants } from './provider.ts';
+import { grants, type CheckoutRequest } from './provider.ts';
 import type { Purchases } from './purchases.ts';
 import { createPaymentStore } from './store.ts';
 import type { PurchasableType } from './tables.ts';
@@ -23,7 +23,12 @@ export interface CheckoutInput {
   item?: { type: PurchasableType; slug: string } | undefined;
   successUrl: string;
   cancelUrl: string;
+  /** The provider's idempotency key for the session, from the request's Idempotency-Key: a retry gets the same session. */
+  idempotencyKey?: string | undefined;
 }
+
+/** Where a session returns to, and its idempotency key. */
+type SessionStart = Pick<CheckoutRequest, 'successUrl' | 'cancelUrl' | 'idempotencyKey'>;
 
 const SESSION_ID = /^[\w-]{1,255}$/;
 
@@ -57,12 +62,7 @@ export function createCheckout({ db, provider, users, content, clock, origin }: 
   }
 
   /** A one-time item's checkout, unless the member owns it already. */
-  async function itemSession(
-    viewer: NonNullable<Viewer>,
-    wanted: NonNullable<CheckoutInput['item']>,
-    successUrl: string,
-    cancelUrl: string,
-  ) {
+  async function itemSession(viewer: NonNullable<Viewer>, wanted: NonNullable<CheckoutInput['item']>, start: SessionStart) {
     const { item, amount } = await purchasable(wanted.type, wanted.slug);
     if (await purchases.owns(viewer.id, wanted.type, wanted.slug)) throw new AppError('conflict', 'You already own this item.');
     const customerId = await ensureCustomer(viewer);
@@ -72,14 +72,13 @@ export function createCheckout({ db, provider, users, content, clock, origin }: 
       mode: 'payment',
       line: { unitAmount: amount, currency: CURRENCY, productName: item.title },
       metadata: { userId: viewer.id, itemType: wanted.type, itemSlug: item.slug, itemTitle: item.title },
-      successUrl,
-      cancelUrl,
+      ...start,
     });
     return checkoutAnswer(session);
   }
 
   /** A plan's checkout, unless another subscription of the member grants access. */
-  async function planSession(viewer: NonNullable<Viewer>, priceId: string | undefined, successUrl: string, cancelUrl: string) {
+  async function planSession(viewer: NonNullable<Viewer>, priceId: string | undefined, start: SessionStart) {
     const plan = priceId ? planFor(priceId) : undefined;
     if (!plan) throw new AppError('validation_failed', 'Choose a paid plan.', { fields: { priceId: ['Unknown or free plan'] } });
     const now = clock();
@@ -96,8 +95,7 @@ export function createCheckout({ db, provider, users, content, clock, origin }: 
       mode: 'subscription',
       line: { priceId: price.id },
       metadata: { userId: viewer.id, plan: plan.tierId, interval: plan.interval },
-      successUrl,
-      cancelUrl,
+      ...start,
     });
     return checkoutAnswer(session);
   }
@@ -130,10 +128,13 @@ export function createCheckout({ db, provider, users, content, clock, origin }: 
 
     /** POST create-session: a plan (refused while another one grants access) or a one-time item. */
     async createSession(viewer: NonNullable<Viewer>, input: CheckoutInput): Promise<CheckoutAnswer> {
-      const successUrl = ownUrl(origin, 'successUrl', input.successUrl);
-      const cancelUrl = ownUrl(origin, 'cancelUrl', input.cancelUrl);
-      if (input.item) return itemSession(viewer, input.item, successUrl, cancelUrl);
-      return planSession(viewer, input.priceId, successUrl, cancelUrl);
+      const start: SessionStart = {
+        successUrl: ownUrl(origin, 'successUrl', input.successUrl),
+        cancelUrl: ownUrl(origin, 'cancelUrl', input.cancelUrl),
+        ...(input.idempotencyKey ? { idempotencyKey: input.idempotencyKey } : {}),
+      };
+      if (input.item) return itemSession(viewer, input.item, start);
+      return planSession(viewer, input.priceId, start);
     },
 
     /** POST confirm: verifies with the provider that the caller's session is paid; idempotent. */

@@ -82,6 +82,7 @@ export interface CheckoutRequest {
   /** May hold the literal `{CHECKOUT_SESSION_ID}` placeholder, which the provider fills in. */
   successUrl: string;
   cancelUrl: string;
+  /** A retry with the same key answers the same session (Stripe's idempotency key; the embedded provider keeps it too). */
   idempotencyKey?: string;
 }
 

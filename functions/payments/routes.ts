@@ -15,6 +15,7 @@ import type { AppContext, AppEnv } from '../platform/http/context.ts';
 import { readBody, singleLine, WellFormed } from '../platform/http/request.ts';
 import { createAnswer, sendCachedJson } from '../platform/http/respond.ts';
 import { signedWebhookHandler, type WebhookInbox } from '../platform/webhooks/index.ts';
+import { outsideKey } from '../platform/idempotency/index.ts';
 import type { Guards } from '../users/guards.ts';
 import { requireViewer } from '../users/identity.ts';
 import type { Viewer } from '../users/service.ts';
@@ -100,7 +101,7 @@ export function createPaymentRoutes(deps: { billing: BillingService; inbox: Webh
       const viewer = requireViewer(c);
       const body = await readBody(c, CreateSession);
       ownUserId(viewer, body.userId);
-      return c.json(await billing.createSession(viewer, body));
+      return c.json(await billing.createSession(viewer, { ...body, idempotencyKey: outsideKey(c, 'checkout') }));
     })
     .post('/stripe/confirm', live, async (c) => {
       const viewer = requireViewer(c);

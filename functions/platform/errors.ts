@@ -28,6 +28,11 @@ const ERROR_STATUS = {
   headers_too_large: 431,
   internal: 500,
   unavailable: 503,
+  // Idempotency-Key answers (platform/idempotency): the key came with another request; the first
+  // attempt is still running (retry after Retry-After); its write committed but its answer was lost.
+  idempotency_key_reused: 422,
+  request_in_progress: 409,
+  answer_lost: 409,
 } as const satisfies Record<string, ContentfulStatusCode>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

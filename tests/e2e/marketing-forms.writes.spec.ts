@@ -184,6 +184,37 @@ test.describe('contact form', () => {
   });
 });
 
+test.describe('a submission cut by the network', () => {
+  test('is sent again by itself under the same Idempotency-Key; the next submission has a key of its own', async ({ page }) => {
+    const keys: (string | undefined)[] = [];
+    await page.route('**/api/contact', (route) => {
+      keys.push(route.request().headers()['idempotency-key']);
+      // The first attempt never reaches the server (a connection cut); the retry does; the next
+      // submission is answered here, so the suite sends one real message.
+      if (keys.length === 1) return route.abort('failed');
+      if (keys.length === 2) return route.continue();
+      return route.fulfill({ status: 201, json: { status: 'received' } });
+    });
+    await page.goto('/contact');
+    await fillContact(page, 'Dana Whitfield', unique('retry'));
+    const answer = page.waitForResponse('**/api/contact');
+    await page.getByRole('button', { name: 'Send Message' }).click();
+    expect((await answer).status()).toBe(201);
+    await expect(page.getByText('Thanks, Dana Whitfield! Your message is on its way. We reply within 24 hours.')).toBeVisible();
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).toMatch(/^[0-9a-f]{32}$/);
+    expect(keys[1]).toBe(keys[0]);
+
+    await page.getByRole('button', { name: 'Send another message' }).click();
+    await fillContact(page, 'Dana Whitfield');
+    await page.getByRole('button', { name: 'Send Message' }).click();
+    await expect(page.getByText('Thanks, Dana Whitfield! Your message is on its way. We reply within 24 hours.')).toBeVisible();
+    expect(keys).toHaveLength(3);
+    expect(keys[2]).toMatch(/^[0-9a-f]{32}$/);
+    expect(keys[2]).not.toBe(keys[0]);
+  });
+});
+
 async function fillContact(page: Page, name: string, email = 'dana@harborbakery.com') {
   await page.getByLabel('Name', { exact: true }).fill(name);
   await page.getByLabel('Email', { exact: true }).fill(email);

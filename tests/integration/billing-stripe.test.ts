@@ -11,7 +11,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openDatabase, type Database } from '../../functions/platform/db/client.ts';
 import { createMdxSource } from '../../functions/content/mdx-source.ts';
@@ -20,6 +20,7 @@ import { auditLog, profiles } from '../../functions/users/tables.ts';
 import { emails } from '../../functions/email/tables.ts';
 import { purchases, subscriptions } from '../../functions/payments/tables.ts';
 import { webhookEvents } from '../../functions/platform/webhooks/tables.ts';
+import { idempotencyKeys } from '../../functions/platform/idempotency/tables.ts';
 import { DEMO_PASSWORD } from '../../functions/users/demo.ts';
 import { CONTENT_DIR } from '../support/app.ts';
 import type { Api, Answer, ErrorAnswer, SessionAnswer } from '../support/answers.ts';
@@ -317,5 +318,39 @@ describe('payments through the Stripe adapter (real server, Postgres, Stripe fak
       .from(auditLog)
       .where(and(eq(auditLog.targetId, member.id), eq(auditLog.action, 'purchase.refunded')));
     expect(refunded.map((a) => a.detail)).toEqual([expect.objectContaining({ sessionId, refundId: [...fake.state.refunds.keys()][0] })]);
+  });
+
+  it("hands a checkout's Idempotency-Key to Stripe, so a retry that runs again after a death answers the same session", async () => {
+    const member = await signIn('editor@demo.beacongrowth.co');
+    const key = crypto.randomUUID();
+    const create = () =>
+      fetch(`${base}/api/payments/stripe/create-session`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${member.token}`, 'content-type': 'application/json', 'idempotency-key': key },
+        body: JSON.stringify({ priceId: 'price_premium_yearly', successUrl: SUCCESS, cancelUrl: '/pricing' }),
+      });
+    const asked = () => fake.requests.filter((r) => r.method === 'POST' && r.path === '/v1/checkout/sessions' && r.idempotencyKey !== null);
+    const before = asked().length;
+    const first = (await (await create()).json()) as Extract<CheckoutAnswer, { sessionId: string }>;
+    // Replayed by us: Stripe is not asked again.
+    const again = await create();
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(await again.json()).toEqual(first);
+    expect(asked()).toHaveLength(before + 1);
+    // The attempt died before its answer was kept (nothing of ours committed) and its lease ran out: the retry runs again.
+    await database.db
+      .update(idempotencyKeys)
+      .set({ status: null, headers: null, body: null, claim: 'dead', lockedUntil: sql`now() - interval '1 second'` })
+      .where(eq(idempotencyKeys.key, key));
+    const retry = await create();
+    expect(retry.headers.get('idempotent-replayed')).toBeNull();
+    expect(await retry.json()).toEqual(first);
+    const keys = asked()
+      .slice(before)
+      .map((r) => r.idempotencyKey);
+    expect(keys).toHaveLength(2);
+    expect(new Set(keys).size).toBe(1);
+    expect(keys[0]).toMatch(/^checkout-[\w-]{43}$/);
+    expect(keys[0]).not.toContain(key);
   });
 });

@@ -3,11 +3,13 @@
  * page's view and payment with Stripe's test card numbers (declines included, and one card that
  * pays now but fails every later charge), and refunds of one-time payments.
  */
+import { isDeepStrictEqual } from 'node:util';
 import { AppError } from '../../platform/errors.ts';
 import { CURRENCY, PLAN_PRICES, planForLookupKey } from '../catalog.ts';
 import type { CheckoutRequest, PaymentProvider } from '../provider.ts';
 import { openSession, type EmbeddedContext } from './context.ts';
 import {
+  idFromKey,
   invoiceObject,
   newId,
   newInvoice,
@@ -76,7 +78,8 @@ export function createCheckouts({ db, siteUrl, clock, events }: EmbeddedContext)
       const item = lineOf(input.line);
       if ((input.mode === 'subscription') !== Boolean(item.lookupKey))
         throw new Error('A subscription needs a plan price, a payment an inline line.');
-      const id = newId('cs');
+      // Stripe's idempotency: the same key names the same session (as long as it asks for the same).
+      const id = input.idempotencyKey ? idFromKey('cs', input.idempotencyKey) : newId('cs');
       const detail: CheckoutDetail = {
         mode: input.mode,
         userId: input.userId,
@@ -85,14 +88,21 @@ export function createCheckouts({ db, siteUrl, clock, events }: EmbeddedContext)
         successUrl: input.successUrl,
         cancelUrl: input.cancelUrl,
       };
-      await createEmbeddedStore(db).addSession({
+      const values = {
         id,
-        kind: 'checkout',
+        kind: 'checkout' as const,
         customerId: input.customerId,
-        detail: detail as unknown as Record<string, unknown>,
+        detail: JSON.parse(JSON.stringify(detail)) as Record<string, unknown>,
         status: 'open',
         expiresAt: new Date(clock().getTime() + CHECKOUT_HOURS * 3_600_000),
-      });
+      };
+      const row = await createEmbeddedStore(db).addSessionOnce(values);
+      if (row.kind !== 'checkout' || row.customerId !== values.customerId || !isDeepStrictEqual(row.detail, values.detail)) {
+        throw new AppError(
+          'idempotency_key_reused',
+          'Keys for idempotent requests can only be used with the same parameters they were first used with.',
+        );
+      }
       return { id, url: `${siteUrl}/billing/test-checkout?session=${id}` };
     },
 

@@ -2,7 +2,7 @@
  * The embedded provider's objects as Stripe shapes them: ids, prices, invoices, and its rows turned
  * into the port's subscriptions and checkout sessions, or into the objects its events carry. Pure.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { addMonths } from 'date-fns/addMonths';
 import { addYears } from 'date-fns/addYears';
 import { PLAN_PRICES, planForLookupKey, type PlanPrice } from '../catalog.ts';
@@ -34,6 +34,9 @@ export interface PortalDetail {
 export const GRANTING: readonly SubscriptionStatus[] = ['active', 'trialing', 'past_due'];
 
 export const newId = (prefix: string) => `${prefix}_test_${randomBytes(12).toString('base64url')}`;
+/** The id an idempotency key names: the same key, the same object. */
+export const idFromKey = (prefix: string, key: string) =>
+  `${prefix}_test_${createHash('sha256').update(key).digest('base64url').slice(0, 16)}`;
 export const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
 export const priceIdFor = (lookupKey: string) => `price_test_${lookupKey}`;
 export const planByPriceId = (priceId: string) => PLAN_PRICES.find((p) => priceIdFor(p.lookupKey) === priceId);

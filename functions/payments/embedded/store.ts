@@ -42,6 +42,13 @@ export function createEmbeddedStore(db: DbOrTx) {
     async addSession(values: typeof sessions.$inferInsert): Promise<void> {
       await db.insert(sessions).values(values);
     },
+    /** Adds a session unless one with its id exists; answers the row stored under the id either way. */
+    async addSessionOnce(values: typeof sessions.$inferInsert): Promise<SessionRow> {
+      const [made] = await db.insert(sessions).values(values).onConflictDoNothing().returning();
+      if (made) return made;
+      const [row] = await db.select().from(sessions).where(eq(sessions.id, values.id));
+      return row!;
+    },
     async session(id: string, kind: SessionKind): Promise<SessionRow | undefined> {
       const [row] = await db
         .select()

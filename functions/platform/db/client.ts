@@ -5,6 +5,7 @@
  * schema: nothing here uses drizzle's relational `db.query` API, and infrastructure imports no domain.
  * Each driver is loaded only when it is the one configured (pglite.ts, postgres.ts): PGlite's
  * JavaScript is never loaded on Postgres, nor `pg` on PGlite.
+ * Its `transaction` runs the caller's commit hook, when one is set (commit-hooks.ts).
  */
 import { fileURLToPath } from 'node:url';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';

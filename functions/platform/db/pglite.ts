@@ -9,6 +9,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import type { Logger } from '../logger.ts';
+import { runCommitHooks } from './commit-hooks.ts';
 import { DatabaseUnavailableError, MIGRATIONS_DIR, PGLITE_TEMPLATE, type Database, type Db } from './client.ts';
 
 /**
@@ -39,7 +40,7 @@ export async function openPglite(dataDir: string, logger: Logger, migrate: boole
   } catch (err) {
     throw new DatabaseUnavailableError(`${dataDir} (embedded PGlite)`, err);
   }
-  const db = drizzlePglite({ client }) as unknown as Db;
+  const db = runCommitHooks(drizzlePglite({ client }) as unknown as Db);
   if (migrate) await migratePglite(db as never, { migrationsFolder: MIGRATIONS_DIR });
   return {
     kind: 'pglite',

@@ -7,6 +7,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import type { Logger } from '../logger.ts';
+import { runCommitHooks } from './commit-hooks.ts';
 import { DatabaseUnavailableError, MIGRATIONS_DIR, type Database, type Db } from './client.ts';
 
 const MIGRATION_LOCK_KEY = 7_311_024;
@@ -79,7 +80,7 @@ export async function openPostgres(url: string, poolSize: number, logger: Logger
     throw new DatabaseUnavailableError(`${describeUrl(url)} (DATABASE_URL)`, err);
   }
   if (migrate) await migratePostgres(pool);
-  const db = drizzlePg({ client: pool }) as unknown as Db;
+  const db = runCommitHooks(drizzlePg({ client: pool }) as unknown as Db);
   return {
     kind: 'postgres',
     db,

@@ -36,11 +36,31 @@ describe('postJson', () => {
     expect(await postJson('/api/contact', {})).toEqual({ ok: false, status: 502, error: { code: 'unknown', message: GENERIC_ERROR } });
   });
 
-  it('reports a network failure as status 0 without throwing', async () => {
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))),
+  it('reports a network failure as status 0 without throwing, once its retries under the same key failed too', async () => {
+    vi.useFakeTimers();
+    const fetch = vi.fn(async () => Promise.reject(new TypeError('Failed to fetch')));
+    vi.stubGlobal('fetch', fetch);
+    const posted = postJson('/api/contact', {});
+    await vi.runAllTimersAsync();
+    expect(await posted).toEqual({ ok: false, status: 0, error: { code: 'network', message: NETWORK_ERROR } });
+    vi.useRealTimers();
+    const keys = (fetch.mock.calls as unknown as [string, RequestInit][]).map(([, init]) =>
+      new Headers(init.headers).get('idempotency-key'),
     );
-    expect(await postJson('/api/contact', {})).toEqual({ ok: false, status: 0, error: { code: 'network', message: NETWORK_ERROR } });
+    expect(keys).toHaveLength(3);
+    expect(new Set(keys).size).toBe(1);
+  });
+
+  it('sends every submission with an Idempotency-Key of its own', async () => {
+    const fetch = answer(201, { status: 'received' });
+    vi.stubGlobal('fetch', fetch);
+    await postJson('/api/contact', {});
+    await postJson('/api/contact', {});
+    const keys = (fetch.mock.calls as unknown as [string, RequestInit][]).map(([, init]) =>
+      new Headers(init.headers).get('idempotency-key'),
+    );
+    expect(keys[0]).toMatch(/^[0-9a-f]{32}$/);
+    expect(keys[1]).toMatch(/^[0-9a-f]{32}$/);
+    expect(keys[0]).not.toBe(keys[1]);
   });
 });

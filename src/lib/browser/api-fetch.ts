@@ -10,6 +10,7 @@ import type { ClientResponse } from 'hono/client';
 import type { AccessLevel } from '#shared/access.ts';
 import { plainHeaders } from './public-fetch.ts';
 import { SESSION_EVENT, storedSession } from './session.ts';
+import { sendAction } from './write-fetch.ts';
 
 export type GatedResult<T> =
   | { ok: true; data: T }
@@ -77,7 +78,10 @@ export async function gatedFetch<T>(
 /** Thrown by `memberFetch` when nobody is signed in: `call` answers signed-out without a request. */
 class SignedOut extends Error {}
 
-/** The member clients' fetch: the member's bearer token (unless the call sends its own) and JSON accepted. */
+/**
+ * The member clients' fetch: the member's bearer token (unless the call sends its own) and JSON
+ * accepted; a write is one user action with its Idempotency-Key and retries (write-fetch.ts).
+ */
 export async function memberFetch(input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> {
   const headers = plainHeaders(init);
   if (!headers.authorization) {
@@ -85,7 +89,7 @@ export async function memberFetch(input: RequestInfo | URL, init: RequestInit = 
     if (!token) throw new SignedOut();
     headers.authorization = `Bearer ${token}`;
   }
-  return fetch(input, { ...init, headers: { ...headers, accept: 'application/json' } });
+  return sendAction(input, { ...init, headers: { ...headers, accept: 'application/json' } });
 }
 
 /** What one call sends beyond its path: a JSON body, an abort signal, its own bearer token. */

@@ -91,7 +91,14 @@ describe('gated calls', () => {
     const [path, init] = fetchMock.mock.calls[0] as [string, RequestInit];
     expect(path).toBe('/api/content/courses/c/progress');
     expect(init).toMatchObject({ method: 'PUT', body: '{"lessonId":"l1","completed":true}' });
-    expect(init.headers).toMatchObject({ 'content-type': 'application/json' });
+    expect(init.headers).toMatchObject({ 'content-type': 'application/json', 'idempotency-key': expect.stringMatching(/^[0-9a-f]{32}$/) });
+  });
+
+  it('sends reads without an Idempotency-Key', async () => {
+    storage.setItem(KEY, session('token-a'));
+    fetchMock.mockResolvedValue(json(200, { html: '<p>Body</p>' }));
+    await fetchArticleBody('post');
+    expect((fetchMock.mock.calls[0] as [string, RequestInit])[1].headers).not.toHaveProperty('idempotency-key');
   });
 
   it('refreshes an expired token through the auth client first, and says the session changed', async () => {
