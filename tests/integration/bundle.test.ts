@@ -230,7 +230,7 @@ describe('the production bundle', () => {
     }
     expect(started.output()).toContain('database  real      Postgres at');
     expect(await stop(started)).toBe(0);
-  });
+  }, 120_000);
 
   it('runs on embedded PGlite with a fresh DATA_DIR', async () => {
     const dataDir = await tempDir('bundle-data-pglite');
@@ -251,5 +251,5 @@ describe('the production bundle', () => {
     expect(readdirSync(dataDir)).toContain('pglite');
     // Copied from the bundle's migrated cluster, not made by initdb and the migrations.
     expect(started.output()).toContain('new embedded database copied from the bundled cluster');
-  });
+  }, 120_000);
 });
