@@ -1,9 +1,10 @@
 /** The `rate_limits` table: one fixed-window counter per key. */
 import { and, eq, lt, sql } from 'drizzle-orm';
-import type { Db } from '../db/client.ts';
+import type { DbOrTx } from '../db/client.ts';
 import { rateLimits } from './tables.ts';
 
-export function createRateLimitStore(db: Db) {
+/** The counters, on the database or inside a caller's transaction (see the service's `within`). */
+export function createRateLimitStore(db: DbOrTx) {
   return {
     /**
      * Counts one use of `key` in one upsert: the window restarts when it has passed, otherwise the
