@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { effectiveLevel } from '#shared/access.ts';
 import { MARKDOWN_PREVIEW_LINE, MDX_PREVIEW_LINES } from '#shared/content/markdown.ts';
 import { utcInstant } from '#shared/time.ts';
-import { ISSUE_LIMITS, type PreviewLevel } from '#shared/newsletter.ts';
+import { ISSUE_LIMITS, type Audience, type PreviewLevel } from '#shared/newsletter.ts';
 import type { Db } from '../../platform/db/client.ts';
 import type { EmailService } from '../../email/service.ts';
 import { AppError } from '../../platform/errors.ts';
@@ -17,6 +17,7 @@ import type { ContentService } from '../../content/service.ts';
 import { slugify } from '../../content/rows.ts';
 import type { Viewer } from '../../users/service.ts';
 import type { IssueRow, IssueStatus } from '../tables.ts';
+import { audienceReach } from './audience.ts';
 import { assertRenders, copyTemplate, fillCopy, PREVIEW_TOKEN, type CopyLevel } from './mail.ts';
 import type { IssueInput, ScheduleInput } from './schema.ts';
 import { NO_STATS, type IssueSender, type IssueStats } from './sending.ts';
@@ -106,6 +107,9 @@ export function createIssueService({ db, outbox, content, sender, siteUrl }: Iss
       assertRenders(input);
       return { id: (await insertDraft(viewer, input)).id };
     },
+
+    /** GET /audiences?selected=: how many addresses each audience, and the editor's choice, would be mailed to now. */
+    reach: (selected: readonly Audience[]) => audienceReach(db, selected),
 
     /** GET /issues: newest first, each with its account (two queries in all). */
     async list() {
