@@ -193,7 +193,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
       roundMs,
     });
     const feeds = createFeedService({ db: db.db, tokens, gated, contentCache, siteUrl });
-    const events = createEventService({ db: db.db, content, outbox, siteUrl });
+    const events = createEventService({ db: db.db, content, outbox, limiter, siteUrl });
     const eventNotices = createEventNotices({ db: db.db, content, outbox, siteUrl, logger });
     const newsletter = createNewsletterService({ db: db.db, outbox, tokens, siteUrl, logger });
     const { ratePerMinute } = config.newsletter;

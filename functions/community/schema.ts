@@ -6,7 +6,8 @@
  */
 import { z } from 'zod';
 import { NESTING_MESSAGE, withinNesting } from '#shared/content/markdown.ts';
-import { multiLine, singleLine, withoutInvisible } from '../platform/http/request.ts';
+import { withoutInvisible } from '#shared/visible-text.ts';
+import { multiLine, singleLine } from '../platform/http/request.ts';
 import { markdownProblem } from '#shared/content/markdown-limits.ts';
 
 /** The longest thread title. */
@@ -22,7 +23,7 @@ export const MAX_THREADS_PER_PAGE = 100;
 /** Search results per page. */
 export const RESULTS_PER_PAGE = 20;
 
-/** Bidirectional embeddings, overrides and isolates, zero-width spaces and marks, the word joiner and the BOM (request.ts `INVISIBLE`). */
+/** Bidirectional embeddings, overrides and isolates, zero-width spaces and marks, the word joiner and the BOM (`#shared/visible-text.ts`). */
 const visible = z.string({ error: 'Must be text' }).transform(withoutInvisible);
 
 /** A thread's title: one line of visible text. */

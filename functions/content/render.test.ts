@@ -149,12 +149,31 @@ describe('renderMemberPost (community posts)', () => {
     );
   });
 
-  it('drops raw HTML, images (keeping their alt text), ids and top-level headings', () => {
+  it('shows raw HTML as the text typed, drops images (keeping their alt text), ids and top-level headings', () => {
     const html = renderMemberPost(
       '# Big\n\nText <img src=x onerror=alert(1)> ![a chart](https://img.example.com/c.png)\n\n<script>x()</script>',
     );
-    expect(html).toBe('<h3>Big</h3>\n<p>Text  <span>a chart</span></p>');
-    expect(html).not.toMatch(/<img|onerror|<script|id=/);
+    expect(html).toBe(
+      '<h3>Big</h3>\n<p>Text &lt;img src=x onerror=alert(1)&gt; <span>a chart</span></p>\n<p>&lt;script&gt;x()&lt;/script&gt;</p>',
+    );
+    expect(html).not.toMatch(/<img|<script|id=/);
+  });
+
+  it.each([
+    ['<div>', '<div class="note">Hello,\nmy question</div>'],
+    ['<script>', '<script>alert(1)</script>\nafter'],
+    ['<!-- -->', '<!-- aside -->\ntext'],
+    ['<pre>', '<pre>\nlog\n</pre>'],
+    ['<table>', '<table><tr><td>cell</td></tr></table>'],
+  ])('keeps a post opening with %s as its text, line by line, with no markup of its own', (_tag, source) => {
+    const html = renderMemberPost(source);
+    for (const line of source.split('\n')) expect(html).toContain(line.replaceAll('<', '&lt;').replaceAll('>', '&gt;'));
+    expect(html.replace(/<\/?(?:p|br)\s*\/?>/g, '')).not.toMatch(/<|>/);
+  });
+
+  it('refuses a post with nothing to display rather than rendering it empty', () => {
+    for (const source of ['[docs]: https://example.com/docs', '[^1]: a footnote nobody cites'])
+      expect(() => renderMemberPost(source)).toThrow(/nothing to display/);
   });
 
   it('refuses nesting past the limit like every body', () => {

@@ -19,9 +19,11 @@ import { createElement } from 'react';
 import * as runtime from 'react/jsx-runtime';
 import { renderToStaticMarkup } from 'react-dom/server';
 import remarkGfm from 'remark-gfm';
+import type { PluggableList } from 'unified';
 import sanitizeHtml from 'sanitize-html';
 import { blockNesting, MAX_NESTING, NESTING_MESSAGE, PREVIEW_MARKER } from '#shared/content/markdown.ts';
 import { AppError } from '../platform/errors.ts';
+import { remarkHtmlAsText } from './remark-html-text.ts';
 
 export type BodyFormat = 'mdx' | 'markdown';
 
@@ -156,19 +158,23 @@ const MEMBER_SANITIZE: sanitizeHtml.IOptions = {
 };
 
 /**
- * A member's post (Markdown, no embedded HTML) as sanitised HTML under the members' profile above;
- * the same limits and the same `BodyRenderError` as every body.
+ * A member's post (Markdown; HTML they type shows as the text they typed: remark-html-text.ts) as
+ * sanitised HTML under the members' profile above; the same limits and the same `BodyRenderError`
+ * as every body.
  */
 export function renderMemberPost(source: string): string {
-  const html = renderWith(source, 'markdown', MEMBER_SANITIZE);
+  const html = renderWith(source, 'markdown', MEMBER_SANITIZE, [remarkHtmlAsText]);
   // Markdown can multiply: a reference link repeats its whole address at every use, footnotes and
   // bare addresses grow too. A post is stored and served as HTML, so what it may become is bounded.
   if (html.length > MAX_MEMBER_HTML) throw new BodyRenderError(MEMBER_HTML_MESSAGE);
+  // Only link definitions (`[a]: https://…`) or an unused footnote: a post with nothing to show is refused, never stored empty.
+  if (!html.trim()) throw new BodyRenderError(EMPTY_MEMBER_MESSAGE);
   return html;
 }
 
 /** The most HTML one member's post may render to (a 20,000-character post of links and tables stays far below). */
 export const MAX_MEMBER_HTML = 128 * 1024;
+const EMPTY_MEMBER_MESSAGE = 'This post has nothing to display. Please write some text.';
 const MEMBER_HTML_MESSAGE = 'This post would be too long once displayed: use fewer repeated links, footnotes or table cells.';
 
 /**
@@ -200,14 +206,14 @@ export const renderHere =
 export const MAX_BODY_HTML = 10 * MAX_MEMBER_HTML;
 const BODY_HTML_MESSAGE = 'This text would be too long once displayed: use fewer repeated links, footnotes or table cells.';
 
-function renderWith(source: string, format: BodyFormat, profile: sanitizeHtml.IOptions): string {
+function renderWith(source: string, format: BodyFormat, profile: sanitizeHtml.IOptions, plugins: PluggableList = []): string {
   if (!source.trim()) return '';
   if (blockNesting(source) > MAX_NESTING) throw new BodyRenderError(NESTING_MESSAGE);
   try {
     const { default: Content } = evaluateSync(source, {
       ...runtime,
       format: format === 'mdx' ? 'mdx' : 'md',
-      remarkPlugins: [remarkGfm],
+      remarkPlugins: [remarkGfm, ...plugins],
       development: false,
     });
     return sanitizeHtml(renderToStaticMarkup(createElement(Content)), profile);

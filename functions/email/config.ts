@@ -15,8 +15,11 @@ export const emailSettings = defineSettings(
     EMAIL_WORKER: booleanFlag.default(true),
     EMAIL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(6),
     EMAIL_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(16),
-    /** How long a worker holds the messages it claimed; a worker that dies gives them up when it ends. */
-    EMAIL_LEASE_SECONDS: z.coerce.number().int().min(2).max(3600).default(120),
+    /**
+     * How long a claim on a message lasts unless the worker renews it (every third of it while alive):
+     * the mail a dead worker had claimed goes out within about this much time.
+     */
+    EMAIL_LEASE_SECONDS: z.coerce.number().int().min(2).max(3600).default(12),
   },
   (env, { dataDir }) => ({
     from: env.MAIL_FROM,
@@ -29,7 +32,7 @@ export const emailSettings = defineSettings(
     worker: env.EMAIL_WORKER,
     maxAttempts: env.EMAIL_MAX_ATTEMPTS,
     concurrency: env.EMAIL_CONCURRENCY,
-    /** How long a worker holds the messages it claimed before another may take them. */
+    /** How long a claim lasts without renewal; a dead worker's messages wait this long for another worker. */
     leaseMs: env.EMAIL_LEASE_SECONDS * 1000,
   }),
 );

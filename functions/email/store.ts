@@ -163,6 +163,21 @@ export function createEmailStore(db: DbOrTx) {
         .returning();
     },
 
+    /**
+     * Extends the leases `owner` still holds on these queued messages to `leaseMs` from now (the
+     * worker's heartbeat); answers the ids it still holds. One taken by another worker after its
+     * lease ran out, withdrawn, or already settled is not among them.
+     */
+    async renew(ids: string[], owner: string, leaseMs: number): Promise<Set<string>> {
+      if (ids.length === 0) return new Set();
+      const rows = await db
+        .update(emails)
+        .set({ leaseExpiresAt: sql`now() + make_interval(secs => ${leaseMs / 1000})` })
+        .where(and(inArray(emails.id, ids), eq(emails.leaseOwner, owner), eq(emails.status, 'queued')))
+        .returning({ id: emails.id });
+      return new Set(rows.map((r) => r.id));
+    },
+
     /** Applies a worker's result, only while it still holds the lease (fencing). */
     async settle(id: string, owner: string, patch: Partial<NewEmailRow>): Promise<boolean> {
       const updated = await db

@@ -1,16 +1,18 @@
 /**
- * The outbox worker: claims due messages under a lease (FOR UPDATE SKIP LOCKED, so any number of
- * workers can run), sends them through the transport with bounded concurrency, and records the
- * result while it still holds the lease. Failures retry with exponential backoff until the
- * message's maximum attempts; permanent rejections fail at once. A worker that dies leaves its
- * leases to expire, after which another worker reclaims the messages. `stop()` claims nothing new,
- * gives back messages it had not started, and waits for the ones in flight.
+ * The outbox worker: claims due messages under a short lease (FOR UPDATE SKIP LOCKED, so any number
+ * of workers can run), renews it while it holds them (lease.ts), sends them through the transport
+ * with bounded concurrency, and records the result while it still holds the lease. Failures retry
+ * with exponential backoff until the message's maximum attempts; permanent rejections fail at once.
+ * A worker that dies stops renewing, so its leases run out within one lease and another worker
+ * reclaims the messages. `stop()` claims nothing new, gives back messages it had not started, and
+ * waits for the ones in flight.
  */
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Db } from '../platform/db/client.ts';
 import type { EmailRow } from './tables.ts';
 import type { Logger } from '../platform/logger.ts';
+import { holdLeases } from './lease.ts';
 import { createEmailStore } from './store.ts';
 import { toMailMessage } from './schema.ts';
 import { TransportError, type MailTransport } from '../platform/mail/index.ts';
@@ -23,7 +25,7 @@ export interface WorkerOptions {
   batchSize?: number;
   /** Messages sent at the same time. */
   concurrency?: number;
-  /** How long a claim is exclusive; must exceed the transport's worst send time. */
+  /** How long a claim lasts without renewal (renewed every third of it while the worker holds the message). */
   leaseMs?: number;
   /** Idle poll interval (wake-ups by NOTIFY come sooner). */
   pollMs?: number;
@@ -40,7 +42,7 @@ export function defaultBackoff(attempt: number): number {
 }
 
 export function createEmailWorker(options: WorkerOptions) {
-  const { db, transport, logger, batchSize = 50, concurrency = 16, leaseMs = 120_000, pollMs = 1000 } = options;
+  const { db, transport, logger, batchSize = 50, concurrency = 16, leaseMs = 12_000, pollMs = 1000 } = options;
   const backoff = options.backoff ?? defaultBackoff;
   const owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const store = createEmailStore(db);
@@ -80,9 +82,16 @@ export function createEmailWorker(options: WorkerOptions) {
     }
   }
 
-  /** Claims one batch and sends it; returns how many messages were claimed. */
+  /** Claims one batch and sends it, holding its leases meanwhile; returns how many messages were claimed. */
   async function runOnce(): Promise<number> {
+    const claimedAt = performance.now();
     const batch = await store.claim(owner, batchSize, leaseMs);
+    if (batch.length === 0) return 0;
+    const leases = holdLeases(
+      batch.map((e) => e.id),
+      claimedAt,
+      { store, owner, leaseMs, logger },
+    );
     for (const e of batch) pending.add(e.id);
     let next = 0;
     const lane = async () => {
@@ -90,10 +99,21 @@ export function createEmailWorker(options: WorkerOptions) {
         const email = batch[next++]!;
         if (!running && !pending.has(email.id)) continue;
         pending.delete(email.id);
+        if (!leases.mayStart(email.id)) {
+          // Another worker may hold it now: it goes out from there (or from here, once the lease ran out).
+          logger.warn({ emailId: email.id }, 'email lease lost before sending; left for the next claim');
+          leases.settled(email.id);
+          continue;
+        }
         await deliver(email);
+        leases.settled(email.id);
       }
     };
-    await Promise.all(Array.from({ length: Math.min(concurrency, batch.length) }, lane));
+    // Every lane ends before the leases stop being renewed (one lane's database error ends only that lane).
+    const lanes = await Promise.allSettled(Array.from({ length: Math.min(concurrency, batch.length) }, lane));
+    leases.release();
+    const failed = lanes.find((l) => l.status === 'rejected');
+    if (failed) throw failed.reason;
     return batch.length;
   }
 

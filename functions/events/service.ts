@@ -12,6 +12,7 @@ import { hasEnded, joinOpensAt, joinWindow } from '#shared/events/schedule.ts';
 import type { ContentService } from '../content/service.ts';
 import type { EmailService } from '../email/service.ts';
 import { assertAccess } from '../gated/service.ts';
+import type { Limit, RateLimitService } from '../platform/abuse/service.ts';
 import type { Db } from '../platform/db/client.ts';
 import { AppError } from '../platform/errors.ts';
 import type { Viewer } from '../users/service.ts';
@@ -24,6 +25,8 @@ export interface EventServiceDeps {
   db: Db;
   content: ContentService;
   outbox: EmailService;
+  /** The shared per-account limits (platform/abuse): registrations that mail a confirmation are counted. */
+  limiter: RateLimitService;
   siteUrl: string;
   /** Now, as the join window and registration see it (tests move it). */
   clock?: () => Date;
@@ -41,10 +44,21 @@ export interface RegistrationState {
 /** A link the caller may open now, or when the join link opens (the route answers 409 until then). */
 export type JoinAnswer = { open: true; url: string } | { open: false; opensAt: string };
 
+/**
+ * Registrations that take a seat, and so mail a confirmation: per member and event a day (a change of
+ * mind or two is fine; registering and cancelling 40 times in a row mailed 21 confirmations), and
+ * per member an hour across events. Counted in the registration's transaction, so a refused one
+ * (full, closed, already registered) costs nothing.
+ */
+export const REGISTRATION_LIMITS = {
+  event: { name: 'events:register', max: 5, windowSeconds: 24 * 3600 },
+  member: { name: 'events:register-member', max: 20, windowSeconds: 3600 },
+} satisfies Record<string, Limit>;
+
 const forbidden = (message: string) => new AppError('forbidden', message);
 const seatsLeft = (event: EventItem, taken: number) => (event.capacity === undefined ? null : Math.max(0, event.capacity - taken));
 
-export function createEventService({ db, content, outbox, siteUrl, clock = () => new Date() }: EventServiceDeps) {
+export function createEventService({ db, content, outbox, limiter, siteUrl, clock = () => new Date() }: EventServiceDeps) {
   const store = createEventStore(db);
   const seats = createSeatCount(store);
 
@@ -80,8 +94,8 @@ export function createEventService({ db, content, outbox, siteUrl, clock = () =>
 
   /**
    * Takes a seat and queues the confirmation with the calendar file, in one transaction under the
-   * event's lock. The event is read again under the lock: a write by staff that committed meanwhile
-   * (removed, cancelled, moved) is what this registration sees.
+   * event's lock, within the member's registration limits. The event is read again under the lock:
+   * a write by staff that committed meanwhile (removed, cancelled, moved) is what this registration sees.
    */
   async function takeSeat(viewer: Viewer, found: EventItem): Promise<RegistrationState> {
     const state = await db.transaction(async (tx) => {
@@ -95,6 +109,10 @@ export function createEventService({ db, content, outbox, siteUrl, clock = () =>
       const base = { registered: true, hasRecording: Boolean(event.recordingUrl) };
       if (existing?.status === 'registered') return { ...base, seatsLeft: seatsLeft(event, taken), taken };
       if (event.capacity !== undefined && taken >= event.capacity) throw new AppError('conflict', 'This event is full.');
+      await limiter.within(tx).enforce([
+        [REGISTRATION_LIMITS.event, `${viewer.id}:${event.id}`],
+        [REGISTRATION_LIMITS.member, viewer.id],
+      ]);
       await txStore.register(event.id, viewer.id);
       await outbox.enqueue(tx, {
         to: viewer.email,

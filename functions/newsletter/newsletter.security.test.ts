@@ -83,6 +83,12 @@ describe.each(DATABASE_KINDS)('newsletter roles on %s', (kind) => {
   const TABLE: { label: string; method: string; path: (who: Caller) => string; body?: unknown; expect: Record<Caller, number> }[] = [
     { label: 'POST /api/admin/newsletter/issues', method: 'POST', path: () => base, body: INPUT, expect: staffOnly(201) },
     { label: 'GET /api/admin/newsletter/issues', method: 'GET', path: () => base, expect: staffOnly(200) },
+    {
+      label: 'GET /api/admin/newsletter/audiences',
+      method: 'GET',
+      path: () => '/api/admin/newsletter/audiences?selected=newsletter,premium',
+      expect: staffOnly(200),
+    },
     { label: 'GET /api/admin/newsletter/issues/{id}', method: 'GET', path: () => `${base}/${shared}`, expect: staffOnly(200) },
     {
       label: 'PUT /api/admin/newsletter/issues/{id}',

@@ -12,7 +12,7 @@ const flag = z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v 
 /** POST /api/support/requests: a new request (the stable `{ subject, message }`). */
 export const OpenRequestSchema = z
   .object({
-    /** One line, as in a mail subject (without characters that make it read backwards: request.ts `INVISIBLE`). */
+    /** One line, as in a mail subject (without characters that make it read backwards: `#shared/visible-text.ts`). */
     subject: visibleText(singleLine('Subject', 150)),
     /** The first message: plain text, shown as written (never as HTML). */
     message: visibleText(multiLine('Message', MESSAGE_MAX)),

@@ -135,6 +135,12 @@ function newsletterRows(): Row[] {
   return [
     { route: 'POST /api/admin/newsletter/issues', rule: 'live', as: 'admin', body: input },
     { route: 'GET /api/admin/newsletter/issues', rule: 'signature', as: 'admin' },
+    {
+      route: 'GET /api/admin/newsletter/audiences',
+      rule: 'signature',
+      as: 'admin',
+      path: '/api/admin/newsletter/audiences?selected=premium',
+    },
     { route: 'GET /api/admin/newsletter/issues/:id', rule: 'signature', as: 'admin', path: issue },
     { route: 'PUT /api/admin/newsletter/issues/:id', rule: 'live', as: 'admin', path: issue, body: input },
     { route: 'DELETE /api/admin/newsletter/issues/:id', rule: 'live', as: 'admin', path: issue },

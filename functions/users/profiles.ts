@@ -3,6 +3,7 @@
  * embedded mode, on the first authenticated call otherwise, and kept a few seconds in memory so a
  * member's burst of calls costs one query. The account changes that drop entries are in account.ts.
  */
+import { withoutInvisible } from '#shared/visible-text.ts';
 import type { DbOrTx } from '../platform/db/client.ts';
 import type { ProfileRow } from './tables.ts';
 import { AppError } from '../platform/errors.ts';
@@ -39,6 +40,26 @@ const PROFILE_CACHE_SIZE = 10_000;
 
 const ADMIN = { role: 'admin', accessLevel: 'premium' } as const;
 
+/** The longest display name (PATCH /api/users/me refuses a longer one). */
+export const MAX_NAME_CHARS = 100;
+
+/**
+ * The name a new account's sign-up metadata gives (`data.name`, which the caller writes) as the
+ * display name other members see: without the characters that make it read backwards
+ * (`#shared/visible-text.ts`), on one line, at most MAX_NAME_CHARS characters; null when nothing is left.
+ */
+export function displayName(raw: string | undefined): string | null {
+  const name = withoutInvisible(raw ?? '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  // Cut as the PATCH limit counts (UTF-16 units), never inside a surrogate pair.
+  const cut = name
+    .slice(0, MAX_NAME_CHARS)
+    .replace(/[\ud800-\udbff]$/, '')
+    .trim();
+  return cut || null;
+}
+
 const gone = () =>
   new AppError('unauthorized', 'This account no longer exists. Please sign up again.', { headers: { 'WWW-Authenticate': 'Bearer' } });
 
@@ -70,7 +91,7 @@ export function createProfiles({ store, adminEmails, lookupAccount }: ProfilesDe
     return {
       id,
       email: email.toLowerCase(),
-      name: name ?? null,
+      name: displayName(name),
       ...(provenAdmin(email, verified) ? ADMIN : { role: 'member' as const, accessLevel: 'free' as const }),
     };
   }

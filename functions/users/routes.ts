@@ -6,9 +6,10 @@ import { receivesNewsletter } from '#shared/newsletter.ts';
 import { LANGUAGES } from './tables.ts';
 import { AppError } from '../platform/errors.ts';
 import type { AppEnv } from '../platform/http/context.ts';
-import { emailAddress, pathId, readBody, singleLine } from '../platform/http/request.ts';
+import { emailAddress, pathId, readBody, singleLine, visibleText } from '../platform/http/request.ts';
 import { createAnswer, sendPrivateJson } from '../platform/http/respond.ts';
 import type { Guards } from './guards.ts';
+import { MAX_NAME_CHARS } from './profiles.ts';
 import { requireViewer } from './identity.ts';
 import type { FeedService } from '../feeds/service.ts';
 import type { ProgressService } from '../progress/service.ts';
@@ -17,7 +18,8 @@ import type { UserService } from './service.ts';
 const AccessLevelBody = z.object({ accessLevel: z.enum(ACCESS_LEVELS) });
 const ProfilePatch = z
   .object({
-    name: singleLine('name', 100).nullable().optional(),
+    /** Shown to other members (community, support): without the characters that make it read backwards (`#shared/visible-text.ts`). */
+    name: visibleText(singleLine('name', MAX_NAME_CHARS)).nullable().optional(),
     language: z.enum(LANGUAGES).optional(),
     newsletter: z.boolean({ error: 'newsletter must be true or false' }).optional(),
   })

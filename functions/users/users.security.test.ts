@@ -144,6 +144,19 @@ describe.each(DATABASE_KINDS)('user API roles on %s', (kind) => {
     expect((await call('another', 'PATCH', '/me', { name: 'a\u0000b' })).status).toBe(422);
   });
 
+  it('keeps a display name without the characters that make it read backwards', async () => {
+    const renamed = await call('another', 'PATCH', '/me', { name: '\u202eAda\u200b Love\u2067lace\u2069\u200e' });
+    expect(await renamed.json()).toMatchObject({ name: 'Ada Lovelace' });
+    const [row] = await t.database.db.select().from(profiles).where(eq(profiles.id, ids.another));
+    expect(row!.name).toBe('Ada Lovelace');
+    // Nothing left to show is no name: refused as an empty one is, and the name stays.
+    const empty = await call('another', 'PATCH', '/me', { name: '\u202e\u200b\u2066' });
+    expect(empty.status).toBe(422);
+    expect(await empty.json()).toMatchObject({ error: { code: 'validation_failed', fields: { name: ['name is required'] } } });
+    const [kept] = await t.database.db.select().from(profiles).where(eq(profiles.id, ids.another));
+    expect(kept!.name).toBe('Ada Lovelace');
+  });
+
   it('refuses every kind of bad token with 401', async () => {
     const good = tokens.free;
     const bad = await badTokens(t.database.db, good, ids.admin);

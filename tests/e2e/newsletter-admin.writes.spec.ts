@@ -3,15 +3,19 @@
  * writing tests): an editor, who sees no other tab, writes an issue, previews it as each level (the
  * premium part only in the premium copy), sends a test to themself (it lands in the outbox, cut at
  * the level asked for), schedules it in their own time zone (the list says when, in that zone) and
- * cancels the schedule; a free member gets no Newsletter tab and the API refuses them.
+ * cancels the schedule; before sending, each audience shows how many it would reach (the server's
+ * count, the send's own rules) and Free members, who get it only once they ask, are said to reach
+ * nobody; a free member gets no Newsletter tab and the API refuses them.
  */
 import { TZDate } from '@date-fns/tz';
 import { format } from 'date-fns/format';
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { and, eq } from 'drizzle-orm';
 import { utcInstant } from '#shared/time.ts';
 import { emails } from '../../functions/email/tables.ts';
+import type { AudienceReach } from '../../functions/newsletter/issues/audience.ts';
 import { newsletterIssues } from '../../functions/newsletter/tables.ts';
+import { recipientsText } from '../../src/components/admin/newsletter-format.ts';
 import { seriousViolations } from './axe.ts';
 import { signedInMember } from './members.ts';
 import { signInToAdmin, toastTitled, withSiteDb } from './support.ts';
@@ -111,6 +115,53 @@ test('an editor writes an issue, previews it as each level, tests it, schedules 
       await db.delete(emails).where(eq(emails.subject, `[Test] ${subject}`));
     });
   }
+});
+
+/** The counts the server answers the Newsletter tab for this choice of audiences (comma-separated, in the form's order). */
+async function reachAnswered(page: Page, selected: string, act: () => Promise<void>): Promise<AudienceReach> {
+  const answer = page.waitForResponse((res) => {
+    const url = new URL(res.url());
+    return url.pathname === '/api/admin/newsletter/audiences' && url.searchParams.get('selected') === selected;
+  });
+  await act();
+  const res = await answer;
+  expect(res.status()).toBe(200);
+  return (await res.json()) as AudienceReach;
+}
+
+test('the audience choice shows how many each audience would reach, and that Free members reach nobody until they ask', async ({
+  page,
+}) => {
+  await signInToAdmin(page, EDITOR);
+  const form = page.getByRole('form', { name: 'Newsletter issue' });
+  // A new issue starts with the list, Subscribers and Premium members chosen.
+  const reach = await reachAnswered(page, 'newsletter,subscriber,premium', () => page.getByRole('button', { name: 'New issue' }).click());
+  // Free members get the newsletter only once they turn it on (no test leaves one on); the demo's premium members are readers.
+  expect(reach.recipients.free).toBe(0);
+  expect(reach.recipients.premium).toBeGreaterThan(0);
+  for (const audience of ['newsletter', 'free', 'subscriber', 'premium'] as const)
+    await expect(form.getByTestId(`reach-${audience}`)).toHaveText(`(${recipientsText(reach.recipients[audience])})`);
+  await expect(form.getByTestId('audience-total')).toHaveText(`This issue would go to ${recipientsText(reach.selected)} now.`);
+  const freeHint = form.getByText(
+    'Free members reach nobody now. Free members get the newsletter only once they turn it on in their account settings.',
+  );
+  await expect(freeHint).toHaveCount(0);
+
+  // Only Free members: nobody, and why.
+  await reachAnswered(page, 'newsletter,free,subscriber,premium', () => form.getByRole('checkbox', { name: 'Free members' }).check());
+  for (const other of ['Newsletter subscribers', 'Subscribers', 'Premium members'])
+    await form.getByRole('checkbox', { name: other, exact: true }).uncheck();
+  await expect(form.getByTestId('audience-total')).toHaveText('Nobody would receive this issue now.');
+  await expect(freeHint).toBeVisible();
+
+  // Adding Premium members: their count, and Free members still reach nobody.
+  const withPremium = await reachAnswered(page, 'free,premium', () =>
+    form.getByRole('checkbox', { name: 'Premium members', exact: true }).check(),
+  );
+  expect(withPremium.selected).toBe(withPremium.recipients.premium);
+  await expect(form.getByTestId('audience-total')).toHaveText(`This issue would go to ${recipientsText(withPremium.selected)} now.`);
+  await expect(freeHint).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
 });
 
 test('a free member gets no Newsletter tab, and the newsletter API refuses them', async ({ page }) => {

@@ -216,6 +216,29 @@ describe.each(DATABASE_KINDS)('embedded auth on %s', (kind) => {
     expect(await missing.json()).toEqual({ code: 'no_authorization', message: 'This endpoint requires a valid Bearer token' });
   });
 
+  it('makes the display name from the sign-up’s metadata without bidirectional controls, on one line, at most 100 characters', async () => {
+    const nameOf = async (address: string) => (await db().select().from(profiles).where(eq(profiles.email, address)))[0]?.name;
+    const reversed = email('bidi-name');
+    // U+202E would show "Ada" as "adA"; the isolates, marks and zero-width space show nothing and must not stay either.
+    const signUp = await client().auth.signUp({
+      email: reversed,
+      password: PASSWORD,
+      options: { data: { name: '\u202eAda\u200b\u2066\u200f Love\u2069lace\u202c\n' } },
+    });
+    expect(signUp.error).toBeNull();
+    expect(await nameOf(reversed)).toBe('Ada Lovelace');
+    // A sign-in link to a new address makes the account too.
+    const linked = email('bidi-link');
+    const link = await client().auth.signInWithOtp({ email: linked, options: { data: { name: `\u202d${'x'.repeat(150)}` } } });
+    expect(link.error).toBeNull();
+    expect(await nameOf(linked)).toBe('x'.repeat(100));
+    const invisible = email('bidi-only');
+    expect(
+      (await client().auth.signUp({ email: invisible, password: PASSWORD, options: { data: { name: '\u202e\u200b' } } })).error,
+    ).toBeNull();
+    expect(await nameOf(invisible)).toBeNull();
+  });
+
   it('updates the name and the password; a new password signs other devices out', async () => {
     const address = await confirmedUser('update');
     const laptop = client();

@@ -412,6 +412,39 @@ describe.each(DATABASE_KINDS)('the community on %s', (kind) => {
     expect(await json<{ body: string }>(call(writer, `/posts/${postId}/source`))).toEqual({ body: 'Kept as it is' });
   });
 
+  it('keeps a post that opens with an HTML block as the text typed, running none of it; a post with nothing to show is refused', async () => {
+    const writer = await member('free');
+    const firstLines = {
+      div: '<div>Hello all,\nmy first question',
+      script: '<script>alert(document.cookie)</script>\nStill my question',
+      comment: '<!-- draft -->\nMy question',
+      pre: '<pre>\nlog line\n</pre>\nAny idea?',
+      table: '<table><tr><td>a cell</td></tr></table>\nWhy is this empty?',
+    };
+    const { id: threadId } = await startThread(writer, 'members', 'HTML first lines', firstLines.div);
+    for (const body of Object.values(firstLines).slice(1)) await replyTo(writer, threadId, body);
+    const page = await json<ThreadPage>(call(writer, `/threads/${threadId}`));
+    expect(page.posts).toHaveLength(5);
+    const shown = page.posts.map((p) => p.html);
+    for (const [i, [label, body]] of Object.entries(firstLines).entries()) {
+      const html = shown[i]!;
+      // Every line the member wrote is there, as text: the tags escaped, not dropped, and none of them markup.
+      for (const line of body.split('\n')) expect(html, label).toContain(line.replaceAll('<', '&lt;').replaceAll('>', '&gt;'));
+      expect(html, label).not.toMatch(/<(?:script|div|table|tr|td|pre)\b|<!--/i);
+    }
+    const stored = await t.database.db
+      .select({ html: communityPosts.html })
+      .from(communityPosts)
+      .where(eq(communityPosts.threadId, threadId));
+    expect(stored.every((p) => p.html.startsWith('<p>'))).toBe(true);
+    // Only a link definition renders to nothing: refused (422 on the body) rather than stored empty.
+    const empty = await call(writer, `/threads/${threadId}/replies`, 'POST', { body: '[docs]: https://example.com/docs' });
+    expect(empty.status).toBe(422);
+    expect(await empty.json()).toMatchObject({
+      error: { code: 'validation_failed', fields: { body: [expect.stringMatching(/nothing to display/)] } },
+    });
+  });
+
   it('keeps a deleted member’s threads readable as a deleted member’s, after exporting their posts', async () => {
     const [leaving, staying] = [await member('free'), await member('free')];
     const { id: threadId } = await startThread(leaving, 'members', 'Leaving soon', 'My *opening* words');

@@ -489,6 +489,7 @@ async function newsletterSamples(t: TestApp, admin: { id: string; headers: Recor
   return {
     'POST /api/admin/newsletter/issues': { path: base, body: input, headers, allow: list },
     'GET /api/admin/newsletter/issues': { path: base, headers, allow: list },
+    'GET /api/admin/newsletter/audiences': { path: '/api/admin/newsletter/audiences?selected=newsletter,premium', headers },
     'GET /api/admin/newsletter/issues/:id': { path: `${base}/${kept}`, headers, allow: one },
     'PUT /api/admin/newsletter/issues/:id': { path: `${base}/${kept}`, body: input, headers, allow: one },
     'DELETE /api/admin/newsletter/issues/:id': { path: `${base}/${deleted}`, headers, allow: one },
@@ -776,6 +777,8 @@ describe.each(DATABASE_KINDS)('API bad-input suite on %s', (kind) => {
       '/uploads/.partial-x',
       '/api/admin/newsletter/issues/%00',
       '/api/admin/newsletter/issues/00000000-0000-4000-8000-000000000000/preview?level=%00',
+      '/api/admin/newsletter/audiences?selected=%00',
+      `/api/admin/newsletter/audiences?selected=${'premium,'.repeat(500)}`,
       `/api/admin/newsletter/articles/${'a'.repeat(500)}`,
       '/api/newsletter/issues/..%2F..%2Fpackage.json/body',
       '/api/newsletter/issues/%0d%0a/body',

@@ -5,21 +5,18 @@
  * (SMTP leaves one unavoidable window: a crash between the server's 250 and our database write.
  * The message is then sent again with the same Message-ID; see ARCHITECTURE.md.)
  */
-import { spawn } from 'node:child_process';
-import path from 'node:path';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../functions/platform/db/client.ts';
 import { emails } from '../../functions/email/tables.ts';
 import { createEmailService } from '../../functions/email/service.ts';
 import { createSmtpTransport } from '../../functions/platform/mail/index.ts';
 import { createEmailWorker } from '../../functions/email/worker.ts';
-import { CONTENT_DIR } from '../support/app.ts';
 import { pgAdminUrl } from '../support/databases.ts';
 import { quietLogger } from '../support/fixtures.ts';
 import { createTestDatabase } from '../support/postgres.ts';
 import { startTestSmtp } from '../support/smtp.ts';
-
-const ROOT = path.resolve(import.meta.dirname, '../..');
+import { spawnWorker, WORKER_START_MS } from '../support/worker-process.ts';
 
 async function enqueueMany(database: Database, count: number) {
   const outbox = createEmailService({
@@ -61,25 +58,11 @@ describe('email worker crash safety (Postgres)', () => {
     const smtp = await startTestSmtp({ beforeAccept: () => (accepted++ < 10 ? Promise.resolve() : held) });
     await enqueueMany(database, TOTAL);
 
-    const child = spawn(process.execPath, [path.join(ROOT, 'functions/worker.ts')], {
-      cwd: ROOT,
-      env: {
-        PATH: process.env.PATH ?? '',
-        DATABASE_URL: url,
-        SMTP_URL: smtp.url,
-        CONTENT_DIR,
-        EMAIL_LEASE_SECONDS: '2',
-        EMAIL_CONCURRENCY: '8',
-        LOG_LEVEL: 'silent',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const exited = new Promise((r) => child.once('exit', r));
+    const child = spawnWorker({ DATABASE_URL: url, SMTP_URL: smtp.url, EMAIL_LEASE_SECONDS: '2', EMAIL_CONCURRENCY: '8' });
     // Mid-batch: ten messages accepted and recorded as sent, the others waiting for the server's answer.
     const sentCount = async () => (await database.db.select().from(emails)).filter((e) => e.status === 'sent').length;
-    await expect.poll(async () => (await sentCount()) === 10 && smtp.held() > 0, { timeout: 20_000 }).toBe(true);
-    child.kill('SIGKILL');
-    await exited;
+    await expect.poll(async () => (await sentCount()) === 10 && smtp.held() > 0, { timeout: WORKER_START_MS }).toBe(true);
+    await child.kill();
     // Answer the held DATA commands only once the server has seen the dead client's connections close.
     await expect.poll(() => smtp.openSessions()).toBe(0);
     releaseHeld();
@@ -102,7 +85,62 @@ describe('email worker crash safety (Postgres)', () => {
     const rows = await database.db.select().from(emails);
     expect(counts.size).toBe(TOTAL);
     for (const e of rows) expect(counts.get(e.headers['Message-ID']!), e.to).toBe(1);
-  });
+  }, 120_000);
+
+  it('sends a killed worker’s claimed mail once its short default lease runs out, exactly once', async () => {
+    await database.db.delete(emails);
+    const TOTAL = 6;
+    let releaseHeld!: () => void;
+    const held = new Promise<void>((r) => (releaseHeld = r));
+    // Every message stays in flight (DATA unanswered) until the worker is dead.
+    const smtp = await startTestSmtp({ beforeAccept: () => held });
+    await enqueueMany(database, TOTAL);
+    // The worker as deployed: EMAIL_LEASE_SECONDS left at its default.
+    const child = spawnWorker({ DATABASE_URL: url, SMTP_URL: smtp.url });
+    await expect.poll(() => smtp.held(), { timeout: WORKER_START_MS }).toBe(TOTAL);
+
+    // Seconds each claim has left, by the database's clock: never more than about 15 while the worker lives...
+    const leaseLeft = async () =>
+      (
+        await database.db
+          .select({ id: emails.id, left: sql<number>`extract(epoch from ${emails.leaseExpiresAt} - now())`.mapWith(Number) })
+          .from(emails)
+      ).map((r) => r.left);
+    const first = await leaseLeft();
+    expect(first).toHaveLength(TOTAL);
+    for (const left of first) expect(left).toBeLessThanOrEqual(15);
+    // ...and renewed while it does: the sends outlast the first lease and nobody else may take them.
+    const expiries = async () => (await database.db.select().from(emails)).map((e) => e.leaseExpiresAt!.getTime());
+    const claimed = Math.max(...(await expiries()));
+    await expect.poll(async () => Math.min(...(await expiries())) > claimed, { timeout: 20_000 }).toBe(true);
+    for (const left of await leaseLeft()) expect(left).toBeLessThanOrEqual(15);
+
+    await child.kill();
+    await expect.poll(() => smtp.openSessions()).toBe(0);
+    releaseHeld();
+    const dead = await database.db.select().from(emails);
+    expect(dead.every((e) => e.status === 'queued' && e.leaseOwner !== null && e.attempts === 1)).toBe(true);
+    const deadline = Math.max(...dead.map((e) => e.leaseExpiresAt!.getTime()));
+
+    const transport = createSmtpTransport(smtp.url);
+    const rescuer = createEmailWorker({ db: database.db, transport, logger: quietLogger(), pollMs: 100 });
+    await rescuer.start();
+    await expect
+      .poll(async () => (await database.db.select().from(emails)).filter((e) => e.status === 'sent').length, { timeout: 30_000 })
+      .toBe(TOTAL);
+    await rescuer.stop();
+    await transport.close();
+    await smtp.close();
+
+    const rows = await database.db.select().from(emails);
+    // Reclaimed only once the dead worker's last renewal had run out, each on a second attempt, each accepted once.
+    for (const e of rows) expect(e).toMatchObject({ attempts: 2, errorMessage: null });
+    for (const e of rows) expect(e.sentAt!.getTime()).toBeGreaterThanOrEqual(deadline);
+    const counts = acceptedCounts(smtp.received.map((m) => m.messageId));
+    expect(counts.size).toBe(TOTAL);
+    for (const e of rows) expect(counts.get(e.headers['Message-ID']!), e.to).toBe(1);
+    // The worker's start, and the default lease (12 s) waited out twice: once renewed, once run out.
+  }, 150_000);
 
   it('never lets two workers send the same message', async () => {
     await database.db.delete(emails);

@@ -5,7 +5,7 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import PostalMime from 'postal-mime';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { emails } from '../../functions/email/tables.ts';
@@ -132,11 +132,13 @@ describe.each(DATABASE_KINDS)('email outbox on %s', (kind) => {
       };
       const email = await enqueueAck();
       const w = worker(smtpTransport(`smtp://127.0.0.1:${port}`), { backoff });
+      const tried = Date.now();
       await w.runOnce();
       let waiting = await row(email.id);
       expect(waiting).toMatchObject({ status: 'queued', attempts: 1, leaseOwner: null });
       expect(waiting.errorMessage).toMatch(/ECONNREFUSED|connect/i);
-      expect(waiting.nextAttemptAt.getTime()).toBeGreaterThan(Date.now() - 5);
+      // The failure came after `tried`, and the next attempt is the backoff after the failure.
+      expect(waiting.nextAttemptAt.getTime()).toBeGreaterThanOrEqual(tried + 40);
       await new Promise((r) => setTimeout(r, 60));
       await w.runOnce();
       waiting = await row(email.id);
@@ -173,6 +175,57 @@ describe.each(DATABASE_KINDS)('email outbox on %s', (kind) => {
     expect(reclaimed[0]!.attempts).toBe(2);
     expect(await store.settle(email.id, 'worker-a', { status: 'sent' })).toBe(false);
     expect(await store.settle(email.id, 'worker-b', { status: 'sent' })).toBe(true);
+  });
+
+  /** Whether the database's clock, which leases are measured on, has passed `than`. */
+  const later = async (than: Date) => {
+    const [{ past } = { past: false }] = await t.database.db
+      .select({ past: sql<boolean>`now() > ${than.toISOString()}::timestamptz` })
+      .from(sql`(select 1) as one`);
+    return past;
+  };
+
+  it('renews the lease of a send that outlasts it, so no other worker takes the message and it goes out once', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const slow = createRecordingTransport({ before: () => gate });
+    const email = await enqueueAck();
+    const holder = worker(slow, { leaseMs: 600 });
+    const holding = holder.runOnce();
+    await expect.poll(() => slow.attemptsFor(email.id)).toBe(1);
+    const first = (await row(email.id)).leaseExpiresAt!;
+    // The first lease has run out, by the database's clock, while the send is still in flight.
+    await expect.poll(() => later(first), { timeout: 5000 }).toBe(true);
+    expect(await createEmailStore(t.database.db).claim('worker-b', 10, 60_000)).toHaveLength(0);
+    const renewed = await row(email.id);
+    expect(renewed.leaseOwner).toBe(holder.owner);
+    expect(renewed.leaseExpiresAt!.getTime()).toBeGreaterThan(first.getTime());
+    release();
+    expect(await holding).toBe(1);
+    expect(slow.sent).toHaveLength(1);
+    expect(await row(email.id)).toMatchObject({ status: 'sent', attempts: 1, leaseOwner: null, leaseExpiresAt: null });
+  });
+
+  it('does not start a message whose lease another worker took meanwhile', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const slow = createRecordingTransport({ before: () => gate });
+    const [a, b] = [await enqueueAck('first@example.com'), await enqueueAck('second@example.com')];
+    const holder = worker(slow, { leaseMs: 600, concurrency: 1 });
+    const holding = holder.runOnce();
+    await expect.poll(() => slow.attemptsFor(a.id) + slow.attemptsFor(b.id)).toBe(1);
+    const [inFlight, waiting] = slow.attemptsFor(a.id) ? [a, b] : [b, a];
+    // As if its lease had run out and another worker had claimed it.
+    await t.database.db.update(emails).set({ leaseOwner: 'worker-b' }).where(eq(emails.id, waiting.id));
+    const before = (await row(inFlight.id)).leaseExpiresAt!;
+    // A renewal after the theft: the holder now knows.
+    await expect.poll(async () => (await row(inFlight.id)).leaseExpiresAt!.getTime() > before.getTime(), { timeout: 5000 }).toBe(true);
+    release();
+    expect(await holding).toBe(2);
+    expect(slow.sent.map((m) => m.to)).toEqual([inFlight.to]);
+    expect(slow.attemptsFor(waiting.id)).toBe(0);
+    expect(await row(waiting.id)).toMatchObject({ status: 'queued', leaseOwner: 'worker-b' });
+    expect(await row(inFlight.id)).toMatchObject({ status: 'sent', leaseOwner: null });
   });
 
   it('claims transactional mail before bulk mail queued earlier, so a big issue never delays a password reset', async () => {

@@ -13,6 +13,7 @@ import { and, eq } from 'drizzle-orm';
 import ICAL from 'ical.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emails } from '../../functions/email/tables.ts';
+import { REGISTRATION_LIMITS } from '../../functions/events/service.ts';
 import { eventRegistrations } from '../../functions/events/tables.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { DATABASE_KINDS } from '../support/databases.ts';
@@ -91,6 +92,41 @@ describe.each(DATABASE_KINDS)('events on %s', (kind) => {
     expect((vevent.getFirstPropertyValue('dtstart') as ICAL.Time).toJSDate().toISOString()).toBe(event.startsAt);
     expect(vevent.getFirstPropertyValue('url')).toBe(`${t.config.siteUrl}/events/${event.slug}`);
     expect(ics).not.toContain('SECRET');
+  });
+
+  it('bounds the confirmations of a register-and-cancel loop, counting only registrations that take a seat', async () => {
+    const event = await createEvent(t, 72 * 60);
+    const member = await premium('churn');
+    // Registering again while registered takes no seat, mails nothing and uses none of the limit.
+    for (let i = 0; i < 8; i += 1) expect((await post(member, event.slug)).status).toBe(200);
+    const statuses: number[] = [];
+    let refused: Response | undefined;
+    for (let i = 0; i < 40; i += 1) {
+      if (i > 0) expect((await post(member, event.slug, 'DELETE')).status).toBe(200);
+      const res = await post(member, event.slug);
+      statuses.push(res.status);
+      if (res.status === 429) refused ??= res;
+    }
+    // The first registration and four changes of mind go through; every later one is refused.
+    const allowed = REGISTRATION_LIMITS.event.max;
+    expect(statuses.slice(0, allowed)).toEqual(Array.from({ length: allowed }, () => 200));
+    expect(statuses.slice(allowed).every((s) => s === 429)).toBe(true);
+    expect(await mailsTo(member.email, 'event-registered')).toHaveLength(allowed);
+    expect(refused!.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
+    expect(await refused!.json()).toMatchObject({ error: { code: 'rate_limited', message: expect.stringMatching(/^Too many requests/) } });
+    // Another event is the member's own count.
+    const next = await createEvent(t, 72 * 60);
+    expect((await post(member, next.slug)).status).toBe(200);
+  });
+
+  it('counts no registration an event refused as full', async () => {
+    const event = await createEvent(t, 72 * 60, { capacity: 1 });
+    const [holder, hopeful] = [await premium('holder'), await premium('hopeful')];
+    expect((await post(holder, event.slug)).status).toBe(200);
+    for (let i = 0; i < REGISTRATION_LIMITS.event.max + 2; i += 1) expect((await post(hopeful, event.slug)).status).toBe(409);
+    expect((await post(holder, event.slug, 'DELETE')).status).toBe(200);
+    expect((await post(hopeful, event.slug)).status).toBe(200);
+    expect(await mailsTo(hopeful.email, 'event-registered')).toHaveLength(1);
   });
 
   it('sends each reminder once per registration, with two instances ticking at the same moment', async () => {

@@ -3,9 +3,10 @@ import { z } from 'zod';
 import { ACCESS_LEVELS } from '#shared/access.ts';
 import { SlugSchema } from '#shared/content/schema.ts';
 import { CATEGORY_POSITION, MODERATION_LIMITS, POST_ACTIONS, THREAD_ACTIONS } from '#shared/community/moderation.ts';
-import { CONTROL, CONTROL_IN_TEXT, withoutInvisible } from '../../platform/http/request.ts';
+import { withoutInvisible } from '#shared/visible-text.ts';
+import { CONTROL, CONTROL_IN_TEXT } from '../../platform/http/request.ts';
 
-/** Optional free text: without invisible characters (request.ts `INVISIBLE`), trimmed, at most `max` characters, no control characters but line breaks and tabs. */
+/** Optional free text: without invisible characters (`#shared/visible-text.ts`), trimmed, at most `max` characters, no control characters but line breaks and tabs. */
 const optionalText = (label: string, max: number) =>
   z
     .string({ error: `${label} must be text` })

@@ -1,9 +1,10 @@
 /**
  * The staff newsletter API under /api/admin/newsletter (the admin dashboard's Newsletter tab): issues
- * (create, list, read, change, delete), the copy as each level gets it, a test copy to oneself, send
- * now, schedule, cancel, and a published article as a starting draft. Editors and admins only (401
- * signed out, 403 for members); every write also needs a session still signed in. Reads hold no one's
- * personal data (issues are staff's own writing, their accounts are counts), so a signature suffices.
+ * (create, list, read, change, delete), how many each audience would reach, the copy as each level
+ * gets it, a test copy to oneself, send now, schedule, cancel, and a published article as a starting
+ * draft. Editors and admins only (401 signed out, 403 for members); every write also needs a session
+ * still signed in. Reads hold no one's personal data (issues are staff's own writing, their accounts
+ * and the audiences' reach are counts), so a signature suffices.
  * Mounted before /api/admin, whose guards are admins only: these answer first.
  */
 import { Hono } from 'hono';
@@ -15,7 +16,7 @@ import { pathId, readBody, readQuery } from '../../platform/http/request.ts';
 import type { Guards } from '../../users/guards.ts';
 import { requireViewer } from '../../users/identity.ts';
 import type { IssueService } from './service.ts';
-import { IssueInputSchema, PreviewQuery, ScheduleSchema, TestSendSchema } from './schema.ts';
+import { AudienceQuery, IssueInputSchema, PreviewQuery, ScheduleSchema, TestSendSchema } from './schema.ts';
 
 const NO_ISSUE = 'No newsletter issue with that id.';
 
@@ -33,6 +34,7 @@ export function createNewsletterAdminRoutes({ issues, guards }: { issues: IssueS
     .use(guards.identify, guards.staff('manage newsletters'))
     .post('/issues', live, async (c) => c.json(await issues.create(requireViewer(c), await readBody(c, IssueInputSchema)), 201))
     .get('/issues', async (c) => c.json({ issues: await issues.list() }))
+    .get('/audiences', async (c) => c.json(await issues.reach(readQuery(c, AudienceQuery).selected)))
     .get('/issues/:id', async (c) => c.json({ issue: await issues.get(id(c)) }))
     .put('/issues/:id', live, async (c) => {
       const issueId = id(c);

@@ -51,6 +51,18 @@ export type ScheduleInput = z.infer<typeof ScheduleSchema>;
 /** `POST …/{id}/test`: the level to cut the test copy at (the caller's own by default). */
 export const TestSendSchema = z.object({ level: z.enum(PREVIEW_LEVELS).optional() }).strict();
 
+/** `GET …/audiences?selected=newsletter,premium`: the editor's choice of audiences, comma-separated (none: only each audience's own count). */
+export const AudienceQuery = z.object({
+  selected: z.preprocess(
+    (v) => (typeof v === 'string' ? (v === '' ? [] : v.split(',')) : v),
+    z
+      .array(z.enum(AUDIENCES, { error: 'Each audience must be newsletter, free, subscriber or premium' }))
+      .max(AUDIENCES.length, `selected has at most ${AUDIENCES.length} audiences`)
+      .refine((list) => new Set(list).size === list.length, 'Name each audience once')
+      .default([]),
+  ),
+});
+
 /** `GET …/{id}/preview?level=`. */
 export const PreviewQuery = z.object({
   level: z.enum(PREVIEW_LEVELS, { error: 'level must be visitor, free, subscriber or premium' }),

@@ -14,17 +14,16 @@
  * The account: recipients and suppressed are stored with the copies, bounced and unsubscribed count
  * up on the issue as they happen; sent, failed and pending are the outbox's tally of the batch, live
  * while the issue sends, and stored by the scheduler's round when nothing is pending (status `sent`).
+ * Who an audience holds is audience.ts's, which the editor's recipient counts use too.
  */
-import { effectiveLevel } from '#shared/access.ts';
 import type { Db, DbOrTx } from '../../platform/db/client.ts';
 import type { EmailService, MailTally } from '../../email/service.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { RenderBody } from '../../content/render.ts';
 import type { Tokens } from '../../platform/tokens.ts';
-import { newsletterReaders } from '../../users/newsletter-readers.ts';
-import { createNewsletterStore } from '../store.ts';
 import type { IssueRow } from '../tables.ts';
-import { assertRenders, copyTemplate, type CopyLevel } from './mail.ts';
+import { resolveAudience } from './audience.ts';
+import { assertRenders, copyTemplate } from './mail.ts';
 import { createIssueStore } from './store.ts';
 
 /** An issue's account: recipients = sent + failed + suppressed + pending; bounced and unsubscribed after. */
@@ -46,14 +45,6 @@ export const issueBatch = (issueId: string) => `newsletter:${issueId}`;
 /** The issue a batch belongs to; undefined for any other batch. */
 export const batchIssue = (batch: string | null) => (batch?.startsWith('newsletter:') ? batch.slice('newsletter:'.length) : undefined);
 
-/** One recipient before their copy is written. */
-interface Recipient {
-  address: string;
-  userId: string | null;
-  level: CopyLevel;
-  suppressed: boolean;
-}
-
 /** Copies of one cut written per statement (the database fills each recipient's link into the cut). */
 const BATCH = 1000;
 
@@ -69,39 +60,6 @@ export interface IssueSenderDeps {
   logger: Logger;
 }
 
-/** Who gets the issue, one entry per lower-case address, in a stable order. */
-async function resolveAudience(tx: DbOrTx, issue: IssueRow): Promise<Recipient[]> {
-  const readers = newsletterReaders(tx);
-  const byAddress = new Map<string, Recipient>();
-  const levels = issue.audience.filter((a) => a !== 'newsletter');
-  for (const member of await readers.atLevels(levels)) {
-    byAddress.set(member.email.toLowerCase(), {
-      address: member.email.toLowerCase(),
-      userId: member.id,
-      level: effectiveLevel(member),
-      suppressed: false,
-    });
-  }
-  if (issue.audience.includes('newsletter')) {
-    const list = (await createNewsletterStore(tx).confirmedAddresses()).map((a) => a.toLowerCase()).filter((a) => !byAddress.has(a));
-    const members = new Map((await readers.byEmails(list)).map((m) => [m.email.toLowerCase(), m]));
-    for (const address of list) {
-      const member = members.get(address);
-      // A member on the list gets the copy of their level; one who turned the newsletter off gets none.
-      byAddress.set(
-        address,
-        member
-          ? { address, userId: member.id, level: effectiveLevel(member), suppressed: member.newsletter === false }
-          : { address, userId: null, level: null, suppressed: false },
-      );
-    }
-  }
-  const suppressed = await createIssueStore(tx).suppressedAddresses();
-  const recipients = [...byAddress.values()].sort((a, b) => (a.address < b.address ? -1 : 1));
-  for (const r of recipients) if (suppressed.has(r.address)) r.suppressed = true;
-  return recipients;
-}
-
 /** An issue's account from its row and (while it sends) its batch's tally. */
 function accountOf(row: IssueRow, tally: MailTally | undefined): IssueStats {
   if (row.status !== 'sending' && row.status !== 'sent') return NO_STATS;
@@ -115,7 +73,7 @@ export function createIssueSender({ db, outbox, tokens, siteUrl, render, ratePer
   async function writeCopies(tx: DbOrTx, issue: IssueRow): Promise<{ recipients: number; mailed: number }> {
     // Whoever the audience holds (nobody, even): an issue whose body cannot render never goes out.
     await assertRenders(issue, render);
-    const recipients = await resolveAudience(tx, issue);
+    const recipients = await resolveAudience(tx, issue.audience);
     const store = createIssueStore(tx);
     const fresh = await store.insertCopies(
       recipients.map(({ address, userId, level, suppressed }) => ({ issueId: issue.id, address, userId, level, suppressed })),

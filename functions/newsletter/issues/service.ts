@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { effectiveLevel } from '#shared/access.ts';
 import { MARKDOWN_PREVIEW_LINE, MDX_PREVIEW_LINES } from '#shared/content/markdown.ts';
 import { utcInstant } from '#shared/time.ts';
-import { ISSUE_LIMITS, PREVIEW_LEVELS, type PreviewLevel } from '#shared/newsletter.ts';
+import { ISSUE_LIMITS, PREVIEW_LEVELS, type Audience, type PreviewLevel } from '#shared/newsletter.ts';
 import { z } from 'zod';
 import type { Db } from '../../platform/db/client.ts';
 import type { EmailService } from '../../email/service.ts';
@@ -20,6 +20,7 @@ import type { RenderBody } from '../../content/render.ts';
 import type { Tokens } from '../../platform/tokens.ts';
 import type { Viewer } from '../../users/service.ts';
 import type { IssueRow, IssueStatus } from '../tables.ts';
+import { audienceReach } from './audience.ts';
 import { assertRenders, copyTemplate, fillCopy, PREVIEW_TOKEN, type CopyLevel } from './mail.ts';
 import type { IssueInput, ScheduleInput } from './schema.ts';
 import { NO_STATS, type IssueSender, type IssueStats } from './sending.ts';
@@ -126,6 +127,9 @@ export function createIssueService({ db, outbox, content, sender, siteUrl, rende
       await assertRenders(input, render);
       return { id: (await insertDraft(viewer, input)).id };
     },
+
+    /** GET /audiences?selected=: how many addresses each audience, and the editor's choice, would be mailed to now. */
+    reach: (selected: readonly Audience[]) => audienceReach(db, selected),
 
     /** GET /issues: newest first, each with its account (two queries in all). */
     async list() {

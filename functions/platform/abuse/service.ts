@@ -3,8 +3,9 @@
  * server instances.
  */
 import { createHash } from 'node:crypto';
+import type { DbOrTx } from '../db/client.ts';
 import { AppError } from '../errors.ts';
-import type { RateLimitStore } from './store.ts';
+import { createRateLimitStore, type RateLimitStore } from './store.ts';
 
 export interface Limit {
   /** What is limited, e.g. "contact:ip". */
@@ -19,7 +20,10 @@ export interface LimitResult {
   retryAfterSeconds: number;
 }
 
-export function createRateLimitService(store: RateLimitStore) {
+export function createRateLimitService(
+  store: RateLimitStore,
+  storeIn: (tx: DbOrTx) => RateLimitStore = createRateLimitStore,
+): RateLimitService {
   // Subjects are addresses and IPs: only a digest is stored, so the table holds no personal data.
   const keyOf = (name: string, subject: string) =>
     `${name}:${createHash('sha256').update(subject.toLowerCase()).digest('base64url').slice(0, 32)}`;
@@ -61,6 +65,11 @@ export function createRateLimitService(store: RateLimitStore) {
     },
     /** Deletes counters whose window began more than a day ago, and marks older than MARK_DAYS. */
     prune: () => store.prune(),
+    /**
+     * The same limits counted inside the caller's transaction: a use counts only if the write it
+     * guards commits (one refused for another reason costs nothing), and a refusal rolls it back.
+     */
+    within: (tx: DbOrTx) => createRateLimitService(storeIn(tx), storeIn),
   };
 }
 
@@ -71,4 +80,23 @@ export function formatWait(seconds: number): string {
   return minutes < 90 ? `${minutes} minutes` : `${Math.ceil(minutes / 60)} hours`;
 }
 
-export type RateLimitService = ReturnType<typeof createRateLimitService>;
+export interface RateLimitService {
+  /** Counts one use of `limit` by `subject` and says whether it is still allowed. */
+  hit(limit: Limit, subject: string): Promise<LimitResult>;
+  /** Whether `subject` is still within `limit`, without counting a use (for limits that count failures only). */
+  peek(limit: Limit, subject: string): Promise<LimitResult>;
+  /** Clears `subject`'s counter for `limit`. */
+  reset(limit: Limit, subject: string): Promise<void>;
+  /** Takes back one use `hit` counted for `subject`. */
+  release(limit: Limit, subject: string): Promise<void>;
+  /** Remembers that `subject` did `name` now (for up to MARK_DAYS). */
+  remember(name: string, subject: string): Promise<void>;
+  /** Whether `subject` did `name` within the last `seconds` (at most MARK_DAYS). */
+  remembers(name: string, subject: string, seconds: number): Promise<boolean>;
+  /** Counts one use against every limit and throws 429 (rate_limited, with Retry-After) when any is exceeded. */
+  enforce(checks: [Limit, string][]): Promise<void>;
+  /** Deletes counters whose window began more than a day ago, and marks older than MARK_DAYS; answers how many. */
+  prune(): Promise<number>;
+  /** The same limits counted inside `tx` (see createRateLimitService). */
+  within(tx: DbOrTx): RateLimitService;
+}

@@ -1,6 +1,6 @@
 /** The `rate_limits` table: one fixed-window counter per key. */
 import { and, eq, lt, notLike, or, sql } from 'drizzle-orm';
-import type { Db } from '../db/client.ts';
+import type { DbOrTx } from '../db/client.ts';
 import { rateLimits } from './tables.ts';
 
 /**
@@ -11,7 +11,8 @@ const MARK_PREFIX = 'mark:';
 /** How long a mark is kept at most. */
 export const MARK_DAYS = 30;
 
-export function createRateLimitStore(db: Db) {
+/** The counters, on the database or inside a caller's transaction (see the service's `within`). */
+export function createRateLimitStore(db: DbOrTx) {
   /** The count of `key` in its current window (0 when none or the window has passed), without counting a use. */
   async function peek(key: string, windowSeconds: number): Promise<{ count: number; retrySeconds: number }> {
     const window = sql`make_interval(secs => ${windowSeconds})`;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { singleLine, visibleText, withoutInvisible } from './request.ts';
+import { withoutInvisible } from '#shared/visible-text.ts';
+import { singleLine, visibleText } from './request.ts';
 
 describe('text without invisible characters', () => {
   const title = visibleText(singleLine('Title', 20));

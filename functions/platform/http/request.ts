@@ -4,6 +4,7 @@
  */
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { withoutInvisible } from '#shared/visible-text.ts';
 import { AppError, fieldErrors } from '../errors.ts';
 import type { AppContext } from './context.ts';
 import { requestHeader } from './http.ts';
@@ -115,18 +116,7 @@ export const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 /** Control characters other than tab, line feed and carriage return. */
 export const CONTROL_IN_TEXT = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
 
-/**
- * Characters that change how the text around them reads without showing themselves: bidirectional
- * embeddings, overrides, isolates and marks (U+202E makes "gpj.exe" read "exe.jpg", or a title
- * read backwards), zero-width spaces, the word joiner and the BOM. What members write for others to
- * read (community titles, posts and reports, support subjects and messages) loses them on write
- * (`withoutInvisible`, `visibleText`), rather than being refused: they come along with pasted text.
- * The zero-width joiner and non-joiner stay (emoji sequences and several scripts need them), and
- * right-to-left text reads right without any of these (the bidirectional algorithm needs no marks).
- */
-export const INVISIBLE = /[\u061c\u200b\u200e\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]/g;
-export const withoutInvisible = (text: string): string => text.replace(INVISIBLE, '');
-/** `field`, given text without INVISIBLE characters (anything else reaches the field's own checks and messages as sent). */
+/** `field`, given text without the INVISIBLE characters (`#shared/visible-text.ts`: bidirectional controls, zero-width spaces), anything else reaching the field's own checks and messages as sent. */
 export const visibleText = <T extends z.ZodType>(field: T) => z.preprocess((v) => (typeof v === 'string' ? withoutInvisible(v) : v), field);
 
 /** Deepest nesting a JSON body may have: no form sends more, and deeper values would strain every recursive check. */

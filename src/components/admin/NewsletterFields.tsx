@@ -10,7 +10,8 @@ import { INPUT_CLASS } from '../forms/TextField.tsx';
 import { BodyField } from '../create/fields/BodyField.tsx';
 import { errorFor, Field, type Errors } from '../create/fields/form-parts.tsx';
 import type { Audience, IssueInput } from './newsletter-api.ts';
-import { AUDIENCE_OPTIONS } from './newsletter-format.ts';
+import { AUDIENCE_OPTIONS, recipientsText } from './newsletter-format.ts';
+import { useAudienceReach, type ReachState } from './use-audience-reach.ts';
 
 const BODY_HINT = `Markdown. A line ${MARKDOWN_PREVIEW_LINE} ends the public part: readers below the access level get the text above it and an upgrade link.`;
 
@@ -36,9 +37,40 @@ const line =
     />
   );
 
+/** Why an audience reaches nobody, where the reason is known. */
+const EMPTY_REASON: Partial<Record<Audience, string>> = {
+  free: 'Free members get the newsletter only once they turn it on in their account settings.',
+};
+
+/** The editor's choice in numbers: who it would reach now, and any chosen audience that reaches nobody. */
+function ReachSummary({ state, selected }: { state: ReachState; selected: readonly Audience[] }) {
+  if (state.status !== 'ready')
+    return (
+      <p role="status" className="mt-2 text-sm text-slate-600">
+        {state.status === 'error' ? 'The recipient counts could not be loaded.' : 'Counting recipients...'}
+      </p>
+    );
+  const { recipients, selected: total } = state.reach;
+  const empty = AUDIENCE_OPTIONS.filter((o) => selected.includes(o.id) && recipients[o.id] === 0);
+  return (
+    <div role="status" className="mt-2 space-y-1 text-sm">
+      <p data-testid="audience-total" className={total === 0 && selected.length ? 'font-medium text-red-700' : 'text-slate-700'}>
+        {total === 0 ? 'Nobody would receive this issue now.' : `This issue would go to ${recipientsText(total)} now.`}
+      </p>
+      {empty.map((o) => (
+        <p key={o.id} className="text-amber-800">
+          {o.label} reach nobody now.{EMPTY_REASON[o.id] ? ` ${EMPTY_REASON[o.id]}` : ''}
+        </p>
+      ))}
+    </div>
+  );
+}
+
 export function NewsletterFields(props: NewsletterFieldsProps) {
   const { form, errors, set, disabled } = props;
   const ids = useId();
+  // Counted for an issue that can still be sent; one that went out has its own account.
+  const reach = useAudienceReach(form.audience, !disabled);
   const audienceError = errorFor(errors, 'audience');
   // Kept in the form's order, so the same choice always reads the same.
   const toggle = (id: Audience, on: boolean) =>
@@ -70,17 +102,26 @@ export function NewsletterFields(props: NewsletterFieldsProps) {
         <legend className="text-sm font-medium text-slate-700">Audience</legend>
         <div className="mt-2 flex flex-wrap gap-x-6 gap-y-2">
           {AUDIENCE_OPTIONS.map((option) => (
-            <label key={option.id} className="inline-flex items-center gap-2 text-sm text-slate-700">
-              <input
-                type="checkbox"
-                checked={form.audience.includes(option.id)}
-                onChange={(e) => toggle(option.id, e.target.checked)}
-                className="h-4 w-4 rounded border-slate-300"
-              />
-              {option.label}
-            </label>
+            <div key={option.id} className="inline-flex items-center gap-2 text-sm">
+              <label className="inline-flex items-center gap-2 text-slate-700">
+                <input
+                  type="checkbox"
+                  checked={form.audience.includes(option.id)}
+                  onChange={(e) => toggle(option.id, e.target.checked)}
+                  aria-describedby={disabled ? undefined : `${ids}-reach-${option.id}`}
+                  className="h-4 w-4 rounded border-slate-300"
+                />
+                {option.label}
+              </label>
+              {!disabled && (
+                <span id={`${ids}-reach-${option.id}`} data-testid={`reach-${option.id}`} className="text-slate-500">
+                  {reach.status === 'ready' ? `(${recipientsText(reach.reach.recipients[option.id])})` : ''}
+                </span>
+              )}
+            </div>
           ))}
         </div>
+        {!disabled && <ReachSummary state={reach} selected={form.audience} />}
         {audienceError && (
           <p id={`${ids}-audience-error`} className="mt-1 text-sm text-red-700">
             {audienceError}

@@ -1,7 +1,7 @@
 /**
  * The Newsletter tab's calls to the staff newsletter API (/api/admin/newsletter, functions/newsletter/
- * issues/routes.ts): issues, their per-level previews, test sends, sending, scheduling, and a published
- * article as a starting draft. Every call answers the API module's one result shape.
+ * issues/routes.ts): issues, each audience's reach, their per-level previews, test sends, sending,
+ * scheduling, and a published article as a starting draft. Every call answers the API module's one result shape.
  */
 import type { AccessLevel } from '#shared/access.ts';
 import type { PreviewLevel } from '#shared/newsletter.ts';
@@ -16,6 +16,7 @@ export type IssueStatus = IssueSummary['status'];
 export type IssueStats = IssueSummary['stats'];
 export type Audience = IssueSummary['audience'][number];
 export type IssuePreview = ApiData<typeof issue.preview.$get>;
+export type AudienceReach = ApiData<typeof api.newsletterAdmin.audiences.$get>;
 export type { PreviewLevel };
 
 /** What the editor sends: the POST and PUT body. */
@@ -38,6 +39,10 @@ export const createIssue = (body: IssueInput) => call((o) => issues.$post({}, o)
 export const updateIssue = (id: string, body: IssueInput) => call((o) => issue.$put(at(id), o), { body });
 
 export const deleteIssue = (id: string) => call((o) => issue.$delete(at(id), o));
+
+/** How many addresses each audience, and `selected` together, would be mailed to now (the send's own count). */
+export const audienceReach = (selected: readonly Audience[], signal?: AbortSignal) =>
+  call((o) => api.newsletterAdmin.audiences.$get(withQuery({ selected: selected.join(',') }), o), { signal });
 
 export const previewIssue = (id: string, level: PreviewLevel, signal?: AbortSignal) =>
   call((o) => issue.preview.$get({ ...at(id), ...withQuery({ level }) }, o), { signal });

@@ -49,6 +49,9 @@ export const STATUS_NOTE: Partial<Record<IssueStatus, string>> = {
 /** Only these can still be changed, scheduled or sent (the server answers 409 for the others). */
 export const isEditable = (status: IssueStatus) => status === 'draft' || status === 'scheduled' || status === 'failed';
 
+/** "1 recipient", "12 recipients". */
+export const recipientsText = (n: number) => `${n.toLocaleString('en-US')} ${n === 1 ? 'recipient' : 'recipients'}`;
+
 /** "Newsletter subscribers, Free members and Premium members", in the form's order. */
 export function audienceText(audience: readonly Audience[]): string {
   const labels = AUDIENCE_OPTIONS.filter((o) => audience.includes(o.id)).map((o) => o.label);

@@ -9,6 +9,7 @@
  */
 import { useStore } from '@nanostores/react';
 import { useEffect, useId, useState, type FormEvent } from 'react';
+import { withoutInvisible } from '#shared/visible-text.ts';
 import { api, call } from '../../lib/browser/api.ts';
 import { $auth, authClient, setProfile, type Profile } from '../../lib/browser/auth/client.ts';
 import { storedAccessLevel } from '../../lib/browser/storage-keys.ts';
@@ -140,12 +141,14 @@ function ProfileTab({
   const [name, setName] = useState(profile?.name ?? '');
   const [saving, setSaving] = useState(false);
   const [saved, setSaved] = useState(false);
+  // What the server keeps: a name of only invisible characters (bidirectional controls) is no name.
+  const visibleName = withoutInvisible(name).trim();
 
   async function save(event: FormEvent) {
     event.preventDefault();
     setSaving(true);
     setSaved(false);
-    const result = await call((o) => api.users.me.$patch({}, o), { body: { name: name.trim() }, token });
+    const result = await call((o) => api.users.me.$patch({}, o), { body: { name: visibleName }, token });
     setSaving(false);
     if (!result.ok) return failed();
     onSaved(result.data);
@@ -163,7 +166,7 @@ function ProfileTab({
         className="bg-slate-50 text-slate-500"
         note="To change your email, please contact support."
       />
-      <button type="submit" disabled={saving || !name.trim()} className={`${button} bg-brand-600 text-white hover:bg-brand-700`}>
+      <button type="submit" disabled={saving || !visibleName} className={`${button} bg-brand-600 text-white hover:bg-brand-700`}>
         Save Changes
       </button>
       {saved && (
