@@ -13,11 +13,14 @@ export interface PageLocals {
 
 /** The factory the site handler (and the dev server) call once per page request; `preview` in preview mode. */
 export function createPageLocals(
-  services: Pick<Services, 'contentCache' | 'newsletterArchive' | 'communityPages'>,
+  services: Pick<Services, 'contentCache' | 'newsletterArchive' | 'communityPages' | 'billing'>,
   preview?: PreviewContext,
 ) {
   const { reader } = services.contentCache;
   const newsletter = services.newsletterArchive.reader;
   const community = services.communityPages;
-  return (_c?: AppContext): PageLocals => ({ server: { content: reader, newsletter, community, ...(preview ? { preview } : {}) } });
+  const paymentMode = services.billing.mode;
+  return (_c?: AppContext): PageLocals => ({
+    server: { content: reader, newsletter, community, paymentMode, ...(preview ? { preview } : {}) },
+  });
 }
