@@ -2,12 +2,14 @@
  * The member pages keep their shape while they fill in (issue 32's layout shifts), measured on fixed
  * viewports (writes members and a thread, so it runs with the writing tests). What the page shows
  * before its island runs (its static placeholder, seen here with JavaScript off) is as tall as what
- * the island then draws, within a pixel: /account/support and /account for a new member (payments
- * answered as live, so no test-mode notice), and a thread its author follows, whose page the server
+ * the island then draws, within a pixel: /account/support; /account for a new member (a long address)
+ * and for the premium demo member (the Lighthouse bench's), both with the e2e server's payments in
+ * test mode, so with the test-mode notice; and a thread its author follows, whose page the server
  * renders for visitors before the island adds the member's mute switch, post buttons and reply form.
  */
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { signedInMember } from './members.ts';
+import { DEMO_PASSWORD } from '../../functions/users/demo.ts';
+import { signedInMember, testClient } from './members.ts';
 
 const PHONE = { width: 412, height: 823 };
 const DESKTOP = { width: 1280, height: 800 };
@@ -63,16 +65,60 @@ for (const viewport of [PHONE, DESKTOP]) {
   });
 }
 
-// Desktop only: at 412px the drawn page is 40px taller than its placeholder (open, see the report of issue 32).
-for (const viewport of [DESKTOP])
-  test(`/account draws itself in its placeholder's room at ${viewport.width}px`, async ({ page, browser }) => {
+/** The height of each of the island's top-level parts, for a failure's message (which part moved). */
+const partHeights = (page: Page) =>
+  page
+    .locator('astro-island')
+    .first()
+    .evaluate((el) =>
+      [...el.firstElementChild!.querySelectorAll(':scope > *, :scope > .grid > *')].map((c) =>
+        Math.round(c.getBoundingClientRect().height),
+      ),
+    );
+
+/** The cards of a drawn account page once every one has loaded (a free member, or the demo premium member: no plan either way). */
+async function accountDrawn(page: Page) {
+  await expect(page.getByRole('tab', { name: 'Subscription' })).toBeVisible();
+  await expect(page.getByTestId('test-mode-notice')).toBeVisible();
+  await expect(page.getByText('No Active Subscription')).toBeVisible();
+  await expect(page.getByText('You have not started a course yet.')).toBeVisible();
+  await expect(page.getByText('You have not registered for an upcoming event.')).toBeVisible();
+}
+
+for (const viewport of [PHONE, DESKTOP]) {
+  // A new member's address is long enough to wrap on a phone; payments run in test mode on the e2e server.
+  test(`/account draws a new member's page in its placeholder's room at ${viewport.width}px`, async ({ page, browser }) => {
     await page.setViewportSize(viewport);
-    await page.route('**/api/payments/mode', (route) => route.fulfill({ json: { mode: 'live' } }));
-    await signedInMember(page, 'account-room');
+    await signedInMember(page, 'account-room-with-a-long-address');
+    const before = await placeholderHeight(browser, '/account', viewport);
     await page.goto('/account');
-    await expect(page.getByRole('tab', { name: 'Subscription' })).toBeVisible();
-    await expect(page.getByText('No Active Subscription')).toBeVisible();
-    await expect(page.getByText('You have not started a course yet.')).toBeVisible();
-    await expect(page.getByText('You have not registered for an upcoming event.')).toBeVisible();
-    expect(Math.abs((await islandHeight(page)) - (await placeholderHeight(browser, '/account', viewport)))).toBeLessThanOrEqual(1);
+    await accountDrawn(page);
+    expect(Math.abs((await islandHeight(page)) - before), `parts now: ${(await partHeights(page)).join(', ')}`).toBeLessThanOrEqual(1);
   });
+
+  // The bench's member: premium, no plan (the demo accounts have none), test mode. Their placeholder is
+  // what the page shows before the island's code runs: its inline script has read the stored guess.
+  test(`/account draws the premium demo member's page in its placeholder's room at ${viewport.width}px`, async ({ page }) => {
+    await page.setViewportSize(viewport);
+    await page.setExtraHTTPHeaders(testClient());
+    await page.goto('/signin');
+    const form = page.locator('main form[aria-label="Sign in"]');
+    await form.getByLabel('Email').fill('premium@demo.beacongrowth.co');
+    await form.getByLabel('Password').fill(DEMO_PASSWORD);
+    await form.getByRole('button', { name: 'Sign In' }).click();
+    await page.waitForURL((at) => at.pathname === '/');
+
+    await page.route(/\/_astro\/.*\.js$/, (route) => route.abort());
+    await page.goto('/account');
+    const before = await islandHeight(page);
+    const parts = await partHeights(page);
+    await page.unroute(/\/_astro\/.*\.js$/);
+    await page.goto('/account');
+    await accountDrawn(page);
+    await expect(page.getByText('All premium content')).toBeVisible();
+    const now = await partHeights(page);
+    expect(Math.abs((await islandHeight(page)) - before), `parts before: ${parts.join(', ')}; now: ${now.join(', ')}`).toBeLessThanOrEqual(
+      1,
+    );
+  });
+}

@@ -27,17 +27,19 @@ export interface PageLocalsOptions {
 
 /** The factory the site handler (and the dev server) call once per page request. */
 export function createPageLocals(
-  services: Pick<Services, 'contentCache' | 'newsletterArchive' | 'communityPages'>,
+  services: Pick<Services, 'contentCache' | 'newsletterArchive' | 'communityPages' | 'billing'>,
   { siteUrl, pageCsp, preview }: PageLocalsOptions,
 ) {
   const { reader } = services.contentCache;
   const newsletter = services.newsletterArchive.reader;
   const community = services.communityPages;
+  const paymentMode = services.billing.mode;
   return (_c?: AppContext): PageLocals => {
     const locals: PageLocals = { readBeyondContent: false, pageCsp } as PageLocals;
     locals.server = {
       content: reader,
       siteUrl,
+      paymentMode,
       get newsletter() {
         locals.readBeyondContent = true;
         return newsletter;

@@ -2,14 +2,17 @@
  * Parts of the account page (AccountPage.tsx): the Access Level card (spec point 6: what each level
  * grants, and Upgrade Plan below premium), the tab labels, and the page's skeleton. The skeleton is
  * the page in its loading look, each part the size of what most likely follows for the member's last
- * known level (else free), so the page keeps its shape when it fills in; account.astro also renders it
- * as the static placeholder until the island runs.
+ * known level and plan (else free, no plan; account-guess.tsx), so the page keeps its shape when it
+ * fills in; account.astro also renders it as the placeholder until the island runs.
  */
 import type { AccessLevel } from '#shared/access.ts';
+import type { PaymentMode } from '../../lib/browser/payments/client.ts';
 import { Reserved } from '../content/gated/LoadStates.tsx';
 import { UpcomingEventsSkeleton } from '../events/UpcomingEventsCard.tsx';
 import { SubscriptionSkeleton } from '../payments/SubscriptionCard.tsx';
+import { TestModeNotice } from '../payments/TestModeNotice.tsx';
 import { SupportCard } from '../support/SupportCard.tsx';
+import { ByLevel, type AccountGuess } from './account-guess.tsx';
 import { button, card } from './account-ui.ts';
 import { CourseProgressSkeleton } from './CourseProgressCard.tsx';
 
@@ -38,9 +41,9 @@ const GRANTS: Record<AccessLevel, string[]> = {
 const LEVEL_NAME: Record<AccessLevel, string> = { free: 'Free', subscriber: 'Subscriber', premium: 'Premium' };
 const DOT: Record<AccessLevel, string> = { free: 'bg-slate-400', subscriber: 'bg-blue-500', premium: 'bg-purple-600' };
 
-/** `loading`: `level` is a guess, so the card keeps its room, unseen. */
-export function AccessLevelCard({ level, loading }: { level: AccessLevel; loading?: boolean }) {
-  const body = (
+/** Either the member's `level`, or `loading`: a guess, so the card keeps its room, unseen. */
+export function AccessLevelCard(props: { level: AccessLevel } | { loading: AccountGuess }) {
+  const body = (level: AccessLevel) => (
     <>
       <p className="mt-4 flex items-center gap-2 text-xl font-bold text-slate-900">
         <span aria-hidden="true" className={`h-3 w-3 rounded-full ${DOT[level]}`} />
@@ -61,13 +64,16 @@ export function AccessLevelCard({ level, loading }: { level: AccessLevel; loadin
   return (
     <div className={card}>
       <h2 className="text-lg font-semibold text-slate-900">Access Level</h2>
-      {loading ? <Reserved>{body}</Reserved> : body}
+      {'level' in props ? body(props.level) : <ByLevel guess={props.loading}>{(level) => <Reserved>{body(level)}</Reserved>}</ByLevel>}
     </div>
   );
 }
 
-/** The account page before it can draw itself (see the file's head). */
-export function AccountSkeleton({ level = 'free' }: { level?: AccessLevel }) {
+/**
+ * The account page before it can draw itself (see the file's head): `guess` from storage, and the
+ * test-mode notice when the server said payments run in test mode.
+ */
+export function AccountSkeleton({ guess, mode }: { guess: AccountGuess; mode: PaymentMode | null | undefined }) {
   return (
     <div className="space-y-8">
       <div className={`${card} flex flex-wrap items-center gap-4`}>
@@ -82,6 +88,7 @@ export function AccountSkeleton({ level = 'free' }: { level?: AccessLevel }) {
           Sign Out
         </span>
       </div>
+      <TestModeNotice mode={mode} />
       <div aria-hidden="true" className="flex gap-2 border-b border-slate-200">
         {Object.values(TAB_LABELS).map((label, i) => (
           <span key={label} className={tabClass(i === 0)}>
@@ -90,11 +97,11 @@ export function AccountSkeleton({ level = 'free' }: { level?: AccessLevel }) {
         ))}
       </div>
       <div className="grid gap-6 md:grid-cols-2">
-        <SubscriptionSkeleton className={card} withPlan={level !== 'free'} />
-        <AccessLevelCard level={level} loading />
+        <SubscriptionSkeleton className={card} guess={guess} />
+        <AccessLevelCard loading={guess} />
         <CourseProgressSkeleton className={`${card} md:col-span-2`} />
         <UpcomingEventsSkeleton className={`${card} md:col-span-2`} />
-        <SupportCard level={level} className={`${card} md:col-span-2`} loading />
+        <SupportCard loading={guess} className={`${card} md:col-span-2`} />
       </div>
     </div>
   );

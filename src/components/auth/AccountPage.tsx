@@ -12,7 +12,8 @@ import { useEffect, useId, useState, type FormEvent } from 'react';
 import { withoutInvisible } from '#shared/visible-text.ts';
 import { api, call } from '../../lib/browser/api.ts';
 import { $auth, authClient, setProfile, type Profile } from '../../lib/browser/auth/client.ts';
-import { storedAccessLevel } from '../../lib/browser/storage-keys.ts';
+import type { PaymentMode } from '../../lib/browser/payments/client.ts';
+import { storedAccessLevel, storedHasPlan } from '../../lib/browser/storage-keys.ts';
 import { UpcomingEventsCard } from '../events/UpcomingEventsCard.tsx';
 import { TextField } from '../forms/TextField.tsx';
 import { PurchasesCard } from '../payments/PurchasesCard.tsx';
@@ -37,7 +38,8 @@ function initials(name: string | null | undefined, email: string | undefined): s
   return email?.[0]?.toUpperCase() ?? 'U';
 }
 
-export default function AccountPage() {
+/** `paymentMode`: as the server rendered the page with it (account.astro), so the island need not ask. */
+export default function AccountPage({ paymentMode }: { paymentMode?: PaymentMode | undefined }) {
   const auth = useStore($auth);
   const [tab, setTab] = useState<Tab>('subscription');
   const tabsId = useId();
@@ -48,10 +50,10 @@ export default function AccountPage() {
   useEffect(() => {
     if (auth.status === 'signed-out') window.location.replace('/signin?redirect=%2Faccount');
   }, [auth.status]);
-  const mode = usePaymentMode();
+  const mode = usePaymentMode(paymentMode);
 
   if (auth.status !== 'signed-in' || auth.profile === undefined || mode === undefined)
-    return <AccountSkeleton level={storedAccessLevel() ?? 'free'} />;
+    return <AccountSkeleton guess={{ level: storedAccessLevel() ?? 'free', withPlan: storedHasPlan() }} mode={mode} />;
   const { session } = auth;
   const profile = auth.profile;
   const email = profile?.email ?? session.user.email ?? '';
@@ -115,10 +117,14 @@ function AccountHeader({ profile, email, onSignOut }: { profile: Profile | null;
           {initials(profile?.name, email)}
         </span>
       )}
-      {/* At least 12rem for the name and email, so on a phone Sign Out wraps below them rather than cutting the email. */}
+      {/* At least 12rem for the name and email, so on a phone Sign Out wraps below them. One line each, as in
+          the skeleton: a long address wrapped to three lines on a phone and pushed the page down by 40px
+          when it drew (the whole address is in its title and on the Profile tab). */}
       <div className="min-w-0 grow basis-48">
-        <h1 className="text-2xl font-bold text-slate-900 wrap-break-word">{profile?.name?.trim() || 'My Account'}</h1>
-        <p className="text-slate-600 wrap-anywhere">{email}</p>
+        <h1 className="truncate text-2xl font-bold text-slate-900">{profile?.name?.trim() || 'My Account'}</h1>
+        <p className="truncate text-slate-600" title={email}>
+          {email}
+        </p>
       </div>
       <button type="button" onClick={onSignOut} className={`${button} text-brand-700 ring-1 ring-inset ring-brand-200 hover:bg-brand-50`}>
         Sign Out

@@ -11,6 +11,7 @@
  */
 import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { refreshProfile, type AuthState } from '../../lib/browser/auth/client.ts';
+import { ByPlan, type AccountGuess } from '../auth/account-guess.tsx';
 import { Reserved } from '../content/gated/LoadStates.tsx';
 import {
   cancelSubscription,
@@ -289,11 +290,13 @@ function Shell({ className, children }: { className: string; children: ReactNode
   );
 }
 
-/** The card while the account page loads: the room of a plan's details (`withPlan`) or of 'No Active Subscription'. */
-export function SubscriptionSkeleton({ className, withPlan }: { className: string; withPlan: boolean }) {
+/** The card while the account page loads: the room of a plan's details (a plan guessed) or of 'No Active Subscription'. */
+export function SubscriptionSkeleton({ className, guess }: { className: string; guess: AccountGuess }) {
   return (
     <Shell className={className}>
-      {withPlan ? LOADING_PLAN : <Reserved label="Loading your subscription…">{NO_SUBSCRIPTION}</Reserved>}
+      <ByPlan guess={guess}>
+        {(withPlan) => (withPlan ? LOADING_PLAN : <Reserved label="Loading your subscription…">{NO_SUBSCRIPTION}</Reserved>)}
+      </ByPlan>
     </Shell>
   );
 }

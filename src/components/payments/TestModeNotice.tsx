@@ -7,17 +7,18 @@
 import { useEffect, useState } from 'react';
 import { fetchPaymentMode, type PaymentMode } from '../../lib/browser/payments/client.ts';
 
-/** The payment mode: undefined while it loads, null when it could not be read (no notice then). */
-export function usePaymentMode(): PaymentMode | null | undefined {
-  const [mode, setMode] = useState<PaymentMode | null | undefined>(undefined);
+/** The payment mode (`known` when the page's server said it): undefined while it loads, null when it could not be read (no notice then). */
+export function usePaymentMode(known?: PaymentMode): PaymentMode | null | undefined {
+  const [mode, setMode] = useState<PaymentMode | null | undefined>(known);
 
   useEffect(() => {
+    if (known) return;
     const controller = new AbortController();
     void fetchPaymentMode(controller.signal).then((found) => {
       if (!controller.signal.aborted) setMode(found);
     });
     return () => controller.abort();
-  }, []);
+  }, [known]);
   return mode;
 }
 

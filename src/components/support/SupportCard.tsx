@@ -5,11 +5,12 @@
  */
 import type { AccessLevel } from '#shared/access.ts';
 import { isPriority, responseTargetText } from '#shared/support/targets.ts';
+import { ByLevel, type AccountGuess } from '../auth/account-guess.tsx';
 import { Reserved } from '../content/gated/LoadStates.tsx';
 
-/** `loading`: the account page is not drawn yet, and `level` a guess: the card keeps its room, unseen. */
-export function SupportCard({ level, className, loading }: { level: AccessLevel; className: string; loading?: boolean }) {
-  const body = (
+/** Either the member's `level`, or `loading`: the account page is not drawn yet, and the level a guess: the card keeps its room, unseen. */
+export function SupportCard({ className, ...props }: { className: string } & ({ level: AccessLevel } | { loading: AccountGuess })) {
+  const body = (level: AccessLevel) => (
     <>
       <p className="mt-4 text-slate-700">{responseTargetText(level)}.</p>
       {!isPriority(level) && <p className="mt-1 text-sm text-slate-600">Premium members get {responseTargetText('premium')}.</p>}
@@ -26,7 +27,7 @@ export function SupportCard({ level, className, loading }: { level: AccessLevel;
       <h2 id="support-card-heading" className="text-lg font-semibold text-slate-900">
         Support
       </h2>
-      {loading ? <Reserved>{body}</Reserved> : body}
+      {'level' in props ? body(props.level) : <ByLevel guess={props.loading}>{(level) => <Reserved>{body(level)}</Reserved>}</ByLevel>}
     </section>
   );
 }

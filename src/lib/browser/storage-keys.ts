@@ -6,6 +6,8 @@ export const STORAGE_KEYS = {
   userEmail: 'beacon.userEmail',
   /** The signed-in user's access level, removed on sign-out. */
   accessLevel: 'beacon.userAccessLevel',
+  /** Whether the signed-in member has a payment customer ('true' or 'false'), removed on sign-out: the account page's skeleton draws a plan's room only then. */
+  hasPlan: 'beacon.userHasPlan',
 } as const;
 
 /** localStorage read that never throws (private modes, disabled storage). */
@@ -39,4 +41,9 @@ export function removeStored(key: string): void {
 export function storedAccessLevel(): AccessLevel | null {
   const stored = readStored(STORAGE_KEYS.accessLevel);
   return (ACCESS_LEVELS as readonly (string | null)[]).includes(stored) ? (stored as AccessLevel) : null;
+}
+
+/** Whether the auth client last saw a payment customer on the member (a guess, for display only). */
+export function storedHasPlan(): boolean {
+  return readStored(STORAGE_KEYS.hasPlan) === 'true';
 }

@@ -32,6 +32,8 @@ export interface ServerContext {
   newsletter?: NewsletterArchiveReader;
   /** What a visitor may read of the community (categories, public threads); absent while prerendering. */
   community?: CommunityPageReader;
+  /** Whether payments run in test mode (the account page's notice is in its first paint); absent while prerendering. */
+  paymentMode?: 'test' | 'live';
   /** Set in preview mode only (PREVIEW_OF). */
   preview?: PreviewContext;
 }

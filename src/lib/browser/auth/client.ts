@@ -32,6 +32,7 @@ async function loadProfile(session: Session): Promise<Profile | null> {
   const result = await call((o) => api.users.byEmail[':email'].$get({ param: { email } }, o), { token: session.access_token });
   if (!result.ok) return null;
   writeStored(STORAGE_KEYS.accessLevel, result.data.accessLevel);
+  writeStored(STORAGE_KEYS.hasPlan, String(result.data.customerId != null));
   return result.data;
 }
 
@@ -50,6 +51,7 @@ export function authClient(): SupabaseClient {
     if (!session) {
       userId = undefined;
       removeStored(STORAGE_KEYS.accessLevel); // spec point 3: gone on sign-out
+      removeStored(STORAGE_KEYS.hasPlan);
       $auth.set({ status: 'signed-out' });
       return;
     }
