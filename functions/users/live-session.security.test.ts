@@ -248,6 +248,8 @@ const PUBLIC = new Set([
   'GET /auth/v1/settings',
   'GET /auth/v1/.well-known/jwks.json',
   'GET /api/public/:segment',
+  // The newsletter preview frame's signed link is its permission: a frame sends no bearer token.
+  'GET /api/newsletter/previews/:token',
   'GET /api/public/:segment/:slug',
   'GET /api/community/categories',
   'POST /api/newsletter/subscribe',

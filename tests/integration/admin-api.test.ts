@@ -80,6 +80,8 @@ describe.each(DATABASE_KINDS)('admin API on %s', (kind) => {
       id: failed!.id,
       subject: 'A failed mail',
       body: '<p>failed</p>',
+      // What the dashboard's card shows: the body's visible markup, cleaned on the server.
+      preview: '<p>failed</p>',
       to: 'someone@example.com',
       from: 'hello@example.com',
       status: 'failed',
