@@ -39,6 +39,7 @@ import { CONTENT_DIR } from '../support/app.ts';
 import type { Api, Answer, SessionAnswer } from '../support/answers.ts';
 import { startNginx, type RunningNginx } from '../support/nginx.ts';
 import { pgAdminUrl } from '../support/databases.ts';
+import { createLogger } from '../../functions/platform/logger.ts';
 import { makeBlogInput, makeCourseInput, makeEventInput, makeMarketInput, quietLogger, utcLocal } from '../support/fixtures.ts';
 import { createTestDatabase, freePort } from '../support/postgres.ts';
 import { BUILT_DB_ARTICLE, BUILT_DRAFT_ARTICLE, UNPUBLISHED_SENTINEL } from '../support/site.ts';
@@ -385,11 +386,13 @@ describe('leak crawler', () => {
   /** The community's threads written before the crawl, and the addresses every crawl starts from there. */
   const threads = { lounge: '', subscribers: '', moved: '', comments: '' };
   let communitySeeds: string[] = [];
+  const serverWarnings: string[] = [];
 
   beforeAll(async () => {
     // A fresh database holding the database article the build listed and a premium Markdown article.
     databaseUrl = await createTestDatabase(pgAdminUrl(), 'leak_crawler');
-    const logger = quietLogger();
+    // The server's warnings are kept, so a set-up that times out can say what went wrong.
+    const logger = createLogger('warn', { write: (line: string) => void serverWarnings.push(line.slice(0, 1500)) });
     const database = await openDatabase({ kind: 'postgres', url: databaseUrl, poolSize: 2 }, logger);
     let items: ContentItem[];
     let published = 0;
@@ -555,7 +558,13 @@ describe('leak crawler', () => {
       };
       for (let tries = 0; !(await settled()); tries++) {
         // Generous: the full suite builds bundles and runs initdb beside this file on two cores.
-        if (tries > 1200) throw new Error("the reply mails' round did not deal with the moved thread within 120 s");
+        if (tries > 1200) {
+          const follows = await database.db.select().from(communityFollows).where(eq(communityFollows.threadId, moved.id));
+          const mails = await database.db.select({ to: emails.to, template: emails.template }).from(emails);
+          throw new Error(
+            `the reply mails' round did not deal with the moved thread within 120 s: ${JSON.stringify({ follows, mails, serverWarnings: serverWarnings.slice(-5) })}`,
+          );
+        }
         await new Promise((r) => setTimeout(r, 100));
       }
     } finally {
