@@ -9,6 +9,7 @@
  * one tab of mail).
  */
 import sanitizeHtml from 'sanitize-html';
+import { PREVIEW_TAGS } from '#shared/email/preview-tags.ts';
 
 /** Elements whose content a reader never sees as text. */
 const NOT_SHOWN = new Set([
@@ -28,28 +29,7 @@ const NOT_SHOWN = new Set([
 /** Inline styles that hide an element from the reader (an inbox preheader, for one). */
 const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden|mso-hide\s*:\s*all)/i;
 /** The formatting a card keeps. */
-const KEPT = [
-  'a',
-  'b',
-  'strong',
-  'i',
-  'em',
-  'u',
-  'p',
-  'br',
-  'span',
-  'div',
-  'ul',
-  'ol',
-  'li',
-  'h1',
-  'h2',
-  'h3',
-  'h4',
-  'blockquote',
-  'code',
-  'pre',
-];
+const KEPT: string[] = [...PREVIEW_TAGS];
 
 const hidden = (frame: sanitizeHtml.IFrame): boolean =>
   NOT_SHOWN.has(frame.tag) ||

@@ -8,31 +8,11 @@
  * (again: the page trusts no server string as markup) and cuts the text inside it. Browser only.
  */
 import DOMPurify from 'dompurify';
+import { PREVIEW_TAGS } from '#shared/email/preview-tags.ts';
 
 export const PREVIEW_LENGTH = 200;
 
-const ALLOWED_TAGS = [
-  'a',
-  'b',
-  'strong',
-  'i',
-  'em',
-  'u',
-  'p',
-  'br',
-  'span',
-  'div',
-  'ul',
-  'ol',
-  'li',
-  'h1',
-  'h2',
-  'h3',
-  'h4',
-  'blockquote',
-  'code',
-  'pre',
-];
+const ALLOWED_TAGS: string[] = [...PREVIEW_TAGS];
 
 /** Removes every node after `node` inside `root`, in document order. */
 function dropAfter(node: Node, root: Node): void {
