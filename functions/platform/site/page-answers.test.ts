@@ -65,6 +65,14 @@ describe('replaceOrigin', () => {
     expect(replaceOrigin(`{"url":"${from}/x?y"}`, from, to)).toBe(`{"url":"${to}/x?y"}`);
   });
 
+  it('replaces it percent-encoded inside another URL and with JSON-escaped slashes', () => {
+    const share = (origin: string) => `https://x.com/intent/tweet?url=${encodeURIComponent(`${origin}/services/seo`)}&text=SEO`;
+    expect(replaceOrigin(share(from), from, to)).toBe(share(to));
+    expect(replaceOrigin('{"u":"http:\\/\\/localhost:3000\\/x"}', from, to)).toBe('{"u":"https:\\/\\/www.example.com\\/x"}');
+    const longer = `?url=${encodeURIComponent(`${from}0/x`)}`;
+    expect(replaceOrigin(longer, from, to)).toBe(longer);
+  });
+
   it('leaves longer hosts and ports that start with it alone', () => {
     for (const other of [`${from}0/x`, `${from}.evil.example/x`, `${from}:1/x`, `${from}-x`])
       expect(replaceOrigin(other, from, to)).toBe(other);

@@ -44,11 +44,27 @@ export interface StaticPagesOptions {
   maxBytes?: number;
 }
 
-/** Replaces the build's origin where it stands as an origin (not a longer host or port that starts with it). */
-export function replaceOrigin(text: string, from: string, to: string): string {
-  if (!from || from === to || !text.includes(from)) return text;
+/** One spelling of `from` replaced by the same spelling of `to`, where it stands as an origin (not a longer host or port). */
+function replaceSpelling(text: string, from: string, to: string): string {
+  if (!text.includes(from)) return text;
   const escaped = from.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   return text.replace(new RegExp(`${escaped}(?![\\w.:-])`, 'g'), to);
+}
+
+/**
+ * Replaces the build's origin where it stands as an origin, as written and in the spellings a page
+ * carries it in too: percent-encoded inside another URL (a share link's `?url=`) and with JSON's
+ * escaped slashes.
+ */
+export function replaceOrigin(text: string, from: string, to: string): string {
+  if (!from || from === to) return text;
+  const jsonFrom = from.replaceAll('/', '\\/');
+  const jsonTo = to.replaceAll('/', '\\/');
+  return replaceSpelling(
+    replaceSpelling(replaceSpelling(text, from, to), encodeURIComponent(from), encodeURIComponent(to)),
+    jsonFrom,
+    jsonTo,
+  );
 }
 
 export async function createStaticPages({
