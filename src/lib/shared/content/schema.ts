@@ -6,6 +6,8 @@
 import { z } from 'zod';
 import { ACCESS_LEVELS } from '../access.ts';
 import { MEDIA_TYPES } from './constants.ts';
+import { NESTING_MESSAGE, withinNesting } from './markdown.ts';
+import { withinBodyLimits } from './markdown-limits.ts';
 
 /** One line of text: no line breaks, tabs or other control characters. */
 export const ONE_LINE = /^[^\u0000-\u001f\u007f-\u009f]*$/;
@@ -104,3 +106,10 @@ export type ItemBase = z.output<z.ZodObject<typeof ITEM_BASE>>;
 /** Where an item comes from: an MDX file in git, or a database row written by the creator tools. */
 export const CONTENT_SOURCES = ['mdx', 'db'] as const;
 export type ContentSource = (typeof CONTENT_SOURCES)[number];
+
+/**
+ * A staff body (an article's, an event's, a lesson's Markdown): running text up to `maxChars`, within
+ * the nesting and parsing limits the renderer relies on.
+ */
+export const staffBody = (maxChars: number) =>
+  z.string().max(maxChars).regex(RUNNING_TEXT, RUNNING_TEXT_MESSAGE).refine(withinNesting, NESTING_MESSAGE).superRefine(withinBodyLimits);

@@ -2,9 +2,8 @@
 import { z } from 'zod';
 import { SITE } from '../../site.ts';
 import { defineContentType } from '../content-type.ts';
-import { MAX_BODY_CHARS, NESTING_MESSAGE, withinNesting } from '../markdown.ts';
-import { withinBodyLimits } from '../markdown-limits.ts';
-import { DateOnlySchema, ONE_LINE, ONE_LINE_MESSAGE, RUNNING_TEXT, RUNNING_TEXT_MESSAGE, toDateOnly } from '../schema.ts';
+import { MAX_BODY_CHARS } from '../markdown.ts';
+import { DateOnlySchema, ONE_LINE, ONE_LINE_MESSAGE, toDateOnly, staffBody } from '../schema.ts';
 
 export const blog = defineContentType({
   type: 'blog',
@@ -31,13 +30,7 @@ export const blog = defineContentType({
   },
   input: {
     publishedDate: z.coerce.date().optional(),
-    content: z
-      .string()
-      .max(MAX_BODY_CHARS)
-      .regex(RUNNING_TEXT, RUNNING_TEXT_MESSAGE)
-      .refine(withinNesting, NESTING_MESSAGE)
-      .superRefine(withinBodyLimits)
-      .default(''),
+    content: staffBody(MAX_BODY_CHARS).default(''),
   },
   fields: {
     publishedDate: DateOnlySchema,

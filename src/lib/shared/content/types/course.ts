@@ -2,18 +2,7 @@
 import { z } from 'zod';
 import { SKILL_LEVELS } from '../constants.ts';
 import { defineContentType } from '../content-type.ts';
-import {
-  FileRefSchema,
-  MediaItemSchema,
-  ONE_LINE,
-  ONE_LINE_MESSAGE,
-  PublicUrlSchema,
-  RUNNING_TEXT,
-  RUNNING_TEXT_MESSAGE,
-  SlugSchema,
-} from '../schema.ts';
-import { NESTING_MESSAGE, withinNesting } from '../markdown.ts';
-import { withinBodyLimits } from '../markdown-limits.ts';
+import { FileRefSchema, MediaItemSchema, ONE_LINE, ONE_LINE_MESSAGE, PublicUrlSchema, SlugSchema, staffBody } from '../schema.ts';
 
 /** Lesson media may point at protected files as well as public ones. */
 const LessonMediaItemSchema = MediaItemSchema.extend({
@@ -29,14 +18,7 @@ export type Downloadable = z.infer<typeof DownloadableSchema>;
 const LessonSchema = z.object({
   id: SlugSchema.describe('Stable id of the lesson within its course.'),
   title: z.string().trim().min(1).max(200).regex(ONE_LINE, ONE_LINE_MESSAGE).describe('Lesson title shown in the curriculum.'),
-  content: z
-    .string()
-    .max(100_000)
-    .regex(RUNNING_TEXT, RUNNING_TEXT_MESSAGE)
-    .refine(withinNesting, NESTING_MESSAGE)
-    .superRefine(withinBodyLimits)
-    .default('')
-    .describe('Lesson text (Markdown). Gated.'),
+  content: staffBody(100_000).default('').describe('Lesson text (Markdown). Gated.'),
   media: z.array(LessonMediaItemSchema).max(20).default([]).describe('Lesson media. Gated.'),
   downloadables: z.array(DownloadableSchema).max(20).default([]).describe('Lesson files. Gated.'),
 });

@@ -8,9 +8,8 @@
 import { z } from 'zod';
 import { SITE } from '../../site.ts';
 import { defineContentType } from '../content-type.ts';
-import { MAX_BODY_CHARS, NESTING_MESSAGE, withinNesting } from '../markdown.ts';
-import { withinBodyLimits } from '../markdown-limits.ts';
-import { ONE_LINE, ONE_LINE_MESSAGE, RUNNING_TEXT, RUNNING_TEXT_MESSAGE } from '../schema.ts';
+import { MAX_BODY_CHARS } from '../markdown.ts';
+import { ONE_LINE, ONE_LINE_MESSAGE, staffBody } from '../schema.ts';
 import { EVENT_FORMATS, LocalDateTimeSchema, TimeZoneSchema, utcInstant } from '../../events/time.ts';
 
 const HttpsUrl = z.url({ protocol: /^https$/ }).max(2048);
@@ -71,13 +70,7 @@ export const event = defineContentType({
     address: Address.optional(),
     capacity: Capacity.optional(),
     recordingUrl: HttpsUrl.optional(),
-    content: z
-      .string()
-      .max(MAX_BODY_CHARS)
-      .regex(RUNNING_TEXT, RUNNING_TEXT_MESSAGE)
-      .refine(withinNesting, NESTING_MESSAGE)
-      .superRefine(withinBodyLimits)
-      .default(''),
+    content: staffBody(MAX_BODY_CHARS).default(''),
   },
   fields: {
     /** The start as a UTC instant (ISO 8601 with Z): what every comparison, reminder and calendar uses. */
