@@ -144,7 +144,7 @@ function newsletterRows(): Row[] {
     { route: 'GET /api/admin/newsletter/issues/:id', rule: 'signature', as: 'admin', path: issue },
     { route: 'PUT /api/admin/newsletter/issues/:id', rule: 'live', as: 'admin', path: issue, body: input },
     { route: 'DELETE /api/admin/newsletter/issues/:id', rule: 'live', as: 'admin', path: issue },
-    { route: 'GET /api/admin/newsletter/issues/:id/preview', rule: 'signature', as: 'admin', path: `${issue}/preview?level=free` },
+    { route: 'GET /api/admin/newsletter/issues/:id/preview', rule: 'live', as: 'admin', path: `${issue}/preview?level=free` },
     { route: 'POST /api/admin/newsletter/issues/:id/test', rule: 'live', as: 'admin', path: `${issue}/test`, body: {} },
     { route: 'POST /api/admin/newsletter/issues/:id/send', rule: 'live', as: 'admin', path: `${issue}/send` },
     {

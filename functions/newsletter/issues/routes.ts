@@ -3,8 +3,9 @@
  * (create, list, read, change, delete), how many each audience would reach, the copy as each level
  * gets it, a test copy to oneself, send now, schedule, cancel, and a published article as a starting
  * draft. Editors and admins only (401 signed out, 403 for members); every write also needs a session
- * still signed in. Reads hold no one's personal data (issues are staff's own writing, their accounts
- * and the audiences' reach are counts), so a signature suffices.
+ * still signed in, and so does the preview, which mints the frame's signed link (as the feed link
+ * does). Reads hold no one's personal data (issues are staff's own writing, their accounts and the
+ * audiences' reach are counts), so a signature suffices.
  * Mounted before /api/admin, whose guards are admins only: these answer first.
  */
 import { Hono } from 'hono';
@@ -44,7 +45,7 @@ export function createNewsletterAdminRoutes({ issues, guards }: { issues: IssueS
       await issues.remove(id(c));
       return c.body(null, 204);
     })
-    .get('/issues/:id/preview', async (c) => {
+    .get('/issues/:id/preview', live, async (c) => {
       const issueId = id(c);
       return c.json(await issues.preview(issueId, readQuery(c, PreviewQuery).level));
     })
