@@ -11,6 +11,8 @@ import type { PostAction } from '#shared/community/moderation.ts';
 import { toast } from '../../lib/browser/toast.ts';
 import { actOnPost, failureText, personLabel, type QueueItem } from './moderation-api.ts';
 import { SuspendControl } from './ModerationSuspend.tsx';
+// The body's reading style, wherever this island is used (the admin page has no page-level sheet).
+import '../content/detail/prose.css';
 
 const BUTTON = 'min-h-10 rounded-lg px-4 py-2 text-sm font-semibold disabled:opacity-60';
 const PRIMARY = `${BUTTON} bg-brand-600 text-white hover:bg-brand-700`;

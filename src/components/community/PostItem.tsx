@@ -10,6 +10,7 @@ import { INPUT_CLASS } from '../forms/TextField.tsx';
 import type { Post, SendResult } from './community-api.ts';
 import { PostForm } from './PostForm.tsx';
 import { PostTime } from './PostTime.tsx';
+import '../content/detail/prose.css';
 
 export interface PostActions {
   /** Signed in and able to read here: likes and reports are offered. */

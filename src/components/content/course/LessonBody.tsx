@@ -6,6 +6,7 @@
 import { useState } from 'react';
 import { lessonDownloadLink, startDownload, type LessonContent, type LessonMedia } from '../../../lib/browser/api.ts';
 import { toast } from '../../../lib/browser/toast.ts';
+import '../detail/prose.css';
 
 const PLACEHOLDER = '/images/placeholder.svg';
 

@@ -12,6 +12,7 @@ import { fetchArticleBody, fetchIssueBody } from '../../../lib/browser/api.ts';
 import { GateCard } from './GateCard.tsx';
 import { LoadFailure, LoadingLines } from './LoadStates.tsx';
 import { useGatedResource } from './use-gated-resource.ts';
+import '../detail/prose.css';
 
 const Comments = lazy(() => import('../../community/Comments.tsx'));
 
