@@ -25,4 +25,4 @@ EXPOSE 3000
 HEALTHCHECK --interval=15s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + process.env.PORT + '/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # Exec form: Node is PID 1 and gets SIGTERM itself, so the graceful stop (drain, then close) runs.
-CMD ["node", "functions/server.ts"]
+CMD ["node", "server/server.mjs"]

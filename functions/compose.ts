@@ -379,14 +379,10 @@ export async function createServices(config: Config, logger: Logger, options: Se
       async start() {
         if (started) return;
         started = true;
-        await gated.warm();
         if (config.auth.seedDemo && !config.auth.hosted) {
-          const seeded = [];
-          for (const account of DEMO_ACCOUNTS) {
-            const id = await auth.createConfirmedUser(account.email, DEMO_PASSWORD, account.name);
-            await users.assign(id, account.role, account.accessLevel);
-            seeded.push({ ...account, id });
-          }
+          const ids = await auth.createConfirmedUsers(DEMO_ACCOUNTS, DEMO_PASSWORD);
+          const seeded = DEMO_ACCOUNTS.map((account, i) => ({ ...account, id: ids[i]! }));
+          for (const account of seeded) await users.assign(account.id, account.role, account.accessLevel);
           // The community's demo categories and threads, written by those accounts, and two past newsletter issues.
           await seedDemoCommunity(db.db, seeded);
           await seedDemoNewsletter(db.db, seeded.find((account) => account.role === 'admin')!.id);

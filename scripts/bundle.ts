@@ -1,74 +1,96 @@
 /**
  * `npm run bundle`: the production bundle, a self-contained folder that runs with Node 22 and
- * nothing else (`node functions/server.ts`, or `node functions/worker.ts` for a separate
- * mail worker) from a read-only folder, writing only under DATA_DIR. It holds the built site, the
- * server's own source files (followed from its entry points, tests left out), the migrations, the
- * content collections and, of node_modules, only the files the server and the site's server build
- * can load (traced by @vercel/nft, the adapters loaded on demand included): no dev tooling, no
- * build tooling (Astro's compiler, Vite), no tests, no `.data`.
+ * nothing else (`node server/server.mjs`, or `node server/worker.mjs` for a separate mail worker)
+ * from a read-only folder, writing only under DATA_DIR. It holds the built site, the server
+ * bundled by esbuild into `server/` (its own modules and the packages it imports, in a few files:
+ * Node's loader spent about half of a start resolving and reading some 2,000 module files), the
+ * migrations, the content collections and, of node_modules, only what is left outside that bundle
+ * (PGlite, which loads its WebAssembly beside its code; the native bcrypt and sharp; what the site's
+ * server build imports), traced by @vercel/nft: no dev tooling, no build tooling (Astro's compiler,
+ * Vite), no tests, no `.data`.
  *
  *   npm run bundle [-- --out <folder>] [--dist <built site>]
  *
- * Builds the site first when it is missing or stale (unless --dist names a build). The Dockerfile
+ * Builds the site first when it is missing or stale (unless --dist names a build), and renders
+ * every body kept in git once, so a body that cannot render fails here, naming it. The Dockerfile
  * copies this folder into its image.
  */
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { stripTypeScriptTypes } from 'node:module';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { nodeFileTrace } from '@vercel/nft';
+import { build, type Plugin } from 'esbuild';
+import { gitBodyProblems } from '../functions/content/git-bodies.ts';
 import { PGLITE_TEMPLATE } from '../functions/platform/db/client.ts';
 import { buildSite, needsBuild, ROOT } from './site-build.ts';
 
 /** How the bundle starts: the Dockerfile, compose.yaml and the host's config use these exact commands. */
-export const BUNDLE_COMMANDS = { web: ['node', 'functions/server.ts'], worker: ['node', 'functions/worker.ts'] } as const;
-/** The entry points, and the thread members' posts are rendered on (started by URL, so no import leads to it). */
+export const BUNDLE_COMMANDS = { web: ['node', 'server/server.mjs'], worker: ['node', 'server/worker.mjs'] } as const;
+/** The entry points, and the thread bodies are rendered on (started by URL, so no import leads to it). */
 const ENTRIES = ['functions/server.ts', 'functions/worker.ts', 'functions/content/render-worker.ts'];
-const IMPORT =
-  /(?:\bimport|\bexport)\s[^'"`]*?\bfrom\s*['"]((?:\.{1,2}\/|#shared\/)[^'"]+)['"]|\bimport\s*\(?\s*['"]((?:\.{1,2}\/|#shared\/)[^'"]+)['"]/g;
-/** package.json's `imports`: the shared modules every runtime reaches as `#shared/…`. */
-const SHARED = 'src/lib/shared/';
+/** Where the bundled server goes in the bundle: every file in this one folder (BUNDLED_APP_FILES counts on it). */
+const SERVER_DIR = 'server';
+/**
+ * Packages left in node_modules: PGlite reads its .wasm and .data files beside its own module, and
+ * bcrypt and sharp are native addons. The lazy adapters (Stripe, OpenAI, S3, nodemailer, Postgres)
+ * are bundled as chunks of their own, loaded only when configured.
+ */
+const EXTERNAL = ['@electric-sql/pglite', 'bcrypt', 'sharp'];
+/**
+ * functions/platform/app-files.ts as the bundle has it: every bundled module is in `server/`, one
+ * level under the bundle's root, and a thread's entry point is the bundled file of that name.
+ */
+const BUNDLED_APP_FILES = `import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+export const APP_ROOT = fileURLToPath(new URL('../', import.meta.url));
+export const appFile = (repositoryPath) => path.join(APP_ROOT, repositoryPath);
+export const entryPoint = (source) => pathToFileURL(path.join(APP_ROOT, ${JSON.stringify(SERVER_DIR)}, path.basename(source, '.ts') + '.mjs'));
+`;
+/** CommonJS packages bundled into ES modules still call `require` for Node's own modules. */
+const REQUIRE_BANNER = "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);";
 
-/** Every local source file the entry points reach through relative or `#shared/` imports, repository-relative. */
-export function serverSources(entries: readonly string[] = ENTRIES, root = ROOT): string[] {
-  const seen = new Set<string>();
-  const queue = [...entries];
-  while (queue.length > 0) {
-    const file = queue.pop()!;
-    if (seen.has(file)) continue;
-    seen.add(file);
-    const text = readFileSync(path.join(root, file), 'utf8');
-    for (const match of text.matchAll(IMPORT)) {
-      const specifier = match[1] ?? match[2]!;
-      const target = specifier.startsWith('#shared/')
-        ? SHARED + specifier.slice('#shared/'.length)
-        : path.posix.normalize(path.posix.join(path.posix.dirname(file), specifier));
-      if (/\.(ts|tsx|js|mjs|json)$/.test(target) && existsSync(path.join(root, target))) queue.push(target);
-    }
-  }
-  return [...seen].sort();
+const appFilesPlugin: Plugin = {
+  name: 'bundled-app-files',
+  setup(b) {
+    b.onLoad({ filter: /functions[\\/]platform[\\/]app-files\.ts$/ }, () => ({ contents: BUNDLED_APP_FILES, loader: 'js' }));
+  },
+};
+
+/** The server's entry points bundled into `outdir`, code-split so each lazy adapter stays its own chunk. */
+export async function bundleServer(outdir: string, root = ROOT): Promise<void> {
+  await build({
+    entryPoints: ENTRIES.map((entry) => path.join(root, entry)),
+    absWorkingDir: root,
+    outdir,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node22',
+    splitting: true,
+    entryNames: '[name]',
+    chunkNames: '[name]-[hash]',
+    outExtension: { '.js': '.mjs' },
+    external: EXTERNAL,
+    banner: { js: REQUIRE_BANNER },
+    // Stack traces name the bundled files; NODE_OPTIONS=--enable-source-maps maps them to the sources.
+    sourcemap: 'linked',
+    plugins: [appFilesPlugin],
+    logLevel: 'warning',
+  });
 }
 
 /**
- * Every file under node_modules that the server's sources and the site's server build (`dist`) can
- * load, statically or through a dynamic import with a literal name (the Stripe, OpenAI, S3, mail and
- * database adapters picked at start). The sources are TypeScript: nft reads them with their types
- * stripped, as Node runs them.
+ * Every file under node_modules that the bundled server (`server`, its packages left outside it) and
+ * the site's server build (`dist`) can load, statically or through a dynamic import with a literal name.
+ * Both folders must be inside `root`, so their imports resolve to its node_modules.
  */
-export async function tracedDependencies(dist: string, root = ROOT): Promise<string[]> {
-  const siteServer = readdirSync(path.join(dist, 'server'), { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile() && entry.name.endsWith('.mjs'))
-    .map((entry) => path.join(entry.parentPath, entry.name));
-  const { fileList } = await nodeFileTrace([...serverSources(ENTRIES, root).map((file) => path.join(root, file)), ...siteServer], {
-    base: root,
-    processCwd: root,
-    readFile: async (file) => {
-      const bytes = await readFile(file).catch(() => null);
-      return bytes && file.endsWith('.ts') ? stripTypeScriptTypes(bytes.toString('utf8')) : bytes;
-    },
-  });
+export async function tracedDependencies(server: string, dist: string, root = ROOT): Promise<string[]> {
+  const modules = (dir: string) =>
+    readdirSync(dir, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile() && entry.name.endsWith('.mjs'))
+      .map((entry) => path.join(entry.parentPath, entry.name));
+  const { fileList } = await nodeFileTrace([...modules(server), ...modules(path.join(dist, 'server'))], { base: root, processCwd: root });
   return [...fileList].filter((file) => file.startsWith('node_modules/')).sort();
 }
 
@@ -81,15 +103,23 @@ async function main() {
   // The build's imports are traced from where it is, so they must resolve to this project's node_modules.
   if (path.relative(ROOT, dist).startsWith('..')) throw new Error(`The site build must be inside ${ROOT} (it is in ${dist}).`);
 
+  const problems = await gitBodyProblems(path.join(ROOT, 'content'));
+  if (problems.length > 0) throw new Error(`Bodies in content/ that cannot be rendered:\n${problems.join('\n')}`);
+
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
   const copy = (from: string, to = from) => cpSync(path.join(ROOT, from), path.join(out, to), { recursive: true });
-  for (const file of serverSources()) copy(file);
+  // Bundled inside the project first, so the tracer resolves the packages left outside to its node_modules.
+  const staging = path.join(ROOT, '.tmp', 'bundle-server');
+  rmSync(staging, { recursive: true, force: true });
+  await bundleServer(staging);
+  cpSync(staging, path.join(out, SERVER_DIR), { recursive: true });
   copy('functions/platform/db/migrations');
   copy('content');
   rmSync(path.join(out, 'content', 'files', 'uploads'), { recursive: true, force: true });
   cpSync(dist, path.join(out, 'dist'), { recursive: true, filter: (src) => path.basename(src) !== '.build-stamp' });
-  for (const file of await tracedDependencies(dist)) copy(file);
+  for (const file of await tracedDependencies(staging, dist)) copy(file);
+  rmSync(staging, { recursive: true, force: true });
 
   const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as Record<string, unknown>;
   const bundled = {
@@ -99,8 +129,6 @@ async function main() {
     type: 'module',
     description: `${String(manifest.description)} (production bundle)`,
     engines: manifest.engines,
-    // The `#shared/…` aliases the server's sources import by.
-    imports: manifest.imports,
     scripts: { start: BUNDLE_COMMANDS.web.join(' '), worker: BUNDLE_COMMANDS.worker.join(' ') },
   };
   writeFileSync(path.join(out, 'package.json'), `${JSON.stringify(bundled, null, 2)}\n`);
@@ -109,9 +137,9 @@ async function main() {
 }
 
 /**
- * A PGlite cluster as initdb leaves it with the bundle's migrations applied, made in place with the
- * bundle's own PGlite and drizzle: a fresh DATA_DIR is a copy of it instead of initdb and every
- * migration (functions/platform/db/client.ts, PGLITE_TEMPLATE).
+ * A PGlite cluster as initdb leaves it with the bundle's migrations applied, made with the PGlite
+ * and drizzle the bundle holds (the project's, whose files were traced or bundled): a fresh DATA_DIR
+ * is a copy of it instead of initdb and every migration (functions/platform/db/client.ts, PGLITE_TEMPLATE).
  */
 function makePgliteTemplate(out: string): void {
   const target = path.join(out, path.relative(ROOT, PGLITE_TEMPLATE));
@@ -119,9 +147,9 @@ function makePgliteTemplate(out: string): void {
 import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
 const db = await PGlite.create(${JSON.stringify(target)});
-await migrate(drizzle({ client: db }), { migrationsFolder: 'functions/platform/db/migrations' });
+await migrate(drizzle({ client: db }), { migrationsFolder: ${JSON.stringify(path.join(out, 'functions/platform/db/migrations'))} });
 await db.close();`;
-  execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: out, stdio: 'inherit' });
+  execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, stdio: 'inherit' });
 }
 
 if (import.meta.main) await main();

@@ -36,6 +36,7 @@ export function createAuthService(deps: AuthServiceDeps) {
     signInWithPassword: passwords.signInWithPassword,
     refresh: sessions.refresh,
     createConfirmedUser: accounts.createConfirmedUser,
+    createConfirmedUsers: accounts.createConfirmedUsers,
     sessionIsLive: sessions.sessionIsLive,
     account: accounts.account,
     deleteUser: accounts.deleteUser,

@@ -11,6 +11,7 @@
  * again (429). The clock of a text starts when the renderer takes it, not while it waits.
  */
 import { Worker } from 'node:worker_threads';
+import { entryPoint } from '../platform/app-files.ts';
 import { AppError } from '../platform/errors.ts';
 import { BodyRenderError, type BodyFormat } from './render.ts';
 import type { RenderAnswer, RenderProfile, RenderRequest } from './render-worker.ts';
@@ -37,7 +38,7 @@ interface RendererWords {
   name: string;
 }
 
-const WORKER = new URL('./render-worker.ts', import.meta.url);
+const WORKER = entryPoint('functions/content/render-worker.ts');
 
 interface Task {
   request: RenderRequest;

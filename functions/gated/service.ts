@@ -35,7 +35,6 @@ export interface ArticleBody {
 }
 
 /** Start-up renders every body as staff would read it: priced items sold only to buyers included. */
-const WARMER: Viewer = { accessLevel: 'premium', role: 'admin' };
 
 interface RenderedArticle {
   accessLevel: AccessLevel;
@@ -226,31 +225,6 @@ export function createGatedContent({ content, files, render }: GatedContentDeps)
       if (!found) throw notFound('course');
       await assertItemAccess(viewer, found.item, 'course');
       return found.item;
-    },
-
-    /**
-     * Renders every article body and lesson from git once, so a body that cannot render (an MDX
-     * import, a syntax error) stops start-up naming the item instead of failing a reader later.
-     */
-    async warm(): Promise<void> {
-      for (const item of await content.list('blog')) {
-        if (item.source !== 'mdx') continue;
-        try {
-          await article(WARMER, item.slug);
-        } catch (err) {
-          throw new Error(`The body of content/blog "${item.slug}" cannot be rendered: ${(err as Error).message}`);
-        }
-      }
-      for (const item of await content.list('course')) {
-        if (item.source !== 'mdx') continue;
-        for (const lesson of item.sections.flatMap((s) => s.lessons)) {
-          try {
-            await lessonHtml(await lessonEntry(WARMER, item.slug, lesson.id));
-          } catch (err) {
-            throw new Error(`Lesson "${lesson.id}" of content/courses "${item.slug}" cannot be rendered: ${(err as Error).message}`);
-          }
-        }
-      }
     },
 
     /** Drops rendered bodies (content changed here or on another instance). */

@@ -14,6 +14,7 @@ import { cpSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import path from 'node:path';
 import { createTestDatabase, freePort, startPostgres } from '../../tests/support/postgres.ts';
+import { BUNDLE_COMMANDS } from '../bundle.ts';
 
 const STARTS = 5;
 const IDLE_MS = 3_000;
@@ -61,7 +62,7 @@ async function coldStart(bundle: string, scratch: string, env: Record<string, st
   cpSync(bundle, folder, { recursive: true });
   const port = await freePort();
   const started = performance.now();
-  const child = spawn(process.execPath, ['functions/server.ts'], {
+  const child = spawn(process.execPath, BUNDLE_COMMANDS.web.slice(1), {
     cwd: folder,
     env: { PATH: process.env.PATH, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
     stdio: 'ignore',

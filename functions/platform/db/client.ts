@@ -7,8 +7,8 @@
  * JavaScript is never loaded on Postgres, nor `pg` on PGlite.
  * Its `transaction` runs the caller's commit hook, when one is set (commit-hooks.ts).
  */
-import { fileURLToPath } from 'node:url';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { appFile } from '../app-files.ts';
 import type { ServerSettings } from '../config/server.ts';
 import type { Logger } from '../logger.ts';
 
@@ -34,14 +34,14 @@ export class DatabaseUnavailableError extends Error {
   }
 }
 
-export const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations', import.meta.url));
+export const MIGRATIONS_DIR = appFile('functions/platform/db/migrations');
 /**
  * A PGlite cluster as initdb leaves it with every migration applied, a folder made by `npm run
  * bundle` with the bundle's own PGlite and migrations (absent in a checkout). A fresh DATA_DIR is a
  * copy of it: no initdb, no migration left to run, and nothing unpacked inside PGlite (its unpacking
  * took a second and left 100 MiB in the process).
  */
-export const PGLITE_TEMPLATE = fileURLToPath(new URL('./pglite-template', import.meta.url));
+export const PGLITE_TEMPLATE = appFile('functions/platform/db/pglite-template');
 
 export interface OpenOptions {
   /** Apply pending migrations (default). Read-only users such as the build pass false. */
