@@ -66,7 +66,7 @@ import { seedDemoCommunity } from './community/demo.ts';
 import { seedDemoNewsletter } from './newsletter/demo.ts';
 import { createCommunityService } from './community/service.ts';
 import { createMemberRenderer, createStaffRenderer, type BodyRendererOptions } from './content/body-renderer.ts';
-import type { RenderBody } from './content/render.ts';
+import type { RenderBody } from './content/body.ts';
 import { createCommunityPageReader } from './community/pages.ts';
 import { COMMUNITY_CHANNEL, createCommunityStore } from './community/store.ts';
 import { createCategoryAdmin } from './community/moderation/categories.ts';
@@ -384,7 +384,14 @@ export async function createServices(config: Config, logger: Logger, options: Se
           const seeded = DEMO_ACCOUNTS.map((account, i) => ({ ...account, id: ids[i]! }));
           for (const account of seeded) await users.assign(account.id, account.role, account.accessLevel);
           // The community's demo categories and threads, written by those accounts, and two past newsletter issues.
-          await seedDemoCommunity(db.db, seeded);
+          // Rendered on a members' renderer thread of their own, let go once seeded: the server's
+          // thread never loads the rendering pipeline, and no thread stays for a seed done once.
+          const seedRenderer = createMemberRenderer();
+          try {
+            await seedDemoCommunity(db.db, seeded, (markdown) => seedRenderer.render(markdown));
+          } finally {
+            await seedRenderer.close();
+          }
           await seedDemoNewsletter(db.db, seeded.find((account) => account.role === 'admin')!.id);
         }
         if (config.email.worker) await mail.worker.start();

@@ -7,7 +7,6 @@
  * and a category staff deleted or renamed is never put back with its threads twice.
  */
 import type { AccessLevel, Role } from '#shared/access.ts';
-import { renderMemberPost } from '../content/render.ts';
 import type { Db } from '../platform/db/client.ts';
 import { createCommunityStore } from './store.ts';
 import type { CategoryRow } from './tables.ts';
@@ -134,7 +133,12 @@ export interface DemoAccount {
  * Seeds the demo community, written by the demo accounts (a member of each level, an editor, an
  * admin). Categories that exist already are left alone, with their threads.
  */
-export async function seedDemoCommunity(db: Db, accounts: DemoAccount[], now = new Date()): Promise<void> {
+export async function seedDemoCommunity(
+  db: Db,
+  accounts: DemoAccount[],
+  renderPost: (markdown: string) => Promise<string>,
+  now = new Date(),
+): Promise<void> {
   const authors = new Map(accounts.map((a) => [a.role === 'member' ? a.accessLevel : a.role, a.id]));
   const authorOf = (who: Who) => {
     const id = authors.get(who);
@@ -152,12 +156,14 @@ export async function seedDemoCommunity(db: Db, accounts: DemoAccount[], now = n
           categoryId: category.id,
           title: thread.title,
           pinned: thread.pinned ?? false,
-          posts: [thread, ...thread.replies].map((post, i) => ({
-            authorId: authorOf(post.by),
-            body: post.body,
-            html: renderMemberPost(post.body),
-            createdAt: new Date(startedAt + i * 5 * HOUR_MS),
-          })),
+          posts: await Promise.all(
+            [thread, ...thread.replies].map(async (post, i) => ({
+              authorId: authorOf(post.by),
+              body: post.body,
+              html: await renderPost(post.body),
+              createdAt: new Date(startedAt + i * 5 * HOUR_MS),
+            })),
+          ),
         });
       }
     }

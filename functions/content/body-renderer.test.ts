@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { AppError } from '../platform/errors.ts';
 import { createMemberRenderer, createStaffRenderer, type BodyRenderer } from './body-renderer.ts';
-import { BodyRenderError } from './render.ts';
+import { BodyRenderError } from './body.ts';
 
 /** Emphasis the schema's count misses (inside an HTML comment block it takes for code): seconds to parse. */
 const SLOW = `<!--\n\n\`\`\`\n\n-->\n${'*a '.repeat(3000)}x${' a*'.repeat(3000)}\n\`\`\`\n`;

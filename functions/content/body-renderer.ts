@@ -13,7 +13,7 @@
 import { Worker } from 'node:worker_threads';
 import { entryPoint } from '../platform/app-files.ts';
 import { AppError } from '../platform/errors.ts';
-import { BodyRenderError, type BodyFormat } from './render.ts';
+import { BodyRenderError, type BodyFormat } from './body.ts';
 import type { RenderAnswer, RenderProfile, RenderRequest } from './render-worker.ts';
 
 export interface BodyRendererOptions {

@@ -9,7 +9,7 @@ import { listOrderChangesAt, toPublicItem, type ContentType, type PublicItemOf }
 import type { PublicContentReader } from '#shared/content/reader.ts';
 import { createAnswer, type CachedAnswer } from '../platform/http/respond.ts';
 import { createPublicProjection } from './public.ts';
-import type { RenderBody } from './render.ts';
+import type { RenderBody } from './body.ts';
 import type { ContentService } from './service.ts';
 
 const MAX_DETAIL_ENTRIES = 5000;

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { gitBodyProblems } from './git-bodies.ts';
-import { renderBody, type BodyFormat } from './render.ts';
+import { renderBody } from './render.ts';
+import type { BodyFormat } from './body.ts';
 
 const CONTENT = path.resolve(import.meta.dirname, '../../content');
 

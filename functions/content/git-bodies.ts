@@ -6,7 +6,8 @@
  * thread and the Markdown pipeline before its first page, for files that cannot change once bundled.
  */
 import { createMdxSource } from './mdx-source.ts';
-import { renderBody, splitPreview } from './render.ts';
+import { renderBody } from './render.ts';
+import { splitPreview } from './body.ts';
 
 /** What cannot be rendered among the bodies under `contentDir`, one line per item (none: an empty list). */
 export async function gitBodyProblems(contentDir: string, render: typeof renderBody = renderBody): Promise<string[]> {

@@ -6,7 +6,7 @@
  * `render` (the server's staff renderer's thread: an item's first render never holds the server's).
  */
 import { toPublicItem, type ContentItem, type PublicItemOf } from '#shared/content/registry.ts';
-import { splitPreview, type RenderBody } from './render.ts';
+import { splitPreview, type RenderBody } from './body.ts';
 
 const MAX_RENDERED = 2000;
 

@@ -5,7 +5,8 @@
  * parses Markdown or MDX.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { BodyRenderError, renderBody, renderMemberPost, type BodyFormat } from './render.ts';
+import { renderBody, renderMemberPost } from './render.ts';
+import { BodyRenderError, type BodyFormat } from './body.ts';
 
 /** What the thread renders: members' posts, or staff bodies with images from these origins. */
 export type RenderProfile = { kind: 'member' } | { kind: 'staff'; imageOrigins: readonly string[] };

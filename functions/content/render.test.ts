@@ -2,7 +2,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { splitFrontmatter } from './mdx-source.ts';
-import { BodyRenderError, MAX_BODY_HTML, renderBody, renderMemberPost, sanitizeBody, splitPreview } from './render.ts';
+import { MAX_BODY_HTML, renderBody, renderMemberPost, sanitizeBody } from './render.ts';
+import { BodyRenderError, splitPreview } from './body.ts';
 
 describe('splitPreview', () => {
   it.each([

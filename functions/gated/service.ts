@@ -19,7 +19,7 @@ import { AppError } from '../platform/errors.ts';
 import { createAnswer, type CachedAnswer } from '../platform/http/respond.ts';
 import type { FileService, SignedLink } from '../files/service.ts';
 import { remember } from '../content/cache.ts';
-import { splitPreview, type RenderBody } from '../content/render.ts';
+import { splitPreview, type RenderBody } from '../content/body.ts';
 import type { ContentService } from '../content/service.ts';
 
 /** Lesson media links live long enough to watch a video; download links only long enough to start one. */

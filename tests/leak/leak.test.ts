@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { splitPreview } from '../../functions/content/render.ts';
+import { splitPreview } from '../../functions/content/body.ts';
 import { CONTENT_TYPE_INFO, CONTENT_TYPES, type ContentItem, type PublicItem } from '#shared/content/registry.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 

@@ -6,7 +6,7 @@
  */
 import type { Viewer } from '#shared/access.ts';
 import type { ArchivedIssue, ArchivedIssuePage, NewsletterArchiveReader } from '#shared/newsletter.ts';
-import { splitPreview, type RenderBody } from '../../content/render.ts';
+import { splitPreview, type RenderBody } from '../../content/body.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { assertAccess } from '../../gated/service.ts';

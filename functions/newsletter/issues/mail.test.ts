@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ACCESS_LEVELS, type AccessLevel } from '#shared/access.ts';
 import { SITE } from '#shared/site.ts';
-import { BodyRenderError, renderHere } from '../../content/render.ts';
+import { renderHere } from '../../content/render.ts';
+import { BodyRenderError } from '../../content/body.ts';
 import { assertRenders, copyTemplate, cutIssue, fillCopy, type CopyLevel, type IssueText } from './mail.ts';
 
 const SITE_URL = 'https://www.beacongrowth.co';

@@ -10,7 +10,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { accessLabel, checkAccess, type AccessLevel } from '#shared/access.ts';
-import { splitPreview, type RenderBody } from '../../content/render.ts';
+import { splitPreview, type RenderBody } from '../../content/body.ts';
 import type { IssueCallToAction } from '../../email/templates/newsletter-mail.ts';
 import { renderEmail } from '../../email/templates/index.ts';
 import type { RenderedEmail } from '../../email/templates/rendered.ts';

@@ -19,7 +19,7 @@
 import type { Db, DbOrTx } from '../../platform/db/client.ts';
 import type { EmailService, MailTally } from '../../email/service.ts';
 import type { Logger } from '../../platform/logger.ts';
-import type { RenderBody } from '../../content/render.ts';
+import type { RenderBody } from '../../content/body.ts';
 import type { Tokens } from '../../platform/tokens.ts';
 import type { IssueRow } from '../tables.ts';
 import { resolveAudience } from './audience.ts';

@@ -16,7 +16,7 @@ import type { EmailService } from '../../email/service.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { ContentService } from '../../content/service.ts';
 import { slugify } from '../../content/rows.ts';
-import type { RenderBody } from '../../content/render.ts';
+import type { RenderBody } from '../../content/body.ts';
 import type { Tokens } from '../../platform/tokens.ts';
 import type { Viewer } from '../../users/service.ts';
 import type { IssueRow, IssueStatus } from '../tables.ts';
