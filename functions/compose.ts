@@ -384,14 +384,10 @@ export async function createServices(config: Config, logger: Logger, options: Se
           const seeded = DEMO_ACCOUNTS.map((account, i) => ({ ...account, id: ids[i]! }));
           for (const account of seeded) await users.assign(account.id, account.role, account.accessLevel);
           // The community's demo categories and threads, written by those accounts, and two past newsletter issues.
-          // Rendered on a members' renderer thread of their own, let go once seeded: the server's
-          // thread never loads the rendering pipeline, and no thread stays for a seed done once.
-          const seedRenderer = createMemberRenderer();
-          try {
-            await seedDemoCommunity(db.db, seeded, (markdown) => seedRenderer.render(markdown));
-          } finally {
-            await seedRenderer.close();
-          }
+          // Rendered here, the pipeline loaded only by a start that seeds: a renderer thread's start
+          // cost a first start more (a second) than the import, and its memory stayed after it ended.
+          const renderPost = async (markdown: string) => (await import('./content/render.ts')).renderMemberPost(markdown);
+          await seedDemoCommunity(db.db, seeded, renderPost);
           await seedDemoNewsletter(db.db, seeded.find((account) => account.role === 'admin')!.id);
         }
         if (config.email.worker) await mail.worker.start();
