@@ -73,7 +73,11 @@ export async function bundleServer(outdir: string, root = ROOT): Promise<void> {
     outExtension: { '.js': '.mjs' },
     external: EXTERNAL,
     banner: { js: REQUIRE_BANNER },
-    // Stack traces name the bundled files; NODE_OPTIONS=--enable-source-maps maps them to the sources.
+    // Whitespace and syntax only, names kept: the sources' text is held in memory as long as the
+    // server runs. Stack traces name the bundled files and functions; NODE_OPTIONS=--enable-source-maps
+    // maps them to the sources.
+    minifyWhitespace: true,
+    minifySyntax: true,
     sourcemap: 'linked',
     plugins: [appFilesPlugin],
     logLevel: 'warning',
