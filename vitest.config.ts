@@ -10,6 +10,9 @@ export default defineConfig({
           // Route security tables need a database: they run with the integration suites.
           exclude: ['**/*.security.test.ts', '**/node_modules/**'],
           environment: 'node',
+          // Vitest's default is one worker fewer than the cores: on CI's two, one. Both cores: the unit
+          // tests are independent and their waits (worker threads, timers) leave the other core room.
+          maxWorkers: 2,
         },
       },
       {
