@@ -1,7 +1,10 @@
 import { defineConfig } from 'vitest/config';
+import { SlowestFirst } from './tests/support/sequencer.ts';
 
 export default defineConfig({
   test: {
+    // The slowest integration files start first (tests/support/sequencer.ts).
+    sequence: { sequencer: SlowestFirst },
     projects: [
       {
         test: {
