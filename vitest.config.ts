@@ -1,7 +1,10 @@
 import { defineConfig } from 'vitest/config';
+import { SlowestFirst } from './tests/support/sequencer.ts';
 
 export default defineConfig({
   test: {
+    // The slowest integration files start first (tests/support/sequencer.ts).
+    sequence: { sequencer: SlowestFirst },
     projects: [
       {
         test: {
@@ -10,6 +13,9 @@ export default defineConfig({
           // Route security tables need a database: they run with the integration suites.
           exclude: ['**/*.security.test.ts', '**/node_modules/**'],
           environment: 'node',
+          // Vitest's default is one worker fewer than the cores: on CI's two, one. Both cores: the unit
+          // tests are independent and their waits (worker threads, timers) leave the other core room.
+          maxWorkers: 2,
         },
       },
       {

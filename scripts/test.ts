@@ -1,63 +1,79 @@
 /**
- * `npm test`: every suite CI runs, in order, stopping at the first failure:
- * type check and lint with format check (at once, one core each), unit tests, then (with one Postgres server and one site build shared by all of them)
- * integration and leak tests against PGlite and Postgres, the scale-out test (three instances behind nginx) and the
- * browser tests in Chromium. Installs Debian's chromium and nginx first when missing and we are allowed to (root).
+ * `npm test`: every suite CI runs, stopping at the first failure. On CI's two cores the static checks
+ * run in two lanes at once (ESLint in one; the type check, then the format check in the other), then
+ * the unit tests while the test environment is made beside them (one Postgres server and one site
+ * build, shared by every later suite), then the integration and leak tests against PGlite and
+ * Postgres, the scale-out test (three instances behind nginx) and the browser tests in Chromium.
+ * Installs Debian's chromium and nginx first when missing and we are allowed to (root).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { CHROMIUM_PATH } from '../tests/support/chromium.ts';
 import { ensureNginx } from '../tests/support/nginx.ts';
-import { exportEnvironment, prepareTestEnvironment } from '../tests/support/site.ts';
+import { exportEnvironment, prepareTestEnvironment, type TestEnvironment } from '../tests/support/site.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 process.env.ASTRO_TELEMETRY_DISABLED = '1';
 
-/** Runs one suite; returns its exit status (0 when it passed). */
-function run(title: string, cmd: string, args: string[]): number {
+/** A suite: its title and the command that runs it. */
+type Suite = [title: string, cmd: string, args: string[]];
+
+const seconds = (since: number) => ((Date.now() - since) / 1000).toFixed(1);
+
+function report(title: string, status: number, started: number): void {
+  if (status !== 0) console.error(`\n✖ ${title} failed after ${seconds(started)}s`);
+  else console.log(`✔ ${title} (${seconds(started)}s)`);
+}
+
+/** Runs one suite with its output shown as it comes; resolves to its exit status (0 when it passed). */
+function run([title, cmd, args]: Suite): Promise<number> {
   const started = Date.now();
   console.log(`\n━━ ${title} ━━ ${cmd} ${args.join(' ')}`);
-  const result = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: process.env });
-  const seconds = ((Date.now() - started) / 1000).toFixed(1);
-  const status = result.status ?? 1;
-  if (status !== 0) console.error(`\n✖ ${title} failed after ${seconds}s`);
-  else console.log(`✔ ${title} (${seconds}s)`);
-  return status;
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: root, stdio: 'inherit', env: process.env });
+    child.on('close', (code) => {
+      report(title, code ?? 1, started);
+      resolve(code ?? 1);
+    });
+  });
+}
+
+/** Runs one suite with its output held and printed whole when it ends (it shares the terminal). */
+function runHeld([title, cmd, args]: Suite): Promise<number> {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: root, env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const chunks: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => chunks.push(chunk));
+    child.on('close', (code) => {
+      const output = Buffer.concat(chunks).toString().trimEnd();
+      if (output) console.log(`\n── ${title} ──\n${output}`);
+      report(title, code ?? 1, started);
+      resolve(code ?? 1);
+    });
+  });
 }
 
 /**
- * Runs independent suites at once (one per core), each one's output held and printed whole when it ends;
- * returns the first failing status, 0 when all passed.
+ * Runs lanes at once, each lane's suites one after another (a lane stops at its first failure);
+ * resolves to the first failing status, 0 when all passed.
  */
-async function runTogether(suites: [title: string, cmd: string, args: string[]][]): Promise<number> {
+async function runLanes(lanes: Suite[][]): Promise<number> {
   const started = Date.now();
-  console.log(`\n━━ ${suites.map(([title]) => title).join(' ‖ ')} ━━ (at once)`);
-  const results = await Promise.all(
-    suites.map(
-      ([title, cmd, args]) =>
-        new Promise<{ title: string; status: number; output: string; seconds: string }>((resolve) => {
-          const child = spawn(cmd, args, { cwd: root, env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
-          const chunks: Buffer[] = [];
-          child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
-          child.stderr.on('data', (chunk: Buffer) => chunks.push(chunk));
-          child.on('close', (code) =>
-            resolve({
-              title,
-              status: code ?? 1,
-              output: Buffer.concat(chunks).toString(),
-              seconds: ((Date.now() - started) / 1000).toFixed(1),
-            }),
-          );
-        }),
-    ),
+  console.log(`\n━━ ${lanes.map((lane) => lane.map(([title]) => title).join(' → ')).join(' ‖ ')} ━━ (at once)`);
+  const statuses = await Promise.all(
+    lanes.map(async (lane) => {
+      for (const suite of lane) {
+        const status = await runHeld(suite);
+        if (status !== 0) return status;
+      }
+      return 0;
+    }),
   );
-  for (const { title, status, output, seconds } of results) {
-    if (output.trim()) console.log(`\n── ${title} ──\n${output.trimEnd()}`);
-    if (status !== 0) console.error(`\n✖ ${title} failed after ${seconds}s`);
-    else console.log(`✔ ${title} (${seconds}s)`);
-  }
-  return results.find((r) => r.status !== 0)?.status ?? 0;
+  console.log(`(static checks: ${seconds(started)}s)`);
+  return statuses.find((status) => status !== 0) ?? 0;
 }
 
 const must = (status: number) => status === 0 || process.exit(status);
@@ -68,32 +84,54 @@ function ensureChromium(): void {
     console.error('Chromium is missing: install Debian\'s "chromium" package (apt-get install chromium).');
     process.exit(1);
   }
-  must(
-    run('Install chromium', 'sh', [
-      '-c',
-      'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium',
-    ]),
+  const install = spawnSync(
+    'sh',
+    ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium'],
+    { cwd: root, stdio: 'inherit' },
   );
+  must(install.status ?? 1);
 }
 
 const only = process.argv[2];
-// The type check and the lint are independent and mostly single-threaded: one core each.
+// ESLint (about 100 s of one core and a bit) against the type check and then the format check
+// (about 90 s and 30 s): two lanes of about the same length.
 must(
-  await runTogether([
-    ['Type check', 'npm', ['run', '--silent', 'check']],
-    ['Lint and format', 'npm', ['run', '--silent', 'lint']],
+  await runLanes([
+    [['Lint (ESLint)', 'npm', ['run', '--silent', 'lint:code']]],
+    [
+      ['Type check', 'npm', ['run', '--silent', 'check']],
+      ['Format check (Prettier)', 'npm', ['run', '--silent', 'lint:format']],
+    ],
   ]),
 );
-must(run('Unit tests', 'npx', ['vitest', 'run', '--project', 'unit']));
-if (only === 'unit') process.exit(0);
+const unitTests: Suite = ['Unit tests', 'npx', ['vitest', 'run', '--project', 'unit']];
+if (only === 'unit') process.exit(await run(unitTests));
 
 ensureChromium();
 ensureNginx();
-console.log('\n━━ Test environment ━━ Postgres server, seeded site database, site build');
-const env = await prepareTestEnvironment();
+// The environment (Postgres, the seeded site database, the site build) is made while the unit tests
+// run: they need none of it, and the build's waits fill gaps the unit workers leave.
+console.log('\n━━ Test environment ━━ Postgres server, seeded site database, site build (beside the unit tests)');
+const envStarted = Date.now();
+const preparing = prepareTestEnvironment().then(
+  (env) => {
+    console.log(`✔ Test environment (${seconds(envStarted)}s)`);
+    return env;
+  },
+  (err: unknown) => {
+    console.error(`\n✖ Test environment failed after ${seconds(envStarted)}s\n`, err);
+    return undefined;
+  },
+);
+const unitStatus = await run(unitTests);
+const env: TestEnvironment | undefined = await preparing;
+if (unitStatus !== 0 || !env) {
+  await env?.stop();
+  process.exit(unitStatus || 1);
+}
 exportEnvironment(env);
-let status = run('Integration and leak tests (PGlite and Postgres)', 'npx', ['vitest', 'run', '--project', 'integration']);
-if (status === 0) status = run('Scale-out (three instances behind nginx)', 'npx', ['vitest', 'run', '--project', 'scale']);
-if (status === 0) status = run('Browser tests (Chromium)', 'npx', ['playwright', 'test']);
+let status = await run(['Integration and leak tests (PGlite and Postgres)', 'npx', ['vitest', 'run', '--project', 'integration']]);
+if (status === 0) status = await run(['Scale-out (three instances behind nginx)', 'npx', ['vitest', 'run', '--project', 'scale']]);
+if (status === 0) status = await run(['Browser tests (Chromium)', 'npx', ['playwright', 'test']]);
 await env.stop();
 process.exit(status);

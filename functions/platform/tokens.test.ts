@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createTokens } from './tokens.ts';
 
 const tokens = createTokens(new TextEncoder().encode('k'.repeat(48)));
@@ -42,8 +42,14 @@ describe('signed tokens', () => {
 
   it('reports an expired token as expired', async () => {
     const token = await tokens.sign('download', { key: 'a' }, 1);
-    await new Promise((r) => setTimeout(r, 1100));
-    expect(await tokens.verify('download', token)).toEqual({ ok: false, reason: 'expired' });
+    // The clock moved past the one-second lifetime instead of a real wait.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(Date.now() + 1100);
+      expect(await tokens.verify('download', token)).toEqual({ ok: false, reason: 'expired' });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('makes tokens without expiry when no lifetime is given', async () => {

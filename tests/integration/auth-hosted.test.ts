@@ -11,7 +11,7 @@ import { CONTENT_DIR } from '../support/app.ts';
 import type { Api, Answer } from '../support/answers.ts';
 import { quietLogger } from '../support/fixtures.ts';
 import { freePort } from '../support/postgres.ts';
-import { tempDir } from '../support/temp.ts';
+import { migratedDataDir } from '../support/databases.ts';
 
 describe('hosted auth mode', () => {
   let provider: RunningServer;
@@ -32,7 +32,7 @@ describe('hosted auth mode', () => {
         ...common,
         PORT: String(port),
         SITE_URL: `http://127.0.0.1:${port}`,
-        DATA_DIR: await tempDir('auth-provider'),
+        DATA_DIR: await migratedDataDir('auth-provider'),
         AUTH_AUTOCONFIRM: 'true',
       }),
       quietLogger(),
@@ -42,7 +42,7 @@ describe('hosted auth mode', () => {
       loadConfig({
         ...common,
         PORT: '0',
-        DATA_DIR: await tempDir('auth-product'),
+        DATA_DIR: await migratedDataDir('auth-product'),
         SUPABASE_URL: provider.url,
         SUPABASE_ANON_KEY: 'public-anon-key',
       }),

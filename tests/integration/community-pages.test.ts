@@ -12,7 +12,7 @@ import { startServer, type RunningServer } from '../../functions/main.ts';
 import { DEMO_PASSWORD } from '../../functions/users/demo.ts';
 import type { ThreadListPage, ThreadPage } from '../../src/components/community/community-api.ts';
 import { quietLogger } from '../support/fixtures.ts';
-import { tempDir } from '../support/temp.ts';
+import { migratedDataDir } from '../support/databases.ts';
 
 let server: RunningServer;
 let base: string;
@@ -64,7 +64,7 @@ async function secretsOf(id: string): Promise<string[]> {
 beforeAll(async () => {
   const config = loadConfig({
     PORT: '0',
-    DATA_DIR: await tempDir('community-pages'),
+    DATA_DIR: await migratedDataDir('community-pages'),
     DIST_DIR: inject('testEnv').distDir,
     LOG_LEVEL: 'silent',
     EMAIL_WORKER: 'false',

@@ -13,7 +13,7 @@ import { startServer, type RunningServer } from '../../functions/main.ts';
 import { DEMO_PASSWORD } from '../../functions/users/demo.ts';
 import type { SessionAnswer } from '../support/answers.ts';
 import { quietLogger } from '../support/fixtures.ts';
-import { tempDir } from '../support/temp.ts';
+import { migratedDataDir } from '../support/databases.ts';
 import { multipart, pngOfSize, type Part } from '../support/uploads.ts';
 
 const HEADERS_MS = 300;
@@ -47,7 +47,7 @@ describe('connection limits', () => {
   beforeAll(async () => {
     const config = loadConfig({
       PORT: '0',
-      DATA_DIR: await tempDir('connections'),
+      DATA_DIR: await migratedDataDir('connections'),
       LOG_LEVEL: 'silent',
       EMAIL_WORKER: 'false',
       HTTP_HEADERS_TIMEOUT_MS: String(HEADERS_MS),

@@ -15,7 +15,7 @@ import { createTokens } from '../../functions/platform/tokens.ts';
 import { loadSigningSecret } from '../../functions/platform/secrets/service.ts';
 import { createSecretStore } from '../../functions/platform/secrets/store.ts';
 import { CONTENT_DIR } from '../support/app.ts';
-import { DATABASE_KINDS, pgAdminUrl } from '../support/databases.ts';
+import { DATABASE_KINDS, migratedDataDir, pgAdminUrl } from '../support/databases.ts';
 import { quietLogger } from '../support/fixtures.ts';
 import { createTestDatabase } from '../support/postgres.ts';
 import { tempDir } from '../support/temp.ts';
@@ -30,7 +30,7 @@ describe.each(DATABASE_KINDS)('newsletter on %s', (kind) => {
   beforeAll(async () => {
     const env: Record<string, string> = {
       PORT: '0',
-      DATA_DIR: await tempDir('newsletter'),
+      DATA_DIR: kind === 'pglite' ? await migratedDataDir('newsletter') : await tempDir('newsletter'),
       DIST_DIR: inject('testEnv').distDir,
       CONTENT_DIR,
       LOG_LEVEL: 'silent',

@@ -16,7 +16,7 @@ import { loadConfig } from '../../functions/config.ts';
 import { startServer, type RunningServer } from '../../functions/main.ts';
 import { htmlWeight, kb, pageWeight, type PageWeight } from '../../scripts/bench/page-weight.ts';
 import { quietLogger } from '../support/fixtures.ts';
-import { tempDir } from '../support/temp.ts';
+import { migratedDataDir } from '../support/databases.ts';
 import { DEMO_PASSWORD } from '../../functions/users/demo.ts';
 
 /** Pages rendered per request: no built file, so they are fetched from a server on the test build. */
@@ -26,7 +26,7 @@ let server: RunningServer | undefined;
 beforeAll(async () => {
   const config = loadConfig({
     PORT: '0',
-    DATA_DIR: await tempDir('page-weight'),
+    DATA_DIR: await migratedDataDir('page-weight'),
     DIST_DIR: inject('testEnv').distDir,
     LOG_LEVEL: 'silent',
     EMAIL_WORKER: 'false',

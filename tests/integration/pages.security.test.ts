@@ -11,7 +11,7 @@ import { startServer, type RunningServer } from '../../functions/main.ts';
 import type { ErrorAnswer } from '../support/answers.ts';
 import { rawGet, rawRequest, type RawResponse } from '../support/http.ts';
 import { quietLogger } from '../support/fixtures.ts';
-import { tempDir } from '../support/temp.ts';
+import { migratedDataDir } from '../support/databases.ts';
 
 const ODD_METHODS = ['TRACE', 'OPTIONS', 'PROPFIND', 'DELETE', 'POST', 'PUT', 'PATCH', 'CONNECT_LIKE', 'MKCOL'];
 const HOSTILE_SUFFIXES = ['%00', '%0a', '%0d%0aSet-Cookie:x=1', '%09', '%7f', '%1b', '%5c', '%5C..%5C', '\\', '%E0%A4%A'];
@@ -44,7 +44,7 @@ describe('pages bad-input suite', () => {
   let pages: string[];
 
   beforeAll(async () => {
-    const dataDir = await tempDir('pages-security');
+    const dataDir = await migratedDataDir('pages-security');
     const config = loadConfig({
       PORT: '0',
       DATA_DIR: dataDir,
@@ -142,7 +142,7 @@ describe('pages bad-input suite', () => {
       const bucket = await startServer(
         loadConfig({
           PORT: '0',
-          DATA_DIR: await tempDir('pages-media-host'),
+          DATA_DIR: await migratedDataDir('pages-media-host'),
           DIST_DIR: inject('testEnv').distDir,
           LOG_LEVEL: 'silent',
           EMAIL_WORKER: 'false',

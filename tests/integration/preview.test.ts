@@ -16,6 +16,7 @@ import { CONTENT_DIR } from '../support/app.ts';
 import type { SessionAnswer, ViewerAnswer } from '../support/answers.ts';
 import { quietLogger } from '../support/fixtures.ts';
 import { tempDir } from '../support/temp.ts';
+import { migratedDataDir } from '../support/databases.ts';
 
 /** A repository whose branch adds, changes and removes one article each. */
 async function branchWithChanges(): Promise<string> {
@@ -51,14 +52,17 @@ describe('deploy preview mode', () => {
     preview = await startServer(
       loadConfig({
         ...common,
-        DATA_DIR: await tempDir('preview'),
+        DATA_DIR: await migratedDataDir('preview'),
         PREVIEW_OF: 'feature/reviewed',
         PREVIEW_COMMIT: '0123456789abcdef',
         PREVIEW_CHANGES_FILE: await branchWithChanges(),
       }),
       quietLogger(),
     );
-    plain = await startServer(loadConfig({ ...common, DATA_DIR: await tempDir('not-preview'), AUTH_SEED_DEMO: 'false' }), quietLogger());
+    plain = await startServer(
+      loadConfig({ ...common, DATA_DIR: await migratedDataDir('not-preview'), AUTH_SEED_DEMO: 'false' }),
+      quietLogger(),
+    );
   });
   afterAll(async () => {
     await preview?.close();

@@ -3,11 +3,13 @@
  * Postgres server (a fresh database per call, on the server the test set-up started). Both start
  * from the copy the integration set-up migrated once per run (tests/support/vitest-global.ts).
  */
-import { readFile } from 'node:fs/promises';
+import { cp, readFile } from 'node:fs/promises';
 import { inject } from 'vitest';
+import { loadConfig } from '../../functions/config.ts';
 import { openDatabase, type Database } from '../../functions/platform/db/client.ts';
 import { quietLogger } from './fixtures.ts';
 import { createTestDatabase } from './postgres.ts';
+import { tempDir } from './temp.ts';
 
 export type TestDatabaseKind = 'pglite' | 'postgres';
 export const DATABASE_KINDS: TestDatabaseKind[] = ['pglite', 'postgres'];
@@ -32,4 +34,19 @@ export async function openTestDatabase(kind: TestDatabaseKind): Promise<Database
   const url = await createTestDatabase(pgAdminUrl(), 'test', inject('testEnv')?.pgTemplate);
   const database = await openDatabase({ kind: 'postgres', url, poolSize: 5 }, quietLogger());
   return Object.assign(database, { url });
+}
+
+/**
+ * A server's DATA_DIR whose embedded database is already made: a copy of the integration set-up's
+ * migrated cluster (half a server start's CPU: no initdb, no migrations). For servers whose new
+ * database is not what they test; the start-up and site suites start theirs from nothing, so that
+ * path stays tested. Outside the integration project it is an empty folder (a database from nothing).
+ */
+export async function migratedDataDir(prefix: string): Promise<string> {
+  const dir = await tempDir(prefix);
+  const cluster = inject('testEnv')?.pgliteCluster;
+  // Where a server on this DATA_DIR keeps its embedded database, as the configuration says.
+  const { database } = loadConfig({ DATA_DIR: dir });
+  if (cluster && database.kind === 'pglite') await cp(cluster, database.dataDir, { recursive: true });
+  return dir;
 }

@@ -2,7 +2,8 @@
  * Vitest global set-up for the integration and scale projects: the shared Postgres server and test
  * build and, for the integration suites, both databases migrated once per run, which every test
  * database starts from (openTestDatabase): a Postgres template database, and a PGlite cluster
- * written to a file (unpacking it costs a fraction of a new cluster's initdb and migrations).
+ * written to a file (unpacking it costs a fraction of a new cluster's initdb and migrations) and
+ * to a folder that servers' DATA_DIRs start from (migratedDataDir).
  * Migrations still run on each copy, so a stale template could only cost time.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -15,17 +16,23 @@ import { quietLogger } from './fixtures.ts';
 import { createTestDatabase } from './postgres.ts';
 import { exportEnvironment, prepareTestEnvironment } from './site.ts';
 
-/** Migrates a new in-memory PGlite database the product's way and writes its cluster to a file. */
-async function makePgliteTemplate(dir: string): Promise<string> {
+/**
+ * Migrates a new in-memory PGlite database the product's way and writes its cluster to a file, and
+ * the same cluster as a folder (a server's DATA_DIR/pglite: migratedDataDir in databases.ts).
+ */
+async function makePgliteTemplate(dir: string): Promise<{ file: string; folder: string }> {
   const database = await openDatabase({ kind: 'pglite', dataDir: 'memory://' }, quietLogger());
+  let cluster: Blob;
   try {
-    const cluster = await (database.db as unknown as { $client: PGlite }).$client.dumpDataDir('none');
-    const file = path.join(dir, 'migrated-cluster.tar');
-    await writeFile(file, new Uint8Array(await cluster.arrayBuffer()));
-    return file;
+    cluster = await (database.db as unknown as { $client: PGlite }).$client.dumpDataDir('none');
   } finally {
     await database.close();
   }
+  const file = path.join(dir, 'migrated-cluster.tar');
+  await writeFile(file, new Uint8Array(await cluster.arrayBuffer()));
+  const folder = path.join(dir, 'migrated-cluster');
+  await (await openDatabase({ kind: 'pglite', dataDir: folder }, quietLogger(), { pgliteTemplate: cluster })).close();
+  return { file, folder };
 }
 
 /** A migrated Postgres database to copy (`create database … template`); answers its name. Its pool is closed: a template has no sessions. */
@@ -40,16 +47,23 @@ export default async function setup(project: TestProject) {
   const env = await prepareTestEnvironment();
   exportEnvironment(env);
   const templateDir = project.name === 'integration' ? await mkdtemp(path.join(tmpdir(), 'beacon-pglite-template-')) : undefined;
-  let pgliteTemplate: string | undefined;
+  let pglite: { file: string; folder: string } | undefined;
   let pgTemplate: string | undefined;
   try {
-    if (templateDir) [pgliteTemplate, pgTemplate] = [await makePgliteTemplate(templateDir), await makePostgresTemplate(env.pgAdminUrl)];
+    if (templateDir) [pglite, pgTemplate] = [await makePgliteTemplate(templateDir), await makePostgresTemplate(env.pgAdminUrl)];
   } catch (err) {
     if (templateDir) await rm(templateDir, { recursive: true, force: true });
     await env.stop();
     throw err;
   }
-  project.provide('testEnv', { pgAdminUrl: env.pgAdminUrl, siteDbUrl: env.siteDbUrl, distDir: env.distDir, pgliteTemplate, pgTemplate });
+  project.provide('testEnv', {
+    pgAdminUrl: env.pgAdminUrl,
+    siteDbUrl: env.siteDbUrl,
+    distDir: env.distDir,
+    pgliteTemplate: pglite?.file,
+    pgliteCluster: pglite?.folder,
+    pgTemplate,
+  });
   return async () => {
     if (templateDir) await rm(templateDir, { recursive: true, force: true });
     await env.stop();
@@ -58,7 +72,14 @@ export default async function setup(project: TestProject) {
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** The migrated PGlite cluster's file and Postgres template database (integration only). */
-    testEnv: { pgAdminUrl: string; siteDbUrl: string; distDir: string; pgliteTemplate?: string; pgTemplate?: string };
+    /** The migrated PGlite cluster's file and folder, and Postgres template database (integration only). */
+    testEnv: {
+      pgAdminUrl: string;
+      siteDbUrl: string;
+      distDir: string;
+      pgliteTemplate?: string;
+      pgliteCluster?: string;
+      pgTemplate?: string;
+    };
   }
 }

@@ -4,7 +4,10 @@ import { fieldMessage, GENERIC_ERROR, NETWORK_ERROR, postJson } from './post-jso
 const answer = (status: number, body: unknown) =>
   vi.fn(async () => new Response(typeof body === 'string' ? body : JSON.stringify(body), { status }));
 
-afterEach(() => vi.unstubAllGlobals());
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.useRealTimers();
+});
 
 describe('postJson', () => {
   it('posts JSON and returns the data of a 2xx answer', async () => {
@@ -32,8 +35,12 @@ describe('postJson', () => {
   });
 
   it('falls back to a generic message when an error answer is not the API shape', async () => {
+    // A 502 is retried first (write-fetch.ts): the fake clock skips the pauses between the tries.
+    vi.useFakeTimers();
     vi.stubGlobal('fetch', answer(502, '<html>Bad gateway</html>'));
-    expect(await postJson('/api/contact', {})).toEqual({ ok: false, status: 502, error: { code: 'unknown', message: GENERIC_ERROR } });
+    const posted = postJson('/api/contact', {});
+    await vi.runAllTimersAsync();
+    expect(await posted).toEqual({ ok: false, status: 502, error: { code: 'unknown', message: GENERIC_ERROR } });
   });
 
   it('reports a network failure as status 0 without throwing, once its retries under the same key failed too', async () => {
