@@ -16,6 +16,9 @@ export default defineConfig({
           // Vitest's default is one worker fewer than the cores: on CI's two, one. Both cores: the unit
           // tests are independent and their waits (worker threads, timers) leave the other core room.
           maxWorkers: 2,
+          // A limit for hangs, not for speed: tests that run ESLint or overflow a parser's stack take
+          // seconds of a core, and two workers share the cores with whatever else the machine runs.
+          testTimeout: 30_000,
         },
       },
       {
