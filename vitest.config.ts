@@ -13,9 +13,8 @@ export default defineConfig({
           // Route security tables need a database: they run with the integration suites.
           exclude: ['**/*.security.test.ts', '**/node_modules/**'],
           environment: 'node',
-          // Vitest's default is one worker fewer than the cores: on CI's two, one. Both cores: the unit
-          // tests are independent and their waits (worker threads, timers) leave the other core room.
-          maxWorkers: 2,
+          // Vitest's default worker count (one on two cores): the renderer-thread tests count the server
+          // thread's ticks while a thread parses, and two workers beside a busy machine starved them.
           // A limit for hangs, not for speed: tests that run ESLint or overflow a parser's stack take
           // seconds of a core, and two workers share the cores with whatever else the machine runs.
           testTimeout: 30_000,
