@@ -16,7 +16,7 @@ export default defineConfig({
           // Vitest's default worker count (one on two cores): the renderer-thread tests count the server
           // thread's ticks while a thread parses, and two workers beside a busy machine starved them.
           // A limit for hangs, not for speed: tests that run ESLint or overflow a parser's stack take
-          // seconds of a core, and two workers share the cores with whatever else the machine runs.
+          // seconds of a core, shared with the site build that npm test runs beside them.
           testTimeout: 30_000,
         },
       },
