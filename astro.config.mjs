@@ -6,6 +6,7 @@ import tailwindcss from '@tailwindcss/vite';
 import { defineConfig } from 'astro/config';
 import buildOrigin from './src/integrations/build-origin.ts';
 import devApi from './src/integrations/dev-api.ts';
+import pageSnapshots from './src/integrations/page-snapshots.ts';
 import precompress from './src/integrations/precompress.ts';
 
 const port = process.env.PORT || '3000';
@@ -20,7 +21,7 @@ export default defineConfig({
   output: 'static',
   adapter: node({ mode: 'middleware' }),
   trailingSlash: 'never',
-  integrations: [react(), mdx(), precompress(), buildOrigin(), devApi()],
+  integrations: [react(), mdx(), precompress(), buildOrigin(), pageSnapshots(), devApi()],
   security: { csp: scriptSources ? { scriptDirective: { resources: scriptSources } } : true },
   markdown: { syntaxHighlight: false },
   vite: { plugins: [tailwindcss()] },

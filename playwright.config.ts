@@ -1,11 +1,11 @@
 import { defineConfig } from '@playwright/test';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from './tests/support/chromium.ts';
+import { CHROMIUM_ARGS, HEADLESS_SHELL_PATH } from './tests/support/chromium.ts';
 
 export default defineConfig({
   testDir: 'tests/e2e',
   globalSetup: './tests/e2e/global-setup.ts',
   fullyParallel: true,
-  workers: 2,
+  workers: 3,
   // One retry absorbs a machine hiccup; the report still lists a test that needed it as flaky.
   retries: 1,
   timeout: 30_000,
@@ -17,7 +17,7 @@ export default defineConfig({
     // one, so a failure is traced on its second run and passing tests pay nothing.
     trace: 'on-first-retry',
     launchOptions: {
-      executablePath: CHROMIUM_PATH,
+      executablePath: HEADLESS_SHELL_PATH,
       args: CHROMIUM_ARGS,
     },
   },

@@ -383,11 +383,9 @@ export async function createServices(config: Config, logger: Logger, options: Se
           const ids = await auth.createConfirmedUsers(DEMO_ACCOUNTS, DEMO_PASSWORD);
           const seeded = DEMO_ACCOUNTS.map((account, i) => ({ ...account, id: ids[i]! }));
           for (const account of seeded) await users.assign(account.id, account.role, account.accessLevel);
-          // The community's demo categories and threads, written by those accounts, and two past newsletter issues.
-          // Rendered here, the pipeline loaded only by a start that seeds: a renderer thread's start
-          // cost a first start more (a second) than the import, and its memory stayed after it ended.
-          const renderPost = async (markdown: string) => (await import('./content/render.ts')).renderMemberPost(markdown);
-          await seedDemoCommunity(db.db, seeded, renderPost);
+          // The community's demo categories and threads, written by those accounts (their HTML rendered
+          // ahead: community/demo-html.ts), and two past newsletter issues.
+          await seedDemoCommunity(db.db, seeded);
           await seedDemoNewsletter(db.db, seeded.find((account) => account.role === 'admin')!.id);
         }
         if (config.email.worker) await mail.worker.start();

@@ -93,16 +93,19 @@ export async function startServer(config: Config, logger: Logger, options: Start
     const services = await createServices(config, logger);
     closers.push(() => services.close());
     checkpoint();
+    const pageCsp = pagePolicy(pageImageSources(config));
     const site = options.withoutSite
       ? undefined
       : await createSiteHandler({
           distDir: config.distDir,
           locals: createPageLocals(services, {
             siteUrl: config.siteUrl,
-            pageCsp: pagePolicy(pageImageSources(config)),
+            pageCsp,
             preview: config.preview && (await previewContext(config.preview)),
           }),
           siteUrl: config.siteUrl,
+          content: services.contentCache.reader,
+          pageCsp,
           preview: config.preview,
         });
     // Pages kept from renders show public content: a content write (on any instance) drops them.

@@ -9,7 +9,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { CHROMIUM_PATH } from '../tests/support/chromium.ts';
+import { CHROMIUM_PACKAGES, CHROMIUM_PATH, HEADLESS_SHELL_PATH } from '../tests/support/chromium.ts';
 import { ensureNginx } from '../tests/support/nginx.ts';
 import { exportEnvironment, prepareTestEnvironment, type TestEnvironment } from '../tests/support/site.ts';
 
@@ -79,14 +79,19 @@ async function runLanes(lanes: Suite[][]): Promise<number> {
 const must = (status: number) => status === 0 || process.exit(status);
 
 function ensureChromium(): void {
-  if (existsSync(CHROMIUM_PATH)) return;
+  if ([CHROMIUM_PATH, HEADLESS_SHELL_PATH].every((file) => existsSync(file))) return;
   if (process.getuid?.() !== 0) {
-    console.error('Chromium is missing: install Debian\'s "chromium" package (apt-get install chromium).');
+    console.error(
+      `Chromium is missing: install Debian's ${CHROMIUM_PACKAGES.join(' and ')} packages (apt-get install ${CHROMIUM_PACKAGES.join(' ')}).`,
+    );
     process.exit(1);
   }
   const install = spawnSync(
     'sh',
-    ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium'],
+    [
+      '-c',
+      `apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends ${CHROMIUM_PACKAGES.join(' ')}`,
+    ],
     { cwd: root, stdio: 'inherit' },
   );
   must(install.status ?? 1);

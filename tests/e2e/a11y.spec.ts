@@ -45,33 +45,38 @@ for (const path of [...MARKETING, ...LISTS]) {
   });
 }
 
-test("axe: the community's pages as a visitor sees them", async ({ page, request }) => {
-  const { items } = (await (await request.get('/api/community/threads?category=general')).json()) as { items: { id: string }[] };
-  for (const [path, ready] of [
-    ['/community', 'community-categories'],
-    ['/community/general', 'thread-row'],
-    [`/community/threads/${items[0]!.id}`, 'community-post'],
-    ['/community/premium-lounge', 'gate-card'],
-  ] as const) {
+// One test a page, so each stays well within the time limit on a busy machine and they spread over the workers.
+for (const [label, ready] of [
+  ['/community', 'community-categories'],
+  ['/community/general', 'thread-row'],
+  ['a thread', 'community-post'],
+  ['/community/premium-lounge', 'gate-card'],
+] as const) {
+  test(`axe: ${label} as a visitor sees it`, async ({ page, request }) => {
+    let path: string = label;
+    if (label === 'a thread') {
+      const { items } = (await (await request.get('/api/community/threads?category=general')).json()) as { items: { id: string }[] };
+      path = `/community/threads/${items[0]!.id}`;
+    }
     await page.goto(path);
     await page.getByTestId(ready).first().waitFor();
     await expectNoSeriousViolations(page, path);
-  }
-});
+  });
+}
 
-test('axe: one detail page of each content type', async ({ page, request }) => {
-  for (const [segment, base] of [
-    ['blogs', '/blog'],
-    ['courses', '/courses'],
-    ['tools', '/tools'],
-    ['market', '/market'],
-    ['events', '/events'],
-  ] as const) {
+for (const [segment, base] of [
+  ['blogs', '/blog'],
+  ['courses', '/courses'],
+  ['tools', '/tools'],
+  ['market', '/market'],
+  ['events', '/events'],
+] as const) {
+  test(`axe: a detail page of ${base}`, async ({ page, request }) => {
     const [item] = await apiList(request, segment);
     await settle(page, `${base}/${item!.slug}`);
     await expectNoSeriousViolations(page, `${base}/${item!.slug}`);
-  }
-});
+  });
+}
 
 test('axe: open Services dropdown and a pricing choice', async ({ page }) => {
   await settle(page, '/pricing');
@@ -85,14 +90,14 @@ test('axe: open Services dropdown and a pricing choice', async ({ page }) => {
 test.describe('at 375px', () => {
   test.use({ viewport: { width: 375, height: 740 } });
 
-  test('axe: home and contact with the menu open', async ({ page }) => {
-    for (const path of ['/', '/contact']) {
+  for (const path of ['/', '/contact']) {
+    test(`axe: ${path} with the menu open`, async ({ page }) => {
       await settle(page, path);
       await page.getByRole('button', { name: 'Menu' }).click();
       await page.locator('#mobile-menu').getByRole('button', { name: 'Services' }).click();
       await expectNoSeriousViolations(page, `${path} (menu open)`);
-    }
-  });
+    });
+  }
 
   test('keyboard only: open the menu, expand Services, follow a link; Escape returns focus', async ({ page }) => {
     await settle(page, '/about');

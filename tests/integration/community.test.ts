@@ -13,7 +13,6 @@ import type { ListAnswer, SearchAnswer, Written } from '../../functions/communit
 import type { CommentsPage } from '../../functions/community/service.ts';
 import type { Post, ThreadPage } from '../../functions/community/answers.ts';
 import { seedDemoCommunity } from '../../functions/community/demo.ts';
-import { renderMemberPost } from '../../functions/content/render.ts';
 import { createCommunityStore, publishPost, withdrawPost, withdrawThread } from '../../functions/community/store.ts';
 import { communityCategories, communityMembers, communityPosts } from '../../functions/community/tables.ts';
 import { profiles } from '../../functions/users/tables.ts';
@@ -482,9 +481,8 @@ describe.each(DATABASE_KINDS)('the community on %s', (kind) => {
         return { id: (await member(level)).id, role, accessLevel };
       }),
     );
-    const render = async (markdown: string) => renderMemberPost(markdown);
-    await seedDemoCommunity(t.database.db, accounts, render);
-    await seedDemoCommunity(t.database.db, accounts, render);
+    await seedDemoCommunity(t.database.db, accounts);
+    await seedDemoCommunity(t.database.db, accounts);
     const general = await json<ListAnswer>(call(undefined, '/threads?category=general'));
     expect(general.category).toMatchObject({ accessLevel: 'free', anyoneReads: true, threadCount: 3 });
     expect(general.items[0]).toMatchObject({ title: 'Welcome to the Beacon Growth community', pinned: true, replyCount: 2 });

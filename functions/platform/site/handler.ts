@@ -2,7 +2,9 @@
  * Serves the Astro build on the API's port. Prebuilt text files (pages, robots) and pages rendered
  * per request are answered from memory as page answers (page-answers.ts: an ETag with 304, br or
  * gzip), with the run-time SITE_URL in place of the build's origin (static-pages.ts) and a page that
- * read only public content kept until the next content write (rendered-pages.ts). Other files
+ * read only public content kept until the next content write (rendered-pages.ts). Home and the lists
+ * are answered from the build's snapshot while their content is the build's (page-snapshots.ts);
+ * Astro's server runtime is loaded on the first page that must be rendered. Other files
  * (hashed assets cached for a year, images) come from dist/client through sirv; anything no file or
  * page answers gets the prebuilt 404 page. Pages carry the Cache-Control of the answer headers (the
  * shared policy: a CDN keeps them within the staleness bound, browsers revalidate); an answer with
@@ -25,6 +27,8 @@ import { IMMUTABLE, NO_STORE } from '../http/cache-control.ts';
 import { writePage } from './page-answers.ts';
 import { createRenderedPages } from './rendered-pages.ts';
 import { createStaticPages } from './static-pages.ts';
+import { createPageSnapshots } from './page-snapshots.ts';
+import type { PublicContentReader } from '#shared/content/reader.ts';
 import { BUILD_ORIGIN_FILE } from '../../../src/integrations/build-origin.ts';
 
 const PAGE_METHODS = 'GET, HEAD';
@@ -37,6 +41,10 @@ export interface SiteHandlerOptions {
   locals: (c: AppContext) => PageLocals;
   /** The run-time SITE_URL: prebuilt files are served with its origin in place of the build's. */
   siteUrl: string;
+  /** The public content pages show (the snapshots are answered while it is the build's). */
+  content: PublicContentReader;
+  /** The pages' header policy (as in the locals), appended to a snapshot's own. */
+  pageCsp: string;
   /** A deploy preview: every page gets the preview's banner and noindex meta (see preview.ts). */
   preview?: PreviewInfo | undefined;
 }
@@ -66,26 +74,38 @@ export function assertBuild(distDir: string): void {
   }
 }
 
-export async function createSiteHandler({ distDir, locals, siteUrl, preview }: SiteHandlerOptions) {
+export async function createSiteHandler({ distDir, locals, siteUrl, content, pageCsp, preview }: SiteHandlerOptions) {
   assertBuild(distDir);
   const clientDir = path.join(distDir, 'client');
   const entry = path.join(distDir, 'server', 'entry.mjs');
-  const astro = (await import(pathToFileURL(entry).href)) as { handler: AstroHandler };
+  let astro: Promise<{ handler: AstroHandler }> | undefined;
+  const astroHandler = () => (astro ??= import(pathToFileURL(entry).href) as Promise<{ handler: AstroHandler }>);
   const notFoundPage = await readFile(path.join(clientDir, '404.html')).catch(() => Buffer.from('<h1>404</h1>'));
   const { origin: buildOrigin } = JSON.parse(await readFile(path.join(distDir, BUILD_ORIGIN_FILE), 'utf8')) as { origin: string };
   const transformHtml = preview ? (html: string) => injectPreview(html, preview) : undefined;
   const staticPages = await createStaticPages({ clientDir, buildOrigin, siteOrigin: new URL(siteUrl).origin, transformHtml });
   const renderedPages = createRenderedPages({ transformHtml });
-
-  const files = sirv(clientDir, {
-    etag: true,
-    gzip: true,
-    brotli: true,
-    // Other files keep the pages' policy, set from the answer headers before sirv runs.
-    setHeaders: (res, pathname) => {
-      if (pathname.startsWith('/_astro/')) res.setHeader('Cache-Control', IMMUTABLE);
-    },
+  const snapshots = await createPageSnapshots({
+    distDir,
+    reader: content,
+    buildOrigin,
+    siteOrigin: new URL(siteUrl).origin,
+    pageCsp,
+    transformHtml,
   });
+
+  // Made on the first request no page answers: sirv reads the whole build's file list as it is made.
+  let files: ReturnType<typeof sirv> | undefined;
+  const fileServer = () =>
+    (files ??= sirv(clientDir, {
+      etag: true,
+      gzip: true,
+      brotli: true,
+      // Other files keep the pages' policy, set from the answer headers before sirv runs.
+      setHeaders: (res, pathname) => {
+        if (pathname.startsWith('/_astro/')) res.setHeader('Cache-Control', IMMUTABLE);
+      },
+    }));
 
   /** The not-found page with a status: 404, or 400/405 for requests no page can answer. */
   const sendErrorPage = (req: IncomingMessage, res: ServerResponse, status: number, extra: Record<string, string> = {}) => {
@@ -103,17 +123,19 @@ export async function createSiteHandler({ distDir, locals, siteUrl, preview }: S
     new Promise<void>((resolve, reject) => {
       const toAstro = () => {
         // Astro's handler calls `next` for a path no page has: the 404 page, written into the capture too.
-        const run = () =>
-          new Promise<void>((rendered, failed) => {
-            astro.handler(req, res, (err) => (err ? failed(err) : sendErrorPage(req, res, 404)), pageLocals).then(rendered, failed);
+        const run = async () => {
+          const { handler: render } = await astroHandler();
+          await new Promise<void>((rendered, failed) => {
+            render(req, res, (err) => (err ? failed(err) : sendErrorPage(req, res, 404)), pageLocals).then(rendered, failed);
           });
+        };
         renderedPages
           .render(req, res, run, () => !pageLocals.readBeyondContent)
           .then((answer) => writePage(req, res, answer, NO_STORE), reject);
       };
       res.once('finish', resolve);
       res.once('close', resolve);
-      files(req, res, toAstro);
+      fileServer()(req, res, toAstro);
     });
 
   const handler = async (c: AppContext) => {
@@ -142,7 +164,7 @@ export async function createSiteHandler({ distDir, locals, siteUrl, preview }: S
       return alreadySent();
     }
     try {
-      const page = renderedPages.kept(raw) ?? (await staticPages.answer(decodeURIComponent(rawPath)));
+      const page = renderedPages.kept(raw) ?? (await staticPages.answer(decodeURIComponent(rawPath))) ?? (await snapshots.answer(raw));
       if (page) writePage(incoming, outgoing, page, NO_STORE);
       else await serveFileOrPage(incoming, outgoing, locals(c));
     } catch (err) {
@@ -155,6 +177,10 @@ export async function createSiteHandler({ distDir, locals, siteUrl, preview }: S
     }
     return alreadySent();
   };
-  /** Forgets the pages kept from renders (public content changed). */
-  return Object.assign(handler, { clearRendered: renderedPages.clear });
+  /** Forgets the pages kept from renders and the snapshots' decisions (public content changed). */
+  const clearRendered = () => {
+    renderedPages.clear();
+    snapshots.clear();
+  };
+  return Object.assign(handler, { clearRendered });
 }
