@@ -1,6 +1,9 @@
 import { defineConfig } from 'vitest/config';
 import { SlowestFirst } from './tests/support/sequencer.ts';
 
+/** Unit tests that run alone (the 'unit-serial' project). */
+const UNIT_SERIAL = ['functions/boundaries.test.ts', 'functions/content/body-renderer.test.ts', 'functions/content/render.test.ts'];
+
 export default defineConfig({
   test: {
     // The slowest integration files start first (tests/support/sequencer.ts).
@@ -11,12 +14,23 @@ export default defineConfig({
           name: 'unit',
           include: ['src/**/*.test.ts', 'functions/**/*.test.ts'],
           // Route security tables need a database: they run with the integration suites.
-          exclude: ['**/*.security.test.ts', '**/node_modules/**'],
+          exclude: ['**/*.security.test.ts', '**/node_modules/**', ...UNIT_SERIAL],
           environment: 'node',
-          // Vitest's default worker count (one on two cores): the renderer-thread tests count the server
-          // thread's ticks while a thread parses, and two workers beside a busy machine starved them.
-          // A limit for hangs, not for speed: tests that run ESLint or overflow a parser's stack take
-          // seconds of a core, shared with the site build that npm test runs beside them.
+          maxWorkers: 2,
+          // A limit for hangs, not for speed: the site build runs beside the unit tests in npm test.
+          testTimeout: 30_000,
+        },
+      },
+      {
+        test: {
+          // Unit tests that measure the machine or take a core for long, on one worker after the others:
+          // the renderer-thread tests count the server thread's ticks while a thread parses, the
+          // boundary tests run ESLint, the parser tests overflow a stack; beside another worker on a
+          // busy machine they starved.
+          name: 'unit-serial',
+          include: UNIT_SERIAL,
+          environment: 'node',
+          maxWorkers: 1,
           testTimeout: 30_000,
         },
       },

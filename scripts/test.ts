@@ -109,7 +109,7 @@ must(
     ],
   ]),
 );
-const unitTests: Suite = ['Unit tests', 'npx', ['vitest', 'run', '--project', 'unit']];
+const unitTests: Suite = ['Unit tests', 'npm', ['run', '--silent', 'test:unit']];
 if (only === 'unit') process.exit(await run(unitTests));
 
 ensureChromium();
