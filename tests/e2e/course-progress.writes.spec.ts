@@ -46,9 +46,16 @@ test('progress survives a reload, the viewer resumes at the last lesson, and the
   await panel.getByRole('button', { name: 'Previous Lesson' }).click();
   await expect(complete).toBeChecked();
 
-  // Back to lesson 2, then a fresh visit without ?lesson= resumes there.
+  // Back to lesson 2, then a fresh visit without ?lesson= resumes there (once the server has it: the visit is saved in the background).
+  const saved = page.waitForResponse(
+    (r) =>
+      r.request().method() === 'PUT' &&
+      r.url().includes(`/courses/${course.slug}/progress`) &&
+      (r.request().postData() ?? '').includes(lessons[1]!.id),
+  );
   await panel.getByRole('button', { name: 'Next Lesson' }).click();
   await expect(panel.getByTestId('lesson-content')).toBeVisible();
+  expect((await saved).ok()).toBe(true);
   await page.goto(`/courses/${course.slug}`);
   const overview = page.getByRole('tabpanel', { name: 'Overview' });
   await expect(overview).toContainText(`Continue where you left off: ${lessons[1]!.title}`);
