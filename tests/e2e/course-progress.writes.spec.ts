@@ -67,9 +67,16 @@ test('progress survives a reload, the viewer resumes at the last lesson, and the
   await panel.getByRole('button', { name: 'Previous Lesson' }).click();
   await complete.uncheck();
   await expect(page.getByTestId('course-progress')).toHaveText(`0 of ${lessons.length} lessons complete`);
+  const marked = page.waitForResponse(
+    (r) =>
+      r.request().method() === 'PUT' &&
+      r.url().includes(`/courses/${course.slug}/progress`) &&
+      (r.request().postData() ?? '').includes('"completed":true'),
+  );
   await complete.check();
+  expect((await marked).ok()).toBe(true);
 
-  // The account page lists the course with its progress.
+  // The account page lists the course with its progress (saved: the mark above was answered).
   await page.goto('/account');
   const card = page.getByRole('region', { name: 'Course Progress' });
   await expect(card.getByRole('link', { name: course.title })).toHaveAttribute('href', `/courses/${course.slug}`);
