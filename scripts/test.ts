@@ -135,7 +135,7 @@ if (unitStatus !== 0 || !env) {
   process.exit(unitStatus || 1);
 }
 exportEnvironment(env);
-let status = await run(['Integration and leak tests (PGlite and Postgres)', 'npx', ['vitest', 'run', '--project', 'integration']]);
+let status = await run(['Integration and leak tests (PGlite and Postgres)', 'npx', ['vitest', 'run', '--project', 'integration*']]);
 if (status === 0) status = await run(['Scale-out (three instances behind nginx)', 'npx', ['vitest', 'run', '--project', 'scale']]);
 if (status === 0) status = await run(['Browser tests (Chromium)', 'npx', ['playwright', 'test']]);
 await env.stop();

@@ -46,7 +46,7 @@ async function makePostgresTemplate(adminUrl: string): Promise<string> {
 export default async function setup(project: TestProject) {
   const env = await prepareTestEnvironment();
   exportEnvironment(env);
-  const templateDir = project.name === 'integration' ? await mkdtemp(path.join(tmpdir(), 'beacon-pglite-template-')) : undefined;
+  const templateDir = project.name.startsWith('integration') ? await mkdtemp(path.join(tmpdir(), 'beacon-pglite-template-')) : undefined;
   let pglite: { file: string; folder: string } | undefined;
   let pgTemplate: string | undefined;
   try {
