@@ -7,10 +7,10 @@
  * (lighthouse-members.ts).
  *
  * Run with `npm run bench` (section "lighthouse"), or alone: `node scripts/bench/lighthouse.ts
- * [--runs=3] [--pages=/community,/account]`, which builds the site into .tmp/bench/lighthouse-dist first.
+ * [--runs=3] [--pages=/community,/account] [--save=folder]`, which builds the site into .tmp/bench/lighthouse-dist first.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
@@ -56,6 +56,8 @@ export interface LighthouseOptions {
   runs?: number;
   /** Only these of LIGHTHOUSE_PAGES (default all). */
   pages?: string[];
+  /** A folder to write every run's full report to (JSON, for its traces' long tasks and script costs). */
+  save?: string;
 }
 
 function startServer(distDir: string, dataDir: string): Promise<{ url: string; child: ChildProcess }> {
@@ -145,7 +147,7 @@ function pageRow(page: string, reports: Report[]): { row: string; pass: boolean;
 }
 
 /** Runs the audits and prints a table against the budgets; returns whether every budget holds. */
-export async function lighthouseBench({ distDir, runs = 3, pages = LIGHTHOUSE_PAGES }: LighthouseOptions): Promise<boolean> {
+export async function lighthouseBench({ distDir, runs = 3, pages = LIGHTHOUSE_PAGES, save }: LighthouseOptions): Promise<boolean> {
   console.log(`\n## Lighthouse, mobile (median performance and CLS of ${runs} runs)\n`);
   const dataDir = path.join(root, '.tmp', 'bench', 'lighthouse-data');
   rmSync(dataDir, { recursive: true, force: true });
@@ -167,6 +169,11 @@ export async function lighthouseBench({ distDir, runs = 3, pages = LIGHTHOUSE_PA
       const address = memberPaths?.get(page) ?? (await pathOf(page, server.url));
       const reports: Report[] = [];
       for (let i = 0; i < runs; i++) reports.push(await audit(`${server.url}${address}`, chrome.port, signedIn(page)));
+      if (save) {
+        mkdirSync(save, { recursive: true });
+        const name = page.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '') || 'home';
+        reports.forEach((report, i) => writeFileSync(path.join(save, `${name}.${i + 1}.json`), JSON.stringify(report)));
+      }
       const result = pageRow(page, reports);
       pass &&= result.pass;
       notes.push(...result.notes);
@@ -199,6 +206,12 @@ if (import.meta.filename === path.resolve(process.argv[1] ?? '')) {
   });
   if (built.status !== 0) throw new Error('build failed');
   const only = args.get('pages')?.split(',');
-  const ok = await lighthouseBench({ distDir, runs: Number(args.get('runs') ?? 3), ...(only ? { pages: only } : {}) });
+  const save = args.get('save');
+  const ok = await lighthouseBench({
+    distDir,
+    runs: Number(args.get('runs') ?? 3),
+    ...(only ? { pages: only } : {}),
+    ...(save ? { save } : {}),
+  });
   process.exitCode = ok ? 0 : 1;
 }

@@ -8,7 +8,7 @@
  * loud notice under the header says so (payments/TestModeNotice.tsx).
  */
 import { useStore } from '@nanostores/react';
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useDeferredValue, useEffect, useId, useState, type FormEvent } from 'react';
 import { withoutInvisible } from '#shared/visible-text.ts';
 import { api, call } from '../../lib/browser/api.ts';
 import { $auth, authClient, setProfile, type Profile } from '../../lib/browser/auth/client.ts';
@@ -40,7 +40,9 @@ function initials(name: string | null | undefined, email: string | undefined): s
 
 /** `paymentMode`: as the server rendered the page with it (account.astro), so the island need not ask. */
 export default function AccountPage({ paymentMode }: { paymentMode?: PaymentMode | undefined }) {
-  const auth = useStore($auth);
+  // Deferred: the page drawn whole once the profile arrives is rendered as a transition, in slices
+  // that leave the main thread free between them, not as one long task (nanostores' updates are urgent).
+  const auth = useDeferredValue(useStore($auth));
   const [tab, setTab] = useState<Tab>('subscription');
   const tabsId = useId();
 

@@ -2,7 +2,7 @@
  * The account page's course progress (beyond the spec): every course the member started, newest
  * first. While it loads it keeps the room of its empty state (the likeliest), as the page's skeleton does.
  */
-import { useEffect, useState, type ReactNode } from 'react';
+import { startTransition, useEffect, useState, type ReactNode } from 'react';
 import { fetchMyProgress, type MyCourseProgress } from '../../lib/browser/api.ts';
 import { ProgressBar } from '../content/gated/ProgressBar.tsx';
 import { Reserved } from '../content/gated/LoadStates.tsx';
@@ -37,7 +37,9 @@ export function CourseProgressCard({ className }: { className: string }) {
   useEffect(() => {
     const controller = new AbortController();
     fetchMyProgress(controller.signal)
-      .then((result) => setState(result.ok ? { status: 'ready', courses: result.data.courses } : { status: 'error' }))
+      .then((result) =>
+        startTransition(() => setState(result.ok ? { status: 'ready', courses: result.data.courses } : { status: 'error' })),
+      )
       .catch(() => undefined); // aborted
     return () => controller.abort();
   }, [attempt]);

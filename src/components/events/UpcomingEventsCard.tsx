@@ -4,7 +4,7 @@
  * opens (15 minutes before the start), the join button. While it loads it keeps the room of its
  * empty state (the likeliest), as the account page's skeleton does. Browser only.
  */
-import { useEffect, useState, type ReactNode } from 'react';
+import { startTransition, useEffect, useState, type ReactNode } from 'react';
 import { formatWithZoneName, localTimeZone } from '#shared/events/format.ts';
 import { fetchMyEvents, type MyEvent } from './events-api.ts';
 import { JoinLink } from './JoinLink.tsx';
@@ -45,7 +45,7 @@ export function UpcomingEventsCard({ className }: { className: string }) {
   useEffect(() => {
     const controller = new AbortController();
     fetchMyEvents(controller.signal)
-      .then((result) => setState(result.ok ? { status: 'ready', events: result.data.events } : { status: 'error' }))
+      .then((result) => startTransition(() => setState(result.ok ? { status: 'ready', events: result.data.events } : { status: 'error' })))
       .catch(() => undefined); // aborted
     return () => controller.abort();
   }, [attempt]);

@@ -3,7 +3,7 @@
  * courses): each title links to its item, with the amount and the date. Hidden when there are none,
  * and while they load or if they cannot be read (the items stay open on their own pages).
  */
-import { useEffect, useState } from 'react';
+import { startTransition, useEffect, useState } from 'react';
 import { fetchPurchases, purchasePath, type Purchase } from '../../lib/browser/payments/client.ts';
 import { formatCents, formatPaymentDate } from '#shared/payments/display.ts';
 
@@ -14,7 +14,7 @@ export function PurchasesCard({ className }: { className: string }) {
     const controller = new AbortController();
     fetchPurchases(controller.signal)
       .then((result) => {
-        if (result.ok) setPurchases(result.data.purchases);
+        if (result.ok) startTransition(() => setPurchases(result.data.purchases));
       })
       .catch(() => undefined); // aborted
     return () => controller.abort();

@@ -9,7 +9,7 @@
  * on {date}' with 'Keep {current}' to withdraw it.
  * Longer than the house's file size: it is every state of one card, in the order the spec lists them.
  */
-import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { startTransition, useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { refreshProfile, type AuthState } from '../../lib/browser/auth/client.ts';
 import { ByPlan, type AccountGuess } from '../auth/account-guess.tsx';
 import { Reserved } from '../content/gated/LoadStates.tsx';
@@ -244,7 +244,7 @@ export function SubscriptionCard({ auth, className }: { auth: AuthState; classNa
     if (!customerId) return;
     const controller = new AbortController();
     fetchSubscription(customerId, controller.signal)
-      .then((result) => setLoaded({ customerId, result: result.ok ? { subscription: result.data } : 'error' }))
+      .then((result) => startTransition(() => setLoaded({ customerId, result: result.ok ? { subscription: result.data } : 'error' })))
       .catch(() => undefined); // aborted
     return () => controller.abort();
   }, [customerId, attempt]);

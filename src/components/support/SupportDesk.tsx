@@ -6,7 +6,7 @@
  * its skeleton (SupportOverview.tsx), then it draws itself once. Browser only.
  */
 import { useStore } from '@nanostores/react';
-import { useEffect, useState } from 'react';
+import { useDeferredValue, useEffect, useState } from 'react';
 import { MEMBER_STATUS_LABEL } from '#shared/support/targets.ts';
 import { $auth, authClient } from '../../lib/browser/auth/client.ts';
 import { storedAccessLevel } from '../../lib/browser/storage-keys.ts';
@@ -19,7 +19,8 @@ import { card, Overview, SupportHeader, SupportSkeleton } from './SupportOvervie
 const dueOf = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 export default function SupportDesk() {
-  const auth = useStore($auth);
+  // Deferred: the desk drawn once the level is known renders in slices, not as one long task.
+  const auth = useDeferredValue(useStore($auth));
   useEffect(() => {
     authClient();
   }, []);

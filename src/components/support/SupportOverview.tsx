@@ -5,7 +5,7 @@
  * member: the same header, the form (disabled) and the list's room, each the size of what follows for
  * a member with no requests yet; support.astro also renders it as the static placeholder. Browser only.
  */
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { startTransition, useEffect, useRef, useState, type FormEvent } from 'react';
 import type { AccessLevel } from '#shared/access.ts';
 import { MEMBER_STATUS_LABEL, responseTargetText } from '#shared/support/targets.ts';
 import { CardFailure } from '../auth/AccountCardStates.tsx';
@@ -98,8 +98,10 @@ export function Overview() {
     const controller = new AbortController();
     listRequests({ scope: 'own' }, controller.signal)
       .then((result) => {
-        setRequests(result.ok ? result.data.requests : 'error');
-        setNext(result.ok ? result.data.nextCursor : null);
+        startTransition(() => {
+          setRequests(result.ok ? result.data.requests : 'error');
+          setNext(result.ok ? result.data.nextCursor : null);
+        });
       })
       .catch(() => undefined); // aborted
     return () => controller.abort();
