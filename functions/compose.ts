@@ -11,7 +11,7 @@ import { createAuthService } from './auth/service.ts';
 import { createAuthStore } from './auth/store.ts';
 import { deleteHostedAccount, hostedAccount, hostedSessionIsLive } from './auth/hosted.ts';
 import { createAccessTokenVerifier, localKeySet, remoteKeySet } from './auth/verify.ts';
-import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './users/demo.ts';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD, DEMO_PASSWORD_HASH } from './users/demo.ts';
 import { createUserService } from './users/service.ts';
 import { PROFILE_CHANNEL } from './users/store.ts';
 import { createRateLimitStore } from './platform/abuse/store.ts';
@@ -19,7 +19,7 @@ import { bodyImageOrigins, type Config } from './config.ts';
 import { createContactService } from './contact/service.ts';
 import { createPublicContentCache } from './content/cache.ts';
 import { sharedCacheControl } from './platform/http/cache-control.ts';
-import { createMdxSource } from './content/mdx-source.ts';
+import { createMdxSource, type MdxSource } from './content/mdx-source.ts';
 import { createContentService } from './content/service.ts';
 import { createGatedContent } from './gated/service.ts';
 import { createFeedService } from './feeds/service.ts';
@@ -118,9 +118,18 @@ export function createMailDelivery(config: Config, database: Database, logger: L
 }
 
 export async function createServices(config: Config, logger: Logger, options: ServiceOptions = {}) {
-  // Content first: a broken file fails fast, before the database is opened.
-  const mdx = await createMdxSource(config.contentDir);
-  const db = options.database ?? (await openDatabase(config.database, logger));
+  // The database opens while the content loads (a fresh embedded one is copied on another thread);
+  // a broken content file is still the error reported at once, and the database closes once open.
+  const opening = options.database ? undefined : openDatabase(config.database, logger);
+  opening?.catch(() => undefined); // awaited below: a failure is not unhandled meanwhile
+  let mdx: MdxSource;
+  try {
+    mdx = await createMdxSource(config.contentDir);
+  } catch (err) {
+    void opening?.then((opened) => opened.close()).catch(() => undefined);
+    throw err;
+  }
+  const db = options.database ?? (await opening!);
   try {
     const content = createContentService({ db: db.db, mdx, logger, downloadHosts: config.downloadHosts });
     // Staff bodies (articles, events, lessons, newsletter issues) are parsed on a thread of their own,
@@ -380,7 +389,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
         if (started) return;
         started = true;
         if (config.auth.seedDemo && !config.auth.hosted) {
-          const ids = await auth.createConfirmedUsers(DEMO_ACCOUNTS, DEMO_PASSWORD);
+          const ids = await auth.createConfirmedUsers(DEMO_ACCOUNTS, DEMO_PASSWORD, DEMO_PASSWORD_HASH);
           const seeded = DEMO_ACCOUNTS.map((account, i) => ({ ...account, id: ids[i]! }));
           for (const account of seeded) await users.assign(account.id, account.role, account.accessLevel);
           // The community's demo categories and threads, written by those accounts (their HTML rendered

@@ -171,11 +171,16 @@ export function createAccounts(ctx: AuthContext, { sessions, links, passwords }:
 
     /**
      * `createConfirmedUser` for accounts that share one password (the demo accounts, whose password is
-     * public): it is hashed once for all of them, not once each (a hash is a tenth of a second of a core).
+     * public): it is hashed once for all of them, not once each (a hash is a tenth of a second of a core),
+     * or not at all when its hash was made ahead (`passwordHash`, which must be the password's).
      */
-    async createConfirmedUsers(accounts: readonly { email: string; name: string }[], password: string): Promise<string[]> {
+    async createConfirmedUsers(
+      accounts: readonly { email: string; name: string }[],
+      password: string,
+      passwordHash?: string,
+    ): Promise<string[]> {
       passwords.checkNewPassword(password);
-      let hashed: Promise<string> | undefined;
+      let hashed: Promise<string> | undefined = passwordHash === undefined ? undefined : Promise.resolve(passwordHash);
       const ids: string[] = [];
       for (const { email, name } of accounts) ids.push(await confirmedUser(email, name, () => (hashed ??= passwords.hash(password))));
       return ids;

@@ -7,6 +7,11 @@
 import type { AccessLevel, Role } from '#shared/access.ts';
 
 export const DEMO_PASSWORD = 'beacon-demo-2026';
+/**
+ * DEMO_PASSWORD's bcrypt hash (cost 10), made ahead: the password is public anyway, and a seeding
+ * start is spared a hash (a tenth of a second it would wait for). demo.test.ts checks the pair.
+ */
+export const DEMO_PASSWORD_HASH = '$2b$10$w.alzotKo2fFsXwr8UsBB.74NdKujPyMHNGSRjLNvxVqg5aejMgru';
 
 export const DEMO_ACCOUNTS: readonly { email: string; name: string; accessLevel: AccessLevel; role: Role }[] = [
   { email: 'free@demo.beacongrowth.co', name: 'Frankie Free', accessLevel: 'free', role: 'member' },

@@ -250,7 +250,21 @@ describe('the production bundle', () => {
       .toBe(2);
     expect(await stop(started)).toBe(0);
     expect(readdirSync(dataDir)).toContain('pglite');
-    // Copied from the bundle's migrated cluster, not made by initdb and the migrations.
+    // Copied from the bundle's migrated cluster, not made by initdb and the migrations, its write-ahead
+    // log segment back to its full size (the bundle keeps only its written start).
     expect(started.output()).toContain('new embedded database copied from the bundled cluster');
+    const sizes = JSON.parse(readFileSync(path.join(folder, 'functions/platform/db/pglite-template-sizes.json'), 'utf8')) as Record<
+      string,
+      number
+    >;
+    expect(Object.keys(sizes).length).toBeGreaterThan(0);
+    for (const [file, size] of Object.entries(sizes))
+      expect(statSync(path.join(folder, 'functions/platform/db/pglite-template', file)).size).toBeLessThan(size);
+    // It starts again from what it wrote: the reply is still there.
+    const again = await start(folder, { DATA_DIR: dataDir, AUTH_BCRYPT_COST: '4' });
+    const { items } = (await (await fetch(`${again.url}/api/community/threads?category=general`)).json()) as { items: { id: string }[] };
+    const replies = await (await fetch(`${again.url}/api/community/threads/${items[0]!.id}`)).text();
+    expect(replies).toContain('<strong>Rendered</strong> by the bundle');
+    expect(await stop(again)).toBe(0);
   }, 120_000);
 });

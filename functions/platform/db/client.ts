@@ -42,6 +42,12 @@ export const MIGRATIONS_DIR = appFile('functions/platform/db/migrations');
  * took a second and left 100 MiB in the process).
  */
 export const PGLITE_TEMPLATE = appFile('functions/platform/db/pglite-template');
+/**
+ * Files of PGLITE_TEMPLATE kept shorter than they are, by their path in it and true size: the WAL
+ * segment is 16 MiB of which the template uses a few hundred bytes, so the bundle keeps those and a
+ * copy extends the file with zeros (what Postgres would read there).
+ */
+export const PGLITE_TEMPLATE_SIZES = appFile('functions/platform/db/pglite-template-sizes.json');
 
 export interface OpenOptions {
   /** Apply pending migrations (default). Read-only users such as the build pass false. */

@@ -2,16 +2,17 @@
  * The embedded database: PGlite (Postgres compiled to WebAssembly) in a folder under DATA_DIR. A new
  * folder starts from the bundle's migrated cluster when there is one (client.ts, PGLITE_TEMPLATE).
  */
-import { chmodSync, cpSync, existsSync, readdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import v8 from 'node:v8';
+import { Worker } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import type { Logger } from '../logger.ts';
 import { runCommitHooks } from './commit-hooks.ts';
-import { DatabaseUnavailableError, MIGRATIONS_DIR, PGLITE_TEMPLATE, type Database, type Db } from './client.ts';
+import { DatabaseUnavailableError, MIGRATIONS_DIR, PGLITE_TEMPLATE, PGLITE_TEMPLATE_SIZES, type Database, type Db } from './client.ts';
 
 /**
  * V8 compiles PGlite's WebAssembly (about 9 MB of Postgres) with its baseline compiler only. Its
@@ -33,14 +34,31 @@ export const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_
 
 /**
  * A copy of the bundle's cluster in `dataDir`, writable whatever the bundle's own modes (it may be
- * read-only). Synchronous on purpose: it runs before the server listens, and Node's promise-based
- * copy of its 1,200 files took over a second of a first start where this takes a fifth of one.
+ * read-only), its files kept shorter in the bundle back to their size (PGLITE_TEMPLATE_SIZES). Made on
+ * a worker thread with Node's synchronous copy: the server's thread loads the content meanwhile
+ * (compose.ts), and Node's promise-based copy of the cluster's files took over a second of a start.
  */
-function copyTemplate(dataDir: string): void {
-  cpSync(PGLITE_TEMPLATE, dataDir, { recursive: true });
-  chmodSync(dataDir, 0o700);
-  for (const entry of readdirSync(dataDir, { recursive: true, withFileTypes: true }))
-    chmodSync(path.join(entry.parentPath, entry.name), entry.isDirectory() ? 0o700 : 0o600);
+const COPY_TEMPLATE = `
+const { cpSync, chmodSync, existsSync, readdirSync, readFileSync, truncateSync } = require('node:fs');
+const path = require('node:path');
+const { from, sizes, to } = require('node:worker_threads').workerData;
+cpSync(from, to, { recursive: true });
+if (existsSync(sizes))
+  for (const [file, size] of Object.entries(JSON.parse(readFileSync(sizes, 'utf8')))) truncateSync(path.join(to, file), size);
+chmodSync(to, 0o700);
+for (const entry of readdirSync(to, { recursive: true, withFileTypes: true }))
+  chmodSync(path.join(entry.parentPath, entry.name), entry.isDirectory() ? 0o700 : 0o600);
+`;
+
+function copyTemplate(dataDir: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(COPY_TEMPLATE, {
+      eval: true,
+      workerData: { from: PGLITE_TEMPLATE, sizes: PGLITE_TEMPLATE_SIZES, to: dataDir },
+    });
+    worker.once('error', reject);
+    worker.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`copying the bundled cluster stopped with ${code}`))));
+  });
 }
 
 export async function openPglite(dataDir: string, logger: Logger, migrate: boolean, template?: Blob): Promise<Database> {
@@ -50,7 +68,7 @@ export async function openPglite(dataDir: string, logger: Logger, migrate: boole
   try {
     const empty = !onDisk || !existsSync(path.join(dataDir, 'PG_VERSION'));
     const fresh = onDisk && empty && !template && existsSync(PGLITE_TEMPLATE);
-    if (fresh) copyTemplate(dataDir);
+    if (fresh) await copyTemplate(dataDir);
     client = await PGlite.create(dataDir, { startParams: PGLITE_START_PARAMS, ...(empty && template ? { loadDataDir: template } : {}) });
     if (fresh) logger.info({ dataDir }, 'new embedded database copied from the bundled cluster');
   } catch (err) {
