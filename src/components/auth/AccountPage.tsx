@@ -40,9 +40,12 @@ function initials(name: string | null | undefined, email: string | undefined): s
 
 /** `paymentMode`: as the server rendered the page with it (account.astro), so the island need not ask. */
 export default function AccountPage({ paymentMode }: { paymentMode?: PaymentMode | undefined }) {
+  const live = useStore($auth);
   // Deferred: the page drawn whole once the profile arrives is rendered as a transition, in slices
   // that leave the main thread free between them, not as one long task (nanostores' updates are urgent).
-  const auth = useDeferredValue(useStore($auth));
+  // The redirect follows the live state, so a sign-out's own navigation (to / after Sign Out or a
+  // deletion) comes after it, as before, and wins.
+  const auth = useDeferredValue(live);
   const [tab, setTab] = useState<Tab>('subscription');
   const tabsId = useId();
 
@@ -50,8 +53,8 @@ export default function AccountPage({ paymentMode }: { paymentMode?: PaymentMode
     authClient();
   }, []);
   useEffect(() => {
-    if (auth.status === 'signed-out') window.location.replace('/signin?redirect=%2Faccount');
-  }, [auth.status]);
+    if (live.status === 'signed-out') window.location.replace('/signin?redirect=%2Faccount');
+  }, [live.status]);
   const mode = usePaymentMode(paymentMode);
 
   if (auth.status !== 'signed-in' || auth.profile === undefined || mode === undefined)

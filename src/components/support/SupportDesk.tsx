@@ -20,14 +20,15 @@ const dueOf = (iso: string) => new Date(iso).toLocaleString(undefined, { dateSty
 
 export default function SupportDesk() {
   // Deferred: the desk drawn once the level is known renders in slices, not as one long task.
-  const auth = useDeferredValue(useStore($auth));
+  const live = useStore($auth);
+  const auth = useDeferredValue(live);
   useEffect(() => {
     authClient();
   }, []);
   useEffect(() => {
-    if (auth.status === 'signed-out')
+    if (live.status === 'signed-out')
       window.location.replace(`/signin?redirect=${encodeURIComponent(location.pathname + location.search)}`);
-  }, [auth.status]);
+  }, [live.status]);
   // The member's level names the target up front: the page waits for it, then draws itself once.
   if (auth.status !== 'signed-in' || auth.profile === undefined) return <SupportSkeleton guess={storedAccessLevel() ?? 'free'} />;
   const level = auth.profile?.accessLevel ?? 'free';
