@@ -13,6 +13,11 @@ import { quietLogger } from '../support/fixtures.ts';
 
 const ARTICLE = '/blog/ecommerce-launch-first-90-days'; // a premium article
 
+// Its tests in one worker, one after the other: one preview server (a new PGlite cluster, several
+// seconds) rather than one per worker. The file's name sorts it early, so that start overlaps other
+// files' tests instead of holding up the writing journeys, which wait for every read-only test.
+test.describe.configure({ mode: 'default' });
+
 let server: RunningServer;
 let dataDir: string;
 test.beforeAll(async () => {
