@@ -11,7 +11,7 @@ import { createAuthService } from './auth/service.ts';
 import { createAuthStore } from './auth/store.ts';
 import { deleteHostedAccount, hostedAccount, hostedSessionIsLive } from './auth/hosted.ts';
 import { createAccessTokenVerifier, localKeySet, remoteKeySet } from './auth/verify.ts';
-import { DEMO_ACCOUNTS, DEMO_PASSWORD, DEMO_PASSWORD_HASH } from './users/demo.ts';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD, demoPasswordHash } from './users/demo.ts';
 import { createUserService } from './users/service.ts';
 import { PROFILE_CHANNEL } from './users/store.ts';
 import { createRateLimitStore } from './platform/abuse/store.ts';
@@ -389,7 +389,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
         if (started) return;
         started = true;
         if (config.auth.seedDemo && !config.auth.hosted) {
-          const ids = await auth.createConfirmedUsers(DEMO_ACCOUNTS, DEMO_PASSWORD, DEMO_PASSWORD_HASH);
+          const ids = await auth.createConfirmedUsers(DEMO_ACCOUNTS, DEMO_PASSWORD, demoPasswordHash(config.auth.bcryptCost));
           const seeded = DEMO_ACCOUNTS.map((account, i) => ({ ...account, id: ids[i]! }));
           for (const account of seeded) await users.assign(account.id, account.role, account.accessLevel);
           // The community's demo categories and threads, written by those accounts (their HTML rendered

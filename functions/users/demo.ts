@@ -13,6 +13,10 @@ export const DEMO_PASSWORD = 'beacon-demo-2026';
  */
 export const DEMO_PASSWORD_HASH = '$2b$10$w.alzotKo2fFsXwr8UsBB.74NdKujPyMHNGSRjLNvxVqg5aejMgru';
 
+/** The hash made ahead when the server hashes at its cost (AUTH_BCRYPT_COST), else undefined: hash it then. */
+export const demoPasswordHash = (bcryptCost: number): string | undefined =>
+  DEMO_PASSWORD_HASH.startsWith(`$2b$${String(bcryptCost).padStart(2, '0')}$`) ? DEMO_PASSWORD_HASH : undefined;
+
 export const DEMO_ACCOUNTS: readonly { email: string; name: string; accessLevel: AccessLevel; role: Role }[] = [
   { email: 'free@demo.beacongrowth.co', name: 'Frankie Free', accessLevel: 'free', role: 'member' },
   { email: 'subscriber@demo.beacongrowth.co', name: 'Sam Subscriber', accessLevel: 'subscriber', role: 'member' },

@@ -36,4 +36,26 @@ describe.each(DATABASE_KINDS)('row counts on %s', (kind) => {
       .catch(() => undefined);
     expect(await rowCounts(db)).toEqual(before);
   });
+
+  it.runIf(kind === 'postgres')('see a write that was running at the last count and ended after a newer one', async () => {
+    const db = database.db;
+    const before = await rowCounts(db);
+    let finish!: () => void;
+    let inserted!: () => void;
+    const written = new Promise<void>((resolve) => (inserted = resolve));
+    const running = db.transaction(async (tx) => {
+      await tx.execute(sql`insert into rate_limits (key, window_start, count) values ('db-snapshot-old', now(), 1)`);
+      inserted();
+      await new Promise<void>((resolve) => (finish = resolve));
+    });
+    await written;
+    // A newer transaction id ends first, then the counts are read while the older one still runs.
+    await db.execute(sql`insert into rate_limits (key, window_start, count) values ('db-snapshot-new', now(), 1)`);
+    await db.execute(sql`delete from rate_limits where key = 'db-snapshot-new'`);
+    expect(await rowCounts(db)).toEqual(before);
+    finish();
+    await running;
+    expect((await rowCounts(db)).rate_limits).toBe(before.rate_limits! + 1);
+    await db.execute(sql`delete from rate_limits where key = 'db-snapshot-old'`);
+  });
 });

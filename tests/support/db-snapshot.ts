@@ -2,8 +2,10 @@
  * Row counts of every table, so a test can prove a request wrote nothing (new tables included).
  * Counting every table after each of thousands of requests was most of the bad-input suite's time,
  * so the counts are read again only when something may have written: every write takes a transaction
- * id, so while the next unassigned id (the snapshot's xmax) is where it was at the last count, no row
- * changed anywhere and the last counts stand.
+ * id, so while the database's snapshot (the oldest running id, the next unassigned one and the ids
+ * still running) is the one of the last count, no transaction has ended since, and the last counts
+ * stand. The whole snapshot, not only its next id: a transaction running at the count that ends later
+ * may hold an older id than one already ended.
  */
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../functions/platform/db/client.ts';
@@ -11,18 +13,18 @@ import type { Db } from '../../functions/platform/db/client.ts';
 /** Each database's table names, read once (the suites' schema is fixed once migrations ran). */
 const tableNames = new WeakMap<Db, Promise<string[]>>();
 /** Each database's last counts, with the next transaction id as it was before they were read. */
-const lastCounts = new WeakMap<Db, { nextXid: string; counts: Record<string, number> }>();
+const lastCounts = new WeakMap<Db, { snapshot: string; counts: Record<string, number> }>();
 
 async function rows<T>(db: Db, query: ReturnType<typeof sql>): Promise<T[]> {
   return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
 }
 
 export async function rowCounts(db: Db): Promise<Record<string, number>> {
-  const [{ next }] = (await rows<{ next: string }>(db, sql`select pg_snapshot_xmax(pg_current_snapshot())::text as next`)) as [
-    { next: string },
+  const [{ snapshot }] = (await rows<{ snapshot: string }>(db, sql`select pg_current_snapshot()::text as snapshot`)) as [
+    { snapshot: string },
   ];
   const last = lastCounts.get(db);
-  if (last?.nextXid === next) return { ...last.counts };
+  if (last?.snapshot === snapshot) return { ...last.counts };
   let names = tableNames.get(db);
   if (!names) {
     names = rows<{ table_name: string }>(
@@ -38,6 +40,6 @@ export async function rowCounts(db: Db): Promise<Record<string, number>> {
   );
   const result: Record<string, number> = {};
   for (const { name, n } of await rows<{ name: string; n: number }>(db, counts)) result[name] = Number(n);
-  lastCounts.set(db, { nextXid: next, counts: result });
+  lastCounts.set(db, { snapshot, counts: result });
   return { ...result };
 }
