@@ -20,7 +20,7 @@ import { PurchasesCard } from '../payments/PurchasesCard.tsx';
 import { SubscriptionCard } from '../payments/SubscriptionCard.tsx';
 import { TestModeNotice, usePaymentMode } from '../payments/TestModeNotice.tsx';
 import { SupportCard } from '../support/SupportCard.tsx';
-import { button, card, failed } from './account-ui.ts';
+import { button, card, failed, isLeaving, signOutAndLeave } from './account-ui.ts';
 import { AccessLevelCard, AccountSkeleton, TAB_LABELS, tabClass } from './AccountCards.tsx';
 import { AccountSettings } from './AccountSettings.tsx';
 import { CourseProgressCard } from './CourseProgressCard.tsx';
@@ -53,7 +53,7 @@ export default function AccountPage({ paymentMode }: { paymentMode?: PaymentMode
     authClient();
   }, []);
   useEffect(() => {
-    if (live.status === 'signed-out') window.location.replace('/signin?redirect=%2Faccount');
+    if (live.status === 'signed-out' && !isLeaving()) window.location.replace('/signin?redirect=%2Faccount');
   }, [live.status]);
   const mode = usePaymentMode(paymentMode);
 
@@ -65,8 +65,7 @@ export default function AccountPage({ paymentMode }: { paymentMode?: PaymentMode
   const level = profile?.accessLevel ?? 'free';
 
   async function signOut() {
-    await authClient().auth.signOut();
-    window.location.assign('/');
+    await signOutAndLeave(() => authClient().auth.signOut());
   }
 
   return (

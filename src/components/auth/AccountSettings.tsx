@@ -9,7 +9,7 @@ import { authClient, type Profile } from '../../lib/browser/auth/client.ts';
 import { toast } from '../../lib/browser/toast.ts';
 import { INPUT_CLASS } from '../forms/TextField.tsx';
 import { api, call } from '../../lib/browser/api.ts';
-import { button, card, failed } from './account-ui.ts';
+import { button, card, failed, signOutAndLeave } from './account-ui.ts';
 import { MemberFeedCard } from './MemberFeedCard.tsx';
 
 const LANGUAGES: { value: Profile['language']; label: string }[] = [
@@ -72,8 +72,7 @@ export function AccountSettings({ token, profile, onSaved }: { token: string; pr
       return failed('We could not delete your account. Please try again or contact support.');
     }
     // The server has deleted the account and its sessions; forget the local session too.
-    await authClient().auth.signOut({ scope: 'local' });
-    window.location.assign('/');
+    await signOutAndLeave(() => authClient().auth.signOut({ scope: 'local' }));
   }
 
   return (
