@@ -8,11 +8,12 @@
  * loud notice under the header says so (payments/TestModeNotice.tsx).
  */
 import { useStore } from '@nanostores/react';
-import { useDeferredValue, useEffect, useId, useState, type FormEvent } from 'react';
+import { useDeferredValue, useEffect, useId, useMemo, useState, type FormEvent } from 'react';
 import { withoutInvisible } from '#shared/visible-text.ts';
 import { api, call } from '../../lib/browser/api.ts';
-import { $auth, authClient, setProfile, type Profile } from '../../lib/browser/auth/client.ts';
+import { $auth, authClient, setProfile, startAuthClient, type Profile } from '../../lib/browser/auth/client.ts';
 import type { PaymentMode } from '../../lib/browser/payments/client.ts';
+import { warmIntl } from '../../lib/browser/intl-warm.ts';
 import { storedAccessLevel, storedHasPlan } from '../../lib/browser/storage-keys.ts';
 import { UpcomingEventsCard } from '../events/UpcomingEventsCard.tsx';
 import { TextField } from '../forms/TextField.tsx';
@@ -50,15 +51,22 @@ export default function AccountPage({ paymentMode }: { paymentMode?: PaymentMode
   const tabsId = useId();
 
   useEffect(() => {
-    authClient();
+    warmIntl(); // for the upcoming events card's dates, while the profile loads
+    return startAuthClient();
   }, []);
   useEffect(() => {
     if (live.status === 'signed-out' && !isLeaving()) window.location.replace('/signin?redirect=%2Faccount');
   }, [live.status]);
   const mode = usePaymentMode(paymentMode);
 
-  if (auth.status !== 'signed-in' || auth.profile === undefined || mode === undefined)
-    return <AccountSkeleton guess={{ level: storedAccessLevel() ?? 'free', withPlan: storedHasPlan() }} mode={mode} />;
+  // The same element while nothing it shows changes, so the urgent renders of each session event
+  // (supabase-js's first one, the profile's arrival) skip the skeleton instead of drawing it again.
+  const skeleton = useMemo(
+    () => <AccountSkeleton guess={{ level: storedAccessLevel() ?? 'free', withPlan: storedHasPlan() }} mode={mode} />,
+    [mode],
+  );
+
+  if (auth.status !== 'signed-in' || auth.profile === undefined || mode === undefined) return skeleton;
   const { session } = auth;
   const profile = auth.profile;
   const email = profile?.email ?? session.user.email ?? '';

@@ -6,6 +6,7 @@
  */
 import { startTransition, useEffect, useState, type ReactNode } from 'react';
 import { formatWithZoneName, localTimeZone } from '#shared/events/format.ts';
+import { warmIntl } from '../../lib/browser/intl-warm.ts';
 import { fetchMyEvents, type MyEvent } from './events-api.ts';
 import { JoinLink } from './JoinLink.tsx';
 import { useMoment } from './use-moment.ts';
@@ -43,6 +44,7 @@ export function UpcomingEventsCard({ className }: { className: string }) {
   const now = useMoment(state.status === 'ready' ? state.events.map((e) => Date.parse(e.joinOpensAt)) : []);
 
   useEffect(() => {
+    warmIntl();
     const controller = new AbortController();
     fetchMyEvents(controller.signal)
       .then((result) => startTransition(() => setState(result.ok ? { status: 'ready', events: result.data.events } : { status: 'error' })))

@@ -6,9 +6,10 @@
  * its skeleton (SupportOverview.tsx), then it draws itself once. Browser only.
  */
 import { useStore } from '@nanostores/react';
-import { useDeferredValue, useEffect, useState } from 'react';
+import { useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { MEMBER_STATUS_LABEL } from '#shared/support/targets.ts';
-import { $auth, authClient } from '../../lib/browser/auth/client.ts';
+import { $auth, startAuthClient } from '../../lib/browser/auth/client.ts';
+import { warmIntl } from '../../lib/browser/intl-warm.ts';
 import { storedAccessLevel } from '../../lib/browser/storage-keys.ts';
 import { CardFailure } from '../auth/AccountCardStates.tsx';
 import { Conversation } from './Conversation.tsx';
@@ -23,14 +24,17 @@ export default function SupportDesk() {
   const live = useStore($auth);
   const auth = useDeferredValue(live);
   useEffect(() => {
-    authClient();
+    warmIntl(); // for the requests' dates, while the profile loads
+    return startAuthClient();
   }, []);
   useEffect(() => {
     if (live.status === 'signed-out')
       window.location.replace(`/signin?redirect=${encodeURIComponent(location.pathname + location.search)}`);
   }, [live.status]);
   // The member's level names the target up front: the page waits for it, then draws itself once.
-  if (auth.status !== 'signed-in' || auth.profile === undefined) return <SupportSkeleton guess={storedAccessLevel() ?? 'free'} />;
+  // One element, so the urgent renders of each session event skip it (as on the account page).
+  const skeleton = useMemo(() => <SupportSkeleton guess={storedAccessLevel() ?? 'free'} />, []);
+  if (auth.status !== 'signed-in' || auth.profile === undefined) return skeleton;
   const level = auth.profile?.accessLevel ?? 'free';
   const requestId = new URLSearchParams(location.search).get('request');
   return (

@@ -74,6 +74,16 @@ export function authClient(): SupabaseClient {
 }
 
 /**
+ * Starts the shared client in a task of its own, after the caller's mount: its set-up and first
+ * session read, and the render the session then causes, would otherwise lengthen the mount's task
+ * (together a long task on a slow phone). Answers the cancel, for an effect's clean-up.
+ */
+export function startAuthClient(): () => void {
+  const timer = setTimeout(authClient, 0);
+  return () => clearTimeout(timer);
+}
+
+/**
  * Reads the signed-in member's profile again (after a payment or a cancellation changed their level
  * or customer id); the store keeps the old one until the new one arrives, and keeps it if that fails.
  */
