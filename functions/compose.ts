@@ -31,6 +31,7 @@ import { createEventStore } from './events/store.ts';
 import { createEventChanges } from './events/changes.ts';
 import { CONTENT_CHANNEL } from './content/store.ts';
 import { openDatabase, type Database } from './platform/db/client.ts';
+import type { PgliteFiles } from './platform/db/pglite-files.ts';
 import { createEmailService } from './email/service.ts';
 import { EMAIL_CHANNEL } from './email/store.ts';
 import { pickMailTransport, type MailTransport } from './platform/mail/index.ts';
@@ -62,6 +63,7 @@ import { createContactStore } from './contact/store.ts';
 import { createProgressStore } from './progress/store.ts';
 import { createPaymentStore } from './payments/store.ts';
 import { createCommunityAccess } from './community/access.ts';
+import { readContentIndex } from './content/content-index.ts';
 import { seedDemoCommunity } from './community/demo.ts';
 import { seedDemoNewsletter } from './newsletter/demo.ts';
 import { createCommunityService } from './community/service.ts';
@@ -84,6 +86,8 @@ const PROTECTED_UPLOADS = 'uploads/';
 export interface ServiceOptions {
   /** An already migrated database; the caller closes it. Otherwise the configured one is opened. */
   database?: Database;
+  /** Else the configured one is opened, with its files when prepared already (server.ts). */
+  pgliteFiles?: PgliteFiles;
   /** The mail adapter; otherwise the configured one (SMTP or the embedded mailbox). */
   mailTransport?: MailTransport;
   /** Worker tuning (tests, the stand-alone worker). */
@@ -120,11 +124,11 @@ export function createMailDelivery(config: Config, database: Database, logger: L
 export async function createServices(config: Config, logger: Logger, options: ServiceOptions = {}) {
   // The database opens while the content loads (a fresh embedded one is copied on another thread);
   // a broken content file is still the error reported at once, and the database closes once open.
-  const opening = options.database ? undefined : openDatabase(config.database, logger);
+  const opening = options.database ? undefined : openDatabase(config.database, logger, { pgliteFiles: options.pgliteFiles });
   opening?.catch(() => undefined); // awaited below: a failure is not unhandled meanwhile
   let mdx: MdxSource;
   try {
-    mdx = await createMdxSource(config.contentDir);
+    mdx = await createMdxSource(config.contentDir, await readContentIndex());
   } catch (err) {
     void opening?.then((opened) => opened.close()).catch(() => undefined);
     throw err;

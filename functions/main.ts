@@ -10,6 +10,7 @@ import { createApp } from './app.ts';
 import { pageImageSources, type Config } from './config.ts';
 import { pagePolicy } from '../src/lib/server/page-csp.ts';
 import { lockFile } from './platform/db/lock.ts';
+import type { PgliteFiles } from './platform/db/pglite-files.ts';
 import { listen } from './platform/http/http-server.ts';
 import type { Logger } from './platform/logger.ts';
 import { createServices } from './compose.ts';
@@ -31,6 +32,8 @@ export interface StartOptions {
   withoutSite?: boolean;
   /** A stop asked for during the start: what is open closes and the start rejects with StartAbortedError. */
   signal?: AbortSignal;
+  /** The embedded database's files, prepared from the start of the process (server.ts). */
+  pgliteFiles?: PgliteFiles;
 }
 
 /** The start was stopped (its signal aborted) before the server was ready; nothing is left open. */
@@ -90,7 +93,7 @@ export async function startServer(config: Config, logger: Logger, options: Start
   try {
     checkpoint();
     if (!options.withoutSite) assertBuild(config.distDir);
-    const services = await createServices(config, logger);
+    const services = await createServices(config, logger, { pgliteFiles: options.pgliteFiles });
     closers.push(() => services.close());
     checkpoint();
     const pageCsp = pagePolicy(pageImageSources(config));

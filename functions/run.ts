@@ -8,6 +8,7 @@ import { adapterRows, formatAdapterTable } from './adapters.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { ContentFileError } from './content/mdx-source.ts';
 import { DatabaseUnavailableError } from './platform/db/client.ts';
+import type { PgliteFiles } from './platform/db/pglite-files.ts';
 import { createLogger, type Logger } from './platform/logger.ts';
 import { StartAbortedError, startServer, type RunningServer } from './main.ts';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './users/demo.ts';
@@ -37,15 +38,18 @@ function fail(err: unknown): never {
   process.exit(1);
 }
 
-/** Starts the server and stops it gracefully when `shutdown` aborts (exit 0; 1 when the stop fails). */
-export async function run(shutdown: AbortSignal): Promise<void> {
+/**
+ * Starts the server and stops it gracefully when `shutdown` aborts (exit 0; 1 when the stop fails).
+ * `pgliteFiles`: the embedded database's files, prepared by the entry while this module loaded.
+ */
+export async function run(shutdown: AbortSignal, pgliteFiles?: PgliteFiles): Promise<void> {
   let config: Config;
   let logger: Logger | undefined;
   let running: RunningServer;
   try {
     config = loadConfig();
     logger = createLogger(config.logLevel);
-    running = await startServer(config, logger, { signal: shutdown });
+    running = await startServer(config, logger, { signal: shutdown, pgliteFiles });
   } catch (err) {
     if (!(err instanceof StartAbortedError)) fail(err);
     logger?.info({ signal: shutdown.reason }, 'stopped during start-up');

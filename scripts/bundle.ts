@@ -4,7 +4,8 @@
  * from a read-only folder, writing only under DATA_DIR. It holds the built site, the server
  * bundled by esbuild into `server/` (its own modules and the packages it imports, in a few files:
  * Node's loader spent about half of a start resolving and reading some 2,000 module files), the
- * migrations, the content collections and, of node_modules, only what is left outside that bundle
+ * migrations, the content collections (and their index, parsed once here: functions/content/content-index.ts)
+ * and, of node_modules, only what is left outside that bundle
  * (PGlite, which loads its WebAssembly beside its code; the native bcrypt and sharp; what the site's
  * server build imports), traced by @vercel/nft: no dev tooling, no build tooling (Astro's compiler,
  * Vite), no tests, no `.data`.
@@ -21,6 +22,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { nodeFileTrace } from '@vercel/nft';
 import { build, type Plugin } from 'esbuild';
+import { CONTENT_INDEX, writeContentIndex } from '../functions/content/content-index.ts';
 import { gitBodyProblems } from '../functions/content/git-bodies.ts';
 import { PGLITE_TEMPLATE, PGLITE_TEMPLATE_SIZES } from '../functions/platform/db/client.ts';
 import { buildSite, needsBuild, ROOT } from './site-build.ts';
@@ -137,6 +139,9 @@ async function main() {
   };
   writeFileSync(path.join(out, 'package.json'), `${JSON.stringify(bundled, null, 2)}\n`);
   makePgliteTemplate(out);
+  const index = path.join(out, path.relative(ROOT, CONTENT_INDEX));
+  mkdirSync(path.dirname(index), { recursive: true });
+  await writeContentIndex(path.join(out, 'content'), index);
   console.log(`Bundle ready in ${path.relative(ROOT, out) || out}: start it with "${BUNDLE_COMMANDS.web.join(' ')}" in that folder.`);
 }
 

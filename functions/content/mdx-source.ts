@@ -1,8 +1,11 @@
 /**
  * Reads the MDX collections in content/ (the git-managed source) with the same zod schemas the Astro
  * build validates them with (each type's strict frontmatter, see the registry). Files are read once
- * and kept in memory; `reload()` re-reads them.
+ * and kept in memory; `reload()` re-reads them. A file whose exact text the bundle already parsed
+ * (content-index.ts) is taken from that index: parsing the YAML and checking the schemas of every
+ * file was a fifth of a first start.
  */
+import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
@@ -79,34 +82,64 @@ export interface MdxSource {
   reload(): Promise<void>;
 }
 
-/** Loads every collection under `contentDir`; throws on the first invalid or duplicate file. */
-export async function createMdxSource(contentDir: string): Promise<MdxSource> {
-  let byType = new Map<ContentType, Map<string, ContentItem>>();
-  let files = new Map<string, string>();
-  const fileKey = (type: ContentType, slug: string) => `${type}/${slug}`;
-  const load = async () => {
-    const next = new Map<ContentType, Map<string, ContentItem>>();
-    const nextFiles = new Map<string, string>();
-    for (const type of CONTENT_TYPES) {
-      const items = new Map<string, ContentItem>();
-      for (const file of await listFiles(path.join(contentDir, CONTENT_REGISTRY[type].folder))) {
-        const relative = path.relative(contentDir, file);
-        const item = parseContentFile(type, relative, await readFile(file, 'utf8'));
-        if (items.has(item.slug)) throw new ContentFileError(file, [`slug "${item.slug}" is used by another file`]);
-        items.set(item.slug, item);
-        nextFiles.set(fileKey(type, item.slug), relative.split(path.sep).join('/'));
-      }
-      next.set(type, new Map([...items.values()].sort(compareItems).map((i) => [i.slug, i])));
+/** Items parsed ahead of time, by `parsedKey` of the file they were parsed from. */
+export type ParsedContent = ReadonlyMap<string, ContentItem>;
+
+/** A file's place and its exact text: the same key only for the same text. */
+const parsedKey = (type: ContentType, relative: string, text: string) =>
+  `${type}:${relative}:${createHash('sha256').update(text).digest('base64')}`;
+
+interface Collections {
+  byType: Map<ContentType, Map<string, ContentItem>>;
+  files: Map<string, string>;
+}
+
+const fileKey = (type: ContentType, slug: string) => `${type}/${slug}`;
+
+/**
+ * Every collection under `contentDir`, each file taken from `parsed` when its text is there, else
+ * parsed (and, when given, recorded in `record`); throws on the first invalid or duplicate file.
+ */
+async function readCollections(contentDir: string, parsed?: ParsedContent, record?: Map<string, ContentItem>): Promise<Collections> {
+  const byType = new Map<ContentType, Map<string, ContentItem>>();
+  const files = new Map<string, string>();
+  for (const type of CONTENT_TYPES) {
+    const items = new Map<string, ContentItem>();
+    for (const file of await listFiles(path.join(contentDir, CONTENT_REGISTRY[type].folder))) {
+      const relative = path.relative(contentDir, file);
+      const text = await readFile(file, 'utf8');
+      const key = parsedKey(type, relative, text);
+      const item = parsed?.get(key) ?? parseContentFile(type, relative, text);
+      record?.set(key, item);
+      if (items.has(item.slug)) throw new ContentFileError(file, [`slug "${item.slug}" is used by another file`]);
+      items.set(item.slug, item);
+      files.set(fileKey(type, item.slug), relative.split(path.sep).join('/'));
     }
-    byType = next;
-    files = nextFiles;
-  };
-  await load();
+    byType.set(type, new Map([...items.values()].sort(compareItems).map((i) => [i.slug, i])));
+  }
+  return { byType, files };
+}
+
+/** Every file of `contentDir` parsed, by its key: what the bundle writes as the content index. */
+export async function parseContentFolder(contentDir: string): Promise<Map<string, ContentItem>> {
+  const record = new Map<string, ContentItem>();
+  await readCollections(contentDir, undefined, record);
+  return record;
+}
+
+/**
+ * Loads every collection under `contentDir`; throws on the first invalid or duplicate file. `parsed`:
+ * the bundle's index, used for the files whose text it holds.
+ */
+export async function createMdxSource(contentDir: string, parsed?: ParsedContent): Promise<MdxSource> {
+  let { byType, files } = await readCollections(contentDir, parsed);
   return {
     list: (type) => [...(byType.get(type)?.values() ?? [])],
     get: (type, slug) => byType.get(type)?.get(slug),
     has: (type, slug) => byType.get(type)?.has(slug) ?? false,
     file: (type, slug) => files.get(fileKey(type, slug)),
-    reload: load,
+    reload: async () => {
+      ({ byType, files } = await readCollections(contentDir, parsed));
+    },
   };
 }

@@ -11,6 +11,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { appFile } from '../app-files.ts';
 import type { ServerSettings } from '../config/server.ts';
 import type { Logger } from '../logger.ts';
+import type { PgliteFiles } from './pglite-files.ts';
 
 export type Db = PgDatabase<PgQueryResultHKT>;
 /** A transaction handle; services accept it so that related writes commit together. */
@@ -58,18 +59,20 @@ export interface OpenOptions {
    * run. Ignored for Postgres and for a folder that already holds a database.
    */
   pgliteTemplate?: Blob;
+  /** The embedded database's files, prepared from the start of the process (pglite-files.ts, server.ts). */
+  pgliteFiles?: PgliteFiles;
 }
 
 /** Opens the configured database and applies pending migrations. */
 export async function openDatabase(
   config: ServerSettings['database'],
   logger: Logger,
-  { migrate = true, pgliteTemplate }: OpenOptions = {},
+  { migrate = true, pgliteTemplate, pgliteFiles }: OpenOptions = {},
 ): Promise<Database> {
   if (config.kind === 'postgres') {
     const { openPostgres } = await import('./postgres.ts');
     return openPostgres(config.url, config.poolSize, logger, migrate);
   }
   const { openPglite } = await import('./pglite.ts');
-  return openPglite(config.dataDir, logger, migrate, pgliteTemplate);
+  return openPglite(config.dataDir, logger, migrate, pgliteTemplate, pgliteFiles);
 }

@@ -5,25 +5,13 @@
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import v8 from 'node:v8';
-import { Worker } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import type { Logger } from '../logger.ts';
 import { runCommitHooks } from './commit-hooks.ts';
-import { DatabaseUnavailableError, MIGRATIONS_DIR, PGLITE_TEMPLATE, PGLITE_TEMPLATE_SIZES, type Database, type Db } from './client.ts';
-
-/**
- * V8 compiles PGlite's WebAssembly (about 9 MB of Postgres) with its baseline compiler only. Its
- * optimizing tier recompiled the functions a start runs hot on background threads: measured on this
- * project's machine kind, that was about a CPU-second of each start and 40 MiB of idle RSS (135 MiB
- * over a few thousand queries), for no difference in query throughput (a PGlite query's time goes
- * to the protocol and Postgres's executor, not to tight loops). Set as this module loads, before
- * PGlite compiles; the flag concerns WebAssembly only (JavaScript keeps every tier), and this module
- * loads only when the embedded database is the one configured.
- */
-v8.setFlagsFromString('--liftoff-only');
+import { DatabaseUnavailableError, MIGRATIONS_DIR, type Database, type Db } from './client.ts';
+import { preparePglite, type PgliteFiles } from './pglite-files.ts';
 
 /**
  * PGlite's settings with a smaller buffer pool: Postgres's default 128 MB is touched as it starts and
@@ -33,44 +21,33 @@ v8.setFlagsFromString('--liftoff-only');
 export const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
 
 /**
- * A copy of the bundle's cluster in `dataDir`, writable whatever the bundle's own modes (it may be
- * read-only), its files kept shorter in the bundle back to their size (PGLITE_TEMPLATE_SIZES). Made on
- * a worker thread with Node's synchronous copy: the server's thread loads the content meanwhile
- * (compose.ts), and Node's promise-based copy of the cluster's files took over a second of a start.
+ * Opens the embedded database in `dataDir`. `files`: its preparation begun earlier (server.ts), else
+ * begun here; `template`: a cluster tarball a new database starts from instead (the test suites').
  */
-const COPY_TEMPLATE = `
-const { cpSync, chmodSync, existsSync, readdirSync, readFileSync, truncateSync } = require('node:fs');
-const path = require('node:path');
-const { from, sizes, to } = require('node:worker_threads').workerData;
-cpSync(from, to, { recursive: true });
-if (existsSync(sizes))
-  for (const [file, size] of Object.entries(JSON.parse(readFileSync(sizes, 'utf8')))) truncateSync(path.join(to, file), size);
-chmodSync(to, 0o700);
-for (const entry of readdirSync(to, { recursive: true, withFileTypes: true }))
-  chmodSync(path.join(entry.parentPath, entry.name), entry.isDirectory() ? 0o700 : 0o600);
-`;
-
-function copyTemplate(dataDir: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(COPY_TEMPLATE, {
-      eval: true,
-      workerData: { from: PGLITE_TEMPLATE, sizes: PGLITE_TEMPLATE_SIZES, to: dataDir },
-    });
-    worker.once('error', reject);
-    worker.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`copying the bundled cluster stopped with ${code}`))));
-  });
-}
-
-export async function openPglite(dataDir: string, logger: Logger, migrate: boolean, template?: Blob): Promise<Database> {
+export async function openPglite(
+  dataDir: string,
+  logger: Logger,
+  migrate: boolean,
+  template?: Blob,
+  files?: PgliteFiles,
+): Promise<Database> {
   const onDisk = !dataDir.startsWith('memory://');
-  if (onDisk) await mkdir(dataDir, { recursive: true });
   let client: PGlite;
   try {
-    const empty = !onDisk || !existsSync(path.join(dataDir, 'PG_VERSION'));
-    const fresh = onDisk && empty && !template && existsSync(PGLITE_TEMPLATE);
-    if (fresh) await copyTemplate(dataDir);
-    client = await PGlite.create(dataDir, { startParams: PGLITE_START_PARAMS, ...(empty && template ? { loadDataDir: template } : {}) });
-    if (fresh) logger.info({ dataDir }, 'new embedded database copied from the bundled cluster');
+    if (onDisk && !template) {
+      const prepared = files?.dataDir === dataDir ? files : preparePglite(dataDir);
+      await prepared.ready;
+      client = await PGlite.create(dataDir, {
+        startParams: PGLITE_START_PARAMS,
+        pgliteWasmModule: await prepared.wasmModule,
+        fsBundle: await prepared.fsBundle,
+      });
+      if (prepared.copied) logger.info({ dataDir }, 'new embedded database copied from the bundled cluster');
+    } else {
+      if (onDisk) await mkdir(dataDir, { recursive: true });
+      const empty = !onDisk || !existsSync(path.join(dataDir, 'PG_VERSION'));
+      client = await PGlite.create(dataDir, { startParams: PGLITE_START_PARAMS, ...(empty && template ? { loadDataDir: template } : {}) });
+    }
   } catch (err) {
     throw new DatabaseUnavailableError(`${dataDir} (embedded PGlite)`, err);
   }
