@@ -3,8 +3,8 @@
  * content lists, one detail page of each type and the community's pages (also with the menus open
  * and at phone width), and a keyboard-only walk through the navigation works.
  */
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { seriousViolations } from './axe.ts';
 import { apiList } from './support.ts';
 import { SERVICES } from './marketing-support.ts';
 
@@ -30,12 +30,8 @@ async function settle(page: Page, path: string): Promise<void> {
 }
 
 async function expectNoSeriousViolations(page: Page, label: string): Promise<void> {
-  const { violations } = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
-    .analyze();
-  const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  const report = serious.map((v) => `${v.id} (${v.impact}): ${v.help}\n  ${v.nodes.map((n) => n.target.join(' ')).join('\n  ')}`);
-  expect(report, `${label}\n${report.join('\n')}`).toEqual([]);
+  const serious = await seriousViolations(page);
+  expect(serious, `${label}\n${serious.join('\n')}`).toEqual([]);
 }
 
 for (const path of [...MARKETING, ...LISTS]) {
