@@ -3,7 +3,7 @@
  * run in two lanes at once (ESLint in one; the type check, then the format check in the other), then
  * the unit tests while the test environment is made beside them (one Postgres server and one site
  * build, shared by every later suite), then the integration and leak tests against PGlite and
- * Postgres, and the scale-out test (three instances behind nginx) beside the browser tests in Chromium.
+ * Postgres, the scale-out test (three instances behind nginx) and the browser tests in Chromium.
  * Installs Debian's chromium and nginx first when missing and we are allowed to (root).
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -136,14 +136,7 @@ if (unitStatus !== 0 || !env) {
 }
 exportEnvironment(env);
 let status = await run(['Integration and leak tests (PGlite and Postgres)', 'npx', ['vitest', 'run', '--project', 'integration*']]);
-// The scale-out test mostly waits (instances starting, one killed, nginx noticing): it runs beside
-// the browser tests' first minute, itself a third idle while their servers start; its output comes whole.
-if (status === 0) {
-  const statuses = await Promise.all([
-    runHeld(['Scale-out (three instances behind nginx)', 'npx', ['vitest', 'run', '--project', 'scale']]),
-    run(['Browser tests (Chromium)', 'npx', ['playwright', 'test']]),
-  ]);
-  status = statuses.find((s) => s !== 0) ?? 0;
-}
+if (status === 0) status = await run(['Scale-out (three instances behind nginx)', 'npx', ['vitest', 'run', '--project', 'scale']]);
+if (status === 0) status = await run(['Browser tests (Chromium)', 'npx', ['playwright', 'test']]);
 await env.stop();
 process.exit(status);

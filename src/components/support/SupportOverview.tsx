@@ -29,6 +29,11 @@ export function SupportHeader({ level, guess = 'free' }: { level: AccessLevel | 
         </a>
       </p>
       <h1 className="mt-1 text-3xl font-bold text-slate-900">Support</h1>
+      {/* The same for every member, so the page's placeholder shows it at once: the page's main text is
+          there with the first paint, not once the member's level has loaded. */}
+      <p className="mt-2 text-slate-600">
+        Ask us about your account, your plan or our services. Each request keeps its replies here, and we email you when we answer.
+      </p>
       {level ? target : <Reserved label="Loading your support requests…">{target}</Reserved>}
     </header>
   );
