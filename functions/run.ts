@@ -38,16 +38,25 @@ function fail(err: unknown): never {
   process.exit(1);
 }
 
+/** What the entry read and began before this module loaded (functions/server.ts). */
+export interface EarlyStart {
+  config: Config;
+  /** The embedded database's files, prepared while the server's modules loaded. */
+  pgliteFiles?: PgliteFiles | undefined;
+}
+
 /**
  * Starts the server and stops it gracefully when `shutdown` aborts (exit 0; 1 when the stop fails).
- * `pgliteFiles`: the embedded database's files, prepared by the entry while this module loaded.
+ * `early`: the configuration the entry already read, with what it began; without it (the entry could
+ * not read the configuration) it is read here, and what is wrong with it reported.
  */
-export async function run(shutdown: AbortSignal, pgliteFiles?: PgliteFiles): Promise<void> {
+export async function run(shutdown: AbortSignal, early?: EarlyStart): Promise<void> {
   let config: Config;
   let logger: Logger | undefined;
   let running: RunningServer;
+  const pgliteFiles = early?.pgliteFiles;
   try {
-    config = loadConfig();
+    config = early?.config ?? loadConfig();
     logger = createLogger(config.logLevel);
     running = await startServer(config, logger, { signal: shutdown, pgliteFiles });
   } catch (err) {

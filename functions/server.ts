@@ -6,7 +6,7 @@
  * cluster, PGlite's WebAssembly compiled) on other threads while those modules load
  * (platform/db/pglite-files.ts), and to load ICU's data on another thread (platform/icu-warm.ts).
  * The rest of the start is `run()` (functions/run.ts), which also
- * reports a configuration this entry could not read.
+ * reports a configuration this entry could not read (it reads it once, here, when it can).
  */
 import process from 'node:process';
 
@@ -14,19 +14,25 @@ const shutdown = new AbortController();
 process.on('SIGTERM', () => shutdown.abort('SIGTERM'));
 process.on('SIGINT', () => shutdown.abort('SIGINT'));
 
-async function prepareDatabaseFiles() {
+/** The configuration, read once here, and the database's files begun; nothing when it cannot be read. */
+async function startEarly() {
+  let config;
   try {
-    const { loadConfig } = await import('./config.ts');
-    const { database } = loadConfig();
-    if (database.kind !== 'pglite' || database.dataDir.startsWith('memory://')) return undefined;
-    const { preparePglite } = await import('./platform/db/pglite-files.ts');
-    return preparePglite(database.dataDir);
+    config = (await import('./config.ts')).loadConfig();
   } catch {
-    return undefined; // run() reads the configuration again and reports what is wrong
+    return undefined; // run() reads it again and reports what is wrong
+  }
+  const { database } = config;
+  if (database.kind !== 'pglite' || database.dataDir.startsWith('memory://')) return { config };
+  try {
+    const { preparePglite } = await import('./platform/db/pglite-files.ts');
+    return { config, pgliteFiles: preparePglite(database.dataDir) };
+  } catch {
+    return { config }; // opening the database begins it again and reports what is wrong
   }
 }
 
 (await import('./platform/icu-warm.ts')).warmIcu();
-const pgliteFiles = await prepareDatabaseFiles();
+const early = await startEarly();
 const { run } = await import('./run.ts');
-await run(shutdown.signal, pgliteFiles);
+await run(shutdown.signal, early);

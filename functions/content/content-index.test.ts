@@ -35,12 +35,14 @@ describe('the content index', () => {
     expect(everything(fromIndex)).toEqual(everything(await createMdxSource(content)));
   });
 
-  it('is what a start reads: an item is taken from it while its file is unchanged', async () => {
+  it('is what a start reads: an item is taken from it while its file is unchanged, and a reload parses afresh', async () => {
     const parsed = new Map(await readContentIndex(index));
     const [key, item] = [...parsed].find(([, i]) => i.type === 'blog')!;
     parsed.set(key, { ...item, title: 'Taken from the index' });
     const source = await createMdxSource(content, parsed);
     expect(source.get('blog', item.slug)?.title).toBe('Taken from the index');
+    await source.reload();
+    expect(source.get('blog', item.slug)?.title).toBe(item.title);
   });
 
   it('does not hide a changed, added or broken file', async () => {

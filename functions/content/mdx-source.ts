@@ -129,7 +129,7 @@ export async function parseContentFolder(contentDir: string): Promise<Map<string
 
 /**
  * Loads every collection under `contentDir`; throws on the first invalid or duplicate file. `parsed`:
- * the bundle's index, used for the files whose text it holds.
+ * the bundle's index, used by this first load for the files whose text it holds.
  */
 export async function createMdxSource(contentDir: string, parsed?: ParsedContent): Promise<MdxSource> {
   let { byType, files } = await readCollections(contentDir, parsed);
@@ -138,8 +138,9 @@ export async function createMdxSource(contentDir: string, parsed?: ParsedContent
     get: (type, slug) => byType.get(type)?.get(slug),
     has: (type, slug) => byType.get(type)?.has(slug) ?? false,
     file: (type, slug) => files.get(fileKey(type, slug)),
+    // Parsed afresh: a reload is for files changed since the start, and hands out new items.
     reload: async () => {
-      ({ byType, files } = await readCollections(contentDir, parsed));
+      ({ byType, files } = await readCollections(contentDir));
     },
   };
 }
