@@ -71,7 +71,12 @@ export function getBuildContent(): Promise<BuildReader> {
     const logger = createLogger(process.env.LOG_LEVEL ?? 'warn');
     const mdx = await createMdxSource(config.contentDir);
     const database = await openForBuild(config, logger);
-    const byType = await readAll(mdx, database, logger).finally(() => database?.close());
+    let byType: Awaited<ReturnType<typeof readAll>>;
+    try {
+      byType = await readAll(mdx, database, logger);
+    } finally {
+      await database?.close();
+    }
     // The build answers no requests: its bodies render on its own thread.
     const publicItem = createPublicProjection(renderHere(bodyImageOrigins(config)));
     return {
