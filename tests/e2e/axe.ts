@@ -4,7 +4,10 @@ import type { Page } from '@playwright/test';
 
 export async function seriousViolations(page: Page, include?: string): Promise<string[]> {
   // Only violations are read: axe skips collecting the passing, incomplete and inapplicable results' nodes.
-  const builder = new AxeBuilder({ page }).options({ resultTypes: ['violations'] });
+  // Legacy mode runs axe in the page itself: the default opens a blank page per scan to merge each
+  // frame's partial results (for cross-origin frames, which these pages do not have), 2.3 s a scan
+  // against 0.9 s.
+  const builder = new AxeBuilder({ page }).options({ resultTypes: ['violations'] }).setLegacyMode(true);
   const { violations } = await (include ? builder.include(include) : builder)
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
     .analyze();
