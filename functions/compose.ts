@@ -171,7 +171,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
 
     const outbox = createEmailService({ db: db.db, from: config.email.from, siteUrl, maxAttempts: config.email.maxAttempts, logger });
     const mail = createMailDelivery(config, db, logger, options);
-    const limiter = createRateLimitService(createRateLimitStore(db.db));
+    const limiter = createRateLimitService(createRateLimitStore(db.db), secret);
     const progress = createProgressService({ db: db.db, content });
     const communityAccess = createCommunityAccess({ content, gated });
     // Members' posts are parsed on a thread of their own, each within a time limit (member-renderer.ts).

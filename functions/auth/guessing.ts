@@ -4,7 +4,8 @@
  * has an account: an address without one is counted and answered exactly like one with an account.
  *
  * Passwords (sign-in, and the current password a change may need) are limited so that strangers can
- * neither guess one nor lock its owner out:
+ * neither guess one nor lock its owner out (a client address here is an IPv6 client's /64 network,
+ * `networkOf`):
  * - one client address gets a few tries at one account (`perAddress` per 15 minutes, and never more
  *   in a day than the account's daily number); then it waits, or uses a mailed link;
  * - every address the account has not signed in from shares `perAccount` tries a day; past them a
@@ -20,7 +21,7 @@
  * one) and a daily budget per account; links, whose hashes cannot be guessed, are never limited by it.
  */
 import { MARK_DAYS } from '../platform/abuse/store.ts';
-import { formatWait, type Limit, type RateLimitService } from '../platform/abuse/service.ts';
+import { formatWait, networkOf, type Limit, type RateLimitService } from '../platform/abuse/service.ts';
 import { AuthError } from './errors.ts';
 
 const DAY = 24 * 3600;
@@ -60,7 +61,7 @@ export function createGuessingLimits(limiter: RateLimitService, tries: PasswordT
     { name: 'auth-password-tries-address-day', max: tries.perAccount, windowSeconds: DAY },
   ];
   const fromStrangers: Limit = { name: 'auth-password-tries-account', max: tries.perAccount, windowSeconds: DAY };
-  const pair = (email: string, ip: string) => `${email}\n${ip}`;
+  const pair = (email: string, ip: string) => `${email}\n${networkOf(ip)}`;
 
   /** The owner is here: this address's count starts again, and with `remember` the address is the owner's. */
   async function cleared(here: string, remember: boolean): Promise<void> {

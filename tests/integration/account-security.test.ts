@@ -231,7 +231,7 @@ describe.each(DATABASE_KINDS)('account security on %s', (kind) => {
       const home = sameAddress(nextAddress());
       expect((await client(home).auth.signInWithPassword({ email: address, password: PASSWORD })).error).toBeNull();
       for (let i = 0; i < TRIES_PER_ACCOUNT; i += 1) await wrongFrom(client(), address, i);
-      const prune = () => createRateLimitService(createRateLimitStore(db())).prune();
+      const prune = () => createRateLimitService(createRateLimitStore(db()), new Uint8Array(32)).prune();
       const age = (days: number) =>
         db()
           .update(rateLimits)

@@ -614,6 +614,12 @@ describe('auth rate limits from configuration (GoTrue’s RATE_LIMIT_* settings)
       expect(await statuses(3, verify)).toEqual([403, 403, 429]);
       // Another address has its own counts.
       expect((await post(t, '/recover', { email: 'limits@example.test' }, '10.8.0.2')).status).toBe(200);
+      // An IPv6 client counts as its /64 network: a new host half does not start a new count.
+      const fromHost = (host: number) => post(t, '/recover', { email: 'limits@example.test' }, `2001:db8:8:1::${host}`);
+      expect([(await fromHost(1)).status, (await fromHost(2)).status, (await fromHost(3)).status, (await fromHost(4)).status]).toEqual([
+        200, 200, 200, 429,
+      ]);
+      expect((await post(t, '/recover', { email: 'limits@example.test' }, '2001:db8:8:2::1')).status).toBe(200);
     } finally {
       await t.close();
     }

@@ -1,8 +1,13 @@
 /**
  * Fixed-window rate limits kept in the database (abuse/store.ts), so they hold across any number of
- * server instances.
+ * server instances. Subjects (addresses, IPs, pairs of them) are stored only as keyed digests (HMAC
+ * with the server's signing secret, the same on every instance): a plain hash of an IPv4 address is
+ * undone by hashing all four billion of them. An IPv6 client counts as its /64 network, the block
+ * one subscriber is given, so a client cannot step past a limit by changing the host half of its
+ * address (`networkOf`).
  */
-import { createHash } from 'node:crypto';
+import { createHmac } from 'node:crypto';
+import { isIP } from 'node:net';
 import type { DbOrTx } from '../db/client.ts';
 import { AppError } from '../errors.ts';
 import { createRateLimitStore, type RateLimitStore } from './store.ts';
@@ -20,13 +25,34 @@ export interface LimitResult {
   retryAfterSeconds: number;
 }
 
+/**
+ * What a client address counts as: an IPv6 address its /64 network (`2001:db8:1:2::/64`), an IPv4
+ * address (also written IPv4-mapped, `::ffff:192.0.2.1`) itself; anything else unchanged.
+ */
+export function networkOf(ip: string): string {
+  if (isIP(ip) !== 6) return ip;
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
+  if (mapped) return mapped[1]!;
+  const [head = '', tail = ''] = ip.toLowerCase().split('::');
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  const groups = ip.includes('::') ? [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right] : left;
+  return `${groups
+    .slice(0, 4)
+    .map((group) => group.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
+}
+
 export function createRateLimitService(
   store: RateLimitStore,
+  secret: Uint8Array,
   storeIn: (tx: DbOrTx) => RateLimitStore = createRateLimitStore,
 ): RateLimitService {
-  // Subjects are addresses and IPs: only a digest is stored, so the table holds no personal data.
   const keyOf = (name: string, subject: string) =>
-    `${name}:${createHash('sha256').update(subject.toLowerCase()).digest('base64url').slice(0, 32)}`;
+    `${name}:${createHmac('sha256', secret)
+      .update(`rate-limit\n${networkOf(subject).toLowerCase()}`)
+      .digest('base64url')
+      .slice(0, 32)}`;
 
   async function hit(limit: Limit, subject: string): Promise<LimitResult> {
     const { count, retrySeconds } = await store.hit(keyOf(limit.name, subject), limit.windowSeconds);
@@ -69,7 +95,7 @@ export function createRateLimitService(
      * The same limits counted inside the caller's transaction: a use counts only if the write it
      * guards commits (one refused for another reason costs nothing), and a refusal rolls it back.
      */
-    within: (tx: DbOrTx) => createRateLimitService(storeIn(tx), storeIn),
+    within: (tx: DbOrTx) => createRateLimitService(storeIn(tx), secret, storeIn),
   };
 }
 
