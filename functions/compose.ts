@@ -30,7 +30,7 @@ import { createRegistrantList } from './events/registrants.ts';
 import { createEventStore } from './events/store.ts';
 import { createEventChanges } from './events/changes.ts';
 import { CONTENT_CHANNEL } from './content/store.ts';
-import { openDatabase, type Database } from './platform/db/client.ts';
+import { openDatabase, type Database, type OpenOptions } from './platform/db/client.ts';
 import type { PgliteFiles } from './platform/db/pglite-files.ts';
 import { createEmailService } from './email/service.ts';
 import { EMAIL_CHANNEL } from './email/store.ts';
@@ -88,6 +88,8 @@ export interface ServiceOptions {
   database?: Database;
   /** Else the configured one is opened, with its files when prepared already (server.ts). */
   pgliteFiles?: PgliteFiles;
+  /** What opening it does about migrations (default: applies them; a serverless function only verifies). */
+  migrate?: OpenOptions['migrate'];
   /** The mail adapter; otherwise the configured one (SMTP or the embedded mailbox). */
   mailTransport?: MailTransport;
   /** Worker tuning (tests, the stand-alone worker). */
@@ -124,7 +126,9 @@ export function createMailDelivery(config: Config, database: Database, logger: L
 export async function createServices(config: Config, logger: Logger, options: ServiceOptions = {}) {
   // The database opens while the content loads (a fresh embedded one is copied on another thread);
   // a broken content file is still the error reported at once, and the database closes once open.
-  const opening = options.database ? undefined : openDatabase(config.database, logger, { pgliteFiles: options.pgliteFiles });
+  const opening = options.database
+    ? undefined
+    : openDatabase(config.database, logger, { pgliteFiles: options.pgliteFiles, migrate: options.migrate });
   opening?.catch(() => undefined); // awaited below: a failure is not unhandled meanwhile
   let mdx: MdxSource;
   try {

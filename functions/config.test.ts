@@ -1,13 +1,21 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bodyImageOrigins, ConfigError, deploymentProblems, deploymentSignals, loadConfig, pageImageSources } from './config.ts';
+import {
+  bodyImageOrigins,
+  ConfigError,
+  deploymentProblems,
+  deploymentSignals,
+  loadConfig,
+  pageImageSources,
+  type ConfigRole,
+} from './config.ts';
 
 const CWD = path.resolve('/srv/beacon');
 
 /** The ConfigError thrown for `env`, or a failure when none is thrown. */
-function configError(env: Record<string, string | undefined>): ConfigError {
+function configError(env: Record<string, string | undefined>, role?: ConfigRole): ConfigError {
   try {
-    loadConfig(env, CWD);
+    loadConfig(env, CWD, { role });
   } catch (err) {
     if (err instanceof ConfigError) return err;
     throw err;
@@ -281,6 +289,13 @@ describe('loadConfig payments outside the embedded defaults', () => {
     ]);
     expect(deploymentProblems({ ...env, PAYMENTS: 'test' }, { signals: ['SITE_URL is https'], role: 'server' })).toEqual([]);
     expect(deploymentProblems(env, { signals: ['SITE_URL is https'], role: 'worker' })).toEqual([]);
+  });
+
+  it('asks a serverless function for a database server always, and for payments as the server', () => {
+    expect(configError({}, 'function').problems).toEqual([expect.stringMatching(/^DATABASE_URL: required in a serverless function/)]);
+    const env = { DATABASE_URL: 'postgres://db/beacon' };
+    expect(configError(env, 'function').problems).toEqual([expect.stringMatching(/^STRIPE_SECRET_KEY: /)]);
+    expect(loadConfig({ ...env, PAYMENTS: 'test' }, CWD, { role: 'function' }).database.kind).toBe('postgres');
   });
 });
 

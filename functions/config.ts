@@ -86,8 +86,12 @@ export function deploymentSignals(source: Record<string, string | undefined>): s
   ];
 }
 
-/** What a process does with the configuration: what a deployment must have depends on it. */
-export type ConfigRole = 'server' | 'build' | 'worker';
+/**
+ * What a process does with the configuration: what a deployment must have depends on it. A
+ * `function` is the app as a serverless function (functions/serverless.ts): a server that lives per
+ * request, so it needs a database server.
+ */
+export type ConfigRole = 'server' | 'function' | 'build' | 'worker';
 
 /**
  * What a deployment must not start with, one problem per line naming its variables (none on the
@@ -96,13 +100,20 @@ export type ConfigRole = 'server' | 'build' | 'worker';
  * https SITE_URL or NODE_ENV=production; a database server alone may be staging) it also refuses a
  * Stripe test key unless PAYMENTS=test, AUTH_AUTOCONFIRM with ADMIN_EMAILS (anyone could claim a
  * listed address), an http SITE_URL behind a proxy, and half an S3, SMTP or Supabase configuration.
- * The site build and the mail worker take no payments.
+ * The site build and the mail worker take no payments; a serverless function takes them as the server
+ * does, and needs DATABASE_URL whatever else is set.
  */
 export function deploymentProblems(env: Env, { signals, role }: { signals: readonly string[]; role: ConfigRole }): string[] {
   const problems: string[] = [];
+  if (role === 'function' && !env.DATABASE_URL) {
+    problems.push(
+      'DATABASE_URL: required in a serverless function: its instances share nothing but a database server (the embedded database lives in one process).',
+    );
+  }
   if (signals.length === 0) return problems;
   const where = `this is a deployment (${signals.join(', ')})`;
-  if (role === 'server' && !env.STRIPE_SECRET_KEY && env.PAYMENTS !== 'test') {
+  const takesPayments = role === 'server' || role === 'function';
+  if (takesPayments && !env.STRIPE_SECRET_KEY && env.PAYMENTS !== 'test') {
     problems.push(
       `STRIPE_SECRET_KEY: required because ${where}: without it members would pay on the test checkout with test cards. ` +
         'Set PAYMENTS=test to run the test checkout on purpose (staging, previews).',
@@ -111,7 +122,7 @@ export function deploymentProblems(env: Env, { signals, role }: { signals: reado
   const production = signals.filter((s) => s !== 'DATABASE_URL is set');
   if (production.length === 0) return problems;
   const inProduction = `in production (${production.join(', ')})`;
-  if (role === 'server' && /^(sk|rk)_test_/.test(env.STRIPE_SECRET_KEY ?? '') && env.PAYMENTS !== 'test') {
+  if (takesPayments && /^(sk|rk)_test_/.test(env.STRIPE_SECRET_KEY ?? '') && env.PAYMENTS !== 'test') {
     problems.push(`STRIPE_SECRET_KEY: a test key takes no real money ${inProduction}; use the live key, or set PAYMENTS=test on purpose.`);
   }
   if (env.AUTH_AUTOCONFIRM && (env.ADMIN_EMAILS ?? '').trim()) {

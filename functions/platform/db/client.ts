@@ -35,6 +35,17 @@ export class DatabaseUnavailableError extends Error {
   }
 }
 
+/**
+ * The database has not had this build's migrations, and this process may not apply them (a
+ * serverless function: migrations are the deploy's step, `npm run migrate`).
+ */
+export class DatabaseBehindError extends Error {
+  constructor(where: string) {
+    super(`The database at ${where} is behind this build's migrations: run \`npm run migrate\` (the deploy's migration step) first.`);
+    this.name = 'DatabaseBehindError';
+  }
+}
+
 export const MIGRATIONS_DIR = appFile('functions/platform/db/migrations');
 /**
  * A PGlite cluster as initdb leaves it with every migration applied, a folder made by `npm run
@@ -51,8 +62,11 @@ export const PGLITE_TEMPLATE = appFile('functions/platform/db/pglite-template');
 export const PGLITE_TEMPLATE_SIZES = appFile('functions/platform/db/pglite-template-sizes.json');
 
 export interface OpenOptions {
-  /** Apply pending migrations (default). Read-only users such as the build pass false. */
-  migrate?: boolean;
+  /**
+   * Apply pending migrations (default). Read-only users such as the build pass false; 'verify'
+   * applies none and refuses a Postgres database that is behind (DatabaseBehindError).
+   */
+  migrate?: boolean | 'verify';
   /**
    * A PGlite cluster (a `dumpDataDir` tarball) that a new embedded database starts from instead of
    * an empty one; pending migrations still run on it. The test suites pass one migrated once per
@@ -74,5 +88,5 @@ export async function openDatabase(
     return openPostgres(config.url, config.poolSize, logger, migrate);
   }
   const { openPglite } = await import('./pglite.ts');
-  return openPglite(config.dataDir, logger, migrate, pgliteTemplate, pgliteFiles);
+  return openPglite(config.dataDir, logger, migrate !== false, pgliteTemplate, pgliteFiles);
 }

@@ -2,13 +2,14 @@
  * Postgres through DATABASE_URL (node-postgres): a pool for queries, a connection of its own per
  * NOTIFY channel (reconnecting), and migrations under an advisory lock.
  */
+import { readFile } from 'node:fs/promises';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import type { Logger } from '../logger.ts';
 import { runCommitHooks } from './commit-hooks.ts';
-import { DatabaseUnavailableError, MIGRATIONS_DIR, type Database, type Db } from './client.ts';
+import { DatabaseBehindError, DatabaseUnavailableError, MIGRATIONS_DIR, type Database, type Db } from './client.ts';
 
 const MIGRATION_LOCK_KEY = 7_311_024;
 
@@ -33,6 +34,17 @@ async function migratePostgres(pool: pg.Pool): Promise<void> {
     await session.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
     session.release();
   }
+}
+
+/** Whether every migration of this build is applied: drizzle records each by its journal time. */
+async function migrated(pool: pg.Pool): Promise<boolean> {
+  const journal = JSON.parse(await readFile(`${MIGRATIONS_DIR}/meta/_journal.json`, 'utf8')) as { entries: { when: number }[] };
+  const latest = Math.max(0, ...journal.entries.map((entry) => entry.when));
+  const applied = await pool
+    .query<{ at: string | null }>('select max(created_at) as at from drizzle.__drizzle_migrations')
+    .then((result) => Number(result.rows[0]?.at ?? 0))
+    .catch(() => 0); // no table: never migrated
+  return applied >= latest;
 }
 
 function listenPostgres(url: string, logger: Logger) {
@@ -70,7 +82,7 @@ function listenPostgres(url: string, logger: Logger) {
   };
 }
 
-export async function openPostgres(url: string, poolSize: number, logger: Logger, migrate: boolean): Promise<Database> {
+export async function openPostgres(url: string, poolSize: number, logger: Logger, migrate: boolean | 'verify'): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5000 });
   pool.on('error', (err) => logger.error({ err }, 'idle database connection failed'));
   try {
@@ -79,7 +91,11 @@ export async function openPostgres(url: string, poolSize: number, logger: Logger
     await pool.end().catch(() => undefined);
     throw new DatabaseUnavailableError(`${describeUrl(url)} (DATABASE_URL)`, err);
   }
-  if (migrate) await migratePostgres(pool);
+  if (migrate === 'verify' && !(await migrated(pool))) {
+    await pool.end().catch(() => undefined);
+    throw new DatabaseBehindError(describeUrl(url));
+  }
+  if (migrate === true) await migratePostgres(pool);
   const db = runCommitHooks(drizzlePg({ client: pool }) as unknown as Db);
   return {
     kind: 'postgres',

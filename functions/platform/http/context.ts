@@ -18,8 +18,11 @@ export interface AppVariables {
   log: () => Logger;
 }
 
-/** On Node the adapter passes the raw request and response; elsewhere (tests, serverless) they are absent. */
-export type AppBindings = Partial<HttpBindings>;
+/**
+ * On Node the adapter passes the raw request and response; elsewhere (tests, serverless) they are
+ * absent, and a serverless entry passes the client's address as its platform reports it.
+ */
+export type AppBindings = Partial<HttpBindings> & { clientAddress?: string };
 
 export interface AppEnv {
   Bindings: AppBindings;

@@ -12,7 +12,7 @@ import { requestHeader } from './http.ts';
 /**
  * The client's IP address. Behind `trustProxy` proxies, the entry that many hops from the right of
  * X-Forwarded-For (the one our nearest trusted proxy saw), when it is an IP address; otherwise the
- * socket's peer address.
+ * socket's peer address, or in a serverless function the address its platform reports.
  */
 export function clientIp(c: AppContext, trustProxy: number): string {
   if (trustProxy > 0) {
@@ -23,7 +23,7 @@ export function clientIp(c: AppContext, trustProxy: number): string {
     const entry = hops[hops.length - trustProxy];
     if (entry && isIP(entry)) return entry;
   }
-  return c.env?.incoming?.socket?.remoteAddress ?? 'unknown';
+  return c.env?.incoming?.socket?.remoteAddress ?? c.env?.clientAddress ?? 'unknown';
 }
 
 /** `?limit`: 1 to 50, default 10 (what the admin dashboard sends). */

@@ -1,0 +1,110 @@
+/**
+ * The app as a serverless function (functions/serverless.ts, netlify/functions/api.ts), called the way
+ * the platform calls it: a web Request in, a Response out, no Node server. On a migrated Postgres it
+ * answers the API; without DATABASE_URL, or on a database behind this build's migrations, it answers
+ * 503 (naming the cause in the log only) and starts once the cause is gone; the entry's routes cover
+ * every prefix the app answers, and its folder holds function entries only.
+ */
+import { spawnSync } from 'node:child_process';
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect, inject, it, onTestFinished, vi } from 'vitest';
+import { createFunctionHandler } from '../../functions/serverless.ts';
+import { CONTENT_DIR } from '../support/app.ts';
+import { pgAdminUrl } from '../support/databases.ts';
+import { createTestDatabase } from '../support/postgres.ts';
+
+const ENTRIES = path.resolve(import.meta.dirname, '../../netlify/functions');
+const MIGRATE = path.resolve(import.meta.dirname, '../../scripts/migrate.ts');
+const ORIGIN = 'https://beacon.example';
+
+const env = (databaseUrl?: string) => ({
+  ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+  CONTENT_DIR,
+  SITE_URL: ORIGIN,
+  PAYMENTS: 'test',
+  AUTH_AUTOCONFIRM: 'true',
+  AUTH_BCRYPT_COST: '4',
+  LOG_LEVEL: 'silent',
+});
+
+const json = (body: unknown) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+afterEach(() => vi.restoreAllMocks());
+
+describe('the app as a serverless function', () => {
+  it('answers the API on a migrated Postgres: content, auth, bad input, unknown routes', async () => {
+    const handle = createFunctionHandler(env(await createTestDatabase(pgAdminUrl(), 'fn', inject('testEnv').pgTemplate)));
+    onTestFinished(() => handle.close());
+    const blogs = await handle(new Request(`${ORIGIN}/api/public/blogs`));
+    expect(blogs.status).toBe(200);
+    expect(((await blogs.json()) as unknown[]).length).toBeGreaterThan(0);
+    expect((await handle(new Request(`${ORIGIN}/healthz`))).status).toBe(200);
+
+    const signUp = await handle(
+      new Request(`${ORIGIN}/auth/v1/signup`, json({ email: 'fn@example.test', password: 'a long enough password 1' })),
+      {
+        ip: '203.0.113.9',
+      },
+    );
+    expect(signUp.status).toBe(200);
+    const { access_token: token } = (await signUp.json()) as { access_token: string };
+    const me = await handle(new Request(`${ORIGIN}/api/users/me`, { headers: { authorization: `Bearer ${token}` } }));
+    expect(me.status).toBe(200);
+    expect(await me.json()).toMatchObject({ viewer: { email: 'fn@example.test', accessLevel: 'free' } });
+
+    const refused = await handle(new Request(`${ORIGIN}/api/contact`, json({})), { ip: '203.0.113.9' });
+    expect(refused.status).toBe(422);
+    expect(refused.headers.get('content-type')).toContain('application/json');
+    const unknown = await handle(new Request(`${ORIGIN}/api/no-such-route`));
+    expect(unknown.status).toBe(404);
+  });
+
+  it('answers 503 without DATABASE_URL, naming the variable in the log only', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const answer = await createFunctionHandler(env())(new Request(`${ORIGIN}/api/public/blogs`));
+    expect(answer.status).toBe(503);
+    expect(answer.headers.get('cache-control')).toBe('no-store');
+    expect(JSON.stringify(await answer.json())).not.toContain('DATABASE_URL');
+    expect(String(logged.mock.calls[0]?.[0])).toContain('DATABASE_URL: required in a serverless function');
+  });
+
+  it('never migrates: a database behind the build answers 503 until the deploy step migrates it', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const url = await createTestDatabase(pgAdminUrl(), 'fn_empty');
+    const handle = createFunctionHandler(env(url));
+    onTestFinished(() => handle.close());
+    expect((await handle(new Request(`${ORIGIN}/api/public/blogs`))).status).toBe(503);
+    expect(String(logged.mock.calls[0]?.[0])).toContain('npm run migrate');
+    // The deploy step, as netlify.toml runs it; the same instance then starts on its next request.
+    const migrate = spawnSync(process.execPath, [MIGRATE], { env: { PATH: process.env.PATH ?? '', DATABASE_URL: url }, encoding: 'utf8' });
+    expect(migrate.status, migrate.stderr).toBe(0);
+    expect(migrate.stdout).toContain('Migrations applied (Postgres).');
+    expect((await handle(new Request(`${ORIGIN}/api/public/blogs`))).status).toBe(200);
+  });
+
+  it('routes every prefix the app answers to the entry, whose folder holds entries only', async () => {
+    const files = await readdir(ENTRIES);
+    expect(files).toEqual(['api.ts']);
+    const entry = (await import('../../netlify/functions/api.ts')) as { default: unknown; config: { path: string[] } };
+    expect(typeof entry.default).toBe('function');
+    const patterns = entry.config.path.map((p) => new RegExp(`^${p.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`));
+    const routed = (url: string) => patterns.some((pattern) => pattern.test(url));
+    for (const url of [
+      '/api/public/blogs',
+      '/api/content/blogs/x/body',
+      '/api/payments/webhook',
+      '/api/email/events',
+      '/auth/v1/token',
+      '/openai/v1/chat/completions',
+      '/feeds/abc123/rss.xml',
+      '/uploads/abc.png',
+      '/events/launch-webinar.ics',
+      '/healthz',
+      '/readyz',
+    ])
+      expect(routed(url), url).toBe(true);
+    // Pages stay the CDN's.
+    for (const url of ['/', '/blog/some-article', '/events/launch-webinar', '/account']) expect(routed(url), url).toBe(false);
+  });
+});
