@@ -37,6 +37,10 @@ step('Types and typed rules of .ts and .tsx (oxlint, TypeScript 7)', process.exe
 const started = Date.now();
 const checker = new AstroCheck(root, require.resolve('typescript'), path.join(root, 'tsconfig.json'));
 const astroFiles = checker.linter.getRootFileNames().filter((file) => file.endsWith('.astro'));
+if (astroFiles.length === 0) {
+  console.error('✖ Astro: no .astro file found to check (tsconfig.json includes them all)');
+  process.exit(1);
+}
 const result = await checker.lint({ fileNames: astroFiles, logErrors: { level: 'warning' } });
 const failed = result.errors + result.warnings;
 console.log(

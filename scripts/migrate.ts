@@ -1,6 +1,5 @@
 /**
- * `npm run migrate`: applies this build's pending migrations to the configured database (DATABASE_URL,
- * or the embedded one in DATA_DIR) and exits. A deployment of serverless functions runs it as a step
+ * `npm run migrate`: applies this build's pending migrations to DATABASE_URL's database and exits. A deployment of serverless functions runs it as a step
  * of its deploy, before the new functions answer: an instance never migrates at its start, it only
  * refuses a database that is behind (functions/serverless.ts). The Node server still migrates itself.
  */
@@ -9,11 +8,14 @@ import { DatabaseUnavailableError, openDatabase } from '../functions/platform/db
 import { createLogger } from '../functions/platform/logger.ts';
 
 try {
+  // The embedded database migrates itself at the server's start; a deploy step without a database
+  // server would migrate a throwaway one and pass.
+  if (!process.env.DATABASE_URL) throw new ConfigError(['DATABASE_URL: npm run migrate applies migrations to a database server; set it.']);
   // Migrating takes no payments: what a deployment needs for that is not asked here.
   const config = loadConfig(process.env, process.cwd(), { role: 'build' });
   const database = await openDatabase(config.database, createLogger(config.logLevel));
   await database.close();
-  console.log(`Migrations applied (${config.database.kind === 'postgres' ? 'Postgres' : `PGlite in ${config.database.dataDir}`}).`);
+  console.log('Migrations applied (Postgres).');
 } catch (err) {
   if (err instanceof ConfigError || err instanceof DatabaseUnavailableError) console.error(`\n${err.message}\n`);
   else console.error(err);

@@ -9,7 +9,7 @@ import { createFunctionHandler } from '../../functions/serverless.ts';
 
 const handle = createFunctionHandler();
 
-export default (request: Request, context: Context) => handle(request, { ip: context.ip });
+export default (request: Request, context: Context) => handle(request, { ip: context.ip || undefined });
 
 /** The app's own prefixes (functions/app.ts); the one place that lists them for Netlify. */
 export const config: Config = {

@@ -8,6 +8,7 @@
 import { spawnSync } from 'node:child_process';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
+import pg from 'pg';
 import { afterEach, describe, expect, inject, it, onTestFinished, vi } from 'vitest';
 import { createFunctionHandler } from '../../functions/serverless.ts';
 import { CONTENT_DIR } from '../support/app.ts';
@@ -76,11 +77,37 @@ describe('the app as a serverless function', () => {
     onTestFinished(() => handle.close());
     expect((await handle(new Request(`${ORIGIN}/api/public/blogs`))).status).toBe(503);
     expect(String(logged.mock.calls[0]?.[0])).toContain('npm run migrate');
-    // The deploy step, as netlify.toml runs it; the same instance then starts on its next request.
+    // The deploy step asks for a database server rather than migrate a throwaway embedded one.
+    const nowhere = spawnSync(process.execPath, [MIGRATE], { env: { PATH: process.env.PATH ?? '' }, encoding: 'utf8' });
+    expect(nowhere.status).toBe(1);
+    expect(nowhere.stderr).toContain('DATABASE_URL: npm run migrate applies migrations to a database server');
+    // The deploy step; the same instance then starts on its next request.
     const migrate = spawnSync(process.execPath, [MIGRATE], { env: { PATH: process.env.PATH ?? '', DATABASE_URL: url }, encoding: 'utf8' });
     expect(migrate.status, migrate.stderr).toBe(0);
     expect(migrate.stdout).toContain('Migrations applied (Postgres).');
     expect((await handle(new Request(`${ORIGIN}/api/public/blogs`))).status).toBe(200);
+  });
+
+  it('reports a database whose migration record it may not read as unavailable, not as behind', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const url = new URL(await createTestDatabase(pgAdminUrl(), 'fn_rights', inject('testEnv').pgTemplate));
+    const role = `fn_reader_${process.pid}_${Date.now().toString(36)}`;
+    const admin = new pg.Client({ connectionString: url.toString() });
+    await admin.connect();
+    try {
+      await admin.query(`create role ${role} login password 'reader'`);
+      await admin.query('revoke all on schema drizzle from public');
+    } finally {
+      await admin.end();
+    }
+    Object.assign(url, { username: role, password: 'reader' });
+    const handle = createFunctionHandler(env(url.toString()));
+    onTestFinished(() => handle.close());
+    expect((await handle(new Request(`${ORIGIN}/api/public/blogs`))).status).toBe(503);
+    const message = String(logged.mock.calls[0]?.[0]);
+    expect(message).toContain('Cannot reach the database');
+    expect(message).toContain('permission denied');
+    expect(message).not.toContain('npm run migrate');
   });
 
   it('routes every prefix the app answers to the entry, whose folder holds entries only', async () => {

@@ -2,7 +2,8 @@
  * Fixed-window rate limits kept in the database (abuse/store.ts), so they hold across any number of
  * server instances. Subjects (addresses, IPs, pairs of them) are stored only as keyed digests (HMAC
  * with the server's signing secret, the same on every instance): a plain hash of an IPv4 address is
- * undone by hashing all four billion of them. An IPv6 client counts as its /64 network, the block
+ * undone by hashing all four billion of them. (Where SECRET_KEY is unset the secret is kept in the
+ * same database, so a dump of it holds the key as well: set SECRET_KEY to keep them apart.) An IPv6 client counts as its /64 network, the block
  * one subscriber is given, so a client cannot step past a limit by changing the host half of its
  * address (`networkOf`).
  */
@@ -26,21 +27,24 @@ export interface LimitResult {
 }
 
 /**
- * What a client address counts as: an IPv6 address its /64 network (`2001:db8:1:2::/64`), an IPv4
- * address (also written IPv4-mapped, `::ffff:192.0.2.1`) itself; anything else unchanged.
+ * What a client address counts as: an IPv6 address its /64 network (`2001:db8:1:2::/64`); an IPv4
+ * address, also written IPv4-mapped in any spelling (`::ffff:192.0.2.1`, `::ffff:c000:201`), itself;
+ * an IPv6 address in the all-zero /64 (loopback, the other IPv4 embeddings) itself, so such clients
+ * never share one count; anything else unchanged. A zone (`fe80::1%eth0`) is dropped.
  */
 export function networkOf(ip: string): string {
-  if (isIP(ip) !== 6) return ip;
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
-  if (mapped) return mapped[1]!;
-  const [head = '', tail = ''] = ip.toLowerCase().split('::');
+  const bare = ip.split('%')[0]!;
+  if (isIP(bare) !== 6) return ip;
+  // The URL parser writes any spelling one way: lower case, zeros compressed, an IPv4 tail as hex.
+  const canonical = new URL(`http://[${bare}]`).hostname.slice(1, -1);
+  const [head = '', tail = ''] = canonical.split('::');
   const left = head ? head.split(':') : [];
   const right = tail ? tail.split(':') : [];
-  const groups = ip.includes('::') ? [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right] : left;
-  return `${groups
-    .slice(0, 4)
-    .map((group) => group.replace(/^0+(?=.)/, ''))
-    .join(':')}::/64`;
+  const groups = canonical.includes('::') ? [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right] : left;
+  if (groups.slice(0, 4).some((group) => group !== '0')) return `${groups.slice(0, 4).join(':')}::/64`;
+  if (groups.slice(4, 6).join(':') !== '0:ffff') return canonical;
+  const [high, low] = [parseInt(groups[6]!, 16), parseInt(groups[7]!, 16)];
+  return [high >> 8, high & 255, low >> 8, low & 255].join('.');
 }
 
 export function createRateLimitService(

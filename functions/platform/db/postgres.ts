@@ -36,14 +36,24 @@ async function migratePostgres(pool: pg.Pool): Promise<void> {
   }
 }
 
-/** Whether every migration of this build is applied: drizzle records each by its journal time. */
+/** Postgres's codes for a missing table and a missing schema: drizzle's record was never made. */
+const NEVER_MIGRATED = new Set(['42P01', '3F000']);
+
+/**
+ * Whether every migration of this build is applied: drizzle records each by its journal time and
+ * applies one only when it is later than the last recorded. Any failure but a missing record (no
+ * right to read it, say) is thrown, not taken for "behind".
+ */
 async function migrated(pool: pg.Pool): Promise<boolean> {
   const journal = JSON.parse(await readFile(`${MIGRATIONS_DIR}/meta/_journal.json`, 'utf8')) as { entries: { when: number }[] };
   const latest = Math.max(0, ...journal.entries.map((entry) => entry.when));
-  const applied = await pool
-    .query<{ at: string | null }>('select max(created_at) as at from drizzle.__drizzle_migrations')
-    .then((result) => Number(result.rows[0]?.at ?? 0))
-    .catch(() => 0); // no table: never migrated
+  const applied = await pool.query<{ at: string | null }>('select max(created_at) as at from drizzle.__drizzle_migrations').then(
+    (result) => Number(result.rows[0]?.at ?? 0),
+    (err: unknown) => {
+      if (NEVER_MIGRATED.has((err as { code?: string }).code ?? '')) return 0;
+      throw err;
+    },
+  );
   return applied >= latest;
 }
 
@@ -91,9 +101,15 @@ export async function openPostgres(url: string, poolSize: number, logger: Logger
     await pool.end().catch(() => undefined);
     throw new DatabaseUnavailableError(`${describeUrl(url)} (DATABASE_URL)`, err);
   }
-  if (migrate === 'verify' && !(await migrated(pool))) {
-    await pool.end().catch(() => undefined);
-    throw new DatabaseBehindError(describeUrl(url));
+  if (migrate === 'verify') {
+    const upToDate = await migrated(pool).catch(async (err: unknown) => {
+      await pool.end().catch(() => undefined);
+      throw new DatabaseUnavailableError(`${describeUrl(url)} (DATABASE_URL)`, err);
+    });
+    if (!upToDate) {
+      await pool.end().catch(() => undefined);
+      throw new DatabaseBehindError(describeUrl(url));
+    }
   }
   if (migrate === true) await migratePostgres(pool);
   const db = runCommitHooks(drizzlePg({ client: pool }) as unknown as Db);
