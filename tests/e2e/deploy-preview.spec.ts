@@ -21,6 +21,9 @@ test.describe.configure({ mode: 'default' });
 let server: RunningServer;
 let dataDir: string;
 test.beforeAll(async () => {
+  // A new cluster's initdb and migrations beside three workers of journeys: more than a test's 30 s
+  // when the machine is busy (a start whose hook ran out failed both tests of the file once).
+  test.setTimeout(90_000);
   dataDir = await mkdtemp(path.join(tmpdir(), 'beacon-preview-'));
   server = await startServer(
     loadConfig({
