@@ -1,10 +1,13 @@
 /**
  * Crash safety of the outbox worker on Postgres (PGlite is single-process): a worker process killed
  * with SIGKILL in the middle of a batch loses no message and, once another worker reclaims its
- * leases, none is accepted twice; two workers running together never send the same message.
+ * leases, none is accepted twice; two workers running together never send the same message; a
+ * SIGTERM at any moment of a worker's start stops it gracefully.
  * (SMTP leaves one unavoidable window: a crash between the server's 250 and our database write.
  * The message is then sent again with the same Message-ID; see ARCHITECTURE.md.)
  */
+import { spawn } from 'node:child_process';
+import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../functions/platform/db/client.ts';
@@ -17,6 +20,11 @@ import { quietLogger } from '../support/fixtures.ts';
 import { createTestDatabase } from '../support/postgres.ts';
 import { startTestSmtp } from '../support/smtp.ts';
 import { spawnWorker, WORKER_START_MS } from '../support/worker-process.ts';
+import { CONTENT_DIR } from '../support/app.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const WORKER = path.join(ROOT, 'functions', 'worker.ts');
+const RECORDER = path.join(ROOT, 'tests', 'support', 'module-recorder.ts');
 
 async function enqueueMany(database: Database, count: number) {
   const outbox = createEmailService({
@@ -166,4 +174,41 @@ describe('email worker crash safety (Postgres)', () => {
     expect([...counts.values()].every((n) => n === 1)).toBe(true);
     expect(workers.every((w) => w.stats.sent > 0)).toBe(true);
   });
+
+  it('stops gracefully (exit 0) on a SIGTERM at any moment of its start', async () => {
+    const smtp = await startTestSmtp();
+    try {
+      for (const delay of [0, 300, 1500]) {
+        // Timed from the moment the process asks for worker-run.ts, the start after the signal handlers.
+        const child = spawn(process.execPath, ['--import', RECORDER, WORKER], {
+          cwd: ROOT,
+          env: {
+            PATH: process.env.PATH ?? '',
+            CONTENT_DIR,
+            LOG_LEVEL: 'silent',
+            DATABASE_URL: url,
+            SMTP_URL: smtp.url,
+            ANNOUNCE_RESOLVED: '/functions/worker-run.ts',
+          },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (d) => (stdout += d));
+        child.stderr.on('data', (d) => (stderr += d));
+        const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+          child.once('exit', (code, signal) => resolve({ code, signal })),
+        );
+        await expect
+          .poll(() => stderr.includes('resolved ') || child.exitCode !== null, { timeout: WORKER_START_MS, interval: 2 })
+          .toBe(true);
+        await new Promise((r) => setTimeout(r, delay));
+        child.kill('SIGTERM');
+        expect(await exited, `SIGTERM ${delay} ms after worker-run.ts was asked for:\n${stderr}`).toEqual({ code: 0, signal: null });
+        if (delay === 0) expect(stdout).not.toContain('started');
+      }
+    } finally {
+      await smtp.close();
+    }
+  }, 120_000);
 });
