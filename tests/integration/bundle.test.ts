@@ -2,7 +2,8 @@
  * The production bundle (`npm run bundle`), as a host runs it: made from the test build, copied
  * to an empty folder and started there with Node alone (`node server/server.mjs`, no npm, no
  * dev tooling) against Postgres and against PGlite with a fresh DATA_DIR. Pages, the public API,
- * sign-in, a gated body, a mailed message and /readyz answer; SIGTERM stops it cleanly; nothing in
+ * sign-in, a gated body, a mailed message and /readyz answer; SIGTERM stops it cleanly, and its separate
+ * mail worker (`node server/worker.mjs`) starts and stops the same way; nothing in
  * the bundle folder changes (it may be read-only); it holds no dev dependency and no test, stays
  * within its size budget, and still holds every adapter that is loaded only when configured.
  */
@@ -233,6 +234,26 @@ describe('the production bundle', () => {
     }
     expect(started.output()).toContain('database  real      Postgres at');
     expect(await stop(started)).toBe(0);
+  }, 120_000);
+
+  it('runs its separate mail worker with Node alone, and stops it cleanly on SIGTERM', async () => {
+    const [command, ...args] = BUNDLE_COMMANDS.worker;
+    const child = spawn(command === 'node' ? process.execPath : command, args, {
+      cwd: folder,
+      env: {
+        PATH: process.env.PATH,
+        LOG_LEVEL: 'warn',
+        DATABASE_URL: await createTestDatabase(pgAdminUrl(), 'bundle_worker'),
+        DATA_DIR: await tempDir('bundle-worker'),
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    await expect.poll(() => /email worker \S+ started \(mailbox\)/.test(output) || child.exitCode !== null, { timeout: 60_000 }).toBe(true);
+    expect(output).toMatch(/email worker \S+ started \(mailbox\)/);
+    expect(await stop({ url: '', child, output: () => output })).toBe(0);
   }, 120_000);
 
   it('runs on embedded PGlite with a fresh DATA_DIR', async () => {

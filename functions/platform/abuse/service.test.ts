@@ -25,29 +25,28 @@ const LIMIT: Limit = { name: 'test:ip', max: 2, windowSeconds: 60 };
 const secret = (byte: number) => new Uint8Array(32).fill(byte);
 
 describe('networkOf', () => {
-  it('counts an IPv6 client as its /64 network, in one spelling', () => {
-    expect(networkOf('2001:db8:1:2:aaaa:bbbb:cccc:dddd')).toBe('2001:db8:1:2::/64');
-    expect(networkOf('2001:0DB8:0001:0002::1')).toBe('2001:db8:1:2::/64');
-    expect(networkOf('2001:db8::1')).toBe('2001:db8:0:0::/64');
-    expect(networkOf('1:2:3::4.5.6.7')).toBe('1:2:3:0::/64');
-    expect(networkOf('::2:3:4:5:6:1.2.3.4')).toBe('0:2:3:4::/64');
-    expect(networkOf('1::3:4:5:6:1.2.3.4')).toBe('1:0:3:4::/64');
-    expect(networkOf('fe80::1%eth0')).toBe('fe80:0:0:0::/64');
-  });
-
-  it('never puts the all-zero /64 in one count: loopback and IPv4 embeddings stay whole', () => {
-    expect(networkOf('::1')).toBe('::1');
-    expect(networkOf('::ffff:0:192.0.2.1')).toBe('::ffff:0:c000:201');
-    expect(networkOf('::192.0.2.1')).toBe('::c000:201');
-  });
-
-  it('keeps an IPv4 address, also written IPv4-mapped, and anything that is not an address', () => {
-    expect(networkOf('192.0.2.1')).toBe('192.0.2.1');
-    expect(networkOf('::ffff:192.0.2.1')).toBe('192.0.2.1');
-    expect(networkOf('::ffff:c000:201')).toBe('192.0.2.1');
-    expect(networkOf('0:0:0:0:0:FFFF:192.0.2.1')).toBe('192.0.2.1');
-    expect(networkOf('ada@example.com')).toBe('ada@example.com');
-    expect(networkOf('unknown')).toBe('unknown');
+  // An IPv6 client counts as its /64 network, in one spelling whatever the address's.
+  it.each([
+    ['2001:db8:1:2:aaaa:bbbb:cccc:dddd', '2001:db8:1:2::/64'],
+    ['2001:0DB8:0001:0002::1', '2001:db8:1:2::/64'],
+    ['2001:db8::1', '2001:db8:0:0::/64'],
+    ['1:2:3::4.5.6.7', '1:2:3:0::/64'],
+    ['::2:3:4:5:6:1.2.3.4', '0:2:3:4::/64'],
+    ['1::3:4:5:6:1.2.3.4', '1:0:3:4::/64'],
+    ['fe80::1%eth0', 'fe80:0:0:0::/64'],
+    // The all-zero /64 is never one count: loopback and IPv4 embeddings stay whole.
+    ['::1', '::1'],
+    ['::ffff:0:192.0.2.1', '::ffff:0:c000:201'],
+    ['::192.0.2.1', '::c000:201'],
+    // An IPv4 address, also written IPv4-mapped in any spelling, is itself; what is no address is kept.
+    ['192.0.2.1', '192.0.2.1'],
+    ['::ffff:192.0.2.1', '192.0.2.1'],
+    ['::ffff:c000:201', '192.0.2.1'],
+    ['0:0:0:0:0:FFFF:192.0.2.1', '192.0.2.1'],
+    ['ada@example.com', 'ada@example.com'],
+    ['unknown', 'unknown'],
+  ])('%s counts as %s', (address, network) => {
+    expect(networkOf(address)).toBe(network);
   });
 });
 
