@@ -79,6 +79,7 @@ import { createAttachments } from './support/attachments.ts';
 import { createSupportService } from './support/service.ts';
 import { createIdempotencyLedger } from './platform/idempotency/ledger.ts';
 import { createIdempotencyStore } from './platform/idempotency/store.ts';
+import { pruneChanges } from './platform/changes/store.ts';
 
 /** The key prefix of member files uploaded at run time (in the protected storage area, never in the content folder). */
 const PROTECTED_UPLOADS = 'uploads/';
@@ -90,6 +91,8 @@ export interface ServiceOptions {
   pgliteFiles?: PgliteFiles;
   /** What opening it does about migrations (default: applies them; a serverless function only verifies). */
   migrate?: OpenOptions['migrate'];
+  /** How other instances' changes are heard (default: LISTEN; a serverless function reads the change log). */
+  changes?: OpenOptions['changes'];
   /** The mail adapter; otherwise the configured one (SMTP or the embedded mailbox). */
   mailTransport?: MailTransport;
   /** Worker tuning (tests, the stand-alone worker). */
@@ -128,7 +131,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
   // a broken content file is still the error reported at once, and the database closes once open.
   const opening = options.database
     ? undefined
-    : openDatabase(config.database, logger, { pgliteFiles: options.pgliteFiles, migrate: options.migrate });
+    : openDatabase(config.database, logger, { pgliteFiles: options.pgliteFiles, migrate: options.migrate, changes: options.changes });
   opening?.catch(() => undefined); // awaited below: a failure is not unhandled meanwhile
   let mdx: MdxSource;
   try {
@@ -391,7 +394,8 @@ export async function createServices(config: Config, logger: Logger, options: Se
       /**
        * Starts background work: the outbox worker (unless EMAIL_WORKER=false), the events' reminder tick,
        * the newsletter's scheduler and the community's reply mails (every instance: they only queue mail)
-       * and the hourly prune of rate limits, abandoned direct uploads and idempotency keys past their day.
+       * and the hourly prune of rate limits, abandoned direct uploads, idempotency keys past their day
+       * and the change log.
        */
       async start() {
         if (started) return;
@@ -416,6 +420,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
           void limiter.prune().catch(() => undefined);
           void directUploads.prune().catch((err: unknown) => logger.warn({ err }, 'pruning direct uploads failed'));
           void idempotency.sweep().catch((err: unknown) => logger.warn({ err }, 'sweeping idempotency keys failed'));
+          void pruneChanges(db.db).catch((err: unknown) => logger.warn({ err }, 'pruning the change log failed'));
         }, 3_600_000);
         prune.unref();
         // The embedded provider's events reach the same handler as Stripe's webhooks; its subscriptions renew on the minute.

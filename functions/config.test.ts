@@ -70,6 +70,23 @@ describe('loadConfig overrides', () => {
     expect(loadConfig({ DATABASE_URL: 'postgresql://db/beacon', PAYMENTS: 'test' }, CWD).database).toMatchObject({ kind: 'postgres' });
   });
 
+  it('takes a direct address beside a pooled one, and never alone', () => {
+    const pooled = 'postgres://app:secret@pooler.internal:6543/beacon';
+    const direct = 'postgres://app:secret@db.internal:5432/beacon';
+    expect(loadConfig({ DATABASE_URL: pooled, DATABASE_DIRECT_URL: direct, PAYMENTS: 'test' }, CWD).database).toEqual({
+      kind: 'postgres',
+      url: pooled,
+      directUrl: direct,
+      poolSize: 10,
+    });
+    expect(configError({ DATABASE_DIRECT_URL: direct }).problems).toEqual([
+      'DATABASE_DIRECT_URL: set together with DATABASE_URL (the pooled address; this one is the direct address of the same database)',
+    ]);
+    expect(configError({ DATABASE_URL: pooled, DATABASE_DIRECT_URL: 'mysql://db/x', PAYMENTS: 'test' }).problems[0]).toMatch(
+      /^DATABASE_DIRECT_URL: must be a postgres/,
+    );
+  });
+
   it('removes the trailing slash of SITE_URL', () => {
     expect(loadConfig({ SITE_URL: 'https://beacongrowth.co/', PAYMENTS: 'test' }, CWD).siteUrl).toBe('https://beacongrowth.co');
   });

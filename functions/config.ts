@@ -165,6 +165,11 @@ function consistencyProblems(env: Env): string[] {
   if (Boolean(env.S3_ACCESS_KEY_ID) !== Boolean(env.S3_SECRET_ACCESS_KEY)) {
     problems.push('S3_ACCESS_KEY_ID: set together with S3_SECRET_ACCESS_KEY (or neither, for the SDK default credentials)');
   }
+  if (env.DATABASE_DIRECT_URL && !env.DATABASE_URL) {
+    problems.push(
+      'DATABASE_DIRECT_URL: set together with DATABASE_URL (the pooled address; this one is the direct address of the same database)',
+    );
+  }
   if (env.STRIPE_CHECKOUT_UI === 'embedded' && !(env.STRIPE_SECRET_KEY && env.STRIPE_PUBLISHABLE_KEY)) {
     problems.push('STRIPE_CHECKOUT_UI: embedded needs STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY (pk_…)');
   }

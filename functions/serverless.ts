@@ -17,27 +17,42 @@ export type FunctionHandler = ((request: Request, client?: { ip?: string | undef
   close(): Promise<void>;
 };
 
+interface Instance {
+  app: ReturnType<typeof createApp>;
+  /** Reads the change log if due (platform/changes/poller.ts). */
+  sync(): Promise<void>;
+  close(): Promise<void>;
+}
+
 const UNAVAILABLE = { error: { code: 'unavailable', message: 'The service is not available right now. Please try again shortly.' } };
 
 export function createFunctionHandler(env: Record<string, string | undefined> = process.env, cwd = process.cwd()): FunctionHandler {
-  let started: Promise<{ app: ReturnType<typeof createApp>; close: () => Promise<void> }> | undefined;
-  const start = async () => {
+  let started: Promise<Instance> | undefined;
+  const start = async (): Promise<Instance> => {
     const config = loadConfig(env, cwd, { role: 'function' });
     const logger = createLogger(config.logLevel);
-    const services = await createServices(config, logger, { migrate: 'verify' });
-    return { app: createApp({ config, logger, services }), close: () => services.close() };
+    // Other instances' changes come from the change log, read at requests (no LISTEN between them).
+    const services = await createServices(config, logger, { migrate: 'verify', changes: 'poll' });
+    return {
+      app: createApp({ config, logger, services }),
+      sync: async () => services.database.sync?.(),
+      close: () => services.close(),
+    };
   };
   const handle = async (request: Request, client?: { ip?: string | undefined }) => {
     started ??= start();
-    let app: ReturnType<typeof createApp>;
+    let instance: Instance;
     try {
-      ({ app } = await started);
+      instance = await started;
     } catch (err) {
       started = undefined;
       console.error(err instanceof Error ? err.message : err);
       return Response.json(UNAVAILABLE, { status: 503, headers: { 'Cache-Control': 'no-store', 'Retry-After': '5' } });
     }
-    return app.fetch(request, { clientAddress: client?.ip });
+    // What other instances changed since the last request (read at most once a second; a failed read
+    // is logged): a content write or a profile's change is heard before this request is answered.
+    await instance.sync();
+    return instance.app.fetch(request, { clientAddress: client?.ip });
   };
   return Object.assign(handle, {
     close: async () => {

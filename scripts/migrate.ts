@@ -1,5 +1,6 @@
 /**
- * `npm run migrate`: applies this build's pending migrations to DATABASE_URL's database and exits. A deployment of serverless functions runs it as a step
+ * `npm run migrate`: applies this build's pending migrations to DATABASE_URL's database (over
+ * DATABASE_DIRECT_URL when set: a pooler's transaction mode would lose the migration's lock) and exits. A deployment of serverless functions runs it as a step
  * of its deploy, before the new functions answer: an instance never migrates at its start, it only
  * refuses a database that is behind (functions/serverless.ts). The Node server still migrates itself.
  */

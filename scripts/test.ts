@@ -11,6 +11,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { CHROMIUM_PACKAGES, CHROMIUM_PATH, HEADLESS_SHELL_PATH } from '../tests/support/chromium.ts';
 import { ensureNginx } from '../tests/support/nginx.ts';
+import { ensurePgbouncer } from '../tests/support/pgbouncer.ts';
 import { exportEnvironment, prepareTestEnvironment, type TestEnvironment } from '../tests/support/site.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -112,6 +113,7 @@ if (only === 'unit') process.exit(await run(unitTests));
 
 ensureChromium();
 ensureNginx();
+ensurePgbouncer();
 // The environment (Postgres, the seeded site database, the site build) is made while the unit tests
 // run: they need none of it, and the build's waits fill gaps the unit workers leave.
 console.log('\n━━ Test environment ━━ Postgres server, seeded site database, site build (beside the unit tests)');

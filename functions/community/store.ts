@@ -12,10 +12,11 @@
  *
  * A post's visibility changes in four functions the moderation part calls too (`publishPost`,
  * `withdrawPost`, `publishThread`, `withdrawThread`): each keeps the counts and the followers in
- * step and tells every instance the public lists changed (`pg_notify`, COMMUNITY_CHANNEL).
+ * step and tells every instance the public lists changed (`announce`, COMMUNITY_CHANNEL).
  */
 import { and, asc, count, desc, eq, getTableColumns, inArray, isNotNull, ne, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../platform/db/client.ts';
+import { announce } from '../platform/changes/store.ts';
 import type { DataSubject } from '../users/personal-data.ts';
 import {
   communityCategories,
@@ -89,7 +90,7 @@ const instant = (us: string) => sql`(timestamptz 'epoch' + ${us}::bigint * inter
 
 /** Tells every instance (this one included) that what the community's lists show changed. */
 export async function notifyChanged(tx: DbOrTx): Promise<void> {
-  await tx.execute(sql`select pg_notify(${COMMUNITY_CHANNEL}, '')`);
+  await announce(tx, COMMUNITY_CHANNEL);
 }
 
 /**

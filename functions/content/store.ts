@@ -2,6 +2,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { ContentType } from '#shared/content/registry.ts';
 import type { DbOrTx } from '../platform/db/client.ts';
+import { announce } from '../platform/changes/store.ts';
 import { contentItems, type ContentRow, type NewContentRow } from './tables.ts';
 
 /** NOTIFY channel that tells every instance to drop its cached content answers. */
@@ -68,9 +69,9 @@ export function createContentStore(db: DbOrTx) {
       return deleted.length > 0;
     },
 
-    /** Queues a change notice; Postgres delivers it to listeners when the transaction commits. */
+    /** Announces the change to every instance when the transaction commits (platform/changes). */
     async notifyChanged(type: ContentType): Promise<void> {
-      await db.execute(sql`select pg_notify(${CONTENT_CHANNEL}, ${type})`);
+      await announce(db, CONTENT_CHANNEL, type);
     },
   };
 }

@@ -24,7 +24,7 @@ import { idempotencyKeys } from '../../functions/platform/idempotency/tables.ts'
 import { DEMO_PASSWORD } from '../../functions/users/demo.ts';
 import { CONTENT_DIR } from '../support/app.ts';
 import type { Api, Answer, ErrorAnswer, SessionAnswer } from '../support/answers.ts';
-import { pgAdminUrl } from '../support/databases.ts';
+import { pgAdminUrl, pooledEnv } from '../support/databases.ts';
 import { makeMarketInput, quietLogger } from '../support/fixtures.ts';
 import { REFUSED_PURCHASE } from '#shared/payments/purchasable.ts';
 import { createTestDatabase, freePort } from '../support/postgres.ts';
@@ -69,7 +69,7 @@ describe('payments through the Stripe adapter (real server, Postgres, Stripe fak
       PATH: process.env.PATH ?? '',
       PORT: String(port),
       SITE_URL: base,
-      DATABASE_URL: url,
+      ...pooledEnv(url),
       DATA_DIR: await tempDir('billing-stripe'),
       DIST_DIR: inject('testEnv').distDir,
       CONTENT_DIR,

@@ -53,6 +53,7 @@ describe('a client hanging up mid-body', () => {
         SITE_URL,
         EMAIL_WORKER: 'false',
         DATABASE_URL: t.database.url!,
+        DATABASE_DIRECT_URL: t.database.directUrl!,
         // A deployment-like start (DATABASE_URL set) takes payments on the test checkout on purpose.
         PAYMENTS: 'test',
         DATA_DIR: await tempDir('hang-up'),

@@ -38,7 +38,7 @@ import { CONTENT_TYPE_INFO, CONTENT_TYPES, type ContentItem, type ContentType } 
 import { CONTENT_DIR } from '../support/app.ts';
 import type { Api, Answer, SessionAnswer } from '../support/answers.ts';
 import { startNginx, type RunningNginx } from '../support/nginx.ts';
-import { pgAdminUrl } from '../support/databases.ts';
+import { pgAdminUrl, pooledEnv } from '../support/databases.ts';
 import { createLogger } from '../../functions/platform/logger.ts';
 import { WINDOW_MS } from '../../functions/community/notifications/store.ts';
 import { makeBlogInput, makeCourseInput, makeEventInput, makeMarketInput, quietLogger, utcLocal } from '../support/fixtures.ts';
@@ -421,7 +421,7 @@ describe('leak crawler', () => {
     const config = loadConfig({
       PORT: String(port),
       SITE_URL: base,
-      DATABASE_URL: databaseUrl,
+      ...pooledEnv(databaseUrl),
       PAYMENTS: 'test',
       DATA_DIR: await tempDir('leak-crawler'),
       DIST_DIR: inject('testEnv').distDir,

@@ -21,7 +21,7 @@ import { newsletterDeliveries, newsletterSubscribers } from '../../functions/new
 import { DEMO_PASSWORD } from '../../functions/users/demo.ts';
 import type { SessionAnswer } from '../support/answers.ts';
 import { CONTENT_DIR } from '../support/app.ts';
-import { pgAdminUrl } from '../support/databases.ts';
+import { pgAdminUrl, pooledEnv } from '../support/databases.ts';
 import { quietLogger } from '../support/fixtures.ts';
 import { createTestDatabase, freePort } from '../support/postgres.ts';
 import { tempDir } from '../support/temp.ts';
@@ -65,7 +65,7 @@ describe('newsletter leak check', () => {
     const config = loadConfig({
       PORT: String(port),
       SITE_URL: base,
-      DATABASE_URL: url,
+      ...pooledEnv(url),
       PAYMENTS: 'test',
       DATA_DIR: dataDir,
       DIST_DIR: inject('testEnv').distDir,

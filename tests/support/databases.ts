@@ -1,7 +1,8 @@
 /**
  * The databases every integration suite runs against: embedded PGlite (in memory) and a real
- * Postgres server (a fresh database per call, on the server the test set-up started). Both start
- * from the copy the integration set-up migrated once per run (tests/support/vitest-global.ts).
+ * Postgres server (a fresh database per call, on the server the test set-up started, used through
+ * PgBouncer in transaction mode). Both start from the copy the integration set-up migrated once per
+ * run (tests/support/vitest-global.ts).
  */
 import { cp, readFile } from 'node:fs/promises';
 import { inject } from 'vitest';
@@ -28,12 +29,35 @@ function pgliteTemplate(): Promise<Blob | undefined> {
   return (template ??= file ? readFile(file).then((bytes) => new Blob([bytes])) : Promise.resolve(undefined));
 }
 
-export async function openTestDatabase(kind: TestDatabaseKind): Promise<Database & { url?: string }> {
+/**
+ * The same database through the integration set-up's PgBouncer in transaction mode (pgbouncer.ts);
+ * outside the integration project, the URL itself.
+ */
+export function pooledUrl(directUrl: string): string {
+  const pooler = inject('testEnv')?.pgPoolerUrl;
+  if (!pooler) return directUrl;
+  const url = new URL(directUrl);
+  url.host = new URL(pooler).host;
+  return url.toString();
+}
+
+/**
+ * A server's database settings for a test database made by createTestDatabase: through the pooler
+ * (DATABASE_URL) and direct (DATABASE_DIRECT_URL, for its migrations and LISTEN), as a deployment
+ * behind a transaction-mode pooler sets them.
+ */
+export function pooledEnv(directUrl: string): { DATABASE_URL: string; DATABASE_DIRECT_URL: string } {
+  return { DATABASE_URL: pooledUrl(directUrl), DATABASE_DIRECT_URL: directUrl };
+}
+
+/** A test database; on Postgres, `url` goes through the transaction-mode pooler and `directUrl` does not (DATABASE_DIRECT_URL). */
+export async function openTestDatabase(kind: TestDatabaseKind): Promise<Database & { url?: string; directUrl?: string }> {
   if (kind === 'pglite')
     return openDatabase({ kind: 'pglite', dataDir: 'memory://' }, quietLogger(), { pgliteTemplate: await pgliteTemplate() });
-  const url = await createTestDatabase(pgAdminUrl(), 'test', inject('testEnv')?.pgTemplate);
-  const database = await openDatabase({ kind: 'postgres', url, poolSize: 5 }, quietLogger());
-  return Object.assign(database, { url });
+  const directUrl = await createTestDatabase(pgAdminUrl(), 'test', inject('testEnv')?.pgTemplate);
+  const url = pooledUrl(directUrl);
+  const database = await openDatabase({ kind: 'postgres', url, directUrl, poolSize: 5 }, quietLogger());
+  return Object.assign(database, { url, directUrl });
 }
 
 /**

@@ -40,8 +40,8 @@ export async function freePort(): Promise<number> {
 }
 
 const asRoot = process.getuid?.() === 0;
-/** As root, run Postgres binaries as the postgres user (spawned directly, so signals reach them). */
-const runAs = () => (asRoot ? userIds('postgres') : {});
+/** As root, run Postgres binaries (and PgBouncer, which refuses root too) as the postgres user (spawned directly, so signals reach them). */
+export const runAsPostgres = (): { uid: number; gid: number } | Record<string, never> => (asRoot ? userIds('postgres') : {});
 
 async function waitReady(url: string, child: ChildProcess, log: () => string): Promise<void> {
   const deadline = Date.now() + 30_000;
@@ -72,7 +72,7 @@ export async function startPostgres(): Promise<TestPostgres> {
   const init = spawnSync(path.join(bin, 'initdb'), ['-D', dir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync'], {
     encoding: 'utf8',
     cwd: dir,
-    ...runAs(),
+    ...runAsPostgres(),
   });
   if (init.status !== 0) throw new Error(`initdb failed:\n${init.stdout}\n${init.stderr}`);
 
@@ -96,7 +96,7 @@ export async function startPostgres(): Promise<TestPostgres> {
     'max_connections=200',
   ];
   let output = '';
-  const child = spawn(path.join(bin, 'postgres'), args, { stdio: ['ignore', 'pipe', 'pipe'], cwd: dir, ...runAs() });
+  const child = spawn(path.join(bin, 'postgres'), args, { stdio: ['ignore', 'pipe', 'pipe'], cwd: dir, ...runAsPostgres() });
   child.stdout?.on('data', (d) => (output += d));
   child.stderr?.on('data', (d) => (output += d));
   const adminUrl = `postgres://postgres@127.0.0.1:${port}/postgres`;

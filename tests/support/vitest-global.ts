@@ -13,6 +13,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import type { TestProject } from 'vitest/node';
 import { openDatabase } from '../../functions/platform/db/client.ts';
 import { quietLogger } from './fixtures.ts';
+import { startPooler, type TestPooler } from './pgbouncer.ts';
 import { createTestDatabase } from './postgres.ts';
 import { exportEnvironment, prepareTestEnvironment } from './site.ts';
 
@@ -49,8 +50,13 @@ export default async function setup(project: TestProject) {
   const templateDir = project.name.startsWith('integration') ? await mkdtemp(path.join(tmpdir(), 'beacon-pglite-template-')) : undefined;
   let pglite: { file: string; folder: string } | undefined;
   let pgTemplate: string | undefined;
+  // The integration suites' Postgres databases are used through PgBouncer in transaction mode (pgbouncer.ts).
+  let pooler: TestPooler | undefined;
   try {
-    if (templateDir) [pglite, pgTemplate] = [await makePgliteTemplate(templateDir), await makePostgresTemplate(env.pgAdminUrl)];
+    if (templateDir) {
+      [pglite, pgTemplate] = [await makePgliteTemplate(templateDir), await makePostgresTemplate(env.pgAdminUrl)];
+      pooler = await startPooler(env.pgAdminUrl);
+    }
   } catch (err) {
     if (templateDir) await rm(templateDir, { recursive: true, force: true });
     await env.stop();
@@ -63,8 +69,10 @@ export default async function setup(project: TestProject) {
     pgliteTemplate: pglite?.file,
     pgliteCluster: pglite?.folder,
     pgTemplate,
+    pgPoolerUrl: pooler?.pooled(env.pgAdminUrl),
   });
   return async () => {
+    await pooler?.stop();
     if (templateDir) await rm(templateDir, { recursive: true, force: true });
     await env.stop();
   };
@@ -80,6 +88,8 @@ declare module 'vitest' {
       pgliteTemplate?: string;
       pgliteCluster?: string;
       pgTemplate?: string;
+      /** The test Postgres server through PgBouncer in transaction mode (integration only). */
+      pgPoolerUrl?: string;
     };
   }
 }

@@ -8,6 +8,10 @@ import { z } from 'zod';
 import { MAX_CDN_STALENESS_SECONDS } from '../http/cache-control.ts';
 import { defineSettings, httpUrl } from './settings.ts';
 
+/** The embedded database's folder, or a Postgres server (its pooled URL, and a direct one for session features). */
+export type DatabaseSettings =
+  { kind: 'pglite'; dataDir: string } | { kind: 'postgres'; url: string; poolSize: number; directUrl?: string };
+
 export const serverSettings = defineSettings(
   {
     NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
@@ -15,6 +19,14 @@ export const serverSettings = defineSettings(
     HOST: z.string().min(1).default('127.0.0.1'),
     DATA_DIR: z.string().min(1).default('.data'),
     DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+      .optional(),
+    /**
+     * A direct (session) connection to the same database, when DATABASE_URL goes through a
+     * transaction-mode pooler (Supabase's or Neon's, PgBouncer): migrations' lock and LISTEN use it.
+     */
+    DATABASE_DIRECT_URL: z
       .string()
       .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
       .optional(),
@@ -61,8 +73,13 @@ export const serverSettings = defineSettings(
   },
   (env, { cwd, dataDir, contentDir }) => {
     const shownHost = env.HOST === '0.0.0.0' || env.HOST === '::' ? 'localhost' : env.HOST;
-    const database: { kind: 'pglite'; dataDir: string } | { kind: 'postgres'; url: string; poolSize: number } = env.DATABASE_URL
-      ? { kind: 'postgres', url: env.DATABASE_URL, poolSize: env.DATABASE_POOL_SIZE }
+    const database: DatabaseSettings = env.DATABASE_URL
+      ? {
+          kind: 'postgres',
+          url: env.DATABASE_URL,
+          poolSize: env.DATABASE_POOL_SIZE,
+          ...(env.DATABASE_DIRECT_URL ? { directUrl: env.DATABASE_DIRECT_URL } : {}),
+        }
       : { kind: 'pglite', dataDir: path.join(dataDir, 'pglite') };
     const preview: { branch: string; commit?: string; changesFile: string } | undefined = env.PREVIEW_OF
       ? {

@@ -23,8 +23,13 @@ export interface Database {
   db: Db;
   /** Cheap round trip used by the readiness check. */
   ping(): Promise<void>;
-  /** Subscribes to NOTIFY on a channel; `onReset` runs when notifications may have been missed. */
+  /**
+   * Subscribes to a channel's announced changes (platform/changes): by LISTEN, or from the change log
+   * when opened with `changes: 'poll'`; `onReset` runs when changes may have been missed.
+   */
   listen(channel: string, onNotify: (payload: string) => void, onReset?: () => void): Promise<() => Promise<void>>;
+  /** With `changes: 'poll'`: reads the change log if due (a serverless instance, at each request). */
+  sync?(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -75,17 +80,23 @@ export interface OpenOptions {
   pgliteTemplate?: Blob;
   /** The embedded database's files, prepared from the start of the process (pglite-files.ts, server.ts). */
   pgliteFiles?: PgliteFiles;
+  /**
+   * How this process hears of other instances' changes: a LISTEN connection (default), or by reading
+   * the change log at requests (`sync`), for a serverless instance, which holds no connection open
+   * between requests. Postgres only.
+   */
+  changes?: 'listen' | 'poll';
 }
 
 /** Opens the configured database and applies pending migrations. */
 export async function openDatabase(
   config: ServerSettings['database'],
   logger: Logger,
-  { migrate = true, pgliteTemplate, pgliteFiles }: OpenOptions = {},
+  { migrate = true, pgliteTemplate, pgliteFiles, changes = 'listen' }: OpenOptions = {},
 ): Promise<Database> {
   if (config.kind === 'postgres') {
     const { openPostgres } = await import('./postgres.ts');
-    return openPostgres(config.url, config.poolSize, logger, migrate);
+    return openPostgres(config, logger, { migrate, changes });
   }
   const { openPglite } = await import('./pglite.ts');
   return openPglite(config.dataDir, logger, migrate !== false, pgliteTemplate, pgliteFiles);

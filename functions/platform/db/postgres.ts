@@ -1,12 +1,18 @@
 /**
- * Postgres through DATABASE_URL (node-postgres): a pool for queries, a connection of its own per
- * NOTIFY channel (reconnecting), and migrations under an advisory lock.
+ * Postgres through DATABASE_URL (node-postgres): a pool for queries, and either a connection of its
+ * own per NOTIFY channel (reconnecting) or the change log read at requests (serverless), and
+ * migrations under an advisory lock. The pool's URL may go through a transaction-mode pooler: it
+ * carries no session state (no named prepared statements, no SET, no session lock); the lock and
+ * LISTEN, which need a session, take DATABASE_DIRECT_URL when it is set.
  */
 import { readFile } from 'node:fs/promises';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { recentChanges } from '../changes/store.ts';
+import { createChangePoller } from '../changes/poller.ts';
+import type { DatabaseSettings } from '../config/server.ts';
 import type { Logger } from '../logger.ts';
 import { runCommitHooks } from './commit-hooks.ts';
 import { DatabaseBehindError, DatabaseUnavailableError, MIGRATIONS_DIR, type Database, type Db } from './client.ts';
@@ -24,15 +30,16 @@ function describeUrl(url: string): string {
   }
 }
 
-async function migratePostgres(pool: pg.Pool): Promise<void> {
-  // One session holds an advisory lock so that instances starting together migrate one at a time.
-  const session = await pool.connect();
+/** Migrates on a session of its own (the direct URL): its advisory lock makes instances starting together migrate one at a time. */
+async function migratePostgres(url: string): Promise<void> {
+  const session = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+  await session.connect();
   try {
     await session.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
     await migratePg(drizzlePg({ client: session }), { migrationsFolder: MIGRATIONS_DIR });
   } finally {
     await session.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
-    session.release();
+    await session.end().catch(() => undefined);
   }
 }
 
@@ -92,7 +99,13 @@ function listenPostgres(url: string, logger: Logger) {
   };
 }
 
-export async function openPostgres(url: string, poolSize: number, logger: Logger, migrate: boolean | 'verify'): Promise<Database> {
+type PostgresSettings = Extract<DatabaseSettings, { kind: 'postgres' }>;
+
+export async function openPostgres(
+  { url, poolSize, directUrl = url }: PostgresSettings,
+  logger: Logger,
+  { migrate, changes }: { migrate: boolean | 'verify'; changes: 'listen' | 'poll' },
+): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5000 });
   pool.on('error', (err) => logger.error({ err }, 'idle database connection failed'));
   try {
@@ -111,13 +124,19 @@ export async function openPostgres(url: string, poolSize: number, logger: Logger
       throw new DatabaseBehindError(describeUrl(url));
     }
   }
-  if (migrate === true) await migratePostgres(pool);
+  if (migrate === true) {
+    await migratePostgres(directUrl).catch(async (err: unknown) => {
+      await pool.end().catch(() => undefined);
+      throw err;
+    });
+  }
   const db = runCommitHooks(drizzlePg({ client: pool }) as unknown as Db);
+  const poller = changes === 'poll' ? createChangePoller((seconds) => recentChanges(db, seconds), logger) : undefined;
   return {
     kind: 'postgres',
     db,
     ping: async () => void (await db.execute(sql`select 1`)),
-    listen: listenPostgres(url, logger),
+    ...(poller ? { listen: poller.listen, sync: poller.sync } : { listen: listenPostgres(directUrl, logger) }),
     close: () => pool.end(),
   };
 }
