@@ -325,9 +325,28 @@ export async function createServices(config: Config, logger: Logger, options: Se
     }));
     const idempotency = createIdempotencyLedger(db.db);
 
-    let prune: NodeJS.Timeout | undefined;
+    let pruning: NodeJS.Timeout | undefined;
     let renew: NodeJS.Timeout | undefined;
     let started = false;
+    let eventsConnected: Promise<void> | undefined;
+    /**
+     * Hands the embedded provider's stored events (checkouts, renewals) to the billing handler, the
+     * one Stripe's webhooks reach, from now on: what an instance answering requests needs even when it
+     * runs no background work (a serverless function). `start()` does it too.
+     */
+    const connectEvents = (): Promise<void> =>
+      (eventsConnected ??= payments.embedded
+        ? payments.embedded.connect((event) => inbox.receive('payments', event, () => billing.handleEvent(event)))
+        : Promise.resolve());
+    /** Deletes what has outlived its use: rate-limit windows, abandoned direct uploads, idempotency keys past their day, the change log's old rows. */
+    const prune = async (): Promise<void> => {
+      await Promise.all([
+        limiter.prune().catch((err: unknown) => logger.warn({ err }, 'pruning rate limits failed')),
+        directUploads.prune().catch((err: unknown) => logger.warn({ err }, 'pruning direct uploads failed')),
+        idempotency.sweep().catch((err: unknown) => logger.warn({ err }, 'sweeping idempotency keys failed')),
+        pruneChanges(db.db).catch((err: unknown) => logger.warn({ err }, 'pruning the change log failed')),
+      ]);
+    };
     return {
       database: db,
       mdx,
@@ -391,6 +410,8 @@ export async function createServices(config: Config, logger: Logger, options: Se
       /** Whether a token's session is still signed in, at whichever auth service issued it. */
       sessionIsLive: (token: string, sessionId: string | undefined) =>
         hosted ? hostedSessionIsLive(hosted, token) : auth.sessionIsLive(sessionId),
+      connectEvents,
+      prune,
       /**
        * Starts background work: the outbox worker (unless EMAIL_WORKER=false), the events' reminder tick,
        * the newsletter's scheduler and the community's reply mails (every instance: they only queue mail)
@@ -416,17 +437,12 @@ export async function createServices(config: Config, logger: Logger, options: Se
         newsletterSender.start();
         // Every instance mails followers too: each follow row is claimed once (functions/community/notifications/round.ts).
         communityNotifications.mails.start();
-        prune = setInterval(() => {
-          void limiter.prune().catch(() => undefined);
-          void directUploads.prune().catch((err: unknown) => logger.warn({ err }, 'pruning direct uploads failed'));
-          void idempotency.sweep().catch((err: unknown) => logger.warn({ err }, 'sweeping idempotency keys failed'));
-          void pruneChanges(db.db).catch((err: unknown) => logger.warn({ err }, 'pruning the change log failed'));
-        }, 3_600_000);
-        prune.unref();
+        pruning = setInterval(() => void prune(), 3_600_000);
+        pruning.unref();
         // The embedded provider's events reach the same handler as Stripe's webhooks; its subscriptions renew on the minute.
+        await connectEvents();
         const embedded = payments.embedded;
         if (embedded) {
-          await embedded.connect((event) => inbox.receive('payments', event, () => billing.handleEvent(event)));
           renew = setInterval(
             () => void embedded.advance().catch((err: unknown) => logger.warn({ err }, 'embedded billing renewal failed')),
             config.billing.clockMs,
@@ -440,7 +456,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
        * mail queued by the last requests is still sent.
        */
       async close() {
-        clearInterval(prune);
+        clearInterval(pruning);
         clearInterval(renew);
         await payments.embedded?.stop();
         await eventNotices.stop();

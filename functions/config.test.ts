@@ -308,11 +308,20 @@ describe('loadConfig payments outside the embedded defaults', () => {
     expect(deploymentProblems(env, { signals: ['SITE_URL is https'], role: 'worker' })).toEqual([]);
   });
 
-  it('asks a serverless function for a database server always, and for payments as the server', () => {
-    expect(configError({}, 'function').problems).toEqual([expect.stringMatching(/^DATABASE_URL: required in a serverless function/)]);
-    const env = { DATABASE_URL: 'postgres://db/beacon' };
+  it('asks a serverless function for a database server, a mail server and a bucket always, and for payments as the server', () => {
+    expect(configError({}, 'function').problems).toEqual([
+      expect.stringMatching(/^DATABASE_URL: required in a serverless function/),
+      expect.stringMatching(/^SMTP_URL: required in a serverless function/),
+      expect.stringMatching(/^S3_BUCKET: required in a serverless function/),
+    ]);
+    const env = { DATABASE_URL: 'postgres://db/beacon', SMTP_URL: 'smtp://mail.internal:25', S3_BUCKET: 'media' };
     expect(configError(env, 'function').problems).toEqual([expect.stringMatching(/^STRIPE_SECRET_KEY: /)]);
+    expect(configError({ ...env, PAYMENTS: 'test', S3_DIRECT_UPLOADS: 'false' }, 'function').problems).toEqual([
+      expect.stringMatching(/^S3_DIRECT_UPLOADS: cannot be false in a serverless function/),
+    ]);
     expect(loadConfig({ ...env, PAYMENTS: 'test' }, CWD, { role: 'function' }).database.kind).toBe('postgres');
+    // The Node server keeps its embedded parts.
+    expect(loadConfig({ DATABASE_URL: 'postgres://db/beacon', PAYMENTS: 'test' }, CWD).uploads.storage.kind).toBe('local');
   });
 });
 

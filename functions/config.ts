@@ -105,11 +105,7 @@ export type ConfigRole = 'server' | 'function' | 'build' | 'worker';
  */
 export function deploymentProblems(env: Env, { signals, role }: { signals: readonly string[]; role: ConfigRole }): string[] {
   const problems: string[] = [];
-  if (role === 'function' && !env.DATABASE_URL) {
-    problems.push(
-      'DATABASE_URL: required in a serverless function: its instances share nothing but a database server (the embedded database lives in one process).',
-    );
-  }
+  if (role === 'function') problems.push(...functionProblems(env));
   if (signals.length === 0) return problems;
   const where = `this is a deployment (${signals.join(', ')})`;
   const takesPayments = role === 'server' || role === 'function';
@@ -145,6 +141,33 @@ export function deploymentProblems(env: Env, { signals, role }: { signals: reado
   }
   if (env.SUPABASE_URL && !env.SUPABASE_ANON_KEY)
     problems.push('SUPABASE_ANON_KEY: required with SUPABASE_URL (half a Supabase configuration).');
+  return problems;
+}
+
+/**
+ * What a serverless function cannot do without: its instances share nothing but the outside services
+ * and keep no disk between calls, so the embedded database, the local mailbox and local-disk storage
+ * have no place in one, and a body over the platform's limit never reaches it (files go to the bucket).
+ */
+function functionProblems(env: Env): string[] {
+  const problems: string[] = [];
+  if (!env.DATABASE_URL) {
+    problems.push(
+      'DATABASE_URL: required in a serverless function: its instances share nothing but a database server (the embedded database lives in one process).',
+    );
+  }
+  if (!env.SMTP_URL) {
+    problems.push(
+      "SMTP_URL: required in a serverless function: the local mailbox is a folder on one instance's disk, gone after its call.",
+    );
+  }
+  if (!env.S3_BUCKET) {
+    problems.push(
+      "S3_BUCKET: required in a serverless function: files written at run time need a bucket (an instance's disk is gone after its call), and uploads go straight to it.",
+    );
+  } else if (!env.S3_DIRECT_UPLOADS) {
+    problems.push('S3_DIRECT_UPLOADS: cannot be false in a serverless function: a file over 6 MB can only reach the bucket directly.');
+  }
   return problems;
 }
 

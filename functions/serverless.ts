@@ -1,64 +1,149 @@
 /**
- * The whole app as one fetch handler, for a serverless function instance (netlify/functions/api.ts).
- * Made once per instance, on its first request, from the environment: Postgres only (DATABASE_URL),
- * whose migrations are the deploy's step (`npm run migrate`), so an instance only checks that none is
- * pending; no site pages (the CDN serves the prebuilt ones) and no background work (the long-lived
- * server's timers; scheduled functions are to run it). A start that fails (configuration, database,
- * content) answers 503 with nothing of the cause, logs its one clear message, and is tried again on
- * the next request.
+ * The app for serverless function instances: the whole API as one fetch handler
+ * (netlify/functions/api.ts) and the background work as a scheduled round
+ * (netlify/functions/background.ts). Each is made once per instance, on its first call, from the
+ * environment: Postgres only (DATABASE_URL), whose migrations are the deploy's step (`npm run
+ * migrate`), so an instance only checks that none is pending; other instances' changes come from the
+ * change log, read before each request (platform/changes); no site pages (the CDN serves the
+ * prebuilt ones) and no timers (nothing runs between calls). A start that fails (configuration,
+ * database, content) answers 503 with nothing of the cause, logs its one clear message, and is tried
+ * again on the next call.
  */
 import { createApp } from './app.ts';
+import { drainOutbox, runBackgroundRound, type RoundReport } from './background.ts';
 import { loadConfig } from './config.ts';
-import { createServices } from './compose.ts';
-import { createLogger } from './platform/logger.ts';
+import { createServices, type Services } from './compose.ts';
+import { createLogger, type Logger } from './platform/logger.ts';
 
-/** A request and, when the platform reports it, the client's address. `close()`: for tests (an instance is never closed). */
-export type FunctionHandler = ((request: Request, client?: { ip?: string | undefined }) => Promise<Response>) & {
-  close(): Promise<void>;
-};
+/**
+ * The largest request body a function is given (Netlify's, as AWS Lambda's, is 6 MB): a larger one
+ * is refused here with the way round it, files straight to the bucket, never with a platform page.
+ */
+export const FUNCTION_BODY_LIMIT = 6 * 1024 * 1024;
+/** How long the outbox is drained after a write (the platform keeps the instance for `waitUntil`). */
+const DRAIN_AFTER_WRITE_MS = 10_000;
+/** A scheduled round's time: Netlify stops a scheduled function at 30 s. */
+const ROUND_BUDGET_MS = 20_000;
+
+/** What the platform tells a call: the client's address, and how to keep work going after the answer. */
+export interface PlatformContext {
+  ip?: string | undefined;
+  waitUntil?: ((promise: Promise<unknown>) => void) | undefined;
+}
+
+/** `close()`: for tests (an instance is never closed). */
+export type FunctionHandler = ((request: Request, platform?: PlatformContext) => Promise<Response>) & { close(): Promise<void> };
+export type ScheduledHandler = (() => Promise<RoundReport | undefined>) & { close(): Promise<void> };
 
 interface Instance {
   app: ReturnType<typeof createApp>;
-  /** Reads the change log if due (platform/changes/poller.ts). */
-  sync(): Promise<void>;
-  close(): Promise<void>;
+  services: Services;
+  logger: Logger;
 }
 
 const UNAVAILABLE = { error: { code: 'unavailable', message: 'The service is not available right now. Please try again shortly.' } };
+const TOO_LARGE = {
+  error: {
+    code: 'payload_too_large',
+    message: `The request body is larger than the ${FUNCTION_BODY_LIMIT / 1024 / 1024} MB this service accepts. Files go straight to storage: POST /api/upload/presign gives the address to send one to.`,
+  },
+};
+const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-export function createFunctionHandler(env: Record<string, string | undefined> = process.env, cwd = process.cwd()): FunctionHandler {
+/** One instance's app and services, made on first use; a failed start is forgotten, so the next call tries again. */
+function lazyInstance(env: Record<string, string | undefined>, cwd: string) {
   let started: Promise<Instance> | undefined;
   const start = async (): Promise<Instance> => {
     const config = loadConfig(env, cwd, { role: 'function' });
     const logger = createLogger(config.logLevel);
-    // Other instances' changes come from the change log, read at requests (no LISTEN between them).
     const services = await createServices(config, logger, { migrate: 'verify', changes: 'poll' });
-    return {
-      app: createApp({ config, logger, services }),
-      sync: async () => services.database.sync?.(),
-      close: () => services.close(),
-    };
+    await services.connectEvents();
+    return { app: createApp({ config, logger, services }), services, logger };
   };
-  const handle = async (request: Request, client?: { ip?: string | undefined }) => {
-    started ??= start();
-    let instance: Instance;
-    try {
-      instance = await started;
-    } catch (err) {
+  return {
+    async get(): Promise<Instance | undefined> {
+      try {
+        return await (started ??= start());
+      } catch (err) {
+        started = undefined;
+        console.error(err instanceof Error ? err.message : err);
+        return undefined;
+      }
+    },
+    async close(): Promise<void> {
+      const running = await started?.catch(() => undefined);
       started = undefined;
-      console.error(err instanceof Error ? err.message : err);
-      return Response.json(UNAVAILABLE, { status: 503, headers: { 'Cache-Control': 'no-store', 'Retry-After': '5' } });
-    }
+      await running?.services.close();
+    },
+  };
+}
+
+/**
+ * The request as the app may read it, or the 413 answer: a body over the limit is refused by its
+ * declared length, or, sent without one, once that much of it has arrived.
+ */
+async function withinLimit(request: Request): Promise<Request | Response> {
+  const tooLarge = () => Response.json(TOO_LARGE, { status: 413, headers: { 'Cache-Control': 'no-store', Connection: 'close' } });
+  const declared = request.headers.get('content-length');
+  if (declared !== null) return Number(declared) > FUNCTION_BODY_LIMIT ? tooLarge() : request;
+  if (!request.body) return request;
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of request.body) {
+    size += chunk.byteLength;
+    if (size > FUNCTION_BODY_LIMIT) return tooLarge();
+    chunks.push(chunk);
+  }
+  return new Request(request.url, {
+    method: request.method,
+    headers: request.headers,
+    body: Buffer.concat(chunks),
+    signal: request.signal,
+  });
+}
+
+export function createFunctionHandler(env: Record<string, string | undefined> = process.env, cwd = process.cwd()): FunctionHandler {
+  const instance = lazyInstance(env, cwd);
+  // Drains under way when the platform gives no waitUntil (tests): close() waits for them.
+  const later = new Set<Promise<unknown>>();
+  const handle = async (incoming: Request, platform: PlatformContext = {}) => {
+    const running = await instance.get();
+    if (!running) return Response.json(UNAVAILABLE, { status: 503, headers: { 'Cache-Control': 'no-store', 'Retry-After': '5' } });
+    const request = await withinLimit(incoming);
+    if (request instanceof Response) return request;
+    const { app, services, logger } = running;
     // What other instances changed since the last request (read at most once a second; a failed read
     // is logged): a content write or a profile's change is heard before this request is answered.
-    await instance.sync();
-    return instance.app.fetch(request, { clientAddress: client?.ip });
+    await services.database.sync?.();
+    const response = await app.fetch(request, { clientAddress: platform.ip });
+    if (WRITES.has(request.method)) {
+      // Mail this write queued (a confirmation, a reset link, a receipt) leaves now, not at the next round.
+      const drain = drainOutbox(services, Date.now() + DRAIN_AFTER_WRITE_MS).catch((err: unknown) =>
+        logger.warn({ err }, 'sending queued mail after a write failed; the next round sends it'),
+      );
+      if (platform.waitUntil) platform.waitUntil(drain);
+      else later.add(drain.finally(() => later.delete(drain)));
+    }
+    return response;
   };
   return Object.assign(handle, {
     close: async () => {
-      const running = await started?.catch(() => undefined);
-      started = undefined;
-      await running?.close();
+      await Promise.all(later);
+      await instance.close();
     },
   });
+}
+
+/** The scheduled function's call: one bounded round of the background work (background.ts); undefined when the instance cannot start. */
+export function createScheduledHandler(env: Record<string, string | undefined> = process.env, cwd = process.cwd()): ScheduledHandler {
+  const instance = lazyInstance(env, cwd);
+  const run = async () => {
+    const running = await instance.get();
+    if (!running) return undefined;
+    await running.services.database.sync?.();
+    const report = await runBackgroundRound(running.services, running.logger, ROUND_BUDGET_MS);
+    running.logger.info({ report }, 'background round');
+    return report;
+  };
+  return Object.assign(run, { close: () => instance.close() });
 }

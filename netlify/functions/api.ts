@@ -9,7 +9,9 @@ import { createFunctionHandler } from '../../functions/serverless.ts';
 
 const handle = createFunctionHandler();
 
-export default (request: Request, context: Context) => handle(request, { ip: context.ip || undefined });
+// `waitUntil`: the outbox is drained after a write while the platform keeps the instance.
+export default (request: Request, context: Context) =>
+  handle(request, { ip: context.ip || undefined, waitUntil: (promise) => context.waitUntil(promise) });
 
 /** The app's own prefixes (functions/app.ts); the one place that lists them for Netlify. */
 export const config: Config = {

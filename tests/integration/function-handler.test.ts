@@ -21,6 +21,10 @@ const ORIGIN = 'https://beacon.example';
 
 const env = (databaseUrl?: string) => ({
   ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+  // A function needs both (function-background.test.ts sends through them); these refuse connections.
+  SMTP_URL: 'smtp://127.0.0.1:9',
+  S3_BUCKET: 'function-handler',
+  S3_ENDPOINT: 'http://127.0.0.1:9',
   CONTENT_DIR,
   SITE_URL: ORIGIN,
   PAYMENTS: 'test',
@@ -112,7 +116,7 @@ describe('the app as a serverless function', () => {
 
   it('routes every prefix the app answers to the entry, whose folder holds entries only', async () => {
     const files = await readdir(ENTRIES);
-    expect(files).toEqual(['api.ts']);
+    expect(files).toEqual(['api.ts', 'background.ts']);
     const entry = (await import('../../netlify/functions/api.ts')) as { default: unknown; config: { path: string[] } };
     expect(typeof entry.default).toBe('function');
     const patterns = entry.config.path.map((p) => new RegExp(`^${p.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`));
@@ -133,5 +137,8 @@ describe('the app as a serverless function', () => {
       expect(routed(url), url).toBe(true);
     // Pages stay the CDN's.
     for (const url of ['/', '/blog/some-article', '/events/launch-webinar', '/account']) expect(routed(url), url).toBe(false);
+    // The background work: a scheduled function, a round a minute, reached by no URL.
+    const scheduled = (await import('../../netlify/functions/background.ts')) as { config: unknown };
+    expect(scheduled.config).toEqual({ schedule: '* * * * *' });
   });
 });

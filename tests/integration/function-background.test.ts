@@ -1,0 +1,149 @@
+/**
+ * Serverless functions' background work and limits (functions/serverless.ts, functions/background.ts):
+ * mail a write queued leaves within seconds (drained after the answer), two scheduled rounds that
+ * overlap send each queued message once, a body over the platform's limit is refused with the way
+ * round it, and a function refuses to start without the outside services it cannot do without.
+ * Through PgBouncer in transaction mode, with the direct URL beside it, as on Supabase or Neon.
+ */
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { createEmailService } from '../../functions/email/service.ts';
+import { openDatabase, type Database } from '../../functions/platform/db/client.ts';
+import { createFunctionHandler, createScheduledHandler, FUNCTION_BODY_LIMIT } from '../../functions/serverless.ts';
+import { CONTENT_DIR } from '../support/app.ts';
+import { pgAdminUrl, pooledEnv } from '../support/databases.ts';
+import { quietLogger } from '../support/fixtures.ts';
+import { createTestDatabase } from '../support/postgres.ts';
+import { startS3 } from '../support/s3.ts';
+import { startTestSmtp, type TestSmtp } from '../support/smtp.ts';
+
+const ORIGIN = 'https://beacon.example';
+
+describe('serverless functions: background work and limits', () => {
+  let smtp: TestSmtp;
+  let s3: Awaited<ReturnType<typeof startS3>>;
+  let database: Database;
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    [smtp, s3] = await Promise.all([startTestSmtp(), startS3('functions')]);
+    const directUrl = await createTestDatabase(pgAdminUrl(), 'fn_background', inject('testEnv').pgTemplate);
+    env = {
+      ...pooledEnv(directUrl),
+      SMTP_URL: smtp.url,
+      S3_BUCKET: s3.bucket,
+      S3_ENDPOINT: s3.endpoint,
+      S3_FORCE_PATH_STYLE: 'true',
+      S3_ACCESS_KEY_ID: 'S3RVER',
+      S3_SECRET_ACCESS_KEY: 'S3RVER',
+      CONTENT_DIR,
+      SITE_URL: ORIGIN,
+      PAYMENTS: 'test',
+      AUTH_BCRYPT_COST: '4',
+      LOG_LEVEL: 'silent',
+    };
+    database = await openDatabase({ kind: 'postgres', url: env.DATABASE_URL!, directUrl, poolSize: 2 }, quietLogger());
+  });
+  afterAll(async () => {
+    await database?.close();
+    await Promise.all([smtp?.close(), s3?.close()]);
+  });
+
+  const mailTo = (address: string) => smtp.received.filter((mail) => mail.to.includes(address));
+
+  it('sends the mail a write queued within seconds of the answer, not at the next round', async () => {
+    const handle = createFunctionHandler(env);
+    try {
+      const address = 'confirm-me@example.test';
+      const signUp = await handle(
+        new Request(`${ORIGIN}/auth/v1/signup`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email: address, password: 'a long enough password 1' }),
+        }),
+        { ip: '203.0.113.20', waitUntil: () => undefined },
+      );
+      expect(signUp.status).toBe(200);
+      await expect.poll(() => mailTo(address).length, { timeout: 5_000 }).toBe(1);
+      expect(mailTo(address)[0]!.raw).toMatch(/confirm/i);
+    } finally {
+      await handle.close();
+    }
+  });
+
+  it('sends each queued message once when two scheduled rounds overlap', async () => {
+    const outbox = createEmailService({
+      db: database.db,
+      from: 'Beacon <hello@beacon.example>',
+      siteUrl: ORIGIN,
+      maxAttempts: 3,
+      logger: quietLogger(),
+    });
+    const addresses = Array.from({ length: 40 }, (_, i) => `round-${i}@example.test`);
+    for (const to of addresses)
+      await outbox.enqueue(database.db, {
+        to,
+        template: 'contact-notification',
+        data: { name: 'Ada', email: 'ada@example.com', subject: 'Hello', message: 'A message', receivedAt: 'now' },
+      });
+    const rounds = [createScheduledHandler(env), createScheduledHandler(env)];
+    try {
+      const reports = await Promise.all(rounds.map((round) => round()));
+      expect(reports.every((report) => report && Object.values(report).every((part) => part !== 'failed' && part !== 'skipped'))).toBe(
+        true,
+      );
+      expect(reports.reduce((sum, report) => sum + Number(report!.outbox), 0)).toBe(addresses.length);
+      for (const to of addresses) expect(mailTo(to), to).toHaveLength(1);
+      // A round with nothing left to do sends nothing again.
+      expect((await rounds[0]!())!.outbox).toBe(0);
+    } finally {
+      await Promise.all(rounds.map((round) => round.close()));
+    }
+  });
+
+  it('refuses a body over the platform limit with the direct-upload hint, declared or streamed', async () => {
+    const handle = createFunctionHandler(env);
+    try {
+      const declared = await handle(new Request(`${ORIGIN}/api/upload`, { method: 'POST', body: new Uint8Array(FUNCTION_BODY_LIMIT + 1) }));
+      expect(declared.status).toBe(413);
+      const answer = (await declared.json()) as { error: { code: string; message: string } };
+      expect(answer.error).toMatchObject({ code: 'payload_too_large' });
+      expect(answer.error.message).toContain('POST /api/upload/presign');
+      const chunk = new Uint8Array(1024 * 1024);
+      let sent = 0;
+      const stream = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (sent++ > 7) controller.close();
+          else controller.enqueue(chunk);
+        },
+      });
+      const streamed = await handle(new Request(`${ORIGIN}/api/contact`, { method: 'POST', body: stream, duplex: 'half' } as RequestInit));
+      expect(streamed.status).toBe(413);
+      // Under the limit, the app's own checks answer (this one: a form it cannot read).
+      const small = await handle(
+        new Request(`${ORIGIN}/api/contact`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }),
+        {
+          ip: '203.0.113.21',
+        },
+      );
+      expect(small.status).toBe(422);
+    } finally {
+      await handle.close();
+    }
+  });
+
+  it('will not start without a mail server and a bucket, naming both in the log only', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      const { SMTP_URL: _smtp, S3_BUCKET: _bucket, ...without } = env;
+      const handle = createFunctionHandler(without);
+      const answer = await handle(new Request(`${ORIGIN}/api/public/blogs`));
+      expect(answer.status).toBe(503);
+      const message = String(logged.mock.calls[0]?.[0]);
+      expect(message).toContain('SMTP_URL: required in a serverless function');
+      expect(message).toContain('S3_BUCKET: required in a serverless function');
+      expect(await createScheduledHandler(without)()).toBeUndefined();
+    } finally {
+      logged.mockRestore();
+    }
+  });
+});
