@@ -7,19 +7,14 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { createApp } from './app.ts';
-import { pageImageSources, type Config } from './config.ts';
-import { pagePolicy } from '../src/lib/server/page-csp.ts';
+import type { Config } from './config.ts';
 import { lockFile } from './platform/db/lock.ts';
 import type { PgliteFiles } from './platform/db/pglite-files.ts';
 import { listen } from './platform/http/http-server.ts';
 import type { Logger } from './platform/logger.ts';
 import { createServices } from './compose.ts';
-import { assertBuild, createSiteHandler } from './platform/site/handler.ts';
-import { createPageLocals } from './platform/site/locals.ts';
-import { readChanges } from './platform/site/preview-changes.ts';
-import type { PreviewContext } from '../src/lib/server/context.ts';
-import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './users/demo.ts';
-import { accessLabel } from '#shared/access.ts';
+import { assertBuild } from './platform/site/handler.ts';
+import { createSite } from './site.ts';
 
 export interface RunningServer {
   url: string;
@@ -60,22 +55,6 @@ function closeHttp(server: Server, graceMs = 10_000): Promise<void> {
   });
 }
 
-/** What /preview shows: the branch, its content changes (read once) and the demo accounts to view it as. */
-async function previewContext(preview: NonNullable<Config['preview']>): Promise<PreviewContext> {
-  const { base, changes } = await readChanges(preview.changesFile);
-  return {
-    branch: preview.branch,
-    commit: preview.commit,
-    base,
-    changes,
-    accounts: DEMO_ACCOUNTS.filter((a) => a.role !== 'admin').map((a) => ({
-      email: a.email,
-      label: a.role === 'member' ? accessLabel(a.accessLevel) : 'Editor',
-    })),
-    password: DEMO_PASSWORD,
-  };
-}
-
 /**
  * Starts everything and only then listens: the first connection accepted (and so the first 200 from
  * /readyz) finds the demo accounts seeded and the background work running. `options.signal` is looked
@@ -96,23 +75,7 @@ export async function startServer(config: Config, logger: Logger, options: Start
     const services = await createServices(config, logger, { pgliteFiles: options.pgliteFiles });
     closers.push(() => services.close());
     checkpoint();
-    const pageCsp = pagePolicy(pageImageSources(config));
-    const site = options.withoutSite
-      ? undefined
-      : await createSiteHandler({
-          distDir: config.distDir,
-          locals: createPageLocals(services, {
-            siteUrl: config.siteUrl,
-            pageCsp,
-            preview: config.preview && (await previewContext(config.preview)),
-          }),
-          siteUrl: config.siteUrl,
-          content: services.contentCache.reader,
-          pageCsp,
-          preview: config.preview,
-        });
-    // Pages kept from renders show public content: a content write (on any instance) drops them.
-    if (site) services.contentCache.onClear(site.clearRendered);
+    const site = options.withoutSite ? undefined : await createSite(config, services);
     const app = createApp({ config, logger, services, site });
     checkpoint();
     await services.start();

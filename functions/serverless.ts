@@ -9,11 +9,17 @@
  * database, content) answers 503 with nothing of the cause, logs its one clear message, and is tried
  * again on the next call.
  */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { getRequestListener } from '@hono/node-server';
 import { createApp } from './app.ts';
 import { drainOutbox, runBackgroundRound, type RoundReport } from './background.ts';
 import { loadConfig } from './config.ts';
 import { createServices, type Services } from './compose.ts';
+import { nodeFetch } from './platform/http/node-answers.ts';
+import { injectRequest } from './platform/http/node-inject.ts';
 import { createLogger, type Logger } from './platform/logger.ts';
+import { createSite } from './site.ts';
 
 /**
  * The largest request body a function is given (Netlify's, as AWS Lambda's, is 6 MB): a larger one
@@ -37,9 +43,15 @@ export type ScheduledHandler = (() => Promise<RoundReport | undefined>) & { clos
 
 interface Instance {
   app: ReturnType<typeof createApp>;
+  /** With the site's build beside the function: pages, answered by the Node listener through an injected request. */
+  pages?: Parameters<typeof injectRequest>[0] | undefined;
   services: Services;
   logger: Logger;
 }
+
+/** Paths the API answers: what is not one of them, read with GET or HEAD, is a page. */
+const API_PATHS = /^\/(api|auth|openai|feeds|uploads)\/|^\/(healthz|readyz)$|^\/events\/[^/]+\.ics$/;
+const isPage = (request: Request) => ['GET', 'HEAD'].includes(request.method) && !API_PATHS.test(new URL(request.url).pathname);
 
 const UNAVAILABLE = { error: { code: 'unavailable', message: 'The service is not available right now. Please try again shortly.' } };
 const TOO_LARGE = {
@@ -58,7 +70,11 @@ function lazyInstance(env: Record<string, string | undefined>, cwd: string) {
     const logger = createLogger(config.logLevel);
     const services = await createServices(config, logger, { migrate: 'verify', changes: 'poll' });
     await services.connectEvents();
-    return { app: createApp({ config, logger, services }), services, logger };
+    // The pages no CDN file answers (rendered per request, or kept snapshots), as the Node server serves them.
+    const site = existsSync(path.join(config.distDir, 'server', 'entry.mjs')) ? await createSite(config, services) : undefined;
+    const app = createApp({ config, logger, services, site });
+    const pages = site ? getRequestListener(nodeFetch(app)) : undefined;
+    return { app, pages, services, logger };
   };
   return {
     async get(): Promise<Instance | undefined> {
@@ -111,10 +127,11 @@ export function createFunctionHandler(env: Record<string, string | undefined> = 
     if (!running) return Response.json(UNAVAILABLE, { status: 503, headers: { 'Cache-Control': 'no-store', 'Retry-After': '5' } });
     const request = await withinLimit(incoming);
     if (request instanceof Response) return request;
-    const { app, services, logger } = running;
+    const { app, pages, services, logger } = running;
     // What other instances changed since the last request (read at most once a second; a failed read
     // is logged): a content write or a profile's change is heard before this request is answered.
     await services.database.sync?.();
+    if (pages && isPage(request)) return injectRequest(pages, request, platform.ip);
     const response = await app.fetch(request, { clientAddress: platform.ip });
     if (WRITES.has(request.method)) {
       // Mail this write queued (a confirmation, a reset link, a receipt) leaves now, not at the next round.

@@ -87,6 +87,34 @@ export async function bundleServer(outdir: string, root = ROOT): Promise<void> {
 }
 
 /**
+ * The serverless function entries (netlify/functions/*.ts), each bundled whole into one file of
+ * `outdir` as Netlify's esbuild bundler does (no chunks shared with the server's), for the bench's
+ * measure of a function's cold start and size: files it reads are found through the same app-files
+ * module as the server's, one level under the folder that holds them.
+ */
+export async function bundleFunctions(outdir: string, root = ROOT): Promise<string[]> {
+  const entries = readdirSync(path.join(root, 'netlify/functions')).filter((name) => name.endsWith('.ts'));
+  await build({
+    entryPoints: entries.map((name) => path.join(root, 'netlify/functions', name)),
+    absWorkingDir: root,
+    outdir,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node22',
+    entryNames: '[name]',
+    outExtension: { '.js': '.mjs' },
+    external: EXTERNAL,
+    banner: { js: REQUIRE_BANNER },
+    minifyWhitespace: true,
+    minifySyntax: true,
+    plugins: [appFilesPlugin],
+    logLevel: 'warning',
+  });
+  return entries.map((name) => path.join(outdir, name.replace(/\.ts$/, '.mjs')));
+}
+
+/**
  * Every file under node_modules that the bundled server (`server`, its packages left outside it) and
  * the site's server build (`dist`) can load, statically or through a dynamic import with a literal name.
  * Both folders must be inside `root`, so their imports resolve to its node_modules.

@@ -25,7 +25,9 @@
  *     embedded mailbox (>= 100 mails/s), and the server's memory growth meanwhile (under 100 MB).
  * 11. Community: a thread with 500 replies (its page and API answer under 150 ms p50, paged), and the
  *     thread list JSON next to a bare node:http server (budget 0.35x).
- * Options: --only=api,gated,pages,auth,weight,scale,email,payments,uploads,lighthouse,bundle,scale-out,cdn,newsletter,community  --duration=10 (seconds per load run)  --rounds=3  --compare=<bundle folder>
+ * 12. The app as a serverless function: its zipped size, its cold start on Postgres, and its warm
+ *     throughput through the handler against the Node server (function.ts).
+ * Options: --only=api,gated,pages,auth,weight,scale,email,payments,uploads,lighthouse,bundle,scale-out,cdn,newsletter,community,function  --duration=10 (seconds per load run)  --rounds=3  --compare=<bundle folder>
  * Longer than the house's file size: the driver of every budget's measurement, one short function each.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -41,11 +43,13 @@ import { scaleOutBench } from './scale-out.ts';
 import { cdnBench } from './cdn.ts';
 import { communityBench } from './community.ts';
 import { allPageWeights, kb } from './page-weight.ts';
+import { ensureWrk, wrk, type LoadResult } from './wrk.ts';
+import { functionBench } from './function.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const tmp = path.join(root, '.tmp', 'bench');
 const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=') as [string, string]));
-const ALL_PARTS = 'api,gated,pages,auth,weight,scale,email,payments,uploads,lighthouse,bundle,scale-out,cdn,newsletter,community';
+const ALL_PARTS = 'api,gated,pages,auth,weight,scale,email,payments,uploads,lighthouse,bundle,scale-out,cdn,newsletter,community,function';
 const only = new Set((args.get('only') ?? ALL_PARTS).split(','));
 const duration = Number(args.get('duration') ?? 10);
 process.env.ASTRO_TELEMETRY_DISABLED = '1';
@@ -89,43 +93,6 @@ async function startChild(script: string, env: Record<string, string>): Promise<
   }
   child.kill('SIGTERM');
   throw new Error(`${script} did not start within two minutes (log: ${logFile})`);
-}
-
-const WRK = '/usr/bin/wrk';
-
-/** Debian's wrk, installed when missing (like chromium for the tests) if we may (root). */
-function ensureWrk(): string {
-  const found = spawnSync('sh', ['-c', 'command -v wrk'], { encoding: 'utf8' }).stdout.trim();
-  if (found) return found;
-  if (process.getuid?.() !== 0) throw new Error('wrk is missing: install Debian\'s "wrk" package (apt-get install wrk).');
-  const result = spawnSync(
-    'sh',
-    ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends wrk'],
-    { stdio: 'inherit' },
-  );
-  if (result.status !== 0) throw new Error('could not install wrk');
-  return WRK;
-}
-
-interface LoadResult {
-  rps: number;
-  p50: string;
-  p99: string;
-  errors: number;
-}
-
-/** One wrk run: one thread (wrk is far lighter than the servers, so one core is plenty), 50 connections. */
-function wrk(bin: string, url: string, seconds: number, headers: string[] = []): LoadResult {
-  const result = spawnSync(bin, ['-t1', '-c50', `-d${seconds}s`, '--latency', ...headers.flatMap((h) => ['-H', h]), url], {
-    encoding: 'utf8',
-  });
-  if (result.status !== 0) throw new Error(`wrk failed: ${result.stderr}`);
-  const out = result.stdout;
-  const pick = (re: RegExp) => re.exec(out)?.[1];
-  const errors = [...out.matchAll(/(?:Non-2xx or 3xx responses|Socket errors):\s*(.*)/g)]
-    .flatMap((m) => [...m[1]!.matchAll(/\d+/g)].map(Number))
-    .reduce((a, b) => a + b, 0);
-  return { rps: Number(pick(/Requests\/sec:\s*([\d.]+)/)), p50: pick(/ 50%\s+(\S+)/) ?? '?', p99: pick(/ 99%\s+(\S+)/) ?? '?', errors };
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -398,7 +365,7 @@ console.log('# Benchmarks');
 let baseSeconds = 0;
 let basePages = 0;
 if (
-  ['api', 'gated', 'pages', 'auth', 'weight', 'scale', 'lighthouse', 'bundle', 'scale-out', 'cdn', 'community'].some((part) =>
+  ['api', 'gated', 'pages', 'auth', 'weight', 'scale', 'lighthouse', 'bundle', 'scale-out', 'cdn', 'community', 'function'].some((part) =>
     only.has(part),
   )
 ) {
@@ -419,3 +386,4 @@ if (only.has('bundle')) await bundleBench(tmp, distDir, args.get('compare'));
 if (only.has('scale-out')) await scaleOutBench(distDir, duration);
 if (only.has('cdn')) await cdnBench(distDir, tmp, duration);
 if (only.has('community')) await communityBench(tmp, distDir, startChild, versusBare);
+if (only.has('function')) await functionBench(tmp, distDir, startChild, duration, Number(args.get('rounds') ?? 3));

@@ -79,7 +79,8 @@ test('a reviewer sees the preview banner and views a premium article as Premium,
   await page.getByRole('button', { name: 'Premium' }).click();
   await expect(page.locator('[data-viewing-as]')).toHaveText('Premium');
   await page.goto(`${server.url}${ARTICLE}`);
-  await expect(page.getByTestId('article-body')).toBeVisible();
+  // The demo member's sign-in and the body's first render, on a server started for this file alone (a busy machine took 7 s once).
+  await expect(page.getByTestId('article-body')).toBeVisible({ timeout: 15_000 });
   await expect(page.getByTestId('gate-card')).toHaveCount(0);
 
   await page.goto(`${server.url}/preview`);

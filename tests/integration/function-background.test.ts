@@ -131,6 +131,35 @@ describe('serverless functions: background work and limits', () => {
     }
   });
 
+  it('serves the pages no CDN file answers as the Node server does: rendered, validated, compressed, on the run-time origin', async () => {
+    const handle = createFunctionHandler({ ...env, DIST_DIR: inject('testEnv').distDir });
+    try {
+      const home = await handle(new Request(`${ORIGIN}/`, { headers: { 'accept-encoding': 'br' } }));
+      expect(home.status).toBe(200);
+      expect(home.headers.get('content-type')).toContain('text/html');
+      expect(home.headers.get('content-encoding')).toBe('br');
+      const etag = home.headers.get('etag')!;
+      expect(etag).toBeTruthy();
+      const again = await handle(new Request(`${ORIGIN}/`, { headers: { 'if-none-match': etag, 'accept-encoding': 'br' } }));
+      expect(again.status).toBe(304);
+      expect(await again.text()).toBe('');
+      const article = await handle(new Request(`${ORIGIN}/blog/pillar-pages-that-rank`));
+      const html = await article.text();
+      expect(html).toContain(`<link rel="canonical" href="${ORIGIN}/blog/pillar-pages-that-rank">`);
+      const head = await handle(new Request(`${ORIGIN}/account`, { method: 'HEAD' }));
+      expect(head.status).toBe(200);
+      expect(await head.text()).toBe('');
+      const missing = await handle(new Request(`${ORIGIN}/no-such-page`));
+      expect(missing.status).toBe(404);
+      expect(missing.headers.get('cache-control')).toBe('no-store');
+      expect(await missing.text()).toContain('<html');
+      // The API beside them still answers JSON.
+      expect((await handle(new Request(`${ORIGIN}/api/public/blogs`))).headers.get('content-type')).toContain('application/json');
+    } finally {
+      await handle.close();
+    }
+  });
+
   it('will not start without a mail server and a bucket, naming both in the log only', async () => {
     const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     try {
