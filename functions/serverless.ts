@@ -4,8 +4,8 @@
  * (netlify/functions/background.ts). Each is made once per instance, on its first call, from the
  * environment: Postgres only (DATABASE_URL), whose migrations are the deploy's step (`npm run
  * migrate`), so an instance only checks that none is pending; other instances' changes come from the
- * change log, read before each request (platform/changes); no site pages (the CDN serves the
- * prebuilt ones) and no timers (nothing runs between calls). A start that fails (configuration,
+ * change log, read before each request (platform/changes); the pages no CDN file answers through the
+ * Node server's own site handler (made on the first page asked for); no timers (nothing runs between calls). A start that fails (configuration,
  * database, content) answers 503 with nothing of the cause, logs its one clear message, and is tried
  * again on the next call.
  */
@@ -16,6 +16,8 @@ import { createApp } from './app.ts';
 import { drainOutbox, runBackgroundRound, type RoundReport } from './background.ts';
 import { loadConfig } from './config.ts';
 import { createServices, type Services } from './compose.ts';
+import { targetOf } from './platform/http/answer-lane.ts';
+import type { AppContext } from './platform/http/context.ts';
 import { nodeFetch } from './platform/http/node-answers.ts';
 import { injectRequest } from './platform/http/node-inject.ts';
 import { createLogger, type Logger } from './platform/logger.ts';
@@ -50,8 +52,8 @@ interface Instance {
 }
 
 /** Paths the API answers: what is not one of them, read with GET or HEAD, is a page. */
-const API_PATHS = /^\/(api|auth|openai|feeds|uploads)\/|^\/(healthz|readyz)$|^\/events\/[^/]+\.ics$/;
-const isPage = (request: Request) => ['GET', 'HEAD'].includes(request.method) && !API_PATHS.test(new URL(request.url).pathname);
+const API_PATHS = /^\/(api|auth|openai|feeds|uploads)\/|^\/(healthz|readyz)(\?|$)|^\/events\/[^/?]+\.ics(\?|$)/;
+const isPage = (request: Request) => (request.method === 'GET' || request.method === 'HEAD') && !API_PATHS.test(targetOf(request.url));
 
 const UNAVAILABLE = { error: { code: 'unavailable', message: 'The service is not available right now. Please try again shortly.' } };
 const TOO_LARGE = {
@@ -71,9 +73,20 @@ function lazyInstance(env: Record<string, string | undefined>, cwd: string) {
     const services = await createServices(config, logger, { migrate: 'verify', changes: 'poll' });
     await services.connectEvents();
     // The pages no CDN file answers (rendered per request, or kept snapshots), as the Node server serves them.
-    const site = existsSync(path.join(config.distDir, 'server', 'entry.mjs')) ? await createSite(config, services) : undefined;
+    // Made on the first page asked for (an instance answering the API only never reads the build).
+    let handler: ReturnType<typeof createSite> | undefined;
+    const site = existsSync(path.join(config.distDir, 'server', 'entry.mjs'))
+      ? async (c: AppContext) => {
+          handler ??= createSite(config, services).catch((err: unknown) => {
+            handler = undefined;
+            throw err;
+          });
+          return (await handler)(c);
+        }
+      : undefined;
     const app = createApp({ config, logger, services, site });
-    const pages = site ? getRequestListener(nodeFetch(app)) : undefined;
+    // Global Request and Response stay the platform's (Hono's adapter would put its own in place).
+    const pages = site ? getRequestListener(nodeFetch(app), { overrideGlobalObjects: false }) : undefined;
     return { app, pages, services, logger };
   };
   return {
@@ -99,6 +112,8 @@ function lazyInstance(env: Record<string, string | undefined>, cwd: string) {
  * declared length, or, sent without one, once that much of it has arrived.
  */
 async function withinLimit(request: Request): Promise<Request | Response> {
+  // Reads have no body (and asking a lazy Request for one would build it).
+  if (request.method === 'GET' || request.method === 'HEAD') return request;
   const tooLarge = () => Response.json(TOO_LARGE, { status: 413, headers: { 'Cache-Control': 'no-store', Connection: 'close' } });
   const declared = request.headers.get('content-length');
   if (declared !== null) return Number(declared) > FUNCTION_BODY_LIMIT ? tooLarge() : request;
@@ -132,6 +147,9 @@ export function createFunctionHandler(env: Record<string, string | undefined> = 
     // is logged): a content write or a profile's change is heard before this request is answered.
     await services.database.sync?.();
     if (pages && isPage(request)) return injectRequest(pages, request, platform.ip);
+    // The busiest answers (public lists and details, a member's loaded gated body) straight from memory.
+    const laneAnswer = app.answerLane.answer(request);
+    if (laneAnswer) return laneAnswer;
     const response = await app.fetch(request, { clientAddress: platform.ip });
     if (WRITES.has(request.method)) {
       // Mail this write queued (a confirmation, a reset link, a receipt) leaves now, not at the next round.

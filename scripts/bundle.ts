@@ -87,10 +87,27 @@ export async function bundleServer(outdir: string, root = ROOT): Promise<void> {
 }
 
 /**
- * The serverless function entries (netlify/functions/*.ts), each bundled whole into one file of
- * `outdir` as Netlify's esbuild bundler does (no chunks shared with the server's), for the bench's
- * measure of a function's cold start and size: files it reads are found through the same app-files
- * module as the server's, one level under the folder that holds them.
+ * A function's database is Postgres (config.ts, functionProblems): the embedded driver's module is
+ * replaced, so the function carries none of PGlite (its JavaScript, and its 30 MB of WebAssembly and
+ * data that a trace would add).
+ */
+const withoutPglite: Plugin = {
+  name: 'function-without-pglite',
+  setup(b) {
+    b.onLoad({ filter: /functions[\\/]platform[\\/]db[\\/]pglite\.ts$/ }, () => ({
+      contents:
+        "export async function openPglite() { throw new Error('The embedded database is not part of a serverless function: set DATABASE_URL.'); }",
+      loader: 'js',
+    }));
+  },
+};
+
+/**
+ * The serverless function entries (netlify/functions/*.ts) bundled into `outdir` as a function
+ * ships them (no chunk shared with the server's): code-split, so an adapter the configuration does
+ * not pick (Stripe, OpenAI) is a chunk never read, and without PGlite. For the bench's measures of a
+ * function's size and cold start: files it reads are found through the same app-files module as the
+ * server's, one level under the folder that holds them.
  */
 export async function bundleFunctions(outdir: string, root = ROOT): Promise<string[]> {
   const entries = readdirSync(path.join(root, 'netlify/functions')).filter((name) => name.endsWith('.ts'));
@@ -102,13 +119,15 @@ export async function bundleFunctions(outdir: string, root = ROOT): Promise<stri
     platform: 'node',
     format: 'esm',
     target: 'node22',
+    splitting: true,
     entryNames: '[name]',
+    chunkNames: 'function-[name]-[hash]',
     outExtension: { '.js': '.mjs' },
     external: EXTERNAL,
     banner: { js: REQUIRE_BANNER },
     minifyWhitespace: true,
     minifySyntax: true,
-    plugins: [appFilesPlugin],
+    plugins: [appFilesPlugin, withoutPglite],
     logLevel: 'warning',
   });
   return entries.map((name) => path.join(outdir, name.replace(/\.ts$/, '.mjs')));

@@ -56,7 +56,7 @@ export function createCommunityRoutes({ community, guards, lane }: { community: 
         if (!viewer && !query.cursor && query.limit === THREADS_PER_PAGE) {
           const answer = await community.publicThreads(query.category);
           if (answer) {
-            lane?.offer(c, (incoming) => (tokenless(incoming.headers) ? community.peekPublicThreads(query.category) : undefined));
+            lane?.offer(c, (headers) => (tokenless(headers) ? community.peekPublicThreads(query.category) : undefined));
             return sendCachedJson(c, answer);
           }
         }

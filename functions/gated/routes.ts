@@ -60,8 +60,8 @@ export function createGatedContentRoutes(deps: { gated: GatedContent; guards: Gu
       const slug = c.req.param('slug');
       const loaded = gated.loadedArticleBody(who, slug);
       if (!loaded) return renderAndSend(c, who);
-      deps.lane?.offer(c, (incoming) => {
-        const known = guards.knownViewer(incoming.headers.authorization);
+      deps.lane?.offer(c, (headers) => {
+        const known = guards.knownViewer(headers.authorization);
         return known && gated.loadedArticleBody(known, slug);
       });
       return sendPrivateJson(c, loaded);

@@ -52,10 +52,20 @@ const filesUnder = (base: string, dir: string) =>
     .filter((entry) => entry.isFile())
     .map((entry) => path.relative(base, path.join(entry.parentPath, entry.name)));
 
-/** The function's files in `bundle` and their zipped size (deflate per file, plus zip's headers). */
+/**
+ * The function's files in `bundle` and their zipped size (deflate per file, plus zip's headers): the
+ * modules its entry and the body renderer's thread load (traced), the content and its index, the
+ * migrations (checked, not applied) and the site's build (the pages no CDN file answers).
+ */
 async function zippedSize(bundle: string, entry: string): Promise<{ files: number; bytes: number; zipped: number }> {
-  const { fileList } = await nodeFileTrace([entry], { base: bundle, processCwd: bundle });
-  const files = new Set([...fileList, ...filesUnder(bundle, 'content'), ...filesUnder(bundle, 'functions')]);
+  const { fileList } = await nodeFileTrace([entry, path.join(bundle, 'server/render-worker.mjs')], { base: bundle, processCwd: bundle });
+  const files = new Set([
+    ...fileList,
+    ...filesUnder(bundle, 'content'),
+    ...filesUnder(bundle, 'functions/platform/db/migrations'),
+    'functions/content/content-index.bin',
+    ...filesUnder(bundle, 'dist'),
+  ]);
   let bytes = 0;
   let zipped = 0;
   for (const file of files) {
@@ -65,6 +75,12 @@ async function zippedSize(bundle: string, entry: string): Promise<{ files: numbe
   }
   return { files: files.size, bytes, zipped };
 }
+
+/** Bytes of the function's own bundled modules (its entries and chunks). */
+const functionCode = (bundle: string) =>
+  readdirSync(path.join(bundle, 'server'))
+    .filter((name) => name === 'api.mjs' || name === 'background.mjs' || name.startsWith('function-'))
+    .reduce((sum, name) => sum + statSync(path.join(bundle, 'server', name)).size, 0);
 
 /** One cold start: a new Node process imports the function and answers one request; spawn to first byte, in ms. */
 async function coldStart(bundle: string, env: Record<string, string>): Promise<number> {
@@ -133,25 +149,29 @@ async function warm(opts: {
   const fn = await startChild(adapterScript(opts.tmp, opts.entry), { ...functionEnv(opts.databaseUrl), LOG_LEVEL: 'info' });
   try {
     const bin = ensureWrk();
-    const token = await signIn(fn.url);
+    // Each side's own token (each is its own issuer: its SITE_URL).
+    const tokens = new Map([server, fn].map((side) => [side.url, signIn(side.url)] as const));
+    const bearer = async (url: string) => [`Authorization: Bearer ${await tokens.get(url)!}`];
     const targets = [
-      { label: 'GET /api/public/blogs', path: '/api/public/blogs', headers: [] as string[] },
-      { label: 'gated body (premium member)', path: PREMIUM_BODY, headers: [`Authorization: Bearer ${token}`] },
+      { label: 'GET /api/public/blogs', path: '/api/public/blogs', headers: async () => [] as string[] },
+      { label: 'gated body (premium member)', path: PREMIUM_BODY, headers: bearer },
     ];
     console.log(`\nWarm, through the handler (wrk, 1 thread, 50 connections, ${opts.seconds}s, ${opts.rounds} alternating rounds):\n`);
-    console.log('| answer | round | Node server req/s | function req/s | ratio |\n|---|---|---|---|---|');
+    console.log('| answer | round | Node server req/s | function req/s | ratio | errors (server / function) |\n|---|---|---|---|---|---|');
     const verdicts: string[] = [];
     for (const target of targets) {
-      for (const url of [server.url, fn.url]) wrk(bin, `${url}${target.path}`, 3, target.headers);
+      for (const url of [server.url, fn.url]) wrk(bin, `${url}${target.path}`, 3, await target.headers(url));
       const ratios: number[] = [];
       for (let round = 1; round <= opts.rounds; round += 1) {
         const order = round % 2 ? [server, fn] : [fn, server];
         const results = new Map<string, LoadResult>();
-        for (const side of order) results.set(side.url, wrk(bin, `${side.url}${target.path}`, opts.seconds, target.headers));
+        for (const side of order)
+          results.set(side.url, wrk(bin, `${side.url}${target.path}`, opts.seconds, await target.headers(side.url)));
         const [ours, theirs] = [results.get(fn.url)!, results.get(server.url)!];
-        if (ours.errors || theirs.errors) throw new Error(`${target.label}: errors under load`);
         ratios.push(ours.rps / theirs.rps);
-        console.log(`| ${target.label} | ${round} | ${Math.round(theirs.rps)} | ${Math.round(ours.rps)} | ${ratios.at(-1)!.toFixed(2)} |`);
+        console.log(
+          `| ${target.label} | ${round} | ${Math.round(theirs.rps)} | ${Math.round(ours.rps)} | ${ratios.at(-1)!.toFixed(2)} | ${theirs.errors} / ${ours.errors} |`,
+        );
       }
       const m = median(ratios);
       verdicts.push(
@@ -174,7 +194,7 @@ export async function functionBench(tmp: string, distDir: string, startChild: St
   const size = await zippedSize(bundle, entry!);
   console.log(
     `Function size: ${size.files} files, ${(size.bytes / 1e6).toFixed(1)} MB, zipped ${(size.zipped / 1e6).toFixed(1)} MB ` +
-      `(api.mjs ${(statSync(entry!).size / 1e6).toFixed(1)} MB); budget < ${BUDGET.zippedMB} MB ${size.zipped / 1e6 < BUDGET.zippedMB ? 'PASS' : 'FAIL'}`,
+      `(its own modules ${(functionCode(bundle) / 1e6).toFixed(1)} MB); budget < ${BUDGET.zippedMB} MB ${size.zipped / 1e6 < BUDGET.zippedMB ? 'PASS' : 'FAIL'}`,
   );
   const postgres = await startPostgres();
   try {

@@ -5,9 +5,11 @@
  * round it, and a function refuses to start without the outside services it cannot do without.
  * Through PgBouncer in transaction mode, with the direct URL beside it, as on Supabase or Neon.
  */
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { createEmailService } from '../../functions/email/service.ts';
 import { openDatabase, type Database } from '../../functions/platform/db/client.ts';
+import { profiles } from '../../functions/users/tables.ts';
 import { createFunctionHandler, createScheduledHandler, FUNCTION_BODY_LIMIT } from '../../functions/serverless.ts';
 import { CONTENT_DIR } from '../support/app.ts';
 import { pgAdminUrl, pooledEnv } from '../support/databases.ts';
@@ -155,6 +157,50 @@ describe('serverless functions: background work and limits', () => {
       expect(await missing.text()).toContain('<html');
       // The API beside them still answers JSON.
       expect((await handle(new Request(`${ORIGIN}/api/public/blogs`))).headers.get('content-type')).toContain('application/json');
+    } finally {
+      await handle.close();
+    }
+  });
+
+  it('answers the busiest answers from memory as the app does, and steps aside for a reader the access rule refuses', async () => {
+    const handle = createFunctionHandler({ ...env, AUTH_AUTOCONFIRM: 'true' });
+    const get = (path: string, headers: Record<string, string> = {}) => handle(new Request(`${ORIGIN}${path}`, { headers }));
+    const signUp = async (email: string) => {
+      const answer = await handle(
+        new Request(`${ORIGIN}/auth/v1/signup`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email, password: 'a long enough password 1' }),
+        }),
+        { ip: '203.0.113.22' },
+      );
+      return ((await answer.json()) as { access_token?: string; user?: { id: string } }).access_token;
+    };
+    try {
+      const first = await get('/api/public/blogs');
+      const second = await get('/api/public/blogs', { 'accept-encoding': 'identity' });
+      expect(second.status).toBe(200);
+      expect(await second.text()).toBe(await first.text());
+      for (const name of ['etag', 'cache-control', 'content-type', 'vary', 'x-content-type-options'])
+        expect(second.headers.get(name), name).toBe(first.headers.get(name));
+      expect((await get('/api/public/blogs', { 'if-none-match': first.headers.get('etag')! })).status).toBe(304);
+      expect((await get('/api/public/blogs', { 'accept-encoding': 'br' })).headers.get('content-encoding')).toBe('br');
+
+      // A premium member's body, twice (the second from memory); a free member is refused by the app.
+      const premium = await signUp('premium-fn@example.test');
+      const free = await signUp('free-fn@example.test');
+      await database.db.update(profiles).set({ accessLevel: 'premium' }).where(eq(profiles.email, 'premium-fn@example.test'));
+      const body = '/api/content/blogs/ecommerce-launch-first-90-days/body';
+      const bodies = [];
+      for (let i = 0; i < 2; i += 1) {
+        const answer = await get(body, { authorization: `Bearer ${premium}` });
+        expect(answer.status).toBe(200);
+        expect(answer.headers.get('cache-control')).toContain('private');
+        bodies.push(await answer.text());
+      }
+      expect(bodies[1]).toBe(bodies[0]);
+      expect((await get(body, { authorization: `Bearer ${free}` })).status).toBe(403);
+      expect((await get(body)).status).toBe(401);
     } finally {
       await handle.close();
     }

@@ -66,6 +66,8 @@ type Head = Record<string, string | number>;
 interface PreparedHead {
   headers: Head;
   flat: string[];
+  /** The same with text values (a web Response's head). */
+  record: Record<string, string>;
 }
 
 /**
@@ -101,7 +103,8 @@ function headFor(
       headers['Content-Length'] = encoding ? answer.encoded(encoding).length : answer.bytes.length;
       if (encoding) headers['Content-Encoding'] = encoding;
     }
-    prepared = { headers, flat: Object.entries(headers).flatMap(([name, value]) => [name, String(value)]) };
+    const record = Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, String(value)]));
+    prepared = { headers, flat: Object.entries(record).flat(), record };
     perHeaders.set(key, prepared);
   }
   return prepared;
@@ -166,6 +169,26 @@ function negotiate(request: AnswerRequest, answer: CachedAnswer, scope: AnswerSc
   const fresh = scope === 'public' && etagMatches(request.ifNoneMatch, answer.etag);
   const encoding = !fresh && answer.body.length >= COMPRESS_MIN_BYTES ? pickEncoding(request.acceptEncoding) : undefined;
   return { status: fresh ? (304 as const) : (200 as const), encoding };
+}
+
+/**
+ * The same answer as a web Response (the answer lane of a serverless function): the prepared head's
+ * fields as they are, so no per-request head is built beyond the request id.
+ */
+export function answerResponse(
+  request: AnswerRequest,
+  answer: CachedAnswer,
+  extra: AnswerHeaders,
+  requestId: string,
+  scope: AnswerScope,
+): Response {
+  const { status, encoding } = negotiate(request, answer, scope);
+  const head = headFor(answer, status, encoding, extra, scope);
+  // A plain record, not a Headers object: a runtime may write it as it is (Hono's Node adapter does).
+  const headers = { ...head.record, [REQUEST_ID_HEADER]: requestId };
+  const body = status === 304 || request.method === 'HEAD' ? null : encoding ? answer.encoded(encoding) : answer.bytes;
+  // A Buffer made by Buffer.from or zlib (never on shared memory), passed as it is.
+  return new Response(body as Uint8Array<ArrayBuffer> | null, { status, headers });
 }
 
 /**

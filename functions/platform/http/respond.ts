@@ -20,6 +20,7 @@ import type { AppContext } from './context.ts';
 export { answerHeaders, finishAnswer, markPrivate, privateForm, REQUEST_ID_HEADER, setAnswerHeader, varyOn } from './answer-headers.ts';
 export { abortAfterHead, alreadySent, nodeFetch, sendStream } from './node-answers.ts';
 export {
+  answerResponse,
   createAnswer,
   sendCachedJson,
   sendPrivateJson,
