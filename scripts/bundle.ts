@@ -21,7 +21,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, trunc
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { nodeFileTrace } from '@vercel/nft';
-import { build, type Plugin } from 'esbuild';
+import { build, type BuildOptions, type Plugin } from 'esbuild';
 import { CONTENT_INDEX, writeContentIndex } from '../functions/content/content-index.ts';
 import { gitBodyProblems } from '../functions/content/git-bodies.ts';
 import { PGLITE_TEMPLATE, PGLITE_TEMPLATE_SIZES } from '../functions/platform/db/client.ts';
@@ -59,10 +59,15 @@ const appFilesPlugin: Plugin = {
   },
 };
 
-/** The server's entry points bundled into `outdir`, code-split so each lazy adapter stays its own chunk. */
-export async function bundleServer(outdir: string, root = ROOT): Promise<void> {
-  await build({
-    entryPoints: ENTRIES.map((entry) => path.join(root, entry)),
+/**
+ * How the app's modules are bundled (server and function entries alike): ES modules for Node 22,
+ * code-split so each lazy adapter stays its own chunk, the native and data-carrying packages left
+ * outside. Whitespace and syntax minified only, names kept: the sources' text is held in memory as
+ * long as the server runs; stack traces name the bundled files and functions.
+ */
+function bundleOptions(root: string, outdir: string, entryPoints: string[], plugins: Plugin[]): BuildOptions {
+  return {
+    entryPoints,
     absWorkingDir: root,
     outdir,
     bundle: true,
@@ -75,14 +80,23 @@ export async function bundleServer(outdir: string, root = ROOT): Promise<void> {
     outExtension: { '.js': '.mjs' },
     external: EXTERNAL,
     banner: { js: REQUIRE_BANNER },
-    // Whitespace and syntax only, names kept: the sources' text is held in memory as long as the
-    // server runs. Stack traces name the bundled files and functions; NODE_OPTIONS=--enable-source-maps
-    // maps them to the sources.
     minifyWhitespace: true,
     minifySyntax: true,
-    sourcemap: 'linked',
-    plugins: [appFilesPlugin],
+    plugins,
     logLevel: 'warning',
+  };
+}
+
+/** The server's entry points bundled into `outdir` (NODE_OPTIONS=--enable-source-maps maps traces to the sources). */
+export async function bundleServer(outdir: string, root = ROOT): Promise<void> {
+  await build({
+    ...bundleOptions(
+      root,
+      outdir,
+      ENTRIES.map((entry) => path.join(root, entry)),
+      [appFilesPlugin],
+    ),
+    sourcemap: 'linked',
   });
 }
 
@@ -111,25 +125,8 @@ const withoutPglite: Plugin = {
  */
 export async function bundleFunctions(outdir: string, root = ROOT): Promise<string[]> {
   const entries = readdirSync(path.join(root, 'netlify/functions')).filter((name) => name.endsWith('.ts'));
-  await build({
-    entryPoints: entries.map((name) => path.join(root, 'netlify/functions', name)),
-    absWorkingDir: root,
-    outdir,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node22',
-    splitting: true,
-    entryNames: '[name]',
-    chunkNames: 'function-[name]-[hash]',
-    outExtension: { '.js': '.mjs' },
-    external: EXTERNAL,
-    banner: { js: REQUIRE_BANNER },
-    minifyWhitespace: true,
-    minifySyntax: true,
-    plugins: [appFilesPlugin, withoutPglite],
-    logLevel: 'warning',
-  });
+  const entryPoints = entries.map((name) => path.join(root, 'netlify/functions', name));
+  await build({ ...bundleOptions(root, outdir, entryPoints, [appFilesPlugin, withoutPglite]), chunkNames: 'function-[name]-[hash]' });
   return entries.map((name) => path.join(outdir, name.replace(/\.ts$/, '.mjs')));
 }
 
