@@ -157,7 +157,10 @@ export function createFunctionHandler(env: Record<string, string | undefined> = 
         logger.warn({ err }, 'sending queued mail after a write failed; the next round sends it'),
       );
       if (platform.waitUntil) platform.waitUntil(drain);
-      else later.add(drain.finally(() => later.delete(drain)));
+      else {
+        const tracked: Promise<unknown> = drain.finally(() => later.delete(tracked));
+        later.add(tracked);
+      }
     }
     return response;
   };
