@@ -8,7 +8,12 @@
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-/** The folder the app runs from: the repository root here. */
+/**
+ * The folder the app runs from: the repository root here. Netlify bundles a function's sources into
+ * `netlify/functions/<name>.mjs`, as deep under the root as this file is, and puts `included_files`
+ * at their repository paths: the same two levels up are the function's root
+ * (tests/integration/function-handler.test.ts holds the two depths equal).
+ */
 export const APP_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** A file of the app by its path in the repository (`functions/platform/db/migrations`). */

@@ -115,6 +115,9 @@ describe('the app as a serverless function', () => {
   });
 
   it('routes every prefix the app answers to the entry, whose folder holds entries only', async () => {
+    // Bundled by Netlify into netlify/functions/<name>.mjs, the app-files module finds the root two levels up, as in the sources.
+    const root = path.resolve(import.meta.dirname, '../..');
+    expect(path.relative(ENTRIES, root)).toBe(path.relative(path.join(root, 'functions/platform'), root));
     const files = await readdir(ENTRIES);
     expect(files).toEqual(['api.ts', 'background.ts']);
     const entry = (await import('../../netlify/functions/api.ts')) as { default: unknown; config: { path: string[] } };
