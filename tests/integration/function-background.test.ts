@@ -5,6 +5,8 @@
  * round it, and a function refuses to start without the outside services it cannot do without.
  * Through PgBouncer in transaction mode, with the direct URL beside it, as on Supabase or Neon.
  */
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { createEmailService } from '../../functions/email/service.ts';
@@ -19,6 +21,7 @@ import { startS3 } from '../support/s3.ts';
 import { startTestSmtp, type TestSmtp } from '../support/smtp.ts';
 
 const ORIGIN = 'https://beacon.example';
+const SERVERLESS = path.resolve(import.meta.dirname, '../../functions/serverless.ts');
 
 describe('serverless functions: background work and limits', () => {
   let smtp: TestSmtp;
@@ -160,6 +163,24 @@ describe('serverless functions: background work and limits', () => {
     } finally {
       await handle.close();
     }
+  });
+
+  it("leaves the platform's global Request and Response in place when it serves a page", async () => {
+    // A process of its own: this worker's globals may already be Hono's, put there by another suite's server.
+    const script = `const [Request0, Response0] = [globalThis.Request, globalThis.Response];
+const { createFunctionHandler } = await import(${JSON.stringify(SERVERLESS)});
+const handle = createFunctionHandler(process.env);
+const page = await handle(new Request('${ORIGIN}/'));
+await page.arrayBuffer();
+console.log(JSON.stringify({ status: page.status, same: globalThis.Request === Request0 && globalThis.Response === Response0 }));
+await handle.close();
+process.exit(0);`;
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      env: { ...env, PATH: process.env.PATH ?? '', DIST_DIR: inject('testEnv').distDir },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(JSON.parse(run.stdout.trim().split('\n').at(-1) ?? '{}'), run.stderr).toEqual({ status: 200, same: true });
   });
 
   it('answers the busiest answers from memory as the app does, and steps aside for a reader the access rule refuses', async () => {

@@ -11,7 +11,7 @@ import { chown, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { freePort, runAsPostgres } from './postgres.ts';
+import { freePort, runAsPostgres, stopChild } from './postgres.ts';
 
 export interface TestPooler {
   /** The same database as `directUrl`, through the pooler. */
@@ -111,12 +111,7 @@ export async function startPooler(adminUrl: string): Promise<TestPooler> {
   return {
     pooled: url,
     async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGINT');
-        await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000))]);
-        if (child.exitCode === null) child.kill('SIGKILL');
-      }
+      await stopChild(child, 5_000);
       await rm(dir, { recursive: true, force: true });
     },
   };

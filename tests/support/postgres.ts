@@ -105,15 +105,19 @@ export async function startPostgres(): Promise<TestPostgres> {
   return {
     adminUrl,
     async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((r) => child.once('exit', r));
-        child.kill('SIGINT');
-        await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
-        if (child.exitCode === null) child.kill('SIGKILL');
-      }
+      await stopChild(child, 10_000);
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Asks a server process to stop (SIGINT: a fast shutdown for Postgres and PgBouncer), and kills it after `graceMs`. */
+export async function stopChild(child: ChildProcess, graceMs: number): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGINT');
+  await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, graceMs))]);
+  if (child.exitCode === null) child.kill('SIGKILL');
 }
 
 function userIds(name: string): { uid: number; gid: number } {
