@@ -3,7 +3,7 @@ import mdx from '@astrojs/mdx';
 import node from '@astrojs/node';
 import react from '@astrojs/react';
 import tailwindcss from '@tailwindcss/vite';
-import { defineConfig } from 'astro/config';
+import { defineConfig, passthroughImageService } from 'astro/config';
 import buildOrigin from './src/integrations/build-origin.ts';
 import devApi from './src/integrations/dev-api.ts';
 import pageSnapshots from './src/integrations/page-snapshots.ts';
@@ -23,6 +23,9 @@ export default defineConfig({
   trailingSlash: 'never',
   integrations: [react(), mdx(), precompress(), buildOrigin(), pageSnapshots(), devApi()],
   security: { csp: scriptSources ? { scriptDirective: { resources: scriptSources } } : true },
+  // No page uses astro:assets: images are served as written, so neither the server nor a function
+  // carries sharp and its 18 MB of libvips for an endpoint nothing calls.
+  image: { service: passthroughImageService() },
   markdown: { syntaxHighlight: false },
   vite: { plugins: [tailwindcss()] },
 });

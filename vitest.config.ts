@@ -92,6 +92,18 @@ export default defineConfig({
           maxWorkers: 1,
         },
       },
+      {
+        test: {
+          // Netlify's build and `netlify dev --offline` on a copy of the app (npm run test:netlify).
+          name: 'netlify',
+          include: ['tests/netlify/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['tests/support/vitest-global.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 240_000,
+          maxWorkers: 1,
+        },
+      },
     ],
   },
 });

@@ -20,6 +20,7 @@ import { targetOf } from './platform/http/answer-lane.ts';
 import type { AppContext } from './platform/http/context.ts';
 import { nodeFetch } from './platform/http/node-answers.ts';
 import { injectRequest } from './platform/http/node-inject.ts';
+import { functionEnvironment } from './platform/deploy/netlify.ts';
 import { createLogger, type Logger } from './platform/logger.ts';
 import { createSite } from './site.ts';
 
@@ -131,6 +132,14 @@ async function withinLimit(request: Request): Promise<Request | Response> {
     body: Buffer.concat(chunks),
     signal: request.signal,
   });
+}
+
+/**
+ * A Netlify function's environment: what was set on purpose, over Netlify's own variables and the
+ * deploy record its build wrote (platform/deploy/netlify.ts: the site's address, a preview's branch).
+ */
+export function netlifyEnvironment(env: Record<string, string | undefined> = process.env, cwd = process.cwd()) {
+  return functionEnvironment(env, path.resolve(cwd, env.DIST_DIR ?? 'dist'));
 }
 
 export function createFunctionHandler(env: Record<string, string | undefined> = process.env, cwd = process.cwd()): FunctionHandler {

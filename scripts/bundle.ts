@@ -6,7 +6,7 @@
  * Node's loader spent about half of a start resolving and reading some 2,000 module files), the
  * migrations, the content collections (and their index, parsed once here: functions/content/content-index.ts)
  * and, of node_modules, only what is left outside that bundle
- * (PGlite, which loads its WebAssembly beside its code; the native bcrypt and sharp; what the site's
+ * (PGlite, which loads its WebAssembly beside its code; the native bcrypt; what the site's
  * server build imports), traced by @vercel/nft: no dev tooling, no build tooling (Astro's compiler,
  * Vite), no tests, no `.data`.
  *
@@ -31,33 +31,37 @@ import { buildSite, needsBuild, ROOT } from './site-build.ts';
 export const BUNDLE_COMMANDS = { web: ['node', 'server/server.mjs'], worker: ['node', 'server/worker.mjs'] } as const;
 /** The entry points, and the thread bodies are rendered on (started by URL, so no import leads to it). */
 const ENTRIES = ['functions/server.ts', 'functions/worker.ts', 'functions/content/render-worker.ts'];
-/** Where the bundled server goes in the bundle: every file in this one folder (BUNDLED_APP_FILES counts on it). */
+/** Where the bundled server goes in the bundle: every file in this one folder (serverAppFiles counts on it). */
 const SERVER_DIR = 'server';
+/** Where the built functions go, under the app's root: one folder per function (netlify.toml's functions directory). */
+export const FUNCTIONS_DIR = 'dist/functions';
 /**
  * Packages left in node_modules: PGlite reads its .wasm and .data files beside its own module, and
- * bcrypt and sharp are native addons. The lazy adapters (Stripe, OpenAI, S3, nodemailer, Postgres)
+ * bcrypt is a native addon. The lazy adapters (Stripe, OpenAI, S3, nodemailer, Postgres)
  * are bundled as chunks of their own, loaded only when configured.
  */
-const EXTERNAL = ['@electric-sql/pglite', 'bcrypt', 'sharp'];
+const EXTERNAL = ['@electric-sql/pglite', 'bcrypt'];
 /**
- * functions/platform/app-files.ts as the bundle has it: every bundled module is in `server/`, one
- * level under the bundle's root, and a thread's entry point is the bundled file of that name.
+ * functions/platform/app-files.ts as a bundled module has it: the app's root is `up` from the
+ * module's folder, and a thread's entry point is the bundled file of that name in `threads` (an
+ * expression: where the modules are).
  */
-const BUNDLED_APP_FILES = `import path from 'node:path';
+const appFilesModule = (up: string, threads: string) => `import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-export const APP_ROOT = fileURLToPath(new URL('../', import.meta.url));
+export const APP_ROOT = fileURLToPath(new URL(${JSON.stringify(up)}, import.meta.url));
 export const appFile = (repositoryPath) => path.join(APP_ROOT, repositoryPath);
-export const entryPoint = (source) => pathToFileURL(path.join(APP_ROOT, ${JSON.stringify(SERVER_DIR)}, path.basename(source, '.ts') + '.mjs'));
+export const entryPoint = (source) => pathToFileURL(path.join(${threads}, path.basename(source, '.ts') + '.mjs'));
 `;
-/** CommonJS packages bundled into ES modules still call `require` for Node's own modules. */
-const REQUIRE_BANNER = "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);";
-
-const appFilesPlugin: Plugin = {
+const appFilesPlugin = (contents: string): Plugin => ({
   name: 'bundled-app-files',
   setup(b) {
-    b.onLoad({ filter: /functions[\\/]platform[\\/]app-files\.ts$/ }, () => ({ contents: BUNDLED_APP_FILES, loader: 'js' }));
+    b.onLoad({ filter: /functions[\\/]platform[\\/]app-files\.ts$/ }, () => ({ contents, loader: 'js' }));
   },
-};
+});
+/** The server's: every bundled module is in `server/`, one level under the bundle's root. */
+const serverAppFiles = appFilesPlugin(appFilesModule('../', `APP_ROOT, ${JSON.stringify(SERVER_DIR)}`));
+/** CommonJS packages bundled into ES modules still call `require` for Node's own modules. */
+const REQUIRE_BANNER = "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);";
 
 /**
  * How the app's modules are bundled (server and function entries alike): ES modules for Node 22,
@@ -94,7 +98,7 @@ export async function bundleServer(outdir: string, root = ROOT): Promise<void> {
       root,
       outdir,
       ENTRIES.map((entry) => path.join(root, entry)),
-      [appFilesPlugin],
+      [serverAppFiles],
     ),
     sourcemap: 'linked',
   });
@@ -116,18 +120,30 @@ const withoutPglite: Plugin = {
   },
 };
 
+/** A built function's: its modules are FUNCTIONS_DIR/<name>/, three levels under the root, its threads beside them. */
+const functionAppFiles = appFilesPlugin(appFilesModule('../../../', 'path.dirname(fileURLToPath(import.meta.url))'));
+
 /**
- * The serverless function entries (netlify/functions/*.ts) bundled into `outdir` as a function
- * ships them (no chunk shared with the server's): code-split, so an adapter the configuration does
- * not pick (Stripe, OpenAI) is a chunk never read, and without PGlite. For the bench's measures of a
- * function's size and cold start: files it reads are found through the same app-files module as the
- * server's, one level under the folder that holds them.
+ * The serverless function entries (netlify/functions/*.ts) built as they ship: each into a folder of
+ * its own under `outdir` (`<name>/<name>.mjs`, the layout Netlify takes a function from), with its
+ * chunks and the body renderer's thread beside it, no chunk shared with another function or the
+ * server: code-split, so an adapter the configuration does not pick (Stripe, OpenAI) is a chunk never
+ * read, and without PGlite. Every module of a function is `FUNCTIONS_DIR/<name>/` deep, so the
+ * files it reads (content, migrations, the site build) are found at their paths under the app's root.
  */
 export async function bundleFunctions(outdir: string, root = ROOT): Promise<string[]> {
-  const entries = readdirSync(path.join(root, 'netlify/functions')).filter((name) => name.endsWith('.ts'));
-  const entryPoints = entries.map((name) => path.join(root, 'netlify/functions', name));
-  await build({ ...bundleOptions(root, outdir, entryPoints, [appFilesPlugin, withoutPglite]), chunkNames: 'function-[name]-[hash]' });
-  return entries.map((name) => path.join(outdir, name.replace(/\.ts$/, '.mjs')));
+  const names = readdirSync(path.join(root, 'netlify/functions'))
+    .filter((name) => name.endsWith('.ts'))
+    .map((name) => name.replace(/\.ts$/, ''));
+  rmSync(outdir, { recursive: true, force: true });
+  for (const name of names) {
+    const entryPoints = [path.join(root, 'netlify/functions', `${name}.ts`), path.join(root, 'functions/content/render-worker.ts')];
+    await build({
+      ...bundleOptions(root, path.join(outdir, name), entryPoints, [functionAppFiles, withoutPglite]),
+      chunkNames: 'chunk-[hash]',
+    });
+  }
+  return names.map((name) => path.join(outdir, name, `${name}.mjs`));
 }
 
 /**

@@ -3,13 +3,15 @@
  * (ESLint, the type check, Prettier) run at once, then
  * the unit tests while the test environment is made beside them (one Postgres server and one site
  * build, shared by every later suite), then the integration and leak tests against PGlite and
- * Postgres, the scale-out test (three instances behind nginx) and the browser tests in Chromium.
- * Installs Debian's chromium and nginx first when missing and we are allowed to (root).
+ * Postgres, the scale-out test (three instances behind nginx), the Netlify suite (the app built and
+ * served by Netlify's own CLI) and the browser tests in Chromium. Installs Debian's chromium, nginx
+ * and pgbouncer first when missing and we are allowed to (root), and netlify-cli once per machine.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { CHROMIUM_PACKAGES, CHROMIUM_PATH, HEADLESS_SHELL_PATH } from '../tests/support/chromium.ts';
+import { ensureNetlifyCli } from '../tests/support/netlify.ts';
 import { ensureNginx } from '../tests/support/nginx.ts';
 import { ensurePgbouncer } from '../tests/support/pgbouncer.ts';
 import { exportEnvironment, prepareTestEnvironment, type TestEnvironment } from '../tests/support/site.ts';
@@ -114,6 +116,7 @@ if (only === 'unit') process.exit(await run(unitTests));
 ensureChromium();
 ensureNginx();
 ensurePgbouncer();
+ensureNetlifyCli();
 // The environment (Postgres, the seeded site database, the site build) is made while the unit tests
 // run: they need none of it, and the build's waits fill gaps the unit workers leave.
 console.log('\n━━ Test environment ━━ Postgres server, seeded site database, site build (beside the unit tests)');
@@ -137,6 +140,7 @@ if (unitStatus !== 0 || !env) {
 exportEnvironment(env);
 let status = await run(['Integration and leak tests (PGlite and Postgres)', 'npx', ['vitest', 'run', '--project', 'integration*']]);
 if (status === 0) status = await run(['Scale-out (three instances behind nginx)', 'npx', ['vitest', 'run', '--project', 'scale']]);
+if (status === 0) status = await run(['Netlify (netlify build, netlify dev --offline)', 'npx', ['vitest', 'run', '--project', 'netlify']]);
 if (status === 0) status = await run(['Browser tests (Chromium)', 'npx', ['playwright', 'test']]);
 await env.stop();
 process.exit(status);

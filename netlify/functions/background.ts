@@ -5,9 +5,9 @@
  * one piece twice; transactional mail leaves sooner, drained by the API function after each write.
  */
 import type { Config } from '@netlify/functions';
-import { createScheduledHandler } from '../../functions/serverless.ts';
+import { createScheduledHandler, netlifyEnvironment } from '../../functions/serverless.ts';
 
-const run = createScheduledHandler();
+const run = createScheduledHandler(netlifyEnvironment());
 
 export default async () => {
   await run();

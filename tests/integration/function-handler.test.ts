@@ -2,22 +2,29 @@
  * The app as a serverless function (functions/serverless.ts, netlify/functions/api.ts), called the way
  * the platform calls it: a web Request in, a Response out, no Node server. On a migrated Postgres it
  * answers the API; without DATABASE_URL, or on a database behind this build's migrations, it answers
- * 503 (naming the cause in the log only) and starts once the cause is gone; the entry's routes cover
- * every prefix the app answers, and its folder holds function entries only.
+ * 503 (naming the cause in the log only) and starts once the cause is gone; the entries' routes cover
+ * every prefix the app answers and, for pages, every address no published file answers; their folder
+ * holds function entries only.
  */
 import { spawnSync } from 'node:child_process';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
 import { afterEach, describe, expect, inject, it, onTestFinished, vi } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { openDatabase } from '../../functions/platform/db/client.ts';
 import { createFunctionHandler } from '../../functions/serverless.ts';
+import { profiles } from '../../functions/users/tables.ts';
 import { CONTENT_DIR } from '../support/app.ts';
 import { pgAdminUrl } from '../support/databases.ts';
+import { quietLogger } from '../support/fixtures.ts';
 import { createTestDatabase } from '../support/postgres.ts';
 
 const ENTRIES = path.resolve(import.meta.dirname, '../../netlify/functions');
 const MIGRATE = path.resolve(import.meta.dirname, '../../scripts/migrate.ts');
 const ORIGIN = 'https://beacon.example';
+const PREMIUM_ARTICLE = 'ecommerce-launch-first-90-days';
+const PREMIUM_SENTINEL = 'PREMIUM-SENTINEL-7f3a';
 
 const env = (databaseUrl?: string) => ({
   ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
@@ -63,6 +70,36 @@ describe('the app as a serverless function', () => {
     expect(refused.headers.get('content-type')).toContain('application/json');
     const unknown = await handle(new Request(`${ORIGIN}/api/no-such-route`));
     expect(unknown.status).toBe(404);
+  });
+
+  it('opens a gated body to its level only, answering each caller as the Node server does', async () => {
+    const url = await createTestDatabase(pgAdminUrl(), 'fn_gated', inject('testEnv').pgTemplate);
+    const handle = createFunctionHandler(env(url));
+    const database = await openDatabase({ kind: 'postgres', url, poolSize: 1 }, quietLogger());
+    onTestFinished(async () => {
+      await handle.close();
+      await database.close();
+    });
+    const body = (token?: string) =>
+      handle(
+        new Request(`${ORIGIN}/api/content/blogs/${PREMIUM_ARTICLE}/body`, token ? { headers: { authorization: `Bearer ${token}` } } : {}),
+      );
+    expect((await body()).status).toBe(401);
+    for (const [level, status] of [
+      ['free', 403],
+      ['subscriber', 403],
+      ['premium', 200],
+    ] as const) {
+      const email = `${level}-gated@example.test`;
+      const signUp = await handle(new Request(`${ORIGIN}/auth/v1/signup`, json({ email, password: 'a long enough password 1' })), {
+        ip: '203.0.113.10',
+      });
+      const { access_token: token, user } = (await signUp.json()) as { access_token: string; user: { id: string } };
+      await database.db.update(profiles).set({ accessLevel: level }).where(eq(profiles.id, user.id));
+      const answer = await body(token);
+      expect(answer.status, level).toBe(status);
+      expect((await answer.text()).includes(PREMIUM_SENTINEL), level).toBe(status === 200);
+    }
   });
 
   it('answers 503 without DATABASE_URL, naming the variable in the log only', async () => {
@@ -114,23 +151,22 @@ describe('the app as a serverless function', () => {
     expect(message).not.toContain('npm run migrate');
   });
 
-  it('routes every prefix the app answers to the entry, whose folder holds entries only', async () => {
-    // Bundled by Netlify into netlify/functions/<name>.mjs, the app-files module finds the root two levels up, as in the sources.
-    const root = path.resolve(import.meta.dirname, '../..');
-    expect(path.relative(ENTRIES, root)).toBe(path.relative(path.join(root, 'functions/platform'), root));
+  it("routes the app's prefixes to the API entry and every other address no file answers to the pages entry, from a folder of entries only", async () => {
     const files = await readdir(ENTRIES);
-    expect(files).toEqual(['api.ts', 'background.ts']);
-    const entry = (await import('../../netlify/functions/api.ts')) as { default: unknown; config: { path: string[] } };
-    expect(typeof entry.default).toBe('function');
-    const patterns = entry.config.path.map((p) => new RegExp(`^${p.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`));
+    expect(files).toEqual(['api.ts', 'background.ts', 'pages.ts']);
+    const api = (await import('../../netlify/functions/api.ts')) as { default: unknown; config: { path: string[] } };
+    const pages = (await import('../../netlify/functions/pages.ts')) as { default: unknown; config: Record<string, unknown> };
+    expect(typeof api.default).toBe('function');
+    expect(typeof pages.default).toBe('function');
+    const patterns = api.config.path.map((p) => new RegExp(`^${p.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`));
     const routed = (url: string) => patterns.some((pattern) => pattern.test(url));
     for (const url of [
       '/api/public/blogs',
       '/api/content/blogs/x/body',
-      '/api/payments/webhook',
+      '/api/payments/stripe/webhook',
       '/api/email/events',
       '/auth/v1/token',
-      '/openai/v1/chat/completions',
+      '/openai/generate',
       '/feeds/abc123/rss.xml',
       '/uploads/abc.png',
       '/events/launch-webinar.ics',
@@ -138,8 +174,9 @@ describe('the app as a serverless function', () => {
       '/readyz',
     ])
       expect(routed(url), url).toBe(true);
-    // Pages stay the CDN's.
+    // Pages are the CDN's files, else the pages entry's: every other address, published files first.
     for (const url of ['/', '/blog/some-article', '/events/launch-webinar', '/account']) expect(routed(url), url).toBe(false);
+    expect(pages.config).toEqual({ path: '/*', excludedPath: api.config.path, preferStatic: true });
     // The background work: a scheduled function, a round a minute, reached by no URL.
     const scheduled = (await import('../../netlify/functions/background.ts')) as { config: unknown };
     expect(scheduled.config).toEqual({ schedule: '* * * * *' });

@@ -50,13 +50,11 @@ export default async function setup(project: TestProject) {
   const templateDir = project.name.startsWith('integration') ? await mkdtemp(path.join(tmpdir(), 'beacon-pglite-template-')) : undefined;
   let pglite: { file: string; folder: string } | undefined;
   let pgTemplate: string | undefined;
-  // The integration suites' Postgres databases are used through PgBouncer in transaction mode (pgbouncer.ts).
+  // The integration and Netlify suites' Postgres databases are used through PgBouncer in transaction mode (pgbouncer.ts).
   let pooler: TestPooler | undefined;
   try {
-    if (templateDir) {
-      [pglite, pgTemplate] = [await makePgliteTemplate(templateDir), await makePostgresTemplate(env.pgAdminUrl)];
-      pooler = await startPooler(env.pgAdminUrl);
-    }
+    if (templateDir) [pglite, pgTemplate] = [await makePgliteTemplate(templateDir), await makePostgresTemplate(env.pgAdminUrl)];
+    if (templateDir || project.name === 'netlify') pooler = await startPooler(env.pgAdminUrl);
   } catch (err) {
     if (templateDir) await rm(templateDir, { recursive: true, force: true });
     await env.stop();

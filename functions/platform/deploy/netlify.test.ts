@@ -1,0 +1,87 @@
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { buildEnvironment, DEPLOY_RECORD, deployVariables, functionEnvironment } from './netlify.ts';
+
+const PRODUCTION = { CONTEXT: 'production', URL: 'https://beacon.example', DEPLOY_PRIME_URL: 'https://main--beacon.netlify.app' };
+const PREVIEW = {
+  CONTEXT: 'deploy-preview',
+  URL: 'https://beacon.example',
+  DEPLOY_PRIME_URL: 'https://deploy-preview-42--beacon.netlify.app',
+  HEAD: 'new-pricing',
+  BRANCH: 'main',
+  COMMIT_REF: 'abc1234def',
+};
+
+describe("Netlify's variables in the app's names", () => {
+  it("gives production its own address and nothing of a preview's", () => {
+    expect(deployVariables(PRODUCTION)).toEqual({ SITE_URL: 'https://beacon.example' });
+  });
+
+  it("gives a Deploy Preview its own address, its pull request's branch and commit, and test payments", () => {
+    expect(deployVariables(PREVIEW)).toEqual({
+      SITE_URL: 'https://deploy-preview-42--beacon.netlify.app',
+      PREVIEW_OF: 'new-pricing',
+      PREVIEW_COMMIT: 'abc1234def',
+      PAYMENTS: 'test',
+    });
+    expect(deployVariables({ ...PREVIEW, CONTEXT: 'branch-deploy', HEAD: undefined, BRANCH: 'staging' }).PREVIEW_OF).toBe('staging');
+  });
+
+  it('says nothing outside Netlify', () => {
+    expect(deployVariables({})).toEqual({});
+    expect(buildEnvironment({ SITE_URL: 'https://x.example' })).toEqual({ SITE_URL: 'https://x.example' });
+  });
+
+  it('lets a variable set on purpose win over what the platform implies', () => {
+    const env = buildEnvironment({ ...PREVIEW, SITE_URL: 'https://preview.beacon.example', PAYMENTS: 'auto' });
+    expect(env.SITE_URL).toBe('https://preview.beacon.example');
+    expect(env.PAYMENTS).toBe('auto');
+  });
+
+  it("gives a preview Netlify DB's branch, never production's DATABASE_URL", () => {
+    const env = buildEnvironment({
+      ...PREVIEW,
+      DATABASE_URL: 'postgres://production',
+      DATABASE_DIRECT_URL: 'postgres://production-direct',
+      NETLIFY_DATABASE_URL: 'postgres://preview-branch',
+      NETLIFY_DATABASE_URL_UNPOOLED: 'postgres://preview-branch-direct',
+    });
+    expect(env.DATABASE_URL).toBe('postgres://preview-branch');
+    expect(env.DATABASE_DIRECT_URL).toBe('postgres://preview-branch-direct');
+    // Without an unpooled address, production's direct one is not kept beside the branch.
+    expect(
+      buildEnvironment({ ...PREVIEW, DATABASE_DIRECT_URL: 'postgres://production-direct', NETLIFY_DATABASE_URL: 'postgres://b' })
+        .DATABASE_DIRECT_URL,
+    ).toBeFalsy();
+  });
+
+  it("takes Netlify DB's database in production only when DATABASE_URL is not set", () => {
+    const netlify = { NETLIFY_DATABASE_URL: 'postgres://netlify', NETLIFY_DATABASE_URL_UNPOOLED: 'postgres://netlify-direct' };
+    expect(buildEnvironment({ ...PRODUCTION, ...netlify })).toMatchObject({
+      DATABASE_URL: 'postgres://netlify',
+      DATABASE_DIRECT_URL: 'postgres://netlify-direct',
+    });
+    expect(buildEnvironment({ ...PRODUCTION, ...netlify, DATABASE_URL: 'postgres://own' }).DATABASE_URL).toBe('postgres://own');
+  });
+
+  it("starts a function from the build's deploy record, under what the platform says at run time", () => {
+    const dist = mkdtempSync(path.join(tmpdir(), 'deploy-record-'));
+    mkdirSync(path.join(dist, 'server'));
+    writeFileSync(
+      path.join(dist, DEPLOY_RECORD),
+      JSON.stringify({ SITE_URL: 'https://deploy-preview-42--beacon.netlify.app', PREVIEW_OF: 'new-pricing', extra: 1 }),
+    );
+    const env = functionEnvironment({ DATABASE_URL: 'postgres://x' }, dist);
+    expect(env).toMatchObject({
+      SITE_URL: 'https://deploy-preview-42--beacon.netlify.app',
+      PREVIEW_OF: 'new-pricing',
+      DATABASE_URL: 'postgres://x',
+    });
+    expect(env).not.toHaveProperty('extra');
+    expect(functionEnvironment({ SITE_URL: 'https://set.example' }, dist).SITE_URL).toBe('https://set.example');
+    // No record (a build not made for Netlify): the environment as it is.
+    expect(functionEnvironment({ SITE_URL: 'https://set.example' }, path.join(dist, 'none'))).toEqual({ SITE_URL: 'https://set.example' });
+  });
+});

@@ -1,0 +1,322 @@
+/**
+ * The card's shape, run locally as Netlify runs it (issue 33): a copy of the app built by
+ * `netlify build --offline` (the build command `npm run build:netlify`, then the functions packaged as
+ * Netlify zips them) on a Postgres database through PgBouncer in transaction mode, served by
+ * `netlify dev --offline`: published files from its static server, everything else through the API
+ * function, each call in a fresh worker (a cold instance), and the scheduled function called as
+ * Netlify calls it. Outside services are local: SMTP, an S3 server and an OpenAI-compatible model.
+ *
+ * It shows the pages from the files and on demand, the public API, sign-up and sign-in through
+ * supabase-js, a gated body at each level, the test checkout, a signed payment webhook delivered twice
+ * at once and applied once, an AI draft, a scheduled round sending a queued mail once however many
+ * rounds run, and no gated text in anything a visitor or a free member is answered.
+ *
+ * One emulation gap: netlify dev's proxy answers a function's 403 or 404 by asking the function again
+ * for `.html` and `/index.html` variants of the address (its CDN emulation for files), so a refusal
+ * reaches the client as the last variant's 404. The exact statuses are checked where the platform
+ * does not rewrite them: through the handler (tests/integration/function-handler.test.ts); here a
+ * refusal is any 4xx that carries nothing gated.
+ */
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { createClient } from '@supabase/supabase-js';
+import { eq } from 'drizzle-orm';
+import Stripe from 'stripe';
+import { chromium } from '@playwright/test';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEmailService } from '../../functions/email/service.ts';
+import { embeddedWebhookSecret } from '../../functions/payments/index.ts';
+import { openDatabase, type Database } from '../../functions/platform/db/client.ts';
+import { loadSigningSecret } from '../../functions/platform/secrets/service.ts';
+import { createSecretStore } from '../../functions/platform/secrets/store.ts';
+import { profiles } from '../../functions/users/tables.ts';
+import { pgAdminUrl, pooledEnv } from '../support/databases.ts';
+import { CHROMIUM_ARGS, HEADLESS_SHELL_PATH } from '../support/chromium.ts';
+import { makeBlogInput, quietLogger } from '../support/fixtures.ts';
+import { copyApp, netlifyBuild, startNetlifyDev, type NetlifyDev } from '../support/netlify.ts';
+import { createTestDatabase, freePort } from '../support/postgres.ts';
+import { startS3 } from '../support/s3.ts';
+import { startTestSmtp, type TestSmtp } from '../support/smtp.ts';
+
+const PASSWORD = 'netlify suite password 1';
+const PREMIUM_ARTICLE = 'ecommerce-launch-first-90-days';
+const PREMIUM_SENTINEL = 'PREMIUM-SENTINEL-7f3a';
+const DRAFT = {
+  title: 'Local SEO for Bakeries',
+  description: 'How a neighbourhood bakery gets found on maps and in search, step by step.',
+  body: '## Why it matters\n\nMost customers search before they walk in.\n\n- Claim your profile\n- Ask for reviews',
+  tags: ['Local SEO', 'Small Business'],
+};
+
+/** An OpenAI-compatible server answering every chat completion with DRAFT. */
+async function startModel(): Promise<{ url: string; calls: () => number; close: () => Promise<void> }> {
+  let calls = 0;
+  const server: Server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      calls += 1;
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          id: 'chatcmpl-netlify',
+          object: 'chat.completion',
+          created: 1_795_000_000,
+          model: 'test-model',
+          choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: JSON.stringify(DRAFT), refusal: null } }],
+        }),
+      );
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+    calls: () => calls,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe('Netlify: netlify build and netlify dev --offline', () => {
+  let app: string;
+  let dev: NetlifyDev;
+  let smtp: TestSmtp;
+  let s3: Awaited<ReturnType<typeof startS3>>;
+  let model: Awaited<ReturnType<typeof startModel>>;
+  let database: Database;
+  let base: string;
+  const members = {} as Record<'free' | 'subscriber' | 'premium' | 'editor', { id: string; token: string }>;
+
+  beforeAll(async () => {
+    [smtp, s3, model] = await Promise.all([startTestSmtp(), startS3('netlify'), startModel()]);
+    const directUrl = await createTestDatabase(pgAdminUrl(), 'netlify');
+    const port = await freePort();
+    base = `http://localhost:${port}`;
+    const env = {
+      ...pooledEnv(directUrl),
+      SITE_URL: base,
+      SMTP_URL: smtp.url,
+      S3_BUCKET: s3.bucket,
+      S3_ENDPOINT: s3.endpoint,
+      S3_ACCESS_KEY_ID: 'S3RVER',
+      S3_SECRET_ACCESS_KEY: 'S3RVER',
+      PAYMENTS: 'test',
+      AUTH_AUTOCONFIRM: 'true',
+      AUTH_BCRYPT_COST: '4',
+      OPENAI_API_KEY: 'sk-test-local',
+      OPENAI_BASE_URL: model.url,
+      LOG_LEVEL: 'warn',
+    };
+    app = copyApp('netlify-app');
+    netlifyBuild(app, env);
+    dev = await startNetlifyDev(app, port, env);
+    database = await openDatabase({ kind: 'postgres', url: directUrl, poolSize: 2 }, quietLogger());
+  }, 240_000);
+  afterAll(async () => {
+    await dev?.stop();
+    await database?.close();
+    await Promise.all([smtp?.close(), s3?.close(), model?.close()]);
+  });
+
+  const mailTo = (address: string) => smtp.received.filter((mail) => mail.to.includes(address));
+  const call = (p: string, init: RequestInit & { token?: string } = {}) => {
+    const headers = new Headers(init.headers);
+    if (init.token) headers.set('authorization', `Bearer ${init.token}`);
+    if (init.body !== undefined) headers.set('content-type', 'application/json');
+    if (init.method && init.method !== 'GET') headers.set('origin', base);
+    return fetch(`${base}${p}`, { ...init, headers });
+  };
+  const supabase = () =>
+    createClient(base, 'public-anon-key', { auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false } });
+
+  it('serves home and the lists as published files, with the security headers the Node server sends', async () => {
+    for (const page of ['/', '/blog', '/courses', '/tools', '/market', '/services/seo-optimization', '/pricing']) {
+      const res = await fetch(`${base}${page}`);
+      expect(res.status, page).toBe(200);
+      const file = page === '/' ? 'index.html' : `${page.slice(1)}/index.html`;
+      expect(await res.text(), page).toBe(readFileSync(path.join(app, 'dist/client', file), 'utf8'));
+      expect(res.headers.get('x-frame-options'), page).toBe('DENY');
+      expect(res.headers.get('content-security-policy'), page).toContain("frame-ancestors 'none'");
+    }
+    // The snapshots' policy carries their scripts' hashes (rendered per request, they have no <meta> policy).
+    expect((await fetch(`${base}/blog`)).headers.get('content-security-policy')).toMatch(/script-src 'self' 'sha256-/);
+    expect((await fetch(`${base}/_astro/`)).status).toBe(404);
+  });
+
+  it('renders the pages no file answers through the function, compressed, with validators and a CDN policy', async () => {
+    const res = await fetch(`${base}/community`, { headers: { 'accept-encoding': 'br' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-encoding')).toBe('br');
+    expect(res.headers.get('etag')).toBeTruthy();
+    expect(res.headers.get('cache-control')).toMatch(/^public, max-age=0, s-maxage=\d+/);
+    expect(await res.text()).toContain(`${base}/community`);
+    const missing = await fetch(`${base}/no-such-page`);
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('answers the public API from the function', async () => {
+    const res = await fetch(`${base}/api/public/blogs`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toMatch(/^public/);
+    const items = (await res.json()) as { slug: string }[];
+    expect(items.map((item) => item.slug)).toContain(PREMIUM_ARTICLE);
+  });
+
+  it('signs members up and in through supabase-js, and opens a gated body to its level only', async () => {
+    for (const [who, level, role] of [
+      ['free', 'free', 'member'],
+      ['subscriber', 'subscriber', 'member'],
+      ['premium', 'premium', 'member'],
+      ['editor', 'free', 'editor'],
+    ] as const) {
+      const email = `${who}@netlify-suite.test`;
+      const signUp = await supabase().auth.signUp({ email, password: PASSWORD });
+      expect(signUp.error, who).toBeNull();
+      const id = signUp.data.user!.id;
+      await database.db.update(profiles).set({ accessLevel: level, role }).where(eq(profiles.id, id));
+      const signIn = await supabase().auth.signInWithPassword({ email, password: PASSWORD });
+      expect(signIn.error, who).toBeNull();
+      members[who] = { id, token: signIn.data.session!.access_token };
+    }
+    const body = (token?: string) => call(`/api/content/blogs/${PREMIUM_ARTICLE}/body`, { ...(token ? { token } : {}) });
+    expect((await body()).status).toBe(401);
+    for (const who of ['free', 'subscriber'] as const) {
+      const refused = await body(members[who].token);
+      expect(refused.status, who).toBeGreaterThanOrEqual(400);
+      expect(refused.status, who).toBeLessThan(500);
+      expect(await refused.text(), who).not.toContain(PREMIUM_SENTINEL);
+    }
+    const opened = await body(members.premium.token);
+    expect(opened.status).toBe(200);
+    expect(opened.headers.get('cache-control')).toBe('private, no-store');
+    expect(await opened.text()).toContain(PREMIUM_SENTINEL);
+  });
+
+  it('takes a member through the test checkout, mails the receipt within seconds, and applies a webhook sent twice at once once', async () => {
+    const { token, id } = members.free;
+    const session = await call('/api/payments/stripe/create-session', {
+      method: 'POST',
+      token,
+      body: JSON.stringify({ priceId: 'price_premium_monthly', successUrl: '/payment/success', cancelUrl: '/pricing?canceled=true' }),
+    });
+    expect(session.status, await session.clone().text()).toBe(200);
+    const { sessionId } = (await session.json()) as { sessionId: string };
+    const paid = await call(`/api/billing/test/checkout/${sessionId}/pay`, {
+      method: 'POST',
+      body: JSON.stringify({ cardNumber: '4242 4242 4242 4242', expiry: '12/34', cvc: '123' }),
+    });
+    expect(paid.status, await paid.clone().text()).toBe(200);
+    const me = await call('/api/users/me', { token });
+    expect(((await me.json()) as { viewer: { accessLevel: string } }).viewer.accessLevel).toBe('premium');
+    await expect.poll(() => mailTo('free@netlify-suite.test').length, { timeout: 5_000 }).toBe(1);
+
+    const secret = embeddedWebhookSecret(await loadSigningSecret(createSecretStore(database.db)));
+    const payload = JSON.stringify({
+      object: 'event',
+      created: Math.floor(Date.now() / 1000),
+      id: `evt_completed_${sessionId}`,
+      type: 'checkout.session.completed',
+      data: { object: { id: sessionId } },
+    });
+    const header = new Stripe('sk_test_signing_only').webhooks.generateTestHeaderString({ payload, secret });
+    const deliveries = await Promise.all(
+      [1, 2].map(() =>
+        fetch(`${base}/api/payments/stripe/webhook`, {
+          method: 'POST',
+          headers: { 'stripe-signature': header, 'content-type': 'application/json' },
+          body: payload,
+        }),
+      ),
+    );
+    const answers = (await Promise.all(deliveries.map((res) => res.json()))) as { received: number; applied: number }[];
+    expect(answers.map((a) => a.received)).toEqual([1, 1]);
+    expect(answers.reduce((sum, a) => sum + a.applied, 0)).toBe(1);
+    const [profile] = await database.db.select().from(profiles).where(eq(profiles.id, id));
+    expect(profile!.accessLevel).toBe('premium');
+    expect(mailTo('free@netlify-suite.test')).toHaveLength(1);
+  });
+
+  it('shows an article written at run time on the published home page and list, through their scripts', async () => {
+    const title = 'Written After The Netlify Build';
+    const created = await call('/api/content/blogs', {
+      method: 'POST',
+      token: members.editor.token,
+      body: JSON.stringify(makeBlogInput({ slug: 'written-after-the-netlify-build', title })),
+    });
+    expect(created.status, await created.clone().text()).toBe(201);
+    // The published files are the build's, without it.
+    expect(await (await fetch(`${base}/`)).text()).not.toContain(title);
+    const browser = await chromium.launch({ executablePath: HEADLESS_SHELL_PATH, args: CHROMIUM_ARGS });
+    try {
+      const page = await browser.newPage();
+      await page.goto(`${base}/`);
+      const latest = page.locator('section', { has: page.locator('#latest-posts-heading') });
+      await expect.poll(() => latest.getByRole('link', { name: title }).count(), { timeout: 15_000 }).toBe(1);
+      expect(await latest.getByRole('listitem').count()).toBe(3);
+      await page.goto(`${base}/blog`);
+      await expect.poll(() => page.getByRole('link', { name: title }).count(), { timeout: 15_000 }).toBeGreaterThan(0);
+    } finally {
+      await browser.close();
+    }
+  });
+
+  it('drafts with the model through the function, for staff only', async () => {
+    const ask = (token: string) =>
+      call('/openai/generate', {
+        method: 'POST',
+        token,
+        body: JSON.stringify({ prompt: 'Generate a blog about: local SEO for bakeries' }),
+      });
+    const refused = await ask(members.subscriber.token);
+    expect([403, 404]).toContain(refused.status);
+    const res = await ask(members.editor.token);
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect(await res.json()).toMatchObject({ source: 'openai', content: { title: DRAFT.title, tags: DRAFT.tags } });
+    expect(model.calls()).toBe(1);
+  });
+
+  it('sends a queued mail once when scheduled rounds overlap', async () => {
+    const outbox = createEmailService({
+      db: database.db,
+      from: 'Beacon <hello@beacon.example>',
+      siteUrl: base,
+      maxAttempts: 3,
+      logger: quietLogger(),
+    });
+    const to = 'scheduled@netlify-suite.test';
+    await outbox.enqueue(database.db, {
+      to,
+      template: 'contact-notification',
+      data: { name: 'Ada', email: 'ada@example.com', subject: 'Hello', message: 'A message', receivedAt: 'now' },
+    });
+    const rounds = await Promise.all([1, 2, 3].map(() => fetch(`${base}/.netlify/functions/background`, { method: 'POST' })));
+    // netlify dev answers a scheduled function's call itself, once the round has run.
+    expect(rounds.every((res) => res.ok)).toBe(true);
+    await expect.poll(() => mailTo(to).length, { timeout: 5_000 }).toBe(1);
+    expect((await fetch(`${base}/.netlify/functions/background`, { method: 'POST' })).ok).toBe(true);
+    expect(mailTo(to)).toHaveLength(1);
+  });
+
+  it('answers no gated text to a visitor or a member below premium, on the pages and API answers they reach', async () => {
+    const addresses = [
+      '/',
+      '/blog',
+      `/blog/${PREMIUM_ARTICLE}`,
+      '/community',
+      '/sitemap.xml',
+      '/rss.xml',
+      '/api/public/blogs',
+      `/api/public/blogs/${PREMIUM_ARTICLE}`,
+      `/api/content/blogs/${PREMIUM_ARTICLE}/body`,
+      '/api/users/me',
+      '/api/users/me/feed',
+    ];
+    for (const token of [undefined, members.subscriber.token])
+      for (const address of addresses) {
+        const res = await call(address, token ? { token } : {});
+        expect(res.status, address).toBeLessThan(500);
+        expect(await res.text(), address).not.toContain(PREMIUM_SENTINEL);
+      }
+  });
+});
