@@ -154,7 +154,19 @@ export function createApp({ config, logger, services, site, accessLog }: AppDeps
   app.route('/api/community', createCommunityRoutes({ community: services.community, guards, lane: answerLane }));
   app.route('/api/community', createReportRoutes({ moderation, guards }));
   app.route('/api/community', createCommunityNotificationRoutes({ notifications: services.communityNotifications, guards }));
-  app.route(SUPPORT_PATH, createSupportRoutes({ support: services.support, attachments: services.supportAttachments, guards }));
+  app.route(
+    SUPPORT_PATH,
+    createSupportRoutes({
+      support: services.support,
+      attachments: services.supportAttachments,
+      direct: {
+        offer: (userId, contentType, size) => services.directUploads.register(userId, { area: 'support', contentType, size }),
+        claim: (userId, key) => services.directUploads.claim(userId, key, 'support'),
+      },
+      limiter,
+      guards,
+    }),
+  );
   app.route('/api/users/me/events', createMyEventRoutes({ events: services.events, guards }));
   // An event's calendar file, before the site's pages (/events/{slug} is a page).
   app.route('/', createCalendarRoutes({ events: services.events }));

@@ -155,8 +155,9 @@ export async function createServices(config: Config, logger: Logger, options: Se
     const media = await pickStorage(config.uploads.storage);
     const protectedArea = await pickStorage(config.uploads.protectedStorage);
     // Support requests' attachments: an area of their own, which no media URL or signed file link reaches.
+    const supportArea = await pickStorage(config.uploads.supportStorage);
     const supportAttachments = createAttachments({
-      storage: await pickStorage(config.uploads.supportStorage),
+      storage: supportArea,
       maxBytes: ATTACHMENT_MAX_BYTES,
       minBytesPerSecond: config.uploads.minBytesPerSecond,
     });
@@ -281,9 +282,9 @@ export async function createServices(config: Config, logger: Logger, options: Se
     });
     const directUploads = createDirectUploads({
       store: createUploadStore(db.db),
-      areas: { public: media, protected: protectedArea },
+      areas: { public: media, protected: protectedArea, support: supportArea },
       urlOf: uploads.urlOf,
-      maxBytes: config.uploads.maxBytes,
+      maxBytes: { public: config.uploads.maxBytes, protected: config.uploads.maxBytes, support: ATTACHMENT_MAX_BYTES },
     });
 
     // Cross-service hooks, connected once every service exists (nothing calls them before start-up ends).

@@ -5,8 +5,10 @@
  * request answers 404, as an unknown id does. Writes need a live session; members' reads of their own
  * requests accept the token's signature, staff's reads of other people's requests need a live session.
  * Messages may come as JSON or as multipart/form-data with one `attachment` (streamed under its own
- * limit, so the app's JSON body limit does not apply to those bodies: `streamsOwnBody`). Every answer
- * is private (`identify`).
+ * limit, so the app's JSON body limit does not apply to those bodies: `streamsOwnBody`). With a bucket,
+ * the file goes straight to it instead (`POST /attachments` answers a presigned PUT, as staff uploads
+ * do) and the JSON message names it; the first message to name it takes it. Every answer is private
+ * (`identify`).
  */
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
@@ -19,11 +21,20 @@ import type { AppContext, AppEnv } from '../platform/http/context.ts';
 import { requestHeader } from '../platform/http/http.ts';
 import { pathId, readBody, readQuery, WellFormed } from '../platform/http/request.ts';
 import { sendStream } from '../platform/http/respond.ts';
+import type { ClaimedFile, UploadOffer } from '../uploads/direct.ts';
 import type { Guards } from '../users/guards.ts';
 import { requireViewer } from '../users/identity.ts';
 import type { Viewer } from '../users/viewer.ts';
-import { attachmentDisposition, type Attachments, type StoredAttachment } from './attachments.ts';
-import { ListQuerySchema, OpenRequestSchema, ReplySchema, UpdateRequestSchema } from './schema.ts';
+import { attachmentDisposition, cleanFileName, type Attachments, type StoredAttachment } from './attachments.ts';
+import {
+  AttachmentOfferSchema,
+  ListQuerySchema,
+  OpenRequestJsonSchema,
+  OpenRequestSchema,
+  ReplyJsonSchema,
+  ReplySchema,
+  UpdateRequestSchema,
+} from './schema.ts';
 import type { SupportService } from './service.ts';
 
 /** Where the support API is mounted (functions/app.ts). */
@@ -41,13 +52,30 @@ export function streamsOwnBody(path: string, contentType: string | undefined): b
 
 const requestId = (c: AppContext) => pathId(c, 'id', 'No such support request.');
 
+/** A member's attachments registered per hour (each a row until it is sent or pruned). */
+export const ATTACHMENT_OFFER_LIMIT = { name: 'support:attachment-offer:user', max: 60, windowSeconds: 3600 };
+
+/**
+ * Attachments sent straight to storage (the uploads domain's direct uploads, in support's own area):
+ * where to send a file, or `{ direct: false }` to send it in the message; and the checked file for a
+ * key this member registered, taken once.
+ */
+export interface DirectAttachments {
+  offer(userId: string, contentType: string, size: number): Promise<UploadOffer>;
+  claim(userId: string, key: string): Promise<ClaimedFile>;
+}
+
 export function createSupportRoutes({
   support,
   attachments,
+  direct,
+  limiter,
   guards,
 }: {
   support: SupportService;
   attachments: Attachments;
+  direct: DirectAttachments;
+  limiter: { enforce(limits: [typeof ATTACHMENT_OFFER_LIMIT, string][]): Promise<void> };
   guards: Guards;
 }) {
   const { identify, member, live } = guards;
@@ -55,13 +83,25 @@ export function createSupportRoutes({
   /** Staff reading other members' requests: only from a session still signed in. */
   const reader = async (c: AppContext): Promise<Viewer> => (isStaff(requireViewer(c).role) ? guards.requireLive(c) : requireViewer(c));
 
-  /** A message body as JSON, or as a multipart form with an attachment (stored at once, removed again when the fields are refused). */
-  async function readMessage<S extends z.ZodType>(
+  /**
+   * A message body as JSON (naming a file already sent straight to storage, or none), or as a
+   * multipart form with an attachment (stored at once, removed again when the fields are refused).
+   */
+  async function readMessage<S extends z.ZodType, J extends z.ZodType<z.output<S> & { attachment?: { key: string; name: string } }>>(
     c: AppContext,
     schema: S,
+    jsonSchema: J,
   ): Promise<{ input: z.output<S>; attachment?: StoredAttachment }> {
     const type = requestHeader(c, 'content-type');
-    if (!isMultipart(type)) return { input: await readBody(c, schema) };
+    if (!isMultipart(type)) {
+      const { attachment: ref, ...input } = (await readBody(c, jsonSchema)) as z.output<J>;
+      if (!ref) return { input: input as z.output<S> };
+      const file = await direct.claim(requireViewer(c).id, ref.key);
+      return {
+        input: input as z.output<S>,
+        attachment: { key: file.key, name: cleanFileName(ref.name, file.contentType), type: file.contentType, size: file.size },
+      };
+    }
     // A member from a live session, whose request (for a reply) is theirs and who is within their
     // limit: a file may arrive at a pace, like staff uploads, rather than within the fixed time.
     allowSlowBody(c.env?.incoming, attachments.minBytesPerSecond);
@@ -78,12 +118,29 @@ export function createSupportRoutes({
     return { input: parsed.data, ...(form.attachment ? { attachment: form.attachment } : {}) };
   }
 
+  /** Runs a write that keeps `attachment`; when it fails, the stored file goes (no message will ever name it). */
+  async function keeping<T>(attachment: StoredAttachment | undefined, write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } catch (err) {
+      if (attachment) await attachments.remove([attachment.key]).catch(() => undefined);
+      throw err;
+    }
+  }
+
   return new Hono<AppEnv>()
     .get('/requests', identify, member, async (c) => c.json(await support.list(await reader(c), readQuery(c, ListQuerySchema))))
+    .post('/attachments', identify, live, async (c) => {
+      const viewer = requireViewer(c);
+      const { contentType, size } = await readBody(c, AttachmentOfferSchema);
+      await limiter.enforce([[ATTACHMENT_OFFER_LIMIT, viewer.id]]);
+      const offer = await direct.offer(viewer.id, contentType, size);
+      return c.json(offer, offer.direct ? 201 : 200);
+    })
     .post('/requests', identify, live, async (c) => {
       await support.mayOpen(requireViewer(c));
-      const { input, attachment } = await readMessage(c, OpenRequestSchema);
-      return c.json(await support.open(requireViewer(c), input, attachment), 201);
+      const { input, attachment } = await readMessage(c, OpenRequestSchema, OpenRequestJsonSchema);
+      return c.json(await keeping(attachment, () => support.open(requireViewer(c), input, attachment)), 201);
     })
     .get('/requests/:id', identify, member, async (c) => c.json(await support.get(await reader(c), requestId(c))))
     .patch('/requests/:id', identify, staff, live, async (c) => {
@@ -94,8 +151,8 @@ export function createSupportRoutes({
       const id = requestId(c);
       // Before the body is read: a file is never stored for someone else's request or past the limit.
       await support.mayReply(requireViewer(c), id);
-      const { input, attachment } = await readMessage(c, ReplySchema);
-      return c.json(await support.reply(requireViewer(c), id, input, attachment), 201);
+      const { input, attachment } = await readMessage(c, ReplySchema, ReplyJsonSchema);
+      return c.json(await keeping(attachment, () => support.reply(requireViewer(c), id, input, attachment)), 201);
     })
     .get('/requests/:id/messages/:messageId/attachment', identify, member, async (c) => {
       const viewer = await reader(c);

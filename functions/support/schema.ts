@@ -32,6 +32,35 @@ export const ReplySchema = z
   .strict();
 export type Reply = z.infer<typeof ReplySchema>;
 
+/**
+ * A file sent straight to storage first (POST /api/support/attachments, then a PUT to the bucket),
+ * named in a JSON message instead of travelling in a multipart one: its key, and the file name to show.
+ */
+const AttachmentRef = z
+  .object({
+    key: z
+      .string()
+      .max(200)
+      .regex(/^[0-9a-f]{32}\.[a-z0-9]{1,10}$/, 'Not an attachment key'),
+    name: z.string().min(1).max(1000),
+  })
+  .strict();
+
+/** The JSON forms of the two messages, which may name an attachment sent straight to storage. */
+export const OpenRequestJsonSchema = OpenRequestSchema.extend({ attachment: AttachmentRef.optional() }).strict();
+export const ReplyJsonSchema = ReplySchema.extend({ attachment: AttachmentRef.optional() }).strict();
+
+/** POST /api/support/attachments: a file to send straight to storage, its type and size declared first. */
+export const AttachmentOfferSchema = z
+  .object({
+    contentType: z
+      .string()
+      .max(100)
+      .regex(/^[\w.+-]+\/[\w.+-]+$/, 'Must be a media type such as image/png'),
+    size: z.number().int().min(1),
+  })
+  .strict();
+
 /** PATCH /api/support/requests/{id} (staff): the status, the assignee (a staff member, or null for nobody), or both. */
 export const UpdateRequestSchema = z
   .object({

@@ -115,6 +115,14 @@ describe.each(DATABASE_KINDS)('support API on %s', (kind) => {
       want: only(STAFF, 200, 404),
     },
     { route: 'GET /api/support/staff', path: () => '/api/support/staff', want: only(STAFF, 200, 403) },
+    // Without a bucket, every member is told to send the file in the message (support-direct.test.ts has the bucket).
+    {
+      route: 'POST /api/support/attachments',
+      method: 'POST',
+      path: () => '/api/support/attachments',
+      body: { contentType: 'image/png', size: 1000 },
+      want: only(MEMBERS, 200, 200),
+    },
   ];
 
   it('has a row for every support route the app serves', () => {

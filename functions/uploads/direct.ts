@@ -8,13 +8,17 @@
  * POST /api/upload does. Registrations live in Postgres, so any instance completes what another
  * registered; those never completed are pruned with their objects. Without direct uploads (local
  * disk, or S3_DIRECT_UPLOADS=false) `register` still checks type and size, then says to POST.
+ *
+ * A support request's attachment goes the same way into support's own area (`support`), which has no
+ * URL: a member registers it, sends it, and `claim`s it once for the message that carries it, so a
+ * file never passes through a function (whose body limit is 6 MB) on a serverless deployment.
  */
 import { randomBytes } from 'node:crypto';
 import { fileTypeFromBuffer, supportedExtensions } from 'file-type';
 import { lookup } from 'mrmime';
 import { AppError } from '../platform/errors.ts';
 import type { StoragePort } from '../platform/storage/port.ts';
-import type { UploadStore } from './store.ts';
+import type { UploadRegistration, UploadStore } from './store.ts';
 import { isAllowedUpload, SNIFF_BYTES, type UploadArea } from './service.ts';
 
 /** How long a presigned URL accepts the start of a PUT. */
@@ -29,16 +33,27 @@ for (const ext of supportedExtensions) {
   if (mime && isAllowedUpload(mime) && !EXTENSIONS.has(mime)) EXTENSIONS.set(mime, ext);
 }
 
+/** Where a direct upload goes: the uploads' own areas, or support's (attachments, which have no URL). */
+export type DirectArea = UploadArea | 'support';
+
 export interface DirectUploadDeps {
   store: UploadStore;
-  areas: Record<UploadArea, StoragePort>;
+  areas: Record<DirectArea, StoragePort>;
   /** The `{ url }` answer for a stored key, as POST /api/upload gives it. */
   urlOf: (area: UploadArea, key: string) => string;
-  maxBytes: number;
+  /** The largest file each area takes. */
+  maxBytes: Record<DirectArea, number>;
 }
 
 export interface Registration {
-  area: UploadArea;
+  area: DirectArea;
+  contentType: string;
+  size: number;
+}
+
+/** A claimed file: its key in its area, and what its bytes were checked to be. */
+export interface ClaimedFile {
+  key: string;
   contentType: string;
   size: number;
 }
@@ -54,10 +69,35 @@ const unsupported = (field: string) =>
 
 export function createDirectUploads({ store, areas, urlOf, maxBytes }: DirectUploadDeps) {
   /** Deletes what was sent and forgets the registration: the answer is final. */
-  async function refuse(key: string, area: UploadArea, error: AppError): Promise<never> {
+  async function refuse(key: string, area: DirectArea, error: AppError): Promise<never> {
     await areas[area].delete(key).catch(() => undefined);
     await store.remove(key);
     throw error;
+  }
+
+  /** The stored object is what was registered (size, sniffed type, stored type), or it is deleted and the answer is 4xx. */
+  async function check({ key, area, contentType, size }: Pick<UploadRegistration, 'key' | 'area' | 'contentType' | 'size'>): Promise<void> {
+    const head = await areas[area].get(key, { start: 0, end: SNIFF_BYTES - 1 });
+    if (!head) throw new AppError('conflict', 'The file has not arrived yet: send it to the upload URL first.');
+    const chunks: Buffer[] = [];
+    for await (const chunk of head.body) chunks.push(Buffer.from(chunk as Uint8Array));
+    if (head.size !== size) {
+      await refuse(
+        key,
+        area,
+        new AppError('validation_failed', `The file sent is ${head.size} bytes, not the ${size} registered.`, {
+          fields: { size: ['Does not match the file sent'] },
+        }),
+      );
+    }
+    const sniffed = await fileTypeFromBuffer(Buffer.concat(chunks));
+    const sameType = sniffed && (sniffed.mime === contentType || lookup(sniffed.ext) === contentType);
+    if (!sameType || head.contentType.toLowerCase() !== contentType) {
+      const message = isAllowedUpload(sniffed?.mime ?? '')
+        ? `The file is not the type it was registered as (${contentType}).`
+        : 'Only images, videos and PDF files can be uploaded.';
+      await refuse(key, area, new AppError('unsupported_media_type', message, { fields: { file: [message] } }));
+    }
   }
 
   return {
@@ -65,7 +105,7 @@ export function createDirectUploads({ store, areas, urlOf, maxBytes }: DirectUpl
       const type = contentType.toLowerCase();
       const ext = EXTENSIONS.get(type);
       if (!ext) throw unsupported('contentType');
-      if (size > maxBytes) throw new AppError('payload_too_large', `The file is larger than ${maxBytes} bytes.`);
+      if (size > maxBytes[area]) throw new AppError('payload_too_large', `The file is larger than ${maxBytes[area]} bytes.`);
       const storage = areas[area];
       if (!storage.presignPut) return { direct: false };
       const key = `${randomBytes(16).toString('hex')}.${ext}`;
@@ -77,32 +117,26 @@ export function createDirectUploads({ store, areas, urlOf, maxBytes }: DirectUpl
     /** Checks the object the browser sent for a registration of this user's and answers its `{ url }`. */
     async complete(userId: string, key: string): Promise<{ url: string }> {
       const found = await store.find(key, userId, REGISTRATION_SECONDS);
-      if (!found) throw new AppError('not_found', 'No such upload: register it first.');
-      const { area, contentType, size } = found;
+      // A support attachment has no URL: only its message's claim takes it.
+      if (!found || found.area === 'support') throw new AppError('not_found', 'No such upload: register it first.');
+      const area = found.area;
       if (found.completedAt) return { url: urlOf(area, key) };
-      const head = await areas[area].get(key, { start: 0, end: SNIFF_BYTES - 1 });
-      if (!head) throw new AppError('conflict', 'The file has not arrived yet: send it to the upload URL first.');
-      const chunks: Buffer[] = [];
-      for await (const chunk of head.body) chunks.push(Buffer.from(chunk as Uint8Array));
-      if (head.size !== size) {
-        await refuse(
-          key,
-          area,
-          new AppError('validation_failed', `The file sent is ${head.size} bytes, not the ${size} registered.`, {
-            fields: { size: ['Does not match the file sent'] },
-          }),
-        );
-      }
-      const sniffed = await fileTypeFromBuffer(Buffer.concat(chunks));
-      const sameType = sniffed && (sniffed.mime === contentType || lookup(sniffed.ext) === contentType);
-      if (!sameType || head.contentType.toLowerCase() !== contentType) {
-        const message = isAllowedUpload(sniffed?.mime ?? '')
-          ? `The file is not the type it was registered as (${contentType}).`
-          : 'Only images, videos and PDF files can be uploaded.';
-        await refuse(key, area, new AppError('unsupported_media_type', message, { fields: { file: [message] } }));
-      }
+      await check(found);
       await store.complete(key);
       return { url: urlOf(area, key) };
+    },
+
+    /**
+     * Checks the object the browser sent for this user's registration in `area`, once: the first
+     * claim takes it (a second, on any instance, is refused), so one file belongs to one message.
+     */
+    async claim(userId: string, key: string, area: DirectArea, field = 'attachment'): Promise<ClaimedFile> {
+      const found = await store.find(key, userId, REGISTRATION_SECONDS);
+      const unknown = () => new AppError('validation_failed', 'No such file: send it again.', { fields: { [field]: ['No such file'] } });
+      if (!found || found.area !== area || found.completedAt) throw unknown();
+      await check(found);
+      if (!(await store.claim(key))) throw unknown();
+      return { key, contentType: found.contentType, size: found.size };
     },
 
     /** Forgets registrations past their time and deletes objects sent for ones never completed; returns how many. */

@@ -34,6 +34,16 @@ export function createUploadStore(db: Db) {
         .where(eq(uploadRegistrations.key, key));
     },
 
+    /** Marks the registration done if nobody did yet: true for the one caller that did. */
+    async claim(key: string): Promise<boolean> {
+      const rows = await db
+        .update(uploadRegistrations)
+        .set({ completedAt: sql`now()` })
+        .where(and(eq(uploadRegistrations.key, key), isNull(uploadRegistrations.completedAt)))
+        .returning({ key: uploadRegistrations.key });
+      return rows.length === 1;
+    },
+
     async remove(key: string): Promise<void> {
       await db.delete(uploadRegistrations).where(eq(uploadRegistrations.key, key));
     },

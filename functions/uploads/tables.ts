@@ -13,7 +13,8 @@ export const uploadRegistrations = pgTable(
   {
     /** The object's name in its area (32 hex digits and an extension). */
     key: text('key').primaryKey(),
-    area: text('area', { enum: ['public', 'protected'] }).notNull(),
+    /** Public media, protected member files, or a support request's attachment (support's own storage). */
+    area: text('area', { enum: ['public', 'protected', 'support'] }).notNull(),
     contentType: text('content_type').notNull(),
     size: bigint('size', { mode: 'number' }).notNull(),
     userId: uuid('user_id').notNull(),
@@ -23,6 +24,6 @@ export const uploadRegistrations = pgTable(
   },
   (t) => [
     index('upload_registrations_created_idx').on(t.createdAt),
-    check('upload_registrations_area_check', sql`${t.area} in ('public', 'protected')`),
+    check('upload_registrations_area_check', sql`${t.area} in ('public', 'protected', 'support')`),
   ],
 );

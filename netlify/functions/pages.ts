@@ -7,11 +7,13 @@
  * to a file.
  */
 import type { Config, Context } from '@netlify/functions';
+import { forNetlifyCdn } from '../../functions/platform/deploy/netlify.ts';
 import { createFunctionHandler, netlifyEnvironment } from '../../functions/serverless.ts';
 
 const handle = createFunctionHandler(netlifyEnvironment());
 
-export default (request: Request, context: Context) => handle(request, { ip: context.ip || undefined });
+// Kept by Netlify's CDN within the staleness bound, like the public answers.
+export default async (request: Request, context: Context) => forNetlifyCdn(await handle(request, { ip: context.ip || undefined }));
 
 export const config: Config = {
   path: '/*',

@@ -35,6 +35,7 @@ import { profiles } from '../../functions/users/tables.ts';
 import { pgAdminUrl, pooledEnv } from '../support/databases.ts';
 import { CHROMIUM_ARGS, HEADLESS_SHELL_PATH } from '../support/chromium.ts';
 import { makeBlogInput, quietLogger } from '../support/fixtures.ts';
+import { pngOfSize } from '../support/uploads.ts';
 import { copyApp, netlifyBuild, startNetlifyDev, type NetlifyDev } from '../support/netlify.ts';
 import { createTestDatabase, freePort } from '../support/postgres.ts';
 import { startS3 } from '../support/s3.ts';
@@ -259,6 +260,28 @@ describe('Netlify: netlify build and netlify dev --offline', () => {
     } finally {
       await browser.close();
     }
+  });
+
+  it('takes a support attachment larger than a function may receive, sent straight to the bucket', async () => {
+    const { token } = members.subscriber;
+    const bytes = pngOfSize(7 * 1024 * 1024);
+    const offered = await call('/api/support/attachments', {
+      method: 'POST',
+      token,
+      body: JSON.stringify({ contentType: 'image/png', size: bytes.length }),
+    });
+    expect(offered.status, await offered.clone().text()).toBe(201);
+    const offer = (await offered.json()) as { key: string; url: string; headers: Record<string, string> };
+    expect((await fetch(offer.url, { method: 'PUT', headers: offer.headers, body: new Uint8Array(bytes) })).status).toBe(200);
+    const opened = await call('/api/support/requests', {
+      method: 'POST',
+      token,
+      body: JSON.stringify({ subject: 'A large screenshot', message: 'Attached.', attachment: { key: offer.key, name: 'screen.png' } }),
+    });
+    expect(opened.status, await opened.clone().text()).toBe(201);
+    const { id } = (await opened.json()) as { id: string };
+    const read = (await (await call(`/api/support/requests/${id}`, { token })).json()) as { messages: { attachment?: { size: number } }[] };
+    expect(read.messages[0]!.attachment).toMatchObject({ size: bytes.length });
   });
 
   it('drafts with the model through the function, for staff only', async () => {

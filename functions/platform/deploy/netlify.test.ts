@@ -2,7 +2,7 @@ import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildEnvironment, DEPLOY_RECORD, deployVariables, functionEnvironment } from './netlify.ts';
+import { buildEnvironment, DEPLOY_RECORD, deployVariables, forNetlifyCdn, functionEnvironment } from './netlify.ts';
 
 const PRODUCTION = { CONTEXT: 'production', URL: 'https://beacon.example', DEPLOY_PRIME_URL: 'https://main--beacon.netlify.app' };
 const PREVIEW = {
@@ -83,5 +83,29 @@ describe("Netlify's variables in the app's names", () => {
     expect(functionEnvironment({ SITE_URL: 'https://set.example' }, dist).SITE_URL).toBe('https://set.example');
     // No record (a build not made for Netlify): the environment as it is.
     expect(functionEnvironment({ SITE_URL: 'https://set.example' }, path.join(dist, 'none'))).toEqual({ SITE_URL: 'https://set.example' });
+  });
+});
+
+describe("answers for Netlify's CDN", () => {
+  const answer = (cacheControl: string, status = 200) =>
+    new Response('body', { status, headers: { 'Cache-Control': cacheControl, ETag: '"x"' } });
+
+  it('marks what a shared cache may keep, durable, within the same bound', async () => {
+    const marked = forNetlifyCdn(answer('public, max-age=0, s-maxage=30, stale-while-revalidate=30'));
+    expect(marked.headers.get('netlify-cdn-cache-control')).toBe('public, durable, s-maxage=30, stale-while-revalidate=30');
+    expect(marked.headers.get('cache-control')).toBe('public, max-age=0, s-maxage=30, stale-while-revalidate=30');
+    expect(marked.headers.get('etag')).toBe('"x"');
+    expect(await marked.text()).toBe('body');
+  });
+
+  it('leaves per-caller answers, answers no shared cache may keep, and errors unmarked', () => {
+    for (const [policy, status] of [
+      ['private, no-store', 200],
+      ['no-store', 200],
+      ['public, max-age=0, must-revalidate', 200],
+      ['public, max-age=31536000, immutable', 200],
+      ['public, max-age=0, s-maxage=30', 404],
+    ] as const)
+      expect(forNetlifyCdn(answer(policy, status)).headers.has('netlify-cdn-cache-control'), policy).toBe(false);
   });
 });

@@ -72,3 +72,22 @@ export function readDeployRecord(distDir: string): Record<string, string> {
 export function functionEnvironment(env: Env, distDir: string): Env {
   return buildEnvironment({ ...readDeployRecord(distDir), ...env });
 }
+
+/**
+ * An answer as Netlify's CDN should keep it: one a shared cache may store (`public` with `s-maxage`,
+ * the pages' and public answers' policy, functions/platform/http/cache-control.ts) is also told so in
+ * `Netlify-CDN-Cache-Control`, which Netlify's CDN reads for function answers and strips before the
+ * browser, with `durable` so every edge node shares one copy and a hit costs no call. Anything else
+ * (private, no-store, errors) is left as it is: Netlify never stores a function's answer unasked.
+ */
+export function forNetlifyCdn(response: Response): Response {
+  const policy = response.headers.get('cache-control') ?? '';
+  if (!/^public\b/.test(policy) || !/\bs-maxage=\d+/.test(policy) || response.status >= 400) return response;
+  const cdn = policy
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => /^(s-maxage|stale-while-revalidate)=/.test(part));
+  const answer = new Response(response.body, response);
+  answer.headers.set('Netlify-CDN-Cache-Control', ['public', 'durable', ...cdn].join(', '));
+  return answer;
+}

@@ -1,8 +1,9 @@
 /**
  * The support islands' calls (the member's page and the admin dashboard's Support tab), through the
  * typed client of src/lib/browser/api.ts (answer types come from functions/support/routes.ts). A
- * message with an attachment goes as multipart/form-data through the same client (the file field is
- * `attachment`); one without goes as JSON. Attachments come back through the request's own route
+ * message's attachment goes straight to storage when the server offers it (a presigned PUT; the JSON
+ * message then names it), else with the message as multipart/form-data through the same client (the
+ * file field is `attachment`); a message without one goes as JSON. Attachments come back through the request's own route
  * with the member's token, so they are fetched and handed to the browser as a download. Browser only.
  */
 import type { RequestStatus } from '#shared/support/targets.ts';
@@ -26,6 +27,23 @@ function form(fields: Record<string, string>, file: File | undefined): FormData 
   return data;
 }
 
+type AttachmentRef = { key: string; name: string };
+
+/**
+ * The file sent straight to storage when the server offers it: its reference for the JSON message, or
+ * undefined when it is to travel in the message (no bucket, a type the browser cannot name, a bucket
+ * the browser cannot reach).
+ */
+async function sendStraight(file: File): Promise<GatedResult<AttachmentRef | undefined>> {
+  if (!file.type) return { ok: true, data: undefined };
+  const offer = await call((o) => api.support.attachments.$post({}, o), { body: { contentType: file.type, size: file.size } });
+  if (!offer.ok || !offer.data.direct) return offer.ok ? { ok: true, data: undefined } : offer;
+  const put = await fetch(offer.data.url, { method: 'PUT', headers: offer.data.headers, body: file }).catch(() => undefined);
+  if (!put) return { ok: true, data: undefined };
+  if (!put.ok) return { ok: false, kind: 'error', message: 'The attachment could not be sent. Please try again.' };
+  return { ok: true, data: { key: offer.data.key, name: file.name } };
+}
+
 /** The caller's requests (`scope: 'own'`), or staff's queue filtered by status; one page from `cursor`. */
 export function listRequests(
   query: { scope: 'own' | 'all'; status?: RequestStatus | 'active' | 'all'; cursor?: string },
@@ -39,15 +57,21 @@ export function listRequests(
 export const getRequest = (id: string, signal?: AbortSignal) => call((o) => request.$get(at(id), o), { signal });
 
 /** Opens a request: `{ id }`. */
-export function openRequest(input: { subject: string; message: string }, file?: File) {
+export async function openRequest(input: { subject: string; message: string }, file?: File) {
   if (!file) return call((o) => requests.$post({}, o), { body: input });
+  const sent = await sendStraight(file);
+  if (!sent.ok) return sent;
+  if (sent.data) return call((o) => requests.$post({}, o), { body: { ...input, attachment: sent.data } });
   const body = form(input, file);
   return call((o) => requests.$post({}, { ...o, init: { ...o.init, body } }));
 }
 
 /** Adds a message: the member's reply, or staff's reply or internal note with the status after it. */
-export function sendMessage(id: string, input: { body: string; internal?: boolean; status?: RequestStatus }, file?: File) {
+export async function sendMessage(id: string, input: { body: string; internal?: boolean; status?: RequestStatus }, file?: File) {
   if (!file) return call((o) => request.messages.$post(at(id), o), { body: input });
+  const sent = await sendStraight(file);
+  if (!sent.ok) return sent;
+  if (sent.data) return call((o) => request.messages.$post(at(id), o), { body: { ...input, attachment: sent.data } });
   const fields: Record<string, string> = { body: input.body };
   if (input.internal !== undefined) fields.internal = String(input.internal);
   if (input.status) fields.status = input.status;

@@ -1,0 +1,2 @@
+ALTER TABLE "upload_registrations" DROP CONSTRAINT "upload_registrations_area_check";--> statement-breakpoint
+ALTER TABLE "upload_registrations" ADD CONSTRAINT "upload_registrations_area_check" CHECK ("upload_registrations"."area" in ('public', 'protected', 'support'));
