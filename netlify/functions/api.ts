@@ -6,15 +6,15 @@
  * `npm run build:netlify` builds each into the functions directory Netlify deploys (dist/functions).
  */
 import type { Config, Context } from '@netlify/functions';
-import { forNetlifyCdn } from '../../functions/platform/deploy/netlify.ts';
 import { createFunctionHandler, netlifyEnvironment } from '../../functions/serverless.ts';
 
 const handle = createFunctionHandler(netlifyEnvironment());
 
-// `waitUntil`: the outbox is drained after a write while the platform keeps the instance.
-// What a shared cache may keep is marked for Netlify's CDN too.
-export default async (request: Request, context: Context) =>
-  forNetlifyCdn(await handle(request, { ip: context.ip || undefined, waitUntil: (promise) => context.waitUntil(promise) }));
+// `waitUntil`: the outbox is drained after a write while the platform keeps the instance. Public
+// answers say `public, s-maxage`, which Netlify's CDN honours as they are: marking them durable as
+// the pages entry does cost the busiest answers a third of their throughput (npm run bench -- --only=function).
+export default (request: Request, context: Context) =>
+  handle(request, { ip: context.ip || undefined, waitUntil: (promise) => context.waitUntil(promise) });
 
 /** The app's own prefixes (functions/serverless.ts, API_PATHS; literal, as Netlify reads it from the built file). */
 export const config: Config = {

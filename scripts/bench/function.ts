@@ -54,11 +54,15 @@ const filesUnder = (base: string, dir: string) =>
 
 /**
  * The function's files in `bundle` and their zipped size (deflate per file, plus zip's headers): the
- * modules its entry and the body renderer's thread load (traced), the content and its index, the
- * migrations (checked, not applied) and the site's build (the pages no CDN file answers).
+ * modules its entry, the body renderer's thread and the site's server build load (traced, as
+ * `npm run build:netlify` copies them), the content and its index, the migrations (checked, not
+ * applied) and the site's build (the pages no CDN file answers).
  */
 async function zippedSize(bundle: string, entry: string): Promise<{ files: number; bytes: number; zipped: number }> {
-  const { fileList } = await nodeFileTrace([entry, path.join(path.dirname(entry), 'render-worker.mjs')], {
+  const siteModules = filesUnder(bundle, 'dist/server')
+    .filter((file) => file.endsWith('.mjs'))
+    .map((file) => path.join(bundle, file));
+  const { fileList } = await nodeFileTrace([entry, path.join(path.dirname(entry), 'render-worker.mjs'), ...siteModules], {
     base: bundle,
     processCwd: bundle,
   });
