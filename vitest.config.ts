@@ -71,6 +71,21 @@ export default defineConfig({
       },
       {
         test: {
+          // The route tables again, each request answered the way a serverless function instance
+          // answers it (tests/support/app.ts, TEST_APP_THROUGH): on Postgres, which a function needs.
+          name: 'integration-function',
+          include: ['functions/**/*.security.test.ts'],
+          environment: 'node',
+          env: { TEST_APP_THROUGH: 'function' },
+          globalSetup: ['tests/support/vitest-global.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 120_000,
+          maxWorkers: 2,
+          isolate: false,
+        },
+      },
+      {
+        test: {
           name: 'integration-mocks',
           include: INTEGRATION_MOCKS,
           environment: 'node',

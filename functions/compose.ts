@@ -329,6 +329,20 @@ export async function createServices(config: Config, logger: Logger, options: Se
     let pruning: NodeJS.Timeout | undefined;
     let renew: NodeJS.Timeout | undefined;
     let started = false;
+    /**
+     * The demo accounts (embedded defaults, previews): inserts that ignore an existing address, so
+     * instances starting together, or a function instance at each start, make each account once.
+     */
+    const seedDemo = async () => {
+      if (!config.auth.seedDemo || config.auth.hosted) return;
+      const ids = await auth.createConfirmedUsers(DEMO_ACCOUNTS, DEMO_PASSWORD, demoPasswordHash(config.auth.bcryptCost));
+      const seeded = DEMO_ACCOUNTS.map((account, i) => ({ ...account, id: ids[i]! }));
+      for (const account of seeded) await users.assign(account.id, account.role, account.accessLevel);
+      // The community's demo categories and threads, written by those accounts (their HTML rendered
+      // ahead: community/demo-html.ts), and two past newsletter issues.
+      await seedDemoCommunity(db.db, seeded);
+      await seedDemoNewsletter(db.db, seeded.find((account) => account.role === 'admin')!.id);
+    };
     let eventsConnected: Promise<void> | undefined;
     /**
      * Hands the embedded provider's stored events (checkouts, renewals) to the billing handler, the
@@ -413,6 +427,8 @@ export async function createServices(config: Config, logger: Logger, options: Se
         hosted ? hostedSessionIsLive(hosted, token) : auth.sessionIsLive(sessionId),
       connectEvents,
       prune,
+      /** The demo accounts, community and newsletter issues where the configuration wants them (a function instance's start). */
+      seedDemo,
       /**
        * Starts background work: the outbox worker (unless EMAIL_WORKER=false), the events' reminder tick,
        * the newsletter's scheduler and the community's reply mails (every instance: they only queue mail)
@@ -422,15 +438,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
       async start() {
         if (started) return;
         started = true;
-        if (config.auth.seedDemo && !config.auth.hosted) {
-          const ids = await auth.createConfirmedUsers(DEMO_ACCOUNTS, DEMO_PASSWORD, demoPasswordHash(config.auth.bcryptCost));
-          const seeded = DEMO_ACCOUNTS.map((account, i) => ({ ...account, id: ids[i]! }));
-          for (const account of seeded) await users.assign(account.id, account.role, account.accessLevel);
-          // The community's demo categories and threads, written by those accounts (their HTML rendered
-          // ahead: community/demo-html.ts), and two past newsletter issues.
-          await seedDemoCommunity(db.db, seeded);
-          await seedDemoNewsletter(db.db, seeded.find((account) => account.role === 'admin')!.id);
-        }
+        await seedDemo();
         if (config.email.worker) await mail.worker.start();
         // Every instance ticks: each reminder is claimed once whoever looks (functions/events/notices.ts).
         eventNotices.start();

@@ -46,6 +46,8 @@ export type ScheduledHandler = (() => Promise<RoundReport | undefined>) & { clos
 
 interface Instance {
   app: ReturnType<typeof createApp>;
+  /** One request answered (answerAsFunction). */
+  answer: (request: Request, ip?: string) => Promise<Response>;
   /** With the site's build beside the function: pages, answered by the Node listener through an injected request. */
   pages?: Parameters<typeof injectRequest>[0] | undefined;
   services: Services;
@@ -73,6 +75,8 @@ function lazyInstance(env: Record<string, string | undefined>, cwd: string) {
     const logger = createLogger(config.logLevel);
     const services = await createServices(config, logger, { migrate: 'verify', changes: 'poll' });
     await services.connectEvents();
+    // A preview's demo accounts (the server seeds them as it starts its timers, which a function has none of).
+    await services.seedDemo();
     // The pages no CDN file answers (rendered per request, or kept snapshots), as the Node server serves them.
     // Made on the first page asked for (an instance answering the API only never reads the build).
     let handler: ReturnType<typeof createSite> | undefined;
@@ -88,7 +92,7 @@ function lazyInstance(env: Record<string, string | undefined>, cwd: string) {
     const app = createApp({ config, logger, services, site });
     // Global Request and Response stay the platform's (Hono's adapter would put its own in place).
     const pages = site ? getRequestListener(nodeFetch(app), { overrideGlobalObjects: false }) : undefined;
-    return { app, pages, services, logger };
+    return { app, pages, services, logger, answer: answerAsFunction({ app, pages, services }) };
   };
   return {
     async get(): Promise<Instance | undefined> {
@@ -142,25 +146,35 @@ export function netlifyEnvironment(env: Record<string, string | undefined> = pro
   return functionEnvironment(env, path.resolve(cwd, env.DIST_DIR ?? 'dist'));
 }
 
+/**
+ * How a function instance answers one request once it has started: a body over the platform's limit
+ * is refused; other instances' changes are heard; a page goes to the site handler, the busiest answers
+ * come from memory (the answer lane), and the app answers the rest. The suites' role tables call the
+ * app this way too (tests/support/app.ts, the `integration-function` project).
+ */
+export function answerAsFunction({ app, services, pages }: Pick<Instance, 'app' | 'services' | 'pages'>) {
+  return async (incoming: Request, ip?: string): Promise<Response> => {
+    const request = await withinLimit(incoming);
+    if (request instanceof Response) return request;
+    // What other instances changed since the last request (read at most once a second; a failed read
+    // is logged): a content write or a profile's change is heard before this request is answered.
+    await services.database.sync?.();
+    if (pages && isPage(request)) return injectRequest(pages, request, ip);
+    // The busiest answers (public lists and details, a member's loaded gated body) straight from memory.
+    return app.answerLane.answer(request) ?? (await app.fetch(request, { clientAddress: ip }));
+  };
+}
+
 export function createFunctionHandler(env: Record<string, string | undefined> = process.env, cwd = process.cwd()): FunctionHandler {
   const instance = lazyInstance(env, cwd);
   // Drains under way when the platform gives no waitUntil (tests): close() waits for them.
   const later = new Set<Promise<unknown>>();
-  const handle = async (incoming: Request, platform: PlatformContext = {}) => {
+  const handle = async (request: Request, platform: PlatformContext = {}) => {
     const running = await instance.get();
     if (!running) return Response.json(UNAVAILABLE, { status: 503, headers: { 'Cache-Control': 'no-store', 'Retry-After': '5' } });
-    const request = await withinLimit(incoming);
-    if (request instanceof Response) return request;
-    const { app, pages, services, logger } = running;
-    // What other instances changed since the last request (read at most once a second; a failed read
-    // is logged): a content write or a profile's change is heard before this request is answered.
-    await services.database.sync?.();
-    if (pages && isPage(request)) return injectRequest(pages, request, platform.ip);
-    // The busiest answers (public lists and details, a member's loaded gated body) straight from memory.
-    const laneAnswer = app.answerLane.answer(request);
-    if (laneAnswer) return laneAnswer;
-    const response = await app.fetch(request, { clientAddress: platform.ip });
-    if (WRITES.has(request.method)) {
+    const { services, logger } = running;
+    const response = await running.answer(request, platform.ip);
+    if (WRITES.has(request.method) && response.status !== 413) {
       // Mail this write queued (a confirmation, a reset link, a receipt) leaves now, not at the next round.
       const drain = drainOutbox(services, Date.now() + DRAIN_AFTER_WRITE_MS).catch((err: unknown) =>
         logger.warn({ err }, 'sending queued mail after a write failed; the next round sends it'),

@@ -231,6 +231,7 @@ function supportRows(): Row[] {
       path: `${request}/messages/${UUID}/attachment`,
     },
     { route: 'GET /api/support/staff', rule: 'live', as: 'admin' },
+    { route: 'POST /api/support/attachments', rule: 'live', body: { contentType: 'image/png', size: 1000 } },
   ];
 }
 

@@ -14,6 +14,7 @@ import { afterEach, describe, expect, inject, it, onTestFinished, vi } from 'vit
 import { eq } from 'drizzle-orm';
 import { openDatabase } from '../../functions/platform/db/client.ts';
 import { createFunctionHandler } from '../../functions/serverless.ts';
+import { DEMO_PASSWORD } from '../../functions/users/demo.ts';
 import { profiles } from '../../functions/users/tables.ts';
 import { CONTENT_DIR } from '../support/app.ts';
 import { pgAdminUrl } from '../support/databases.ts';
@@ -100,6 +101,19 @@ describe('the app as a serverless function', () => {
       expect(answer.status, level).toBe(status);
       expect((await answer.text()).includes(PREMIUM_SENTINEL), level).toBe(status === 200);
     }
+  });
+
+  it("seeds a preview's demo accounts as it starts, so /preview's 'view as' signs in", async () => {
+    const handle = createFunctionHandler({
+      ...env(await createTestDatabase(pgAdminUrl(), 'fn_preview', inject('testEnv').pgTemplate)),
+      PREVIEW_OF: 'new-pricing',
+    });
+    onTestFinished(() => handle.close());
+    const signIn = await handle(
+      new Request(`${ORIGIN}/auth/v1/token?grant_type=password`, json({ email: 'premium@demo.beacongrowth.co', password: DEMO_PASSWORD })),
+      { ip: '203.0.113.11' },
+    );
+    expect(signIn.status).toBe(200);
   });
 
   it('answers 503 without DATABASE_URL, naming the variable in the log only', async () => {

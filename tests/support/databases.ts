@@ -13,7 +13,11 @@ import { createTestDatabase } from './postgres.ts';
 import { tempDir } from './temp.ts';
 
 export type TestDatabaseKind = 'pglite' | 'postgres';
-export const DATABASE_KINDS: TestDatabaseKind[] = ['pglite', 'postgres'];
+/**
+ * Both, except where the suites call the app as a serverless function answers (TEST_APP_THROUGH=function,
+ * tests/support/app.ts): a function runs on Postgres only.
+ */
+export const DATABASE_KINDS: TestDatabaseKind[] = process.env.TEST_APP_THROUGH === 'function' ? ['postgres'] : ['pglite', 'postgres'];
 
 /** URL of the test Postgres server: from the runner's environment or the vitest global set-up. */
 export function pgAdminUrl(): string {
