@@ -71,10 +71,11 @@ export default defineConfig({
       },
       {
         test: {
-          // The route tables again, each request answered the way a serverless function instance
-          // answers it (tests/support/app.ts, TEST_APP_THROUGH): on Postgres, which a function needs.
+          // The route tables and the leak crawler again, each request answered the way a serverless
+          // function instance answers it (TEST_APP_THROUGH: tests/support/app.ts, function-server.ts):
+          // on Postgres, which a function needs.
           name: 'integration-function',
-          include: ['functions/**/*.security.test.ts'],
+          include: ['functions/**/*.security.test.ts', 'tests/leak/crawler.test.ts'],
           environment: 'node',
           env: { TEST_APP_THROUGH: 'function' },
           globalSetup: ['tests/support/vitest-global.ts'],

@@ -19,6 +19,10 @@
  * pages and API answers too (the categories, each category's threads, each thread, the comments,
  * search); the reply mails the moved thread caused go to its premium follower (who gets the sentinel:
  * the positive control) and never to the free member who started it.
+ *
+ * The `integration-function` project runs the same crawl through the serverless functions
+ * (TEST_APP_THROUGH=function: tests/support/function-server.ts), on a bucket and an SMTP server as a
+ * function requires.
  */
 import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
@@ -37,7 +41,10 @@ import { DEMO_PASSWORD } from '../../functions/users/demo.ts';
 import { CONTENT_TYPE_INFO, CONTENT_TYPES, type ContentItem, type ContentType } from '#shared/content/registry.ts';
 import { CONTENT_DIR } from '../support/app.ts';
 import type { Api, Answer, SessionAnswer } from '../support/answers.ts';
+import { startFunctionServer, type FunctionServer } from '../support/function-server.ts';
 import { startNginx, type RunningNginx } from '../support/nginx.ts';
+import { startS3 } from '../support/s3.ts';
+import { startTestSmtp, type TestSmtp } from '../support/smtp.ts';
 import { pgAdminUrl, pooledEnv } from '../support/databases.ts';
 import { createLogger } from '../../functions/platform/logger.ts';
 import { WINDOW_MS } from '../../functions/community/notifications/store.ts';
@@ -374,8 +381,13 @@ function gatedSeeds(items: ContentItem[]): string[] {
   return seeds;
 }
 
-describe('leak crawler', () => {
-  let server: RunningServer;
+/** Crawled through the serverless functions instead of the Node server (the `integration-function` project). */
+const THROUGH_FUNCTION = process.env.TEST_APP_THROUGH === 'function';
+
+describe(THROUGH_FUNCTION ? 'leak crawler, through the serverless functions' : 'leak crawler', () => {
+  let server: RunningServer | FunctionServer;
+  let smtp: TestSmtp | undefined;
+  let s3: Awaited<ReturnType<typeof startS3>> | undefined;
   let base: string;
   let databaseUrl: string;
   let itemCount = 0;
@@ -418,7 +430,7 @@ describe('leak crawler', () => {
 
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
-    const config = loadConfig({
+    const env = {
       PORT: String(port),
       SITE_URL: base,
       ...pooledEnv(databaseUrl),
@@ -431,8 +443,23 @@ describe('leak crawler', () => {
       AUTH_AUTOCONFIRM: 'true',
       // The community's reply mails: a round every second, so the set-up waits for one.
       COMMUNITY_MAIL_ROUND_SECONDS: '1',
-    });
-    server = await startServer(config, logger);
+    };
+    if (THROUGH_FUNCTION) {
+      // The same crawl through the serverless functions: the handler for every request, the scheduled
+      // round every second, and the outside services a function requires.
+      [smtp, s3] = await Promise.all([startTestSmtp(), startS3('leak-crawler')]);
+      server = await startFunctionServer(
+        {
+          ...env,
+          SMTP_URL: smtp.url,
+          S3_BUCKET: s3.bucket,
+          S3_ENDPOINT: s3.endpoint,
+          S3_ACCESS_KEY_ID: 'S3RVER',
+          S3_SECRET_ACCESS_KEY: 'S3RVER',
+        },
+        port,
+      );
+    } else server = await startServer(loadConfig(env), logger);
     communitySeeds = await writeCommunity();
 
     itemCount = published;
@@ -465,6 +492,7 @@ describe('leak crawler', () => {
   afterAll(async () => {
     await cdn?.stop();
     await server?.close();
+    await Promise.all([smtp?.close(), s3?.close()]);
   });
 
   /** A new member (sign-up confirms at once here), signed in. */
