@@ -1,12 +1,15 @@
 /**
- * The card's shape, run locally as Netlify runs it (issue 33): a copy of the app built by
- * `netlify build --offline` (the build command `npm run build:netlify`, then the functions packaged as
- * Netlify zips them) on a Postgres database through PgBouncer in transaction mode, served by
+ * The card's shape, run locally as Netlify runs it (issue 33): a copy of the app on a pull request's
+ * branch, built as its Deploy Preview by `netlify build --offline --context deploy-preview` (the
+ * build command `npm run build:netlify`, then the functions packaged as Netlify zips them) from
+ * Netlify's own variables only (the preview's address, branch and commit), on a Postgres database
+ * through PgBouncer in transaction mode, served by
  * `netlify dev --offline`: published files from its static server, everything else through the API
  * function, each call in a fresh worker (a cold instance), and the scheduled function called as
  * Netlify calls it. Outside services are local: SMTP, an S3 server and an OpenAI-compatible model.
  *
- * It shows the pages from the files and on demand, the public API, sign-up and sign-in through
+ * It shows the preview's marks and /preview with the branch's change and "view as", the pages from
+ * the files and on demand, the public API, sign-up and sign-in through
  * supabase-js, a gated body at each level, the test checkout, a signed payment webhook delivered twice
  * at once and applied once, an AI draft, a scheduled round sending a queued mail once however many
  * rounds run, and no gated text in anything a visitor or a free member is answered.
@@ -29,8 +32,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEmailService } from '../../functions/email/service.ts';
 import { embeddedWebhookSecret } from '../../functions/payments/index.ts';
 import { openDatabase, type Database } from '../../functions/platform/db/client.ts';
+import { DEPLOY_RECORD } from '../../functions/platform/deploy/netlify.ts';
 import { loadSigningSecret } from '../../functions/platform/secrets/service.ts';
 import { createSecretStore } from '../../functions/platform/secrets/store.ts';
+import { DEMO_PASSWORD } from '../../functions/users/demo.ts';
 import { profiles } from '../../functions/users/tables.ts';
 import { pgAdminUrl, pooledEnv } from '../support/databases.ts';
 import { CHROMIUM_ARGS, HEADLESS_SHELL_PATH } from '../support/chromium.ts';
@@ -42,6 +47,9 @@ import { startS3 } from '../support/s3.ts';
 import { startTestSmtp, type TestSmtp } from '../support/smtp.ts';
 
 const PASSWORD = 'netlify suite password 1';
+/** The pull request's branch, and the article it adds. */
+const BRANCH = 'new-pricing';
+const BRANCH_ARTICLE = { file: 'content/blog/preview-only-pricing-pages.mdx', title: 'Preview Only: Pricing Pages That Convert' };
 const PREMIUM_ARTICLE = 'ecommerce-launch-first-90-days';
 const PREMIUM_SENTINEL = 'PREMIUM-SENTINEL-7f3a';
 const DRAFT = {
@@ -80,6 +88,9 @@ async function startModel(): Promise<{ url: string; calls: () => number; close: 
 
 describe('Netlify: netlify build and netlify dev --offline', () => {
   let app: string;
+  let commit: string;
+  /** The preview's own address, as the build worked it out from Netlify's variables. */
+  let previewOrigin: string;
   let dev: NetlifyDev;
   let smtp: TestSmtp;
   let s3: Awaited<ReturnType<typeof startS3>>;
@@ -93,23 +104,31 @@ describe('Netlify: netlify build and netlify dev --offline', () => {
     const directUrl = await createTestDatabase(pgAdminUrl(), 'netlify');
     const port = await freePort();
     base = `http://localhost:${port}`;
+    // What any deploy is given (the site's address, payments and preview mode come from Netlify's own variables).
     const env = {
       ...pooledEnv(directUrl),
-      SITE_URL: base,
       SMTP_URL: smtp.url,
       S3_BUCKET: s3.bucket,
       S3_ENDPOINT: s3.endpoint,
       S3_ACCESS_KEY_ID: 'S3RVER',
       S3_SECRET_ACCESS_KEY: 'S3RVER',
-      PAYMENTS: 'test',
       AUTH_AUTOCONFIRM: 'true',
       AUTH_BCRYPT_COST: '4',
       OPENAI_API_KEY: 'sk-test-local',
       OPENAI_BASE_URL: model.url,
       LOG_LEVEL: 'warn',
     };
-    app = copyApp('netlify-app');
-    netlifyBuild(app, env);
+    const article = readFileSync(
+      path.resolve(import.meta.dirname, '../../content/blog/ai-automation-small-business-starter-guide.mdx'),
+      'utf8',
+    );
+    ({ dir: app, commit } = copyApp('netlify-app', {
+      name: BRANCH,
+      files: { [BRANCH_ARTICLE.file]: article.replace(/^title: .*$/m, `title: "${BRANCH_ARTICLE.title}"`) },
+    }));
+    netlifyBuild(app, { ...env, HEAD: BRANCH, COMMIT_REF: commit }, 'deploy-preview');
+    previewOrigin = (JSON.parse(readFileSync(path.join(app, 'dist', DEPLOY_RECORD), 'utf8')) as { SITE_URL: string }).SITE_URL;
+    // The functions start from the deploy record the build wrote: no address, branch or payment mode here.
     dev = await startNetlifyDev(app, port, env);
     database = await openDatabase({ kind: 'postgres', url: directUrl, poolSize: 2 }, quietLogger());
   }, 240_000);
@@ -129,6 +148,30 @@ describe('Netlify: netlify build and netlify dev --offline', () => {
   };
   const supabase = () =>
     createClient(base, 'public-anon-key', { auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false } });
+
+  it("runs as the pull request's Deploy Preview: marked, unindexed, /preview with the branch's change, and 'view as'", async () => {
+    const home = await fetch(`${base}/`);
+    const html = await home.text();
+    expect(html).toContain(`Deploy preview of <strong>${BRANCH}</strong> at <code>${commit.slice(0, 7)}</code>`);
+    expect(html).toContain('<meta name="robots" content="noindex, nofollow">');
+    expect(home.headers.get('x-robots-tag')).toBe('noindex, nofollow');
+    // The address is the preview's own: DEPLOY_PRIME_URL as Netlify's build gave it (offline, from the branch).
+    expect(previewOrigin).toMatch(new RegExp(`^https://${BRANCH}--[a-z0-9-]+\\.netlify\\.app$`));
+    expect(html).toContain(`<link rel="canonical" href="${previewOrigin}/">`);
+    const api = await fetch(`${base}/api/public/blogs`);
+    expect(api.headers.get('x-robots-tag')).toBe('noindex, nofollow');
+    expect(((await api.json()) as { title: string }[]).map((item) => item.title)).toContain(BRANCH_ARTICLE.title);
+    const preview = await fetch(`${base}/preview`);
+    expect(preview.status).toBe(200);
+    const page = await preview.text();
+    expect(page).toContain(BRANCH_ARTICLE.title);
+    expect(page).toContain('premium@demo.beacongrowth.co');
+    // "View as": the demo accounts exist on the preview's database.
+    const viewAs = await supabase().auth.signInWithPassword({ email: 'premium@demo.beacongrowth.co', password: DEMO_PASSWORD });
+    expect(viewAs.error).toBeNull();
+    expect((await call('/api/payments/mode')).headers.get('cache-control')).toMatch(/^public/);
+    expect(await (await call('/api/payments/mode')).json()).toEqual({ mode: 'test' });
+  });
 
   it('serves home and the lists as published files, with the security headers the Node server sends', async () => {
     for (const page of ['/', '/blog', '/courses', '/tools', '/market', '/services/seo-optimization', '/pricing']) {
@@ -150,7 +193,7 @@ describe('Netlify: netlify build and netlify dev --offline', () => {
     expect(res.headers.get('content-encoding')).toBe('br');
     expect(res.headers.get('etag')).toBeTruthy();
     expect(res.headers.get('cache-control')).toMatch(/^public, max-age=0, s-maxage=\d+/);
-    expect(await res.text()).toContain(`${base}/community`);
+    expect(await res.text()).toContain(`<link rel="canonical" href="${previewOrigin}/community">`);
     const missing = await fetch(`${base}/no-such-page`);
     expect(missing.status).toBe(404);
     expect(missing.headers.get('cache-control')).toBe('no-store');

@@ -6,7 +6,7 @@
  * function call in a fresh worker, as a cold instance.
  */
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { ROOT } from './site.ts';
@@ -40,12 +40,20 @@ export function ensureNetlifyCli(): string {
   return NETLIFY_BIN;
 }
 
+/** A branch the copy is on, as a pull request's: its name and the files it adds or changes over `main`. */
+export interface CopyBranch {
+  name: string;
+  files: Record<string, string>;
+}
+
 /**
  * A copy of the app's files (tracked and new, not ignored) in `.tmp/<name>`, with node_modules as
  * hard links (the same files, made in about a second), for a Netlify build of its own: a repository
- * of its own too, since Netlify's tools find included files from the repository's root.
+ * of its own too, since Netlify's tools find included files from the repository's root. Its history
+ * is one commit on `main` and, with `branch`, one commit on that branch, checked out (a pull request).
+ * Answers the folder and the commit checked out.
  */
-export function copyApp(name: string): string {
+export function copyApp(name: string, branch?: CopyBranch): { dir: string; commit: string } {
   const dir = path.join(ROOT, '.tmp', name);
   rmSync(dir, { recursive: true, force: true });
   const listed = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT })
@@ -56,8 +64,20 @@ export function copyApp(name: string): string {
   }
   execFileSync('cp', ['-al', path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules')]);
   // A repository of its own: Netlify's tools take the repository's root as the app's (where included files are found from).
-  execFileSync('git', ['init', '--quiet'], { cwd: dir });
-  return dir;
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-c', 'user.name=Suite', '-c', 'user.email=suite@example.test', ...args], { cwd: dir })
+      .toString()
+      .trim();
+  git('init', '--quiet', '--initial-branch=main');
+  git('add', '--all');
+  git('commit', '--quiet', '--no-verify', '-m', 'main');
+  if (branch) {
+    git('checkout', '--quiet', '-b', branch.name);
+    for (const [file, text] of Object.entries(branch.files)) writeFileSync(path.join(dir, file), text);
+    git('add', '--all');
+    git('commit', '--quiet', '--no-verify', '-m', branch.name);
+  }
+  return { dir, commit: git('rev-parse', 'HEAD') };
 }
 
 /** The environment Netlify's tools run with: Node 22 (this process's) first on the PATH, no telemetry. */
