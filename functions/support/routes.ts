@@ -118,16 +118,6 @@ export function createSupportRoutes({
     return { input: parsed.data, ...(form.attachment ? { attachment: form.attachment } : {}) };
   }
 
-  /** Runs a write that keeps `attachment`; when it fails, the stored file goes (no message will ever name it). */
-  async function keeping<T>(attachment: StoredAttachment | undefined, write: () => Promise<T>): Promise<T> {
-    try {
-      return await write();
-    } catch (err) {
-      if (attachment) await attachments.remove([attachment.key]).catch(() => undefined);
-      throw err;
-    }
-  }
-
   return new Hono<AppEnv>()
     .get('/requests', identify, member, async (c) => c.json(await support.list(await reader(c), readQuery(c, ListQuerySchema))))
     .post('/attachments', identify, live, async (c) => {
@@ -140,7 +130,7 @@ export function createSupportRoutes({
     .post('/requests', identify, live, async (c) => {
       await support.mayOpen(requireViewer(c));
       const { input, attachment } = await readMessage(c, OpenRequestSchema, OpenRequestJsonSchema);
-      return c.json(await keeping(attachment, () => support.open(requireViewer(c), input, attachment)), 201);
+      return c.json(await support.open(requireViewer(c), input, attachment), 201);
     })
     .get('/requests/:id', identify, member, async (c) => c.json(await support.get(await reader(c), requestId(c))))
     .patch('/requests/:id', identify, staff, live, async (c) => {
@@ -152,7 +142,7 @@ export function createSupportRoutes({
       // Before the body is read: a file is never stored for someone else's request or past the limit.
       await support.mayReply(requireViewer(c), id);
       const { input, attachment } = await readMessage(c, ReplySchema, ReplyJsonSchema);
-      return c.json(await keeping(attachment, () => support.reply(requireViewer(c), id, input, attachment)), 201);
+      return c.json(await support.reply(requireViewer(c), id, input, attachment), 201);
     })
     .get('/requests/:id/messages/:messageId/attachment', identify, member, async (c) => {
       const viewer = await reader(c);
