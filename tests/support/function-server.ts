@@ -16,9 +16,10 @@ export interface FunctionServer {
 export async function startFunctionServer(env: Record<string, string>, port: number, roundMs = 1_000): Promise<FunctionServer> {
   const handle = createFunctionHandler(env);
   const round = createScheduledHandler(env);
-  const server = createServer(
-    getRequestListener((request, { incoming }) => handle(request, { ip: incoming.socket.remoteAddress }), { overrideGlobalObjects: false }),
-  );
+  const listener = getRequestListener((request, { incoming }) => handle(request, { ip: incoming.socket.remoteAddress }), {
+    overrideGlobalObjects: false,
+  });
+  const server = createServer((req, res) => void listener(req, res));
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   let stopped = false;
   let running: Promise<unknown> = Promise.resolve();
