@@ -460,6 +460,7 @@ async function supportSamples(t: TestApp, admin: { id: string; headers: Record<s
     },
     'GET /api/support/requests/:id/messages/:messageId/attachment': { path: `${one}/messages/${message!.id}/attachment`, headers },
     'GET /api/support/staff': { path: '/api/support/staff', headers },
+    'POST /api/support/attachments': { path: '/api/support/attachments', body: { contentType: 'image/png', size: PNG.length }, headers },
   };
 }
 
