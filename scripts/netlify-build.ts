@@ -17,13 +17,17 @@ import { cpSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { nodeFileTrace } from '@vercel/nft';
 import { CONTENT_INDEX, writeContentIndex } from '../functions/content/content-index.ts';
-import { buildEnvironment, DEPLOY_RECORD, isPreviewContext } from '../functions/platform/deploy/netlify.ts';
+import {
+  buildEnvironment,
+  DEPLOY_RECORD,
+  isPreviewContext,
+  previewDatabaseProblem,
+  RECORDED,
+} from '../functions/platform/deploy/netlify.ts';
 import { bundleFunctions, FUNCTIONS_DIR } from './bundle.ts';
 import { publishForCdn } from './netlify-publish.ts';
 import { buildSite, ROOT } from './site-build.ts';
 
-/** The variables the deploy record carries to the functions (none of them secret). */
-const RECORDED = ['SITE_URL', 'PREVIEW_OF', 'PREVIEW_COMMIT', 'PAYMENTS'] as const;
 /** Where the functions' packages go: every module of a function and of the site's server build finds them walking up. */
 const PACKAGES_DIR = 'dist/node_modules';
 
@@ -64,7 +68,13 @@ async function copyPackages(): Promise<number> {
 }
 
 const env = buildEnvironment(process.env);
-const preview = isPreviewContext(process.env) || Boolean(env.PREVIEW_OF);
+const preview = isPreviewContext(env);
+// A preview never migrates, reads or seeds production's database.
+const noDatabase = previewDatabaseProblem(process.env);
+if (noDatabase) {
+  console.error(`\n${noDatabase}\n`);
+  process.exit(1);
+}
 console.log(
   `Netlify build: ${process.env.CONTEXT ?? 'no CONTEXT'}, site ${env.SITE_URL ?? '(no SITE_URL)'}${preview ? `, preview of ${env.PREVIEW_OF}` : ''}`,
 );

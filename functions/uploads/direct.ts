@@ -127,23 +127,38 @@ export function createDirectUploads({ store, areas, urlOf, maxBytes }: DirectUpl
     },
 
     /**
-     * Checks the object the browser sent for this user's registration in `area`, once: the first
-     * claim takes it (a second, on any instance, is refused), so one file belongs to one message.
+     * Takes the object the browser sent for this user's registration in `area`, once: the first claim
+     * takes it (a second, on any instance, is refused), so one file belongs to one message. What is
+     * kept is a copy under a new key, checked after copying: the sender's PUT URL stays valid for a
+     * while, and could otherwise replace the checked bytes with others of the same length.
      */
     async claim(userId: string, key: string, area: DirectArea, field = 'attachment'): Promise<ClaimedFile> {
       const found = await store.find(key, userId, REGISTRATION_SECONDS);
       const unknown = () => new AppError('validation_failed', 'No such file: send it again.', { fields: { [field]: ['No such file'] } });
       if (!found || found.area !== area || found.completedAt) throw unknown();
-      await check(found);
+      const storage = areas[area];
+      if (!(await storage.stat(key))) throw new AppError('conflict', 'The file has not arrived yet: send it to the upload URL first.');
       if (!(await store.claim(key))) throw unknown();
-      return { key, contentType: found.contentType, size: found.size };
+      const sent = await storage.get(key);
+      if (!sent) throw unknown();
+      const kept = `${randomBytes(16).toString('hex')}${key.slice(key.lastIndexOf('.'))}`;
+      await storage.put(sent.body, { key: kept, contentType: found.contentType, size: sent.size });
+      await storage.delete(key);
+      // A refusal deletes the copy (the sent object is gone already) and answers 4xx.
+      await check({ key: kept, area, contentType: found.contentType, size: found.size });
+      return { key: kept, contentType: found.contentType, size: found.size };
     },
 
-    /** Forgets registrations past their time and deletes objects sent for ones never completed; returns how many. */
+    /**
+     * Forgets registrations past their time and deletes the objects sent for ones never completed, and
+     * whatever is at a claimed one's key (its file was copied away; the old URL could have written again);
+     * returns how many objects it deleted.
+     */
     async prune(): Promise<number> {
-      const abandoned = await store.prune(REGISTRATION_SECONDS);
-      for (const { key, area } of abandoned) await areas[area].delete(key).catch(() => undefined);
-      return abandoned.length;
+      const old = await store.prune(REGISTRATION_SECONDS);
+      const unused = old.filter(({ area, completed }) => !completed || area === 'support');
+      for (const { key, area } of unused) await areas[area].delete(key).catch(() => undefined);
+      return unused.length;
     },
   };
 }

@@ -49,17 +49,17 @@ export function createUploadStore(db: Db) {
     },
 
     /**
-     * Deletes registrations older than `maxAgeSeconds` and answers those never completed, whose
-     * objects (if a browser sent any) are then deleted. Each row goes to exactly one caller, so every
+     * Deletes registrations older than `maxAgeSeconds` and answers them (whether each was completed), so
+     * the objects no file list names can be deleted. Each row goes to exactly one caller, so every
      * instance may prune at once.
      */
-    async prune(maxAgeSeconds: number): Promise<Pick<UploadRegistration, 'key' | 'area'>[]> {
+    async prune(maxAgeSeconds: number): Promise<(Pick<UploadRegistration, 'key' | 'area'> & { completed: boolean })[]> {
       const old = lt(uploadRegistrations.createdAt, sql`now() - make_interval(secs => ${maxAgeSeconds})`);
       const rows = await db
         .delete(uploadRegistrations)
         .where(old)
         .returning({ key: uploadRegistrations.key, area: uploadRegistrations.area, completedAt: uploadRegistrations.completedAt });
-      return rows.filter((r) => r.completedAt === null).map(({ key, area }) => ({ key, area }));
+      return rows.map(({ key, area, completedAt }) => ({ key, area, completed: completedAt !== null }));
     },
 
     /** Registrations still waiting for their bytes (tests). */

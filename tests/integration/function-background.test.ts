@@ -9,13 +9,13 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
-import { createEmailService } from '../../functions/email/service.ts';
 import { openDatabase, type Database } from '../../functions/platform/db/client.ts';
 import { profiles } from '../../functions/users/tables.ts';
 import { createFunctionHandler, createScheduledHandler, FUNCTION_BODY_LIMIT } from '../../functions/serverless.ts';
 import { CONTENT_DIR } from '../support/app.ts';
 import { pgAdminUrl, pooledEnv } from '../support/databases.ts';
 import { quietLogger } from '../support/fixtures.ts';
+import { queueMail } from '../support/outbox.ts';
 import { createTestDatabase } from '../support/postgres.ts';
 import { startS3 } from '../support/s3.ts';
 import { startTestSmtp, type TestSmtp } from '../support/smtp.ts';
@@ -76,20 +76,8 @@ describe('serverless functions: background work and limits', () => {
   });
 
   it('sends each queued message once when two scheduled rounds overlap', async () => {
-    const outbox = createEmailService({
-      db: database.db,
-      from: 'Beacon <hello@beacon.example>',
-      siteUrl: ORIGIN,
-      maxAttempts: 3,
-      logger: quietLogger(),
-    });
     const addresses = Array.from({ length: 40 }, (_, i) => `round-${i}@example.test`);
-    for (const to of addresses)
-      await outbox.enqueue(database.db, {
-        to,
-        template: 'contact-notification',
-        data: { name: 'Ada', email: 'ada@example.com', subject: 'Hello', message: 'A message', receivedAt: 'now' },
-      });
+    await queueMail(database.db, ORIGIN, addresses);
     const rounds = [createScheduledHandler(env), createScheduledHandler(env)];
     try {
       const reports = await Promise.all(rounds.map((round) => round()));

@@ -25,11 +25,11 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { createClient } from '@supabase/supabase-js';
+import pg from 'pg';
 import { eq } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { chromium } from '@playwright/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEmailService } from '../../functions/email/service.ts';
 import { embeddedWebhookSecret } from '../../functions/payments/index.ts';
 import { openDatabase, type Database } from '../../functions/platform/db/client.ts';
 import { DEPLOY_RECORD } from '../../functions/platform/deploy/netlify.ts';
@@ -40,6 +40,7 @@ import { profiles } from '../../functions/users/tables.ts';
 import { pgAdminUrl, pooledEnv } from '../support/databases.ts';
 import { CHROMIUM_ARGS, HEADLESS_SHELL_PATH } from '../support/chromium.ts';
 import { makeBlogInput, quietLogger } from '../support/fixtures.ts';
+import { queueMail } from '../support/outbox.ts';
 import { pngOfSize } from '../support/uploads.ts';
 import { copyApp, netlifyBuild, startNetlifyDev, type NetlifyDev } from '../support/netlify.ts';
 import { createTestDatabase, freePort } from '../support/postgres.ts';
@@ -91,6 +92,7 @@ describe('Netlify: netlify build and netlify dev --offline', () => {
   let commit: string;
   /** The preview's own address, as the build worked it out from Netlify's variables. */
   let previewOrigin: string;
+  let productionUrl: string;
   let dev: NetlifyDev;
   let smtp: TestSmtp;
   let s3: Awaited<ReturnType<typeof startS3>>;
@@ -102,11 +104,16 @@ describe('Netlify: netlify build and netlify dev --offline', () => {
   beforeAll(async () => {
     [smtp, s3, model] = await Promise.all([startTestSmtp(), startS3('netlify'), startModel()]);
     const directUrl = await createTestDatabase(pgAdminUrl(), 'netlify');
+    // Production's database, set for all contexts as a careless set-up would: the preview must never touch it.
+    productionUrl = await createTestDatabase(pgAdminUrl(), 'netlify_production');
     const port = await freePort();
     base = `http://localhost:${port}`;
     // What any deploy is given (the site's address, payments and preview mode come from Netlify's own variables).
     const env = {
-      ...pooledEnv(directUrl),
+      // Netlify DB's branch for this preview: pooled and direct.
+      NETLIFY_DATABASE_URL: pooledEnv(directUrl).DATABASE_URL,
+      NETLIFY_DATABASE_URL_UNPOOLED: directUrl,
+      DATABASE_URL: productionUrl,
       SMTP_URL: smtp.url,
       S3_BUCKET: s3.bucket,
       S3_ENDPOINT: s3.endpoint,
@@ -343,19 +350,8 @@ describe('Netlify: netlify build and netlify dev --offline', () => {
   });
 
   it('sends a queued mail once when scheduled rounds overlap', async () => {
-    const outbox = createEmailService({
-      db: database.db,
-      from: 'Beacon <hello@beacon.example>',
-      siteUrl: base,
-      maxAttempts: 3,
-      logger: quietLogger(),
-    });
     const to = 'scheduled@netlify-suite.test';
-    await outbox.enqueue(database.db, {
-      to,
-      template: 'contact-notification',
-      data: { name: 'Ada', email: 'ada@example.com', subject: 'Hello', message: 'A message', receivedAt: 'now' },
-    });
+    await queueMail(database.db, base, [to]);
     const rounds = await Promise.all([1, 2, 3].map(() => fetch(`${base}/.netlify/functions/background`, { method: 'POST' })));
     // netlify dev answers a scheduled function's call itself, once the round has run.
     expect(rounds.every((res) => res.ok)).toBe(true);
@@ -384,5 +380,18 @@ describe('Netlify: netlify build and netlify dev --offline', () => {
         expect(res.status, address).toBeLessThan(500);
         expect(await res.text(), address).not.toContain(PREMIUM_SENTINEL);
       }
+  });
+
+  it("leaves production's database untouched after everything above: no migration, no demo account, no write", async () => {
+    const production = new pg.Client({ connectionString: productionUrl });
+    await production.connect();
+    try {
+      const { rows } = await production.query<{ count: string }>(
+        "select count(*) from information_schema.tables where table_schema not in ('pg_catalog', 'information_schema')",
+      );
+      expect(Number(rows[0]!.count)).toBe(0);
+    } finally {
+      await production.end();
+    }
   });
 });

@@ -2,7 +2,7 @@ import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildEnvironment, DEPLOY_RECORD, deployVariables, forNetlifyCdn, functionEnvironment } from './netlify.ts';
+import { buildEnvironment, DEPLOY_RECORD, deployVariables, forNetlifyCdn, functionEnvironment, previewDatabaseProblem } from './netlify.ts';
 
 const PRODUCTION = { CONTEXT: 'production', URL: 'https://beacon.example', DEPLOY_PRIME_URL: 'https://main--beacon.netlify.app' };
 const PREVIEW = {
@@ -16,7 +16,7 @@ const PREVIEW = {
 
 describe("Netlify's variables in the app's names", () => {
   it("gives production its own address and nothing of a preview's", () => {
-    expect(deployVariables(PRODUCTION)).toEqual({ SITE_URL: 'https://beacon.example' });
+    expect(deployVariables(PRODUCTION)).toEqual({ SITE_URL: 'https://beacon.example', DEPLOY_CONTEXT: 'production' });
   });
 
   it("gives a Deploy Preview its own address, its pull request's branch and commit, and test payments", () => {
@@ -25,7 +25,10 @@ describe("Netlify's variables in the app's names", () => {
       PREVIEW_OF: 'new-pricing',
       PREVIEW_COMMIT: 'abc1234def',
       PAYMENTS: 'test',
+      DEPLOY_CONTEXT: 'deploy-preview',
     });
+    // An empty HEAD says nothing.
+    expect(deployVariables({ ...PREVIEW, HEAD: '' }).PREVIEW_OF).toBe('main');
     expect(deployVariables({ ...PREVIEW, CONTEXT: 'branch-deploy', HEAD: undefined, BRANCH: 'staging' }).PREVIEW_OF).toBe('staging');
   });
 
@@ -34,10 +37,13 @@ describe("Netlify's variables in the app's names", () => {
     expect(buildEnvironment({ SITE_URL: 'https://x.example' })).toEqual({ SITE_URL: 'https://x.example' });
   });
 
-  it('lets a variable set on purpose win over what the platform implies', () => {
-    const env = buildEnvironment({ ...PREVIEW, SITE_URL: 'https://preview.beacon.example', PAYMENTS: 'auto' });
-    expect(env.SITE_URL).toBe('https://preview.beacon.example');
-    expect(env.PAYMENTS).toBe('auto');
+  it("lets production's own variables win, but never lets one set for all contexts make a preview production", () => {
+    expect(buildEnvironment({ ...PRODUCTION, SITE_URL: 'https://www.beacon.example' }).SITE_URL).toBe('https://www.beacon.example');
+    const preview = buildEnvironment({ ...PREVIEW, SITE_URL: 'https://www.beacon.example', PAYMENTS: 'auto' });
+    expect(preview.SITE_URL).toBe('https://deploy-preview-42--beacon.netlify.app');
+    expect(preview.PAYMENTS).toBe('test');
+    // An empty value is no value.
+    expect(buildEnvironment({ ...PREVIEW, PAYMENTS: '' }).PAYMENTS).toBe('test');
   });
 
   it("gives a preview Netlify DB's branch, never production's DATABASE_URL", () => {
@@ -57,6 +63,24 @@ describe("Netlify's variables in the app's names", () => {
     ).toBeFalsy();
   });
 
+  it('gives a preview PREVIEW_DATABASE_URL when Netlify DB is not there, and none without either, refusing to build it', () => {
+    expect(
+      buildEnvironment({ ...PREVIEW, DATABASE_URL: 'postgres://production', PREVIEW_DATABASE_URL: 'postgres://previews' }),
+    ).toMatchObject({
+      DATABASE_URL: 'postgres://previews',
+    });
+    const env = buildEnvironment({
+      ...PREVIEW,
+      DATABASE_URL: 'postgres://production',
+      DATABASE_DIRECT_URL: 'postgres://production-direct',
+    });
+    expect(env.DATABASE_URL).toBeUndefined();
+    expect(env.DATABASE_DIRECT_URL).toBeUndefined();
+    expect(previewDatabaseProblem({ ...PREVIEW, DATABASE_URL: 'postgres://production' })).toMatch(/Netlify DB.*PREVIEW_DATABASE_URL/);
+    expect(previewDatabaseProblem({ ...PREVIEW, NETLIFY_DATABASE_URL: 'postgres://branch' })).toBeUndefined();
+    expect(previewDatabaseProblem({ ...PRODUCTION, DATABASE_URL: 'postgres://production' })).toBeUndefined();
+  });
+
   it("takes Netlify DB's database in production only when DATABASE_URL is not set", () => {
     const netlify = { NETLIFY_DATABASE_URL: 'postgres://netlify', NETLIFY_DATABASE_URL_UNPOOLED: 'postgres://netlify-direct' };
     expect(buildEnvironment({ ...PRODUCTION, ...netlify })).toMatchObject({
@@ -66,21 +90,29 @@ describe("Netlify's variables in the app's names", () => {
     expect(buildEnvironment({ ...PRODUCTION, ...netlify, DATABASE_URL: 'postgres://own' }).DATABASE_URL).toBe('postgres://own');
   });
 
-  it("starts a function from the build's deploy record, under what the platform says at run time", () => {
+  it("starts a function from the build's deploy record, over what the platform says at run time", () => {
     const dist = mkdtempSync(path.join(tmpdir(), 'deploy-record-'));
     mkdirSync(path.join(dist, 'server'));
-    writeFileSync(
-      path.join(dist, DEPLOY_RECORD),
-      JSON.stringify({ SITE_URL: 'https://deploy-preview-42--beacon.netlify.app', PREVIEW_OF: 'new-pricing', extra: 1 }),
-    );
-    const env = functionEnvironment({ DATABASE_URL: 'postgres://x' }, dist);
-    expect(env).toMatchObject({
+    const record = {
       SITE_URL: 'https://deploy-preview-42--beacon.netlify.app',
       PREVIEW_OF: 'new-pricing',
-      DATABASE_URL: 'postgres://x',
+      DEPLOY_CONTEXT: 'deploy-preview',
+      extra: 1,
+    };
+    writeFileSync(path.join(dist, DEPLOY_RECORD), JSON.stringify(record));
+    // At run time a function sees no CONTEXT: the recorded one keeps it a preview, on its own database.
+    const env = functionEnvironment(
+      { DATABASE_URL: 'postgres://production', NETLIFY_DATABASE_URL: 'postgres://branch', SITE_URL: 'https://www.beacon.example' },
+      dist,
+    );
+    expect(env).toMatchObject({
+      SITE_URL: record.SITE_URL,
+      PREVIEW_OF: 'new-pricing',
+      PAYMENTS: 'test',
+      DATABASE_URL: 'postgres://branch',
     });
     expect(env).not.toHaveProperty('extra');
-    expect(functionEnvironment({ SITE_URL: 'https://set.example' }, dist).SITE_URL).toBe('https://set.example');
+    expect(functionEnvironment({ DATABASE_URL: 'postgres://production' }, dist).DATABASE_URL).toBeUndefined();
     // No record (a build not made for Netlify): the environment as it is.
     expect(functionEnvironment({ SITE_URL: 'https://set.example' }, path.join(dist, 'none'))).toEqual({ SITE_URL: 'https://set.example' });
   });

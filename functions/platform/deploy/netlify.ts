@@ -19,9 +19,14 @@ export const DEPLOY_RECORD = 'server/netlify-deploy.json';
 /** The Netlify deploy contexts whose deploys are previews: a pull request's, and a branch's. */
 const PREVIEW_CONTEXTS = new Set(['deploy-preview', 'branch-deploy']);
 
-/** Whether Netlify's CONTEXT names a preview (a Deploy Preview or a branch deploy). */
-export const isPreviewContext = (env: Env): boolean => PREVIEW_CONTEXTS.has(env.CONTEXT ?? '');
+/**
+ * Whether this is a preview: Netlify's CONTEXT says so at build time; at run time a function has no
+ * CONTEXT (or `netlify dev`'s own), so the build records it as DEPLOY_CONTEXT.
+ */
+export const isPreviewContext = (env: Env): boolean =>
+  PREVIEW_CONTEXTS.has(env.CONTEXT ?? '') || PREVIEW_CONTEXTS.has(env.DEPLOY_CONTEXT ?? '');
 
+/** The variables that have a value (an empty one says nothing). */
 const present = (env: Env): Record<string, string> =>
   Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => Boolean(entry[1])));
 
@@ -33,44 +38,76 @@ export function deployVariables(env: Env): Record<string, string> {
   const preview = isPreviewContext(env);
   return present({
     SITE_URL: env.CONTEXT === 'production' ? env.URL : env.DEPLOY_PRIME_URL,
-    PREVIEW_OF: preview ? (env.HEAD ?? env.BRANCH) : undefined,
+    PREVIEW_OF: preview ? env.HEAD || env.BRANCH : undefined,
     PREVIEW_COMMIT: preview ? env.COMMIT_REF : undefined,
     PAYMENTS: preview ? 'test' : undefined,
+    DEPLOY_CONTEXT: env.CONTEXT,
   });
 }
 
 /**
- * The database a deploy uses: Netlify DB (Neon) gives each Deploy Preview a branch of its own under
- * NETLIFY_DATABASE_URL (pooled) and NETLIFY_DATABASE_URL_UNPOOLED (direct), so in a preview those win
- * over DATABASE_URL, which is production's; elsewhere they fill in only when DATABASE_URL is unset.
+ * A preview's own database, never production's: Netlify DB's branch for the preview
+ * (NETLIFY_DATABASE_URL pooled, NETLIFY_DATABASE_URL_UNPOOLED direct), or PREVIEW_DATABASE_URL (with
+ * PREVIEW_DATABASE_DIRECT_URL) set for the previews' context. DATABASE_URL is production's: a variable
+ * set for all contexts would otherwise give every preview production's data.
  */
-function databaseVariables(env: Env): Record<string, string> {
-  if (!env.NETLIFY_DATABASE_URL) return {};
-  const netlify = present({ DATABASE_URL: env.NETLIFY_DATABASE_URL, DATABASE_DIRECT_URL: env.NETLIFY_DATABASE_URL_UNPOOLED });
-  if (isPreviewContext(env)) return { DATABASE_DIRECT_URL: '', ...netlify };
-  return env.DATABASE_URL ? {} : netlify;
+function previewDatabase(env: Record<string, string>): Record<string, string> {
+  if (env.NETLIFY_DATABASE_URL)
+    return present({ DATABASE_URL: env.NETLIFY_DATABASE_URL, DATABASE_DIRECT_URL: env.NETLIFY_DATABASE_URL_UNPOOLED });
+  return present({ DATABASE_URL: env.PREVIEW_DATABASE_URL, DATABASE_DIRECT_URL: env.PREVIEW_DATABASE_DIRECT_URL });
 }
 
-/** The environment a Netlify build runs the app's steps with: the deploy's variables under the ones set on purpose. */
+/**
+ * The environment a Netlify build runs the app's steps with. Production: the deploy's variables under
+ * the ones set on purpose, and Netlify DB's database when DATABASE_URL is not set. A preview: its own
+ * address, preview mode and test payments whatever was set for all contexts, and its own database only.
+ */
 export function buildEnvironment(env: Env): Env {
-  const database = databaseVariables(env);
-  return { ...deployVariables(env), ...env, ...(isPreviewContext(env) ? database : { ...database, ...present(env) }) };
+  const given = present(env);
+  const deploy = deployVariables(given);
+  if (!isPreviewContext(given)) {
+    const netlifyDb = present({ DATABASE_URL: given.NETLIFY_DATABASE_URL, DATABASE_DIRECT_URL: given.NETLIFY_DATABASE_URL_UNPOOLED });
+    return { ...deploy, ...(given.DATABASE_URL ? {} : netlifyDb), ...given };
+  }
+  const { DATABASE_URL: _production, DATABASE_DIRECT_URL: _productionDirect, ...rest } = given;
+  return { ...rest, ...deploy, ...previewDatabase(given) };
 }
 
-/** The deploy record's variables (SITE_URL, PREVIEW_OF, PREVIEW_COMMIT, PAYMENTS) as the build worked them out. */
+/** Why a preview cannot be built: it has no database of its own (undefined when it has one, or is no preview). */
+export function previewDatabaseProblem(env: Env): string | undefined {
+  if (!isPreviewContext(env) || buildEnvironment(env).DATABASE_URL) return undefined;
+  return (
+    "A Deploy Preview needs a database of its own and never uses DATABASE_URL (production's): install Netlify DB, " +
+    "which gives each preview a branch (NETLIFY_DATABASE_URL), or set PREVIEW_DATABASE_URL for the previews' context."
+  );
+}
+
+/** The variables the build records for the functions (none of them secret). */
+export const RECORDED = ['SITE_URL', 'PREVIEW_OF', 'PREVIEW_COMMIT', 'PAYMENTS', 'DEPLOY_CONTEXT'] as const;
+
+/** The deploy record's variables as the build worked them out. */
 export function readDeployRecord(distDir: string): Record<string, string> {
   try {
     const record = JSON.parse(readFileSync(path.join(distDir, DEPLOY_RECORD), 'utf8')) as unknown;
     if (!record || typeof record !== 'object') return {};
-    return Object.fromEntries(Object.entries(record).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+    const recorded = new Set<string>(RECORDED);
+    return Object.fromEntries(
+      Object.entries(record).filter((entry): entry is [string, string] => recorded.has(entry[0]) && typeof entry[1] === 'string'),
+    );
   } catch {
     return {};
   }
 }
 
-/** The environment a function instance starts with: the deploy record, then what the platform says, then what was set on purpose. */
+/**
+ * The environment a function instance starts with: the build's mapping of what the platform gives it
+ * at run time, with the deploy record over it (the build worked the address, preview mode and payments
+ * out from the deploy's own variables, which a function does not see; a preview's database follows
+ * from the recorded DEPLOY_CONTEXT).
+ */
 export function functionEnvironment(env: Env, distDir: string): Env {
-  return buildEnvironment({ ...readDeployRecord(distDir), ...env });
+  const record = readDeployRecord(distDir);
+  return { ...buildEnvironment({ ...env, ...record }), ...record };
 }
 
 /**
