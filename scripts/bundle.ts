@@ -147,9 +147,9 @@ export async function bundleFunctions(outdir: string, root = ROOT): Promise<stri
 }
 
 /**
- * Every file under node_modules that the bundled server (`server`, its packages left outside it) and
- * the site's server build (`dist`) can load, statically or through a dynamic import with a literal name.
- * Both folders must be inside `root`, so their imports resolve to its node_modules.
+ * Every file under node_modules that the bundled server or functions (`server`, their packages left
+ * outside them) and the site's server build (`dist`) can load, statically or through a dynamic import
+ * with a literal name. Both folders must be inside `root`, so their imports resolve to its node_modules.
  */
 export async function tracedDependencies(server: string, dist: string, root = ROOT): Promise<string[]> {
   const modules = (dir: string) =>

@@ -13,9 +13,8 @@
  *   npm run build:netlify      (on Netlify; locally, set CONTEXT and URL to try it)
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { nodeFileTrace } from '@vercel/nft';
 import { CONTENT_INDEX, writeContentIndex } from '../functions/content/content-index.ts';
 import {
   buildEnvironment,
@@ -24,7 +23,7 @@ import {
   previewDatabaseProblem,
   RECORDED,
 } from '../functions/platform/deploy/netlify.ts';
-import { bundleFunctions, FUNCTIONS_DIR } from './bundle.ts';
+import { bundleFunctions, FUNCTIONS_DIR, tracedDependencies } from './bundle.ts';
 import { publishForCdn } from './netlify-publish.ts';
 import { buildSite, ROOT } from './site-build.ts';
 
@@ -48,20 +47,9 @@ function previewBase(): string | undefined {
   return has('origin/main') ? 'origin/main' : has('main') ? 'main' : undefined;
 }
 
-/** Every module file under `dir`. */
-const modulesUnder = (dir: string) =>
-  readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile() && entry.name.endsWith('.mjs'))
-    .map((entry) => path.join(entry.parentPath, entry.name));
-
-/** Copies the packages the functions and the site's server build load (traced) into PACKAGES_DIR. */
+/** Copies the packages the functions and the site's server build load (traced, as `npm run bundle` traces its own) into PACKAGES_DIR. */
 async function copyPackages(): Promise<number> {
-  const dist = path.join(ROOT, 'dist');
-  const { fileList } = await nodeFileTrace([...modulesUnder(path.join(ROOT, FUNCTIONS_DIR)), ...modulesUnder(path.join(dist, 'server'))], {
-    base: ROOT,
-    processCwd: ROOT,
-  });
-  const packages = [...fileList].filter((file) => file.startsWith('node_modules/'));
+  const packages = await tracedDependencies(path.join(ROOT, FUNCTIONS_DIR), path.join(ROOT, 'dist'));
   rmSync(path.join(ROOT, PACKAGES_DIR), { recursive: true, force: true });
   for (const file of packages) cpSync(path.join(ROOT, file), path.join(ROOT, 'dist', file), { dereference: true });
   return packages.length;

@@ -2,8 +2,10 @@
  * The published folder a Netlify build hands the CDN (scripts/netlify-publish.ts), made from a copy of
  * the test build: home and the lists as the build's snapshots, a preview's marks on every page (the
  * CDN cannot add them as the Node server does), and `_headers` carrying the pages' security headers,
- * with each snapshot's whole policy.
+ * with each snapshot's whole policy; and `npm run build:netlify` refusing a preview without a
+ * database of its own.
  */
+import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
@@ -85,5 +87,22 @@ describe('the published folder for Netlify', () => {
     expect(rulesOf(readFileSync(path.join(dist, 'client', '_headers'), 'utf8')).get('/*')).toMatchObject({
       'X-Robots-Tag': 'noindex, nofollow',
     });
+  });
+
+  it("refuses to build a preview that has no database of its own, before it touches production's", () => {
+    const build = spawnSync(process.execPath, ['scripts/netlify-build.ts'], {
+      cwd: path.resolve(import.meta.dirname, '../..'),
+      encoding: 'utf8',
+      // Only Node on the PATH: were the refusal gone, no build tool (git, npx) could start either.
+      env: {
+        PATH: path.dirname(process.execPath),
+        CONTEXT: 'deploy-preview',
+        HEAD: 'new-pricing',
+        DATABASE_URL: 'postgres://production.invalid/beacon',
+      },
+    });
+    expect(build.status).toBe(1);
+    expect(build.stderr).toMatch(/Deploy Preview needs a database of its own.*PREVIEW_DATABASE_URL/s);
+    expect(build.stdout).not.toMatch(/Migrations|Building the site/);
   });
 });

@@ -35,6 +35,7 @@ import { openDatabase, type Database } from '../../functions/platform/db/client.
 import { DEPLOY_RECORD } from '../../functions/platform/deploy/netlify.ts';
 import { loadSigningSecret } from '../../functions/platform/secrets/service.ts';
 import { createSecretStore } from '../../functions/platform/secrets/store.ts';
+import { newsletterSubscribers } from '../../functions/newsletter/tables.ts';
 import { DEMO_PASSWORD } from '../../functions/users/demo.ts';
 import { profiles } from '../../functions/users/tables.ts';
 import { pgAdminUrl, pooledEnv } from '../support/databases.ts';
@@ -200,6 +201,8 @@ describe('Netlify: netlify build and netlify dev --offline', () => {
     expect(res.headers.get('content-encoding')).toBe('br');
     expect(res.headers.get('etag')).toBeTruthy();
     expect(res.headers.get('cache-control')).toMatch(/^public, max-age=0, s-maxage=\d+/);
+    // Kept by Netlify's CDN, one copy for every edge node (the pages entry marks it; Netlify strips it before the browser).
+    expect(res.headers.get('netlify-cdn-cache-control')).toMatch(/^public, durable, s-maxage=\d+, stale-while-revalidate=\d+$/);
     expect(await res.text()).toContain(`<link rel="canonical" href="${previewOrigin}/community">`);
     const missing = await fetch(`${base}/no-such-page`);
     expect(missing.status).toBe(404);
@@ -241,6 +244,7 @@ describe('Netlify: netlify build and netlify dev --offline', () => {
     const opened = await body(members.premium.token);
     expect(opened.status).toBe(200);
     expect(opened.headers.get('cache-control')).toBe('private, no-store');
+    expect(opened.headers.has('netlify-cdn-cache-control')).toBe(false);
     expect(await opened.text()).toContain(PREMIUM_SENTINEL);
   });
 
@@ -310,6 +314,28 @@ describe('Netlify: netlify build and netlify dev --offline', () => {
     } finally {
       await browser.close();
     }
+  });
+
+  it("confirms a newsletter sign-up from the mailed link in Chromium, on the preview's own address", async () => {
+    const email = 'reader@netlify-suite.test';
+    const subscribed = await call('/api/newsletter/subscribe', { method: 'POST', body: JSON.stringify({ email, source: '/' }) });
+    expect(subscribed.status, await subscribed.clone().text()).toBe(202);
+    await expect.poll(() => mailTo(email).length, { timeout: 5_000 }).toBe(1);
+    const mail = await smtp.parse(mailTo(email)[0]!);
+    // The mail names the preview's own address; here that address is the dev server's.
+    expect(mail.html).toContain(`href="${previewOrigin}/newsletter/confirm?token=`);
+    const browser = await chromium.launch({ executablePath: HEADLESS_SHELL_PATH, args: CHROMIUM_ARGS });
+    try {
+      const page = await browser.newPage();
+      await page.setContent(mail.html!.replaceAll(previewOrigin, base));
+      await page.getByRole('link', { name: 'Confirm my subscription' }).click();
+      await page.getByRole('button', { name: 'Confirm subscription' }).click();
+      await expect.poll(() => page.getByRole('heading', { level: 1, name: "You're subscribed!" }).count(), { timeout: 15_000 }).toBe(1);
+    } finally {
+      await browser.close();
+    }
+    const [row] = await database.db.select().from(newsletterSubscribers).where(eq(newsletterSubscribers.email, email));
+    expect(row!.status).toBe('confirmed');
   });
 
   it('takes a support attachment larger than a function may receive, sent straight to the bucket', async () => {

@@ -53,7 +53,9 @@ export default async function setup(project: TestProject) {
   // The integration and Netlify suites' Postgres databases are used through PgBouncer in transaction mode (pgbouncer.ts).
   let pooler: TestPooler | undefined;
   try {
-    if (templateDir) [pglite, pgTemplate] = [await makePgliteTemplate(templateDir), await makePostgresTemplate(env.pgAdminUrl)];
+    // The function project runs on Postgres alone (a function needs it): no PGlite cluster to make.
+    if (templateDir && project.name !== 'integration-function') pglite = await makePgliteTemplate(templateDir);
+    if (templateDir) pgTemplate = await makePostgresTemplate(env.pgAdminUrl);
     if (templateDir || project.name === 'netlify') pooler = await startPooler(env.pgAdminUrl);
   } catch (err) {
     if (templateDir) await rm(templateDir, { recursive: true, force: true });
