@@ -15,6 +15,7 @@ import { createFeedRoutes } from './feeds/routes.ts';
 import { createEmailEventRoutes } from './email/routes.ts';
 import { createEmailAdminRoutes } from './email/admin-routes.ts';
 import { createAdminRoutes } from './admin/routes.ts';
+import { createCompRoutes, createMyGrantRoutes } from './payments/grants/routes.ts';
 import { createPaymentRoutes } from './payments/routes.ts';
 import { createTestBillingRoutes } from './payments/embedded/routes.ts';
 import { AppError, createErrorHandler, errorResponse } from './platform/errors.ts';
@@ -149,6 +150,8 @@ export function createApp({ config, logger, services, site, accessLog }: AppDeps
   // Editors too (categories are admins'): before the admin API, like the two above.
   const { communityModeration: moderation, communityCategories: categories } = services;
   app.route('/api/admin/community', createModerationRoutes({ moderation, categories, guards }));
+  // Comps and a member's grants (the grants ledger, payments'): admins only, like the admin API below.
+  app.route('/api/admin/users', createCompRoutes({ access: services.billing.access, guards }));
   app.route('/api/admin', createAdminRoutes({ admin: services.admin, content: services.content, users, guards }));
   app.route('/api/events', createEventRoutes({ events: services.events, guards }));
   app.route('/api/community', createCommunityRoutes({ community: services.community, guards, lane: answerLane }));
@@ -168,6 +171,7 @@ export function createApp({ config, logger, services, site, accessLog }: AppDeps
     }),
   );
   app.route('/api/users/me/events', createMyEventRoutes({ events: services.events, guards }));
+  app.route('/api/users/me/grants', createMyGrantRoutes({ access: services.billing.access, guards }));
   // An event's calendar file, before the site's pages (/events/{slug} is a page).
   app.route('/', createCalendarRoutes({ events: services.events }));
   app.route('/', createUploadRoutes({ uploads: services.uploads, directUploads: services.directUploads, guards }));

@@ -11,7 +11,7 @@ import type { Services } from './compose.ts';
 import type { Logger } from './platform/logger.ts';
 
 /** The parts of a round, in order: what queues mail first, then the outbox that sends it. */
-const PARTS = ['eventNotices', 'newsletter', 'communityMail', 'billingClock', 'prune', 'outbox'] as const;
+const PARTS = ['eventNotices', 'newsletter', 'communityMail', 'billingClock', 'grants', 'prune', 'outbox'] as const;
 export type RoundPart = (typeof PARTS)[number];
 
 /** What a round did: a count per part, 'failed' (logged), or 'skipped' when its time ran out first. */
@@ -41,6 +41,8 @@ export async function runBackgroundRound(services: Services, logger: Logger, bud
     communityMail: () => services.communityNotifications.mails.tick(),
     // The embedded test provider's renewals and period ends (Stripe runs its own clock).
     billingClock: async () => services.embeddedBilling?.advance() ?? 0,
+    // Grants whose end has come (the level derived again) and the mails before and at an end.
+    grants: () => services.billing.access.sweep.tick(),
     prune: () => services.prune(),
     outbox: () => drainOutbox(services, deadline),
   };

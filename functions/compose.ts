@@ -80,6 +80,7 @@ import { createSupportService } from './support/service.ts';
 import { createIdempotencyLedger } from './platform/idempotency/ledger.ts';
 import { createIdempotencyStore } from './platform/idempotency/store.ts';
 import { pruneChanges } from './platform/changes/store.ts';
+import { createGrantStore } from './payments/grants/store.ts';
 
 /** The key prefix of member files uploaded at run time (in the protected storage area, never in the content folder). */
 const PROTECTED_UPLOADS = 'uploads/';
@@ -297,7 +298,9 @@ export async function createServices(config: Config, logger: Logger, options: Se
       lookupAccount: hosted ? (id, token) => hostedAccount(hosted, id, token) : (id) => auth.account(id),
       deleteAccount: hosted ? (id) => deleteHostedAccount(hosted, id) : (id) => auth.deleteUser(id),
       beforeDelete: (id) => billing.cancelAll(id),
-      paidLevel: (tx, id) => billing.paidLevel(tx, id),
+      compTo: (tx, profile, level, actorId, note) => billing.access.comps.compTo(tx, profile, level, actorId, note),
+      deriveLevel: (tx, profile, actorId) => billing.access.ledger.recompute(tx, profile, { actorId, action: 'access_level.set' }),
+      refreshAccess: (id) => billing.access.refresh(id),
     });
     // Bounces and complaints the mail provider reports: no later newsletter issue goes to the address.
     outbox.connect({ onReport: (tx, report) => newsletter.suppress(tx, report) });
@@ -307,8 +310,10 @@ export async function createServices(config: Config, logger: Logger, options: Se
     content.connect({ onWrite: createEventChanges({ outbox, siteUrl }) });
     // A member's export and deletion ask each domain keeping their data, in the export's order.
     users.personalData.register(createNewsletterStore, createLeadStore, createContactStore, createProgressStore, (tx) => ({
-      personalData: async ({ id }) => ({ billing: await createPaymentStore(tx).personalData(id) }),
-      // Subscriptions and purchases reference the profile `on delete cascade`: they go with it.
+      personalData: async ({ id }) => ({
+        billing: { ...(await createPaymentStore(tx).personalData(id)), grants: await createGrantStore(tx).personalData(id) },
+      }),
+      // Subscriptions, purchases and grants reference the profile `on delete cascade`: they go with it.
       erase: async () => undefined,
     }));
     // The copies of newsletter issues sent to the member (suppressed addresses stay: see issues/store.ts).
@@ -328,6 +333,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
 
     let pruning: NodeJS.Timeout | undefined;
     let renew: NodeJS.Timeout | undefined;
+    let grantSweep: NodeJS.Timeout | undefined;
     let started = false;
     /**
      * The demo accounts (embedded defaults, previews): inserts that ignore an existing address, so
@@ -448,6 +454,12 @@ export async function createServices(config: Config, logger: Logger, options: Se
         communityNotifications.mails.start();
         pruning = setInterval(() => void prune(), 3_600_000);
         pruning.unref();
+        // Every instance sweeps: each grant's end is applied once, under its member's lock (payments/grants/sweep.ts).
+        grantSweep = setInterval(
+          () => void billing.access.sweep.tick().catch((err: unknown) => logger.warn({ err }, 'the grants sweep failed')),
+          config.billing.grantSweepMs,
+        );
+        grantSweep.unref();
         // The embedded provider's events reach the same handler as Stripe's webhooks; its subscriptions renew on the minute.
         await connectEvents();
         const embedded = payments.embedded;
@@ -467,6 +479,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
       async close() {
         clearInterval(pruning);
         clearInterval(renew);
+        clearInterval(grantSweep);
         await payments.embedded?.stop();
         await eventNotices.stop();
         await newsletterSender.stop();

@@ -209,10 +209,13 @@ describe('loadConfig payments', () => {
   const STRIPE = { STRIPE_SECRET_KEY: 'sk_test_config', STRIPE_WEBHOOK_SECRET: 'whsec_config_secret_1234' };
 
   it('uses the embedded provider without a key, and Stripe with a key and its webhook secret', () => {
-    expect(loadConfig({}, CWD).billing).toEqual({ clockMs: 60_000 });
+    expect(loadConfig({}, CWD).billing).toEqual({ clockMs: 60_000, grantSweepMs: 20_000 });
+    expect(loadConfig({ GRANT_SWEEP_SECONDS: '5' }, CWD).billing.grantSweepMs).toBe(5000);
+    expect(() => loadConfig({ GRANT_SWEEP_SECONDS: '61' }, CWD)).toThrow(/GRANT_SWEEP_SECONDS/);
     expect(loadConfig({ BILLING_CLOCK_SECONDS: '1' }, CWD).billing.clockMs).toBe(1000);
     expect(loadConfig(STRIPE, CWD).billing).toEqual({
       clockMs: 60_000,
+      grantSweepMs: 20_000,
       webhookSecret: STRIPE.STRIPE_WEBHOOK_SECRET,
       stripe: { secretKey: 'sk_test_config' },
     });
@@ -288,7 +291,7 @@ describe('loadConfig payments outside the embedded defaults', () => {
 
   it('knows no PAYMENTS value but test', () => {
     expect(configError({ PAYMENTS: 'live' }).problems[0]).toMatch(/^PAYMENTS: /);
-    expect(loadConfig({ PAYMENTS: '' }, CWD).billing).toEqual({ clockMs: 60_000 });
+    expect(loadConfig({ PAYMENTS: '' }, CWD).billing).toEqual({ clockMs: 60_000, grantSweepMs: 20_000 });
   });
 
   it('asks no payment provider of the site build or the mail worker, which take no payments', () => {

@@ -1,6 +1,6 @@
 /**
  * The admin dashboard's Users tab and Overview (issue 11): member search with level, role,
- * subscription and purchases; the audit log; and Ghost-style figures (members by level, paying
+ * subscription, grants and purchases; the audit log; and Ghost-style figures (members by level, paying
  * members, monthly recurring revenue, sign-ups and cancellations per day, leads, newsletter
  * confirmations, failed emails), each an aggregate query. Changes to a member go through the user
  * service (one rule, one audit trail). The routes check the admin role.
@@ -11,6 +11,7 @@ import { GRANTING_STATUSES } from '../payments/provider.ts';
 import type { DbOrTx } from '../platform/db/client.ts';
 import type { ProfileRow } from '../users/tables.ts';
 import type { PurchaseRow, SubscriptionRow } from '../payments/tables.ts';
+import type { AccessGrantRow } from '../payments/grants/tables.ts';
 import { memberDirectory } from '../users/directory.ts';
 import { createAdminStore } from './store.ts';
 
@@ -26,7 +27,7 @@ function currentSubscription(rows: SubscriptionRow[]): SubscriptionRow | undefin
   return [...rows].sort((a, b) => Number(granting(b)) - Number(granting(a)) || b.createdAt.getTime() - a.createdAt.getTime())[0];
 }
 
-function memberJson(p: ProfileRow, subs: SubscriptionRow[], bought: PurchaseRow[]) {
+function memberJson(p: ProfileRow, subs: SubscriptionRow[], bought: PurchaseRow[], grants: AccessGrantRow[], now: Date) {
   const s = currentSubscription(subs);
   return {
     id: p.id,
@@ -48,6 +49,16 @@ function memberJson(p: ProfileRow, subs: SubscriptionRow[], bought: PurchaseRow[
           endedAt: iso(s.endedAt),
         }
       : null,
+    /** What the level rests on now and later (the grants ledger), with staff's notes. */
+    grants: grants.map((g) => ({
+      id: g.id,
+      accessLevel: g.accessLevel,
+      source: g.source,
+      startsAt: g.startsAt.toISOString(),
+      endsAt: iso(g.endsAt),
+      active: g.startsAt <= now,
+      note: g.note,
+    })),
     purchases: bought.map((b) => ({
       id: b.id,
       itemType: b.itemType,
@@ -78,13 +89,16 @@ export function createAdminService({ db, clock = () => new Date() }: { db: DbOrT
     async searchUsers({ q, page, limit }: { q?: string | undefined; page: number; limit: number }) {
       const { rows, total } = await members.search(q, (page - 1) * limit, limit);
       const ids = rows.map((r) => r.id);
-      const [subs, bought] = await Promise.all([store.subscriptionsOf(ids), store.purchasesOf(ids)]);
+      const now = clock();
+      const [subs, bought, grants] = await Promise.all([store.subscriptionsOf(ids), store.purchasesOf(ids), store.grantsOf(ids, now)]);
       return {
         users: rows.map((p) =>
           memberJson(
             p,
             subs.filter((s) => s.userId === p.id),
             bought.filter((b) => b.userId === p.id),
+            grants.filter((g) => g.userId === p.id),
+            now,
           ),
         ),
         page,

@@ -4,10 +4,10 @@
  * overview is a handful of aggregates (members per level and per sign-up day from profiles, revenue
  * and cancellations from subscriptions, leads, confirmed newsletter subscribers, failed emails) that
  * would each otherwise need a hook in five domains, and the member list shows each member's
- * subscriptions and purchases. Nothing here writes. Member search and the audit trail go through the
+ * subscriptions, purchases and current grants. Nothing here writes. Member search and the audit trail go through the
  * users domain (users/directory.ts); account export and deletion through users/personal-data.ts.
  */
-import { and, count, desc, gte, inArray, isNotNull, sql } from 'drizzle-orm';
+import { and, count, desc, gt, gte, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import { GRANTING_STATUSES } from '../payments/provider.ts';
 import type { DbOrTx } from '../platform/db/client.ts';
 /* eslint-disable @typescript-eslint/no-restricted-imports -- the documented exception above: read-only, here only. */
@@ -16,6 +16,7 @@ import { emails } from '../email/tables.ts';
 import { leads } from '../leads/tables.ts';
 import { newsletterSubscribers } from '../newsletter/tables.ts';
 import { purchases, subscriptions } from '../payments/tables.ts';
+import { accessGrants } from '../payments/grants/tables.ts';
 /* eslint-enable @typescript-eslint/no-restricted-imports */
 
 export function createAdminStore(db: DbOrTx) {
@@ -26,6 +27,16 @@ export function createAdminStore(db: DbOrTx) {
     purchasesOf: (userIds: string[]) =>
       userIds.length
         ? db.select().from(purchases).where(inArray(purchases.userId, userIds)).orderBy(desc(purchases.createdAt))
+        : Promise.resolve([]),
+
+    /** The member card's grants: these members' grants giving access now or later, the latest start first. */
+    grantsOf: (userIds: string[], now: Date) =>
+      userIds.length
+        ? db
+            .select()
+            .from(accessGrants)
+            .where(and(inArray(accessGrants.userId, userIds), or(isNull(accessGrants.endsAt), gt(accessGrants.endsAt, now))))
+            .orderBy(desc(accessGrants.startsAt))
         : Promise.resolve([]),
 
     /** Members per access level. */

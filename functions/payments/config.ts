@@ -6,6 +6,8 @@ export const paymentSettings = defineSettings(
   {
     /** How often the embedded test provider looks for ended periods to renew (every instance looks; each period renews once). */
     BILLING_CLOCK_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+    /** How often each instance applies the ends of grants (a comp, a gift, a trial): a fallen level shows within this on every instance. */
+    GRANT_SWEEP_SECONDS: z.coerce.number().int().min(1).max(60).default(20),
     STRIPE_SECRET_KEY: z
       .string()
       .regex(/^(sk|rk)_(test|live)_\w+$/, 'must be a Stripe secret key (sk_test_…, sk_live_…)')
@@ -46,6 +48,8 @@ export const paymentSettings = defineSettings(
     return {
       /** How often the embedded test provider renews periods that have ended. */
       clockMs: env.BILLING_CLOCK_SECONDS * 1000,
+      /** How often each instance sweeps the grants ledger for ends that have come. */
+      grantSweepMs: env.GRANT_SWEEP_SECONDS * 1000,
       /** Verifies webhook signatures (Stripe's scheme); the embedded provider derives one from SECRET_KEY's store when unset. */
       ...(env.STRIPE_WEBHOOK_SECRET ? { webhookSecret: env.STRIPE_WEBHOOK_SECRET } : {}),
       ...(stripe ? { stripe } : {}),

@@ -5,10 +5,10 @@
  * one job each: checkout.ts, subscriptions.ts, plan-changes.ts, purchases.ts and events.ts, over
  * one store (store.ts) and the users domain's access module for profiles.
  */
-import type { DbOrTx } from '../platform/db/client.ts';
 import { createCheckout } from './checkout.ts';
 import { billingContext, type BillingDeps } from './context.ts';
 import { createEventHandler } from './events.ts';
+import { createGrantService } from './grants/service.ts';
 import { profileOf } from './ownership.ts';
 import { createPlanChanges } from './plan-changes.ts';
 import { createPurchases } from './purchases.ts';
@@ -18,7 +18,8 @@ import { createSubscriptionSync } from './sync.ts';
 export function createBillingService(deps: BillingDeps) {
   const context = billingContext(deps);
   const { db, provider, clock } = context;
-  const { sync, paidLevel } = createSubscriptionSync(context);
+  const access = createGrantService(context);
+  const { sync } = createSubscriptionSync(context, access.ledger);
   const purchases = createPurchases(context);
   const checkout = createCheckout(context, { sync, purchases });
   const subscriptions = createSubscriptions(context, { sync });
@@ -37,8 +38,8 @@ export function createBillingService(deps: BillingDeps) {
     /** 'test' when no real money moves (the embedded provider, a Stripe test key). */
     mode: provider.mode,
 
-    /** The highest level the member's own subscriptions grant now (free without one). */
-    paidLevel: (tx: DbOrTx, userId: string) => paidLevel(tx, userId),
+    /** The grants ledger: the level's one derivation, comps, the sweep of ends, the members' and staff's lists. */
+    access,
 
     /** POST create-session: a plan (refused while another one grants access) or a one-time item. */
     createSession: checkout.createSession,

@@ -1,11 +1,11 @@
 /**
- * Our copy of a subscription, and the access level that follows the money. The provider is the
- * source of truth: `sync` re-reads the subscription from it, writes our copy under a lock on the
- * member's profile, works out the level (the highest plan among subscriptions that grant: active,
- * trialing, past due) and sends mails and audit entries for what changed, so duplicates and
- * out-of-order events end right and no change is mailed twice.
+ * Our copy of a subscription, and the access that follows the money. The provider is the source of
+ * truth: `sync` re-reads the subscription from it, writes our copy under a lock on the member's
+ * profile, keeps the subscription's row in the grants ledger in step (grants/ledger.ts derives the
+ * level from it) and sends mails for what changed, so duplicates and out-of-order events end right
+ * and no change is mailed twice.
  */
-import { accessRank, isStaff, type AccessLevel } from '#shared/access.ts';
+import type { AccessLevel } from '#shared/access.ts';
 import { planChange } from '#shared/pricing.ts';
 import type { DbOrTx } from '../platform/db/client.ts';
 import { memberAccess } from '../users/access-level.ts';
@@ -13,6 +13,7 @@ import type { ProfileRow } from '../users/tables.ts';
 import { scheduledOf } from './answers.ts';
 import { planFor, planForLookupKey, type PlanPrice } from './catalog.ts';
 import { BILLING_ACTOR, type BillingContext } from './context.ts';
+import type { AccessLedger } from './grants/ledger.ts';
 import { grants, type ProviderSubscription } from './provider.ts';
 import { createPaymentStore } from './store.ts';
 import type { SubscriptionRow } from './tables.ts';
@@ -51,15 +52,7 @@ interface Change {
   now: Date;
 }
 
-export function createSubscriptionSync({ db, provider, users, outbox, logger, clock, testMode }: BillingContext) {
-  /** The highest level the member's own subscriptions grant at `now` (free without one). */
-  async function paidLevel(tx: DbOrTx, userId: string, now = clock()): Promise<AccessLevel> {
-    const all = await createPaymentStore(tx).subscriptionsOf(userId);
-    let level: AccessLevel = 'free';
-    for (const s of all) if (grants(s, now) && accessRank(s.accessLevel) > accessRank(level)) level = s.accessLevel;
-    return level;
-  }
-
+export function createSubscriptionSync({ db, provider, outbox, logger, clock, testMode }: BillingContext, ledger: AccessLedger) {
   /** The member a subscription is for, locked: by our user id in its metadata, else by its customer. */
   async function lockOwner(tx: DbOrTx, fresh: ProviderSubscription): Promise<ProfileRow | undefined> {
     const members = memberAccess(tx);
@@ -142,16 +135,13 @@ export function createSubscriptionSync({ db, provider, users, outbox, logger, cl
       await store.saveSubscription(row);
       if (!owner.customerId) await members.setCustomer(owner.id, fresh.customerId);
       await mailChanges(tx, { owner, before, row, plan, fresh, now });
-
-      // Staff keep premium whatever they pay.
-      const level = isStaff(owner.role) ? 'premium' : await paidLevel(tx, owner.id, now);
-      if (level !== owner.accessLevel) {
-        await members.setPaidLevel(owner, level, now, BILLING_ACTOR, { subscriptionId: fresh.id, status: fresh.status });
-      }
-      users.forget(owner.id);
-      return level;
+      return ledger.followSubscription(tx, owner, row, {
+        actorId: BILLING_ACTOR,
+        action: 'access_level.billing',
+        detail: { subscriptionId: fresh.id, status: fresh.status },
+      });
     });
   }
 
-  return { sync, paidLevel };
+  return { sync };
 }

@@ -1,7 +1,7 @@
 /**
  * A member's paid access, as the payments domain reaches it: the profile read or locked (billing
- * decides the level under the profile's lock, as an admin's change does), the provider customer
- * claimed once, the level the money decides set and audited, and the audit entries billing keeps
+ * derives the level under the profile's lock, as an admin's change does), the provider customer
+ * claimed once, the level the grants ledger derives set and audited, and the audit entries billing keeps
  * about a checkout session. Payments never imports the users store; the SQL stays in store.ts.
  */
 import type { AccessLevel } from '#shared/access.ts';
@@ -31,14 +31,22 @@ export function memberAccess(db: DbOrTx) {
     claimCustomer: (id: string, customerId: string): Promise<string | undefined> => store.claimCustomerId(id, customerId),
     /** Records the customer a subscription came with, on a profile that had none. */
     setCustomer: (id: string, customerId: string): Promise<void> => store.setBilling(id, { customerId }),
-    /** Moves the level the money decides (`access_level.billing` in the audit log, by `actorId`, with `detail`). */
-    async setPaidLevel(profile: ProfileRow, level: AccessLevel, at: Date, actorId: string, detail: Record<string, unknown>): Promise<void> {
-      await store.setBilling(profile.id, { accessLevel: level, updatedAt: at });
+    /**
+     * Writes the level the grants ledger derived (payments/grants/ledger.ts, its only caller) and when
+     * it may next change; a moved level is audited as `action`, by `actorId`, with `detail`.
+     */
+    async setDerivedLevel(
+      profile: ProfileRow,
+      derived: { level: AccessLevel; until: Date | null },
+      cause: { actorId: string; action: string; detail?: Record<string, unknown> },
+    ): Promise<void> {
+      await store.setBilling(profile.id, { accessLevel: derived.level, accessUntil: derived.until });
+      if (derived.level === profile.accessLevel) return;
       await store.audit({
-        actorId,
-        action: 'access_level.billing',
+        actorId: cause.actorId,
+        action: cause.action,
         targetId: profile.id,
-        detail: { from: profile.accessLevel, to: level, ...detail },
+        detail: { from: profile.accessLevel, to: derived.level, ...cause.detail },
       });
     },
     /** Writes an audit entry about the member. */

@@ -50,8 +50,9 @@ export interface AccountDeps {
 export function createAccountChanges({ db, outbox, store, personalData, hook, forget, logger }: AccountDeps) {
   /**
    * PATCH /api/admin/users/{id}: a member's access level and/or role, admins only, each change
-   * written to the audit log in the same transaction. Promoting to a staff role grants premium
-   * unless a level is given; an admin cannot take their own admin role away (lock-out).
+   * written to the audit log in the same transaction. A level makes or ends a comp in the grants
+   * ledger (never an edit of the column); staff read at premium by their role; an admin cannot take
+   * their own admin role away (lock-out).
    */
   async function setAccess(viewer: Viewer, id: string, change: { accessLevel?: AccessLevel; role?: Role }): Promise<ProfileJson> {
     if (viewer.role !== 'admin') throw new AppError('forbidden', 'Only administrators can change access levels and roles.');
@@ -59,24 +60,17 @@ export function createAccountChanges({ db, outbox, store, personalData, hook, fo
       throw new AppError('conflict', 'You cannot remove your own admin role; ask another administrator.');
     return db.transaction(async (tx) => {
       const txStore = createUserStore(tx);
-      // Locked like billing's recompute, so a webhook and this change never decide the level on stale rows.
+      // Locked as the grants ledger locks it, so a webhook and this change never derive the level from stale rows.
       const before = await txStore.lockById(id);
       if (!before) throw new AppError('not_found', 'No such user.');
       const role = change.role ?? before.role;
-      // Staff read at premium; staff made members again keep what they pay for, not the role's premium.
-      const demoted = role === 'member' && before.role !== 'member';
-      const accessLevel =
-        change.accessLevel ??
-        (role !== 'member' && change.role !== undefined ? 'premium' : demoted ? await hook().paidLevel(tx, id) : before.accessLevel);
-      const after = (await txStore.update(id, { role, accessLevel }))!;
+      const profile = role === before.role ? before : { ...(await txStore.update(id, { role }))!, accessLevel: before.accessLevel };
+      // A level is a comp (or the end of comps); staff read at premium by their role, members made again
+      // of staff keep what their grants give. The ledger audits a moved level as this admin's.
+      if (change.accessLevel !== undefined) await hook().compTo(tx, profile, change.accessLevel, viewer.id);
+      else await hook().deriveLevel(tx, profile, viewer.id);
+      const after = (await txStore.byId(id))!;
       forget(id);
-      if (accessLevel !== before.accessLevel || change.accessLevel !== undefined)
-        await txStore.audit({
-          actorId: viewer.id,
-          action: 'access_level.set',
-          targetId: id,
-          detail: { from: before.accessLevel, to: accessLevel },
-        });
       if (change.role !== undefined)
         await txStore.audit({ actorId: viewer.id, action: 'role.set', targetId: id, detail: { from: before.role, to: role } });
       return profileJson(after);

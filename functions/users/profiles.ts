@@ -27,6 +27,8 @@ export interface ProfilesDeps {
   adminEmails: readonly string[];
   /** The auth service's record (connected late: called only when a profile is read). */
   lookupAccount: AccountLookup;
+  /** Derives the member's level again (the grants ledger), for a profile read after its `accessUntil`. */
+  refreshAccess: (userId: string) => Promise<unknown>;
 }
 
 /**
@@ -38,6 +40,7 @@ export interface ProfilesDeps {
 const PROFILE_TTL_MS = 5_000;
 const PROFILE_CACHE_SIZE = 10_000;
 
+/** An admin, at the level the grants ledger derives for staff (payments/grants/ledger.ts). */
 const ADMIN = { role: 'admin', accessLevel: 'premium' } as const;
 
 /** The longest display name (PATCH /api/users/me refuses a longer one). */
@@ -64,13 +67,22 @@ const gone = () =>
   new AppError('unauthorized', 'This account no longer exists. Please sign up again.', { headers: { 'WWW-Authenticate': 'Bearer' } });
 
 /** The profile cache and the reads and creations that fill it. */
-export function createProfiles({ store, adminEmails, lookupAccount }: ProfilesDeps) {
+export function createProfiles({ store, adminEmails, lookupAccount, refreshAccess }: ProfilesDeps) {
   const admins = new Set(adminEmails);
   const cache = new Map<string, { profile: ProfileRow; until: number }>();
   const remember = (profile: ProfileRow) => {
     if (cache.size >= PROFILE_CACHE_SIZE) cache.delete(cache.keys().next().value!);
-    cache.set(profile.id, { profile, until: Date.now() + PROFILE_TTL_MS });
+    // Kept no longer than the level holds: past `accessUntil` the next read derives it again.
+    const until = Math.min(Date.now() + PROFILE_TTL_MS, profile.accessUntil?.getTime() ?? Infinity);
+    cache.set(profile.id, { profile, until });
     return profile;
+  };
+  /** The stored profile, its level derived again first when a grant ended or started since it was written. */
+  const current = async (id: string): Promise<ProfileRow | undefined> => {
+    const row = await store.byId(id);
+    if (!row?.accessUntil || row.accessUntil.getTime() > Date.now()) return row;
+    await refreshAccess(id);
+    return store.byId(id);
   };
   // Bumped by every drop: a read that started before a change committed is answered but not kept.
   let drops = 0;
@@ -117,7 +129,7 @@ export function createProfiles({ store, adminEmails, lookupAccount }: ProfilesDe
       const cached = cache.get(id);
       if (cached && cached.until > Date.now()) return cached.profile;
       const before = drops;
-      const existing = await store.byId(id);
+      const existing = await current(id);
       if (existing) {
         if (existing.role === 'member' && admins.has(existing.email) && (await lookupAccount(id, token))?.proven)
           return remember((await store.update(id, ADMIN))!);

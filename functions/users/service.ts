@@ -19,6 +19,9 @@ import type { UserHooks, Viewer } from './viewer.ts';
 
 export type { Viewer } from './viewer.ts';
 
+/** The audit log's actor for what the system itself did (the payment provider's changes, demo seeding). */
+const SYSTEM_ACTOR = '00000000-0000-0000-0000-000000000000';
+
 export interface UserServiceDeps {
   db: Db;
   outbox: EmailService;
@@ -35,7 +38,12 @@ export function createUserService({ db, outbox, adminEmails, logger }: UserServi
   };
   const store = createUserStore(db);
   const personalData = createPersonalDataRegistry();
-  const profiles = createProfiles({ store, adminEmails, lookupAccount: (id, token) => hook().lookupAccount(id, token) });
+  const profiles = createProfiles({
+    store,
+    adminEmails,
+    lookupAccount: (id, token) => hook().lookupAccount(id, token),
+    refreshAccess: (id) => hook().refreshAccess(id),
+  });
   const { forget } = profiles;
   const account = createAccountChanges({ db, outbox, store, personalData, hook, forget, logger });
 
@@ -73,16 +81,25 @@ export function createUserService({ db, outbox, adminEmails, logger }: UserServi
     /** Drops every cached profile (the change notices may have been missed). */
     forgetAll: profiles.forgetAll,
 
-    /** Sets a profile's role and access level directly (demo seeding). */
+    /**
+     * Sets a profile's role, and its level as an open comp made by the system (demo seeding, tests):
+     * through the grants ledger like every level, and a no-op when already so.
+     */
     async assign(id: string, role: Role, accessLevel: AccessLevel): Promise<void> {
-      await store.update(id, { role, accessLevel });
+      await db.transaction(async (tx) => {
+        const txStore = createUserStore(tx);
+        const locked = await txStore.lockById(id);
+        if (!locked) throw new Error(`users.assign: no profile ${id}`);
+        const profile = locked.role === role ? locked : { ...(await txStore.update(id, { role }))!, accessLevel: locked.accessLevel };
+        await hook().compTo(tx, profile, accessLevel, SYSTEM_ACTOR, 'Assigned by the system (demo account or test)');
+      });
       forget(id);
     },
 
     /** GET /api/users/byEmail/{email}: your own profile; admins may read anyone's. No answer tells whether an address exists. */
     byEmail: account.byEmail,
 
-    /** PUT /api/users/{id}/accessLevel: admins only, written to the audit log. */
+    /** PUT /api/users/{id}/accessLevel: admins only, a comp (or the end of comps) like PATCH /api/admin/users/{id}. */
     setAccessLevel: (viewer: Viewer, id: string, accessLevel: AccessLevel): Promise<ProfileJson> =>
       account.setAccess(viewer, id, { accessLevel }),
 

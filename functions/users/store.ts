@@ -72,7 +72,10 @@ export function createUserStore(db: DbOrTx) {
       return won?.customerId ?? undefined;
     },
     /** Writes billing's columns as given: unlike `update`, `updatedAt` moves only when billing passes its clock's now. */
-    async setBilling(id: string, patch: Partial<Pick<ProfileRow, 'customerId' | 'accessLevel' | 'updatedAt'>>): Promise<void> {
+    async setBilling(
+      id: string,
+      patch: Partial<Pick<ProfileRow, 'customerId' | 'accessLevel' | 'accessUntil' | 'updatedAt'>>,
+    ): Promise<void> {
       await db.update(profiles).set(patch).where(eq(profiles.id, id));
     },
     /** Audit entries about a member, with one of these actions, whose detail names a checkout session. */

@@ -22,7 +22,10 @@ export const profiles = pgTable(
     email: text('email').notNull(),
     name: text('name'),
     avatar: text('avatar'),
+    /** Derived from the member's grants (payments/grants/ledger.ts), the only writer; never edited in place. */
     accessLevel: text('access_level', { enum: ACCESS_LEVELS }).notNull().default('free'),
+    /** When the derived level may next change (a grant ends or starts): a read after it derives it again. */
+    accessUntil: timestamptz('access_until'),
     role: text('role', { enum: ROLES }).notNull().default('member'),
     /** The payment provider's customer, created once (a conditional write wins any race). */
     customerId: text('customer_id'),

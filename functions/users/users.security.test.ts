@@ -134,8 +134,16 @@ describe.each(DATABASE_KINDS)('user API roles on %s', (kind) => {
     expect((await call('admin', 'PUT', `/${ids.another}/accessLevel`, { accessLevel: 'premium' })).status).toBe(200);
     // The change shows on the member's next call (the profile cache is dropped).
     expect(await (await call('another', 'GET', '/me')).json()).toMatchObject({ viewer: { accessLevel: 'premium' } });
-    const [audit] = await t.database.db.select().from(auditLog).where(eq(auditLog.targetId, ids.another));
-    expect(audit).toMatchObject({ actorId: ids.admin, action: 'access_level.set', detail: { from: 'free', to: 'premium' } });
+    // A level set by an admin is a comp in the grants ledger: both the comp and the moved level are audited.
+    const trail = await t.database.db.select().from(auditLog).where(eq(auditLog.targetId, ids.another));
+    expect(trail.find((e) => e.action === 'access_level.set')).toMatchObject({
+      actorId: ids.admin,
+      detail: { from: 'free', to: 'premium' },
+    });
+    expect(trail.find((e) => e.action === 'comp.granted')).toMatchObject({
+      actorId: ids.admin,
+      detail: { accessLevel: 'premium', until: null },
+    });
     for (const bad of [{ accessLevel: 'gold' }, { accessLevel: 'premium\u0000' }, {}]) {
       expect((await call('admin', 'PUT', `/${ids.another}/accessLevel`, bad)).status).toBe(422);
     }

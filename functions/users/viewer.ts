@@ -2,6 +2,7 @@
 import type { AccessLevel, Role } from '#shared/access.ts';
 import type { DbOrTx } from '../platform/db/client.ts';
 import type { AccountLookup } from './profiles.ts';
+import type { ProfileRow } from './tables.ts';
 
 /** Who is asking: set by the identity middleware from a verified access token. */
 export interface Viewer {
@@ -23,6 +24,13 @@ export interface UserHooks {
   deleteAccount: (userId: string) => Promise<void>;
   /** Runs first when a member deletes their account (billing ends their paid subscriptions). */
   beforeDelete: (userId: string) => Promise<void>;
-  /** The level a member's own subscriptions grant now (billing), for staff who become members again. */
-  paidLevel: (tx: DbOrTx, userId: string) => Promise<AccessLevel>;
+  /**
+   * The grants ledger (billing owns it): sets the locked member's level by comps (theirs end; one is
+   * made when the level is above what their other grants give) and answers the derived level.
+   */
+  compTo: (tx: DbOrTx, profile: ProfileRow, level: AccessLevel, actorId: string, note?: string) => Promise<AccessLevel>;
+  /** Derives the locked member's level again (their role changed), audited as the actor's. */
+  deriveLevel: (tx: DbOrTx, profile: ProfileRow, actorId: string) => Promise<AccessLevel>;
+  /** Derives a member's level again now: a profile read after its `access_until` (a grant ended or started). */
+  refreshAccess: (userId: string) => Promise<unknown>;
 }

@@ -135,7 +135,6 @@ test('an admin sees a queued email explained and its text previewed, and a faile
 test("an admin changes a member's level and sees it in the audit log, and reads the overview", async ({ page, browser }) => {
   const memberPage = await browser.newPage();
   const member = await signedInMember(memberPage, 'level-change');
-  await memberPage.close();
 
   await signInToAdmin(page, DEMO_ADMIN);
   await page.getByRole('tab', { name: 'User Management' }).click();
@@ -148,6 +147,30 @@ test("an admin changes a member's level and sees it in the audit log, and reads 
   await expect(page.getByRole('listitem', { name: member.email }).getByTestId('member-summary')).toContainText('Premium · Member');
   await expect(page.getByTestId('audit-log')).toContainText(`${member.email}: access level free → premium, by ${DEMO_ADMIN}`);
   expect(await seriousViolations(page)).toEqual([]);
+
+  // The level is a comp in the grants ledger: shown on the card, and a dated one given beside it.
+  const card = page.getByRole('listitem', { name: member.email });
+  await expect(card).toContainText('Premium · Comp, no end date');
+  const until = new Date(Date.now() + 40 * 86_400_000).toISOString().slice(0, 10);
+  await card.getByLabel('Comp level').selectOption('subscriber');
+  await card.getByLabel('Until (empty: no end)').fill(until);
+  await card.getByLabel('Note').fill('Client seat for the audit project');
+  await card.getByRole('button', { name: 'Give comp' }).click();
+  await expect(page.getByRole('listitem', { name: member.email })).toContainText('“Client seat for the audit project”');
+  await expect(page.getByTestId('audit-log')).toContainText(`${member.email}: comp of subscriber given, by ${DEMO_ADMIN}`);
+  // Ending the open Premium comp leaves the dated Subscriber one.
+  const open = page.getByRole('listitem', { name: member.email }).getByRole('listitem').filter({ hasText: 'Premium · Comp' });
+  await open.getByRole('button', { name: 'End comp' }).click();
+  await expect(page.getByRole('listitem', { name: member.email }).getByTestId('member-summary')).toContainText('Subscriber · Member');
+  expect(await seriousViolations(page)).toEqual([]);
+
+  // The member's account page says what their access rests on, in words.
+  await memberPage.goto('/account');
+  const access = memberPage.getByRole('region', { name: 'Your access' });
+  await expect(access).toContainText(/Subscriber until \d{1,2} [A-Z][a-z]+( \d{4})?, complimentary/);
+  await expect(access).not.toContainText('Client seat');
+  expect(await seriousViolations(memberPage)).toEqual([]);
+  await memberPage.close();
 
   await page.getByRole('tab', { name: 'Overview' }).click();
   const stats = page.getByTestId('overview-stats');

@@ -13,6 +13,7 @@ import { emails } from '../../functions/email/tables.ts';
 import { leads } from '../../functions/leads/tables.ts';
 import { newsletterSubscribers } from '../../functions/newsletter/tables.ts';
 import { purchases, subscriptions } from '../../functions/payments/tables.ts';
+import { accessGrants } from '../../functions/payments/grants/tables.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import type { Api, Answer } from '../support/answers.ts';
 import { DATABASE_KINDS } from '../support/databases.ts';
@@ -160,6 +161,15 @@ describe.each(DATABASE_KINDS)('admin API on %s', (kind) => {
         createdAt: new Date(now - 30 * DAY),
       },
     ]);
+    // The running subscription's row in the grants ledger, as billing's sync writes it.
+    await t.database.db.insert(accessGrants).values({
+      userId: ids[0]!,
+      accessLevel: 'premium',
+      source: 'subscription',
+      sourceId: `sub_now_${kind}`,
+      startsAt: new Date(now - 30 * DAY),
+      createdBy: '00000000-0000-0000-0000-000000000000',
+    });
     await t.database.db.insert(purchases).values({
       userId: ids[0]!,
       itemType: 'market',
@@ -184,6 +194,7 @@ describe.each(DATABASE_KINDS)('admin API on %s', (kind) => {
         role: 'member',
         createdAt: expect.any(String),
         subscription: expect.objectContaining({ subscriptionId: `sub_now_${kind}`, status: 'active', amount: 19999, interval: 'year' }),
+        grants: [expect.objectContaining({ accessLevel: 'premium', source: 'subscription', endsAt: null, active: true, note: null })],
         purchases: [expect.objectContaining({ itemSlug: 'website-wireframe-kit', amount: 2900, currency: 'usd' })],
       },
     ]);
@@ -219,14 +230,21 @@ describe.each(DATABASE_KINDS)('admin API on %s', (kind) => {
 
     type Entry = Awaited<ReturnType<AdminService['audit']>>[number];
     const entries = await json<Entry[]>(call('GET', `/api/admin/audit?userId=${id}`));
-    // Newest first; the promotion's two entries share one transaction time.
+    // Newest first; the promotion's two entries share one transaction time, as do the comp's two.
     expect(entries.slice(0, 2).map((e) => [e.action, e.detail])).toEqual(
       expect.arrayContaining([
         ['role.set', { from: 'member', to: 'editor' }],
         ['access_level.set', { from: 'subscriber', to: 'premium' }],
       ]),
     );
-    expect(entries.slice(2).map((e) => [e.action, e.detail])).toEqual([['access_level.set', { from: 'free', to: 'subscriber' }]]);
+    // The level was a comp in the grants ledger, made by this admin.
+    expect(entries.slice(2).map((e) => [e.action, e.detail])).toEqual(
+      expect.arrayContaining([
+        ['access_level.set', { from: 'free', to: 'subscriber' }],
+        ['comp.granted', expect.objectContaining({ accessLevel: 'subscriber', until: null })],
+      ]),
+    );
+    expect(entries).toHaveLength(4);
     for (const entry of entries) expect(entry).toMatchObject({ actor: { id: adminId, email: adminEmail }, target: { id, email } });
     expect((await json<Entry[]>(call('GET', '/api/admin/audit?limit=1'))).length).toBe(1);
 
@@ -256,6 +274,15 @@ describe.each(DATABASE_KINDS)('admin API on %s', (kind) => {
       amount: 999,
       interval: 'month',
       currentPeriodEnd: new Date(Date.now() + 20 * DAY),
+    });
+    // Its row in the grants ledger, as billing's sync keeps it.
+    await t.database.db.transaction(async (tx) => {
+      const [owner] = await tx.select().from(profiles).where(eq(profiles.id, paying));
+      const [sub] = await tx
+        .select()
+        .from(subscriptions)
+        .where(eq(subscriptions.id, `sub_demote_${kind}`));
+      await t.services.billing.access.ledger.followSubscription(tx, owner!, sub!, { actorId: adminId, action: 'access_level.billing' });
     });
     for (const id of [paying, unpaid]) {
       expect(await json(call('PATCH', `/api/admin/users/${id}`, { role: 'editor' }))).toMatchObject({ accessLevel: 'premium' });

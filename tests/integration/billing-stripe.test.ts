@@ -109,6 +109,21 @@ describe('payments through the Stripe adapter (real server, Postgres, Stripe fak
     });
   }
 
+  /** Ends a demo account's comps through the admin API, so its level follows only what it pays. */
+  async function endComps(memberId: string): Promise<void> {
+    const admin = await signIn('admin@demo.beacongrowth.co');
+    const headers = { authorization: `Bearer ${admin.token}` };
+    const grants = (await (await fetch(`${base}/api/admin/users/${memberId}/grants`, { headers })).json()) as {
+      id: string;
+      source: string;
+      active: boolean;
+    }[];
+    for (const comp of grants.filter((g) => g.source === 'comp' && g.active)) {
+      const res = await fetch(`${base}/api/admin/users/${memberId}/comps/${comp.id}`, { method: 'DELETE', headers });
+      expect(res.status).toBe(204);
+    }
+  }
+
   async function checkout(token: string, priceId: string): Promise<string> {
     const res = await call(token, '/stripe/create-session', { priceId, successUrl: SUCCESS, cancelUrl: '/pricing?canceled=true' });
     expect(res.status, await res.clone().text()).toBe(200);
@@ -169,6 +184,8 @@ describe('payments through the Stripe adapter (real server, Postgres, Stripe fak
 
   it('changes plans through the SDK: an upgrade invoiced at once, a downgrade on a schedule that keep and cancel release', async () => {
     const member = await signIn('premium@demo.beacongrowth.co');
+    // The demo account's premium is a comp: ended, its level follows the plan alone.
+    await endComps(member.id);
     const sessionId = await checkout(member.token, 'price_subscriber_monthly');
     const subscriptionId = fake.completeSession(sessionId).subscription!.id;
     expect(await (await call(member.token, '/stripe/confirm', { sessionId })).json()).toMatchObject({ accessLevel: 'subscriber' });

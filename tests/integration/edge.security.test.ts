@@ -273,6 +273,7 @@ async function eventSamples(t: TestApp, admin: { id: string; headers: Record<str
   const allow = 'GET, HEAD, POST, DELETE';
   return {
     'GET /api/users/me/events': { path: '/api/users/me/events', headers },
+    'GET /api/users/me/grants': { path: '/api/users/me/grants', headers },
     'GET /api/events/:slug/registration': { path: registration, headers, allow },
     'GET /api/events/:slug/join': { path: `/api/events/${event.slug}/join`, headers },
     'GET /api/events/:slug/recording': { path: `/api/events/${event.slug}/recording`, headers },
@@ -521,7 +522,16 @@ async function adminSamples(t: TestApp, headers: Record<string, string>): Promis
     })
     .returning();
   const managed = await t.services.auth.createConfirmedUser('edge-managed@example.com', 'edge suite password', 'Managed');
+  const comp = await t.services.billing.access.comps.add(managed, managed, { accessLevel: 'premium', note: 'edge' });
   return {
+    'POST /api/admin/users/:id/comps': {
+      path: `/api/admin/users/${managed}/comps`,
+      body: { accessLevel: 'subscriber', until: new Date(Date.now() + 30 * 86_400_000).toISOString(), note: 'Client seat' },
+      headers,
+      allow: 'POST',
+    },
+    'DELETE /api/admin/users/:id/comps/:compId': { path: `/api/admin/users/${managed}/comps/${comp.id}`, headers, allow: 'DELETE' },
+    'GET /api/admin/users/:id/grants': { path: `/api/admin/users/${managed}/grants`, headers },
     'GET /api/email/queue': { path: '/api/email/queue?limit=10', headers },
     'GET /api/email/recent': { path: '/api/email/recent?limit=10', headers },
     [`POST /api/email/${EMAIL_POST_SEGMENT}/resend`]: { path: `/api/email/${failed!.id}/resend`, headers },

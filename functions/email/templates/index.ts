@@ -4,12 +4,13 @@
  * (account confirmation, password recovery, payment receipt, cancellation) in the same shape.
  *
  * The templates live by audience: `site-mail.ts` (newsletter, contact form, lead downloads),
- * `account-mail.ts` (account and auth mails), `billing-mail.ts` (plan changes and purchases),
+ * `account-mail.ts` (account and auth mails), `billing-mail.ts` (plan changes and purchases), `access-mail.ts` (a comp or gift ending),
  * `newsletter-mail.ts` (an issue's copies), `event-mail.ts` (event registrations, reminders and
  * cancellations), `community-mail.ts` (a community thread's new replies) and `support-mail.ts` (the
  * support desk's notice to staff and replies to members);
  * this file joins them into the one table the outbox renders from.
  */
+import { accessTemplates } from './access-mail.ts';
 import { accountTemplates } from './account-mail.ts';
 import { billingTemplates } from './billing-mail.ts';
 import { communityTemplates } from './community-mail.ts';
@@ -23,6 +24,7 @@ const templates = {
   ...siteTemplates,
   ...accountTemplates,
   ...billingTemplates,
+  ...accessTemplates,
   ...eventTemplates,
   ...newsletterTemplates,
   ...communityTemplates,

@@ -40,6 +40,28 @@ const SAMPLE: { [N in TemplateName]: TemplateData<N> } = {
   'billing-change-scheduled': { planName: hostile, amount: 999, interval: 'month', date: '2026-12-23T10:00:00.000Z' },
   'billing-purchase': { title: hostile, amount: 2999, url: 'https://x.test/market/m' },
   'billing-refunded': { title: hostile, amount: 2999, url: 'https://x.test/market', testMode: true },
+  'access-ending': {
+    language: 'es',
+    grant: {
+      id: 'g',
+      accessLevel: 'premium',
+      source: 'gift',
+      startsAt: '2026-12-12T00:00:00.000Z',
+      endsAt: '2027-03-12T00:00:00.000Z',
+      active: true,
+      from: hostile,
+    },
+  },
+  'access-ended': {
+    grant: {
+      id: 'g',
+      accessLevel: 'subscriber',
+      source: 'comp',
+      startsAt: '2026-12-12T00:00:00.000Z',
+      endsAt: '2027-01-12T00:00:00.000Z',
+      active: false,
+    },
+  },
   'event-registered': {
     title: hostile,
     url: 'https://x.test/events/e',

@@ -1,7 +1,8 @@
 /**
  * User Management (beyond the spec, which says "coming soon"): search members by email or name,
- * see each one's level, role, subscription and purchases, change level or role (admins only; the
- * server refuses an admin removing their own admin role), and the audit log of such changes.
+ * see each one's level, role, subscription, grants and purchases, change level (a comp) or role
+ * (admins only; the server refuses an admin removing their own admin role), give and end comps
+ * (MemberGrants.tsx), and the audit log of such changes.
  */
 import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
 import { accessLabel, ROLES, type Role } from '#shared/access.ts';
@@ -10,6 +11,7 @@ import { formatPlanAmount } from '#shared/payments/display.ts';
 import { toast } from '../../lib/browser/toast.ts';
 import { AccessLevelSelect } from '../forms/AccessLevelSelect.tsx';
 import { INPUT_CLASS } from '../forms/TextField.tsx';
+import { MemberGrants } from './MemberGrants.tsx';
 
 type MemberPage = ApiData<typeof api.admin.users.$get>;
 export type AdminMember = MemberPage['users'][number];
@@ -19,10 +21,13 @@ const SMALL_BUTTON = 'min-h-9 rounded-lg px-3 py-1.5 text-sm font-semibold disab
 const ROLE_LABEL: Record<Role, string> = { member: 'Member', editor: 'Editor', admin: 'Admin' };
 
 function describe(entry: AuditEntry): string {
-  const { from, to } = entry.detail as { from?: unknown; to?: unknown };
+  const { from, to, accessLevel } = entry.detail as { from?: unknown; to?: unknown; accessLevel?: unknown };
+  const who = `by ${entry.actor.email ?? 'someone'}`;
+  if (entry.action === 'comp.granted') return `${entry.target.email ?? 'a deleted member'}: comp of ${String(accessLevel)} given, ${who}`;
+  if (entry.action === 'comp.ended') return `${entry.target.email ?? 'a deleted member'}: comp of ${String(accessLevel)} ended, ${who}`;
   const what = entry.action.startsWith('role') ? 'role' : 'access level';
   const change = typeof from === 'string' && typeof to === 'string' ? `${what} ${from} → ${to}` : entry.action;
-  return `${entry.target.email ?? 'a deleted member'}: ${change}, by ${entry.actor.email ?? (entry.action.endsWith('.billing') ? 'billing' : 'someone')}`;
+  return `${entry.target.email ?? 'a deleted member'}: ${change}, by ${entry.actor.email ?? (entry.action.endsWith('.billing') || entry.action.endsWith('.grants') ? 'billing' : 'someone')}`;
 }
 
 function MemberRow({ member, onChanged }: { member: AdminMember; onChanged: () => void }) {
@@ -80,6 +85,7 @@ function MemberRow({ member, onChanged }: { member: AdminMember; onChanged: () =
           {saving ? 'Saving...' : 'Save'}
         </button>
       </form>
+      <MemberGrants member={member} onChanged={onChanged} />
     </li>
   );
 }

@@ -17,6 +17,7 @@ import { warmIntl } from '../../lib/browser/intl-warm.ts';
 import { storedAccessLevel, storedHasPlan } from '../../lib/browser/storage-keys.ts';
 import { UpcomingEventsCard } from '../events/UpcomingEventsCard.tsx';
 import { TextField } from '../forms/TextField.tsx';
+import { GrantsCard } from '../payments/GrantsCard.tsx';
 import { PurchasesCard } from '../payments/PurchasesCard.tsx';
 import { SubscriptionCard } from '../payments/SubscriptionCard.tsx';
 import { TestModeNotice, usePaymentMode } from '../payments/TestModeNotice.tsx';
@@ -107,7 +108,8 @@ export default function AccountPage({ paymentMode }: { paymentMode?: PaymentMode
             <CourseProgressCard className={`${card} md:col-span-2`} />
             <UpcomingEventsCard className={`${card} md:col-span-2`} />
             <SupportCard level={level} className={`${card} md:col-span-2`} />
-            {/* Last: it appears only once they load, and only when there are some, so it moves nothing below. */}
+            {/* Last: they appear only once they load, and only when there are some, so they move nothing below. */}
+            <GrantsCard className={`${card} md:col-span-2`} language={profile?.language} />
             <PurchasesCard className={`${card} md:col-span-2`} />
           </div>
         )}

@@ -27,6 +27,7 @@ import type { NewsletterRoutes } from '../../../functions/newsletter/routes.ts';
 import type { NewsletterArchiveRoutes } from '../../../functions/newsletter/archive/routes.ts';
 import type { NewsletterAdminRoutes } from '../../../functions/newsletter/issues/routes.ts';
 import type { TestBillingRoutes } from '../../../functions/payments/embedded/routes.ts';
+import type { CompRoutes, MyGrantRoutes } from '../../../functions/payments/grants/routes.ts';
 import type { PaymentRoutes } from '../../../functions/payments/routes.ts';
 import type { ProgressRoutes } from '../../../functions/progress/routes.ts';
 import type { SupportRoutes } from '../../../functions/support/routes.ts';
@@ -57,6 +58,10 @@ export const api = {
   events: /* @__PURE__ */ hc<EventRoutes>('/api/events', member),
   eventsAdmin: /* @__PURE__ */ hc<EventAdminRoutes>('/api/admin/events', member),
   myEvents: /* @__PURE__ */ hc<MyEventRoutes>('/api/users/me/events', member),
+  /** What the member's access rests on: their grants (functions/payments/grants/routes.ts). */
+  myGrants: /* @__PURE__ */ hc<MyGrantRoutes>('/api/users/me/grants', member),
+  /** Staff's comps and a member's grants on the admin card. */
+  comps: /* @__PURE__ */ hc<CompRoutes>('/api/admin/users', member),
   /** The support desk: the member's requests, and staff's queue (functions/support/routes.ts). */
   support: /* @__PURE__ */ hc<SupportRoutes>('/api/support', member),
   /** A member's report of a community post (moderation's route beside the community API). */
