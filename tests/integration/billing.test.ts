@@ -20,6 +20,7 @@ import { createSecretStore } from '../../functions/platform/secrets/store.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import type { Api, Answer, ErrorAnswer } from '../support/answers.ts';
 import { DATABASE_KINDS } from '../support/databases.ts';
+import { expectNoLevelWithoutAGrant } from '../support/grants.ts';
 import { makeCourseInput, makeMarketInput } from '../support/fixtures.ts';
 import { REFUNDED_DUPLICATE, REFUSED_PURCHASE } from '#shared/payments/purchasable.ts';
 
@@ -42,6 +43,9 @@ describe.each(DATABASE_KINDS)('payments on the embedded provider (%s)', (kind) =
     await t.services.start();
   });
   afterAll(() => t?.close());
+
+  // Last: whatever the flows above did, no member reads above what a grant gives.
+  afterAll(async () => expectNoLevelWithoutAGrant(t.database.db));
 
   async function member(level: 'free' | 'subscriber' | 'premium' = 'free') {
     const email = `member${n++}-${kind}@billing.test`;

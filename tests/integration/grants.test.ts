@@ -7,14 +7,13 @@
  */
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessRank } from '#shared/access.ts';
 import { describeGrant, type GrantView } from '#shared/payments/grants.ts';
 import { emails } from '../../functions/email/tables.ts';
-import { deriveAccess } from '../../functions/payments/grants/ledger.ts';
 import { accessGrants } from '../../functions/payments/grants/tables.ts';
 import { profiles } from '../../functions/users/tables.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { DATABASE_KINDS } from '../support/databases.ts';
+import { expectNoLevelWithoutAGrant } from '../support/grants.ts';
 
 const PASSWORD = 'grants flow pass';
 const DAY = 86_400_000;
@@ -185,16 +184,6 @@ describe.each(DATABASE_KINDS)('the grants ledger on %s', (kind) => {
 
   it('holds no member at a level without an active grant behind it', async () => {
     await sleep(50);
-    const now = new Date();
-    const members = await t.database.db.select().from(profiles).where(eq(profiles.role, 'member'));
-    const grants = await t.database.db.select().from(accessGrants);
-    for (const p of members) {
-      const derived = deriveAccess(
-        grants.filter((g) => g.userId === p.id),
-        p.role,
-        now,
-      );
-      expect(accessRank(p.accessLevel), p.email).toBeLessThanOrEqual(accessRank(derived.level));
-    }
+    await expectNoLevelWithoutAGrant(t.database.db);
   });
 });
