@@ -16,6 +16,7 @@ import { createEmailEventRoutes } from './email/routes.ts';
 import { createEmailAdminRoutes } from './email/admin-routes.ts';
 import { createAdminRoutes } from './admin/routes.ts';
 import { createCompRoutes, createMyGrantRoutes } from './payments/grants/routes.ts';
+import { createOfferAdminRoutes, createPublicOfferRoutes } from './payments/offers/routes.ts';
 import { createPaymentRoutes } from './payments/routes.ts';
 import { createTestBillingRoutes } from './payments/embedded/routes.ts';
 import { AppError, createErrorHandler, errorResponse } from './platform/errors.ts';
@@ -128,6 +129,8 @@ export function createApp({ config, logger, services, site, accessLog }: AppDeps
   app.route('/', createHealthRoutes(services.database, logger));
   // The embedded auth service, unless a hosted Supabase project is configured.
   if (!config.auth.hosted) app.route('/auth/v1', createAuthRoutes({ auth: services.auth, keys: services.authKeys, trustProxy }));
+  // A sign-up offer's public terms, /api/public/offers/{code} (before the content API, which has the same pattern).
+  app.route('/api/public', createPublicOfferRoutes({ offers: services.billing.offers }));
   app.route('/api/public', createPublicContentRoutes(services.contentCache, answerLane));
   app.route('/api/newsletter', createNewsletterRoutes({ newsletter: services.newsletter, limiter, trustProxy }));
   app.route('/api/contact', createContactRoutes({ contact: services.contact, limiter, trustProxy }));
@@ -152,6 +155,7 @@ export function createApp({ config, logger, services, site, accessLog }: AppDeps
   app.route('/api/admin/community', createModerationRoutes({ moderation, categories, guards }));
   // Comps and a member's grants (the grants ledger, payments'): admins only, like the admin API below.
   app.route('/api/admin/users', createCompRoutes({ access: services.billing.access, guards }));
+  app.route('/api/admin/offers', createOfferAdminRoutes({ offers: services.billing.offers, guards }));
   app.route('/api/admin', createAdminRoutes({ admin: services.admin, content: services.content, users, guards }));
   app.route('/api/events', createEventRoutes({ events: services.events, guards }));
   app.route('/api/community', createCommunityRoutes({ community: services.community, guards, lane: answerLane }));

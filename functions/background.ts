@@ -41,8 +41,8 @@ export async function runBackgroundRound(services: Services, logger: Logger, bud
     communityMail: () => services.communityNotifications.mails.tick(),
     // The embedded test provider's renewals and period ends (Stripe runs its own clock).
     billingClock: async () => services.embeddedBilling?.advance() ?? 0,
-    // Grants whose end has come (the level derived again) and the mails before and at an end.
-    grants: () => services.billing.access.sweep.tick(),
+    // Grants whose end has come (the level derived again, their mails), trials' notices, offers given up.
+    grants: () => services.billing.tick(),
     prune: () => services.prune(),
     outbox: () => drainOutbox(services, deadline),
   };

@@ -81,6 +81,7 @@ import { createIdempotencyLedger } from './platform/idempotency/ledger.ts';
 import { createIdempotencyStore } from './platform/idempotency/store.ts';
 import { pruneChanges } from './platform/changes/store.ts';
 import { createGrantStore } from './payments/grants/store.ts';
+import { createOfferStore } from './payments/offers/store.ts';
 
 /** The key prefix of member files uploaded at run time (in the protected storage area, never in the content folder). */
 const PROTECTED_UPLOADS = 'uploads/';
@@ -311,9 +312,13 @@ export async function createServices(config: Config, logger: Logger, options: Se
     // A member's export and deletion ask each domain keeping their data, in the export's order.
     users.personalData.register(createNewsletterStore, createLeadStore, createContactStore, createProgressStore, (tx) => ({
       personalData: async ({ id }) => ({
-        billing: { ...(await createPaymentStore(tx).personalData(id)), grants: await createGrantStore(tx).personalData(id) },
+        billing: {
+          ...(await createPaymentStore(tx).personalData(id)),
+          grants: await createGrantStore(tx).personalData(id),
+          offerRedemptions: await createOfferStore(tx).personalData(id),
+        },
       }),
-      // Subscriptions, purchases and grants reference the profile `on delete cascade`: they go with it.
+      // Subscriptions, purchases, grants and offer redemptions reference the profile `on delete cascade`: they go with it.
       erase: async () => undefined,
     }));
     // The copies of newsletter issues sent to the member (suppressed addresses stay: see issues/store.ts).
@@ -456,7 +461,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
         pruning.unref();
         // Every instance sweeps: each grant's end is applied once, under its member's lock (payments/grants/sweep.ts).
         grantSweep = setInterval(
-          () => void billing.access.sweep.tick().catch((err: unknown) => logger.warn({ err }, 'the grants sweep failed')),
+          () => void billing.tick().catch((err: unknown) => logger.warn({ err }, 'the billing clock (grants, trials, offers) failed')),
           config.billing.grantSweepMs,
         );
         grantSweep.unref();

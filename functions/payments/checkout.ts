@@ -15,6 +15,8 @@ import type { BillingContext } from './context.ts';
 import { ownUrl, profileOf } from './ownership.ts';
 import { grants, type CheckoutRequest } from './provider.ts';
 import type { Purchases } from './purchases.ts';
+import { createGrantStore } from './grants/store.ts';
+import type { OfferService } from './offers/service.ts';
 import { createPaymentStore } from './store.ts';
 import type { PurchasableType } from './tables.ts';
 
@@ -25,6 +27,8 @@ export interface CheckoutInput {
   cancelUrl: string;
   /** The provider's idempotency key for the session, from the request's Idempotency-Key: a retry gets the same session. */
   idempotencyKey?: string | undefined;
+  /** A sign-up offer's code (plans only). */
+  offerCode?: string | undefined;
 }
 
 /** Where a session returns to, and its idempotency key. */
@@ -35,9 +39,13 @@ const SESSION_ID = /^[\w-]{1,255}$/;
 interface CheckoutParts {
   sync: (subscriptionId: string) => Promise<AccessLevel | undefined>;
   purchases: Pick<Purchases, 'owns' | 'record'>;
+  offers: Pick<OfferService, 'hold' | 'trials'>;
 }
 
-export function createCheckout({ db, provider, users, content, clock, origin }: BillingContext, { sync, purchases }: CheckoutParts) {
+export function createCheckout(
+  { db, provider, users, content, clock, origin }: BillingContext,
+  { sync, purchases, offers }: CheckoutParts,
+) {
   /** The member's provider customer, created once: a conditional write settles a race between two requests. */
   async function ensureCustomer(viewer: NonNullable<Viewer>): Promise<string> {
     const profile = await profileOf(db, viewer.id);
@@ -77,9 +85,13 @@ export function createCheckout({ db, provider, users, content, clock, origin }: 
     return checkoutAnswer(session);
   }
 
-  /** A plan's checkout, unless another subscription of the member grants access. */
-  async function planSession(viewer: NonNullable<Viewer>, priceId: string | undefined, start: SessionStart) {
-    const plan = priceId ? planFor(priceId) : undefined;
+  /**
+   * A plan's checkout, unless another subscription of the member grants access: a sign-up offer's
+   * coupon when a code came (its redemption held for this checkout, given back if the session cannot
+   * be made), else the plan's free trial (staff set its days) for a member who never had one.
+   */
+  async function planSession(viewer: NonNullable<Viewer>, input: CheckoutInput, start: SessionStart) {
+    const plan = input.priceId ? planFor(input.priceId) : undefined;
     if (!plan) throw new AppError('validation_failed', 'Choose a paid plan.', { fields: { priceId: ['Unknown or free plan'] } });
     const now = clock();
     const current = await createPaymentStore(db).subscriptionsOf(viewer.id);
@@ -88,16 +100,28 @@ export function createCheckout({ db, provider, users, content, clock, origin }: 
     }
     const [price] = await provider.pricesByLookupKeys([plan.lookupKey]);
     if (!price) throw new AppError('unavailable', 'This plan cannot be bought right now.');
-    const customerId = await ensureCustomer(viewer);
-    const session = await provider.createCheckoutSession({
-      customerId,
-      userId: viewer.id,
-      mode: 'subscription',
-      line: { priceId: price.id },
-      metadata: { userId: viewer.id, plan: plan.tierId, interval: plan.interval },
-      ...start,
-    });
-    return checkoutAnswer(session);
+    const held = input.offerCode ? await offers.hold(viewer.id, input.offerCode, plan) : undefined;
+    // A sign-up offer is the incentive in place of the trial: the member pays its price from the first day.
+    const planTrial = held ? 0 : ((await offers.trials())[plan.tierId] ?? 0);
+    const trialDays = planTrial && !(await createGrantStore(db).hadSource(viewer.id, 'trial')) ? planTrial : 0;
+    try {
+      const customerId = await ensureCustomer(viewer);
+      const session = await provider.createCheckoutSession({
+        customerId,
+        userId: viewer.id,
+        mode: 'subscription',
+        line: { priceId: price.id },
+        metadata: { userId: viewer.id, plan: plan.tierId, interval: plan.interval, ...(held ? { offerId: held.offer.id } : {}) },
+        ...(held ? { couponId: held.offer.couponId } : {}),
+        ...(trialDays ? { trialDays } : {}),
+        ...start,
+      });
+      await held?.attach(session.id);
+      return checkoutAnswer(session);
+    } catch (err) {
+      await held?.release();
+      throw err;
+    }
   }
 
   /** Applies a completed checkout session (from confirm or the webhook), re-read from the provider. */
@@ -134,7 +158,7 @@ export function createCheckout({ db, provider, users, content, clock, origin }: 
         ...(input.idempotencyKey ? { idempotencyKey: input.idempotencyKey } : {}),
       };
       if (input.item) return itemSession(viewer, input.item, start);
-      return planSession(viewer, input.priceId, start);
+      return planSession(viewer, input, start);
     },
 
     /** POST confirm: verifies with the provider that the caller's session is paid; idempotent. */

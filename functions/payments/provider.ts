@@ -55,7 +55,24 @@ export interface ProviderSubscription {
   scheduledChange: { price: SubscriptionPrice; at: Date } | null;
   /** The newest invoice (Stripe's `latest_invoice`): what it took and why (`subscription_update` for a prorated change). */
   latestInvoice: { id: string; amountPaid: number; billingReason: string | null } | null;
+  /** A coupon taking money off its invoices (Stripe's `discounts`): which, and until when (null: for as long as it lasts: once or forever). */
+  discount: { couponId: string; end: Date | null } | null;
+  /** When a free trial ends (Stripe's `trial_end`), null without one. */
+  trialEnd: Date | null;
   metadata: Record<string, string>;
+}
+
+/** Money off a subscription's invoices (Stripe's coupon): a percentage or an amount, once, for N months, or forever. */
+export interface ProviderCoupon {
+  /** Our own id for it: creating it again answers the same coupon. */
+  id: string;
+  name: string;
+  percentOff?: number | undefined;
+  /** Cents, in `currency`. */
+  amountOff?: number | undefined;
+  currency: string;
+  duration: 'once' | 'repeating' | 'forever';
+  durationInMonths?: number | undefined;
 }
 
 export interface ProviderCheckoutSession {
@@ -84,6 +101,10 @@ export interface CheckoutRequest {
   cancelUrl: string;
   /** A retry with the same key answers the same session (Stripe's idempotency key; the embedded provider keeps it too). */
   idempotencyKey?: string;
+  /** A coupon on the subscription from its first invoice (an offer); the promotion-code box is then not offered. */
+  couponId?: string;
+  /** Free days before the first charge (Stripe's `subscription_data.trial_period_days`). */
+  trialDays?: number;
 }
 
 /**
@@ -143,6 +164,10 @@ export interface PaymentProvider {
    */
   schedulePrice(subscriptionId: string, price: { id: string; interval: 'month' | 'year' } | null): Promise<ProviderSubscription>;
   createPortalSession(input: { customerId: string; returnUrl: string }): Promise<{ url: string }>;
+  /** Creates a coupon under our id (again: the same coupon). */
+  createCoupon(coupon: ProviderCoupon): Promise<{ id: string }>;
+  /** Puts a coupon on a live subscription from its next invoice (a retention offer), replacing any other. */
+  applyCoupon(subscriptionId: string, couponId: string): Promise<ProviderSubscription>;
   /**
    * Refunds a paid one-time checkout in full (Stripe: its payment intent). Idempotent under
    * `idempotencyKey`, and a payment refunded already answers its refund instead of failing.

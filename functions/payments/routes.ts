@@ -10,6 +10,7 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { SlugSchema } from '#shared/content/schema.ts';
+import { OFFER_CODE } from '#shared/payments/offers.ts';
 import { AppError, fieldErrors } from '../platform/errors.ts';
 import type { AppContext, AppEnv } from '../platform/http/context.ts';
 import { readBody, singleLine, WellFormed } from '../platform/http/request.ts';
@@ -24,6 +25,8 @@ import type { BillingService } from './service.ts';
 import { PURCHASABLE_TYPES } from './tables.ts';
 
 const ProviderId = z.string().regex(/^[\w-]{1,255}$/, 'Not a valid id');
+/** An offer's code: letters, digits, dashes and underscores (3-40). */
+export const OfferCode = z.string().regex(OFFER_CODE, 'offerCode must be 3 to 40 letters, digits, dashes or underscores');
 const UserId = z.uuid().optional();
 
 const CreateSession = z
@@ -40,9 +43,12 @@ const CreateSession = z
       .object({ accessLevel: singleLine('accessLevel', 50).optional(), productName: singleLine('productName', 200).optional() })
       .strict()
       .optional(),
+    offerCode: OfferCode.optional(),
   })
   .strict()
-  .refine((b) => Boolean(b.priceId) !== Boolean(b.item), { message: 'Send either priceId or item', path: ['priceId'] });
+  .refine((b) => Boolean(b.priceId) !== Boolean(b.item), { message: 'Send either priceId or item', path: ['priceId'] })
+  .refine((b) => !(b.offerCode && b.item), { message: 'Offers are for plans', path: ['offerCode'] });
+const Retention = z.object({ code: OfferCode }).strict();
 const Confirm = z.object({ sessionId: ProviderId, userId: UserId }).strict();
 const Portal = z.object({ customerId: ProviderId, returnUrl: singleLine('returnUrl', 2000) }).strict();
 const PlanChange = z.object({ priceId: singleLine('priceId', 100) }).strict();
@@ -72,66 +78,78 @@ export function createPaymentRoutes(deps: { billing: BillingService; inbox: Webh
   const { live } = guards;
   // Public and the same for everyone: whether payments run in test mode (the account page says so).
   const mode = createAnswer({ mode: billing.mode });
-  return new Hono<AppEnv>()
-    .get('/mode', (c) => sendCachedJson(c, mode))
-    .post(
-      '/stripe/webhook',
-      signedWebhookHandler<ProviderEvent>({
-        source: 'payments',
-        inbox,
-        verify: async (raw, c) => {
-          let event: unknown;
-          try {
-            event = await billing.provider.verifyWebhook(raw, c.req.header('stripe-signature'));
-          } catch (err) {
-            if (err instanceof WebhookSignatureError)
-              throw new AppError('bad_request', `Webhook signature verification failed: ${err.message}`);
-            throw err;
-          }
-          const parsed = WellFormed.pipe(EventEnvelope).safeParse(event);
-          if (!parsed.success)
-            throw new AppError('bad_request', 'The event is not a provider event.', { fields: fieldErrors(parsed.error) });
-          return [parsed.data];
-        },
-        apply: (event) => billing.handleEvent(event),
-      }),
-    )
-    .use(guards.identify)
-    .post('/stripe/create-session', live, async (c) => {
-      const viewer = requireViewer(c);
-      const body = await readBody(c, CreateSession);
-      ownUserId(viewer, body.userId);
-      return c.json(await billing.createSession(viewer, { ...body, idempotencyKey: outsideKey(c, 'checkout') }));
-    })
-    .post('/stripe/confirm', live, async (c) => {
-      const viewer = requireViewer(c);
-      const body = await readBody(c, Confirm);
-      ownUserId(viewer, body.userId);
-      return c.json(await billing.confirm(viewer, body.sessionId));
-    })
-    .get('/stripe/subscriptions/:customerId', guards.member, async (c) => {
-      const viewer = requireViewer(c);
-      return c.json(await billing.subscriptionFor(viewer, param(c, 'customerId')));
-    })
-    .post('/stripe/subscriptions/:subscriptionId/cancel', live, async (c) => {
-      const viewer = requireViewer(c);
-      return c.json({ subscription: await billing.cancel(viewer, param(c, 'subscriptionId')) });
-    })
-    .post('/stripe/subscriptions/:subscriptionId/change', live, async (c) => {
-      const viewer = requireViewer(c);
-      const { priceId } = await readBody(c, PlanChange);
-      return c.json(await billing.changePlan(viewer, param(c, 'subscriptionId'), priceId));
-    })
-    .get('/subscription', guards.member, async (c) => c.json(await billing.mine(requireViewer(c))))
-    .post('/stripe/create-portal-session', live, async (c) => {
-      const viewer = requireViewer(c);
-      const body = await readBody(c, Portal);
-      return c.json(await billing.portal(viewer, body.customerId, body.returnUrl));
-    })
-    .get('/purchases', live, async (c) => {
-      const viewer = requireViewer(c);
-      return c.json({ purchases: await billing.purchases(viewer) });
-    });
+  return (
+    new Hono<AppEnv>()
+      .get('/mode', (c) => sendCachedJson(c, mode))
+      // Public: each plan's free trial days (the pricing page says so); staff change them rarely.
+      .get('/trials', async (c) => c.json({ trials: await billing.offers.trials() }))
+      .post(
+        '/stripe/webhook',
+        signedWebhookHandler<ProviderEvent>({
+          source: 'payments',
+          inbox,
+          verify: async (raw, c) => {
+            let event: unknown;
+            try {
+              event = await billing.provider.verifyWebhook(raw, c.req.header('stripe-signature'));
+            } catch (err) {
+              if (err instanceof WebhookSignatureError)
+                throw new AppError('bad_request', `Webhook signature verification failed: ${err.message}`);
+              throw err;
+            }
+            const parsed = WellFormed.pipe(EventEnvelope).safeParse(event);
+            if (!parsed.success)
+              throw new AppError('bad_request', 'The event is not a provider event.', { fields: fieldErrors(parsed.error) });
+            return [parsed.data];
+          },
+          apply: (event) => billing.handleEvent(event),
+        }),
+      )
+      .use(guards.identify)
+      .post('/stripe/create-session', live, async (c) => {
+        const viewer = requireViewer(c);
+        const body = await readBody(c, CreateSession);
+        ownUserId(viewer, body.userId);
+        return c.json(await billing.createSession(viewer, { ...body, idempotencyKey: outsideKey(c, 'checkout') }));
+      })
+      .post('/stripe/confirm', live, async (c) => {
+        const viewer = requireViewer(c);
+        const body = await readBody(c, Confirm);
+        ownUserId(viewer, body.userId);
+        return c.json(await billing.confirm(viewer, body.sessionId));
+      })
+      .get('/stripe/subscriptions/:customerId', guards.member, async (c) => {
+        const viewer = requireViewer(c);
+        return c.json(await billing.subscriptionFor(viewer, param(c, 'customerId')));
+      })
+      .post('/stripe/subscriptions/:subscriptionId/cancel', live, async (c) => {
+        const viewer = requireViewer(c);
+        return c.json({ subscription: await billing.cancel(viewer, param(c, 'subscriptionId')) });
+      })
+      .post('/stripe/subscriptions/:subscriptionId/change', live, async (c) => {
+        const viewer = requireViewer(c);
+        const { priceId } = await readBody(c, PlanChange);
+        return c.json(await billing.changePlan(viewer, param(c, 'subscriptionId'), priceId));
+      })
+      .get('/stripe/subscriptions/:subscriptionId/retention-offer', guards.member, async (c) =>
+        c.json(await billing.retentionOffer(requireViewer(c), param(c, 'subscriptionId'))),
+      )
+      .post('/stripe/subscriptions/:subscriptionId/retention-offer', live, async (c) => {
+        const viewer = requireViewer(c);
+        const { code } = await readBody(c, Retention);
+        return c.json({ subscription: await billing.acceptRetention(viewer, param(c, 'subscriptionId'), code) });
+      })
+      .get('/subscription', guards.member, async (c) => c.json(await billing.mine(requireViewer(c))))
+      .post('/stripe/create-portal-session', live, async (c) => {
+        const viewer = requireViewer(c);
+        const body = await readBody(c, Portal);
+        return c.json(await billing.portal(viewer, body.customerId, body.returnUrl));
+      })
+      .get('/purchases', live, async (c) => {
+        const viewer = requireViewer(c);
+        return c.json({ purchases: await billing.purchases(viewer) });
+      })
+  );
 }
 
 /** The payment API as the browser's typed client (hono/client) sees it. */

@@ -9,20 +9,26 @@ import { createCheckout } from './checkout.ts';
 import { billingContext, type BillingDeps } from './context.ts';
 import { createEventHandler } from './events.ts';
 import { createGrantService } from './grants/service.ts';
+import { createOfferService } from './offers/service.ts';
 import { profileOf } from './ownership.ts';
 import { createPlanChanges } from './plan-changes.ts';
 import { createPurchases } from './purchases.ts';
+import { createRetention } from './retention.ts';
 import { createSubscriptions } from './subscriptions.ts';
 import { createSubscriptionSync } from './sync.ts';
+import { createTrialNotices } from './trials.ts';
 
 export function createBillingService(deps: BillingDeps) {
   const context = billingContext(deps);
   const { db, provider, clock } = context;
   const access = createGrantService(context);
-  const { sync } = createSubscriptionSync(context, access.ledger);
+  const offers = createOfferService({ db, provider, clock });
+  const { sync } = createSubscriptionSync(context, { ledger: access.ledger, offers });
   const purchases = createPurchases(context);
-  const checkout = createCheckout(context, { sync, purchases });
+  const checkout = createCheckout(context, { sync, purchases, offers });
   const subscriptions = createSubscriptions(context, { sync });
+  const trials = createTrialNotices(context);
+  const retention = createRetention(context, { offers, sync, ourCopy: subscriptions.ourCopy });
   const plans = createPlanChanges({
     provider,
     clock,
@@ -41,6 +47,18 @@ export function createBillingService(deps: BillingDeps) {
     /** The grants ledger: the level's one derivation, comps, the sweep of ends, the members' and staff's lists. */
     access,
 
+    /** Offers: staff's codes, their public terms, retention offers, redemptions and revenue. */
+    offers,
+
+    /**
+     * Billing's clock, on every instance and in each serverless round: grants whose end has come (the
+     * level derived again, their mails), trials ending in three days (mailed), and offers' redemptions
+     * held by checkouts given up a day ago (given back). Answers how much it did.
+     */
+    async tick(): Promise<number> {
+      return (await access.sweep.tick()) + (await trials.tick()) + (await offers.releaseStale());
+    },
+
     /** POST create-session: a plan (refused while another one grants access) or a one-time item. */
     createSession: checkout.createSession,
 
@@ -52,6 +70,10 @@ export function createBillingService(deps: BillingDeps) {
 
     /** POST subscriptions/{id}/cancel: cancel at the period end, for the owner only. */
     cancel: subscriptions.cancel,
+
+    /** GET/POST subscriptions/{id}/retention-offer: the cancel confirmation's offer, and taking it. */
+    retentionOffer: retention.offerFor,
+    acceptRetention: retention.accept,
 
     /** POST subscriptions/{id}/change: another plan, billed as a customer expects (see plan-changes.ts). */
     changePlan: plans.change,

@@ -3,7 +3,7 @@
  * provider) and their one-time purchases. Profiles and the audit log are the users domain's
  * (reached through users/access-level.ts).
  */
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, lte, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../platform/db/client.ts';
 import { purchases, subscriptions, type PurchasableType, type PurchaseRow, type SubscriptionRow } from './tables.ts';
 
@@ -31,6 +31,33 @@ export function createPaymentStore(db: DbOrTx) {
     /** Writes our copy of a subscription: inserted, or replaced by id. */
     async saveSubscription(row: NewSubscriptionRow): Promise<void> {
       await db.insert(subscriptions).values(row).onConflictDoUpdate({ target: subscriptions.id, set: row });
+    },
+
+    /** Trialing subscriptions whose trial ends by `horizon` (and after `now`), not yet announced, that lasted longer than the notice. */
+    trialsEndingBy(now: Date, horizon: Date, noticeMs: number): Promise<SubscriptionRow[]> {
+      return db
+        .select()
+        .from(subscriptions)
+        .where(
+          and(
+            eq(subscriptions.status, 'trialing'),
+            isNull(subscriptions.trialWarnedAt),
+            gt(subscriptions.trialEnd, now),
+            lte(subscriptions.trialEnd, horizon),
+            sql`${subscriptions.trialEnd} - ${subscriptions.createdAt} > make_interval(secs => ${noticeMs / 1000})`,
+          ),
+        )
+        .limit(100);
+    },
+
+    /** Marks a trial's notice sent; false when another round marked it first. */
+    async claimTrialNotice(id: string, at: Date): Promise<boolean> {
+      const rows = await db
+        .update(subscriptions)
+        .set({ trialWarnedAt: at })
+        .where(and(eq(subscriptions.id, id), isNull(subscriptions.trialWarnedAt)))
+        .returning({ id: subscriptions.id });
+      return rows.length === 1;
     },
 
     /** Whether the member bought this item. */

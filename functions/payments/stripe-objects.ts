@@ -52,8 +52,18 @@ const priceOf = (price: Stripe.Price) => ({
   interval: intervalOf(price),
 });
 
-/** What we expand on every subscription we read: the newest invoice, and a schedule's phases with their prices. */
-export const SUBSCRIPTION_EXPAND = ['latest_invoice', 'schedule.phases.items.price'];
+/** What we expand on every subscription we read: the newest invoice, its discounts, and a schedule's phases with their prices. */
+export const SUBSCRIPTION_EXPAND = ['latest_invoice', 'discounts', 'schedule.phases.items.price'];
+
+/** The first coupon on a subscription (expanded `discounts`; since API 2025 a discount names its coupon in `source`). */
+function discountOf(subscription: Stripe.Subscription): ProviderSubscription['discount'] {
+  for (const discount of subscription.discounts ?? []) {
+    if (typeof discount === 'string') continue;
+    const couponId = idOf(discount.source?.coupon ?? null);
+    if (couponId) return { couponId, end: date(discount.end) };
+  }
+  return null;
+}
 
 /**
  * The price a subscription schedule switches to after the current phase (how a change at the period
@@ -96,6 +106,8 @@ export function toSubscription(subscription: Stripe.Subscription, log?: Logger):
     price: priceOf(price),
     scheduledChange: scheduledChangeOf(subscription, price),
     latestInvoice: latestInvoiceOf(subscription),
+    discount: discountOf(subscription),
+    trialEnd: date(subscription.trial_end),
     metadata: subscription.metadata,
   };
 }
@@ -136,9 +148,10 @@ export function checkoutParams(input: CheckoutRequest, embedded: boolean): Strip
     client_reference_id: input.userId,
     metadata: input.metadata,
     ...(input.mode === 'subscription'
-      ? { subscription_data: { metadata: input.metadata } }
+      ? { subscription_data: { metadata: input.metadata, ...(input.trialDays ? { trial_period_days: input.trialDays } : {}) } }
       : { payment_intent_data: { metadata: input.metadata } }),
-    allow_promotion_codes: true,
+    // An offer's coupon, or Stripe's promotion-code box (Stripe takes one or the other).
+    ...(input.couponId ? { discounts: [{ coupon: input.couponId }] } : { allow_promotion_codes: true }),
     // Embedded Checkout stays on our page, so it has one return URL and no cancel URL.
     ...(embedded
       ? { ui_mode: 'embedded_page', return_url: input.successUrl }

@@ -13,7 +13,7 @@ import { SUBSCRIPTION_EXPAND, toSubscription } from './stripe-objects.ts';
 /** The port's subscription calls. */
 export type StripeSubscriptionCalls = Pick<
   PaymentProvider,
-  'retrieveSubscription' | 'listSubscriptions' | 'setCancelAtPeriodEnd' | 'cancelNow' | 'changePrice' | 'schedulePrice'
+  'retrieveSubscription' | 'listSubscriptions' | 'setCancelAtPeriodEnd' | 'cancelNow' | 'changePrice' | 'schedulePrice' | 'applyCoupon'
 >;
 
 /** The port's subscription calls on this SDK client. */
@@ -48,6 +48,13 @@ export function createStripeSubscriptionCalls(stripe: Stripe, log?: Logger): Str
         expand,
       };
       return toSubscription(await stripe.subscriptions.update(subscriptionId, params), log);
+    },
+
+    async applyCoupon(subscriptionId, couponId) {
+      return toSubscription(
+        await stripe.subscriptions.update(subscriptionId, { discounts: [{ coupon: couponId }], expand: SUBSCRIPTION_EXPAND }),
+        log,
+      );
     },
 
     async cancelNow(subscriptionId) {

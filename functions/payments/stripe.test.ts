@@ -297,10 +297,12 @@ describe('Stripe adapter: subscriptions', () => {
       price: { id: item.price.id, lookupKey: 'premium_monthly', unitAmount: 1999, interval: 'month' },
       scheduledChange: null,
       latestInvoice: { id: fakeSubscription.latest_invoice, amountPaid: 1999, billingReason: 'subscription_create' },
+      discount: null,
+      trialEnd: null,
       metadata: { userId: 'user-1', plan: 'subscriber', interval: 'month' },
     });
     expect(lastRequest('GET', `/v1/subscriptions/${subscriptionId}`)!.params).toEqual({
-      expand: ['latest_invoice', 'schedule.phases.items.price'],
+      expand: ['latest_invoice', 'discounts', 'schedule.phases.items.price'],
     });
   });
 
@@ -355,7 +357,7 @@ describe('Stripe adapter: subscriptions', () => {
     expect(await provider.setCancelAtPeriodEnd(subscriptionId, false)).toMatchObject({ cancelAtPeriodEnd: false, cancelAt: null });
     expect(lastRequest('POST', `/v1/subscriptions/${subscriptionId}`)!.params).toEqual({
       cancel_at_period_end: 'false',
-      expand: ['latest_invoice', 'schedule.phases.items.price'],
+      expand: ['latest_invoice', 'discounts', 'schedule.phases.items.price'],
     });
   });
 

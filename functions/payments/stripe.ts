@@ -85,6 +85,23 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
       return { url: session.url };
     },
 
+    async createCoupon(coupon) {
+      const params: Stripe.CouponCreateParams = {
+        id: coupon.id,
+        name: coupon.name,
+        duration: coupon.duration,
+        ...(coupon.duration === 'repeating' ? { duration_in_months: coupon.durationInMonths ?? 1 } : {}),
+        ...(coupon.percentOff ? { percent_off: coupon.percentOff } : { amount_off: coupon.amountOff ?? 0, currency: coupon.currency }),
+      };
+      try {
+        return { id: (await stripe.coupons.create(params)).id };
+      } catch (err) {
+        // Made already under our id (a retry): that coupon is the answer.
+        if (!(err instanceof Stripe.errors.StripeError) || err.code !== 'resource_already_exists') throw err;
+        return { id: (await stripe.coupons.retrieve(coupon.id)).id };
+      }
+    },
+
     async refundCheckout({ sessionId, idempotencyKey, metadata }) {
       const session = await stripe.checkout.sessions.retrieve(sessionId);
       const paymentIntent = idOf(session.payment_intent);

@@ -14,6 +14,7 @@ import { scheduledOf } from './answers.ts';
 import { planFor, planForLookupKey, type PlanPrice } from './catalog.ts';
 import { BILLING_ACTOR, type BillingContext } from './context.ts';
 import type { AccessLedger } from './grants/ledger.ts';
+import type { OfferService } from './offers/service.ts';
 import { grants, type ProviderSubscription } from './provider.ts';
 import { createPaymentStore } from './store.ts';
 import type { SubscriptionRow } from './tables.ts';
@@ -38,6 +39,7 @@ function copyOf(fresh: ProviderSubscription, userId: string, plan: PlanPrice | u
     endedAt: fresh.endedAt,
     scheduledTierId: scheduled?.plan.tierId ?? null,
     scheduledAt: scheduled?.at ?? null,
+    trialEnd: fresh.trialEnd,
     updatedAt: now,
   };
 }
@@ -52,7 +54,10 @@ interface Change {
   now: Date;
 }
 
-export function createSubscriptionSync({ db, provider, outbox, logger, clock, testMode }: BillingContext, ledger: AccessLedger) {
+export function createSubscriptionSync(
+  { db, provider, outbox, logger, clock, testMode }: BillingContext,
+  { ledger, offers }: { ledger: AccessLedger; offers: Pick<OfferService, 'follow'> },
+) {
   /** The member a subscription is for, locked: by our user id in its metadata, else by its customer. */
   async function lockOwner(tx: DbOrTx, fresh: ProviderSubscription): Promise<ProfileRow | undefined> {
     const members = memberAccess(tx);
@@ -135,11 +140,19 @@ export function createSubscriptionSync({ db, provider, outbox, logger, clock, te
       await store.saveSubscription(row);
       if (!owner.customerId) await members.setCustomer(owner.id, fresh.customerId);
       await mailChanges(tx, { owner, before, row, plan, fresh, now });
-      return ledger.followSubscription(tx, owner, row, {
-        actorId: BILLING_ACTOR,
-        action: 'access_level.billing',
-        detail: { subscriptionId: fresh.id, status: fresh.status },
-      });
+      // An offer discounting it makes its stretch of access the offer's in the ledger.
+      const offer = await offers.follow(tx, owner.id, row, fresh);
+      return ledger.followSubscription(
+        tx,
+        owner,
+        row,
+        {
+          actorId: BILLING_ACTOR,
+          action: 'access_level.billing',
+          detail: { subscriptionId: fresh.id, status: fresh.status },
+        },
+        offer,
+      );
     });
   }
 

@@ -32,6 +32,9 @@ export const subscriptions = pgTable(
     /** A plan change the provider holds for the period end (a downgrade): its tier id, and when it applies. */
     scheduledTierId: text('scheduled_tier_id'),
     scheduledAt: timestamptz('scheduled_at'),
+    /** When its free trial ends (null without one), and when the mail that it ends soon went out. */
+    trialEnd: timestamptz('trial_end'),
+    trialWarnedAt: timestamptz('trial_warned_at'),
     createdAt: timestamptz('created_at').notNull().defaultNow(),
     updatedAt: timestamptz('updated_at').notNull().defaultNow(),
   },

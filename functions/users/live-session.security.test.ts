@@ -93,6 +93,32 @@ const TABLE: Row[] = [
   { route: 'GET /api/admin/users', rule: 'live', as: 'admin' },
   { route: 'PATCH /api/admin/users/:id', rule: 'live', as: 'admin', path: `/api/admin/users/${UUID}`, body: { accessLevel: 'free' } },
   { route: 'GET /api/admin/content', rule: 'live', as: 'admin' },
+  { route: 'GET /api/admin/offers', rule: 'live', as: 'admin' },
+  {
+    route: 'POST /api/admin/offers',
+    rule: 'live',
+    as: 'admin',
+    body: { code: 'LIVE-OFFER', kind: 'signup', percentOff: 10, duration: 'once' },
+  },
+  {
+    route: 'PUT /api/admin/offers/trials/:priceId',
+    rule: 'live',
+    as: 'admin',
+    path: '/api/admin/offers/trials/price_free',
+    body: { days: 0 },
+  },
+  { route: 'DELETE /api/admin/offers/:id', rule: 'live', as: 'admin', path: `/api/admin/offers/${UUID}` },
+  {
+    route: 'GET /api/payments/stripe/subscriptions/:subscriptionId/retention-offer',
+    rule: 'signature',
+    path: '/api/payments/stripe/subscriptions/sub_missing/retention-offer',
+  },
+  {
+    route: 'POST /api/payments/stripe/subscriptions/:subscriptionId/retention-offer',
+    rule: 'live',
+    path: '/api/payments/stripe/subscriptions/sub_missing/retention-offer',
+    body: { code: 'KEEPME' },
+  },
   { route: 'GET /api/admin/users/:id/grants', rule: 'live', as: 'admin', path: `/api/admin/users/${UUID}/grants` },
   {
     route: 'POST /api/admin/users/:id/comps',
@@ -262,6 +288,7 @@ const PUBLIC = new Set([
   // The newsletter preview frame's signed link is its permission: a frame sends no bearer token.
   'GET /api/newsletter/previews/:token',
   'GET /api/public/:segment/:slug',
+  'GET /api/payments/trials',
   'GET /api/community/categories',
   'POST /api/newsletter/subscribe',
   'POST /api/newsletter/confirm',

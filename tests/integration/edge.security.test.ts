@@ -96,6 +96,8 @@ async function samples(t: TestApp): Promise<Record<string, Sample>> {
   const [payerProfile] = await t.database.db.select().from(profiles).where(eq(profiles.id, payer.id));
   const customerId = payerProfile!.customerId!;
   const [subscription] = await t.services.billing.provider.listSubscriptions(customerId);
+  // A retention offer for the payer's cancel confirmation (taken by its sample, before the cancel's).
+  await t.services.billing.offers.create(admin.id, { code: 'EDGE-STAY', kind: 'retention', percentOff: 25, duration: 'once' });
   const shopper = await member('edge-shopper@example.com');
   const open = await t.services.billing.createSession(await viewerOf(shopper.id, 'edge-shopper@example.com'), {
     priceId: 'price_premium_yearly',
@@ -210,6 +212,17 @@ async function samples(t: TestApp): Promise<Record<string, Sample>> {
       body: { customerId, returnUrl: '/account' },
       headers: payer.headers,
     },
+    'GET /api/payments/stripe/subscriptions/:subscriptionId/retention-offer': {
+      path: `/api/payments/stripe/subscriptions/${subscription!.id}/retention-offer`,
+      headers: payer.headers,
+      allow: 'GET, HEAD, POST',
+    },
+    'POST /api/payments/stripe/subscriptions/:subscriptionId/retention-offer': {
+      path: `/api/payments/stripe/subscriptions/${subscription!.id}/retention-offer`,
+      body: { code: 'EDGE-STAY' },
+      headers: payer.headers,
+      allow: 'GET, HEAD, POST',
+    },
     'POST /api/payments/stripe/subscriptions/:subscriptionId/cancel': {
       path: `/api/payments/stripe/subscriptions/${subscription!.id}/cancel`,
       headers: payer.headers,
@@ -223,6 +236,7 @@ async function samples(t: TestApp): Promise<Record<string, Sample>> {
     'GET /api/payments/subscription': { path: '/api/payments/subscription', headers: payer.headers },
     'GET /api/payments/purchases': { path: '/api/payments/purchases', headers: payer.headers },
     'GET /api/payments/mode': { path: '/api/payments/mode' },
+    'GET /api/payments/trials': { path: '/api/payments/trials' },
     'POST /openai/generate': {
       path: '/openai/generate',
       body: { prompt: 'Generate a blog about: local SEO for bakeries' },
@@ -523,6 +537,12 @@ async function adminSamples(t: TestApp, headers: Record<string, string>): Promis
     .returning();
   const managed = await t.services.auth.createConfirmedUser('edge-managed@example.com', 'edge suite password', 'Managed');
   const comp = await t.services.billing.access.comps.add(managed, managed, { accessLevel: 'premium', note: 'edge' });
+  const archived = await t.services.billing.offers.create(managed, {
+    code: 'EDGE-OLD',
+    kind: 'signup',
+    percentOff: 5,
+    duration: 'forever',
+  });
   return {
     'POST /api/admin/users/:id/comps': {
       path: `/api/admin/users/${managed}/comps`,
@@ -536,6 +556,27 @@ async function adminSamples(t: TestApp, headers: Record<string, string>): Promis
     'GET /api/email/recent': { path: '/api/email/recent?limit=10', headers },
     [`POST /api/email/${EMAIL_POST_SEGMENT}/resend`]: { path: `/api/email/${failed!.id}/resend`, headers },
     'GET /api/admin/overview': { path: '/api/admin/overview', headers },
+    'GET /api/admin/offers': { path: '/api/admin/offers', headers, allow: 'GET, HEAD, POST' },
+    'POST /api/admin/offers': {
+      path: '/api/admin/offers',
+      body: {
+        code: 'EDGE-LAUNCH',
+        kind: 'signup',
+        amountOff: 200,
+        duration: 'repeating',
+        durationInMonths: 2,
+        priceIds: ['price_premium_yearly'],
+      },
+      headers,
+      allow: 'GET, HEAD, POST',
+    },
+    'PUT /api/admin/offers/trials/:priceId': {
+      path: '/api/admin/offers/trials/price_subscriber_yearly',
+      body: { days: 0 },
+      headers,
+      allow: 'PUT',
+    },
+    'DELETE /api/admin/offers/:id': { path: `/api/admin/offers/${archived.id}`, headers, allow: 'DELETE' },
     'GET /api/admin/users': { path: '/api/admin/users?q=edge&page=1&limit=20', headers },
     'PATCH /api/admin/users/:id': {
       path: `/api/admin/users/${managed}`,

@@ -138,9 +138,35 @@ export interface FakeSubscription extends FakeObject {
   /** The schedule that holds a change for the period end, while it runs. */
   schedule: string | null;
   latest_invoice: string | null;
+  /** Discount ids (coupons on its invoices); expanded with `expand: ['discounts']`. */
+  discounts: string[];
+  trial_start: number | null;
+  trial_end: number | null;
   /** A change waiting for its invoice to be paid (payment_behavior pending_if_incomplete). */
   pending_update: { expires_at: number; subscription_items: { id: string; price: string }[] } | null;
   livemode: false;
+}
+
+export interface FakeCoupon extends FakeObject {
+  object: 'coupon';
+  name: string | null;
+  percent_off: number | null;
+  amount_off: number | null;
+  currency: string | null;
+  duration: 'once' | 'repeating' | 'forever';
+  duration_in_months: number | null;
+  valid: true;
+  livemode: false;
+}
+
+export interface FakeDiscount {
+  id: string;
+  object: 'discount';
+  source: { type: 'coupon'; coupon: string };
+  start: number;
+  /** A repeating coupon's end; null for once and forever. */
+  end: number | null;
+  subscription: string | null;
 }
 
 export interface RecordedRequest {
@@ -246,7 +272,12 @@ export async function startStripeFake(options: { seed?: boolean } = {}) {
     prices: new Map<string, FakePrice>(),
     sessions: new Map<string, FakeCheckoutSession>(),
     /** What each checkout session sells, and what it copies onto its subscription. */
-    sessionLines: new Map<string, { price: FakePrice; quantity: number; subscriptionMetadata: Metadata }>(),
+    sessionLines: new Map<
+      string,
+      { price: FakePrice; quantity: number; subscriptionMetadata: Metadata; coupon: string | null; trialDays: number | null }
+    >(),
+    coupons: new Map<string, FakeCoupon>(),
+    discounts: new Map<string, FakeDiscount>(),
     subscriptions: new Map<string, FakeSubscription>(),
     /** The payments of paid payment-mode sessions, and how much of each was refunded. */
     paymentIntents: new Map<string, { amount: number; currency: string; refunded: number }>(),
@@ -354,12 +385,21 @@ export async function startStripeFake(options: { seed?: boolean } = {}) {
       'subscription_data',
       'payment_intent_data',
       'allow_promotion_codes',
+      'discounts',
       'success_url',
       'cancel_url',
       'ui_mode',
       'return_url',
     ]);
     const mode = required(params, 'mode');
+    const coupon = couponOf(params.discounts, 'discounts');
+    if (coupon && params.allow_promotion_codes !== undefined)
+      throw invalid('You may only specify one of these parameters: allow_promotion_codes, discounts.', 'discounts');
+    const subscriptionData = metadataOf(params.subscription_data);
+    only(subscriptionData, ['metadata', 'trial_period_days']);
+    const trialDays = subscriptionData.trial_period_days === undefined ? null : Number(subscriptionData.trial_period_days);
+    if (trialDays !== null && !(Number.isInteger(trialDays) && trialDays >= 1 && trialDays <= 730))
+      throw invalid('trial_period_days must be a whole number from 1 to 730.', 'subscription_data[trial_period_days]');
     const uiMode = str(params, 'ui_mode') ?? 'hosted_page';
     if (uiMode !== 'hosted_page' && uiMode !== 'embedded_page') throw invalid(`Invalid ui_mode: ${uiMode}`, 'ui_mode');
     const embedded = uiMode === 'embedded_page';
@@ -398,15 +438,91 @@ export async function startStripeFake(options: { seed?: boolean } = {}) {
       url: embedded ? null : `https://checkout.stripe.com/c/pay/${id}`,
       client_secret: embedded ? `${id}_secret_fake` : null,
       payment_intent: null,
-      amount_total: price.unit_amount * quantity,
+      amount_total: trialDays ? 0 : discountedAmount(price.unit_amount * quantity, coupon),
       currency: price.currency,
       created: now(),
       expires_at: now() + 24 * 3600,
       livemode: false,
     };
     state.sessions.set(id, session);
-    state.sessionLines.set(id, { price, quantity, subscriptionMetadata: metadataOf(metadataOf(params.subscription_data).metadata) });
+    state.sessionLines.set(id, {
+      price,
+      quantity,
+      subscriptionMetadata: metadataOf(subscriptionData.metadata),
+      coupon: coupon?.id ?? null,
+      trialDays,
+    });
     return session;
+  }
+
+  /** The coupon of a `discounts` parameter (one `{ coupon }` entry), or undefined without one. */
+  function couponOf(value: unknown, param: string): FakeCoupon | undefined {
+    if (value === undefined || value === '') return undefined;
+    if (!Array.isArray(value) || value.length !== 1) throw invalid('The fake takes exactly one discount.', param);
+    const entry = value[0] as Params;
+    only(entry, ['coupon']);
+    return get(state.coupons, 'coupon', required(entry, 'coupon'), `${param}[0][coupon]`, 400);
+  }
+
+  function discountedAmount(amount: number, coupon: FakeCoupon | undefined | null): number {
+    if (!coupon) return amount;
+    if (coupon.percent_off) return Math.max(0, Math.round((amount * (100 - coupon.percent_off)) / 100));
+    return Math.max(0, amount - (coupon.amount_off ?? 0));
+  }
+
+  /** A discount of `coupon` on a subscription from `start` (seconds). */
+  function addDiscount(coupon: FakeCoupon, subscription: string, start: number): string {
+    const end = coupon.duration === 'repeating' ? seconds(addMonths(new Date(start * 1000), coupon.duration_in_months ?? 1)) : null;
+    const discount: FakeDiscount = {
+      id: newId('di'),
+      object: 'discount',
+      source: { type: 'coupon', coupon: coupon.id },
+      start,
+      end,
+      subscription,
+    };
+    state.discounts.set(discount.id, discount);
+    return discount.id;
+  }
+
+  /** The coupon a subscription's invoice for the period from `periodStart` takes off, if any. */
+  function activeCoupon(sub: FakeSubscription, periodStart: number): FakeCoupon | undefined {
+    const discount = sub.discounts.map((id) => state.discounts.get(id)).find((d) => d && (d.end === null || periodStart < d.end));
+    return discount ? state.coupons.get(discount.source.coupon) : undefined;
+  }
+
+  function createCoupon(p: Params): FakeCoupon {
+    only(p, ['id', 'name', 'duration', 'duration_in_months', 'percent_off', 'amount_off', 'currency']);
+    const id = str(p, 'id') ?? newId('co');
+    if (state.coupons.has(id))
+      throw new FakeError(400, { type: 'invalid_request_error', code: 'resource_already_exists', message: 'Coupon already exists.' });
+    const duration = required(p, 'duration');
+    if (duration !== 'once' && duration !== 'repeating' && duration !== 'forever')
+      throw invalid(`Invalid duration: ${duration}`, 'duration');
+    const percent = p.percent_off === undefined ? null : Number(p.percent_off);
+    const amount = p.amount_off === undefined ? null : Number(p.amount_off);
+    if ((percent === null) === (amount === null)) throw invalid('Pass exactly one of percent_off and amount_off.');
+    if (percent !== null && !(percent > 0 && percent <= 100)) throw invalid('percent_off must be over 0 and at most 100.', 'percent_off');
+    if (amount !== null && !(Number.isInteger(amount) && amount > 0 && str(p, 'currency')))
+      throw invalid('amount_off needs a positive whole amount and a currency.', 'amount_off');
+    if ((duration === 'repeating') !== (p.duration_in_months !== undefined))
+      throw invalid('duration_in_months goes with a repeating duration, and only with it.', 'duration_in_months');
+    const coupon: FakeCoupon = {
+      id,
+      object: 'coupon',
+      name: str(p, 'name') ?? null,
+      percent_off: percent,
+      amount_off: amount,
+      currency: str(p, 'currency') ?? null,
+      duration,
+      duration_in_months: p.duration_in_months === undefined ? null : Number(p.duration_in_months),
+      valid: true,
+      metadata: {},
+      created: now(),
+      livemode: false,
+    };
+    state.coupons.set(id, coupon);
+    return coupon;
   }
 
   function listSubscriptions(params: Params) {
@@ -457,9 +573,10 @@ export async function startStripeFake(options: { seed?: boolean } = {}) {
   /** Stripe's expansions of a subscription that we ask for; any other path is refused as Stripe does. */
   function expandSubscription(sub: FakeSubscription, expand: unknown): Params {
     const paths = Array.isArray(expand) ? (expand as string[]) : [];
-    const bad = paths.find((path) => !['latest_invoice', 'schedule', 'schedule.phases.items.price'].includes(path));
+    const bad = paths.find((path) => !['latest_invoice', 'discounts', 'schedule', 'schedule.phases.items.price'].includes(path));
     if (bad) throw invalid(`This property cannot be expanded (${bad}).`, 'expand');
     const out: Params = { ...sub };
+    if (paths.includes('discounts')) out.discounts = sub.discounts.map((id) => state.discounts.get(id));
     if (paths.includes('latest_invoice') && sub.latest_invoice) out.latest_invoice = state.invoices.get(sub.latest_invoice) ?? null;
     const schedule = sub.schedule ? state.schedules.get(sub.schedule) : undefined;
     if (schedule && paths.some((path) => path.startsWith('schedule'))) {
@@ -509,8 +626,10 @@ export async function startStripeFake(options: { seed?: boolean } = {}) {
   }
 
   function updateSubscription(id: string, params: Params): Params {
-    only(params, ['cancel_at_period_end', 'cancel_at', 'metadata', 'items', 'proration_behavior', 'payment_behavior']);
+    only(params, ['cancel_at_period_end', 'cancel_at', 'metadata', 'items', 'proration_behavior', 'payment_behavior', 'discounts']);
     const sub = get(state.subscriptions, 'subscription', id);
+    const coupon = couponOf(params.discounts, 'discounts');
+    if (coupon) sub.discounts = [addDiscount(coupon, sub.id, now())];
     if (sub.status === 'canceled') throw invalid('A canceled subscription can only update its cancellation_details and metadata.');
     if (params.payment_behavior === 'pending_if_incomplete') {
       const unsupported = Object.keys(params).find((k) => !['items', 'proration_behavior', 'payment_behavior', 'expand'].includes(k));
@@ -755,6 +874,8 @@ export async function startStripeFake(options: { seed?: boolean } = {}) {
     ['DELETE', /^\/v1\/subscriptions\/([^/]+)$/, (_p, id) => cancelSubscription(id)],
     ['POST', /^\/v1\/billing_portal\/sessions$/, createPortalSession],
     ['POST', /^\/v1\/refunds$/, createRefund],
+    ['POST', /^\/v1\/coupons$/, createCoupon],
+    ['GET', /^\/v1\/coupons\/([^/]+)$/, (_p, id) => get(state.coupons, 'coupon', id)],
     ['GET', /^\/v1\/refunds$/, listRefunds],
   ];
 
@@ -846,13 +967,18 @@ export async function startStripeFake(options: { seed?: boolean } = {}) {
         return { session, subscription: null };
       }
       const start = new Date(now() * 1000);
-      const end = line.price.recurring?.interval === 'year' ? addYears(start, 1) : addMonths(start, 1);
+      const trialEnd = line.trialDays ? seconds(start) + line.trialDays * 86_400 : null;
+      const end = trialEnd
+        ? new Date(trialEnd * 1000)
+        : line.price.recurring?.interval === 'year'
+          ? addYears(start, 1)
+          : addMonths(start, 1);
       const subId = newId('sub');
       const subscription: FakeSubscription = {
         id: subId,
         object: 'subscription',
         customer: session.customer ?? fail(invalid('The fake needs a customer on subscription sessions.')),
-        status: 'active',
+        status: trialEnd ? 'trialing' : 'active',
         cancel_at_period_end: false,
         cancel_at: null,
         canceled_at: null,
@@ -863,6 +989,9 @@ export async function startStripeFake(options: { seed?: boolean } = {}) {
         billing_mode: { type: 'flexible' },
         schedule: null,
         latest_invoice: null,
+        discounts: [],
+        trial_start: trialEnd ? seconds(start) : null,
+        trial_end: trialEnd,
         pending_update: null,
         items: {
           object: 'list',
@@ -885,7 +1014,12 @@ export async function startStripeFake(options: { seed?: boolean } = {}) {
         livemode: false,
       };
       state.subscriptions.set(subId, subscription);
-      issueInvoice(subscription, line.price.unit_amount * line.quantity, 'subscription_create');
+      const coupon = line.coupon ? state.coupons.get(line.coupon) : undefined;
+      if (coupon) subscription.discounts = [addDiscount(coupon, subId, seconds(start))];
+      const due = trialEnd ? 0 : discountedAmount(line.price.unit_amount * line.quantity, coupon);
+      issueInvoice(subscription, due, 'subscription_create');
+      // A once coupon is used up by the first invoice it took money off.
+      if (coupon?.duration === 'once' && !trialEnd) subscription.discounts = [];
       session.subscription = subId;
       return { session, subscription };
     },
@@ -925,7 +1059,11 @@ export async function startStripeFake(options: { seed?: boolean } = {}) {
         sub.schedule = null;
       }
       Object.assign(item, { current_period_start: end, current_period_end: plusInterval(end, item.price.recurring!.interval) });
-      issueInvoice(sub, item.price.unit_amount * item.quantity, 'subscription_cycle');
+      const coupon = activeCoupon(sub, end);
+      const invoice = issueInvoice(sub, discountedAmount(item.price.unit_amount * item.quantity, coupon), 'subscription_cycle');
+      if (coupon?.duration === 'once') sub.discounts = [];
+      // A trial ends in its first charge: paid, the subscription is active; declined, past due.
+      if (sub.status === 'trialing') sub.status = invoice.status === 'paid' ? 'active' : 'past_due';
       return sub;
     },
     close(): Promise<void> {

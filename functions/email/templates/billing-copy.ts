@@ -1,7 +1,7 @@
 /**
  * The billing mails in the three languages members can choose: receipt when a plan starts,
  * cancellation scheduled, payment failed, plan ended, the receipt of a one-time purchase, and the
- * refund of a purchase whose item was gone before it could be given. Amounts arrive in cents; dates
+ * refund of a purchase whose item was gone before it could be given, and a trial that ends soon. Amounts arrive in cents; dates
  * as ISO strings, written out in the member's language. In test mode (the embedded test provider or
  * a Stripe test key) every billing mail says so in its subject and at its top. Longer than the
  * house's file size: it is copy, six mails in three languages, kept together so translators see it whole.
@@ -215,6 +215,31 @@ export const ENDED: Record<MailLanguage, BillingCopy> = {
     body: (d) =>
       `Votre formule ${d.planName} est terminée et votre compte revient au niveau gratuit. Vous pouvez choisir une formule à tout moment.`,
     action: 'Voir les formules',
+  },
+};
+
+/** A free trial ends in three days: the first charge then, unless the member cancels. */
+export const TRIAL_ENDING: Record<MailLanguage, BillingCopy> = {
+  en: {
+    subject: () => `Your ${SITE.name} free trial ends soon`,
+    heading: 'Your free trial ends soon',
+    body: (d, price, date) =>
+      `Your free trial of ${d.planName} ends on ${date}. Your plan then continues at ${price} unless you cancel from your account before that date.`,
+    action: 'Manage my plan',
+  },
+  es: {
+    subject: () => `Tu prueba gratuita de ${SITE.name} termina pronto`,
+    heading: 'Tu prueba gratuita termina pronto',
+    body: (d, price, date) =>
+      `Tu prueba gratuita de ${d.planName} termina el ${date}. Después tu plan continúa a ${price}, salvo que lo canceles desde tu cuenta antes de esa fecha.`,
+    action: 'Gestionar mi plan',
+  },
+  fr: {
+    subject: () => `Votre essai gratuit ${SITE.name} se termine bientôt`,
+    heading: 'Votre essai gratuit se termine bientôt',
+    body: (d, price, date) =>
+      `Votre essai gratuit de ${d.planName} se termine le ${date}. Votre formule continue ensuite à ${price}, sauf si vous l’annulez depuis votre compte avant cette date.`,
+    action: 'Gérer ma formule',
   },
 };
 

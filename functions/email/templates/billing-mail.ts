@@ -17,6 +17,7 @@ import {
   PURCHASED,
   REFUNDED,
   TEST_MODE,
+  TRIAL_ENDING,
   UPGRADED,
   type BillingCopy,
   type PlanMailData,
@@ -34,6 +35,7 @@ export const billingTemplates = {
   'billing-ended': (d: PlanMailData, { siteUrl }: TemplateContext) => planMail(siteUrl, d, ENDED, '/pricing'),
   'billing-upgraded': (d: PlanMailData, { siteUrl }: TemplateContext) => planMail(siteUrl, d, UPGRADED, '/account'),
   'billing-change-scheduled': (d: PlanMailData, { siteUrl }: TemplateContext) => planMail(siteUrl, d, CHANGE_SCHEDULED, '/account'),
+  'billing-trial-ending': (d: PlanMailData, { siteUrl }: TemplateContext) => planMail(siteUrl, d, TRIAL_ENDING, '/account'),
   'billing-purchase': (d: PurchaseMailData, { siteUrl }: TemplateContext): RenderedEmail => {
     const lang = d.language ?? 'en';
     const c = PURCHASED[lang];

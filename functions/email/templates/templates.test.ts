@@ -38,6 +38,14 @@ const SAMPLE: { [N in TemplateName]: TemplateData<N> } = {
   'billing-ended': { planName: 'Premium', amount: 1999, interval: 'month', date: '2026-12-23T10:00:00.000Z' },
   'billing-upgraded': { planName: hostile, amount: 1999, interval: 'month', date: '2026-12-23T10:00:00.000Z', charged: 512 },
   'billing-change-scheduled': { planName: hostile, amount: 999, interval: 'month', date: '2026-12-23T10:00:00.000Z' },
+  'billing-trial-ending': {
+    language: 'fr',
+    planName: hostile,
+    amount: 1999,
+    interval: 'month',
+    date: '2026-12-23T10:00:00.000Z',
+    testMode: true,
+  },
   'billing-purchase': { title: hostile, amount: 2999, url: 'https://x.test/market/m' },
   'billing-refunded': { title: hostile, amount: 2999, url: 'https://x.test/market', testMode: true },
   'access-ending': {

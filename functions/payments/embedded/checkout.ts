@@ -8,7 +8,10 @@ import { AppError } from '../../platform/errors.ts';
 import { CURRENCY, PLAN_PRICES, planForLookupKey } from '../catalog.ts';
 import type { CheckoutRequest, PaymentProvider } from '../provider.ts';
 import { openSession, type EmbeddedContext } from './context.ts';
+import { addDays } from 'date-fns/addDays';
 import {
+  discounted,
+  discountFrom,
   idFromKey,
   invoiceObject,
   newId,
@@ -87,7 +90,10 @@ export function createCheckouts({ db, siteUrl, clock, events }: EmbeddedContext)
         metadata: input.metadata,
         successUrl: input.successUrl,
         cancelUrl: input.cancelUrl,
+        ...(input.couponId ? { couponId: input.couponId } : {}),
+        ...(input.trialDays ? { trialDays: input.trialDays } : {}),
       };
+      if (input.couponId && !(await createEmbeddedStore(db).coupon(input.couponId))) throw new Error(`No such coupon: ${input.couponId}`);
       const values = {
         id,
         kind: 'checkout' as const,
@@ -142,13 +148,19 @@ export function createCheckouts({ db, siteUrl, clock, events }: EmbeddedContext)
   async function describeCheckout(id: string) {
     const row = await openSession(db, id, 'checkout');
     const d = row.detail as unknown as CheckoutDetail;
-    const email = await createEmbeddedStore(db).customerEmail(row.customerId);
+    const store = createEmbeddedStore(db);
+    const email = await store.customerEmail(row.customerId);
+    const coupon = d.couponId ? await store.coupon(d.couponId) : undefined;
     return {
       id: row.id,
       mode: d.mode,
       status: toSession(row, clock()).status,
       productName: d.productName,
       amount: d.amount,
+      /** What is charged today: nothing during a trial, the offer's price otherwise. */
+      dueToday: d.trialDays ? 0 : discounted(d.amount, coupon),
+      trialDays: d.trialDays ?? 0,
+      offer: coupon?.name ?? null,
       currency: d.currency,
       interval: d.interval,
       email: email ?? '',
@@ -176,14 +188,20 @@ export function createCheckouts({ db, siteUrl, clock, events }: EmbeddedContext)
       let subscriptionId: string | null = null;
       if (d.mode === 'subscription' && d.lookupKey) {
         const plan = planForLookupKey(d.lookupKey)!;
+        const coupon = d.couponId ? await store.coupon(d.couponId) : undefined;
+        const discount = coupon ? discountFrom(coupon, now) : null;
+        const trialEnd = d.trialDays ? addDays(now, d.trialDays) : null;
         const sub = await store.addSubscription({
           id: newId('sub'),
           customerId: session.customerId,
-          status: 'active',
+          status: trialEnd ? 'trialing' : 'active',
           lookupKey: d.lookupKey,
           currentPeriodStart: now,
-          currentPeriodEnd: nextPeriodEnd(now, plan),
-          latestInvoice: newInvoice(plan.amount, 'subscription_create'),
+          currentPeriodEnd: trialEnd ?? nextPeriodEnd(now, plan),
+          trialEnd,
+          latestInvoice: newInvoice(trialEnd ? 0 : discounted(plan.amount, discount), 'subscription_create'),
+          // A `once` coupon is used up by the first invoice it took money off (a trial's is the next one).
+          discount: discount?.duration === 'once' && !trialEnd ? null : discount,
           metadata: d.metadata,
           createdAt: now,
         });

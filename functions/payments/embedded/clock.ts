@@ -10,7 +10,16 @@ import { AppError } from '../../platform/errors.ts';
 import { planForLookupKey } from '../catalog.ts';
 import type { ProviderSubscription } from '../provider.ts';
 import type { EmbeddedContext } from './context.ts';
-import { GRANTING, invoiceObject, newInvoice, nextPeriodEnd, subscriptionObject, toSubscription } from './objects.ts';
+import {
+  discountApplies,
+  discounted,
+  GRANTING,
+  invoiceObject,
+  newInvoice,
+  nextPeriodEnd,
+  subscriptionObject,
+  toSubscription,
+} from './objects.ts';
 import { settle } from './proration.ts';
 import { createEmbeddedStore, type CustomerRow, type SubRow } from './store.ts';
 
@@ -36,7 +45,9 @@ function periodEnded(
   }
   const lookupKey = current.pendingLookupKey ?? current.lookupKey;
   const plan = planForLookupKey(lookupKey);
-  const bill = settle(plan?.amount ?? 0, credit);
+  // A coupon still running takes its money off (a trial's end is the first charge); a once coupon is then used up.
+  const discount = discountApplies(current.discount, current.currentPeriodEnd) ? current.discount : null;
+  const bill = settle(discounted(plan?.amount ?? 0, discount), credit);
   const failed = Boolean(customer?.cardFailsLater) && bill.amountPaid > 0;
   return {
     change: {
@@ -46,6 +57,7 @@ function periodEnded(
       currentPeriodStart: current.currentPeriodEnd,
       currentPeriodEnd: nextPeriodEnd(current.currentPeriodEnd, plan),
       ...(failed ? {} : { latestInvoice: newInvoice(bill.amountPaid, 'subscription_cycle') }),
+      ...(failed ? {} : { discount: discount && discount.duration !== 'once' ? discount : null }),
     },
     types: [failed ? 'invoice.payment_failed' : 'invoice.paid', 'customer.subscription.updated'],
     credit: failed ? credit : bill.credit,

@@ -7,7 +7,8 @@ import { addMonths } from 'date-fns/addMonths';
 import { addYears } from 'date-fns/addYears';
 import { PLAN_PRICES, planForLookupKey, type PlanPrice } from '../catalog.ts';
 import type { ProviderCheckoutSession, ProviderSubscription, SubscriptionPrice, SubscriptionStatus } from '../provider.ts';
-import type { SessionRow, SubRow } from './store.ts';
+import type { CouponRow, SessionRow, SubRow } from './store.ts';
+import type { EmbeddedDiscount } from './tables.ts';
 
 /** What a checkout session keeps in its `detail`. */
 export interface CheckoutDetail {
@@ -21,6 +22,10 @@ export interface CheckoutDetail {
   metadata: Record<string, string>;
   successUrl: string;
   cancelUrl: string;
+  /** An offer's coupon on the subscription from its first invoice. */
+  couponId?: string;
+  /** Free days before the first charge. */
+  trialDays?: number;
   /** Set once the payment was refunded (one-time payments only). */
   refund?: { id: string; metadata: Record<string, string>; at: string };
 }
@@ -54,6 +59,28 @@ export function nextPeriodEnd(from: Date, plan: PlanPrice | undefined): Date {
   return plan?.interval === 'year' ? addYears(from, 1) : addMonths(from, 1);
 }
 
+/** A coupon as a subscription carries it from `start` (a repeating one ends its months later). */
+export function discountFrom(coupon: CouponRow, start: Date): EmbeddedDiscount {
+  return {
+    couponId: coupon.id,
+    percentOff: coupon.percentOff,
+    amountOff: coupon.amountOff,
+    duration: coupon.duration,
+    end: coupon.duration === 'repeating' ? addMonths(start, coupon.durationInMonths ?? 1).toISOString() : null,
+  };
+}
+
+/** Whether a discount takes money off an invoice for the period starting at `periodStart`. */
+export const discountApplies = (d: EmbeddedDiscount | null, periodStart: Date): d is EmbeddedDiscount =>
+  Boolean(d && (d.end === null || periodStart < new Date(d.end)));
+
+/** An amount (cents) with a discount taken off, never below zero. */
+export function discounted(amount: number, d: Pick<EmbeddedDiscount, 'percentOff' | 'amountOff'> | null | undefined): number {
+  if (!d) return amount;
+  if (d.percentOff) return Math.max(0, Math.round((amount * (100 - d.percentOff)) / 100));
+  return Math.max(0, amount - (d.amountOff ?? 0));
+}
+
 export function toSubscription(row: SubRow): ProviderSubscription {
   return {
     id: row.id,
@@ -66,6 +93,8 @@ export function toSubscription(row: SubRow): ProviderSubscription {
     price: priceRef(row.lookupKey),
     scheduledChange: row.pendingLookupKey ? { price: priceRef(row.pendingLookupKey), at: row.currentPeriodEnd } : null,
     latestInvoice: row.latestInvoice ?? null,
+    discount: row.discount ? { couponId: row.discount.couponId, end: row.discount.end ? new Date(row.discount.end) : null } : null,
+    trialEnd: row.trialEnd,
     metadata: row.metadata,
   };
 }
@@ -96,6 +125,7 @@ export function subscriptionObject(row: SubRow): Record<string, unknown> {
     status: row.status,
     cancel_at_period_end: row.cancelAtPeriodEnd,
     ended_at: row.endedAt ? seconds(row.endedAt) : null,
+    trial_end: row.trialEnd ? seconds(row.trialEnd) : null,
     metadata: row.metadata,
     items: {
       data: [

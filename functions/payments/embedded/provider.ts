@@ -63,6 +63,8 @@ export function createEmbeddedProvider({ db, siteUrl, webhookSecret, logger, clo
     changePrice: subscriptions.changePrice,
     schedulePrice: subscriptions.schedulePrice,
     createPortalSession: portal.createPortalSession,
+    createCoupon: subscriptions.createCoupon,
+    applyCoupon: subscriptions.applyCoupon,
     refundCheckout: checkouts.refundCheckout,
 
     async verifyWebhook(rawBody, signature) {

@@ -7,6 +7,7 @@ import { and, asc, desc, eq, inArray, isNull, lte } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import type { SubscriptionStatus } from '../provider.ts';
 import {
+  testBillingCoupons as coupons,
   testBillingCustomers as customers,
   testBillingEvents as events,
   testBillingSessions as sessions,
@@ -17,6 +18,7 @@ export type CustomerRow = typeof customers.$inferSelect;
 export type SessionRow = typeof sessions.$inferSelect;
 export type SubRow = typeof subs.$inferSelect;
 export type EventRow = typeof events.$inferSelect;
+export type CouponRow = typeof coupons.$inferSelect;
 export type SessionKind = SessionRow['kind'];
 
 export function createEmbeddedStore(db: DbOrTx) {
@@ -96,6 +98,18 @@ export function createEmbeddedStore(db: DbOrTx) {
         .from(subs)
         .where(and(inArray(subs.status, [...statuses]), lte(subs.currentPeriodEnd, now)));
       return rows.map((r) => r.id);
+    },
+
+    /** Adds a coupon unless one with its id exists; answers the stored one either way. */
+    async addCouponOnce(values: typeof coupons.$inferInsert): Promise<CouponRow> {
+      const [made] = await db.insert(coupons).values(values).onConflictDoNothing().returning();
+      if (made) return made;
+      const [row] = await db.select().from(coupons).where(eq(coupons.id, values.id));
+      return row!;
+    },
+    async coupon(id: string): Promise<CouponRow | undefined> {
+      const [row] = await db.select().from(coupons).where(eq(coupons.id, id));
+      return row;
     },
 
     async addEvent(values: typeof events.$inferInsert): Promise<void> {

@@ -8,7 +8,16 @@ import { AppError } from '../../platform/errors.ts';
 import { planForLookupKey, type PlanPrice } from '../catalog.ts';
 import type { PaymentProvider, ProviderSubscription } from '../provider.ts';
 import type { EmbeddedContext } from './context.ts';
-import { invoiceObject, newId, newInvoice, nextPeriodEnd, planByPriceId, subscriptionObject, toSubscription } from './objects.ts';
+import {
+  discountFrom,
+  invoiceObject,
+  newId,
+  newInvoice,
+  nextPeriodEnd,
+  planByPriceId,
+  subscriptionObject,
+  toSubscription,
+} from './objects.ts';
 import { prorate, settle } from './proration.ts';
 import { createEmbeddedStore, type SubRow } from './store.ts';
 
@@ -101,9 +110,35 @@ export function createSubscriptionOps({ db, clock, events }: EmbeddedContext) {
       if (price && !plan) throw new Error(`No such price: ${price.id}`);
       return updateSub(id, { pendingLookupKey: plan?.lookupKey ?? null });
     },
+
+    async createCoupon(coupon) {
+      const row = await createEmbeddedStore(db).addCouponOnce({
+        id: coupon.id,
+        name: coupon.name,
+        percentOff: coupon.percentOff ?? null,
+        amountOff: coupon.amountOff ?? null,
+        duration: coupon.duration,
+        durationInMonths: coupon.durationInMonths ?? null,
+      });
+      return { id: row.id };
+    },
+
+    /** From the next invoice on, replacing any coupon (Stripe's `discounts` on a subscription update). */
+    async applyCoupon(id, couponId) {
+      const coupon = await createEmbeddedStore(db).coupon(couponId);
+      if (!coupon) throw new Error(`No such coupon: ${couponId}`);
+      return updateSub(id, { discount: discountFrom(coupon, clock()) });
+    },
   } satisfies Pick<
     PaymentProvider,
-    'retrieveSubscription' | 'listSubscriptions' | 'setCancelAtPeriodEnd' | 'cancelNow' | 'changePrice' | 'schedulePrice'
+    | 'retrieveSubscription'
+    | 'listSubscriptions'
+    | 'setCancelAtPeriodEnd'
+    | 'cancelNow'
+    | 'changePrice'
+    | 'schedulePrice'
+    | 'createCoupon'
+    | 'applyCoupon'
   >;
 
   return { ...ops, updateSub, changePlanNow };

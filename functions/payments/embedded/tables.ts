@@ -44,9 +44,34 @@ export const testBillingSubscriptions = pgTable('test_billing_subscriptions', {
   endedAt: timestamptz('ended_at'),
   /** The subscription's newest invoice: what it charged and why (Stripe's `latest_invoice`). */
   latestInvoice: jsonb('latest_invoice').$type<{ id: string; amountPaid: number; billingReason: string }>(),
+  /** A coupon on its invoices: a `once` one is used up by the first invoice it takes money off; a `repeating` one lasts until `end`. */
+  discount: jsonb('discount').$type<EmbeddedDiscount>(),
+  /** When its free trial ends (the first period's end), null without one. */
+  trialEnd: timestamptz('trial_end'),
   metadata: jsonb('metadata').$type<Record<string, string>>().notNull().default({}),
   createdAt: timestamptz('created_at').notNull().defaultNow(),
 });
+
+/** Coupons made for offers (Stripe's coupons): money off subscriptions' invoices. */
+export const testBillingCoupons = pgTable('test_billing_coupons', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  percentOff: integer('percent_off'),
+  amountOff: integer('amount_off'),
+  duration: text('duration', { enum: ['once', 'repeating', 'forever'] }).notNull(),
+  durationInMonths: integer('duration_in_months'),
+  createdAt: timestamptz('created_at').notNull().defaultNow(),
+});
+
+/** A coupon as a subscription carries it. */
+export interface EmbeddedDiscount {
+  couponId: string;
+  percentOff: number | null;
+  amountOff: number | null;
+  duration: 'once' | 'repeating' | 'forever';
+  /** ISO: a repeating coupon's end; null otherwise. */
+  end: string | null;
+}
 
 /** Events the embedded provider raised, delivered to the billing handler until it took them. */
 export const testBillingEvents = pgTable(

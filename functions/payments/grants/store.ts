@@ -56,6 +56,16 @@ export function createGrantStore(db: DbOrTx) {
         .where(and(eq(accessGrants.userId, userId), eq(accessGrants.source, source), current(now)));
     },
 
+    /** Whether the member ever had a grant of this source (one trial per member, ever). */
+    async hadSource(userId: string, source: GrantSource): Promise<boolean> {
+      const [row] = await db
+        .select({ id: accessGrants.id })
+        .from(accessGrants)
+        .where(and(eq(accessGrants.userId, userId), eq(accessGrants.source, source)))
+        .limit(1);
+      return Boolean(row);
+    },
+
     async insert(values: NewAccessGrant): Promise<AccessGrantRow> {
       const [row] = await db.insert(accessGrants).values(values).returning();
       return row!;

@@ -4,7 +4,8 @@
  * log holds other people's mail, so here and on the server only admins pass those tabs). 'Admin
  * Dashboard' with the Email Management (default), User Management and Content Management tabs, a
  * Newsletter tab, a Moderation tab (the community's queue, log and, for admins, categories), a
- * Support tab (members' requests) and an Overview (beyond the spec). Editors see the Newsletter,
+ * Support tab (members' requests), an Offers tab (offers, their redemptions and revenue, trials) and
+ * an Overview (beyond the spec). Editors see the Newsletter,
  * Moderation and Support tabs only.
  */
 import '../../lib/browser/zod-jitless.ts';
@@ -17,10 +18,11 @@ import { OverviewPanel } from './OverviewPanel.tsx';
 import { PageSpinner, TabList, useRoleGate } from './staff-page.tsx';
 import { UsersPanel } from './UsersPanel.tsx';
 
-type Tab = 'emails' | 'users' | 'content' | 'newsletter' | 'moderation' | 'support' | 'overview';
+type Tab = 'emails' | 'users' | 'offers' | 'content' | 'newsletter' | 'moderation' | 'support' | 'overview';
 const TABS: { id: Tab; label: string }[] = [
   { id: 'emails', label: 'Email Management' },
   { id: 'users', label: 'User Management' },
+  { id: 'offers', label: 'Offers' },
   { id: 'content', label: 'Content Management' },
   { id: 'newsletter', label: 'Newsletter' },
   { id: 'moderation', label: 'Moderation' },
@@ -35,6 +37,7 @@ const NewsletterPanel = lazy(() => import('./NewsletterPanel.tsx').then((m) => (
 /** The community's queue, log and categories: a chunk of its own too. */
 const ModerationPanel = lazy(() => import('./ModerationPanel.tsx').then((m) => ({ default: m.ModerationPanel })));
 /** The support desk's queue and conversations: a chunk of its own as well. */
+const OffersPanel = lazy(() => import('./OffersPanel.tsx').then((m) => ({ default: m.OffersPanel })));
 const SupportPanel = lazy(() => import('./SupportPanel.tsx').then((m) => ({ default: m.SupportPanel })));
 
 export default function AdminDashboard() {
@@ -86,6 +89,17 @@ export default function AdminDashboard() {
             }
           >
             <SupportPanel />
+          </Suspense>
+        )}
+        {tab === 'offers' && (
+          <Suspense
+            fallback={
+              <p role="status" className="text-slate-600">
+                Loading offers...
+              </p>
+            }
+          >
+            <OffersPanel />
           </Suspense>
         )}
         {tab === 'overview' && <OverviewPanel />}

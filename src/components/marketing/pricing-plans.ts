@@ -12,6 +12,7 @@ import { CHECKOUT_FAILED, goToCheckout } from '../../lib/browser/payments/checko
 import { startPlanCheckout } from '../../lib/browser/payments/client.ts';
 import { readStored, STORAGE_KEYS, writeStored } from '../../lib/browser/storage-keys.ts';
 import { createPlanChanges, type PlanChanges } from './plan-change.ts';
+import { showOffer, showTrials, type PricingOffer } from './pricing-offer.ts';
 
 type Interval = 'month' | 'year';
 
@@ -19,6 +20,10 @@ let interval: Interval = 'month';
 let chosen: HTMLButtonElement | null = null;
 /** The member's plan and the changes it allows (plan-change.ts). */
 let plans: PlanChanges | undefined;
+/** The sign-up offer the address named (`?offer=`), once read. */
+let offer: PricingOffer | undefined;
+/** Marks the plans with a free trial for the interval shown (set once the trials are read). */
+let markTrials: (() => void) | undefined;
 /** Shows an interval unless the visitor already chose one (set by initPricing). */
 let showInterval: ((wanted: Interval) => void) | undefined;
 
@@ -87,7 +92,8 @@ function showMembership(root: HTMLElement, panel: HTMLElement): void {
 }
 
 function signInFirst(panel: HTMLElement): void {
-  const back = `/pricing?plan=${encodeURIComponent(panel.dataset.plan ?? '')}`;
+  const code = offer ? `&offer=${encodeURIComponent(offer.code)}` : '';
+  const back = `/pricing?plan=${encodeURIComponent(panel.dataset.plan ?? '')}${code}`;
   window.location.assign(`/signin?redirect=${encodeURIComponent(back)}`);
 }
 
@@ -132,10 +138,12 @@ function wireCheckout(panel: HTMLElement): void {
     setBusy(button, true);
     errorBox.replaceChildren();
     const level = panel.dataset.level;
+    const priceId = panel.dataset.plan ?? '';
     const result = await startPlanCheckout({
-      priceId: panel.dataset.plan ?? '',
+      priceId,
       accessLevel: isLevel(level) ? level : 'free',
       productName: panel.dataset.name ?? '',
+      offerCode: offer?.covers(priceId) ? offer.code : undefined,
     });
     if (result.ok) {
       // Stays 'Processing...' while the page changes; back to idle if an embedded checkout is closed.
@@ -168,6 +176,7 @@ export function initPricing(): void {
     swapTexts(root);
     fillPanel(panel);
     plans?.mark();
+    markTrials?.();
   };
   let chose = false;
   for (const radio of radios)
@@ -216,4 +225,12 @@ export function initPricing(): void {
 
   showMembership(root, panel);
   wireCheckout(panel);
+  // An offer in the address shows its prices (the open panel takes them too); then the plans' trials.
+  void showOffer(root, () => {
+    swapTexts(root);
+    fillPanel(panel);
+  }).then(async (shown) => {
+    offer = shown;
+    markTrials = await showTrials(root, shown, () => interval);
+  });
 }

@@ -12,6 +12,7 @@
 import { startTransition, useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { refreshProfile, type AuthState } from '../../lib/browser/auth/client.ts';
 import { ByPlan, type AccountGuess } from '../auth/account-guess.tsx';
+import { RetentionOffer } from './RetentionOffer.tsx';
 import { Reserved } from '../content/gated/LoadStates.tsx';
 import {
   cancelSubscription,
@@ -79,6 +80,7 @@ function Details({
 }) {
   const [busy, setBusy] = useState<'cancel' | 'portal' | 'keep' | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState(false);
   const confirmDialog = useRef<HTMLDialogElement>(null);
   const id = useId();
   const badge = subscriptionBadge(subscription);
@@ -172,7 +174,10 @@ function Details({
         {canCancel(subscription) && (
           <button
             type="button"
-            onClick={() => confirmDialog.current?.showModal()}
+            onClick={() => {
+              setConfirming(true);
+              confirmDialog.current?.showModal();
+            }}
             disabled={busy !== null}
             className={`${BUTTON} text-red-700 ring-1 ring-inset ring-red-300 hover:bg-red-50`}
           >
@@ -182,6 +187,7 @@ function Details({
       </div>
       <dialog
         ref={confirmDialog}
+        onClose={() => setConfirming(false)}
         aria-labelledby={`${id}-cancel`}
         aria-describedby={`${id}-cancel-text`}
         className="rounded-2xl p-6 shadow-xl backdrop:bg-slate-900/50"
@@ -192,6 +198,14 @@ function Details({
         <p id={`${id}-cancel-text`} className="mt-2 max-w-sm text-sm text-slate-700">
           {cancelConfirmText(subscription.plan.name, date, scheduled?.name)}
         </p>
+        <RetentionOffer
+          subscriptionId={subscription.subscriptionId}
+          open={confirming}
+          onAccepted={(s) => {
+            confirmDialog.current?.close();
+            onChanged(s);
+          }}
+        />
         <div className="mt-6 flex flex-wrap justify-end gap-2">
           <button
             type="button"

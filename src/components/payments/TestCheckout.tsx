@@ -38,6 +38,26 @@ function Summary({ checkout }: { checkout: Checkout }) {
         <dd className="text-slate-900" data-testid="checkout-amount">
           {formatPlanAmount(checkout.amount, checkout.interval)}
         </dd>
+        {checkout.offer && (
+          <>
+            <dt className="text-slate-600">Offer</dt>
+            <dd className="text-slate-900">{checkout.offer}</dd>
+          </>
+        )}
+        {checkout.trialDays > 0 && (
+          <>
+            <dt className="text-slate-600">Free trial</dt>
+            <dd className="text-slate-900">{`${checkout.trialDays} days, then ${formatPlanAmount(checkout.amount, checkout.interval)}`}</dd>
+          </>
+        )}
+        {checkout.dueToday !== checkout.amount && (
+          <>
+            <dt className="text-slate-600">Due today</dt>
+            <dd className="font-semibold text-slate-900" data-testid="checkout-due">
+              {formatPlanAmount(checkout.dueToday, null)}
+            </dd>
+          </>
+        )}
         <dt className="text-slate-600">Billing</dt>
         <dd className="text-slate-900">{checkout.interval ? `Renews every ${checkout.interval} until you cancel` : 'One-time payment'}</dd>
         {checkout.email && (
@@ -133,7 +153,7 @@ function PayForm({ checkout }: { checkout: Checkout }) {
         disabled={processing}
         className="min-h-12 rounded-lg bg-brand-600 px-5 py-3 font-semibold text-white hover:bg-brand-700 disabled:cursor-wait disabled:opacity-60"
       >
-        {processing ? 'Processing...' : `Pay ${formatPlanAmount(checkout.amount, null)}`}
+        {processing ? 'Processing...' : checkout.trialDays > 0 ? 'Start free trial' : `Pay ${formatPlanAmount(checkout.dueToday, null)}`}
       </button>
       <a href={sameOriginUrl(checkout.cancelUrl, '/')} className="self-center text-sm font-semibold text-brand-700 underline">
         Cancel and return

@@ -72,7 +72,7 @@ const seg = encodeURIComponent;
 
 /** Starts checkout for a plan (a tier id, monthly or yearly). */
 export function startPlanCheckout(
-  plan: { priceId: string; accessLevel: AccessLevel; productName: string },
+  plan: { priceId: string; accessLevel: AccessLevel; productName: string; offerCode?: string | undefined },
   origin = window.location.origin,
 ) {
   const body = {
@@ -81,6 +81,7 @@ export function startPlanCheckout(
     cancelUrl: planCancelUrl(origin, plan.priceId),
     userId: userId(),
     metadata: { accessLevel: plan.accessLevel, productName: plan.productName },
+    ...(plan.offerCode ? { offerCode: plan.offerCode } : {}),
   };
   return call((o) => stripe['create-session'].$post({}, o), { body });
 }
@@ -115,6 +116,18 @@ export function fetchMySubscription(signal?: AbortSignal) {
 export function changePlan(subscriptionId: string, priceId: string) {
   const param = { subscriptionId: seg(subscriptionId) };
   return call((o) => subscriptions[':subscriptionId'].change.$post({ param }, o), { body: { priceId } });
+}
+
+/** The retention offer the cancel confirmation may show (`offer: null` when there is none). */
+export function fetchRetentionOffer(subscriptionId: string, signal?: AbortSignal) {
+  const param = { subscriptionId: seg(subscriptionId) };
+  return call((o) => subscriptions[':subscriptionId']['retention-offer'].$get({ param }, o), { signal });
+}
+
+/** Takes the retention offer: its discount on the live subscription from the next payment. */
+export function acceptRetentionOffer(subscriptionId: string, code: string) {
+  const param = { subscriptionId: seg(subscriptionId) };
+  return call((o) => subscriptions[':subscriptionId']['retention-offer'].$post({ param }, o), { body: { code } });
 }
 
 /** Cancels at the end of the period already paid for. */
