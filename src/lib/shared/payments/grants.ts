@@ -128,6 +128,8 @@ export function describeGrant(g: GrantView, lang: GrantLanguage, now = new Date(
     else if (g.renewsAt) parts.push(w.renews(date(g.renewsAt)));
     return parts.join(', ');
   }
+  // A running trial's row stays open while the provider runs it: its end is the subscription's first charge.
+  if (g.source === 'trial' && !g.endsAt && g.renewsAt) return `${level} ${w.until(date(g.renewsAt))}, ${w.trial}`;
   const reason = g.source === 'trial' ? w.trial : g.source === 'comp' ? w.comp : g.source === 'gift' ? w.gift(g.from) : w.purchase;
   const span = [started ? '' : w.from(date(g.startsAt)), g.endsAt ? w.until(date(g.endsAt)) : ''].filter(Boolean).join(' ');
   if (!g.endsAt) return [level, reason, w.noEnd].join(', ');
