@@ -16,6 +16,7 @@ import { createEmailEventRoutes } from './email/routes.ts';
 import { createEmailAdminRoutes } from './email/admin-routes.ts';
 import { createAdminRoutes } from './admin/routes.ts';
 import { createCompRoutes, createMyGrantRoutes } from './payments/grants/routes.ts';
+import { createGiftRoutes, createMyGiftRoutes } from './payments/gifts/routes.ts';
 import { createOfferAdminRoutes, createPublicOfferRoutes } from './payments/offers/routes.ts';
 import { createPaymentRoutes } from './payments/routes.ts';
 import { createTestBillingRoutes } from './payments/embedded/routes.ts';
@@ -176,6 +177,8 @@ export function createApp({ config, logger, services, site, accessLog }: AppDeps
   );
   app.route('/api/users/me/events', createMyEventRoutes({ events: services.events, guards }));
   app.route('/api/users/me/grants', createMyGrantRoutes({ access: services.billing.access, guards }));
+  app.route('/api/users/me/gifts', createMyGiftRoutes({ billing: services.billing, guards }));
+  app.route('/api/gifts', createGiftRoutes({ billing: services.billing, guards }));
   // An event's calendar file, before the site's pages (/events/{slug} is a page).
   app.route('/', createCalendarRoutes({ events: services.events }));
   app.route('/', createUploadRoutes({ uploads: services.uploads, directUploads: services.directUploads, guards }));

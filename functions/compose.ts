@@ -82,6 +82,7 @@ import { createIdempotencyStore } from './platform/idempotency/store.ts';
 import { pruneChanges } from './platform/changes/store.ts';
 import { createGrantStore } from './payments/grants/store.ts';
 import { createOfferStore } from './payments/offers/store.ts';
+import { createGiftStore } from './payments/gifts/store.ts';
 
 /** The key prefix of member files uploaded at run time (in the protected storage area, never in the content folder). */
 const PROTECTED_UPLOADS = 'uploads/';
@@ -316,10 +317,14 @@ export async function createServices(config: Config, logger: Logger, options: Se
           ...(await createPaymentStore(tx).personalData(id)),
           grants: await createGrantStore(tx).personalData(id),
           offerRedemptions: await createOfferStore(tx).personalData(id),
+          giftsBought: await createGiftStore(tx).boughtBy(id),
         },
       }),
       // Subscriptions, purchases, grants and offer redemptions reference the profile `on delete cascade`: they go with it.
-      erase: async () => undefined,
+      // Gifts they bought stay the recipients' (paid for), without the buyer's name.
+      erase: async ({ id }) => {
+        await createGiftStore(tx).forgetBuyer(id);
+      },
     }));
     // The copies of newsletter issues sent to the member (suppressed addresses stay: see issues/store.ts).
     users.personalData.register(createIssueStore);

@@ -30,6 +30,8 @@ export interface EnqueueInput<N extends TemplateName> {
   userId?: string;
   /** Small text files sent with it (an event's calendar file). */
   attachments?: EmailAttachment[];
+  /** Not sent before this time (a gift's delivery date). */
+  notBefore?: Date | undefined;
 }
 
 /** Message-ID domain: the site's host, so retries of one email keep one Message-ID. */
@@ -144,6 +146,7 @@ export function createEmailService({ db, from, siteUrl, maxAttempts, logger }: E
         maxAttempts,
         userId: input.userId ?? null,
         ...(input.attachments?.length ? { attachments: input.attachments } : {}),
+        ...(input.notBefore ? { nextAttemptAt: input.notBefore } : {}),
       });
     },
 

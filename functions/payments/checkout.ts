@@ -17,6 +17,8 @@ import { grants, type CheckoutRequest } from './provider.ts';
 import type { Purchases } from './purchases.ts';
 import { createGrantStore } from './grants/store.ts';
 import type { OfferService } from './offers/service.ts';
+import type { Gifts } from './gifts/service.ts';
+import { giftName, giftPriceCents, type GiftLevel, type GiftMonths } from '#shared/payments/gifts.ts';
 import { createPaymentStore } from './store.ts';
 import type { PurchasableType } from './tables.ts';
 
@@ -29,6 +31,17 @@ export interface CheckoutInput {
   idempotencyKey?: string | undefined;
   /** A sign-up offer's code (plans only). */
   offerCode?: string | undefined;
+  /** A gift membership for someone else (a one-time payment). */
+  gift?: GiftInput | undefined;
+}
+
+export interface GiftInput {
+  accessLevel: GiftLevel;
+  months: GiftMonths;
+  recipientEmail: string;
+  recipientName?: string | undefined;
+  message?: string | undefined;
+  deliverAt?: Date | undefined;
 }
 
 /** Where a session returns to, and its idempotency key. */
@@ -40,11 +53,12 @@ interface CheckoutParts {
   sync: (subscriptionId: string) => Promise<AccessLevel | undefined>;
   purchases: Pick<Purchases, 'owns' | 'record'>;
   offers: Pick<OfferService, 'hold' | 'trials'>;
+  gifts: Pick<Gifts, 'create' | 'attachSession' | 'drop' | 'paid'>;
 }
 
 export function createCheckout(
   { db, provider, users, content, clock, origin }: BillingContext,
-  { sync, purchases, offers }: CheckoutParts,
+  { sync, purchases, offers, gifts }: CheckoutParts,
 ) {
   /** The member's provider customer, created once: a conditional write settles a race between two requests. */
   async function ensureCustomer(viewer: NonNullable<Viewer>): Promise<string> {
@@ -124,6 +138,29 @@ export function createCheckout(
     }
   }
 
+  /** A gift's checkout: the gift waits for its payment, and goes if the session cannot be made. */
+  async function giftSession(viewer: NonNullable<Viewer>, input: GiftInput, start: SessionStart) {
+    const amount = giftPriceCents(input.accessLevel, input.months);
+    const buyer = await profileOf(db, viewer.id);
+    const gift = await gifts.create(buyer, { ...input, amount });
+    try {
+      const customerId = await ensureCustomer(viewer);
+      const session = await provider.createCheckoutSession({
+        customerId,
+        userId: viewer.id,
+        mode: 'payment',
+        line: { unitAmount: amount, currency: CURRENCY, productName: `Gift: ${giftName(input.accessLevel, input.months)}` },
+        metadata: { userId: viewer.id, giftId: gift.id },
+        ...start,
+      });
+      await gifts.attachSession(gift.id, session.id);
+      return checkoutAnswer(session);
+    } catch (err) {
+      await gifts.drop(gift.id);
+      throw err;
+    }
+  }
+
   /** Applies a completed checkout session (from confirm or the webhook), re-read from the provider. */
   async function applyCheckout(sessionId: string, expectedUserId?: string) {
     const session = await provider.retrieveCheckoutSession(sessionId);
@@ -143,6 +180,10 @@ export function createCheckout(
       if (session.subscriptionId) await sync(session.subscriptionId);
       return { session, owner, paid: true as const };
     }
+    if (session.metadata.giftId) {
+      await gifts.paid(session);
+      return { session, owner, paid: true as const };
+    }
     const purchase = owner ? await purchases.record(session, owner) : undefined;
     return { session, owner, paid: true as const, purchase };
   }
@@ -158,6 +199,7 @@ export function createCheckout(
         ...(input.idempotencyKey ? { idempotencyKey: input.idempotencyKey } : {}),
       };
       if (input.item) return itemSession(viewer, input.item, start);
+      if (input.gift) return giftSession(viewer, input.gift, start);
       return planSession(viewer, input, start);
     },
 

@@ -8,6 +8,7 @@
 import { createCheckout } from './checkout.ts';
 import { billingContext, type BillingDeps } from './context.ts';
 import { createEventHandler } from './events.ts';
+import { createGifts } from './gifts/service.ts';
 import { createGrantService } from './grants/service.ts';
 import { createOfferService } from './offers/service.ts';
 import { profileOf } from './ownership.ts';
@@ -23,9 +24,10 @@ export function createBillingService(deps: BillingDeps) {
   const { db, provider, clock } = context;
   const access = createGrantService(context);
   const offers = createOfferService({ db, provider, clock });
-  const { sync } = createSubscriptionSync(context, { ledger: access.ledger, offers });
+  const gifts = createGifts(context, access.ledger);
+  const { sync } = createSubscriptionSync(context, { ledger: access.ledger, offers, gifts });
   const purchases = createPurchases(context);
-  const checkout = createCheckout(context, { sync, purchases, offers });
+  const checkout = createCheckout(context, { sync, purchases, offers, gifts });
   const subscriptions = createSubscriptions(context, { sync });
   const trials = createTrialNotices(context);
   const retention = createRetention(context, { offers, sync, ourCopy: subscriptions.ourCopy });
@@ -49,6 +51,9 @@ export function createBillingService(deps: BillingDeps) {
 
     /** Offers: staff's codes, their public terms, retention offers, redemptions and revenue. */
     offers,
+
+    /** Gift memberships: bought (through createSession's `gift`), previewed, redeemed, listed for their buyer. */
+    gifts,
 
     /**
      * Billing's clock, on every instance and in each serverless round: grants whose end has come (the

@@ -15,6 +15,7 @@ import { planFor, planForLookupKey, type PlanPrice } from './catalog.ts';
 import { BILLING_ACTOR, type BillingContext } from './context.ts';
 import type { AccessLedger } from './grants/ledger.ts';
 import type { OfferService } from './offers/service.ts';
+import type { Gifts } from './gifts/service.ts';
 import { grants, type ProviderSubscription } from './provider.ts';
 import { createPaymentStore } from './store.ts';
 import type { SubscriptionRow } from './tables.ts';
@@ -56,7 +57,7 @@ interface Change {
 
 export function createSubscriptionSync(
   { db, provider, outbox, logger, clock, testMode }: BillingContext,
-  { ledger, offers }: { ledger: AccessLedger; offers: Pick<OfferService, 'follow'> },
+  { ledger, offers, gifts }: { ledger: AccessLedger; offers: Pick<OfferService, 'follow'>; gifts: Pick<Gifts, 'startWaiting'> },
 ) {
   /** The member a subscription is for, locked: by our user id in its metadata, else by its customer. */
   async function lockOwner(tx: DbOrTx, fresh: ProviderSubscription): Promise<ProfileRow | undefined> {
@@ -142,17 +143,12 @@ export function createSubscriptionSync(
       await mailChanges(tx, { owner, before, row, plan, fresh, now });
       // An offer discounting it makes its stretch of access the offer's in the ledger.
       const offer = await offers.follow(tx, owner.id, row, fresh);
-      return ledger.followSubscription(
-        tx,
-        owner,
-        row,
-        {
-          actorId: BILLING_ACTOR,
-          action: 'access_level.billing',
-          detail: { subscriptionId: fresh.id, status: fresh.status },
-        },
-        offer,
-      );
+      const cause = { actorId: BILLING_ACTOR, action: 'access_level.billing', detail: { subscriptionId: fresh.id, status: fresh.status } };
+      const level = await ledger.followSubscription(tx, owner, row, cause, offer);
+      // Paid access over: gifts redeemed while it ran start now, for their full length.
+      const stillPaying = (await store.subscriptionsOf(owner.id)).some((s) => grants(s, now) && s.accessLevel !== 'free');
+      if (!stillPaying && (await gifts.startWaiting(tx, owner, now))) return ledger.recompute(tx, owner, cause, now);
+      return level;
     });
   }
 

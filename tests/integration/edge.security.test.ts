@@ -18,6 +18,7 @@ import { eq } from 'drizzle-orm';
 import { emails } from '../../functions/email/tables.ts';
 import { newsletterSubscribers } from '../../functions/newsletter/tables.ts';
 import { profiles } from '../../functions/users/tables.ts';
+import { gifts } from '../../functions/payments/gifts/tables.ts';
 import { communityCategories, communityThreads } from '../../functions/community/tables.ts';
 import { mailLinks } from '../../functions/community/notifications/round.ts';
 import { rateLimits } from '../../functions/platform/abuse/tables.ts';
@@ -96,6 +97,15 @@ async function samples(t: TestApp): Promise<Record<string, Sample>> {
   const [payerProfile] = await t.database.db.select().from(profiles).where(eq(profiles.id, payer.id));
   const customerId = payerProfile!.customerId!;
   const [subscription] = await t.services.billing.provider.listSubscriptions(customerId);
+  // A paid gift (the payer's), for its preview and its redemption by the shopper.
+  const bought = await t.services.billing.createSession(await viewerOf(payer.id, 'edge-payer@example.com'), {
+    gift: { accessLevel: 'subscriber', months: 1, recipientEmail: 'edge-friend@example.com' },
+    successUrl: '/account',
+    cancelUrl: '/gift',
+  });
+  await pages.pay(bought.sessionId, { cardNumber: '4242424242424242', expiry: '12/34', cvc: '123' });
+  await t.services.billing.confirm(await viewerOf(payer.id, 'edge-payer@example.com'), bought.sessionId);
+  const [gift] = await t.database.db.select().from(gifts).where(eq(gifts.sessionId, bought.sessionId));
   // A retention offer for the payer's cancel confirmation (taken by its sample, before the cancel's).
   await t.services.billing.offers.create(admin.id, { code: 'EDGE-STAY', kind: 'retention', percentOff: 25, duration: 'once' });
   const shopper = await member('edge-shopper@example.com');
@@ -237,6 +247,21 @@ async function samples(t: TestApp): Promise<Record<string, Sample>> {
     'GET /api/payments/purchases': { path: '/api/payments/purchases', headers: payer.headers },
     'GET /api/payments/mode': { path: '/api/payments/mode' },
     'GET /api/payments/trials': { path: '/api/payments/trials' },
+    'POST /api/gifts': {
+      path: '/api/gifts',
+      body: {
+        accessLevel: 'premium',
+        months: 3,
+        recipientEmail: 'edge-other@example.com',
+        message: 'Enjoy',
+        successUrl: '/account',
+        cancelUrl: '/gift',
+      },
+      headers: payer.headers,
+    },
+    'GET /api/gifts/:code': { path: `/api/gifts/${gift!.code}` },
+    'POST /api/gifts/:code/redeem': { path: `/api/gifts/${gift!.code}/redeem`, headers: shopper.headers },
+    'GET /api/users/me/gifts': { path: '/api/users/me/gifts', headers: payer.headers },
     'POST /openai/generate': {
       path: '/openai/generate',
       body: { prompt: 'Generate a blog about: local SEO for bakeries' },

@@ -4,7 +4,7 @@
  * (account confirmation, password recovery, payment receipt, cancellation) in the same shape.
  *
  * The templates live by audience: `site-mail.ts` (newsletter, contact form, lead downloads),
- * `account-mail.ts` (account and auth mails), `billing-mail.ts` (plan changes and purchases), `access-mail.ts` (a comp or gift ending),
+ * `account-mail.ts` (account and auth mails), `billing-mail.ts` (plan changes and purchases), `access-mail.ts` (a comp or gift ending), `gift-mail.ts` (a gift received, a gift's receipt),
  * `newsletter-mail.ts` (an issue's copies), `event-mail.ts` (event registrations, reminders and
  * cancellations), `community-mail.ts` (a community thread's new replies) and `support-mail.ts` (the
  * support desk's notice to staff and replies to members);
@@ -15,6 +15,7 @@ import { accountTemplates } from './account-mail.ts';
 import { billingTemplates } from './billing-mail.ts';
 import { communityTemplates } from './community-mail.ts';
 import { eventTemplates } from './event-mail.ts';
+import { giftTemplates } from './gift-mail.ts';
 import { newsletterTemplates } from './newsletter-mail.ts';
 import type { RenderedEmail, TemplateContext } from './rendered.ts';
 import { siteTemplates } from './site-mail.ts';
@@ -25,6 +26,7 @@ const templates = {
   ...accountTemplates,
   ...billingTemplates,
   ...accessTemplates,
+  ...giftTemplates,
   ...eventTemplates,
   ...newsletterTemplates,
   ...communityTemplates,

@@ -48,6 +48,23 @@ const SAMPLE: { [N in TemplateName]: TemplateData<N> } = {
   },
   'billing-purchase': { title: hostile, amount: 2999, url: 'https://x.test/market/m' },
   'billing-refunded': { title: hostile, amount: 2999, url: 'https://x.test/market', testMode: true },
+  'gift-received': {
+    from: hostile,
+    recipientName: hostile,
+    what: 'Premium, 3 months',
+    message: hostile,
+    url: 'https://x.test/gift/redeem?code=A',
+    expiresAt: '2027-11-29T10:00:00.000Z',
+  },
+  'gift-purchased': {
+    language: 'es',
+    what: 'Premium, 3 months',
+    amount: 5997,
+    recipient: 'ana@x.test',
+    deliverAt: '2026-12-24T10:00:00.000Z',
+    url: 'https://x.test/account',
+    testMode: true,
+  },
   'access-ending': {
     language: 'es',
     grant: {

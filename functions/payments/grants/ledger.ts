@@ -59,6 +59,8 @@ export function createAccessLedger({ clock, forget }: LedgerDeps) {
     if (derived.level !== profile.accessLevel || derived.until?.getTime() !== profile.accessUntil?.getTime()) {
       await memberAccess(tx).setDerivedLevel(profile, derived, cause);
       forget(profile.id);
+      // The caller's locked row stays true to what is stored, so a second recompute in the same transaction compares right.
+      Object.assign(profile, { accessLevel: derived.level, accessUntil: derived.until });
     }
     return derived.level;
   }

@@ -9,6 +9,7 @@ import type { AccessLevel } from '#shared/access.ts';
 import type { PaymentMode } from '../../lib/browser/payments/client.ts';
 import { Reserved } from '../content/gated/LoadStates.tsx';
 import { UpcomingEventsSkeleton } from '../events/UpcomingEventsCard.tsx';
+import { GrantsSkeleton } from '../payments/GrantsCard.tsx';
 import { SubscriptionSkeleton } from '../payments/SubscriptionCard.tsx';
 import { TestModeNotice } from '../payments/TestModeNotice.tsx';
 import { SupportCard } from '../support/SupportCard.tsx';
@@ -102,6 +103,7 @@ export function AccountSkeleton({ guess, mode }: { guess: AccountGuess; mode: Pa
         <CourseProgressSkeleton className={`${card} md:col-span-2`} />
         <UpcomingEventsSkeleton className={`${card} md:col-span-2`} />
         <SupportCard loading={guess} className={`${card} md:col-span-2`} />
+        <GrantsSkeleton guess={guess} className={`${card} md:col-span-2`} />
       </div>
     </div>
   );

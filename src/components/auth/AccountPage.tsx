@@ -17,6 +17,7 @@ import { warmIntl } from '../../lib/browser/intl-warm.ts';
 import { storedAccessLevel, storedHasPlan } from '../../lib/browser/storage-keys.ts';
 import { UpcomingEventsCard } from '../events/UpcomingEventsCard.tsx';
 import { TextField } from '../forms/TextField.tsx';
+import { GiftsCard } from '../payments/GiftsCard.tsx';
 import { GrantsCard } from '../payments/GrantsCard.tsx';
 import { PurchasesCard } from '../payments/PurchasesCard.tsx';
 import { SubscriptionCard } from '../payments/SubscriptionCard.tsx';
@@ -109,7 +110,8 @@ export default function AccountPage({ paymentMode }: { paymentMode?: PaymentMode
             <UpcomingEventsCard className={`${card} md:col-span-2`} />
             <SupportCard level={level} className={`${card} md:col-span-2`} />
             {/* Last: they appear only once they load, and only when there are some, so they move nothing below. */}
-            <GrantsCard className={`${card} md:col-span-2`} language={profile?.language} />
+            <GrantsCard className={`${card} md:col-span-2`} language={profile?.language} level={level} />
+            <GiftsCard className={`${card} md:col-span-2`} />
             <PurchasesCard className={`${card} md:col-span-2`} />
           </div>
         )}

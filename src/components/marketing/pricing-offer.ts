@@ -6,9 +6,11 @@
  * Plans with a free trial say so under their price (GET /api/payments/trials), unless an offer
  * covers them: the offer is the incentive in place of the trial, as checkout decides.
  */
-import { formatCents } from '#shared/payments/display.ts';
+import { centsToDollars, formatDollars } from '#shared/pricing.ts';
 import { OFFER_CODE } from '#shared/payments/offers.ts';
 import { publicApi } from '../../lib/browser/api.ts';
+
+const formatCents = (cents: number) => formatDollars(centsToDollars(cents));
 
 export interface PricingOffer {
   code: string;

@@ -28,6 +28,7 @@ import type { NewsletterArchiveRoutes } from '../../../functions/newsletter/arch
 import type { NewsletterAdminRoutes } from '../../../functions/newsletter/issues/routes.ts';
 import type { TestBillingRoutes } from '../../../functions/payments/embedded/routes.ts';
 import type { CompRoutes, MyGrantRoutes } from '../../../functions/payments/grants/routes.ts';
+import type { GiftRoutes, MyGiftRoutes } from '../../../functions/payments/gifts/routes.ts';
 import type { OfferAdminRoutes, PublicOfferRoutes } from '../../../functions/payments/offers/routes.ts';
 import type { PaymentRoutes } from '../../../functions/payments/routes.ts';
 import type { ProgressRoutes } from '../../../functions/progress/routes.ts';
@@ -63,6 +64,10 @@ export const api = {
   myGrants: /* @__PURE__ */ hc<MyGrantRoutes>('/api/users/me/grants', member),
   /** Staff's comps and a member's grants on the admin card. */
   comps: /* @__PURE__ */ hc<CompRoutes>('/api/admin/users', member),
+  /** Gifts: buying one, redeeming one (functions/payments/gifts/routes.ts). */
+  gifts: /* @__PURE__ */ hc<GiftRoutes>('/api/gifts', member),
+  /** The gifts the member bought. */
+  myGifts: /* @__PURE__ */ hc<MyGiftRoutes>('/api/users/me/gifts', member),
   /** The Offers tab: offers, their redemptions and revenue, plans' trials. */
   offers: /* @__PURE__ */ hc<OfferAdminRoutes>('/api/admin/offers', member),
   /** The support desk: the member's requests, and staff's queue (functions/support/routes.ts). */
@@ -83,6 +88,8 @@ export const api = {
  */
 export const publicApi = {
   content: /* @__PURE__ */ hc<PublicContentRoutes>('/api/public', visitor),
+  /** What a gift is, by its code (its redeem page). */
+  gifts: /* @__PURE__ */ hc<GiftRoutes>('/api/gifts', visitor),
   /** A sign-up offer's terms and prices (GET /api/public/offers/{code}). */
   offers: /* @__PURE__ */ hc<PublicOfferRoutes>('/api/public', visitor),
   payments: /* @__PURE__ */ hc<PaymentRoutes>('/api/payments', visitor),

@@ -3,7 +3,10 @@
  * forever. Pure, shared by the server (the public terms, what checkout charges) and the pricing page
  * and cancel confirmation (what they show), so what a visitor reads is what they are charged.
  */
-import { formatCents } from './display.ts';
+import { centsToDollars, formatDollars } from '../pricing.ts';
+
+/** Cents as dollars (the pricing page's own formatting, so it ships nothing more). */
+const formatCents = (cents: number) => formatDollars(centsToDollars(cents));
 
 export const OFFER_KINDS = ['signup', 'retention'] as const;
 export type OfferKind = (typeof OFFER_KINDS)[number];
