@@ -4,11 +4,12 @@
  * visitor signs in first (and comes back here); a member goes to the checkout. The price shown is the
  * one charged (#shared/payments/gifts.ts); the server checks every field again.
  */
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { formatCents } from '#shared/payments/display.ts';
 import { GIFT_MESSAGE_MAX, GIFT_MONTHS, giftPriceCents, type GiftLevel, type GiftMonths } from '#shared/payments/gifts.ts';
 import { api, call, storedSession } from '../../lib/browser/api.ts';
 import { CHECKOUT_FAILED, goToCheckout } from '../../lib/browser/payments/checkout.ts';
+import { useHydrated } from '../content/gated/use-viewer.ts';
 import { INPUT_CLASS, SUBMIT_CLASS } from '../forms/TextField.tsx';
 
 const LABEL = 'block text-sm font-medium text-slate-700';
@@ -23,8 +24,7 @@ export default function GiftForm() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
   // Disabled as the server renders it: a press before the island runs would send the form as a plain GET.
-  const [ready, setReady] = useState(false);
-  useEffect(() => setReady(true), []);
+  const ready = useHydrated();
   const ids = useId();
   const price = formatCents(giftPriceCents(level, months));
 
