@@ -18,6 +18,7 @@ export const STATIC_ROUTES = [
   '/about',
   '/faq',
   '/pricing',
+  '/gift',
   '/contact',
   '/blog',
   '/courses',

@@ -38,6 +38,7 @@ import { newsletterDeliveries, newsletterSubscribers } from '../../functions/new
 import { isPrivateKey } from '../../functions/files/service.ts';
 import { startServer, type RunningServer } from '../../functions/main.ts';
 import { DEMO_PASSWORD } from '../../functions/users/demo.ts';
+import { expectNoLevelWithoutAGrant } from '../support/grants.ts';
 import { CONTENT_TYPE_INFO, CONTENT_TYPES, type ContentItem, type ContentType } from '#shared/content/registry.ts';
 import { CONTENT_DIR } from '../support/app.ts';
 import type { Api, Answer, SessionAnswer } from '../support/answers.ts';
@@ -800,6 +801,15 @@ describe(THROUGH_FUNCTION ? 'leak crawler, through the serverless functions' : '
         if (mail.subject === ISSUE_SUBJECT || mail.template === 'community-replies') continue;
         for (const sentinel of Object.keys(SENTINELS)) expect(JSON.stringify(mail)).not.toContain(sentinel);
       }
+    } finally {
+      await database.close();
+    }
+  });
+
+  it('left no member at a level without a grant behind it (a payment, a gift, a trial, an offer or staff), whatever the crawl sent', async () => {
+    const database = await openDatabase({ kind: 'postgres', url: databaseUrl, poolSize: 1 }, quietLogger());
+    try {
+      await expectNoLevelWithoutAGrant(database.db);
     } finally {
       await database.close();
     }
