@@ -47,6 +47,7 @@ test('the sitemap lists every public page, service and content item', async ({ r
     '/about',
     '/faq',
     '/pricing',
+    '/gift',
     '/contact',
     '/privacy-policy',
     '/terms-of-service',
