@@ -14,9 +14,9 @@ import { subscriptions } from '../../functions/payments/tables.ts';
 import { profiles } from '../../functions/users/tables.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { DATABASE_KINDS } from '../support/databases.ts';
+import { apiCaller, memberMaker } from '../support/callers.ts';
 import { expectNoLevelWithoutAGrant } from '../support/grants.ts';
 
-const PASSWORD = 'gifts flow pass';
 const DAY = 86_400_000;
 
 describe.each(DATABASE_KINDS)('gifts on %s', (kind) => {
@@ -24,9 +24,11 @@ describe.each(DATABASE_KINDS)('gifts on %s', (kind) => {
   let offset = 0;
   const clock = () => new Date(Date.now() + offset);
   let n = 0;
+  let member: ReturnType<typeof memberMaker>;
 
   beforeAll(async () => {
     t = await createTestApp(kind, undefined, { AUTH_BCRYPT_COST: '4', EMAIL_WORKER: 'false' }, { billingClock: clock });
+    member = memberMaker(t, `${kind}-gifts`, 'Ana Giver');
     await t.services.connectEvents();
   });
   afterAll(async () => {
@@ -34,21 +36,7 @@ describe.each(DATABASE_KINDS)('gifts on %s', (kind) => {
     await t?.close();
   });
 
-  async function member(name = 'Ana Giver') {
-    const email = `member${n++}-${kind}@gifts.test`;
-    const id = await t.services.auth.createConfirmedUser(email, PASSWORD, name);
-    const { access_token } = await t.services.auth.signInWithPassword({ email, password: PASSWORD });
-    return { id, email, token: access_token };
-  }
-  const call = (token: string | undefined, path: string, body?: unknown, method = body === undefined ? 'GET' : 'POST') =>
-    t.app.request(path, {
-      method,
-      headers: {
-        ...(token ? { authorization: `Bearer ${token}` } : {}),
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
+  const call = (token: string | undefined, path: string, body?: unknown, method?: string) => apiCaller(t)(token, path, body, method);
   const pay = (sessionId: string) =>
     call(undefined, `/api/billing/test/checkout/${sessionId}/pay`, { cardNumber: '4242 4242 4242 4242', expiry: '12/34', cvc: '123' });
   const levelOf = async (id: string) => (await t.database.db.select().from(profiles).where(eq(profiles.id, id)))[0]!.accessLevel;
@@ -59,7 +47,7 @@ describe.each(DATABASE_KINDS)('gifts on %s', (kind) => {
     const res = await call(buyer.token, '/api/gifts', {
       accessLevel: 'premium',
       months: 3,
-      recipientEmail: `friend${n}-${kind}@gifts.test`,
+      recipientEmail: `friend${n++}-${kind}@gifts.test`,
       successUrl: '/account?gift=sent',
       cancelUrl: '/gift',
       ...extra,

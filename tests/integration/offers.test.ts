@@ -16,9 +16,9 @@ import { testBillingSubscriptions } from '../../functions/payments/embedded/tabl
 import { profiles } from '../../functions/users/tables.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { DATABASE_KINDS } from '../support/databases.ts';
+import { apiCaller, memberMaker } from '../support/callers.ts';
 import { expectNoLevelWithoutAGrant } from '../support/grants.ts';
 
-const PASSWORD = 'offers flow pass';
 const DAY = 86_400_000;
 const SUCCESS = '/payment/confirmation?session_id={CHECKOUT_SESSION_ID}&payment_status=success';
 
@@ -26,11 +26,12 @@ describe.each(DATABASE_KINDS)('offers and trials on %s', (kind) => {
   let t: TestApp;
   let offset = 0;
   const clock = () => new Date(Date.now() + offset);
-  let n = 0;
+  let member: ReturnType<typeof memberMaker>;
   let admin = '';
 
   beforeAll(async () => {
     t = await createTestApp(kind, undefined, { AUTH_BCRYPT_COST: '4', EMAIL_WORKER: 'false' }, { billingClock: clock });
+    member = memberMaker(t, `${kind}-offers`, 'Ana Offer');
     await t.services.connectEvents();
     const boss = await member();
     await t.services.users.assign(boss.id, 'admin', 'premium');
@@ -41,21 +42,7 @@ describe.each(DATABASE_KINDS)('offers and trials on %s', (kind) => {
     await t?.close();
   });
 
-  async function member() {
-    const email = `member${n++}-${kind}@offers.test`;
-    const id = await t.services.auth.createConfirmedUser(email, PASSWORD, 'Ana Offer');
-    const { access_token } = await t.services.auth.signInWithPassword({ email, password: PASSWORD });
-    return { id, email, token: access_token };
-  }
-  const call = (token: string | undefined, path: string, body?: unknown, method = body === undefined ? 'GET' : 'POST') =>
-    t.app.request(path, {
-      method,
-      headers: {
-        ...(token ? { authorization: `Bearer ${token}` } : {}),
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
+  const call = (token: string | undefined, path: string, body?: unknown, method?: string) => apiCaller(t)(token, path, body, method);
   const createOffer = async (body: Record<string, unknown>) => {
     const res = await call(admin, '/api/admin/offers', body);
     expect(res.status, await res.clone().text()).toBe(201);

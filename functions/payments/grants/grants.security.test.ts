@@ -8,11 +8,11 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../tests/support/app.ts';
 import { DATABASE_KINDS } from '../../../tests/support/databases.ts';
+import { apiCaller, memberMaker, roleAccounts } from '../../../tests/support/callers.ts';
 import type { AccessLevel, Role } from '#shared/access.ts';
 import { profiles } from '../../users/tables.ts';
 import { accessGrants } from './tables.ts';
 
-const PASSWORD = 'grants table pass';
 const DAY = 86_400_000;
 type Caller = 'anonymous' | 'free' | 'premium' | 'editor' | 'admin';
 type Member = Exclude<Caller, 'anonymous'>;
@@ -27,28 +27,19 @@ const ADMIN_ONLY = { anonymous: 401, free: 403, premium: 403, editor: 403, admin
 
 describe.each(DATABASE_KINDS)('grants ledger routes on %s', (kind) => {
   let t: TestApp;
-  const ids = {} as Record<Member, string>;
-  const tokens = {} as Record<Member, string>;
+  let ids = {} as Record<Member, string>;
+  let tokens = {} as Record<Member, string>;
   let target = '';
 
   beforeAll(async () => {
     t = await createTestApp(kind, undefined, { AUTH_BCRYPT_COST: '4', EMAIL_WORKER: 'false' });
-    for (const who of Object.keys(ACCOUNTS) as Member[]) {
-      const email = `${who}-${kind}@grants-table.test`;
-      ids[who] = await t.services.auth.createConfirmedUser(email, PASSWORD, `The ${who}`);
-      await t.services.users.assign(ids[who], ACCOUNTS[who].role, ACCOUNTS[who].accessLevel);
-      tokens[who] = (await t.services.auth.signInWithPassword({ email, password: PASSWORD })).access_token;
-    }
-    target = await t.services.auth.createConfirmedUser(`target-${kind}@grants-table.test`, PASSWORD, 'Target');
+    ({ ids, tokens } = await roleAccounts(t, `grants-${kind}`, ACCOUNTS));
+    target = (await memberMaker(t, `grants-target-${kind}`)('Target')).id;
   });
   afterAll(() => t?.close());
 
-  function call(who: Caller, method: string, path: string, body?: unknown) {
-    const headers: Record<string, string> = {};
-    if (who !== 'anonymous') headers.authorization = `Bearer ${tokens[who]}`;
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    return t.app.request(path, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
-  }
+  const call = (who: Caller, method: string, path: string, body?: unknown) =>
+    apiCaller(t)(who === 'anonymous' ? undefined : tokens[who], path, body, method);
   const grantsOf = (id: string) => t.database.db.select().from(accessGrants).where(eq(accessGrants.userId, id));
   const levelOf = async (id: string) => (await t.database.db.select().from(profiles).where(eq(profiles.id, id)))[0]!.accessLevel;
 

@@ -9,10 +9,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../tests/support/app.ts';
 import { DATABASE_KINDS } from '../../../tests/support/databases.ts';
+import { apiCaller, roleAccounts } from '../../../tests/support/callers.ts';
 import type { AccessLevel, Role } from '#shared/access.ts';
 import { offers } from './tables.ts';
 
-const PASSWORD = 'offers table pass';
 const DAY = 86_400_000;
 type Caller = 'anonymous' | 'free' | 'premium' | 'editor' | 'admin';
 type Member = Exclude<Caller, 'anonymous'>;
@@ -27,25 +27,16 @@ const ADMIN_ONLY = { anonymous: 401, free: 403, premium: 403, editor: 403, admin
 
 describe.each(DATABASE_KINDS)('offer routes on %s', (kind) => {
   let t: TestApp;
-  const tokens = {} as Record<Member, string>;
+  let tokens = {} as Record<Member, string>;
 
   beforeAll(async () => {
     t = await createTestApp(kind, undefined, { AUTH_BCRYPT_COST: '4', EMAIL_WORKER: 'false' });
-    for (const who of Object.keys(ACCOUNTS) as Member[]) {
-      const email = `${who}-${kind}@offers-table.test`;
-      const id = await t.services.auth.createConfirmedUser(email, PASSWORD, `The ${who}`);
-      await t.services.users.assign(id, ACCOUNTS[who].role, ACCOUNTS[who].accessLevel);
-      tokens[who] = (await t.services.auth.signInWithPassword({ email, password: PASSWORD })).access_token;
-    }
+    ({ tokens } = await roleAccounts(t, `offers-${kind}`, ACCOUNTS));
   });
   afterAll(() => t?.close());
 
-  function call(who: Caller, method: string, path: string, body?: unknown) {
-    const headers: Record<string, string> = {};
-    if (who !== 'anonymous') headers.authorization = `Bearer ${tokens[who]}`;
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    return t.app.request(path, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
-  }
+  const call = (who: Caller, method: string, path: string, body?: unknown) =>
+    apiCaller(t)(who === 'anonymous' ? undefined : tokens[who], path, body, method);
   const count = async () => (await t.database.db.select().from(offers)).length;
 
   it.each(CALLERS)('lets only admins create, list and archive offers and set trials (%s)', async (who) => {
