@@ -8,6 +8,19 @@ import type { TestApp } from './app.ts';
 
 const PASSWORD = 'callers suite pass';
 
+/** A staff route's role table: who calls, and their accounts (a free and a premium member, an editor, an admin). */
+export type RoleCaller = 'anonymous' | 'free' | 'premium' | 'editor' | 'admin';
+export type RoleMember = Exclude<RoleCaller, 'anonymous'>;
+export const ROLE_CALLERS: RoleCaller[] = ['anonymous', 'free', 'premium', 'editor', 'admin'];
+export const ROLE_ACCOUNTS: Record<RoleMember, { role: Role; accessLevel: AccessLevel }> = {
+  free: { role: 'member', accessLevel: 'free' },
+  premium: { role: 'member', accessLevel: 'premium' },
+  editor: { role: 'editor', accessLevel: 'premium' },
+  admin: { role: 'admin', accessLevel: 'premium' },
+};
+/** Admins only: 401 signed out, 403 for every other member. */
+export const ADMIN_ONLY = { anonymous: 401, free: 403, premium: 403, editor: 403, admin: 200 } satisfies Record<RoleCaller, number>;
+
 /** A JSON request to the app, with a bearer token when given (GET without a body, POST with one, unless `method` says). */
 export function apiCaller(t: TestApp) {
   return (token: string | undefined, path: string, body?: unknown, method = body === undefined ? 'GET' : 'POST') =>

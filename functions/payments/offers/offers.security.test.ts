@@ -9,21 +9,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../tests/support/app.ts';
 import { DATABASE_KINDS } from '../../../tests/support/databases.ts';
-import { apiCaller, roleAccounts } from '../../../tests/support/callers.ts';
-import type { AccessLevel, Role } from '#shared/access.ts';
+import {
+  ADMIN_ONLY,
+  apiCaller,
+  ROLE_ACCOUNTS,
+  ROLE_CALLERS,
+  roleAccounts,
+  type RoleCaller,
+  type RoleMember,
+} from '../../../tests/support/callers.ts';
 import { offers } from './tables.ts';
 
 const DAY = 86_400_000;
-type Caller = 'anonymous' | 'free' | 'premium' | 'editor' | 'admin';
-type Member = Exclude<Caller, 'anonymous'>;
-const CALLERS: Caller[] = ['anonymous', 'free', 'premium', 'editor', 'admin'];
-const ACCOUNTS: Record<Member, { role: Role; accessLevel: AccessLevel }> = {
-  free: { role: 'member', accessLevel: 'free' },
-  premium: { role: 'member', accessLevel: 'premium' },
-  editor: { role: 'editor', accessLevel: 'premium' },
-  admin: { role: 'admin', accessLevel: 'premium' },
-};
-const ADMIN_ONLY = { anonymous: 401, free: 403, premium: 403, editor: 403, admin: 200 } satisfies Record<Caller, number>;
+type Caller = RoleCaller;
+type Member = RoleMember;
+const CALLERS = ROLE_CALLERS;
+const ACCOUNTS = ROLE_ACCOUNTS;
 
 describe.each(DATABASE_KINDS)('offer routes on %s', (kind) => {
   let t: TestApp;
