@@ -10,8 +10,11 @@
 import type { Services } from './compose.ts';
 import type { Logger } from './platform/logger.ts';
 
-/** The parts of a round, in order: what queues mail first, then the outbox that sends it. */
-const PARTS = ['eventNotices', 'newsletter', 'communityMail', 'billingClock', 'grants', 'prune', 'outbox'] as const;
+/**
+ * The parts of a round, in order: the grants ledger's ends first (so the newsletter's and the events'
+ * cuts read levels that are due to fall already fallen), then what queues mail, then the outbox that sends it.
+ */
+const PARTS = ['grants', 'eventNotices', 'newsletter', 'communityMail', 'billingClock', 'prune', 'outbox'] as const;
 export type RoundPart = (typeof PARTS)[number];
 
 /** What a round did: a count per part, 'failed' (logged), or 'skipped' when its time ran out first. */
