@@ -19,6 +19,9 @@ import { purchases, subscriptions } from '../payments/tables.ts';
 import { accessGrants } from '../payments/grants/tables.ts';
 /* eslint-enable @typescript-eslint/no-restricted-imports */
 
+/** Statuses that pay: granting, less a free trial. */
+const PAYING_STATUSES = GRANTING_STATUSES.filter((s) => s !== 'trialing');
+
 export function createAdminStore(db: DbOrTx) {
   return {
     /** The member list's billing columns: these members' subscriptions and purchases. */
@@ -43,8 +46,9 @@ export function createAdminStore(db: DbOrTx) {
     membersByLevel: () => db.select({ level: profiles.accessLevel, n: count() }).from(profiles).groupBy(profiles.accessLevel),
 
     /**
-     * Paying members and monthly recurring revenue (cents) over subscriptions that grant access at
-     * `now` (a granting status, no cancellation already in effect): yearly amounts count a twelfth.
+     * Paying members and monthly recurring revenue (cents) over subscriptions that pay at `now` (a
+     * granting status other than a free trial, no cancellation already in effect): yearly amounts
+     * count a twelfth. List prices: a running offer's discount is not taken off (issue 35's analytics will).
      */
     async revenue(now: Date) {
       const [row] = await db
@@ -58,7 +62,7 @@ export function createAdminStore(db: DbOrTx) {
         .from(subscriptions)
         .where(
           and(
-            inArray(subscriptions.status, [...GRANTING_STATUSES]),
+            inArray(subscriptions.status, PAYING_STATUSES),
             sql`(${subscriptions.cancelAt} is null or ${subscriptions.cancelAt} > ${now.toISOString()}::timestamptz)`,
           ),
         );

@@ -40,6 +40,7 @@ export interface GiftInput {
   months: GiftMonths;
   recipientEmail: string;
   recipientName?: string | undefined;
+  fromName?: string | undefined;
   message?: string | undefined;
   deliverAt?: Date | undefined;
 }
@@ -151,6 +152,8 @@ export function createCheckout(
         mode: 'payment',
         line: { unitAmount: amount, currency: CURRENCY, productName: `Gift: ${giftName(input.accessLevel, input.months)}` },
         metadata: { userId: viewer.id, giftId: gift.id },
+        // The price is the gift's as its receipt says: no promotion code on top.
+        promotionCodes: false,
         ...start,
       });
       await gifts.attachSession(gift.id, session.id);

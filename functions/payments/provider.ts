@@ -105,6 +105,8 @@ export interface CheckoutRequest {
   couponId?: string;
   /** Free days before the first charge (Stripe's `subscription_data.trial_period_days`). */
   trialDays?: number;
+  /** Whether Stripe's promotion-code box is offered when no coupon is given (default: yes). */
+  promotionCodes?: boolean;
 }
 
 /**

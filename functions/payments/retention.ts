@@ -1,8 +1,9 @@
 /**
  * Retention offers at the cancel confirmation (issue 34): the newest open retention offer for the
  * member's plan that they have not used, and taking it, which puts its coupon on the live
- * subscription from the next invoice. Once a cancellation is scheduled, or the member used the
- * offer, taking it answers 409 (Ghost let an offer be taken after cancelling: its PR 26349).
+ * subscription from the next invoice. Once a cancellation is scheduled, the member used the offer,
+ * or a discount already runs (a better sign-up offer must not be replaced), taking it answers 409
+ * (Ghost let an offer be taken after cancelling: its PR 26349); a provider failure gives it back.
  */
 import type { AccessLevel } from '#shared/access.ts';
 import { discountedCents, offerTerms } from '#shared/payments/offers.ts';
@@ -30,7 +31,8 @@ export function createRetention({ db, provider, clock }: BillingContext, { offer
     /** GET …/retention-offer: what the cancel confirmation may offer, or null (none, or already cancelling). */
     async offerFor(viewer: NonNullable<Viewer>, subscriptionId: string) {
       const found = await ownSubscription(viewer, subscriptionId);
-      if (!grants(found, clock()) || cancelling(found)) return { offer: null };
+      // A discount already running (a sign-up offer's) is never replaced by a retention offer's.
+      if (!grants(found, clock()) || cancelling(found) || found.discount) return { offer: null };
       const plan = planForLookupKey(found.price.lookupKey);
       const offer = await offers.retentionFor(viewer.id, plan);
       if (!offer || !plan) return { offer: null };
@@ -55,9 +57,16 @@ export function createRetention({ db, provider, clock }: BillingContext, { offer
       if (!grants(found, clock())) throw new AppError('conflict', 'This subscription has already ended.');
       if (cancelling(found))
         throw new AppError('conflict', 'Your cancellation is already scheduled, so this offer is no longer available.');
+      if (found.discount) throw new AppError('conflict', 'Your plan already has a discount running, so this offer is not available.');
       const offer = await offers.openOffer(code, 'retention', planForLookupKey(found.price.lookupKey), 'conflict');
-      await db.transaction((tx) => offers.redeemRetention(tx, offer, viewer.id, found.id));
-      await provider.applyCoupon(found.id, offer.couponId);
+      // Counted first (once per member, never past the maximum), given back if the provider cannot apply it.
+      const redemption = await db.transaction((tx) => offers.redeemRetention(tx, offer, viewer.id, found.id));
+      try {
+        await provider.applyCoupon(found.id, offer.couponId);
+      } catch (err) {
+        await offers.giveBack(redemption);
+        throw err;
+      }
       await sync(found.id);
       return ourCopy(found.id);
     },

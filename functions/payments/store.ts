@@ -41,6 +41,9 @@ export function createPaymentStore(db: DbOrTx) {
         .where(
           and(
             eq(subscriptions.status, 'trialing'),
+            // A trial cancelled during it lapses: nothing continues, so nothing to announce.
+            eq(subscriptions.cancelAtPeriodEnd, false),
+            isNull(subscriptions.cancelAt),
             isNull(subscriptions.trialWarnedAt),
             gt(subscriptions.trialEnd, now),
             lte(subscriptions.trialEnd, horizon),

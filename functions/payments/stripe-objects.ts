@@ -151,7 +151,11 @@ export function checkoutParams(input: CheckoutRequest, embedded: boolean): Strip
       ? { subscription_data: { metadata: input.metadata, ...(input.trialDays ? { trial_period_days: input.trialDays } : {}) } }
       : { payment_intent_data: { metadata: input.metadata } }),
     // An offer's coupon, or Stripe's promotion-code box (Stripe takes one or the other).
-    ...(input.couponId ? { discounts: [{ coupon: input.couponId }] } : { allow_promotion_codes: true }),
+    ...(input.couponId
+      ? { discounts: [{ coupon: input.couponId }] }
+      : input.promotionCodes === false
+        ? {}
+        : { allow_promotion_codes: true }),
     // Embedded Checkout stays on our page, so it has one return URL and no cancel URL.
     ...(embedded
       ? { ui_mode: 'embedded_page', return_url: input.successUrl }

@@ -24,6 +24,7 @@ test('a gift is bought, mailed, redeemed and runs out', async ({ page, browser }
   await form.getByLabel('Length').selectOption('3');
   await form.getByLabel("Recipient's email").fill(recipient.email);
   await form.getByLabel("Recipient's name (optional)").fill('Bea');
+  await form.getByLabel(/^Your name, as they will see it/).fill('Ana from Beacon');
   await form.getByLabel('Your message (optional)').fill('For the audit project. Enjoy!');
   expect(await seriousViolations(page), 'gift form').toEqual([]);
   await form.getByRole('button', { name: 'Buy the gift for $59.97' }).click();
@@ -45,13 +46,13 @@ test('a gift is bought, mailed, redeemed and runs out', async ({ page, browser }
   await expect(recipientPage.locator('blockquote')).toHaveText('For the audit project. Enjoy!');
   await recipientPage.getByRole('link', { name: 'Redeem your gift' }).click();
   await recipientPage.waitForURL((url) => url.pathname === '/gift/redeem');
-  await expect(recipientPage.getByTestId('gift-what')).toContainText('gave you Premium, 3 months');
+  await expect(recipientPage.getByTestId('gift-what')).toHaveText('Ana from Beacon gave you Premium, 3 months');
   expect(await seriousViolations(recipientPage), 'redeem page').toEqual([]);
   await recipientPage.getByRole('button', { name: 'Redeem your gift' }).click();
   await expect(recipientPage.getByTestId('gift-redeemed')).toContainText(/Redeemed\. Premium is yours until/);
 
   await recipientPage.goto('/account');
-  await expect(recipientPage.getByRole('region', { name: 'Your access' })).toContainText(/Premium until .+, a gift from /);
+  await expect(recipientPage.getByRole('region', { name: 'Your access' })).toContainText(/Premium until .+, a gift from Ana from Beacon/);
 
   // It runs out: on their next visit the level has fallen back.
   await withSiteDb((db) =>

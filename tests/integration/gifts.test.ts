@@ -68,6 +68,8 @@ describe.each(DATABASE_KINDS)('gifts on %s', (kind) => {
       deliverAt: deliverAt.toISOString(),
     });
     expect(gift).toMatchObject({ accessLevel: 'premium', months: 3, amount: 5997, buyerName: 'Ana Giver' });
+    // A year to redeem from the day it arrives, not from the payment.
+    expect(Math.round((gift.expiresAt!.getTime() - deliverAt.getTime()) / DAY)).toBe(365);
     const [receipt] = await t.database.db
       .select()
       .from(emails)
@@ -127,6 +129,21 @@ describe.each(DATABASE_KINDS)('gifts on %s', (kind) => {
         .from(emails)
         .where(and(eq(emails.userId, bea.id), eq(emails.template, 'access-ended'))),
     ).toHaveLength(1);
+  });
+
+  it('keeps a deleted buyer’s gift for its recipient, signed by no name', async () => {
+    const { code, buyer } = await paidGift({ fromName: 'Ana Sender' });
+    const bea = await member('Bea');
+    expect((await call(bea.token, `/api/gifts/${code}/redeem`, {})).status).toBe(200);
+    expect(await (await call(bea.token, '/api/users/me/grants')).json()).toEqual([
+      expect.objectContaining({ source: 'gift', from: 'Ana Sender' }),
+    ]);
+    expect((await call(buyer.token, '/api/users/me', undefined, 'DELETE')).status).toBe(204);
+    expect(await (await call(bea.token, '/api/users/me/grants')).json()).toEqual([
+      expect.objectContaining({ source: 'gift', from: 'A friend' }),
+    ]);
+    expect(JSON.stringify(await (await call(undefined, `/api/gifts/${code}`)).json())).not.toContain('Ana Sender');
+    expect(await levelOf(bea.id)).toBe('premium');
   });
 
   it('gives one of 50 concurrent redemptions by different members', async () => {

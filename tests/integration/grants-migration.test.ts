@@ -47,7 +47,8 @@ it('migrates today’s levels into grants with their real source', async () => {
       sql`insert into subscriptions (id, user_id, customer_id, status, tier_id, access_level, amount, interval, current_period_end, cancel_at, created_at)
           values (${`sub_${n}`}, ${id(user)}, ${`cus_${user}`}, ${status}, ${`price_${level}_monthly`}, ${level}, 999, 'month', ${iso(now + 20 * DAY)}, ${cancelAt === null ? null : iso(cancelAt)}, ${iso(now - 40 * DAY)})`;
     // 1 pays premium; 2 pays subscriber but an admin (9) set premium; 3 was set subscriber with no trail;
-    // 4 trials premium, cancelling in 5 days; 5's subscription ended (free now); 6 is staff; 7 is free.
+    // 4 trials premium, cancelling in 5 days; 5's subscription ended (free now); 6 is staff; 7 is free;
+    // 8's subscription ended but its event had not arrived (still premium): a lapse, no comp.
     for (const [n, level, role] of [
       [1, 'premium'],
       [2, 'premium'],
@@ -56,6 +57,7 @@ it('migrates today’s levels into grants with their real source', async () => {
       [5, 'free'],
       [6, 'premium', 'admin'],
       [7, 'free'],
+      [8, 'premium'],
       [9, 'premium', 'admin'],
     ] as const)
       await db.execute(profile(n, level, role));
@@ -63,6 +65,7 @@ it('migrates today’s levels into grants with their real source', async () => {
     await db.execute(subscription(2, 2, 'subscriber', 'active'));
     await db.execute(subscription(4, 4, 'premium', 'trialing', now + 5 * DAY));
     await db.execute(subscription(5, 5, 'premium', 'canceled'));
+    await db.execute(subscription(8, 8, 'premium', 'canceled'));
     await db.execute(sql`insert into audit_log (actor_id, action, target_id, detail, created_at)
       values (${id(9)}, 'access_level.set', ${id(2)}, '{"from":"subscriber","to":"premium"}', ${iso(now - 3 * DAY)})`);
 
@@ -82,13 +85,15 @@ it('migrates today’s levels into grants with their real source', async () => {
     expect(of(2)).toHaveLength(2);
     expect(of(3)).toEqual([{ source: 'comp', level: 'subscriber', by: SYSTEM, sourceId: SYSTEM, ends: null }]);
     expect(of(4)).toEqual([{ source: 'trial', level: 'premium', by: SYSTEM, sourceId: 'sub_4', ends: now + 5 * DAY }]);
-    for (const n of [5, 6, 7, 9]) expect(of(n)).toEqual([]);
-    // Every member's level is what their grants derive.
-    const profiles = (await db.execute(sql`select id, access_level, role from profiles`)).rows as {
+    for (const n of [5, 6, 7, 8, 9]) expect(of(n)).toEqual([]);
+    // Every member's level is what their grants derive (the lapse falls at its first read: every profile reads again).
+    const profiles = (await db.execute(sql`select id, access_level, role, access_until from profiles`)).rows as {
       id: string;
       access_level: string;
       role: 'member' | 'admin';
+      access_until: unknown;
     }[];
+    for (const p of profiles) expect(p.access_until, p.id).not.toBeNull();
     for (const p of profiles)
       expect(
         deriveAccess(
@@ -97,7 +102,7 @@ it('migrates today’s levels into grants with their real source', async () => {
           new Date(),
         ).level,
         p.id,
-      ).toBe(p.access_level);
+      ).toBe(p.id === id(8) ? 'free' : p.access_level);
   } finally {
     await client.close();
   }

@@ -108,6 +108,12 @@ describe.each(DATABASE_KINDS)('offers and trials on %s', (kind) => {
     expect(listed.find((o) => o.code === code)).toMatchObject({ redeemed: 1, revenue: 1599 });
     // Used: the code does not work for them again.
     expect((await checkout(m.token, 'price_premium_monthly', code)).status).toBe(409);
+    // A retention offer never replaces the discount that runs: offered nothing, and taking one is refused.
+    const keep = `KEEP-${kind.toUpperCase()}`;
+    await createOffer({ code: keep, kind: 'retention', percentOff: 10, duration: 'once' });
+    const retention = `/api/payments/stripe/subscriptions/${(await subscriptionOf(m.id)).id}/retention-offer`;
+    expect(await (await call(m.token, retention)).json()).toEqual({ offer: null });
+    expect((await call(m.token, retention, { code: keep })).status).toBe(409);
   });
 
   it('gives exactly 10 of 50 concurrent redemptions of a 10-use code', async () => {

@@ -24,6 +24,8 @@ export const GiftBody = z
     }),
     recipientEmail: emailAddress,
     recipientName: visibleText(singleLine('recipientName', 100)).optional(),
+    /** How the recipient's mail and page name the giver (their display name when left out). */
+    fromName: visibleText(singleLine('fromName', 100)).optional(),
     message: visibleText(multiLine('message', GIFT_MESSAGE_MAX)).optional(),
     /** The day the recipient's mail goes out (today when left out), within a year. */
     deliverAt: z.iso

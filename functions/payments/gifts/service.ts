@@ -67,6 +67,7 @@ export function createGifts({ db, outbox, clock, origin, testMode }: BillingCont
         months: GiftMonths;
         recipientEmail: string;
         recipientName?: string | undefined;
+        fromName?: string | undefined;
         message?: string | undefined;
         deliverAt?: Date | undefined;
         amount: number;
@@ -75,7 +76,8 @@ export function createGifts({ db, outbox, clock, origin, testMode }: BillingCont
       return createGiftStore(db).insert({
         code: newGiftCode(),
         buyerId: buyer.id,
-        buyerName: buyer.name?.trim() || buyer.email,
+        // The name the buyer signs with, else their display name; never their address.
+        buyerName: input.fromName?.trim() || buyer.name?.trim() || 'A friend',
         recipientEmail: input.recipientEmail.trim().toLowerCase(),
         recipientName: input.recipientName ?? null,
         message: input.message ?? null,
@@ -93,7 +95,10 @@ export function createGifts({ db, outbox, clock, origin, testMode }: BillingCont
     async paid(session: { id: string; metadata: Record<string, string> }): Promise<void> {
       const now = clock();
       await db.transaction(async (tx) => {
-        const gift = await createGiftStore(tx).markPaid(session.metadata.giftId ?? '', session.id, now, addDays(now, GIFT_DELIVERY_DAYS));
+        // A year to redeem from the day it reaches the recipient, not from the payment.
+        const deliverAt = await createGiftStore(tx).deliveryOf(session.metadata.giftId ?? '');
+        const from = deliverAt && deliverAt > now ? deliverAt : now;
+        const gift = await createGiftStore(tx).markPaid(session.metadata.giftId ?? '', session.id, now, addDays(from, GIFT_DELIVERY_DAYS));
         if (!gift) return;
         const buyer = gift.buyerId ? await memberAccess(tx).byId(gift.buyerId) : undefined;
         const what = giftName(gift.accessLevel, gift.months as GiftMonths);

@@ -1,5 +1,6 @@
 /** The only module with SQL on gifts (tables.ts). */
-import { and, asc, desc, eq, gt } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, sql } from 'drizzle-orm';
+import { accessGrants } from '../grants/tables.ts';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { gifts, type GiftRow } from './tables.ts';
 
@@ -12,6 +13,10 @@ export function createGiftStore(db: DbOrTx) {
     async byCode(code: string): Promise<GiftRow | undefined> {
       const [row] = await db.select().from(gifts).where(eq(gifts.code, code));
       return row;
+    },
+    async deliveryOf(id: string): Promise<Date | undefined> {
+      const [row] = await db.select({ deliverAt: gifts.deliverAt }).from(gifts).where(eq(gifts.id, id));
+      return row?.deliverAt;
     },
     async setSession(id: string, sessionId: string): Promise<void> {
       await db.update(gifts).set({ sessionId }).where(eq(gifts.id, id));
@@ -50,6 +55,15 @@ export function createGiftStore(db: DbOrTx) {
     },
     /** A deleted buyer's gifts keep going to their recipients, signed by no name. */
     async forgetBuyer(userId: string): Promise<void> {
+      const theirs = db
+        .select({ id: sql`${gifts.id}::text` })
+        .from(gifts)
+        .where(eq(gifts.buyerId, userId));
+      // The recipients' ledger rows named them too ("a gift from …").
+      await db
+        .update(accessGrants)
+        .set({ detail: 'A friend' })
+        .where(and(eq(accessGrants.source, 'gift'), inArray(accessGrants.sourceId, theirs)));
       await db.update(gifts).set({ buyerName: 'A friend' }).where(eq(gifts.buyerId, userId));
     },
     /** The gifts a member bought, newest first. */

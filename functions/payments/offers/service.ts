@@ -96,15 +96,32 @@ export function createOfferService({ db, provider, clock }: { db: Db; provider: 
   }
 
   /** Holds one redemption of the offer for the member: 409 when used up (a race lost) or used by them already. */
-  async function take(tx: DbOrTx, offer: OfferRow, userId: string, values: Partial<RedemptionRow>): Promise<RedemptionRow> {
+  async function take(
+    tx: DbOrTx,
+    offer: OfferRow,
+    userId: string,
+    values: Partial<RedemptionRow>,
+  ): Promise<RedemptionRow & { reused: boolean }> {
     const store = createOfferStore(tx);
     const held = await store.redemptionOf(offer.id, userId);
-    if (held?.status === 'pending' && values.status === 'pending') return held;
+    // A member's new checkout takes over their hold, which runs a day from now again.
+    if (held?.status === 'pending' && values.status === 'pending') {
+      await store.updateRedemption(held.id, { createdAt: clock() });
+      return { ...held, reused: true };
+    }
     if (held) throw new AppError('conflict', 'You have already used this offer.');
     if (!(await store.take(offer.id, clock()))) throw fullyRedeemed();
     const row = await store.addRedemption({ offerId: offer.id, userId, status: 'pending', ...values });
     if (!row) throw new AppError('conflict', 'You have already used this offer.');
-    return row;
+    return { ...row, reused: false };
+  }
+
+  /** Gives a redemption back: released, and no longer counted against the offer. */
+  async function giveBack(redemption: Pick<RedemptionRow, 'id' | 'offerId'>): Promise<void> {
+    await db.transaction(async (tx) => {
+      await createOfferStore(tx).updateRedemption(redemption.id, { status: 'released' });
+      await createOfferStore(tx).giveBack(redemption.offerId);
+    });
   }
 
   return {
@@ -182,19 +199,17 @@ export function createOfferService({ db, provider, clock }: { db: Db; provider: 
       return {
         offer,
         attach: (sessionId: string) => createOfferStore(db).updateRedemption(redemption.id, { sessionId }),
-        release: async () => {
-          await db.transaction(async (tx) => {
-            await createOfferStore(tx).updateRedemption(redemption.id, { status: 'released' });
-            await createOfferStore(tx).giveBack(offer.id);
-          });
-        },
+        // Only a hold this checkout made goes back: one taken over may still belong to an open session.
+        release: () => (redemption.reused ? Promise.resolve() : giveBack(redemption)),
       };
     },
 
     /** A retention offer taken on a live subscription (the caller checked it is the member's and not cancelling). */
-    async redeemRetention(tx: DbOrTx, offer: OfferRow, userId: string, subscriptionId: string) {
-      await take(tx, offer, userId, { status: 'redeemed', subscriptionId, redeemedAt: clock() });
+    async redeemRetention(tx: DbOrTx, offer: OfferRow, userId: string, subscriptionId: string): Promise<RedemptionRow> {
+      return take(tx, offer, userId, { status: 'redeemed', subscriptionId, redeemedAt: clock() });
     },
+
+    giveBack,
 
     /**
      * Under billing's sync (its transaction, the member's lock): a checkout's held redemption becomes
@@ -228,6 +243,8 @@ export function createOfferService({ db, provider, clock }: { db: Db; provider: 
       return db.transaction(async (tx) => {
         const store = createOfferStore(tx);
         const stale = await store.stalePending(new Date(clock().getTime() - HOLD_MS), 100);
+        // Offers' counters in one order, so two instances' rounds never wait on each other in a cycle.
+        stale.sort((a, b) => a.offerId.localeCompare(b.offerId));
         for (const r of stale) {
           await store.updateRedemption(r.id, { status: 'released' });
           await store.giveBack(r.offerId);

@@ -19,6 +19,7 @@ export default function GiftForm() {
   const [months, setMonths] = useState<GiftMonths>(3);
   const [email, setEmail] = useState('');
   const [name, setName] = useState('');
+  const [from, setFrom] = useState('');
   const [message, setMessage] = useState('');
   const [date, setDate] = useState('');
   const [busy, setBusy] = useState(false);
@@ -38,6 +39,7 @@ export default function GiftForm() {
       months,
       recipientEmail: email,
       ...(name.trim() ? { recipientName: name.trim() } : {}),
+      ...(from.trim() ? { fromName: from.trim() } : {}),
       ...(message.trim() ? { message: message.trim() } : {}),
       ...(date ? { deliverAt: new Date(`${date}T09:00:00Z`).toISOString() } : {}),
       successUrl: '/account?gift=sent',
@@ -106,6 +108,12 @@ export default function GiftForm() {
           </label>
           <input id={`${ids}-name`} maxLength={100} className={INPUT_CLASS} value={name} onChange={(e) => setName(e.target.value)} />
         </div>
+      </div>
+      <div>
+        <label htmlFor={`${ids}-from`} className={LABEL}>
+          Your name, as they will see it (optional: else your account&apos;s name)
+        </label>
+        <input id={`${ids}-from`} maxLength={100} className={INPUT_CLASS} value={from} onChange={(e) => setFrom(e.target.value)} />
       </div>
       <div>
         <label htmlFor={`${ids}-message`} className={LABEL}>

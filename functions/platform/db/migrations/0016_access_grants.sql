@@ -31,8 +31,10 @@ SELECT s."user_id", s."access_level", CASE WHEN s."status" = 'trialing' THEN 'tr
 FROM "subscriptions" s
 WHERE s."status" IN ('active', 'trialing', 'past_due') AND (s."cancel_at" IS NULL OR s."cancel_at" > now())
   AND s."access_level" IN ('subscriber', 'premium');--> statement-breakpoint
--- A member's level no subscription explains was set by staff (or seeded): an open comp, made by the
--- admin who last set it when the audit log says so, else by the system.
+-- A member's level no granting subscription explains was set by staff (or seeded): an open comp, made
+-- by the admin who last set it when the audit log says so, else by the system. A member whose
+-- subscription has ended and whom no admin set is a lapse whose event has not arrived yet: no comp,
+-- and the first read derives their level from their grants.
 INSERT INTO "access_grants" ("user_id", "access_level", "source", "source_id", "starts_at", "created_by", "note")
 SELECT p."id", p."access_level", 'comp', coalesce(a."actor_id", '00000000-0000-0000-0000-000000000000')::text,
   least(coalesce(a."created_at", p."updated_at"), now()), coalesce(a."actor_id", '00000000-0000-0000-0000-000000000000'),
@@ -43,7 +45,10 @@ LEFT JOIN LATERAL (
   WHERE l."target_id" = p."id" AND l."action" = 'access_level.set' ORDER BY l."created_at" DESC LIMIT 1
 ) a ON true
 WHERE p."role" = 'member' AND p."access_level" IN ('subscriber', 'premium')
+  AND (a."actor_id" IS NOT NULL OR NOT EXISTS (SELECT 1 FROM "subscriptions" s WHERE s."user_id" = p."id"))
   AND NOT EXISTS (
     SELECT 1 FROM "access_grants" g
     WHERE g."user_id" = p."id" AND (g."access_level" = p."access_level" OR g."access_level" = 'premium')
-  );
+  );--> statement-breakpoint
+-- Every profile derives its level again at its next read (the grants above are now its only reasons).
+UPDATE "profiles" SET "access_until" = now();
