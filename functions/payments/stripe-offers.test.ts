@@ -101,6 +101,23 @@ describe('Stripe adapter: offers and trials', () => {
     });
   });
 
+  it('offers no promotion-code box on a gift’s one-time checkout (its receipt states what is paid)', async () => {
+    const { id: customerId } = await provider.createCustomer({ email: 'ana@beacon.test', userId: 'user-1', idempotencyKey: 'c-2' });
+    await provider.createCheckoutSession({
+      customerId,
+      userId: 'user-1',
+      mode: 'payment',
+      line: { unitAmount: 5997, currency: 'usd', productName: 'Gift: Premium, 3 months' },
+      metadata: { userId: 'user-1', giftId: 'g-1' },
+      successUrl: 'https://beacon.test/account',
+      cancelUrl: 'https://beacon.test/gift',
+      promotionCodes: false,
+    });
+    const sent = lastRequest('POST', '/v1/checkout/sessions')!.params;
+    expect(sent).not.toHaveProperty('allow_promotion_codes');
+    expect(sent).not.toHaveProperty('discounts');
+  });
+
   it('puts a coupon on a live subscription from its next invoice', async () => {
     const { session, price } = await checkout({});
     const { subscription } = fake.completeSession(session.id);

@@ -10,7 +10,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emails } from '../../functions/email/tables.ts';
 import { accessGrants } from '../../functions/payments/grants/tables.ts';
-import { offers } from '../../functions/payments/offers/tables.ts';
+import { offerRedemptions, offers } from '../../functions/payments/offers/tables.ts';
 import { subscriptions } from '../../functions/payments/tables.ts';
 import { testBillingSubscriptions } from '../../functions/payments/embedded/tables.ts';
 import { profiles } from '../../functions/users/tables.ts';
@@ -130,6 +130,33 @@ describe.each(DATABASE_KINDS)('offers and trials on %s', (kind) => {
     expect((await call(undefined, `/api/public/offers/${code}`)).status).toBe(404);
   });
 
+  it('renews a held redemption when the member checks out again, and gives back only holds a day old', async () => {
+    const code = `HOLD-${kind.toUpperCase()}`;
+    const id = await createOffer({ code, kind: 'signup', percentOff: 10, duration: 'once', maxRedemptions: 5 });
+    const m = await member();
+    expect((await checkout(m.token, 'price_premium_monthly', code)).status).toBe(200);
+    // A day and more later the member checks out again: the hold is theirs again, for another day.
+    await t.database.db
+      .update(offerRedemptions)
+      .set({ createdAt: new Date(Date.now() - 26 * 3_600_000) })
+      .where(eq(offerRedemptions.offerId, id));
+    expect((await checkout(m.token, 'price_premium_monthly', code)).status).toBe(200);
+    await t.services.billing.tick();
+    const [held] = await t.database.db.select().from(offerRedemptions).where(eq(offerRedemptions.offerId, id));
+    expect(held).toMatchObject({ status: 'pending' });
+    expect((await t.database.db.select().from(offers).where(eq(offers.id, id)))[0]!.redemptions).toBe(1);
+    // Given up for a day: given back.
+    await t.database.db
+      .update(offerRedemptions)
+      .set({ createdAt: new Date(Date.now() - 26 * 3_600_000) })
+      .where(eq(offerRedemptions.offerId, id));
+    await t.services.billing.tick();
+    expect((await t.database.db.select().from(offerRedemptions).where(eq(offerRedemptions.offerId, id)))[0]).toMatchObject({
+      status: 'released',
+    });
+    expect((await t.database.db.select().from(offers).where(eq(offers.id, id)))[0]!.redemptions).toBe(0);
+  });
+
   it('offers a retention discount at the cancel confirmation once, and never once cancelling', async () => {
     const code = `STAY-${kind.toUpperCase()}`;
     await createOffer({ code, kind: 'retention', percentOff: 50, duration: 'once' });
@@ -170,6 +197,8 @@ describe.each(DATABASE_KINDS)('offers and trials on %s', (kind) => {
   it('gives a plan’s trial once per member: trialing for nothing, announced three days before, then charged', async () => {
     expect((await call(admin, '/api/admin/offers/trials/price_premium_monthly', { days: 7 }, 'PUT')).status).toBe(200);
     expect(await (await call(undefined, '/api/payments/trials')).json()).toMatchObject({ trials: { price_premium_monthly: 7 } });
+    const paying = async () => ((await (await call(admin, '/api/admin/overview')).json()) as { payingMembers: number }).payingMembers;
+    const before = await paying();
     const m = await member();
     const { sessionId } = (await (await checkout(m.token, 'price_premium_monthly')).json()) as { sessionId: string };
     expect(await (await call(undefined, `/api/billing/test/checkout/${sessionId}`)).json()).toMatchObject({ dueToday: 0, trialDays: 7 });
@@ -177,6 +206,8 @@ describe.each(DATABASE_KINDS)('offers and trials on %s', (kind) => {
     const sub = await subscriptionOf(m.id);
     expect(sub).toMatchObject({ status: 'trialing' });
     expect(await grantsOf(m.id)).toEqual([expect.objectContaining({ source: 'trial', accessLevel: 'premium' })]);
+    // A trial pays nothing yet: the overview's paying members stay as they were.
+    expect(await paying()).toBe(before);
 
     // Three days before its end, the member is told once (the checkout's events taken first: a late sync rewrites our copy).
     await t.services.embeddedBilling!.deliverPending();
@@ -219,6 +250,14 @@ describe.each(DATABASE_KINDS)('offers and trials on %s', (kind) => {
     const sub = await subscriptionOf(m.id);
     expect(sub.status).toBe('trialing');
     expect((await call(m.token, `/api/payments/stripe/subscriptions/${sub.id}/cancel`, {})).status).toBe(200);
+    // Cancelled during the trial: nothing continues, so no notice that it will.
+    await t.services.embeddedBilling!.deliverPending();
+    await t.database.db
+      .update(subscriptions)
+      .set({ trialEnd: new Date(Date.now() + 2 * DAY), createdAt: new Date(Date.now() - 5 * DAY) })
+      .where(eq(subscriptions.id, sub.id));
+    await t.services.billing.tick();
+    expect(await mails(m.id, 'billing-trial-ending')).toBe(0);
     offset += 8 * DAY;
     await t.services.embeddedBilling!.advance();
     await expect.poll(async () => (await subscriptionOf(m.id)).status).toBe('canceled');
