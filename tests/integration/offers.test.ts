@@ -12,7 +12,7 @@ import { emails } from '../../functions/email/tables.ts';
 import { accessGrants } from '../../functions/payments/grants/tables.ts';
 import { offerRedemptions, offers } from '../../functions/payments/offers/tables.ts';
 import { subscriptions } from '../../functions/payments/tables.ts';
-import { testBillingSubscriptions } from '../../functions/payments/embedded/tables.ts';
+import { testBillingCoupons, testBillingSubscriptions } from '../../functions/payments/embedded/tables.ts';
 import { profiles } from '../../functions/users/tables.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { DATABASE_KINDS } from '../support/databases.ts';
@@ -192,6 +192,24 @@ describe.each(DATABASE_KINDS)('offers and trials on %s', (kind) => {
     const leavingPath = `/api/payments/stripe/subscriptions/${theirs.id}/retention-offer`;
     expect(await (await call(leaving.token, leavingPath)).json()).toEqual({ offer: null });
     expect((await call(leaving.token, leavingPath, { code })).status).toBe(409);
+  });
+
+  it('gives a retention offer back when the provider cannot apply it, so the member can take it again', async () => {
+    const code = `RETRY-${kind.toUpperCase()}`;
+    const id = await createOffer({ code, kind: 'retention', percentOff: 30, duration: 'once', priceIds: ['price_subscriber_yearly'] });
+    const m = await member();
+    const { sessionId } = (await (await checkout(m.token, 'price_subscriber_yearly')).json()) as { sessionId: string };
+    await pay(sessionId);
+    const path = `/api/payments/stripe/subscriptions/${(await subscriptionOf(m.id)).id}/retention-offer`;
+    // The provider loses the coupon: applying it fails.
+    const [offer] = await t.database.db.select().from(offers).where(eq(offers.id, id));
+    await t.database.db.delete(testBillingCoupons).where(eq(testBillingCoupons.id, offer!.couponId));
+    expect((await call(m.token, path, { code })).status).toBeGreaterThanOrEqual(500);
+    expect((await t.database.db.select().from(offers).where(eq(offers.id, id)))[0]!.redemptions).toBe(0);
+    expect(await (await call(m.token, path)).json()).toMatchObject({ offer: { code } });
+    // The coupon back at the provider: the member takes the offer after all.
+    await t.services.billing.provider.createCoupon({ id: offer!.couponId, name: code, percentOff: 30, currency: 'usd', duration: 'once' });
+    expect((await call(m.token, path, { code })).status).toBe(200);
   });
 
   it('gives a plan’s trial once per member: trialing for nothing, announced three days before, then charged', async () => {
