@@ -17,8 +17,8 @@ import { grants, type CheckoutRequest } from './provider.ts';
 import type { Purchases } from './purchases.ts';
 import { createGrantStore } from './grants/store.ts';
 import type { OfferService } from './offers/service.ts';
-import type { Gifts } from './gifts/service.ts';
-import { giftName, giftPriceCents, type GiftLevel, type GiftMonths } from '#shared/payments/gifts.ts';
+import type { GiftOrder, Gifts } from './gifts/service.ts';
+import { giftName, giftPriceCents } from '#shared/payments/gifts.ts';
 import { createPaymentStore } from './store.ts';
 import type { PurchasableType } from './tables.ts';
 
@@ -32,17 +32,7 @@ export interface CheckoutInput {
   /** A sign-up offer's code (plans only). */
   offerCode?: string | undefined;
   /** A gift membership for someone else (a one-time payment). */
-  gift?: GiftInput | undefined;
-}
-
-export interface GiftInput {
-  accessLevel: GiftLevel;
-  months: GiftMonths;
-  recipientEmail: string;
-  recipientName?: string | undefined;
-  fromName?: string | undefined;
-  message?: string | undefined;
-  deliverAt?: Date | undefined;
+  gift?: GiftOrder | undefined;
 }
 
 /** Where a session returns to, and its idempotency key. */
@@ -140,7 +130,7 @@ export function createCheckout(
   }
 
   /** A gift's checkout: the gift waits for its payment, and goes if the session cannot be made. */
-  async function giftSession(viewer: NonNullable<Viewer>, input: GiftInput, start: SessionStart) {
+  async function giftSession(viewer: NonNullable<Viewer>, input: GiftOrder, start: SessionStart) {
     const amount = giftPriceCents(input.accessLevel, input.months);
     const buyer = await profileOf(db, viewer.id);
     const gift = await gifts.create(buyer, { ...input, amount });

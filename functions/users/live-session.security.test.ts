@@ -66,7 +66,7 @@ const TABLE: Row[] = [
   ]),
   { route: 'GET /api/users/me/events', rule: 'signature' },
   { route: 'GET /api/users/me/grants', rule: 'signature' },
-  { route: 'GET /api/users/me/gifts', rule: 'signature' },
+  { route: 'GET /api/users/me/gifts', rule: 'live' },
   {
     route: 'POST /api/gifts',
     rule: 'live',

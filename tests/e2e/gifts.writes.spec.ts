@@ -16,7 +16,7 @@ test('a gift is bought, mailed, redeemed and runs out', async ({ page, browser }
   test.setTimeout(90_000);
   const recipientPage = await browser.newPage();
   const recipient = await signedInMember(recipientPage, 'gift-recipient');
-  await signedInMember(page, 'gift-buyer');
+  const buyer = await signedInMember(page, 'gift-buyer');
 
   await page.goto('/gift');
   const form = page.getByRole('form', { name: 'Gift a membership' });
@@ -39,6 +39,11 @@ test('a gift is bought, mailed, redeemed and runs out', async ({ page, browser }
   const gave = page.getByRole('region', { name: 'Gifts you gave' });
   await expect(gave).toContainText(`Premium, 3 months for ${recipient.email} · $59.97`);
   await expect(gave.getByTestId('gift-state')).toContainText(/Sent on|To be sent on/);
+  // The buyer's receipt, opened from the .eml: its button leads back to the gift on their account.
+  await openMail(page, await mailedMessage(buyer.email, 'Your gift of'));
+  await page.getByRole('link', { name: 'Go to my account' }).click();
+  await page.waitForURL((url) => url.pathname === '/account');
+  await expect(page.getByRole('region', { name: 'Gifts you gave' })).toContainText(recipient.email);
 
   // The recipient opens the mail and presses its button.
   const mail = await mailedMessage(recipient.email, 'sent you a gift');

@@ -8,7 +8,8 @@
  */
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { seriousViolations } from './axe.ts';
-import { adminToken, signedInMember } from './members.ts';
+import { adminToken, DEMO_ADMIN, signedInMember } from './members.ts';
+import { signInToAdmin } from './support.ts';
 
 const SUCCESS = '/payment/confirmation?session_id={CHECKOUT_SESSION_ID}&payment_status=success';
 
@@ -70,6 +71,14 @@ test('a visitor takes a launch offer through sign-up and pays the discounted pri
   await pay(page, /^Pay \$14\.99$/);
   await page.waitForURL((url) => url.pathname === '/payment/confirmation');
   await expect(page.getByTestId('new-access-level')).toHaveText('Premium');
+
+  // The Offers tab counts the redemption and the revenue it brought.
+  const admin = await browser.newPage();
+  await signInToAdmin(admin, DEMO_ADMIN);
+  await admin.getByRole('tab', { name: 'Offers' }).click();
+  await expect(admin.getByRole('listitem', { name: code }).getByTestId('offer-stats')).toContainText('1 redeemed · $14.99 revenue');
+  expect(await seriousViolations(admin), 'offers tab').toEqual([]);
+  await admin.close();
 
   await page.goto('/account');
   await expect(page.getByRole('region', { name: 'Your access' })).toContainText(

@@ -57,6 +57,14 @@ describe.each(DATABASE_KINDS)('offers and trials on %s', (kind) => {
     });
   const pay = (sessionId: string) =>
     call(undefined, `/api/billing/test/checkout/${sessionId}/pay`, { cardNumber: '4242 4242 4242 4242', expiry: '12/34', cvc: '123' });
+  /** A week's trial seen five days in (our copy, once the checkout's events are taken: a late sync would rewrite it). */
+  async function trialEndsInTwoDays(subscriptionId: string) {
+    await t.services.embeddedBilling!.deliverPending();
+    await t.database.db
+      .update(subscriptions)
+      .set({ trialEnd: new Date(Date.now() + 2 * DAY), createdAt: new Date(Date.now() - 5 * DAY) })
+      .where(eq(subscriptions.id, subscriptionId));
+  }
   const grantsOf = (id: string) => t.database.db.select().from(accessGrants).where(eq(accessGrants.userId, id));
   const subscriptionOf = async (id: string) => (await t.database.db.select().from(subscriptions).where(eq(subscriptions.userId, id)))[0]!;
   const mails = async (id: string, template: string) =>
@@ -227,12 +235,8 @@ describe.each(DATABASE_KINDS)('offers and trials on %s', (kind) => {
     // A trial pays nothing yet: the overview's paying members stay as they were.
     expect(await paying()).toBe(before);
 
-    // Three days before its end, the member is told once (the checkout's events taken first: a late sync rewrites our copy).
-    await t.services.embeddedBilling!.deliverPending();
-    await t.database.db
-      .update(subscriptions)
-      .set({ trialEnd: new Date(Date.now() + 2 * DAY), createdAt: new Date(Date.now() - 5 * DAY) })
-      .where(eq(subscriptions.id, sub.id));
+    // Three days before its end, the member is told once.
+    await trialEndsInTwoDays(sub.id);
     await t.services.billing.tick();
     await t.services.billing.tick();
     expect(await mails(m.id, 'billing-trial-ending')).toBe(1);
@@ -269,11 +273,7 @@ describe.each(DATABASE_KINDS)('offers and trials on %s', (kind) => {
     expect(sub.status).toBe('trialing');
     expect((await call(m.token, `/api/payments/stripe/subscriptions/${sub.id}/cancel`, {})).status).toBe(200);
     // Cancelled during the trial: nothing continues, so no notice that it will.
-    await t.services.embeddedBilling!.deliverPending();
-    await t.database.db
-      .update(subscriptions)
-      .set({ trialEnd: new Date(Date.now() + 2 * DAY), createdAt: new Date(Date.now() - 5 * DAY) })
-      .where(eq(subscriptions.id, sub.id));
+    await trialEndsInTwoDays(sub.id);
     await t.services.billing.tick();
     expect(await mails(m.id, 'billing-trial-ending')).toBe(0);
     offset += 8 * DAY;

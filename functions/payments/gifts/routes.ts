@@ -1,7 +1,8 @@
 /**
  * Gifts' routes: a member buys one (POST /api/gifts, live session: the checkout to pay it), anyone
  * with the code reads what it is (GET /api/gifts/{code}), a signed-in member redeems it once (POST
- * /api/gifts/{code}/redeem, live session), and the buyer follows theirs (GET /api/users/me/gifts).
+ * /api/gifts/{code}/redeem, live session), and the buyer follows theirs (GET /api/users/me/gifts, live
+ * session: it holds their redeem links).
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
@@ -63,7 +64,8 @@ export function createGiftRoutes({ billing, guards }: { billing: BillingService;
 }
 
 export function createMyGiftRoutes({ billing, guards }: { billing: BillingService; guards: Guards }) {
-  return new Hono<AppEnv>().get('/', guards.identify, guards.member, async (c) => c.json(await billing.gifts.mine(requireViewer(c).id)));
+  // Its answer holds the gifts' redeem links, which last: from a session still signed in, like the member's feed link.
+  return new Hono<AppEnv>().get('/', guards.identify, guards.live, async (c) => c.json(await billing.gifts.mine(requireViewer(c).id)));
 }
 
 export type GiftRoutes = ReturnType<typeof createGiftRoutes>;

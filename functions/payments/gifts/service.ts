@@ -24,6 +24,18 @@ import { createPaymentStore } from '../store.ts';
 import { createGiftStore } from './store.ts';
 import type { GiftRow } from './tables.ts';
 
+/** What a buyer orders (POST /api/gifts, through checkout's `gift`). */
+export interface GiftOrder {
+  accessLevel: GiftRow['accessLevel'];
+  months: GiftMonths;
+  recipientEmail: string;
+  recipientName?: string | undefined;
+  /** How the recipient sees the giver (else the buyer's display name). */
+  fromName?: string | undefined;
+  message?: string | undefined;
+  deliverAt?: Date | undefined;
+}
+
 /** 20 characters of an alphabet without look-alikes: what a recipient may have to type. */
 export function newGiftCode(): string {
   const alphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
@@ -60,19 +72,7 @@ export function createGifts({ db, outbox, clock, origin, testMode }: BillingCont
 
   return {
     /** A new gift waiting for its payment; its code is made here. */
-    async create(
-      buyer: ProfileRow,
-      input: {
-        accessLevel: GiftRow['accessLevel'];
-        months: GiftMonths;
-        recipientEmail: string;
-        recipientName?: string | undefined;
-        fromName?: string | undefined;
-        message?: string | undefined;
-        deliverAt?: Date | undefined;
-        amount: number;
-      },
-    ) {
+    async create(buyer: ProfileRow, input: GiftOrder & { amount: number }) {
       return createGiftStore(db).insert({
         code: newGiftCode(),
         buyerId: buyer.id,

@@ -22,25 +22,21 @@ import { profiles } from '../../users/tables.ts';
 import { accessGrants } from './tables.ts';
 
 const DAY = 86_400_000;
-type Caller = RoleCaller;
-type Member = RoleMember;
-const CALLERS = ROLE_CALLERS;
-const ACCOUNTS = ROLE_ACCOUNTS;
 
 describe.each(DATABASE_KINDS)('grants ledger routes on %s', (kind) => {
   let t: TestApp;
-  let ids = {} as Record<Member, string>;
-  let tokens = {} as Record<Member, string>;
+  let ids = {} as Record<RoleMember, string>;
+  let tokens = {} as Record<RoleMember, string>;
   let target = '';
 
   beforeAll(async () => {
     t = await createTestApp(kind, undefined, { AUTH_BCRYPT_COST: '4', EMAIL_WORKER: 'false' });
-    ({ ids, tokens } = await roleAccounts(t, `grants-${kind}`, ACCOUNTS));
+    ({ ids, tokens } = await roleAccounts(t, `grants-${kind}`, ROLE_ACCOUNTS));
     target = (await memberMaker(t, `grants-target-${kind}`)('Target')).id;
   });
   afterAll(() => t?.close());
 
-  const call = (who: Caller, method: string, path: string, body?: unknown) =>
+  const call = (who: RoleCaller, method: string, path: string, body?: unknown) =>
     apiCaller(t)(who === 'anonymous' ? undefined : tokens[who], path, body, method);
   const grantsOf = (id: string) => t.database.db.select().from(accessGrants).where(eq(accessGrants.userId, id));
   const levelOf = async (id: string) => (await t.database.db.select().from(profiles).where(eq(profiles.id, id)))[0]!.accessLevel;
@@ -54,7 +50,7 @@ describe.each(DATABASE_KINDS)('grants ledger routes on %s', (kind) => {
     expect(JSON.stringify(mine)).not.toContain('Assigned by the system');
   });
 
-  it.each(CALLERS)('lets only admins read a member’s grants and make and end comps (%s)', async (who) => {
+  it.each(ROLE_CALLERS)('lets only admins read a member’s grants and make and end comps (%s)', async (who) => {
     const read = await call(who, 'GET', `/api/admin/users/${target}/grants`);
     expect(read.status).toBe(ADMIN_ONLY[who]);
     const made = await call(who, 'POST', `/api/admin/users/${target}/comps`, { accessLevel: 'subscriber', note: `by ${who}` });

@@ -21,26 +21,22 @@ import {
 import { offers } from './tables.ts';
 
 const DAY = 86_400_000;
-type Caller = RoleCaller;
-type Member = RoleMember;
-const CALLERS = ROLE_CALLERS;
-const ACCOUNTS = ROLE_ACCOUNTS;
 
 describe.each(DATABASE_KINDS)('offer routes on %s', (kind) => {
   let t: TestApp;
-  let tokens = {} as Record<Member, string>;
+  let tokens = {} as Record<RoleMember, string>;
 
   beforeAll(async () => {
     t = await createTestApp(kind, undefined, { AUTH_BCRYPT_COST: '4', EMAIL_WORKER: 'false' });
-    ({ tokens } = await roleAccounts(t, `offers-${kind}`, ACCOUNTS));
+    ({ tokens } = await roleAccounts(t, `offers-${kind}`, ROLE_ACCOUNTS));
   });
   afterAll(() => t?.close());
 
-  const call = (who: Caller, method: string, path: string, body?: unknown) =>
+  const call = (who: RoleCaller, method: string, path: string, body?: unknown) =>
     apiCaller(t)(who === 'anonymous' ? undefined : tokens[who], path, body, method);
   const count = async () => (await t.database.db.select().from(offers)).length;
 
-  it.each(CALLERS)('lets only admins create, list and archive offers and set trials (%s)', async (who) => {
+  it.each(ROLE_CALLERS)('lets only admins create, list and archive offers and set trials (%s)', async (who) => {
     const code = `ROLE-${who}`.toUpperCase();
     const made = await call(who, 'POST', '/api/admin/offers', { code, kind: 'signup', percentOff: 10, duration: 'forever' });
     expect(made.status).toBe(who === 'admin' ? 201 : ADMIN_ONLY[who]);

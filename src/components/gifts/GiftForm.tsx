@@ -24,7 +24,6 @@ export default function GiftForm() {
   const [date, setDate] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
-  // Disabled as the server renders it: a press before the island runs would send the form as a plain GET.
   const ready = useHydrated();
   const ids = useId();
   const price = formatCents(giftPriceCents(level, months));
@@ -60,89 +59,92 @@ export default function GiftForm() {
       aria-label="Gift a membership"
       className="space-y-6 rounded-3xl border border-slate-200 bg-white p-8 shadow-sm"
     >
-      <fieldset>
-        <legend className={LABEL}>Membership</legend>
-        <div className="mt-2 flex flex-wrap gap-4">
-          {(['subscriber', 'premium'] as const).map((l) => (
-            <label key={l} className="flex items-center gap-2 text-slate-800">
-              <input type="radio" name="level" value={l} checked={level === l} onChange={() => setLevel(l)} />
-              {l === 'premium' ? 'Premium' : 'Subscriber'}
-            </label>
-          ))}
-        </div>
-      </fieldset>
-      <div>
-        <label htmlFor={`${ids}-months`} className={LABEL}>
-          Length
-        </label>
-        <select
-          id={`${ids}-months`}
-          className={INPUT_CLASS}
-          value={months}
-          onChange={(e) => setMonths(Number(e.target.value) as GiftMonths)}
-        >
-          {GIFT_MONTHS.map((m) => (
-            <option key={m} value={m}>
-              {m === 1 ? '1 month' : `${m} months`} ({formatCents(giftPriceCents(level, m))})
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="grid gap-4 sm:grid-cols-2">
+      {/* Disabled as the server renders it: what is typed before the island runs would be lost at hydration. */}
+      <fieldset disabled={!ready} className="space-y-6">
+        <fieldset>
+          <legend className={LABEL}>Membership</legend>
+          <div className="mt-2 flex flex-wrap gap-4">
+            {(['subscriber', 'premium'] as const).map((l) => (
+              <label key={l} className="flex items-center gap-2 text-slate-800">
+                <input type="radio" name="level" value={l} checked={level === l} onChange={() => setLevel(l)} />
+                {l === 'premium' ? 'Premium' : 'Subscriber'}
+              </label>
+            ))}
+          </div>
+        </fieldset>
         <div>
-          <label htmlFor={`${ids}-email`} className={LABEL}>
-            Recipient&apos;s email
+          <label htmlFor={`${ids}-months`} className={LABEL}>
+            Length
           </label>
-          <input
-            id={`${ids}-email`}
-            type="email"
-            required
+          <select
+            id={`${ids}-months`}
             className={INPUT_CLASS}
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
+            value={months}
+            onChange={(e) => setMonths(Number(e.target.value) as GiftMonths)}
+          >
+            {GIFT_MONTHS.map((m) => (
+              <option key={m} value={m}>
+                {m === 1 ? '1 month' : `${m} months`} ({formatCents(giftPriceCents(level, m))})
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="grid gap-4 sm:grid-cols-2">
+          <div>
+            <label htmlFor={`${ids}-email`} className={LABEL}>
+              Recipient&apos;s email
+            </label>
+            <input
+              id={`${ids}-email`}
+              type="email"
+              required
+              className={INPUT_CLASS}
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+            />
+          </div>
+          <div>
+            <label htmlFor={`${ids}-name`} className={LABEL}>
+              Recipient&apos;s name (optional)
+            </label>
+            <input id={`${ids}-name`} maxLength={100} className={INPUT_CLASS} value={name} onChange={(e) => setName(e.target.value)} />
+          </div>
+        </div>
+        <div>
+          <label htmlFor={`${ids}-from`} className={LABEL}>
+            Your name, as they will see it (optional: else your account&apos;s name)
+          </label>
+          <input id={`${ids}-from`} maxLength={100} className={INPUT_CLASS} value={from} onChange={(e) => setFrom(e.target.value)} />
+        </div>
+        <div>
+          <label htmlFor={`${ids}-message`} className={LABEL}>
+            Your message (optional)
+          </label>
+          <textarea
+            id={`${ids}-message`}
+            rows={4}
+            maxLength={GIFT_MESSAGE_MAX}
+            className={INPUT_CLASS}
+            value={message}
+            onChange={(e) => setMessage(e.target.value)}
           />
         </div>
         <div>
-          <label htmlFor={`${ids}-name`} className={LABEL}>
-            Recipient&apos;s name (optional)
+          <label htmlFor={`${ids}-date`} className={LABEL}>
+            Send it on (empty: as soon as you pay)
           </label>
-          <input id={`${ids}-name`} maxLength={100} className={INPUT_CLASS} value={name} onChange={(e) => setName(e.target.value)} />
+          <input id={`${ids}-date`} type="date" className={INPUT_CLASS} value={date} onChange={(e) => setDate(e.target.value)} />
         </div>
-      </div>
-      <div>
-        <label htmlFor={`${ids}-from`} className={LABEL}>
-          Your name, as they will see it (optional: else your account&apos;s name)
-        </label>
-        <input id={`${ids}-from`} maxLength={100} className={INPUT_CLASS} value={from} onChange={(e) => setFrom(e.target.value)} />
-      </div>
-      <div>
-        <label htmlFor={`${ids}-message`} className={LABEL}>
-          Your message (optional)
-        </label>
-        <textarea
-          id={`${ids}-message`}
-          rows={4}
-          maxLength={GIFT_MESSAGE_MAX}
-          className={INPUT_CLASS}
-          value={message}
-          onChange={(e) => setMessage(e.target.value)}
-        />
-      </div>
-      <div>
-        <label htmlFor={`${ids}-date`} className={LABEL}>
-          Send it on (empty: as soon as you pay)
-        </label>
-        <input id={`${ids}-date`} type="date" className={INPUT_CLASS} value={date} onChange={(e) => setDate(e.target.value)} />
-      </div>
-      {error && (
-        <p role="alert" className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800">
-          {error}
-        </p>
-      )}
-      <button type="submit" disabled={busy || !ready} className={SUBMIT_CLASS}>
-        {busy ? 'Processing...' : `Buy the gift for ${price}`}
-      </button>
-      <p className="text-sm text-slate-600">One payment, no renewal. The recipient has a year to redeem it.</p>
+        {error && (
+          <p role="alert" className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800">
+            {error}
+          </p>
+        )}
+        <button type="submit" disabled={busy} className={SUBMIT_CLASS}>
+          {busy ? 'Processing...' : `Buy the gift for ${price}`}
+        </button>
+        <p className="text-sm text-slate-600">One payment, no renewal. The recipient has a year to redeem it.</p>
+      </fieldset>
     </form>
   );
 }
