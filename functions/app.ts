@@ -15,6 +15,8 @@ import { createFeedRoutes } from './feeds/routes.ts';
 import { createEmailEventRoutes } from './email/routes.ts';
 import { createEmailAdminRoutes } from './email/admin-routes.ts';
 import { createAdminRoutes } from './admin/routes.ts';
+import { createMemberRoutes, IMPORT_PATH } from './members/routes.ts';
+import { createApiKeyRoutes } from './members/keys/routes.ts';
 import { createCompRoutes, createMyGrantRoutes } from './payments/grants/routes.ts';
 import { createGiftRoutes, createMyGiftRoutes } from './payments/gifts/routes.ts';
 import { createOfferAdminRoutes, createPublicOfferRoutes } from './payments/offers/routes.ts';
@@ -95,7 +97,8 @@ export function createApp({ config, logger, services, site, accessLog }: AppDeps
   // Writes only (reads never pass through here): cross-site ones are refused, then the body size is
   // checked (which materialises the request body stream). Uploads, and support messages with an
   // attachment, stream under their own limit instead.
-  const streamsOwn = (c: AppContext) => c.req.path === UPLOAD_PATH || streamsOwnBody(c.req.path, c.req.header('content-type'));
+  const streamsOwn = (c: AppContext) =>
+    c.req.path === UPLOAD_PATH || c.req.path === IMPORT_PATH || streamsOwnBody(c.req.path, c.req.header('content-type'));
   const checkApiWrite: AppMiddleware = (c, next) =>
     refuseCrossSite(c, async () => void (streamsOwn(c) ? await next() : await limitBody(c, next)));
   // The spec's AI call lives outside /api (point 7): the same checks for its writes.
@@ -104,7 +107,7 @@ export function createApp({ config, logger, services, site, accessLog }: AppDeps
   app.on(WRITE_METHODS, '/openai/*', checkAiWrite);
   const { users, verifyAccessToken: verify, progress, sessionIsLive } = services;
   // Who is asking and what they may do, built once for every route group.
-  const guards = createGuards({ verify, users, sessionIsLive });
+  const guards = createGuards({ verify, users, sessionIsLive, keyViewer: services.members.keyViewer });
   // Then, for writes sent with an Idempotency-Key, the key (after the checks above, so a refused or
   // oversized request claims nothing). Its scope is the verified member: `identify` runs here once and
   // the route's own finds the viewer set; a token that does not verify is the route's to refuse.
@@ -157,6 +160,10 @@ export function createApp({ config, logger, services, site, accessLog }: AppDeps
   // Comps and a member's grants (the grants ledger, payments'): admins only, like the admin API below.
   app.route('/api/admin/users', createCompRoutes({ access: services.billing.access, guards }));
   app.route('/api/admin/offers', createOfferAdminRoutes({ offers: services.billing.offers, guards }));
+  // The members' business tools (filters, labels, segments, the CSV file) and API keys: admins only, some routes open to keys.
+  const { members, imports, apiKeys } = services.members;
+  app.route('/api/admin', createMemberRoutes({ members, imports, guards }));
+  app.route('/api/admin/api-keys', createApiKeyRoutes({ keys: apiKeys, guards }));
   app.route('/api/admin', createAdminRoutes({ admin: services.admin, content: services.content, users, guards }));
   app.route('/api/events', createEventRoutes({ events: services.events, guards }));
   app.route('/api/community', createCommunityRoutes({ community: services.community, guards, lane: answerLane }));

@@ -51,6 +51,7 @@ import { pickDrafter } from './ai/index.ts';
 import { catalogueFrom } from './ai/offline.ts';
 import { createBillingService } from './payments/service.ts';
 import { createAdminService } from './admin/service.ts';
+import { createMembers } from './members/index.ts';
 import { loadSigningSecret } from './platform/secrets/service.ts';
 import { createSecretStore } from './platform/secrets/store.ts';
 import { createDirectUploads } from './uploads/direct.ts';
@@ -274,6 +275,13 @@ export async function createServices(config: Config, logger: Logger, options: Se
       ...(options.billingClock ? { clock: options.billingClock } : {}),
     });
     const billing = createBillingService({ db: db.db, provider: payments.provider, users, outbox, content, siteUrl, logger });
+    const members = createMembers({
+      db: db.db,
+      users,
+      importAccounts: hosted ? undefined : (tx, list) => auth.importAccounts(tx, list),
+      addComp: (actorId, userId, comp) => billing.access.comps.add(actorId, userId, comp),
+      subscribe: (email, source) => newsletter.subscribe(email, source),
+    });
 
     const uploads = createUploadService({
       media,
@@ -435,7 +443,9 @@ export async function createServices(config: Config, logger: Logger, options: Se
       /** Idempotency-Keys on API writes: claims, the commit mark, kept answers (platform/idempotency). */
       idempotency,
       /** The admin dashboard's member search, audit log and overview figures. */
-      admin: createAdminService({ db: db.db }),
+      admin: createAdminService({ db: db.db, roster: members.members }),
+      /** The members' business tools: filters, labels, segments, the CSV import and API keys. */
+      members,
       /** The embedded test provider (checkout and portal pages, the clock), when it is the one in use. */
       embeddedBilling: payments.embedded,
       /** Whether a token's session is still signed in, at whichever auth service issued it. */

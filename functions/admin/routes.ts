@@ -8,20 +8,22 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { ACCESS_LEVELS, ROLES } from '#shared/access.ts';
+import { MemberFilterFields, withRangeChecks } from '#shared/members.ts';
 import type { AppEnv } from '../platform/http/context.ts';
-import { LimitParam, pathId, readBody, readQuery, singleLine } from '../platform/http/request.ts';
+import { LimitParam, pathId, readBody, readQuery } from '../platform/http/request.ts';
 import type { Guards } from '../users/guards.ts';
 import { requireViewer } from '../users/identity.ts';
 import type { UserService } from '../users/service.ts';
 import type { ContentService } from '../content/service.ts';
 import type { AdminService } from './service.ts';
 
-const UsersQuery = z.object({
-  // An empty or all-space search lists everyone, like an empty search box (control characters stay refused).
-  q: z.preprocess((v) => (typeof v === 'string' && /^ *$/.test(v) ? undefined : v), singleLine('q', 200).optional()),
-  page: z.coerce.number({ error: 'page must be a number' }).int('page must be a whole number').min(1).max(10_000).default(1),
-  limit: LimitParam.default(20),
-});
+/** The Users tab's filter (#shared/members.ts) with a page. */
+const UsersQuery = withRangeChecks(
+  MemberFilterFields.extend({
+    page: z.coerce.number({ error: 'page must be a number' }).int('page must be a whole number').min(1).max(10_000).default(1),
+    limit: LimitParam.default(20),
+  }).strict(),
+);
 const AuditQuery = z.object({ userId: z.uuid('userId must be a user id').optional(), limit: LimitParam.default(20) });
 const AccessChange = z
   .object({ accessLevel: z.enum(ACCESS_LEVELS).optional(), role: z.enum(ROLES).optional() })

@@ -14,6 +14,8 @@ import type { PurchaseRow, SubscriptionRow } from '../payments/tables.ts';
 import type { AccessGrantRow } from '../payments/grants/tables.ts';
 import { memberDirectory } from '../users/directory.ts';
 import { createAdminStore } from './store.ts';
+import type { MemberFilter } from '#shared/members.ts';
+import type { MemberService } from '../members/service.ts';
 
 /** Days of sign-ups and cancellations the overview charts. */
 export const OVERVIEW_DAYS = 90;
@@ -27,7 +29,7 @@ function currentSubscription(rows: SubscriptionRow[]): SubscriptionRow | undefin
   return [...rows].sort((a, b) => Number(granting(b)) - Number(granting(a)) || b.createdAt.getTime() - a.createdAt.getTime())[0];
 }
 
-function memberJson(p: ProfileRow, subs: SubscriptionRow[], bought: PurchaseRow[], grants: AccessGrantRow[], now: Date) {
+function memberJson(p: ProfileRow, subs: SubscriptionRow[], bought: PurchaseRow[], grants: AccessGrantRow[], labels: string[], now: Date) {
   const s = currentSubscription(subs);
   return {
     id: p.id,
@@ -36,6 +38,15 @@ function memberJson(p: ProfileRow, subs: SubscriptionRow[], bought: PurchaseRow[
     accessLevel: p.accessLevel,
     role: p.role,
     createdAt: p.createdAt.toISOString(),
+    lastSeenAt: iso(p.lastSeenAt),
+    labels,
+    /** Where they came from: their first page's referrer and UTM parameters, kept at sign-up. */
+    signup: {
+      referrer: p.signupReferrer,
+      utmSource: p.signupUtmSource,
+      utmMedium: p.signupUtmMedium,
+      utmCampaign: p.signupUtmCampaign,
+    },
     subscription: s
       ? {
           subscriptionId: s.id,
@@ -81,13 +92,21 @@ function perDay(rows: { day: string; n: number }[], start: Date, days: number) {
   });
 }
 
-export function createAdminService({ db, clock = () => new Date() }: { db: DbOrTx; clock?: () => Date }) {
+export function createAdminService({
+  db,
+  roster,
+  clock = () => new Date(),
+}: {
+  db: DbOrTx;
+  roster: Pick<MemberService, 'page'>;
+  clock?: () => Date;
+}) {
   const store = createAdminStore(db);
   const members = memberDirectory(db);
   return {
-    /** GET /api/admin/users: members whose email or name contains `q`, `limit` per page (page from 1). */
-    async searchUsers({ q, page, limit }: { q?: string | undefined; page: number; limit: number }) {
-      const { rows, total } = await members.search(q, (page - 1) * limit, limit);
+    /** GET /api/admin/users: the members the filter picks, `limit` per page (page from 1), newest first. */
+    async searchUsers({ page, limit, ...filter }: MemberFilter & { page: number; limit: number }) {
+      const { rows, total, labels } = await roster.page(filter, (page - 1) * limit, limit);
       const ids = rows.map((r) => r.id);
       const now = clock();
       const [subs, bought, grants] = await Promise.all([store.subscriptionsOf(ids), store.purchasesOf(ids), store.grantsOf(ids, now)]);
@@ -98,6 +117,7 @@ export function createAdminService({ db, clock = () => new Date() }: { db: DbOrT
             subs.filter((s) => s.userId === p.id),
             bought.filter((b) => b.userId === p.id),
             grants.filter((g) => g.userId === p.id),
+            labels.get(p.id) ?? [],
             now,
           ),
         ),

@@ -187,6 +187,25 @@ export function createAccounts(ctx: AuthContext, { sessions, links, passwords }:
     },
 
     /**
+     * Accounts for a members import, made in bulk inside the import's transaction: confirmed by no one
+     * yet and without a password (the member signs in with a mailed link, which confirms the address).
+     * The import makes the profiles itself, so no hook runs. Answers the new accounts' ids by address;
+     * an address that has an account already is left out.
+     */
+    async importAccounts(tx: DbOrTx, list: readonly { email: string; name: string | null }[]): Promise<Map<string, string>> {
+      const values = list.map(({ email, name }) => {
+        const id = crypto.randomUUID();
+        return {
+          id,
+          email: emailOf(email),
+          userMetadata: { ...(name ? { name } : {}), sub: id, email: emailOf(email), email_verified: false, phone_verified: false },
+        };
+      });
+      const made = await createAuthStore(tx).insertUsers(values);
+      return new Map(made.map((u) => [u.email, u.id]));
+    },
+
+    /**
      * What this service recorded about an account, or undefined when it does not know it (deleted).
      * Proven: the address was confirmed through a mailed link, or the server made the account; with
      * AUTH_AUTOCONFIRM a confirmation proves nothing, so no address counts as proven.

@@ -37,6 +37,7 @@ export function createAuthService(deps: AuthServiceDeps) {
     refresh: sessions.refresh,
     createConfirmedUser: accounts.createConfirmedUser,
     createConfirmedUsers: accounts.createConfirmedUsers,
+    importAccounts: accounts.importAccounts,
     sessionIsLive: sessions.sessionIsLive,
     account: accounts.account,
     deleteUser: accounts.deleteUser,

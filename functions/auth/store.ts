@@ -27,6 +27,11 @@ export function createAuthStore(db: DbOrTx) {
       const [row] = await db.insert(authUsers).values(values).onConflictDoNothing().returning();
       return row;
     },
+    /** Inserts many accounts at once (a members import); answers those made (an address taken meanwhile is left out). */
+    insertUsers(values: (typeof authUsers.$inferInsert)[]): Promise<{ id: string; email: string }[]> {
+      if (values.length === 0) return Promise.resolve([]);
+      return db.insert(authUsers).values(values).onConflictDoNothing().returning({ id: authUsers.id, email: authUsers.email });
+    },
     async updateUser(id: string, patch: Partial<typeof authUsers.$inferInsert>): Promise<AuthUserRow> {
       const [row] = await db
         .update(authUsers)

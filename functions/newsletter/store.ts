@@ -1,11 +1,21 @@
 /** The only module that touches newsletter_subscribers (issues, copies and suppressions: issues/store.ts). */
-import { and, eq, ne, sql } from 'drizzle-orm';
+import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../platform/db/client.ts';
 import type { DataSubject } from '../users/personal-data.ts';
 import { newsletterSubscribers, type SubscriberRow } from './tables.ts';
 
 export function createNewsletterStore(db: DbOrTx) {
   return {
+    /** List entries a members import brings (an address on the list already keeps its entry); answers how many were new. */
+    async insertMany(rows: (typeof newsletterSubscribers.$inferInsert)[]): Promise<number> {
+      if (rows.length === 0) return 0;
+      return (await db.insert(newsletterSubscribers).values(rows).onConflictDoNothing().returning({ id: newsletterSubscribers.id })).length;
+    },
+
+    /** The list entries of these (lower-case) addresses. */
+    byEmails: (emails: string[]) =>
+      emails.length ? db.select().from(newsletterSubscribers).where(inArray(newsletterSubscribers.email, emails)) : Promise.resolve([]),
+
     /** Inserts a pending subscriber, or returns undefined when the address exists already. */
     async insertPending(email: string, source: string | null): Promise<SubscriberRow | undefined> {
       const [row] = await db

@@ -10,7 +10,7 @@ import { isStaff } from '#shared/access.ts';
 import type { AccessTokenVerifier } from '../auth/verify.ts';
 import { AppError } from '../platform/errors.ts';
 import type { AppContext, AppMiddleware } from '../platform/http/context.ts';
-import { identify, knownViewer, requireLiveSession, requireViewer, type SessionCheck } from './identity.ts';
+import { identify, knownViewer, requireLiveSession, requireViewer, type KeyCheck, type SessionCheck } from './identity.ts';
 import type { UserService, Viewer } from './service.ts';
 
 export interface Guards {
@@ -30,8 +30,14 @@ export interface Guards {
   knownViewer: (header: string | undefined) => Viewer | undefined;
 }
 
-export function createGuards(deps: { verify: AccessTokenVerifier; users: UserService; sessionIsLive: SessionCheck }): Guards {
-  const { verify, users, sessionIsLive } = deps;
+export function createGuards(deps: {
+  verify: AccessTokenVerifier;
+  users: UserService;
+  sessionIsLive: SessionCheck;
+  /** The admin an API key acts as on the routes keys may call (members/keys/guard.ts). */
+  keyViewer?: KeyCheck;
+}): Guards {
+  const { verify, users, sessionIsLive, keyViewer } = deps;
   const check =
     (test: (viewer: Viewer) => void): AppMiddleware =>
     async (c, next) => {
@@ -39,7 +45,7 @@ export function createGuards(deps: { verify: AccessTokenVerifier; users: UserSer
       await next();
     };
   return {
-    identify: identify({ verify, users }),
+    identify: identify({ verify, users, keyViewer }),
     member: check(() => {}),
     live: async (c, next) => {
       await requireLiveSession(c, sessionIsLive);

@@ -38,13 +38,31 @@ function bearerToken(c: AppContext): string | undefined {
 /** Whether the session a token belongs to is still signed in (checked at the auth service). */
 export type SessionCheck = (token: string, sessionId: string | undefined) => Promise<boolean>;
 
-export function identify({ verify, users }: { verify: AccessTokenVerifier; users: UserService }): AppMiddleware {
-  return (c, next) => {
+/** The viewer behind an API key (`mk_…`) for this request's route, or a 401/403 (members/keys/guard.ts). */
+export type KeyCheck = (c: AppContext, key: string) => Promise<Viewer>;
+
+/** API keys start with this; access tokens never do (a JWT starts with `ey`). */
+const KEY_PREFIX = 'Bearer mk_';
+
+export function identify({
+  verify,
+  users,
+  keyViewer,
+}: {
+  verify: AccessTokenVerifier;
+  users: UserService;
+  keyViewer?: KeyCheck | undefined;
+}): AppMiddleware {
+  return async (c, next) => {
     markPrivate(c);
     // Already known (two routers share a prefix): the token is not verified twice.
     if (c.get('viewer')) return next();
     const header = requestHeader(c, 'authorization');
     if (header === undefined) return next();
+    if (keyViewer && header.startsWith(KEY_PREFIX)) {
+      c.set('viewer', await keyViewer(c, header.slice(7)));
+      return next();
+    }
     const known = knownViewer(header, verify, users);
     if (known) {
       c.set('viewer', known);
@@ -82,6 +100,18 @@ async function identifyToken(c: AppContext, token: string, verify: AccessTokenVe
   c.set('viewer', viewerOf(await users.profileFor(claims.sub, token), claims));
 }
 
+/** The viewer an API key acts as: the admin who made it, as their profile says now. */
+export function keyViewer(profile: ProfileRow, apiKey: string): Viewer {
+  return {
+    id: profile.id,
+    email: profile.email,
+    role: profile.role,
+    accessLevel: profile.accessLevel,
+    newsletter: receivesNewsletter(profile),
+    apiKey,
+  };
+}
+
 function viewerOf(profile: ProfileRow, claims: AccessClaims): Viewer {
   return {
     id: profile.id,
@@ -100,6 +130,8 @@ function viewerOf(profile: ProfileRow, claims: AccessClaims): Viewer {
  */
 export async function requireLiveSession(c: AppContext, isLive: SessionCheck): Promise<Viewer> {
   const viewer = requireViewer(c);
+  // An API key was checked live already (a revoked key stops at once); it has no session.
+  if (viewer.apiKey) return viewer;
   if (!(await isLive(bearerToken(c)!, viewer.sessionId))) throw unauthorized('Your session has ended. Please sign in again.');
   return viewer;
 }

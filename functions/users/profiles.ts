@@ -77,8 +77,18 @@ export function createProfiles({ store, adminEmails, lookupAccount, refreshAcces
     cache.set(profile.id, { profile, until });
     return profile;
   };
+  // When each member was last marked seen by this process: the write goes out at most once an hour each.
+  const seen = new Map<string, number>();
+  const markSeen = (id: string) => {
+    const now = Date.now();
+    if ((seen.get(id) ?? 0) > now - 3_600_000) return;
+    if (seen.size >= PROFILE_CACHE_SIZE) seen.clear();
+    seen.set(id, now);
+    store.touchSeen(id).catch(() => seen.delete(id));
+  };
   /** The stored profile, its level derived again first when a grant ended or started since it was written. */
   const current = async (id: string): Promise<ProfileRow | undefined> => {
+    markSeen(id);
     const row = await store.byId(id);
     if (!row?.accessUntil || row.accessUntil.getTime() > Date.now()) return row;
     await refreshAccess(id);

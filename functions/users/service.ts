@@ -96,6 +96,9 @@ export function createUserService({ db, outbox, adminEmails, logger }: UserServi
       forget(id);
     },
 
+    /** A member's stored profile (the admin behind an API key), undefined when there is none. */
+    profileById: (id: string) => store.byId(id),
+
     /** GET /api/users/byEmail/{email}: your own profile; admins may read anyone's. No answer tells whether an address exists. */
     byEmail: account.byEmail,
 

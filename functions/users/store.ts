@@ -46,6 +46,31 @@ export function createUserStore(db: DbOrTx) {
       const [row] = await db.select().from(profiles).where(eq(profiles.id, values.id));
       return row!;
     },
+    /** Inserts many profiles at once (a members import); an id or address already there is left alone. */
+    async insertMany(values: (typeof profiles.$inferInsert)[]): Promise<number> {
+      if (values.length === 0) return 0;
+      return (await db.insert(profiles).values(values).onConflictDoNothing().returning({ id: profiles.id })).length;
+    },
+    /** The profiles of these (lower-case) addresses. */
+    profilesByEmails(emails: string[]): Promise<ProfileRow[]> {
+      if (emails.length === 0) return Promise.resolve([]);
+      return db.select().from(profiles).where(inArray(profiles.email, emails));
+    },
+    /** Who holds each of these payment customers. */
+    customerHolders(customerIds: string[]) {
+      if (customerIds.length === 0) return Promise.resolve([]);
+      return db
+        .select({ id: profiles.id, customerId: profiles.customerId })
+        .from(profiles)
+        .where(inArray(profiles.customerId, customerIds));
+    },
+    /** Marks the member seen now, unless they were seen within the hour (one write an hour at most). */
+    async touchSeen(id: string): Promise<void> {
+      await db
+        .update(profiles)
+        .set({ lastSeenAt: sql`now()` })
+        .where(and(eq(profiles.id, id), or(isNull(profiles.lastSeenAt), sql`${profiles.lastSeenAt} < now() - interval '1 hour'`)));
+    },
     async update(id: string, patch: Partial<typeof profiles.$inferInsert>): Promise<ProfileRow | undefined> {
       const [row] = await db
         .update(profiles)

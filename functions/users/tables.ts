@@ -34,6 +34,13 @@ export const profiles = pgTable(
     feedVersion: integer('feed_version').notNull().default(1),
     /** Whether the member gets the members' newsletter; null: the default of their level (on where the plan includes it). */
     newsletter: boolean('newsletter'),
+    /** Where the member came from: the referrer and UTM parameters of their first page, kept at sign-up (issue 35). */
+    signupReferrer: text('signup_referrer'),
+    signupUtmSource: text('signup_utm_source'),
+    signupUtmMedium: text('signup_utm_medium'),
+    signupUtmCampaign: text('signup_utm_campaign'),
+    /** The last time the member was seen signed in (at most an hour stale). */
+    lastSeenAt: timestamptz('last_seen_at'),
     createdAt: timestamptz('created_at').notNull().defaultNow(),
     updatedAt: timestamptz('updated_at').notNull().defaultNow(),
   },

@@ -14,6 +14,8 @@ export interface Viewer {
   sessionId?: string;
   /** Whether they get the members' newsletter (their choice, or their level's default), as the profile said. */
   newsletter?: boolean;
+  /** The API key the call came with (an integration acting as the admin who made it); no session then. */
+  apiKey?: string;
 }
 
 /** What the users service asks of the auth service and of billing, connected by compose.ts once all exist (`users.connect`). */

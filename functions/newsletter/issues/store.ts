@@ -228,6 +228,15 @@ export function createIssueStore(db: DbOrTx) {
       await db.insert(newsletterSuppressions).values({ address, reason, detail }).onConflictDoNothing();
     },
 
+    /** Suppressions a members import brings (the first reason of an address is kept). */
+    async suppressMany(rows: { address: string; reason: string }[]): Promise<void> {
+      if (rows.length)
+        await db
+          .insert(newsletterSuppressions)
+          .values(rows.map((r) => ({ ...r, detail: 'imported' })))
+          .onConflictDoNothing();
+    },
+
     /** The member's part of their data export: the copies of issues sent to them. */
     async personalData({ id, email }: DataSubject) {
       const copies = await db

@@ -1,0 +1,171 @@
+/**
+ * Reading a members file (issue 35) without writing anything: the bytes must be UTF-8 (a byte-order
+ * mark is dropped), the header must name known columns with `email` among them, and each line is
+ * checked on its own, so a dry run reports every line's problem at once. A broken file (a quote never
+ * closed, a line over 64 KB, a line with the wrong number of cells) is refused as a whole, with where.
+ */
+import { parse } from 'csv-parse/sync';
+import { z } from 'zod';
+import { CSV_COLUMNS, LabelName, type CsvColumn } from '#shared/members.ts';
+import { AppError } from '../../platform/errors.ts';
+import { undefuse } from './cells.ts';
+
+/** The longest line a file may hold (a member is a few hundred bytes). */
+export const MAX_LINE_BYTES = 65_536;
+/** The most members one file may bring. */
+export const MAX_ROWS = 100_000;
+
+const LIST_STATUSES = ['confirmed', 'pending', 'unsubscribed'] as const;
+const SUPPRESSIONS = ['bounce', 'complaint', 'unsubscribe'] as const;
+
+const instant = (label: string) =>
+  z.string().refine((v) => /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:\d{2}))?$/.test(v) && !Number.isNaN(Date.parse(v)), {
+    message: `${label} must be a date like 2026-01-31 or 2026-01-31T09:30:00.000Z`,
+  });
+const optionalText = (label: string, max: number) => z.string().max(max, `${label} must be at most ${max} characters`);
+
+/** One line's cells (all strings; an empty cell means "not given"). */
+const Line = z
+  .object({
+    email: z.email('email must be an email address').max(254, 'email must be at most 254 characters'),
+    name: optionalText('name', 100),
+    comp_level: z.enum(['', 'subscriber', 'premium'], { error: 'comp_level must be subscriber or premium' }),
+    comp_until: z.union([z.literal(''), instant('comp_until')]),
+    labels: z.string().max(2000, 'labels must be at most 2000 characters'),
+    newsletter: z.enum(['', 'yes', 'no'], { error: 'newsletter must be yes or no' }),
+    list_status: z.enum(['', ...LIST_STATUSES], { error: `list_status must be one of ${LIST_STATUSES.join(', ')}` }),
+    consent_at: z.union([z.literal(''), instant('consent_at')]),
+    consent_source: optionalText('consent_source', 200),
+    suppressed: z.enum(['', ...SUPPRESSIONS], { error: `suppressed must be one of ${SUPPRESSIONS.join(', ')}` }),
+    signup_referrer: optionalText('signup_referrer', 500),
+    signup_utm_source: optionalText('signup_utm_source', 200),
+    signup_utm_medium: optionalText('signup_utm_medium', 200),
+    signup_utm_campaign: optionalText('signup_utm_campaign', 200),
+    stripe_customer_id: z.union([z.literal(''), z.string().regex(/^cus_[A-Za-z0-9]{1,250}$/, 'stripe_customer_id must look like cus_…')]),
+    created_at: z.union([z.literal(''), instant('created_at')]),
+  })
+  .refine((l) => !l.comp_level || l.comp_until, {
+    message: 'comp_level needs comp_until: an import gives levels only as comps with an end date',
+  });
+
+/** A line the import can write. */
+export interface ImportLine {
+  row: number;
+  email: string;
+  name: string | null;
+  comp: { level: 'subscriber' | 'premium'; until: Date } | null;
+  labels: string[];
+  newsletter: boolean | null;
+  list: { status: (typeof LIST_STATUSES)[number]; consentAt: Date | null; source: string | null } | null;
+  suppressed: string | null;
+  signup: { referrer: string | null; utmSource: string | null; utmMedium: string | null; utmCampaign: string | null };
+  customerId: string | null;
+  createdAt: Date | null;
+}
+
+export interface RowError {
+  row: number;
+  message: string;
+}
+
+const orNull = (v: string) => (v === '' ? null : v);
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+
+/** The file's text: UTF-8, without a byte-order mark. */
+export function decode(bytes: Uint8Array): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
+  } catch {
+    throw new AppError('bad_request', 'The file must be UTF-8 text (save it as "CSV UTF-8").');
+  }
+}
+
+/** The header's columns, checked. */
+function header(cells: string[]): CsvColumn[] {
+  const names = cells.map((c) => c.trim().toLowerCase());
+  const unknown = names.filter((n) => !(CSV_COLUMNS as readonly string[]).includes(n));
+  if (unknown.length)
+    throw new AppError(
+      'bad_request',
+      `Unknown column${unknown.length > 1 ? 's' : ''}: ${unknown.slice(0, 5).join(', ')}. The columns are ${CSV_COLUMNS.join(', ')}.`,
+    );
+  if (new Set(names).size !== names.length) throw new AppError('bad_request', 'A column is named twice in the header.');
+  if (!names.includes('email')) throw new AppError('bad_request', 'The header needs an email column.');
+  return names as CsvColumn[];
+}
+
+function records(text: string): string[][] {
+  try {
+    return parse(text, { bom: true, skip_empty_lines: true, max_record_size: MAX_LINE_BYTES, relax_column_count: false }) as string[][];
+  } catch (err) {
+    const { message, lines } = err as { message?: string; lines?: number };
+    const where = typeof lines === 'number' ? ` (line ${lines})` : '';
+    const why = /max_record_size|Max Record Size/i.test(message ?? '')
+      ? `a line is longer than ${MAX_LINE_BYTES} bytes`
+      : 'it is not valid CSV';
+    throw new AppError('bad_request', `The file could not be read: ${why}${where}.`);
+  }
+}
+
+/** One line checked: what to write, or its problem. */
+function checkLine(columns: CsvColumn[], cells: string[], row: number, seen: Set<string>): ImportLine | RowError {
+  const raw = Object.fromEntries(CSV_COLUMNS.map((c) => [c, ''])) as Record<CsvColumn, string>;
+  columns.forEach((c, i) => (raw[c] = undefuse(cells[i]!.trim())));
+  if (Object.values(raw).some((v) => CONTROL.test(v))) return { row, message: 'A cell holds control characters.' };
+  const parsed = Line.safeParse(raw);
+  if (!parsed.success) return { row, message: parsed.error.issues[0]?.message ?? 'This line is not valid.' };
+  const l = parsed.data;
+  const email = l.email.toLowerCase();
+  if (seen.has(email)) return { row, message: `${email} is on an earlier line already.` };
+  seen.add(email);
+  const labels = l.labels
+    ? l.labels
+        .split(';')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : [];
+  for (const label of labels) {
+    const ok = LabelName.safeParse(label);
+    if (!ok.success) return { row, message: `labels: ${ok.error.issues[0]?.message ?? 'a label is not valid'}` };
+  }
+  const until = l.comp_until ? new Date(l.comp_until) : null;
+  return {
+    row,
+    email,
+    name: orNull(l.name),
+    comp: l.comp_level && until ? { level: l.comp_level, until } : null,
+    labels,
+    newsletter: l.newsletter === '' ? null : l.newsletter === 'yes',
+    list: l.list_status
+      ? { status: l.list_status, consentAt: l.consent_at ? new Date(l.consent_at) : null, source: orNull(l.consent_source) }
+      : null,
+    suppressed: orNull(l.suppressed),
+    signup: {
+      referrer: orNull(l.signup_referrer),
+      utmSource: orNull(l.signup_utm_source),
+      utmMedium: orNull(l.signup_utm_medium),
+      utmCampaign: orNull(l.signup_utm_campaign),
+    },
+    customerId: orNull(l.stripe_customer_id),
+    createdAt: l.created_at ? new Date(l.created_at) : null,
+  };
+}
+
+/** The file's lines, each checked: those to write and every problem, by line number (the header is line 1). */
+export function readMembersFile(bytes: Uint8Array, now: Date): { lines: ImportLine[]; errors: RowError[]; rows: number } {
+  const all = records(decode(bytes));
+  if (all.length === 0) throw new AppError('bad_request', 'The file is empty: it needs a header line and a line per member.');
+  if (all.length - 1 > MAX_ROWS) throw new AppError('bad_request', `A file may bring at most ${MAX_ROWS} members; split it.`);
+  const columns = header(all[0]!);
+  const lines: ImportLine[] = [];
+  const errors: RowError[] = [];
+  const seen = new Set<string>();
+  all.slice(1).forEach((cells, i) => {
+    const checked = checkLine(columns, cells, i + 2, seen);
+    if ('message' in checked) errors.push(checked);
+    else if (checked.comp && checked.comp.until <= now) errors.push({ row: checked.row, message: 'comp_until is in the past.' });
+    else if (checked.createdAt && checked.createdAt > now) errors.push({ row: checked.row, message: 'created_at is in the future.' });
+    else lines.push(checked);
+  });
+  return { lines, errors, rows: all.length - 1 };
+}
