@@ -56,7 +56,8 @@ export function memberWhere(filter: MemberFilter, now: Date): SQL | undefined {
     conditions.push(sql`exists (select 1 from ${memberLabels} ml join ${labels} l on l.id = ml.label_id
       where ml.user_id = ${profiles.id} and lower(l.name) in ${filter.label.map((l) => l.toLowerCase())})`);
   if (filter.newsletter) {
-    const receives = sql`(${profiles.newsletter} or (${profiles.newsletter} is null and ${inArray(profiles.accessLevel, INCLUDED)}))`;
+    // Their own choice, else their level's default (coalesce: `not` of a null would pick no one).
+    const receives = sql`coalesce(${profiles.newsletter}, ${inArray(profiles.accessLevel, INCLUDED)})`;
     conditions.push(filter.newsletter === 'on' ? receives : sql`not ${receives}`);
   }
   if (filter.signup)

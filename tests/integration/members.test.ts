@@ -1,0 +1,196 @@
+/**
+ * The members' business tools end to end on both databases (issue 35, items 1, 2 and 6): a members
+ * file exported, imported on a fresh install and exported again gives the same file; consent is kept
+ * only where the file proves it (the others get the double opt-in mail), levels come only as comps
+ * that end, suppressions stay; a dry run reports every line and writes nothing; the filter, labels in
+ * bulk and segments; API keys on the routes their table opens, by scope, until revoked.
+ */
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { emails } from '../../functions/email/tables.ts';
+import { accessGrants } from '../../functions/payments/grants/tables.ts';
+import { newsletterSubscribers, newsletterSuppressions } from '../../functions/newsletter/tables.ts';
+import { profiles } from '../../functions/users/tables.ts';
+import { createTestApp, type TestApp } from '../support/app.ts';
+import { DATABASE_KINDS } from '../support/databases.ts';
+import { apiCaller, roleAccounts } from '../support/callers.ts';
+
+const DAY = 86_400_000;
+const HEADER =
+  'email,name,comp_level,comp_until,labels,newsletter,list_status,consent_at,consent_source,suppressed,signup_referrer,signup_utm_source,signup_utm_medium,signup_utm_campaign,stripe_customer_id,created_at';
+
+describe.each(DATABASE_KINDS)('members tools on %s', (kind) => {
+  let a: TestApp;
+  let b: TestApp;
+  let adminA: string;
+  let adminB: string;
+  const until = new Date(Date.now() + 90 * DAY).toISOString();
+
+  beforeAll(async () => {
+    const env = { AUTH_BCRYPT_COST: '4', EMAIL_WORKER: 'false' };
+    a = await createTestApp(kind, undefined, env);
+    b = await createTestApp(kind, undefined, env);
+    adminA = (await roleAccounts(a, `${kind}-members-a`, { admin: { role: 'admin', accessLevel: 'premium' } })).tokens.admin;
+    adminB = (await roleAccounts(b, `${kind}-members-b`, { admin: { role: 'admin', accessLevel: 'premium' } })).tokens.admin;
+  });
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+  });
+
+  const send = (t: TestApp, token: string, path: string, file: string | Uint8Array, type = 'text/csv') =>
+    t.app.request(path, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': type }, body: file });
+  const exportOf = async (t: TestApp, token: string, query: string) => {
+    const res = await apiCaller(t)(token, `/api/admin/members.csv?${query}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/csv/);
+    return res.text();
+  };
+
+  it('round trip: export, import on a fresh install, export again gives the same file', async () => {
+    // Bob's name is a formula, Cy's starts with an apostrophe: defused on the way out, given back as they were.
+    const source = [
+      HEADER,
+      `ana@rt.test,Ana Round,premium,${until},RoundTrip;VIP,yes,confirmed,2026-01-05T10:00:00.000Z,footer form,,https://news.example/post,newsletter,email,spring,cus_RoundTrip1,2025-12-01T09:00:00.000Z`,
+      `bob@rt.test,"=HYPERLINK(""http://evil.test"")",,,RoundTrip,,,,,,,,,,,2026-04-01T00:00:00.000Z`,
+      `cy@rt.test,''+Cy,,,RoundTrip,no,unsubscribed,2026-02-01T00:00:00.000Z,,bounce,,,,,,2026-03-01T12:30:45.123Z`,
+    ].join('\r\n');
+    const seeded = await send(a, adminA, '/api/admin/members/import', source);
+    expect(seeded.status, await seeded.clone().text()).toBe(200);
+    expect(await seeded.json()).toEqual({ created: 3, updated: 0, errors: [] });
+
+    const first = await exportOf(a, adminA, 'label=RoundTrip');
+    expect(first.split('\r\n')[0]).toBe(
+      'email,name,access_level,comp_level,comp_until,paid_access,labels,newsletter,list_status,consent_at,consent_source,suppressed,signup_referrer,signup_utm_source,signup_utm_medium,signup_utm_campaign,stripe_customer_id,created_at',
+    );
+    expect(first).toContain(`ana@rt.test,Ana Round,premium,premium,${until},,RoundTrip;VIP,yes,confirmed,2026-01-05T10:00:00.000Z`);
+    expect(first).toContain(`"'=HYPERLINK(""http://evil.test"")"`);
+    expect(first).toContain(`''+Cy`);
+    const imported = await send(b, adminB, '/api/admin/members/import', first);
+    expect(await imported.json()).toEqual({ created: 3, updated: 0, errors: [] });
+    expect(await exportOf(b, adminB, 'label=RoundTrip')).toBe(first);
+    // And once more: importing the same file again changes nothing.
+    expect(await (await send(b, adminB, '/api/admin/members/import', first)).json()).toEqual({ created: 0, updated: 3, errors: [] });
+    expect(await exportOf(b, adminB, 'label=RoundTrip')).toBe(first);
+  });
+
+  it('keeps consent only where the file proves it, gives levels as ending comps, keeps suppressions', async () => {
+    const file = [
+      HEADER,
+      `proven@consent.test,,,,Consent,,confirmed,2026-01-01T00:00:00.000Z,import,,,,,,,`,
+      `unproven@consent.test,,,,Consent,,confirmed,,,,,,,,,`,
+      `comped@consent.test,,subscriber,${until},Consent,,,,,,,,,,,`,
+      `bounced@consent.test,,,,Consent,,,,,complaint,,,,,,`,
+    ].join('\n');
+    expect(await (await send(a, adminA, '/api/admin/members/import', file)).json()).toEqual({ created: 4, updated: 0, errors: [] });
+    const db = a.database.db;
+    const listed = await db.select().from(newsletterSubscribers).where(eq(newsletterSubscribers.email, 'proven@consent.test'));
+    expect(listed[0]).toMatchObject({ status: 'confirmed', consentSource: 'import' });
+    const pending = await db.select().from(newsletterSubscribers).where(eq(newsletterSubscribers.email, 'unproven@consent.test'));
+    expect(pending[0]?.status).toBe('pending');
+    const optIn = await db.select().from(emails).where(eq(emails.to, 'unproven@consent.test'));
+    expect(optIn.map((m) => m.template)).toEqual(['newsletter-confirm']);
+    expect(await db.select().from(emails).where(eq(emails.to, 'proven@consent.test'))).toEqual([]);
+    const [comped] = await db.select().from(profiles).where(eq(profiles.email, 'comped@consent.test'));
+    expect(comped!.accessLevel).toBe('subscriber');
+    const grants = await db.select().from(accessGrants).where(eq(accessGrants.userId, comped!.id));
+    expect(grants).toMatchObject([{ source: 'comp', accessLevel: 'subscriber', note: 'Imported', endsAt: new Date(until) }]);
+    const suppressed = await db.select().from(newsletterSuppressions).where(eq(newsletterSuppressions.address, 'bounced@consent.test'));
+    expect(suppressed[0]?.reason).toBe('complaint');
+  });
+
+  it('a dry run reports every line with a problem and writes nothing', async () => {
+    const before = (await a.database.db.select().from(profiles)).length;
+    const file = [
+      'Email,Name,Comp_Level,Comp_Until,Labels',
+      'fine@dry.test,Fine,,,',
+      'not-an-address,,,,',
+      'nolimit@dry.test,,premium,,',
+      `past@dry.test,,premium,2020-01-01,`,
+      'fine@dry.test,Again,,,',
+      'badlabel@dry.test,,,,"a,b"',
+      `taken@dry.test,,gold,${until},`,
+    ].join('\n');
+    const res = await send(a, adminA, '/api/admin/members/import?dryRun=1', file);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { rows: number; errors: { row: number; message: string }[] };
+    expect(body.rows).toBe(7);
+    expect(body.errors.map((e) => e.row)).toEqual([3, 4, 5, 6, 7, 8]);
+    expect(body.errors[1]!.message).toMatch(/comp_level needs comp_until/);
+    expect(body.errors[3]!.message).toMatch(/earlier line/);
+    expect((await a.database.db.select().from(profiles)).length).toBe(before);
+  });
+
+  it('refuses broken files as a whole, with a clear 4xx', async () => {
+    const bad = async (body: string | Uint8Array, status: number, message: RegExp, type?: string) => {
+      const res = await send(a, adminA, '/api/admin/members/import?dryRun=1', body, type);
+      expect(res.status).toBe(status);
+      expect(JSON.stringify(await res.json())).toMatch(message);
+    };
+    await bad('email,favourite_colour\nx@y.test,red', 400, /Unknown column: favourite_colour/);
+    await bad('name\nAna', 400, /needs an email column/);
+    await bad('email,email\nx@y.test,x@y.test', 400, /named twice/);
+    await bad('', 400, /empty/);
+    await bad(new Uint8Array([0x65, 0x6d, 0x61, 0x69, 0x6c, 0x0a, 0xff, 0xfe, 0x41]), 400, /UTF-8/);
+    await bad('email\n"unclosed@quote.test', 400, /not valid CSV/);
+    await bad(`email,name\nlong@line.test,${'x'.repeat(10 * 1024 * 1024)}`, 400, /longer than 65536 bytes/);
+    await bad('email\nx@y.test', 415, /text\/csv/, 'application/json');
+    // A byte-order mark is fine.
+    const bom = await send(a, adminA, '/api/admin/members/import?dryRun=1', `\ufeffemail\nbom@file.test`);
+    expect(await bom.json()).toEqual({ rows: 1, errors: [] });
+  });
+
+  it('filters, labels in bulk, and segments', async () => {
+    const call = apiCaller(a);
+    const file = [
+      HEADER,
+      'f1@filter.test,F One,,,Filter,,,,,,,news,,,,2026-02-01T00:00:00.000Z',
+      'f2@filter.test,F Two,,,Filter,,,,,,,,,,,2026-03-01T00:00:00.000Z',
+    ].join('\n');
+    await send(a, adminA, '/api/admin/members/import', file);
+    const list = async (q: string) =>
+      ((await (await call(adminA, `/api/admin/users?${q}`)).json()) as { users: { email: string }[] }).users.map((u) => u.email);
+    expect(await list('label=Filter')).toEqual(['f2@filter.test', 'f1@filter.test']);
+    expect(await list('label=filter&signup=news')).toEqual(['f1@filter.test']);
+    expect(await list('label=Filter&joinedFrom=2026-02-15')).toEqual(['f2@filter.test']);
+    expect(await list('label=Filter&level=premium')).toEqual([]);
+    expect(await list('label=Filter&status=none&newsletter=off')).toEqual(['f2@filter.test', 'f1@filter.test']);
+    const relabel = await call(adminA, '/api/admin/members/labels', {
+      filter: { label: ['Filter'], joinedTo: '2026-02-15' },
+      add: ['Early'],
+      remove: ['Filter'],
+    });
+    expect(await relabel.json()).toEqual({ members: 1, added: 1, removed: 1 });
+    expect(await list('label=Early')).toEqual(['f1@filter.test']);
+    const segment = await call(adminA, '/api/admin/segments', { name: 'Early birds', filter: { label: ['Early'] } });
+    expect(segment.status).toBe(201);
+    expect((await call(adminA, '/api/admin/segments', { name: 'early BIRDS', filter: {} })).status).toBe(409);
+    const { segments } = (await (await call(adminA, '/api/admin/segments')).json()) as { segments: { name: string }[] };
+    expect(segments.map((s) => s.name)).toContain('Early birds');
+  });
+
+  it('API keys: scoped, acting as their admin on the routes the table opens, until revoked', async () => {
+    const call = apiCaller(a);
+    const made = await call(adminA, '/api/admin/api-keys', { name: 'CRM', scopes: ['read:members'] });
+    expect(made.status).toBe(201);
+    const { id, key } = (await made.json()) as { id: string; key: string };
+    expect(key).toMatch(/^mk_[\w-]{43}$/);
+    expect((await call(key, '/api/admin/members.csv?label=Early')).status).toBe(200);
+    expect((await call(key, '/api/admin/users?label=Early')).status).toBe(200);
+    expect((await call(key, '/api/admin/members/labels', { add: ['X'] })).status).toBe(403);
+    expect((await call(key, '/api/admin/overview')).status).toBe(403);
+    expect((await call(key, '/api/admin/audit')).status).toBe(401);
+    expect((await call(key, '/api/admin/api-keys')).status).toBe(401);
+    const listed = (await (await call(adminA, '/api/admin/api-keys')).json()) as {
+      keys: { id: string; lastUsedAt: string | null; prefix: string }[];
+    };
+    const row = listed.keys.find((k) => k.id === id)!;
+    expect(row.lastUsedAt).not.toBeNull();
+    expect(key.startsWith(row.prefix)).toBe(true);
+    expect(JSON.stringify(listed)).not.toContain(key);
+    expect((await call(adminA, `/api/admin/api-keys/${id}`, undefined, 'DELETE')).status).toBe(204);
+    // Revoked: refused at once on this instance (the check's cache is cleared), and by the database elsewhere.
+    expect((await call(key, '/api/admin/members.csv')).status).toBe(401);
+    expect((await call('mk_' + 'x'.repeat(43), '/api/admin/members.csv')).status).toBe(401);
+  });
+});
