@@ -300,7 +300,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
 
     // Cross-service hooks, connected once every service exists (nothing calls them before start-up ends).
     auth.connect({
-      onUserCreated: (tx, user) => users.createProfile(tx, user.id, user.email, user.verified, user.name),
+      onUserCreated: (tx, user) => users.createProfile(tx, user.id, user.email, user.verified, user.name, user.signup),
       languageFor: (tx, userId) => users.languageOf(tx, userId),
       onEmailChanged: (tx, userId, email) => users.changeEmail(tx, userId, email),
     });

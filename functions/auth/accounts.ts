@@ -59,7 +59,8 @@ export function createAccounts(ctx: AuthContext, { sessions, links, passwords }:
       userMetadata: { ...data, sub: created.id, email, email_verified: confirmed, phone_verified: false },
     });
     const name = typeof data.name === 'string' ? data.name : undefined;
-    await hooks.onUserCreated?.(tx, { id: user.id, email, verified: proven, ...(name ? { name } : {}) });
+    const signup = data.signup;
+    await hooks.onUserCreated?.(tx, { id: user.id, email, verified: proven, ...(name ? { name } : {}), ...(signup ? { signup } : {}) });
     return user;
   }
 

@@ -51,8 +51,11 @@ export interface AuthHooks {
   /** Called when an email change completes, in its transaction (the profile keeps the address too). */
   onEmailChanged: (tx: DbOrTx, userId: string, email: string) => Promise<unknown>;
   /** Called in the sign-up's transaction, so the product's profile exists with the account. */
-  /** `verified`: the address is proven (a staff-made account), not merely accepted. */
-  onUserCreated: (tx: DbOrTx, user: { id: string; email: string; verified: boolean; name?: string }) => Promise<unknown>;
+  /**
+   * `verified`: the address is proven (a staff-made account), not merely accepted. `signup`: the
+   * sign-up metadata's attribution (`data.signup`, as the caller wrote it: checked by the profile).
+   */
+  onUserCreated: (tx: DbOrTx, user: { id: string; email: string; verified: boolean; name?: string; signup?: unknown }) => Promise<unknown>;
 }
 
 /** The per-IP limits (contract 7.4): GoTrue's buckets, each counting requests per 5 minutes. */

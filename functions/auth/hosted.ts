@@ -17,13 +17,14 @@ export async function hostedSessionIsLive(hosted: { url: string; anonKey: string
  * What the hosted project recorded about the account behind `token` (GET /auth/v1/user, read fresh
  * from its database): undefined when it no longer knows the user or the session. Proven: the
  * project recorded the address as confirmed (`email_confirmed_at`), never a claim in the token's
- * user_metadata, which members can write.
+ * user_metadata, which members can write. `signup`: the sign-up's attribution as the browser wrote it
+ * into user_metadata (the profile made from this record checks it).
  */
 export async function hostedAccount(
   hosted: { url: string; anonKey: string },
   userId: string,
   token: string,
-): Promise<{ email: string; proven: boolean } | undefined> {
+): Promise<{ email: string; proven: boolean; signup?: unknown } | undefined> {
   const res = await fetch(`${hosted.url}/auth/v1/user`, { headers: { authorization: `Bearer ${token}`, apikey: hosted.anonKey } });
   if (res.status >= 500) {
     await res.body?.cancel();
@@ -33,9 +34,11 @@ export async function hostedAccount(
     await res.body?.cancel();
     return undefined;
   }
-  const user = (await res.json().catch(() => undefined)) as { id?: unknown; email?: unknown; email_confirmed_at?: unknown } | undefined;
+  const user = (await res.json().catch(() => undefined)) as
+    { id?: unknown; email?: unknown; email_confirmed_at?: unknown; user_metadata?: { signup?: unknown } | null } | undefined;
   if (!user || user.id !== userId || typeof user.email !== 'string') return undefined;
-  return { email: user.email.toLowerCase(), proven: typeof user.email_confirmed_at === 'string' };
+  const signup = user.user_metadata?.signup;
+  return { email: user.email.toLowerCase(), proven: typeof user.email_confirmed_at === 'string', ...(signup ? { signup } : {}) };
 }
 
 export async function deleteHostedAccount(hosted: { url: string; serviceRoleKey?: string }, userId: string): Promise<void> {

@@ -3,6 +3,7 @@
  * embedded mode, on the first authenticated call otherwise, and kept a few seconds in memory so a
  * member's burst of calls costs one query. The account changes that drop entries are in account.ts.
  */
+import { signupAttribution } from '#shared/signup-attribution.ts';
 import { withoutInvisible } from '#shared/visible-text.ts';
 import type { DbOrTx } from '../platform/db/client.ts';
 import type { ProfileRow } from './tables.ts';
@@ -14,6 +15,8 @@ export interface AccountRecord {
   email: string;
   /** The address was proven through a mailed link (or the account was made by the server). */
   proven: boolean;
+  /** The sign-up metadata's attribution (hosted: `user_metadata.signup`), unchecked. */
+  signup?: unknown;
 }
 
 /**
@@ -108,20 +111,24 @@ export function createProfiles({ store, adminEmails, lookupAccount, refreshAcces
    */
   const provenAdmin = (email: string, verified: boolean) => verified && admins.has(email.toLowerCase());
 
-  /** A new account's profile: admin for a proven listed address (staff get premium access), else a free member. */
-  function newProfile(id: string, email: string, verified: boolean, name?: string) {
+  /**
+   * A new account's profile: admin for a proven listed address (staff get premium access), else a
+   * free member; with where they came from (`signup`, the sign-up metadata's, each bad value dropped).
+   */
+  function newProfile(id: string, email: string, verified: boolean, name?: string, signup?: unknown) {
     return {
       id,
       email: email.toLowerCase(),
       name: displayName(name),
+      ...signupAttribution(signup),
       ...(provenAdmin(email, verified) ? ADMIN : { role: 'member' as const, accessLevel: 'free' as const }),
     };
   }
 
   return {
     /** Creates the profile of a new account inside the sign-up's transaction (embedded mode). */
-    createProfile: (tx: DbOrTx, id: string, email: string, verified: boolean, name?: string) =>
-      createUserStore(tx).ensure(newProfile(id, email, verified, name)),
+    createProfile: (tx: DbOrTx, id: string, email: string, verified: boolean, name?: string, signup?: unknown) =>
+      createUserStore(tx).ensure(newProfile(id, email, verified, name, signup)),
 
     /** The profile when it is cached and fresh, without waiting; undefined otherwise (then use profileFor). */
     peekProfile(id: string): ProfileRow | undefined {
@@ -147,7 +154,7 @@ export function createProfiles({ store, adminEmails, lookupAccount, refreshAcces
       }
       const account = await lookupAccount(id, token);
       if (!account) throw gone();
-      return remember(await store.ensure(newProfile(id, account.email, account.proven)));
+      return remember(await store.ensure(newProfile(id, account.email, account.proven, undefined, account.signup)));
     },
 
     /** Drops one cached profile. */

@@ -4,8 +4,8 @@
  * log holds other people's mail, so here and on the server only admins pass those tabs). 'Admin
  * Dashboard' with the Email Management (default), User Management and Content Management tabs, a
  * Newsletter tab, a Moderation tab (the community's queue, log and, for admins, categories), a
- * Support tab (members' requests), an Offers tab (offers, their redemptions and revenue, trials) and
- * an Overview (beyond the spec). Editors see the Newsletter,
+ * Support tab (members' requests), an Offers tab (offers, their redemptions and revenue, trials), an
+ * API keys tab (keys for integrations, issue 35) and an Overview (beyond the spec). Editors see the Newsletter,
  * Moderation and Support tabs only.
  */
 import '../../lib/browser/zod-jitless.ts';
@@ -18,7 +18,7 @@ import { OverviewPanel } from './OverviewPanel.tsx';
 import { PageSpinner, TabList, useRoleGate } from './staff-page.tsx';
 import { UsersPanel } from './UsersPanel.tsx';
 
-type Tab = 'emails' | 'users' | 'offers' | 'content' | 'newsletter' | 'moderation' | 'support' | 'overview';
+type Tab = 'emails' | 'users' | 'offers' | 'content' | 'newsletter' | 'moderation' | 'support' | 'api-keys' | 'overview';
 const TABS: { id: Tab; label: string }[] = [
   { id: 'emails', label: 'Email Management' },
   { id: 'users', label: 'User Management' },
@@ -27,6 +27,7 @@ const TABS: { id: Tab; label: string }[] = [
   { id: 'newsletter', label: 'Newsletter' },
   { id: 'moderation', label: 'Moderation' },
   { id: 'support', label: 'Support' },
+  { id: 'api-keys', label: 'API keys' },
   { id: 'overview', label: 'Overview' },
 ];
 /** What an editor may open here (the server refuses them everything else). */
@@ -38,6 +39,8 @@ const NewsletterPanel = lazy(() => import('./NewsletterPanel.tsx').then((m) => (
 const ModerationPanel = lazy(() => import('./ModerationPanel.tsx').then((m) => ({ default: m.ModerationPanel })));
 /** The support desk's queue and conversations: a chunk of its own as well. */
 const OffersPanel = lazy(() => import('./OffersPanel.tsx').then((m) => ({ default: m.OffersPanel })));
+/** Keys for integrations: rarely opened, so a chunk of its own. */
+const ApiKeysPanel = lazy(() => import('./ApiKeysPanel.tsx').then((m) => ({ default: m.ApiKeysPanel })));
 const SupportPanel = lazy(() => import('./SupportPanel.tsx').then((m) => ({ default: m.SupportPanel })));
 
 export default function AdminDashboard() {
@@ -100,6 +103,17 @@ export default function AdminDashboard() {
             }
           >
             <OffersPanel />
+          </Suspense>
+        )}
+        {tab === 'api-keys' && (
+          <Suspense
+            fallback={
+              <p role="status" className="text-slate-600">
+                Loading API keys...
+              </p>
+            }
+          >
+            <ApiKeysPanel />
           </Suspense>
         )}
         {tab === 'overview' && <OverviewPanel />}

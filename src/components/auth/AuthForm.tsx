@@ -14,6 +14,7 @@
 import { useStore } from '@nanostores/react';
 import type { Session } from '@supabase/supabase-js';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { signupData } from '../../lib/browser/attribution.ts';
 import { $auth, afterSignIn, authClient } from '../../lib/browser/auth/client.ts';
 import { mailRequestError, passwordHeld, readLanding, signedInNotice, signInMethods, type Landing } from '#shared/auth/mail-links.ts';
 import { isResetTarget, mailLanding, returnTarget, withReturn } from '#shared/auth/return-to.ts';
@@ -88,7 +89,10 @@ export default function AuthForm({ mode }: { mode: 'signin' | 'signup' }) {
       else if (error) authError(error.message);
     } else {
       const emailRedirectTo = mailLanding(window.location.origin, returnTarget(window.location.search));
-      const { error } = await client.auth.signUp({ email, password, options: { emailRedirectTo } });
+      // Where the visitor came from (their visit's first page), kept with the new account.
+      const signup = signupData();
+      const options = { emailRedirectTo, ...(signup ? { data: { signup } } : {}) };
+      const { error } = await client.auth.signUp({ email, password, options });
       if (error) authError(error.message);
       else {
         toast({ title: 'Account created', description: 'Please check your email to confirm your account.' });

@@ -23,6 +23,8 @@ import type { EmailAdminRoutes } from '../../../functions/email/admin-routes.ts'
 import type { EventAdminRoutes, EventRoutes, MyEventRoutes } from '../../../functions/events/routes.ts';
 import type { GatedContentRoutes } from '../../../functions/gated/routes.ts';
 import type { LeadRoutes } from '../../../functions/leads/routes.ts';
+import type { ApiKeyRoutes } from '../../../functions/members/keys/routes.ts';
+import type { MemberRoutes } from '../../../functions/members/routes.ts';
 import type { NewsletterRoutes } from '../../../functions/newsletter/routes.ts';
 import type { NewsletterArchiveRoutes } from '../../../functions/newsletter/archive/routes.ts';
 import type { NewsletterAdminRoutes } from '../../../functions/newsletter/issues/routes.ts';
@@ -53,6 +55,10 @@ export const api = {
   progress: /* @__PURE__ */ hc<ProgressRoutes>('/api/content', member),
   payments: /* @__PURE__ */ hc<PaymentRoutes>('/api/payments', member),
   admin: /* @__PURE__ */ hc<AdminRoutes>('/api/admin', member),
+  /** The Users tab's labels, segments and members file (functions/members/routes.ts). */
+  members: /* @__PURE__ */ hc<MemberRoutes>('/api/admin', member),
+  /** The API keys tab: keys for integrations, shown once (functions/members/keys/routes.ts). */
+  apiKeys: /* @__PURE__ */ hc<ApiKeyRoutes>('/api/admin/api-keys', member),
   emails: /* @__PURE__ */ hc<EmailAdminRoutes>('/api/email', member),
   ai: /* @__PURE__ */ hc<AiRoutes>('/openai', member),
   newsletter: /* @__PURE__ */ hc<NewsletterArchiveRoutes>('/api/newsletter', member),

@@ -1,0 +1,131 @@
+/**
+ * Labels in bulk in the Users tab (issue 35): a label added to or removed from the members the filter
+ * picks, or only the chosen ones among them, after a confirmation that says how many. The outcome is
+ * announced (aria-live) and the list reloads.
+ */
+import { useId, useState, type FormEvent } from 'react';
+import { LabelName, type MemberFilter } from '#shared/members.ts';
+import { INPUT_CLASS } from '../forms/TextField.tsx';
+import { SMALL_BUTTON } from './MemberFilters.tsx';
+import { reason, relabel, type Label } from './members-api.ts';
+
+type Pending = { action: 'add' | 'remove'; label: string };
+
+export function MemberBulkLabels({
+  filter,
+  total,
+  chosen,
+  labels,
+  onDone,
+}: {
+  filter: MemberFilter;
+  /** How many members the filter picks. */
+  total: number;
+  /** The members chosen on the cards (empty: the whole filtered list). */
+  chosen: string[];
+  labels: Label[];
+  onDone: () => void;
+}) {
+  const [name, setName] = useState('');
+  const [pending, setPending] = useState<Pending | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [message, setMessage] = useState('');
+  const [problem, setProblem] = useState('');
+  const ids = useId();
+  const count = chosen.length || total;
+  const whom = `${count} ${count === 1 ? 'member' : 'members'}${chosen.length ? ' chosen' : ''}`;
+
+  function ask(action: Pending['action']) {
+    const parsed = LabelName.safeParse(name);
+    setMessage('');
+    if (!parsed.success) return setProblem(parsed.error.issues[0]?.message ?? 'Type a label.');
+    setProblem('');
+    setPending({ action, label: parsed.data });
+  }
+
+  async function confirm(event: FormEvent) {
+    event.preventDefault();
+    if (!pending) return;
+    setBusy(true);
+    const { action, label } = pending;
+    const result = await relabel({
+      filter,
+      ...(chosen.length ? { userIds: chosen } : {}),
+      add: action === 'add' ? [label] : [],
+      remove: action === 'remove' ? [label] : [],
+    });
+    setBusy(false);
+    setPending(null);
+    if (!result.ok) return setProblem(reason(result, 'The labels could not be changed.'));
+    const changed = action === 'add' ? result.data.added : result.data.removed;
+    setMessage(`“${label}” ${action === 'add' ? 'added to' : 'removed from'} ${changed} of ${result.data.members} members.`);
+    onDone();
+  }
+
+  return (
+    <section aria-labelledby={`${ids}-title`} className="rounded-2xl bg-white p-4 ring-1 ring-slate-200">
+      <h3 id={`${ids}-title`} className="text-sm font-semibold text-slate-900">
+        Labels for the {whom}
+      </h3>
+      <div className="mt-2 flex flex-wrap items-end gap-3">
+        <div>
+          <label htmlFor={`${ids}-name`} className="block text-sm font-medium text-slate-700">
+            Label
+          </label>
+          <input
+            id={`${ids}-name`}
+            list={`${ids}-known`}
+            className={INPUT_CLASS}
+            value={name}
+            onChange={(e) => {
+              setName(e.target.value);
+              setPending(null);
+            }}
+            aria-invalid={problem ? true : undefined}
+            aria-describedby={problem ? `${ids}-problem` : undefined}
+          />
+          <datalist id={`${ids}-known`}>
+            {labels.map((l) => (
+              <option key={l.id} value={l.name} />
+            ))}
+          </datalist>
+        </div>
+        <button type="button" disabled={busy || count === 0} onClick={() => ask('add')} className={`${SMALL_BUTTON} ring-1 ring-slate-300`}>
+          Add label
+        </button>
+        <button
+          type="button"
+          disabled={busy || count === 0}
+          onClick={() => ask('remove')}
+          className={`${SMALL_BUTTON} ring-1 ring-slate-300`}
+        >
+          Remove label
+        </button>
+      </div>
+      {problem && (
+        <p id={`${ids}-problem`} role="alert" className="mt-2 text-sm text-red-700">
+          {problem}
+        </p>
+      )}
+      {pending && (
+        <form
+          onSubmit={(e) => void confirm(e)}
+          className="mt-3 flex flex-wrap items-center gap-3 rounded-xl bg-amber-50 p-3 ring-1 ring-amber-200"
+        >
+          <p className="text-sm text-slate-800" role="status">
+            {pending.action === 'add' ? 'Add' : 'Remove'} “{pending.label}” {pending.action === 'add' ? 'to' : 'from'} {whom}?
+          </p>
+          <button type="submit" disabled={busy} className={`${SMALL_BUTTON} bg-brand-600 text-white hover:bg-brand-700`}>
+            {busy ? 'Changing...' : `Confirm for ${count}`}
+          </button>
+          <button type="button" onClick={() => setPending(null)} className={`${SMALL_BUTTON} ring-1 ring-slate-300`}>
+            Cancel
+          </button>
+        </form>
+      )}
+      <p aria-live="polite" className="mt-2 text-sm text-slate-700">
+        {message}
+      </p>
+    </section>
+  );
+}

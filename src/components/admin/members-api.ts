@@ -1,0 +1,76 @@
+/**
+ * The Users tab's calls (issue 35): the filtered member list, labels in bulk, segments, the members
+ * file (export as a download, import with a dry run first) and API keys, each through the typed
+ * clients with the admin's token. Browser only.
+ */
+import { filterQuery, type ApiScope, type MemberFilter } from '#shared/members.ts';
+import { api, call, failure, withQuery, type ApiData, type GatedResult } from '../../lib/browser/api.ts';
+
+export type MemberPage = ApiData<typeof api.admin.users.$get>;
+export type AdminMember = MemberPage['users'][number];
+export type Label = ApiData<typeof api.members.labels.$get>['labels'][number];
+export type Segment = ApiData<typeof api.members.segments.$get>['segments'][number];
+export type ApiKey = ApiData<typeof api.apiKeys.index.$get>['keys'][number];
+export type NewApiKey = ApiData<typeof api.apiKeys.index.$post>;
+export type DryRun = { rows: number; errors: { row: number; message: string }[] };
+export type ImportDone = { created: number; updated: number; errors: { row: number; message: string }[] };
+
+/** Why a call failed, in words for the panel. */
+export const reason = (result: { kind: string; message?: string }, fallback: string) =>
+  (result.kind === 'error' || result.kind === 'not-found') && result.message ? result.message : fallback;
+
+export const fetchMembers = (filter: MemberFilter, page: number, signal?: AbortSignal) =>
+  call((o) => api.admin.users.$get(withQuery({ ...filterQuery(filter), page: String(page), limit: '20' }), o), { signal });
+
+export const fetchLabels = (signal?: AbortSignal) => call((o) => api.members.labels.$get({}, o), { signal });
+export const deleteLabel = (id: string) => call((o) => api.members.labels[':id'].$delete({ param: { id } }, o));
+
+/** Puts labels on (or takes them off) the filtered members, or the chosen ones among them. */
+export const relabel = (body: { filter: MemberFilter; userIds?: string[]; add: string[]; remove: string[] }) =>
+  call((o) => api.members.members.labels.$post({}, o), { body });
+
+export const fetchSegments = (signal?: AbortSignal) => call((o) => api.members.segments.$get({}, o), { signal });
+export const createSegment = (name: string, filter: MemberFilter) =>
+  call((o) => api.members.segments.$post({}, o), { body: { name, filter } });
+export const deleteSegment = (id: string) => call((o) => api.members.segments[':id'].$delete({ param: { id } }, o));
+
+export const fetchApiKeys = (signal?: AbortSignal) => call((o) => api.apiKeys.index.$get({}, o), { signal });
+export const createApiKey = (name: string, scopes: ApiScope[]) => call((o) => api.apiKeys.index.$post({}, o), { body: { name, scopes } });
+export const revokeApiKey = (id: string) => call((o) => api.apiKeys[':id'].$delete({ param: { id } }, o));
+
+/** Downloads the filtered members as the CSV file (fetched with the token, then saved as a file). */
+export async function downloadMembers(filter: MemberFilter): Promise<GatedResult<null>> {
+  try {
+    const res = await api.members['members.csv'].$get(withQuery(filterQuery(filter)));
+    if (!res.ok) return await failure(res);
+    const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? 'members.csv';
+    const href = URL.createObjectURL(await res.blob());
+    const link = Object.assign(document.createElement('a'), { href, download: name });
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(href), 60_000);
+    return { ok: true, data: null };
+  } catch {
+    return { ok: false, kind: 'error', message: 'The members file could not be downloaded.' };
+  }
+}
+
+/**
+ * Sends a members file as it is (its bytes: the server reads the encoding), as a dry run or for real.
+ * Its bytes are read once, so a retry of the write sends the same file.
+ */
+export async function sendMembersFile<D extends boolean>(
+  file: File,
+  dryRun: D,
+): Promise<GatedResult<D extends true ? DryRun : ImportDone>> {
+  const body = await file.arrayBuffer();
+  const query = withQuery(dryRun ? { dryRun: '1' } : {});
+  const result = await call((o) =>
+    api.members.members.import.$post(query, {
+      headers: { ...o.headers, 'content-type': 'text/csv' },
+      init: { ...o.init, body },
+    }),
+  );
+  return result as GatedResult<D extends true ? DryRun : ImportDone>;
+}
