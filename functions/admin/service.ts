@@ -29,7 +29,15 @@ function currentSubscription(rows: SubscriptionRow[]): SubscriptionRow | undefin
   return [...rows].sort((a, b) => Number(granting(b)) - Number(granting(a)) || b.createdAt.getTime() - a.createdAt.getTime())[0];
 }
 
-function memberJson(p: ProfileRow, subs: SubscriptionRow[], bought: PurchaseRow[], grants: AccessGrantRow[], labels: string[], now: Date) {
+function memberJson(
+  p: ProfileRow,
+  subs: SubscriptionRow[],
+  bought: PurchaseRow[],
+  grants: AccessGrantRow[],
+  labels: string[],
+  lastSeenAt: Date | null,
+  now: Date,
+) {
   const s = currentSubscription(subs);
   return {
     id: p.id,
@@ -38,7 +46,7 @@ function memberJson(p: ProfileRow, subs: SubscriptionRow[], bought: PurchaseRow[
     accessLevel: p.accessLevel,
     role: p.role,
     createdAt: p.createdAt.toISOString(),
-    lastSeenAt: iso(p.lastSeenAt),
+    lastSeenAt: iso(lastSeenAt),
     labels,
     /** Where they came from: their first page's referrer and UTM parameters, kept at sign-up. */
     signup: {
@@ -106,7 +114,7 @@ export function createAdminService({
   return {
     /** GET /api/admin/users: the members the filter picks, `limit` per page (page from 1), newest first. */
     async searchUsers({ page, limit, ...filter }: MemberFilter & { page: number; limit: number }) {
-      const { rows, total, labels } = await roster.page(filter, (page - 1) * limit, limit);
+      const { rows, total, labels, lastSeen } = await roster.page(filter, (page - 1) * limit, limit);
       const ids = rows.map((r) => r.id);
       const now = clock();
       const [subs, bought, grants] = await Promise.all([store.subscriptionsOf(ids), store.purchasesOf(ids), store.grantsOf(ids, now)]);
@@ -118,6 +126,7 @@ export function createAdminService({
             bought.filter((b) => b.userId === p.id),
             grants.filter((g) => g.userId === p.id),
             labels.get(p.id) ?? [],
+            lastSeen.get(p.id) ?? null,
             now,
           ),
         ),

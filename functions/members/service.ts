@@ -28,7 +28,13 @@ export function createMemberService({ db, clock = () => new Date() }: { db: DbOr
     /** One page of the filtered members, newest first, with their labels, and how many the filter picks. */
     async page(filter: MemberFilter, offset: number, limit: number) {
       const { rows, total } = await roster.page(memberWhere(filter, clock()), offset, limit);
-      return { rows, total, labels: await store.labelsOf(rows.map((r) => r.id)) };
+      const profiles = rows.map((r) => r.profile);
+      return {
+        rows: profiles,
+        total,
+        labels: await store.labelsOf(profiles.map((p) => p.id)),
+        lastSeen: new Map(rows.map((r) => [r.profile.id, r.lastSeenAt])),
+      };
     },
 
     /** Every member the filter picks, as the CSV file has them. */

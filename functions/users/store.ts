@@ -2,7 +2,7 @@
 import { aliasedTable, and, count, desc, eq, ilike, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { AccessLevel } from '#shared/access.ts';
 import type { DbOrTx } from '../platform/db/client.ts';
-import { auditLog, profiles, type ProfileRow } from './tables.ts';
+import { auditLog, memberSeen, profiles, type ProfileRow } from './tables.ts';
 
 /** Carries the id of a profile changed or deleted anywhere, at commit (a trigger on `profiles`, migration 0010). */
 export const PROFILE_CHANNEL = 'profile_changed';
@@ -67,9 +67,13 @@ export function createUserStore(db: DbOrTx) {
     /** Marks the member seen now, unless they were seen within the hour (one write an hour at most). */
     async touchSeen(id: string): Promise<void> {
       await db
-        .update(profiles)
-        .set({ lastSeenAt: sql`now()` })
-        .where(and(eq(profiles.id, id), or(isNull(profiles.lastSeenAt), sql`${profiles.lastSeenAt} < now() - interval '1 hour'`)));
+        .insert(memberSeen)
+        .select(sql`select ${profiles.id}, now() from ${profiles} where ${profiles.id} = ${id}`)
+        .onConflictDoUpdate({
+          target: memberSeen.userId,
+          set: { lastSeenAt: sql`now()` },
+          setWhere: sql`${memberSeen.lastSeenAt} < now() - interval '1 hour'`,
+        });
     },
     async update(id: string, patch: Partial<typeof profiles.$inferInsert>): Promise<ProfileRow | undefined> {
       const [row] = await db

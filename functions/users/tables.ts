@@ -39,8 +39,6 @@ export const profiles = pgTable(
     signupUtmSource: text('signup_utm_source'),
     signupUtmMedium: text('signup_utm_medium'),
     signupUtmCampaign: text('signup_utm_campaign'),
-    /** The last time the member was seen signed in (at most an hour stale). */
-    lastSeenAt: timestamptz('last_seen_at'),
     createdAt: timestamptz('created_at').notNull().defaultNow(),
     updatedAt: timestamptz('updated_at').notNull().defaultNow(),
   },
@@ -67,3 +65,15 @@ export const auditLog = pgTable(
   },
   (t) => [index('audit_log_target_idx').on(t.targetId)],
 );
+
+/**
+ * When each member was last seen signed in (at most an hour stale), apart from `profiles` so that
+ * marking it neither fires the profile-changed trigger (every instance would drop its cached profile)
+ * nor counts as a change to the member.
+ */
+export const memberSeen = pgTable('member_seen', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => profiles.id, { onDelete: 'cascade' }),
+  lastSeenAt: timestamptz('last_seen_at').notNull().defaultNow(),
+});

@@ -568,6 +568,11 @@ async function adminSamples(t: TestApp, headers: Record<string, string>): Promis
     percentOff: 5,
     duration: 'forever',
   });
+  const label =
+    (await t.services.members.members.relabel({ filter: {}, userIds: [managed], add: ['Edge gone'], remove: [] }),
+    (await t.services.members.members.labels()).find((l) => l.name === 'Edge gone')!.id);
+  const segment = await t.services.members.members.createSegment('Edge gone', {}, managed);
+  const key = await t.services.members.apiKeys.create(managed, 'Edge gone', ['read:members']);
   return {
     'POST /api/admin/users/:id/comps': {
       path: `/api/admin/users/${managed}/comps`,
@@ -611,6 +616,37 @@ async function adminSamples(t: TestApp, headers: Record<string, string>): Promis
     },
     'GET /api/admin/audit': { path: `/api/admin/audit?userId=${managed}&limit=20`, headers },
     'GET /api/admin/content': { path: '/api/admin/content', headers },
+    'GET /api/admin/members.csv': { path: '/api/admin/members.csv?level=premium&label=Edge', headers },
+    'POST /api/admin/members/import': {
+      path: '/api/admin/members/import?dryRun=1',
+      multipart: { body: Buffer.from('email,name,labels\r\nedge-import@example.com,Edge Import,Edge\r\n'), contentType: 'text/csv' },
+      headers,
+      allow: 'POST',
+    },
+    'GET /api/admin/labels': { path: '/api/admin/labels', headers },
+    'POST /api/admin/members/labels': {
+      path: '/api/admin/members/labels',
+      body: { userIds: [managed], add: ['Edge'] },
+      headers,
+      allow: 'POST',
+    },
+    'DELETE /api/admin/labels/:id': { path: `/api/admin/labels/${label}`, headers, allow: 'DELETE' },
+    'GET /api/admin/segments': { path: '/api/admin/segments', headers, allow: 'GET, HEAD, POST' },
+    'POST /api/admin/segments': {
+      path: '/api/admin/segments',
+      body: { name: 'Edge segment', filter: { level: ['premium'] } },
+      headers,
+      allow: 'GET, HEAD, POST',
+    },
+    'DELETE /api/admin/segments/:id': { path: `/api/admin/segments/${segment.id}`, headers, allow: 'DELETE' },
+    'GET /api/admin/api-keys': { path: '/api/admin/api-keys', headers, allow: 'GET, HEAD, POST' },
+    'POST /api/admin/api-keys': {
+      path: '/api/admin/api-keys',
+      body: { name: 'Edge key', scopes: ['read:members'] },
+      headers,
+      allow: 'GET, HEAD, POST',
+    },
+    'DELETE /api/admin/api-keys/:id': { path: `/api/admin/api-keys/${key.id}`, headers, allow: 'DELETE' },
   };
 }
 

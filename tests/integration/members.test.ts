@@ -38,7 +38,7 @@ describe.each(DATABASE_KINDS)('members tools on %s', (kind) => {
     await b?.close();
   });
 
-  const send = (t: TestApp, token: string, path: string, file: string | Uint8Array, type = 'text/csv') =>
+  const send = (t: TestApp, token: string, path: string, file: string | Uint8Array<ArrayBuffer>, type = 'text/csv') =>
     t.app.request(path, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': type }, body: file });
   const exportOf = async (t: TestApp, token: string, query: string) => {
     const res = await apiCaller(t)(token, `/api/admin/members.csv?${query}`);
@@ -122,7 +122,7 @@ describe.each(DATABASE_KINDS)('members tools on %s', (kind) => {
   });
 
   it('refuses broken files as a whole, with a clear 4xx', async () => {
-    const bad = async (body: string | Uint8Array, status: number, message: RegExp, type?: string) => {
+    const bad = async (body: string | Uint8Array<ArrayBuffer>, status: number, message: RegExp, type?: string) => {
       const res = await send(a, adminA, '/api/admin/members/import?dryRun=1', body, type);
       expect(res.status).toBe(status);
       expect(JSON.stringify(await res.json())).toMatch(message);

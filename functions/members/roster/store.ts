@@ -5,12 +5,12 @@
  * to "a store touches only its own domain's tables" beside admin/store.ts (each condition reads the
  * ledger, the subscriptions or the labels the way their owners write them; nothing here writes).
  */
-import { and, asc, count, desc, gte, ilike, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, ilike, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
 import { ACCESS_LEVELS } from '#shared/access.ts';
 import type { MemberFilter } from '#shared/members.ts';
 import { newsletterIncluded } from '#shared/newsletter.ts';
 /* eslint-disable @typescript-eslint/no-restricted-imports -- the documented exception above: read-only. */
-import { profiles } from '../../users/tables.ts';
+import { memberSeen, profiles } from '../../users/tables.ts';
 import { subscriptions } from '../../payments/tables.ts';
 import { accessGrants } from '../../payments/grants/tables.ts';
 import { newsletterSubscribers, newsletterSuppressions } from '../../newsletter/tables.ts';
@@ -70,8 +70,9 @@ export function memberWhere(filter: MemberFilter, now: Date): SQL | undefined {
     );
   if (filter.joinedFrom) conditions.push(gte(profiles.createdAt, startOf(filter.joinedFrom)));
   if (filter.joinedTo) conditions.push(lt(profiles.createdAt, endOf(filter.joinedTo)));
-  if (filter.seenFrom) conditions.push(gte(profiles.lastSeenAt, startOf(filter.seenFrom)));
-  if (filter.seenTo) conditions.push(lt(profiles.lastSeenAt, endOf(filter.seenTo)));
+  const seen = (range: SQL) => sql`exists (select 1 from ${memberSeen} ms where ms.user_id = ${profiles.id} and ${range})`;
+  if (filter.seenFrom) conditions.push(seen(sql`ms.last_seen_at >= ${startOf(filter.seenFrom).toISOString()}::timestamptz`));
+  if (filter.seenTo) conditions.push(seen(sql`ms.last_seen_at < ${endOf(filter.seenTo).toISOString()}::timestamptz`));
   const present = conditions.filter((c): c is SQL => c !== undefined);
   return present.length ? and(...present) : undefined;
 }
@@ -101,7 +102,14 @@ export function createRosterStore(db: DbOrTx) {
     /** One page of the members `where` picks, newest first, and how many it picks. */
     async page(where: SQL | undefined, offset: number, limit: number) {
       const [rows, [total]] = await Promise.all([
-        db.select().from(profiles).where(where).orderBy(desc(profiles.createdAt), profiles.id).limit(limit).offset(offset),
+        db
+          .select({ profile: profiles, lastSeenAt: memberSeen.lastSeenAt })
+          .from(profiles)
+          .leftJoin(memberSeen, eq(memberSeen.userId, profiles.id))
+          .where(where)
+          .orderBy(desc(profiles.createdAt), profiles.id)
+          .limit(limit)
+          .offset(offset),
         db.select({ n: count() }).from(profiles).where(where),
       ]);
       return { rows, total: total?.n ?? 0 };
