@@ -30,7 +30,7 @@ import { createRegistrantList } from './events/registrants.ts';
 import { createEventStore } from './events/store.ts';
 import { createEventChanges } from './events/changes.ts';
 import { CONTENT_CHANNEL } from './content/store.ts';
-import { openDatabase, type Database, type OpenOptions } from './platform/db/client.ts';
+import { openDatabase, type Database, type DbOrTx, type OpenOptions } from './platform/db/client.ts';
 import type { PgliteFiles } from './platform/db/pglite-files.ts';
 import { createEmailService } from './email/service.ts';
 import { EMAIL_CHANNEL } from './email/store.ts';
@@ -52,6 +52,7 @@ import { catalogueFrom } from './ai/offline.ts';
 import { createBillingService } from './payments/service.ts';
 import { createAdminService } from './admin/service.ts';
 import { createMembers } from './members/index.ts';
+import { createMemberService } from './members/service.ts';
 import { loadSigningSecret } from './platform/secrets/service.ts';
 import { createSecretStore } from './platform/secrets/store.ts';
 import { createDirectUploads } from './uploads/direct.ts';
@@ -222,8 +223,19 @@ export async function createServices(config: Config, logger: Logger, options: Se
     const eventNotices = createEventNotices({ db: db.db, content, outbox, siteUrl, logger });
     const newsletter = createNewsletterService({ db: db.db, outbox, tokens, siteUrl, logger });
     const { ratePerMinute } = config.newsletter;
-    const newsletterSender = createIssueSender({ db: db.db, outbox, tokens, siteUrl, render, ratePerMinute, logger });
-    const newsletterIssues = createIssueService({ db: db.db, outbox, content, sender: newsletterSender, siteUrl, render, tokens });
+    // A segment audience is worked out in the send's own transaction (members/service.ts).
+    const segments = (tx: DbOrTx, id: string) => createMemberService({ db: tx }).segmentMembers(id);
+    const newsletterSender = createIssueSender({ db: db.db, outbox, tokens, siteUrl, render, ratePerMinute, logger, segments });
+    const newsletterIssues = createIssueService({
+      db: db.db,
+      outbox,
+      content,
+      sender: newsletterSender,
+      siteUrl,
+      render,
+      tokens,
+      segments,
+    });
     const contact = createContactService({ db: db.db, outbox, inbox: config.email.contactInbox });
     // Staff hear of new support requests where contact messages arrive.
     const support = createSupportService({

@@ -79,6 +79,12 @@ export function createMemberService({ db, clock = () => new Date() }: { db: DbOr
       if (!(await store.deleteSegment(id))) throw new AppError('not_found', 'No such segment.');
     },
 
+    /** The members a segment picks now; none when it was deleted. */
+    async segmentMembers(id: string): Promise<string[]> {
+      const segment = await store.segment(id);
+      return segment ? roster.ids(memberWhere(segment.filter, clock())) : [];
+    },
+
     /** A segment's filter; undefined when there is no such segment (deleted since). */
     segmentFilter: async (id: string) => (await store.segment(id))?.filter,
   };

@@ -2,7 +2,7 @@
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, integer, jsonb, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
 import { ACCESS_LEVELS } from '#shared/access.ts';
-import type { Audience } from '#shared/newsletter.ts';
+import type { IssueAudience } from '#shared/newsletter.ts';
 import { sqlList, timestamptz } from '../platform/db/columns.ts';
 import { emails } from '../email/tables.ts';
 
@@ -49,7 +49,7 @@ export const newsletterIssues = pgTable(
     previewText: text('preview_text').notNull().default(''),
     body: text('body').notNull(),
     accessLevel: text('access_level', { enum: ACCESS_LEVELS }).notNull().default('free'),
-    audience: jsonb('audience').$type<Audience[]>().notNull(),
+    audience: jsonb('audience').$type<IssueAudience[]>().notNull(),
     status: text('status', { enum: ISSUE_STATUSES }).notNull().default('draft'),
     /** When a scheduled issue goes out (a UTC instant; the editor picked it in `timeZone`). */
     sendAt: timestamptz('send_at'),

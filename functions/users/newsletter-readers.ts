@@ -36,6 +36,13 @@ export function newsletterReaders(db: DbOrTx) {
       return out;
     },
 
+    /** The members among `ids` (a segment's) who get the newsletter (their choice, or their level's default). */
+    async receiving(ids: string[]): Promise<NewsletterReader[]> {
+      const out: NewsletterReader[] = [];
+      for (let i = 0; i < ids.length; i += CHUNK) out.push(...(await store.newsletterReadersAmong(ids.slice(i, i + CHUNK), INCLUDED)));
+      return out;
+    },
+
     /** One member by id, whatever their choice; undefined when there is none (any more). */
     async byId(id: string): Promise<NewsletterReader | undefined> {
       const profile = await store.byId(id);

@@ -180,6 +180,20 @@ export function createUserStore(db: DbOrTx) {
         );
     },
 
+    /** The members among `ids` who get the newsletter (asked for it, or never chose and their level has it). */
+    newsletterReadersAmong(ids: string[], included: AccessLevel[]) {
+      if (ids.length === 0) return Promise.resolve([]);
+      return db
+        .select(NEWSLETTER_COLUMNS)
+        .from(profiles)
+        .where(
+          and(
+            inArray(profiles.id, ids),
+            or(eq(profiles.newsletter, true), and(isNull(profiles.newsletter), inArray(profiles.accessLevel, included))),
+          ),
+        );
+    },
+
     /** The members among these (lower-case) addresses, with what an issue's copy needs. */
     byEmails(emails: string[]) {
       if (emails.length === 0) return Promise.resolve([]);

@@ -169,6 +169,36 @@ describe.each(DATABASE_KINDS)('members tools on %s', (kind) => {
     expect(segments.map((s) => s.name)).toContain('Early birds');
   });
 
+  it('a segment is a newsletter audience: its members who get the newsletter, one copy each', async () => {
+    const call = apiCaller(a);
+    const file = [
+      HEADER,
+      's1@seg.test,,,,SegNews,yes,,,,,,,,,,',
+      's2@seg.test,,,,SegNews,no,,,,,,,,,,',
+      's3@seg.test,,,,SegNews,yes,,,,complaint,,,,,,',
+    ].join('\n');
+    await send(a, adminA, '/api/admin/members/import', file);
+    const segment = (await (await call(adminA, '/api/admin/segments', { name: 'Seg news', filter: { label: ['SegNews'] } })).json()) as {
+      id: string;
+    };
+    const reach = await call(adminA, `/api/admin/newsletter/audiences?selected=segment:${segment.id}`);
+    expect(((await reach.json()) as { selected: number }).selected).toBe(1);
+    const issue = await call(adminA, '/api/admin/newsletter/issues', {
+      subject: 'For the segment',
+      previewText: '',
+      body: 'Hello segment',
+      accessLevel: 'free',
+      audience: [`segment:${segment.id}`],
+    });
+    expect(issue.status, await issue.clone().text()).toBe(201);
+    const { id } = (await issue.json()) as { id: string };
+    expect((await call(adminA, `/api/admin/newsletter/issues/${id}/send`, {})).status).toBe(202);
+    const copies = await a.database.db.select().from(emails).where(eq(emails.subject, 'For the segment'));
+    expect(copies.map((m) => m.to)).toEqual(['s1@seg.test']);
+    // An unknown segment id reaches no one; a malformed one is refused.
+    expect((await call(adminA, '/api/admin/newsletter/audiences?selected=segment:nope')).status).toBe(422);
+  });
+
   it('API keys: scoped, acting as their admin on the routes the table opens, until revoked', async () => {
     const call = apiCaller(a);
     const made = await call(adminA, '/api/admin/api-keys', { name: 'CRM', scopes: ['read:members'] });

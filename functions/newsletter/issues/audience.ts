@@ -7,7 +7,7 @@
  * no mail.
  */
 import { effectiveLevel } from '#shared/access.ts';
-import { AUDIENCES, type Audience } from '#shared/newsletter.ts';
+import { AUDIENCES, isSegmentAudience, type Audience, type IssueAudience } from '#shared/newsletter.ts';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { newsletterReaders } from '../../users/newsletter-readers.ts';
 import { createNewsletterStore } from '../store.ts';
@@ -22,12 +22,22 @@ export interface Recipient {
   suppressed: boolean;
 }
 
+/** The members a saved segment picks now, read in `tx` (the members domain's filter); none for a deleted segment. */
+export type SegmentMembers = (tx: DbOrTx, segmentId: string) => Promise<string[]>;
+
+/** The members of every segment in `audience` who get the newsletter (their choice, or their level's default). */
+async function segmentReaders(tx: DbOrTx, audience: readonly IssueAudience[], segments: SegmentMembers | undefined) {
+  const ids = new Set<string>();
+  for (const a of audience.filter(isSegmentAudience)) for (const id of (await segments?.(tx, a.slice(8))) ?? []) ids.add(id);
+  return newsletterReaders(tx).receiving([...ids]);
+}
+
 /** Who gets an issue sent to `audience`, one entry per lower-case address, in a stable order. */
-export async function resolveAudience(tx: DbOrTx, audience: readonly Audience[]): Promise<Recipient[]> {
+export async function resolveAudience(tx: DbOrTx, audience: readonly IssueAudience[], segments?: SegmentMembers): Promise<Recipient[]> {
   const readers = newsletterReaders(tx);
   const byAddress = new Map<string, Recipient>();
-  const levels = audience.filter((a) => a !== 'newsletter');
-  for (const member of await readers.atLevels(levels)) {
+  const levels = audience.filter((a): a is Exclude<Audience, 'newsletter'> => a !== 'newsletter' && !isSegmentAudience(a));
+  for (const member of [...(await readers.atLevels(levels)), ...(await segmentReaders(tx, audience, segments))]) {
     byAddress.set(member.email.toLowerCase(), {
       address: member.email.toLowerCase(),
       userId: member.id,
@@ -68,11 +78,17 @@ const mailed = (recipients: Recipient[]) => recipients.filter((r) => !r.suppress
  * The reach of each audience and of the editor's choice, counted from `resolveAudience` itself (so
  * from the send's own rules), read in one transaction so the numbers are of one moment.
  */
-export async function audienceReach(db: DbOrTx, selected: readonly Audience[]): Promise<AudienceReach> {
+export async function audienceReach(db: DbOrTx, selected: readonly IssueAudience[], segments?: SegmentMembers): Promise<AudienceReach> {
   return db.transaction(async (tx) => {
     const recipients = {} as Record<Audience, number>;
     for (const audience of AUDIENCES) recipients[audience] = mailed(await resolveAudience(tx, [audience]));
-    const together = selected.length === 1 ? recipients[selected[0]!] : selected.length ? mailed(await resolveAudience(tx, selected)) : 0;
+    const [only] = selected;
+    const together =
+      selected.length === 1 && !isSegmentAudience(only!)
+        ? recipients[only as Audience]
+        : selected.length
+          ? mailed(await resolveAudience(tx, selected, segments))
+          : 0;
     return { recipients, selected: together };
   });
 }

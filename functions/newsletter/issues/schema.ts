@@ -4,7 +4,27 @@ import { ACCESS_LEVELS } from '#shared/access.ts';
 import { NESTING_MESSAGE, withinNesting } from '#shared/content/markdown.ts';
 import { withinBodyLimits } from '#shared/content/markdown-limits.ts';
 import { LocalDateTimeSchema, TimeZoneSchema } from '#shared/time.ts';
-import { AUDIENCES, ISSUE_LIMITS, PREVIEW_LEVELS } from '#shared/newsletter.ts';
+import {
+  AUDIENCES,
+  ISSUE_LIMITS,
+  MAX_SEGMENT_AUDIENCES,
+  PREVIEW_LEVELS,
+  SEGMENT_AUDIENCE,
+  type SegmentAudience,
+} from '#shared/newsletter.ts';
+
+/** An audience: a fixed one (the list, a level) or a saved segment (`segment:<id>`). */
+const AudienceItem = z.union(
+  [
+    z.enum(AUDIENCES),
+    z
+      .string()
+      .regex(SEGMENT_AUDIENCE)
+      .transform((v) => v as SegmentAudience),
+  ],
+  { error: 'Each audience must be newsletter, free, subscriber, premium or segment:<id>' },
+);
+const MAX_AUDIENCES = AUDIENCES.length + MAX_SEGMENT_AUDIENCES;
 import { CONTROL, CONTROL_IN_TEXT } from '../../platform/http/request.ts';
 
 /** An issue as staff write it: `POST /api/admin/newsletter/issues` and `PUT …/{id}`. */
@@ -34,11 +54,9 @@ export const IssueInputSchema = z
       .describe('Markdown; a line holding only <!-- preview --> ends the part everyone may read.'),
     accessLevel: z.enum(ACCESS_LEVELS, { error: 'accessLevel must be free, subscriber or premium' }),
     audience: z
-      .array(z.enum(AUDIENCES, { error: 'Each audience must be newsletter, free, subscriber or premium' }), {
-        error: 'audience must be a list',
-      })
+      .array(AudienceItem, { error: 'audience must be a list' })
       .min(1, 'Pick at least one audience')
-      .max(AUDIENCES.length, `audience has at most ${AUDIENCES.length} entries`)
+      .max(MAX_AUDIENCES, `audience has at most ${MAX_AUDIENCES} entries`)
       .refine((list) => new Set(list).size === list.length, 'Name each audience once'),
   })
   .strict();
@@ -56,8 +74,8 @@ export const AudienceQuery = z.object({
   selected: z.preprocess(
     (v) => (typeof v === 'string' ? (v === '' ? [] : v.split(',')) : v),
     z
-      .array(z.enum(AUDIENCES, { error: 'Each audience must be newsletter, free, subscriber or premium' }))
-      .max(AUDIENCES.length, `selected has at most ${AUDIENCES.length} audiences`)
+      .array(AudienceItem)
+      .max(MAX_AUDIENCES, `selected has at most ${MAX_AUDIENCES} audiences`)
       .refine((list) => new Set(list).size === list.length, 'Name each audience once')
       .default([]),
   ),

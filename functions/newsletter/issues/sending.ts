@@ -22,7 +22,7 @@ import type { Logger } from '../../platform/logger.ts';
 import type { RenderBody } from '../../content/body.ts';
 import type { Tokens } from '../../platform/tokens.ts';
 import type { IssueRow } from '../tables.ts';
-import { resolveAudience } from './audience.ts';
+import { resolveAudience, type SegmentMembers } from './audience.ts';
 import { assertRenders, copyTemplate } from './mail.ts';
 import { createIssueStore } from './store.ts';
 
@@ -50,6 +50,8 @@ const BATCH = 1000;
 
 export interface IssueSenderDeps {
   db: Db;
+  /** The members a saved segment picks (the members domain's filter), for segment audiences. */
+  segments?: SegmentMembers;
   outbox: EmailService;
   tokens: Tokens;
   siteUrl: string;
@@ -68,12 +70,12 @@ function accountOf(row: IssueRow, tally: MailTally | undefined): IssueStats {
   return { recipients, sent: mail.sent, failed: mail.failed, suppressed, pending: mail.queued, bounced, unsubscribed };
 }
 
-export function createIssueSender({ db, outbox, tokens, siteUrl, render, ratePerMinute, logger }: IssueSenderDeps) {
+export function createIssueSender({ db, outbox, tokens, siteUrl, render, ratePerMinute, logger, segments }: IssueSenderDeps) {
   /** Writes every copy of a claimed issue inside `tx`: the rows first, then mail for the new ones. */
   async function writeCopies(tx: DbOrTx, issue: IssueRow): Promise<{ recipients: number; mailed: number }> {
     // Whoever the audience holds (nobody, even): an issue whose body cannot render never goes out.
     await assertRenders(issue, render);
-    const recipients = await resolveAudience(tx, issue.audience);
+    const recipients = await resolveAudience(tx, issue.audience, segments);
     const store = createIssueStore(tx);
     const fresh = await store.insertCopies(
       recipients.map(({ address, userId, level, suppressed }) => ({ issueId: issue.id, address, userId, level, suppressed })),

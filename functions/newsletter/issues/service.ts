@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { effectiveLevel } from '#shared/access.ts';
 import { MARKDOWN_PREVIEW_LINE, MDX_PREVIEW_LINES } from '#shared/content/markdown.ts';
 import { utcInstant } from '#shared/time.ts';
-import { ISSUE_LIMITS, PREVIEW_LEVELS, type Audience, type PreviewLevel } from '#shared/newsletter.ts';
+import { ISSUE_LIMITS, PREVIEW_LEVELS, type IssueAudience, type PreviewLevel } from '#shared/newsletter.ts';
 import { z } from 'zod';
 import type { Db } from '../../platform/db/client.ts';
 import type { EmailService } from '../../email/service.ts';
@@ -20,7 +20,7 @@ import type { RenderBody } from '../../content/body.ts';
 import type { Tokens } from '../../platform/tokens.ts';
 import type { Viewer } from '../../users/service.ts';
 import type { IssueRow, IssueStatus } from '../tables.ts';
-import { audienceReach } from './audience.ts';
+import { audienceReach, type SegmentMembers } from './audience.ts';
 import { assertRenders, copyTemplate, fillCopy, PREVIEW_TOKEN, type CopyLevel } from './mail.ts';
 import type { IssueInput, ScheduleInput } from './schema.ts';
 import { NO_STATS, type IssueSender, type IssueStats } from './sending.ts';
@@ -42,6 +42,8 @@ const levelOf = (level: PreviewLevel): CopyLevel => (level === 'visitor' ? null 
 
 export interface IssueServiceDeps {
   db: Db;
+  /** The members a saved segment picks (the members domain's filter), for segment audiences. */
+  segments?: SegmentMembers;
   outbox: EmailService;
   content: ContentService;
   sender: IssueSender;
@@ -82,7 +84,7 @@ function slugOf(subject: string): string {
   return words === 'item' && !/item/i.test(subject) ? 'issue' : words;
 }
 
-export function createIssueService({ db, outbox, content, sender, siteUrl, render, tokens }: IssueServiceDeps) {
+export function createIssueService({ db, outbox, content, sender, siteUrl, render, tokens, segments }: IssueServiceDeps) {
   const store = createIssueStore(db);
   const copies = { siteUrl, render };
 
@@ -129,7 +131,7 @@ export function createIssueService({ db, outbox, content, sender, siteUrl, rende
     },
 
     /** GET /audiences?selected=: how many addresses each audience, and the editor's choice, would be mailed to now. */
-    reach: (selected: readonly Audience[]) => audienceReach(db, selected),
+    reach: (selected: readonly IssueAudience[]) => audienceReach(db, selected, segments),
 
     /** GET /issues: newest first, each with its account (two queries in all). */
     async list() {

@@ -12,6 +12,7 @@ import { errorFor, Field, type Errors } from '../create/fields/form-parts.tsx';
 import type { Audience, IssueInput } from './newsletter-api.ts';
 import { AUDIENCE_OPTIONS, recipientsText } from './newsletter-format.ts';
 import { useAudienceReach, type ReachState } from './use-audience-reach.ts';
+import { useSegmentAudiences } from './use-segment-audiences.ts';
 
 const BODY_HINT = `Markdown. A line ${MARKDOWN_PREVIEW_LINE} ends the public part: readers below the access level get the text above it and an upgrade link.`;
 
@@ -73,10 +74,12 @@ export function NewsletterFields(props: NewsletterFieldsProps) {
   const reach = useAudienceReach(form.audience, !disabled);
   const audienceError = errorFor(errors, 'audience');
   // Kept in the form's order, so the same choice always reads the same.
+  const segments = useSegmentAudiences(!disabled);
+  const options: readonly { id: Audience; label: string }[] = [...AUDIENCE_OPTIONS, ...segments];
   const toggle = (id: Audience, on: boolean) =>
     set(
       'audience',
-      on ? AUDIENCE_OPTIONS.map((o) => o.id).filter((a) => a === id || form.audience.includes(a)) : form.audience.filter((a) => a !== id),
+      on ? options.map((o) => o.id).filter((a) => a === id || form.audience.includes(a)) : form.audience.filter((a) => a !== id),
     );
 
   return (
@@ -101,7 +104,7 @@ export function NewsletterFields(props: NewsletterFieldsProps) {
       <fieldset aria-describedby={audienceError ? `${ids}-audience-error` : undefined}>
         <legend className="text-sm font-medium text-slate-700">Audience</legend>
         <div className="mt-2 flex flex-wrap gap-x-6 gap-y-2">
-          {AUDIENCE_OPTIONS.map((option) => (
+          {options.map((option) => (
             <div key={option.id} className="inline-flex items-center gap-2 text-sm">
               <label className="inline-flex items-center gap-2 text-slate-700">
                 <input
@@ -115,7 +118,9 @@ export function NewsletterFields(props: NewsletterFieldsProps) {
               </label>
               {!disabled && (
                 <span id={`${ids}-reach-${option.id}`} data-testid={`reach-${option.id}`} className="text-slate-500">
-                  {reach.status === 'ready' ? `(${recipientsText(reach.reach.recipients[option.id])})` : ''}
+                  {reach.status === 'ready' && option.id in reach.reach.recipients
+                    ? `(${recipientsText(reach.reach.recipients[option.id as keyof typeof reach.reach.recipients])})`
+                    : ''}
                 </span>
               )}
             </div>

@@ -5,13 +5,13 @@
  */
 import { TZDate } from '@date-fns/tz';
 import { format } from 'date-fns/format';
-import { AUDIENCES, PREVIEW_LEVELS as LEVELS } from '#shared/newsletter.ts';
-import type { Audience, IssueStats, IssueStatus, PreviewLevel } from './newsletter-api.ts';
+import { AUDIENCES, PREVIEW_LEVELS as LEVELS, type Audience as FixedAudience } from '#shared/newsletter.ts';
+import type { IssueStats, IssueStatus, PreviewLevel } from './newsletter-api.ts';
 
 /** What the list's reading-again rules look at. */
 type IssueLike = { id: string; subject: string; status: IssueStatus; sendAt: string | null };
 
-const AUDIENCE_LABEL: Record<Audience, string> = {
+const AUDIENCE_LABEL: Record<FixedAudience, string> = {
   newsletter: 'Newsletter subscribers',
   free: 'Free members',
   subscriber: 'Subscribers',
@@ -20,7 +20,7 @@ const AUDIENCE_LABEL: Record<Audience, string> = {
 const LEVEL_LABEL: Record<PreviewLevel, string> = { visitor: 'Visitor', free: 'Free', subscriber: 'Subscriber', premium: 'Premium' };
 
 /** The audience checkboxes, in the order the form shows them (the API's own list). */
-export const AUDIENCE_OPTIONS: readonly { id: Audience; label: string }[] = AUDIENCES.map((id) => ({ id, label: AUDIENCE_LABEL[id] }));
+export const AUDIENCE_OPTIONS: readonly { id: FixedAudience; label: string }[] = AUDIENCES.map((id) => ({ id, label: AUDIENCE_LABEL[id] }));
 
 /** The levels a copy can be previewed and test-sent at (the API's own list). */
 export const PREVIEW_LEVELS: readonly { id: PreviewLevel; label: string }[] = LEVELS.map((id) => ({ id, label: LEVEL_LABEL[id] }));
@@ -53,8 +53,10 @@ export const isEditable = (status: IssueStatus) => status === 'draft' || status 
 export const recipientsText = (n: number) => `${n.toLocaleString('en-US')} ${n === 1 ? 'recipient' : 'recipients'}`;
 
 /** "Newsletter subscribers, Free members and Premium members", in the form's order. */
-export function audienceText(audience: readonly Audience[]): string {
+export function audienceText(audience: readonly string[]): string {
   const labels = AUDIENCE_OPTIONS.filter((o) => audience.includes(o.id)).map((o) => o.label);
+  const segments = audience.filter((a) => a.startsWith('segment:')).length;
+  if (segments) labels.push(segments === 1 ? 'a segment' : `${segments} segments`);
   if (labels.length <= 1) return labels[0] ?? 'Nobody';
   return `${labels.slice(0, -1).join(', ')} and ${labels.at(-1)!}`;
 }

@@ -9,6 +9,14 @@ import { MAX_BODY_CHARS } from './content/markdown.ts';
 /** Who an issue goes to: confirmed list subscribers (`newsletter`) and members by level. */
 export const AUDIENCES = ['newsletter', ...ACCESS_LEVELS] as const;
 export type Audience = (typeof AUDIENCES)[number];
+/** A saved segment of members as an audience (issue 35): `segment:<its id>`; its members who get the newsletter. */
+export type SegmentAudience = `segment:${string}`;
+/** What an issue goes to: the fixed audiences and staff's segments. */
+export type IssueAudience = Audience | SegmentAudience;
+export const SEGMENT_AUDIENCE = /^segment:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** The most segments one issue may go to. */
+export const MAX_SEGMENT_AUDIENCES = 5;
+export const isSegmentAudience = (a: string): a is SegmentAudience => SEGMENT_AUDIENCE.test(a);
 
 /** Who a copy can be cut for (previews and test copies): a list subscriber without an account (`visitor`), or a level. */
 export const PREVIEW_LEVELS = ['visitor', ...ACCESS_LEVELS] as const;
