@@ -18,6 +18,7 @@ import { createAdminRoutes } from './admin/routes.ts';
 import { createCompRoutes, createMyGrantRoutes } from './payments/grants/routes.ts';
 import { createGiftRoutes, createMyGiftRoutes } from './payments/gifts/routes.ts';
 import { createOfferAdminRoutes, createPublicOfferRoutes } from './payments/offers/routes.ts';
+import { createWebhookRoutes } from './outbound/routes.ts';
 import { createPaymentRoutes } from './payments/routes.ts';
 import { createTestBillingRoutes } from './payments/embedded/routes.ts';
 import { AppError, createErrorHandler, errorResponse } from './platform/errors.ts';
@@ -157,6 +158,8 @@ export function createApp({ config, logger, services, site, accessLog }: AppDeps
   // Comps and a member's grants (the grants ledger, payments'): admins only, like the admin API below.
   app.route('/api/admin/users', createCompRoutes({ access: services.billing.access, guards }));
   app.route('/api/admin/offers', createOfferAdminRoutes({ offers: services.billing.offers, guards }));
+  // Outbound webhooks: endpoints, the delivery log, replay (admins only).
+  app.route('/api/admin/webhooks', createWebhookRoutes({ webhooks: services.webhooks, guards }));
   app.route('/api/admin', createAdminRoutes({ admin: services.admin, content: services.content, users, guards }));
   app.route('/api/events', createEventRoutes({ events: services.events, guards }));
   app.route('/api/community', createCommunityRoutes({ community: services.community, guards, lane: answerLane }));
