@@ -4,8 +4,8 @@
  * log holds other people's mail, so here and on the server only admins pass those tabs). 'Admin
  * Dashboard' with the Email Management (default), User Management and Content Management tabs, a
  * Newsletter tab, a Moderation tab (the community's queue, log and, for admins, categories), a
- * Support tab (members' requests), an Offers tab (offers, their redemptions and revenue, trials) and
- * an Overview (beyond the spec). Editors see the Newsletter,
+ * Support tab (members' requests), an Offers tab (offers, their redemptions and revenue, trials), a
+ * Webhooks tab (outbound webhook endpoints and their delivery log) and an Overview (beyond the spec). Editors see the Newsletter,
  * Moderation and Support tabs only.
  */
 import '../../lib/browser/zod-jitless.ts';
@@ -18,7 +18,7 @@ import { OverviewPanel } from './OverviewPanel.tsx';
 import { PageSpinner, TabList, useRoleGate } from './staff-page.tsx';
 import { UsersPanel } from './UsersPanel.tsx';
 
-type Tab = 'emails' | 'users' | 'offers' | 'content' | 'newsletter' | 'moderation' | 'support' | 'overview';
+type Tab = 'emails' | 'users' | 'offers' | 'content' | 'newsletter' | 'moderation' | 'support' | 'webhooks' | 'overview';
 const TABS: { id: Tab; label: string }[] = [
   { id: 'emails', label: 'Email Management' },
   { id: 'users', label: 'User Management' },
@@ -27,6 +27,7 @@ const TABS: { id: Tab; label: string }[] = [
   { id: 'newsletter', label: 'Newsletter' },
   { id: 'moderation', label: 'Moderation' },
   { id: 'support', label: 'Support' },
+  { id: 'webhooks', label: 'Webhooks' },
   { id: 'overview', label: 'Overview' },
 ];
 /** What an editor may open here (the server refuses them everything else). */
@@ -39,6 +40,8 @@ const ModerationPanel = lazy(() => import('./ModerationPanel.tsx').then((m) => (
 /** The support desk's queue and conversations: a chunk of its own as well. */
 const OffersPanel = lazy(() => import('./OffersPanel.tsx').then((m) => ({ default: m.OffersPanel })));
 const SupportPanel = lazy(() => import('./SupportPanel.tsx').then((m) => ({ default: m.SupportPanel })));
+/** Outbound webhooks' endpoints and delivery log: a chunk of its own. */
+const WebhooksPanel = lazy(() => import('./WebhooksPanel.tsx').then((m) => ({ default: m.WebhooksPanel })));
 
 export default function AdminDashboard() {
   const allowed = useRoleGate(STAFF, { signedOut: '/', wrongRole: '/' });
@@ -100,6 +103,17 @@ export default function AdminDashboard() {
             }
           >
             <OffersPanel />
+          </Suspense>
+        )}
+        {tab === 'webhooks' && (
+          <Suspense
+            fallback={
+              <p role="status" className="text-slate-600">
+                Loading webhooks...
+              </p>
+            }
+          >
+            <WebhooksPanel />
           </Suspense>
         )}
         {tab === 'overview' && <OverviewPanel />}
