@@ -3,7 +3,7 @@
  * allowed on the embedded defaults) that checks every request with the Standard Webhooks reference
  * library (`standardwebhooks` from npm): real events (a sign-up's member.created, an admin's comp's
  * grant.started and grant.ended, a paid plan's subscription.started and its cancellation's
- * subscription.cancel_scheduled, an event registration, an account deletion) reach every subscribed
+ * subscription.cancel_scheduled, an event registration, a newsletter issue sent, an account deletion) reach every subscribed
  * endpoint under one webhook-id; a 500 is retried on the backoff's schedule (time driven by the
  * service's injectable clock) and a delivery still failing 3 days after its event fails; a worker
  * killed holding claimed deliveries leaves them to the next, and each event reaches the receiver
@@ -128,6 +128,25 @@ describe.each(DATABASE_KINDS)('outbound webhooks end to end on %s', (kind) => {
       expect((await (await call(admin.token, '/api/admin/webhooks')).json()) as unknown[]).toContainEqual(
         expect.objectContaining({ id: all.id, stats: expect.objectContaining({ delivered: 6, failed: 0, queued: 0 }) }),
       );
+      // An issue sent to the newsletter: newsletter.sent, once, with its counts.
+      const editor = { id: admin.id, email: 'boss', role: 'admin' as const, accessLevel: 'premium' as const };
+      const issue = await t.services.newsletterIssues.create(editor, {
+        subject: 'Hook notes',
+        previewText: '',
+        body: 'Short.',
+        accessLevel: 'free',
+        audience: ['newsletter'],
+      });
+      await t.services.newsletterIssues.send(issue.id);
+      await t.services.newsletterIssues.send(issue.id).catch(() => undefined);
+      const sentFrom = receiver.received.length;
+      await deliver();
+      expect(bodies(all.secret, sentFrom)).toEqual([
+        expect.objectContaining({
+          type: 'newsletter.sent',
+          data: { issue: expect.objectContaining({ id: issue.id, subject: 'Hook notes' }) },
+        }),
+      ]);
       // A deletion: member.deleted still goes out after the member's data is erased.
       const before = receiver.received.length;
       expect((await call(ana.token, '/api/users/me', undefined, 'DELETE')).status).toBeLessThan(300);
