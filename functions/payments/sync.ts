@@ -19,7 +19,7 @@ import type { Gifts } from './gifts/service.ts';
 import { grants, type ProviderSubscription } from './provider.ts';
 import { createPaymentStore } from './store.ts';
 import type { SubscriptionRow } from './tables.ts';
-import { subscriptionEvents } from './webhook-events.ts';
+import { subscriptionEvents } from './outbound-events.ts';
 
 type BillingMail = 'billing-activated' | 'billing-cancel-scheduled' | 'billing-payment-failed' | 'billing-ended' | 'billing-upgraded';
 

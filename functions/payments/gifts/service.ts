@@ -23,7 +23,7 @@ import { grants as subscriptionGrants } from '../provider.ts';
 import { createPaymentStore } from '../store.ts';
 import { createGiftStore } from './store.ts';
 import type { GiftRow } from './tables.ts';
-import { grantEvent } from '../webhook-events.ts';
+import { grantEvent } from '../outbound-events.ts';
 
 /** What a buyer orders (POST /api/gifts, through checkout's `gift`). */
 export interface GiftOrder {

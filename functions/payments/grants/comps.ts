@@ -11,7 +11,7 @@ import { AppError } from '../../platform/errors.ts';
 import { memberAccess } from '../../users/access-level.ts';
 import type { ProfileRow } from '../../users/tables.ts';
 import type { WebhookEmitter } from '../../outbound/port.ts';
-import { grantEvent } from '../webhook-events.ts';
+import { grantEvent } from '../outbound-events.ts';
 import { deriveAccess, type AccessLedger } from './ledger.ts';
 import { createGrantStore } from './store.ts';
 import type { GrantLevel } from './tables.ts';

@@ -13,7 +13,7 @@ import type { Logger } from '../../platform/logger.ts';
 import { memberAccess } from '../../users/access-level.ts';
 import type { ProfileRow } from '../../users/tables.ts';
 import type { WebhookEmitter } from '../../outbound/port.ts';
-import { grantEvent } from '../webhook-events.ts';
+import { grantEvent } from '../outbound-events.ts';
 import { BILLING_ACTOR } from '../context.ts';
 import { grantView } from './answers.ts';
 import { deriveAccess, type AccessLedger } from './ledger.ts';
