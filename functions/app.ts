@@ -20,6 +20,7 @@ import { createApiKeyRoutes } from './members/keys/routes.ts';
 import { createCompRoutes, createMyGrantRoutes } from './payments/grants/routes.ts';
 import { createGiftRoutes, createMyGiftRoutes } from './payments/gifts/routes.ts';
 import { createOfferAdminRoutes, createPublicOfferRoutes } from './payments/offers/routes.ts';
+import { createWebhookRoutes } from './outbound/routes.ts';
 import { createPaymentRoutes } from './payments/routes.ts';
 import { createTestBillingRoutes } from './payments/embedded/routes.ts';
 import { AppError, createErrorHandler, errorResponse } from './platform/errors.ts';
@@ -164,6 +165,8 @@ export function createApp({ config, logger, services, site, accessLog }: AppDeps
   const { members, imports, apiKeys } = services.members;
   app.route('/api/admin', createMemberRoutes({ members, imports, guards }));
   app.route('/api/admin/api-keys', createApiKeyRoutes({ keys: apiKeys, guards }));
+  // Outbound webhooks: endpoints, the delivery log, replay (admins only).
+  app.route('/api/admin/webhooks', createWebhookRoutes({ webhooks: services.webhooks, guards }));
   app.route('/api/admin', createAdminRoutes({ admin: services.admin, content: services.content, users, guards }));
   app.route('/api/events', createEventRoutes({ events: services.events, guards }));
   app.route('/api/community', createCommunityRoutes({ community: services.community, guards, lane: answerLane }));

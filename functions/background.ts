@@ -12,9 +12,10 @@ import type { Logger } from './platform/logger.ts';
 
 /**
  * The parts of a round, in order: the grants ledger's ends first (so the newsletter's and the events'
- * cuts read levels that are due to fall already fallen), then what queues mail, then the outbox that sends it.
+ * cuts read levels that are due to fall already fallen), then what queues mail, then the outbox that sends it,
+ * then the webhooks those changes queued.
  */
-const PARTS = ['grants', 'eventNotices', 'newsletter', 'communityMail', 'billingClock', 'prune', 'outbox'] as const;
+const PARTS = ['grants', 'eventNotices', 'newsletter', 'communityMail', 'billingClock', 'prune', 'outbox', 'webhooks'] as const;
 export type RoundPart = (typeof PARTS)[number];
 
 /** What a round did: a count per part, 'failed' (logged), or 'skipped' when its time ran out first. */
@@ -48,6 +49,8 @@ export async function runBackgroundRound(services: Services, logger: Logger, bud
     grants: () => services.billing.tick(),
     prune: () => services.prune(),
     outbox: () => drainOutbox(services, deadline),
+    // Outbound webhooks due now (each POST bounded by its timeout; what is left waits for the next round).
+    webhooks: () => services.webhooks.worker.drain(deadline),
   };
   const report = {} as RoundReport;
   for (const part of PARTS) {

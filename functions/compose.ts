@@ -85,6 +85,7 @@ import { pruneChanges } from './platform/changes/store.ts';
 import { createGrantStore } from './payments/grants/store.ts';
 import { createOfferStore } from './payments/offers/store.ts';
 import { createGiftStore } from './payments/gifts/store.ts';
+import { createOutboundService, type OutboundOptions } from './outbound/service.ts';
 
 /** The key prefix of member files uploaded at run time (in the protected storage area, never in the content folder). */
 const PROTECTED_UPLOADS = 'uploads/';
@@ -106,6 +107,8 @@ export interface ServiceOptions {
   billingClock?: () => Date;
   /** The staff bodies' renderer's tuning (tests shorten its time limit). */
   staffRenderer?: BodyRendererOptions;
+  /** Outbound webhooks' clock, sender, target policy and worker tuning (tests). */
+  webhooks?: Partial<Omit<OutboundOptions, 'db' | 'logger'>>;
 }
 
 /** The outbox worker and its transport on `database`: what the stand-alone worker runs, and part of the services. */
@@ -183,6 +186,15 @@ export async function createServices(config: Config, logger: Logger, options: Se
     const unlisten = await db.listen(CONTENT_CHANNEL, clear, clear);
 
     const outbox = createEmailService({ db: db.db, from: config.email.from, siteUrl, maxAttempts: config.email.maxAttempts, logger });
+    // Outbound webhooks: the domains emit in their transactions; loopback and private targets only on the embedded defaults.
+    const { localTargets } = config.webhooks;
+    const webhooks = createOutboundService({
+      db: db.db,
+      logger,
+      policy: { allowPrivate: localTargets, allowHttp: localTargets },
+      ...options.webhooks,
+    });
+    const { emitter } = webhooks;
     const mail = createMailDelivery(config, db, logger, options);
     const limiter = createRateLimitService(createRateLimitStore(db.db), secret);
     const progress = createProgressService({ db: db.db, content });
@@ -219,13 +231,13 @@ export async function createServices(config: Config, logger: Logger, options: Se
       roundMs,
     });
     const feeds = createFeedService({ db: db.db, tokens, gated, contentCache, siteUrl });
-    const events = createEventService({ db: db.db, content, outbox, limiter, siteUrl });
+    const events = createEventService({ db: db.db, content, outbox, limiter, siteUrl, webhooks: emitter });
     const eventNotices = createEventNotices({ db: db.db, content, outbox, siteUrl, logger });
     const newsletter = createNewsletterService({ db: db.db, outbox, tokens, siteUrl, logger });
     const { ratePerMinute } = config.newsletter;
     // A segment audience is worked out in the send's own transaction (members/service.ts).
     const segments = (tx: DbOrTx, id: string) => createMemberService({ db: tx }).segmentMembers(id);
-    const newsletterSender = createIssueSender({ db: db.db, outbox, tokens, siteUrl, render, ratePerMinute, logger, segments });
+    const newsletterSender = createIssueSender({ db: db.db, outbox, tokens, siteUrl, render, ratePerMinute, logger, segments, webhooks: emitter });
     const newsletterIssues = createIssueService({
       db: db.db,
       outbox,
@@ -265,7 +277,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
       settings: config.auth,
       logger,
     });
-    const users = createUserService({ db: db.db, outbox, adminEmails: config.auth.adminEmails, logger });
+    const users = createUserService({ db: db.db, outbox, adminEmails: config.auth.adminEmails, logger, webhooks: emitter });
     // A change to a profile on any instance (a payment, an admin's grant, a new name, a deletion): drop
     // the cached copy, and the community's kept visitors' answers, which name posts' authors.
     const unlistenProfiles = await db.listen(
@@ -286,7 +298,16 @@ export async function createServices(config: Config, logger: Logger, options: Se
       logger,
       ...(options.billingClock ? { clock: options.billingClock } : {}),
     });
-    const billing = createBillingService({ db: db.db, provider: payments.provider, users, outbox, content, siteUrl, logger });
+    const billing = createBillingService({
+      db: db.db,
+      provider: payments.provider,
+      users,
+      outbox,
+      content,
+      siteUrl,
+      logger,
+      webhooks: emitter,
+    });
     const members = createMembers({
       db: db.db,
       users,
@@ -354,6 +375,8 @@ export async function createServices(config: Config, logger: Logger, options: Se
     users.personalData.register(createCommunityStore);
     // Support requests and their messages (not internal notes); deleting them removes their attachments from storage.
     users.personalData.register(support.personalData);
+    // Webhook deliveries about the member: finished ones go with the account (queued ones, their deletion's event among them, still go out).
+    users.personalData.register(webhooks.personalData);
     // Answers kept for the member's Idempotency-Keys go with the account (a day's copies of answers the export has).
     users.personalData.register((tx) => ({
       personalData: async () => ({}),
@@ -396,6 +419,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
         directUploads.prune().catch((err: unknown) => logger.warn({ err }, 'pruning direct uploads failed')),
         idempotency.sweep().catch((err: unknown) => logger.warn({ err }, 'sweeping idempotency keys failed')),
         pruneChanges(db.db).catch((err: unknown) => logger.warn({ err }, 'pruning the change log failed')),
+        webhooks.prune().catch((err: unknown) => logger.warn({ err }, 'pruning the webhook delivery log failed')),
       ]);
     };
     return {
@@ -454,6 +478,8 @@ export async function createServices(config: Config, logger: Logger, options: Se
       directUploads,
       /** Idempotency-Keys on API writes: claims, the commit mark, kept answers (platform/idempotency). */
       idempotency,
+      /** Outbound webhooks: endpoints, the delivery log, the emitter and the delivery worker. */
+      webhooks,
       /** The admin dashboard's member search, audit log and overview figures. */
       admin: createAdminService({ db: db.db, roster: members.members }),
       /** The members' business tools: filters, labels, segments, the CSV import and API keys. */
@@ -484,6 +510,8 @@ export async function createServices(config: Config, logger: Logger, options: Se
         newsletterSender.start();
         // Every instance mails followers too: each follow row is claimed once (functions/community/notifications/round.ts).
         communityNotifications.mails.start();
+        // Every instance delivers webhooks too: each delivery is leased to one worker (functions/outbound/worker.ts).
+        webhooks.worker.start();
         pruning = setInterval(() => void prune(), 3_600_000);
         pruning.unref();
         // Every instance sweeps: each grant's end is applied once, under its member's lock (payments/grants/sweep.ts).
@@ -516,6 +544,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
         await eventNotices.stop();
         await newsletterSender.stop();
         await communityNotifications.mails.stop();
+        await webhooks.worker.stop();
         await memberRenderer.close();
         await staffRenderer.close();
         await mail.stop().catch((err: unknown) => logger.warn({ err }, 'mail shutdown failed'));

@@ -17,6 +17,7 @@ import { paymentSettings } from './payments/config.ts';
 import { serverSettings } from './platform/config/server.ts';
 import type { SettingsContext } from './platform/config/settings.ts';
 import { PROTECTED_PREFIX, uploadSettings } from './uploads/config.ts';
+import { webhookSettings } from './outbound/config.ts';
 
 const EnvSchema = z.object({
   ...serverSettings.variables,
@@ -28,6 +29,7 @@ const EnvSchema = z.object({
   ...uploadSettings.variables,
   ...newsletterSettings.variables,
   ...communityMailSettings.variables,
+  ...webhookSettings.variables,
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -47,6 +49,8 @@ function readSettings(env: Env, context: SettingsContext) {
     uploads: uploadSettings.read(env, context),
     newsletter: newsletterSettings.read(env, context),
     communityMail: communityMailSettings.read(env, context),
+    // No variables of its own (it follows the deployment).
+    webhooks: webhookSettings.read({}, context),
   };
 }
 

@@ -16,6 +16,8 @@ import type { Limit, RateLimitService } from '../platform/abuse/service.ts';
 import type { Db } from '../platform/db/client.ts';
 import { AppError } from '../platform/errors.ts';
 import type { Viewer } from '../users/service.ts';
+import { memberAccess } from '../users/access-level.ts';
+import { memberData, type WebhookEmitter } from '../outbound/port.ts';
 import { calendarFilename, eventCalendar } from './calendar.ts';
 import { calendarAttachment, eventMailData } from './mails.ts';
 import { createSeatCount } from './seat-count.ts';
@@ -28,6 +30,8 @@ export interface EventServiceDeps {
   /** The shared per-account limits (platform/abuse): registrations that mail a confirmation are counted. */
   limiter: RateLimitService;
   siteUrl: string;
+  /** Outbound webhooks: event.registered, in the registration's transaction. */
+  webhooks: WebhookEmitter;
   /** Now, as the join window and registration see it (tests move it). */
   clock?: () => Date;
 }
@@ -58,7 +62,7 @@ export const REGISTRATION_LIMITS = {
 const forbidden = (message: string) => new AppError('forbidden', message);
 const seatsLeft = (event: EventItem, taken: number) => (event.capacity === undefined ? null : Math.max(0, event.capacity - taken));
 
-export function createEventService({ db, content, outbox, limiter, siteUrl, clock = () => new Date() }: EventServiceDeps) {
+export function createEventService({ db, content, outbox, limiter, siteUrl, webhooks, clock = () => new Date() }: EventServiceDeps) {
   const store = createEventStore(db);
   const seats = createSeatCount(store);
 
@@ -114,6 +118,13 @@ export function createEventService({ db, content, outbox, limiter, siteUrl, cloc
         [REGISTRATION_LIMITS.member, viewer.id],
       ]);
       await txStore.register(event.id, viewer.id);
+      const member = memberData({ ...viewer, name: (await memberAccess(tx).byId(viewer.id))?.name ?? null });
+      await webhooks.emit(
+        tx,
+        'event.registered',
+        { member, event: { id: event.id, slug: event.slug, title: event.title, startsAt: event.startsAt } },
+        viewer.id,
+      );
       await outbox.enqueue(tx, {
         to: viewer.email,
         template: 'event-registered',

@@ -7,6 +7,7 @@ import type { EmailService } from '../email/service.ts';
 import type { Db } from '../platform/db/client.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { UserService } from '../users/service.ts';
+import type { WebhookEmitter } from '../outbound/port.ts';
 import type { PaymentProvider } from './provider.ts';
 
 export interface BillingDeps {
@@ -17,6 +18,8 @@ export interface BillingDeps {
   content: ContentService;
   siteUrl: string;
   logger: Logger;
+  /** Outbound webhooks: subscription, purchase and grant events, and member.updated for a moved level. */
+  webhooks: WebhookEmitter;
   clock?: () => Date;
 }
 

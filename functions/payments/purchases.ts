@@ -13,6 +13,7 @@ import type { Viewer } from '../users/service.ts';
 import { CURRENCY } from './catalog.ts';
 import { BILLING_ACTOR, type BillingContext } from './context.ts';
 import { createPaymentStore } from './store.ts';
+import { memberData } from '../outbound/port.ts';
 import { PURCHASABLE_TYPES, type PurchasableType } from './tables.ts';
 
 /** The one-time item a paid session was for, as the audit log names it. */
@@ -33,7 +34,7 @@ interface PaidSession {
 const itemUrl = (origin: string, type: PurchasableType, slug?: string) =>
   `${origin}${slug ? itemPath(type, slug) : CONTENT_TYPE_INFO[type].path}`;
 
-export function createPurchases({ db, provider, outbox, content, logger, origin, testMode }: BillingContext) {
+export function createPurchases({ db, provider, outbox, content, logger, origin, testMode, webhooks }: BillingContext) {
   /** Whether the member bought this item. */
   const owns = (userId: string, type: PurchasableType, slug: string): Promise<boolean> => createPaymentStore(db).owns(userId, type, slug);
 
@@ -144,6 +145,13 @@ export function createPurchases({ db, provider, outbox, content, logger, origin,
           testMode,
         },
       });
+      const purchase = { ...item, amount: inserted.amount, currency: inserted.currency, url: itemUrl(origin, item.type, item.slug) };
+      await webhooks.emit(
+        tx,
+        'purchase.completed',
+        { member: memberData(owner), purchase: { sessionId: session.id, ...purchase } },
+        userId,
+      );
     }
     return 'purchased';
   }

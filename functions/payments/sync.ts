@@ -19,6 +19,7 @@ import type { Gifts } from './gifts/service.ts';
 import { grants, type ProviderSubscription } from './provider.ts';
 import { createPaymentStore } from './store.ts';
 import type { SubscriptionRow } from './tables.ts';
+import { subscriptionEvents } from './outbound-events.ts';
 
 type BillingMail = 'billing-activated' | 'billing-cancel-scheduled' | 'billing-payment-failed' | 'billing-ended' | 'billing-upgraded';
 
@@ -56,7 +57,7 @@ interface Change {
 }
 
 export function createSubscriptionSync(
-  { db, provider, outbox, logger, clock, testMode }: BillingContext,
+  { db, provider, outbox, logger, clock, testMode, webhooks }: BillingContext,
   { ledger, offers, gifts }: { ledger: AccessLedger; offers: Pick<OfferService, 'follow'>; gifts: Pick<Gifts, 'startWaiting'> },
 ) {
   /** The member a subscription is for, locked: by our user id in its metadata, else by its customer. */
@@ -141,6 +142,7 @@ export function createSubscriptionSync(
       await store.saveSubscription(row);
       if (!owner.customerId) await members.setCustomer(owner.id, fresh.customerId);
       await mailChanges(tx, { owner, before, row, plan, fresh, now });
+      await subscriptionEvents(webhooks, tx, { owner, before, row, now });
       // An offer discounting it makes its stretch of access the offer's in the ledger.
       const offer = await offers.follow(tx, owner.id, row, fresh);
       const cause = { actorId: BILLING_ACTOR, action: 'access_level.billing', detail: { subscriptionId: fresh.id, status: fresh.status } };

@@ -14,6 +14,7 @@ import type { PersonalDataRegistry } from './personal-data.ts';
 import type { UserHooks, Viewer } from './viewer.ts';
 import { AppError } from '../platform/errors.ts';
 import { createUserStore, type UserStore } from './store.ts';
+import { memberData, type WebhookEmitter } from '../outbound/port.ts';
 
 /** The spec's "User data" plus role, language and the newsletter setting. */
 function profileJson(p: ProfileRow) {
@@ -45,9 +46,10 @@ export interface AccountDeps {
   /** Drops a profile's cache entry after a change. */
   forget: (id: string) => void;
   logger: Logger;
+  webhooks: WebhookEmitter;
 }
 
-export function createAccountChanges({ db, outbox, store, personalData, hook, forget, logger }: AccountDeps) {
+export function createAccountChanges({ db, outbox, store, personalData, hook, forget, logger, webhooks }: AccountDeps) {
   /**
    * PATCH /api/admin/users/{id}: a member's access level and/or role, admins only, each change
    * written to the audit log in the same transaction. A level makes or ends a comp in the grants
@@ -73,6 +75,9 @@ export function createAccountChanges({ db, outbox, store, personalData, hook, fo
       forget(id);
       if (change.role !== undefined)
         await txStore.audit({ actorId: viewer.id, action: 'role.set', targetId: id, detail: { from: before.role, to: role } });
+      // A moved level is the grants ledger's event (payments/grants/ledger.ts); a moved role is this one.
+      if (role !== before.role)
+        await webhooks.emit(tx, 'member.updated', { member: memberData(after), previous: { role: before.role } }, id);
       return profileJson(after);
     });
   }
@@ -98,7 +103,14 @@ export function createAccountChanges({ db, outbox, store, personalData, hook, fo
       // downgrade follows the new level's default unless the member chose otherwise.
       const level = newsletter === undefined ? undefined : (await store.byId(viewer.id))?.accessLevel;
       const choice = level === undefined ? {} : { newsletter: newsletter === newsletterIncluded(level) ? null : newsletter };
-      const updated = await store.update(viewer.id, { ...rest, ...choice });
+      const updated = await db.transaction(async (tx) => {
+        const txStore = createUserStore(tx);
+        const before = rest.name === undefined ? undefined : await txStore.byId(viewer.id);
+        const after = await txStore.update(viewer.id, { ...rest, ...choice });
+        if (before && after && before.name !== after.name)
+          await webhooks.emit(tx, 'member.updated', { member: memberData(after), previous: { name: before.name } }, after.id);
+        return after;
+      });
       forget(viewer.id);
       if (!updated) throw new AppError('not_found', 'No such user.');
       return profileJson(updated);
@@ -124,6 +136,8 @@ export function createAccountChanges({ db, outbox, store, personalData, hook, fo
       const afterCommit = await db.transaction(async (tx) => {
         const after = await personalData.erase(tx, { id: viewer.id, email });
         await createUserStore(tx).remove(viewer.id);
+        // After the erase, which leaves queued deliveries alone: this one still goes out.
+        await webhooks.emit(tx, 'member.deleted', { member: memberData({ id: viewer.id, email, name: profile?.name ?? null }) }, viewer.id);
         await outbox.enqueue(tx, { to: email, template: 'account-deleted', data: { language: profile?.language ?? 'en' } });
         return after;
       });

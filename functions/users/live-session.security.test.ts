@@ -115,6 +115,7 @@ const TABLE: Row[] = [
     body: { days: 0 },
   },
   { route: 'DELETE /api/admin/offers/:id', rule: 'live', as: 'admin', path: `/api/admin/offers/${UUID}` },
+  ...webhookRows(),
   {
     route: 'GET /api/payments/stripe/subscriptions/:subscriptionId/retention-offer',
     rule: 'signature',
@@ -330,6 +331,26 @@ const PUBLIC = new Set([
   'GET /api/billing/test/portal/:id',
   'POST /api/billing/test/portal/:id/subscriptions/:subscriptionId',
 ]);
+
+/** Outbound webhooks' admin routes: every one needs a live session. */
+function webhookRows(): Row[] {
+  const base = '/api/admin/webhooks';
+  return [
+    { route: `GET ${base}`, rule: 'live', as: 'admin' },
+    { route: `POST ${base}`, rule: 'live', as: 'admin', body: { url: 'http://127.0.0.1:9/live', events: ['member.created'] } },
+    { route: `PATCH ${base}/:id`, rule: 'live', as: 'admin', path: `${base}/${UUID}`, body: { enabled: true } },
+    { route: `DELETE ${base}/:id`, rule: 'live', as: 'admin', path: `${base}/${UUID}` },
+    { route: `POST ${base}/:id/rotate`, rule: 'live', as: 'admin', path: `${base}/${UUID}/rotate` },
+    { route: `POST ${base}/:id/test`, rule: 'live', as: 'admin', path: `${base}/${UUID}/test` },
+    { route: `GET ${base}/:id/deliveries`, rule: 'live', as: 'admin', path: `${base}/${UUID}/deliveries` },
+    {
+      route: `POST ${base}/:id/deliveries/:deliveryId/replay`,
+      rule: 'live',
+      as: 'admin',
+      path: `${base}/${UUID}/deliveries/${UUID}/replay`,
+    },
+  ];
+}
 
 describe.each(DATABASE_KINDS)('signed-out tokens on %s', (kind) => {
   let t: TestApp;

@@ -26,12 +26,16 @@ export interface AccountRecord {
 export type AccountLookup = (userId: string, token: string) => Promise<AccountRecord | undefined>;
 
 export interface ProfilesDeps {
+  /** The database `store` is on. */
+  db: DbOrTx;
   store: UserStore;
   adminEmails: readonly string[];
   /** The auth service's record (connected late: called only when a profile is read). */
   lookupAccount: AccountLookup;
   /** Derives the member's level again (the grants ledger), for a profile read after its `accessUntil`. */
   refreshAccess: (userId: string) => Promise<unknown>;
+  /** Told of each profile made, on the database or transaction that made it (the member.created webhook). */
+  created: (db: DbOrTx, profile: ProfileRow) => Promise<void>;
 }
 
 /**
@@ -70,7 +74,7 @@ const gone = () =>
   new AppError('unauthorized', 'This account no longer exists. Please sign up again.', { headers: { 'WWW-Authenticate': 'Bearer' } });
 
 /** The profile cache and the reads and creations that fill it. */
-export function createProfiles({ store, adminEmails, lookupAccount, refreshAccess }: ProfilesDeps) {
+export function createProfiles({ db, store, adminEmails, lookupAccount, refreshAccess, created }: ProfilesDeps) {
   const admins = new Set(adminEmails);
   const cache = new Map<string, { profile: ProfileRow; until: number }>();
   const remember = (profile: ProfileRow) => {
@@ -127,8 +131,11 @@ export function createProfiles({ store, adminEmails, lookupAccount, refreshAcces
 
   return {
     /** Creates the profile of a new account inside the sign-up's transaction (embedded mode). */
-    createProfile: (tx: DbOrTx, id: string, email: string, verified: boolean, name?: string, signup?: unknown) =>
-      createUserStore(tx).ensure(newProfile(id, email, verified, name, signup)),
+    async createProfile(tx: DbOrTx, id: string, email: string, verified: boolean, name?: string, signup?: unknown): Promise<ProfileRow> {
+      const made = await createUserStore(tx).ensure(newProfile(id, email, verified, name, signup));
+      if (made.created) await created(tx, made.row);
+      return made.row;
+    },
 
     /** The profile when it is cached and fresh, without waiting; undefined otherwise (then use profileFor). */
     peekProfile(id: string): ProfileRow | undefined {
@@ -154,7 +161,10 @@ export function createProfiles({ store, adminEmails, lookupAccount, refreshAcces
       }
       const account = await lookupAccount(id, token);
       if (!account) throw gone();
-      return remember(await store.ensure(newProfile(id, account.email, account.proven, undefined, account.signup)));
+      const made = await store.ensure(newProfile(id, account.email, account.proven, undefined, account.signup));
+      // Hosted auth: the profile is made on the first call, outside a sign-up transaction; the event follows its insert.
+      if (made.created) await created(db, made.row);
+      return remember(made.row);
     },
 
     /** Drops one cached profile. */

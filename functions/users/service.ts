@@ -16,6 +16,7 @@ import { createPersonalDataRegistry } from './personal-data.ts';
 import { createProfiles } from './profiles.ts';
 import { createUserStore } from './store.ts';
 import type { UserHooks, Viewer } from './viewer.ts';
+import { memberData, type WebhookEmitter } from '../outbound/port.ts';
 
 export type { Viewer } from './viewer.ts';
 
@@ -27,9 +28,11 @@ export interface UserServiceDeps {
   outbox: EmailService;
   adminEmails: readonly string[];
   logger: Logger;
+  /** Outbound webhooks: member.created, member.updated (name, email, role), member.deleted. */
+  webhooks: WebhookEmitter;
 }
 
-export function createUserService({ db, outbox, adminEmails, logger }: UserServiceDeps) {
+export function createUserService({ db, outbox, adminEmails, logger, webhooks }: UserServiceDeps) {
   let hooks: UserHooks | undefined;
   /** The connected hooks; using one before compose.ts connected them is a wiring mistake. */
   const hook = (): UserHooks => {
@@ -39,13 +42,15 @@ export function createUserService({ db, outbox, adminEmails, logger }: UserServi
   const store = createUserStore(db);
   const personalData = createPersonalDataRegistry();
   const profiles = createProfiles({
+    db,
     store,
     adminEmails,
     lookupAccount: (id, token) => hook().lookupAccount(id, token),
     refreshAccess: (id) => hook().refreshAccess(id),
+    created: (tx, p) => webhooks.emit(tx, 'member.created', { member: memberData(p) }, p.id),
   });
   const { forget } = profiles;
-  const account = createAccountChanges({ db, outbox, store, personalData, hook, forget, logger });
+  const account = createAccountChanges({ db, outbox, store, personalData, hook, forget, logger, webhooks });
 
   return {
     /** The auth service's and billing's side of accounts, connected once every service exists. */
@@ -66,8 +71,12 @@ export function createUserService({ db, outbox, adminEmails, logger }: UserServi
 
     /** Keeps the profile's address in step with the account's (an email change completed). */
     async changeEmail(tx: DbOrTx, id: string, email: string): Promise<void> {
-      await createUserStore(tx).update(id, { email });
+      const txStore = createUserStore(tx);
+      const before = await txStore.byId(id);
+      const after = await txStore.update(id, { email });
       forget(id);
+      if (before && after && before.email !== after.email)
+        await webhooks.emit(tx, 'member.updated', { member: memberData(after), previous: { email: before.email } }, id);
     },
 
     /** The language a member chose for their emails. */

@@ -39,12 +39,12 @@ export function createUserStore(db: DbOrTx) {
       const [row] = await db.select().from(profiles).where(eq(profiles.email, email));
       return row;
     },
-    /** Inserts a profile unless one exists; returns the stored one either way. */
-    async ensure(values: typeof profiles.$inferInsert): Promise<ProfileRow> {
+    /** Inserts a profile unless one exists; returns the stored one either way, and whether this call made it. */
+    async ensure(values: typeof profiles.$inferInsert): Promise<{ row: ProfileRow; created: boolean }> {
       const [inserted] = await db.insert(profiles).values(values).onConflictDoNothing().returning();
-      if (inserted) return inserted;
+      if (inserted) return { row: inserted, created: true };
       const [row] = await db.select().from(profiles).where(eq(profiles.id, values.id));
-      return row!;
+      return { row: row!, created: false };
     },
     /** Inserts many profiles at once (a members import); an id or address already there is left alone. */
     async insertMany(values: (typeof profiles.$inferInsert)[]): Promise<number> {

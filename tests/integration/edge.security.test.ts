@@ -171,6 +171,7 @@ async function samples(t: TestApp): Promise<Record<string, Sample>> {
     },
     'GET /api/users/me/progress': { path: '/api/users/me/progress', headers: admin.headers },
     ...(await adminSamples(t, admin.headers)),
+    ...(await webhookSamples(t, admin)),
     'GET /api/users/me/feed': { path: '/api/users/me/feed', headers: admin.headers },
     'GET /feeds/:token/rss.xml': { path: feed.pathname },
     // After the feed: resetting revokes its link.
@@ -647,6 +648,31 @@ async function adminSamples(t: TestApp, headers: Record<string, string>): Promis
       allow: 'GET, HEAD, POST',
     },
     'DELETE /api/admin/api-keys/:id': { path: `/api/admin/api-keys/${key.id}`, headers, allow: 'DELETE' },
+  };
+}
+
+/** Outbound webhooks' admin routes, as an admin: endpoints to change, rotate, test and delete, and a delivery to replay. */
+async function webhookSamples(t: TestApp, admin: { id: string; headers: Record<string, string> }): Promise<Record<string, Sample>> {
+  const { headers } = admin;
+  const base = '/api/admin/webhooks';
+  const make = () => t.services.webhooks.create(admin.id, { url: 'http://127.0.0.1:9/edge', events: ['member.created'] });
+  const [kept, doomed] = [await make(), await make()];
+  const delivery = await t.services.webhooks.test(kept.id, admin.id);
+  const one = 'PATCH, DELETE';
+  return {
+    [`GET ${base}`]: { path: base, headers, allow: 'GET, HEAD, POST' },
+    [`POST ${base}`]: {
+      path: base,
+      body: { url: 'http://127.0.0.1:9/edge-new', events: ['member.created', 'grant.started'] },
+      headers,
+      allow: 'GET, HEAD, POST',
+    },
+    [`PATCH ${base}/:id`]: { path: `${base}/${kept.id}`, body: { events: ['member.updated'], enabled: true }, headers, allow: one },
+    [`POST ${base}/:id/rotate`]: { path: `${base}/${kept.id}/rotate`, headers },
+    [`POST ${base}/:id/test`]: { path: `${base}/${kept.id}/test`, headers },
+    [`GET ${base}/:id/deliveries`]: { path: `${base}/${kept.id}/deliveries?limit=20`, headers },
+    [`POST ${base}/:id/deliveries/:deliveryId/replay`]: { path: `${base}/${kept.id}/deliveries/${delivery.id}/replay`, headers },
+    [`DELETE ${base}/:id`]: { path: `${base}/${doomed.id}`, headers, allow: one },
   };
 }
 

@@ -23,8 +23,9 @@ import type { RenderBody } from '../../content/body.ts';
 import type { Tokens } from '../../platform/tokens.ts';
 import type { IssueRow } from '../tables.ts';
 import { resolveAudience, type SegmentMembers } from './audience.ts';
-import { assertRenders, copyTemplate } from './mail.ts';
+import { assertRenders, copyTemplate, issuePath } from './mail.ts';
 import { createIssueStore } from './store.ts';
+import type { WebhookEmitter } from '../../outbound/port.ts';
 
 /** An issue's account: recipients = sent + failed + suppressed + pending; bounced and unsubscribed after. */
 export interface IssueStats {
@@ -60,6 +61,8 @@ export interface IssueSenderDeps {
   /** Copies of one issue handed to the worker per minute (NEWSLETTER_RATE_PER_MINUTE); undefined: no cap. */
   ratePerMinute?: number | undefined;
   logger: Logger;
+  /** Outbound webhooks: newsletter.sent, in the transaction that hands the issue's copies to the outbox. */
+  webhooks: WebhookEmitter;
 }
 
 /** An issue's account from its row and (while it sends) its batch's tally. */
@@ -70,7 +73,7 @@ function accountOf(row: IssueRow, tally: MailTally | undefined): IssueStats {
   return { recipients, sent: mail.sent, failed: mail.failed, suppressed, pending: mail.queued, bounced, unsubscribed };
 }
 
-export function createIssueSender({ db, outbox, tokens, siteUrl, render, ratePerMinute, logger, segments }: IssueSenderDeps) {
+export function createIssueSender({ db, outbox, tokens, siteUrl, render, ratePerMinute, logger, segments, webhooks }: IssueSenderDeps) {
   /** Writes every copy of a claimed issue inside `tx`: the rows first, then mail for the new ones. */
   async function writeCopies(tx: DbOrTx, issue: IssueRow): Promise<{ recipients: number; mailed: number }> {
     // Whoever the audience holds (nobody, even): an issue whose body cannot render never goes out.
@@ -119,7 +122,12 @@ export function createIssueSender({ db, outbox, tokens, siteUrl, render, ratePer
     const result = await db.transaction(async (tx) => {
       const issue = await claim(tx);
       if (!issue) return undefined;
-      return { issue, ...(await writeCopies(tx, issue)) };
+      const written = await writeCopies(tx, issue);
+      // Once per issue: the claim above is a conditional update only one sender wins.
+      const { id, slug, subject, accessLevel, audience } = issue;
+      const url = `${siteUrl}${issuePath(slug)}`;
+      await webhooks.emit(tx, 'newsletter.sent', { issue: { id, slug, subject, accessLevel, audience, url, ...written } });
+      return { issue, ...written };
     });
     if (result)
       logger.info(

@@ -23,6 +23,7 @@ import { grants as subscriptionGrants } from '../provider.ts';
 import { createPaymentStore } from '../store.ts';
 import { createGiftStore } from './store.ts';
 import type { GiftRow } from './tables.ts';
+import { grantEvent } from '../outbound-events.ts';
 
 /** What a buyer orders (POST /api/gifts, through checkout's `gift`). */
 export interface GiftOrder {
@@ -51,14 +52,14 @@ function giftState(g: GiftRow, now: Date): 'awaiting_payment' | 'scheduled' | 'd
   return g.deliverAt > now ? 'scheduled' : 'delivered';
 }
 
-export function createGifts({ db, outbox, clock, origin, testMode }: BillingContext, ledger: AccessLedger) {
+export function createGifts({ db, outbox, clock, origin, testMode, webhooks }: BillingContext, ledger: AccessLedger) {
   const redeemUrl = (code: string) => `${origin}/gift/redeem?code=${code}`;
 
   /** Opens a gift's row in the ledger for the locked member, after any gift of theirs still running. */
   async function start(tx: DbOrTx, profile: ProfileRow, gift: GiftRow, now = clock()): Promise<void> {
     const running = (await createGrantStore(tx).currentOfSource(profile.id, 'gift', now)).map((g) => g.endsAt ?? now);
     const from = new Date(Math.max(now.getTime(), ...running.map((d) => d.getTime())));
-    await createGrantStore(tx).insert({
+    const row = await createGrantStore(tx).insert({
       userId: profile.id,
       accessLevel: gift.accessLevel,
       source: 'gift',
@@ -68,6 +69,7 @@ export function createGifts({ db, outbox, clock, origin, testMode }: BillingCont
       createdBy: gift.buyerId ?? BILLING_ACTOR,
       detail: gift.buyerName,
     });
+    await grantEvent(webhooks, tx, 'grant.started', profile, row);
   }
 
   return {

@@ -10,6 +10,8 @@ import type { Db, DbOrTx } from '../../platform/db/client.ts';
 import { AppError } from '../../platform/errors.ts';
 import { memberAccess } from '../../users/access-level.ts';
 import type { ProfileRow } from '../../users/tables.ts';
+import type { WebhookEmitter } from '../../outbound/port.ts';
+import { grantEvent } from '../outbound-events.ts';
 import { deriveAccess, type AccessLedger } from './ledger.ts';
 import { createGrantStore } from './store.ts';
 import type { GrantLevel } from './tables.ts';
@@ -29,12 +31,24 @@ const lockedMember = async (tx: DbOrTx, userId: string): Promise<ProfileRow> => 
   return profile;
 };
 
-export function createComps({ db, ledger, clock }: { db: Db; ledger: AccessLedger; clock: () => Date }) {
+export function createComps({
+  db,
+  ledger,
+  clock,
+  webhooks,
+}: {
+  db: Db;
+  ledger: AccessLedger;
+  clock: () => Date;
+  webhooks: WebhookEmitter;
+}) {
   const setCause = (actorId: string) => ({ actorId, action: 'access_level.set' });
 
-  /** Ends one comp now (audited as `comp.ended`); the caller recomputes. */
+  /** Ends one comp now (audited as `comp.ended`, a grant.ended event); the caller recomputes. */
   async function endOne(tx: DbOrTx, profile: ProfileRow, comp: { id: string; accessLevel: string }, actorId: string) {
     await createGrantStore(tx).setEnd(comp.id, clock(), actorId);
+    const ended = await createGrantStore(tx).byId(comp.id);
+    if (ended) await grantEvent(webhooks, tx, 'grant.ended', profile, ended);
     await memberAccess(tx).audit({
       actorId,
       action: 'comp.ended',
@@ -43,7 +57,7 @@ export function createComps({ db, ledger, clock }: { db: Db; ledger: AccessLedge
     });
   }
 
-  /** Records a comp (audited as `comp.granted`); the caller recomputes. */
+  /** Records a comp (audited as `comp.granted`, a grant.started event); the caller recomputes. */
   async function addOne(tx: DbOrTx, profile: ProfileRow, input: CompInput, actorId: string) {
     const row = await createGrantStore(tx).insert({
       userId: profile.id,
@@ -62,6 +76,7 @@ export function createComps({ db, ledger, clock }: { db: Db; ledger: AccessLedge
       ...(row.note ? { note: row.note } : {}),
     };
     await memberAccess(tx).audit({ actorId, action: 'comp.granted', targetId: profile.id, detail });
+    await grantEvent(webhooks, tx, 'grant.started', profile, row);
     return row;
   }
 

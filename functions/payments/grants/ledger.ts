@@ -7,6 +7,7 @@
  */
 import { accessRank, isStaff, type AccessLevel, type Role } from '#shared/access.ts';
 import type { DbOrTx } from '../../platform/db/client.ts';
+import { memberData, type WebhookEmitter } from '../../outbound/port.ts';
 import { memberAccess } from '../../users/access-level.ts';
 import type { ProfileRow } from '../../users/tables.ts';
 import type { SubscriptionRow } from '../tables.ts';
@@ -50,15 +51,24 @@ export interface LedgerDeps {
   clock: () => Date;
   /** Drops this instance's cached profile at once (other instances hear the profile's change notice). */
   forget: (userId: string) => void;
+  /** A moved level is a member.updated event. */
+  webhooks: WebhookEmitter;
 }
 
-export function createAccessLedger({ clock, forget }: LedgerDeps) {
+export function createAccessLedger({ clock, forget, webhooks }: LedgerDeps) {
   /** Derives the member's level from their grants now and writes it (with when it may next change) to the locked profile. */
   async function recompute(tx: DbOrTx, profile: ProfileRow, cause: Cause, now = clock()): Promise<AccessLevel> {
     const derived = deriveAccess(await createGrantStore(tx).currentOf(profile.id, now), profile.role, now);
     if (derived.level !== profile.accessLevel || derived.until?.getTime() !== profile.accessUntil?.getTime()) {
       await memberAccess(tx).setDerivedLevel(profile, derived, cause);
       forget(profile.id);
+      if (derived.level !== profile.accessLevel)
+        await webhooks.emit(
+          tx,
+          'member.updated',
+          { member: memberData({ ...profile, accessLevel: derived.level }), previous: { accessLevel: profile.accessLevel } },
+          profile.id,
+        );
       // The caller's locked row stays true to what is stored, so a second recompute in the same transaction compares right.
       Object.assign(profile, { accessLevel: derived.level, accessUntil: derived.until });
     }

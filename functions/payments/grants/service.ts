@@ -12,10 +12,10 @@ import { createAccessLedger } from './ledger.ts';
 import { createGrantStore } from './store.ts';
 import { createGrantSweep } from './sweep.ts';
 
-export function createGrantService({ db, outbox, logger, clock, users }: BillingContext) {
-  const ledger = createAccessLedger({ clock, forget: (id) => users.forget(id) });
-  const comps = createComps({ db, ledger, clock });
-  const sweep = createGrantSweep({ db, ledger, outbox, clock, logger });
+export function createGrantService({ db, outbox, logger, clock, users, webhooks }: BillingContext) {
+  const ledger = createAccessLedger({ clock, forget: (id) => users.forget(id), webhooks });
+  const comps = createComps({ db, ledger, clock, webhooks });
+  const sweep = createGrantSweep({ db, ledger, outbox, clock, logger, webhooks });
 
   async function history(userId: string) {
     const now = clock();

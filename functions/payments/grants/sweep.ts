@@ -12,6 +12,8 @@ import type { Db, DbOrTx } from '../../platform/db/client.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { memberAccess } from '../../users/access-level.ts';
 import type { ProfileRow } from '../../users/tables.ts';
+import type { WebhookEmitter } from '../../outbound/port.ts';
+import { grantEvent } from '../outbound-events.ts';
 import { BILLING_ACTOR } from '../context.ts';
 import { grantView } from './answers.ts';
 import { deriveAccess, type AccessLedger } from './ledger.ts';
@@ -30,9 +32,10 @@ export interface SweepDeps {
   outbox: EmailService;
   clock: () => Date;
   logger: Logger;
+  webhooks: WebhookEmitter;
 }
 
-export function createGrantSweep({ db, ledger, outbox, clock, logger }: SweepDeps) {
+export function createGrantSweep({ db, ledger, outbox, clock, logger, webhooks }: SweepDeps) {
   /** Whether the member reads below the grant's level once it ends (another grant may cover it). */
   async function loses(tx: DbOrTx, profile: ProfileRow, grant: AccessGrantRow, at: Date): Promise<boolean> {
     const others = (await createGrantStore(tx).currentOf(profile.id, new Date(at.getTime() - 1))).filter((g) => g.id !== grant.id);
@@ -80,6 +83,8 @@ export function createGrantSweep({ db, ledger, outbox, clock, logger }: SweepDep
           now,
         );
         if (lost) await mail(tx, profile, grant, 'access-ended');
+        // A comp or gift that ran its course (one an admin ended had its event then: comps.ts).
+        if (MAILED.includes(grant.source) && !grant.endedBy) await grantEvent(webhooks, tx, 'grant.ended', profile, grant);
       },
     );
   }

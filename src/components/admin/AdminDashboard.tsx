@@ -5,7 +5,8 @@
  * Dashboard' with the Email Management (default), User Management and Content Management tabs, a
  * Newsletter tab, a Moderation tab (the community's queue, log and, for admins, categories), a
  * Support tab (members' requests), an Offers tab (offers, their redemptions and revenue, trials), an
- * API keys tab (keys for integrations, issue 35) and an Overview (beyond the spec). Editors see the Newsletter,
+ * API keys tab (keys for integrations, issue 35), a Webhooks tab (outbound webhook endpoints and their
+ * delivery log) and an Overview (beyond the spec). Editors see the Newsletter,
  * Moderation and Support tabs only.
  */
 import '../../lib/browser/zod-jitless.ts';
@@ -18,7 +19,7 @@ import { OverviewPanel } from './OverviewPanel.tsx';
 import { PageSpinner, TabList, useRoleGate } from './staff-page.tsx';
 import { UsersPanel } from './UsersPanel.tsx';
 
-type Tab = 'emails' | 'users' | 'offers' | 'content' | 'newsletter' | 'moderation' | 'support' | 'api-keys' | 'overview';
+type Tab = 'emails' | 'users' | 'offers' | 'content' | 'newsletter' | 'moderation' | 'support' | 'api-keys' | 'webhooks' | 'overview';
 const TABS: { id: Tab; label: string }[] = [
   { id: 'emails', label: 'Email Management' },
   { id: 'users', label: 'User Management' },
@@ -28,6 +29,7 @@ const TABS: { id: Tab; label: string }[] = [
   { id: 'moderation', label: 'Moderation' },
   { id: 'support', label: 'Support' },
   { id: 'api-keys', label: 'API keys' },
+  { id: 'webhooks', label: 'Webhooks' },
   { id: 'overview', label: 'Overview' },
 ];
 /** What an editor may open here (the server refuses them everything else). */
@@ -42,6 +44,8 @@ const OffersPanel = lazy(() => import('./OffersPanel.tsx').then((m) => ({ defaul
 /** Keys for integrations: rarely opened, so a chunk of its own. */
 const ApiKeysPanel = lazy(() => import('./ApiKeysPanel.tsx').then((m) => ({ default: m.ApiKeysPanel })));
 const SupportPanel = lazy(() => import('./SupportPanel.tsx').then((m) => ({ default: m.SupportPanel })));
+/** Outbound webhooks' endpoints and delivery log: a chunk of its own. */
+const WebhooksPanel = lazy(() => import('./WebhooksPanel.tsx').then((m) => ({ default: m.WebhooksPanel })));
 
 export default function AdminDashboard() {
   const allowed = useRoleGate(STAFF, { signedOut: '/', wrongRole: '/' });
@@ -114,6 +118,17 @@ export default function AdminDashboard() {
             }
           >
             <ApiKeysPanel />
+          </Suspense>
+        )}
+        {tab === 'webhooks' && (
+          <Suspense
+            fallback={
+              <p role="status" className="text-slate-600">
+                Loading webhooks...
+              </p>
+            }
+          >
+            <WebhooksPanel />
           </Suspense>
         )}
         {tab === 'overview' && <OverviewPanel />}

@@ -36,6 +36,7 @@ import type { PaymentRoutes } from '../../../functions/payments/routes.ts';
 import type { ProgressRoutes } from '../../../functions/progress/routes.ts';
 import type { SupportRoutes } from '../../../functions/support/routes.ts';
 import type { UserRoutes } from '../../../functions/users/routes.ts';
+import type { WebhookRoutes } from '../../../functions/outbound/routes.ts';
 import { call, memberFetch, type GatedResult } from './api-fetch.ts';
 import { publicFetch } from './public-fetch.ts';
 
@@ -76,6 +77,8 @@ export const api = {
   myGifts: /* @__PURE__ */ hc<MyGiftRoutes>('/api/users/me/gifts', member),
   /** The Offers tab: offers, their redemptions and revenue, plans' trials. */
   offers: /* @__PURE__ */ hc<OfferAdminRoutes>('/api/admin/offers', member),
+  /** The Webhooks tab: endpoints, their delivery log, replay (functions/outbound/routes.ts). */
+  webhooks: /* @__PURE__ */ hc<WebhookRoutes>('/api/admin/webhooks', member),
   /** The support desk: the member's requests, and staff's queue (functions/support/routes.ts). */
   support: /* @__PURE__ */ hc<SupportRoutes>('/api/support', member),
   /** A member's report of a community post (moderation's route beside the community API). */
