@@ -237,7 +237,17 @@ export async function createServices(config: Config, logger: Logger, options: Se
     const { ratePerMinute } = config.newsletter;
     // A segment audience is worked out in the send's own transaction (members/service.ts).
     const segments = (tx: DbOrTx, id: string) => createMemberService({ db: tx }).segmentMembers(id);
-    const newsletterSender = createIssueSender({ db: db.db, outbox, tokens, siteUrl, render, ratePerMinute, logger, segments, webhooks: emitter });
+    const newsletterSender = createIssueSender({
+      db: db.db,
+      outbox,
+      tokens,
+      siteUrl,
+      render,
+      ratePerMinute,
+      logger,
+      segments,
+      webhooks: emitter,
+    });
     const newsletterIssues = createIssueService({
       db: db.db,
       outbox,
