@@ -15,6 +15,7 @@ import { createFeedRoutes } from './feeds/routes.ts';
 import { createEmailEventRoutes } from './email/routes.ts';
 import { createEmailAdminRoutes } from './email/admin-routes.ts';
 import { createAdminRoutes } from './admin/routes.ts';
+import { createAnalyticsRoutes } from './analytics/routes.ts';
 import { createCompRoutes, createMyGrantRoutes } from './payments/grants/routes.ts';
 import { createGiftRoutes, createMyGiftRoutes } from './payments/gifts/routes.ts';
 import { createOfferAdminRoutes, createPublicOfferRoutes } from './payments/offers/routes.ts';
@@ -157,6 +158,7 @@ export function createApp({ config, logger, services, site, accessLog }: AppDeps
   // Comps and a member's grants (the grants ledger, payments'): admins only, like the admin API below.
   app.route('/api/admin/users', createCompRoutes({ access: services.billing.access, guards }));
   app.route('/api/admin/offers', createOfferAdminRoutes({ offers: services.billing.offers, guards }));
+  app.route('/api/admin/analytics', createAnalyticsRoutes({ analytics: services.analytics, guards }));
   app.route('/api/admin', createAdminRoutes({ admin: services.admin, content: services.content, users, guards }));
   app.route('/api/events', createEventRoutes({ events: services.events, guards }));
   app.route('/api/community', createCommunityRoutes({ community: services.community, guards, lane: answerLane }));

@@ -51,6 +51,7 @@ import { pickDrafter } from './ai/index.ts';
 import { catalogueFrom } from './ai/offline.ts';
 import { createBillingService } from './payments/service.ts';
 import { createAdminService } from './admin/service.ts';
+import { createAnalyticsService } from './analytics/service.ts';
 import { loadSigningSecret } from './platform/secrets/service.ts';
 import { createSecretStore } from './platform/secrets/store.ts';
 import { createDirectUploads } from './uploads/direct.ts';
@@ -102,6 +103,8 @@ export interface ServiceOptions {
   worker?: Partial<Omit<WorkerOptions, 'db' | 'transport' | 'logger'>>;
   /** Now, as the embedded payment provider sees it (tests move it to renew and end subscriptions). */
   billingClock?: () => Date;
+  /** Now, as billing's own records see it (our copies, the ledger, the revenue history); tests script a history of months with it. */
+  billingServiceClock?: () => Date;
   /** The staff bodies' renderer's tuning (tests shorten its time limit). */
   staffRenderer?: BodyRendererOptions;
 }
@@ -273,7 +276,16 @@ export async function createServices(config: Config, logger: Logger, options: Se
       logger,
       ...(options.billingClock ? { clock: options.billingClock } : {}),
     });
-    const billing = createBillingService({ db: db.db, provider: payments.provider, users, outbox, content, siteUrl, logger });
+    const billing = createBillingService({
+      db: db.db,
+      provider: payments.provider,
+      users,
+      outbox,
+      content,
+      siteUrl,
+      logger,
+      ...(options.billingServiceClock ? { clock: options.billingServiceClock } : {}),
+    });
 
     const uploads = createUploadService({
       media,
@@ -436,6 +448,8 @@ export async function createServices(config: Config, logger: Logger, options: Se
       idempotency,
       /** The admin dashboard's member search, audit log and overview figures. */
       admin: createAdminService({ db: db.db }),
+      /** Revenue analytics over payments' revenue history (the admin overview's Revenue section). */
+      analytics: createAnalyticsService({ history: billing.revenue }),
       /** The embedded test provider (checkout and portal pages, the clock), when it is the one in use. */
       embeddedBilling: payments.embedded,
       /** Whether a token's session is still signed in, at whichever auth service issued it. */
