@@ -11,19 +11,13 @@ import { AppError } from '../platform/errors.ts';
 import type { AppContext, AppEnv } from '../platform/http/context.ts';
 import { readQuery } from '../platform/http/request.ts';
 import type { Guards } from '../users/guards.ts';
-import { MAX_MONTHS, monthSpan, type AnalyticsService } from './service.ts';
+import type { AnalyticsService } from './service.ts';
 
 const Month = (name: string) =>
   z.string().regex(/^20\d{2}-(0[1-9]|1[0-2])$/, `${name} must be a month from 2000-01 to 2099-12, written YYYY-MM`);
 
-const RangeQuery = z
-  .object({ from: Month('from').optional(), to: Month('to').optional() })
-  .strict()
-  .refine((q) => !q.from || !q.to || monthSpan(q.from, q.to) >= 1, { message: 'from must not come after to', path: ['from'] })
-  .refine((q) => !q.from || !q.to || monthSpan(q.from, q.to) <= MAX_MONTHS, {
-    message: `The range may be at most ${MAX_MONTHS} months`,
-    path: ['from'],
-  });
+/** The months asked for; their order and the range's length are checked once the defaults are known (service.ts). */
+const RangeQuery = z.object({ from: Month('from').optional(), to: Month('to').optional() }).strict();
 
 /** The range asked for; any problem with it is the client's, a 400 naming the field. */
 function rangeOf(c: AppContext) {

@@ -14,6 +14,7 @@
  * started, converted if they went on to pay (by now).
  */
 import { CURRENCY } from '../payments/catalog.ts';
+import { AppError } from '../platform/errors.ts';
 import type { RevenueHistory, RevenueMonth } from '../payments/revenue/history.ts';
 
 /** The longest range one request may ask for, in months. */
@@ -100,11 +101,18 @@ export function csvCell(value: string | number | null): string {
 }
 
 export function createAnalyticsService({ history, clock = () => new Date() }: { history: RevenueHistory; clock?: () => Date }) {
-  /** The months asked for, `to` defaulting to this month and `from` to eleven months before `to`. */
+  /**
+   * The months asked for, `to` defaulting to this month and `from` to eleven months before `to`:
+   * 400 when `from` comes after `to` or the range is longer than MAX_MONTHS.
+   */
   function monthsOf(range: { from?: string | undefined; to?: string | undefined }): string[] {
     const to = range.to ?? monthOf(clock());
     const from = range.from ?? addMonthsTo(to, -11);
-    return Array.from({ length: monthSpan(from, to) }, (_, i) => addMonthsTo(from, i));
+    const span = monthSpan(from, to);
+    if (span < 1) throw new AppError('bad_request', 'from must not come after to.', { fields: { from: ['Comes after to'] } });
+    if (span > MAX_MONTHS)
+      throw new AppError('bad_request', `The range may be at most ${MAX_MONTHS} months.`, { fields: { from: ['Range too long'] } });
+    return Array.from({ length: span }, (_, i) => addMonthsTo(from, i));
   }
 
   async function revenue(range: { from?: string | undefined; to?: string | undefined }) {

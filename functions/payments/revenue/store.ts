@@ -149,9 +149,7 @@ export function createRevenueStore(db: DbOrTx) {
         db
           .select({ month: redeemed, count: int(sql`count(*)`) })
           .from(offerRedemptions)
-          .where(
-            and(eq(offerRedemptions.status, 'redeemed'), gte(offerRedemptions.redeemedAt, from), lt(offerRedemptions.redeemedAt, to)),
-          )
+          .where(and(eq(offerRedemptions.status, 'redeemed'), gte(offerRedemptions.redeemedAt, from), lt(offerRedemptions.redeemedAt, to)))
           .groupBy(redeemed),
         db
           .select({ month: paid, amount: int(sql`sum(${invoicePayments.amount})`) })
