@@ -17,6 +17,7 @@ import { createEmailAdminRoutes } from './email/admin-routes.ts';
 import { createAdminRoutes } from './admin/routes.ts';
 import { createMemberRoutes, IMPORT_PATH } from './members/routes.ts';
 import { createApiKeyRoutes } from './members/keys/routes.ts';
+import { createAnalyticsRoutes } from './analytics/routes.ts';
 import { createCompRoutes, createMyGrantRoutes } from './payments/grants/routes.ts';
 import { createGiftRoutes, createMyGiftRoutes } from './payments/gifts/routes.ts';
 import { createOfferAdminRoutes, createPublicOfferRoutes } from './payments/offers/routes.ts';
@@ -167,6 +168,7 @@ export function createApp({ config, logger, services, site, accessLog }: AppDeps
   app.route('/api/admin/api-keys', createApiKeyRoutes({ keys: apiKeys, guards }));
   // Outbound webhooks: endpoints, the delivery log, replay (admins only).
   app.route('/api/admin/webhooks', createWebhookRoutes({ webhooks: services.webhooks, guards }));
+  app.route('/api/admin/analytics', createAnalyticsRoutes({ analytics: services.analytics, guards }));
   app.route('/api/admin', createAdminRoutes({ admin: services.admin, content: services.content, users, guards }));
   app.route('/api/events', createEventRoutes({ events: services.events, guards }));
   app.route('/api/community', createCommunityRoutes({ community: services.community, guards, lane: answerLane }));

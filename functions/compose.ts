@@ -53,6 +53,7 @@ import { createBillingService } from './payments/service.ts';
 import { createAdminService } from './admin/service.ts';
 import { createMembers } from './members/index.ts';
 import { createMemberService } from './members/service.ts';
+import { createAnalyticsService } from './analytics/service.ts';
 import { loadSigningSecret } from './platform/secrets/service.ts';
 import { createSecretStore } from './platform/secrets/store.ts';
 import { createDirectUploads } from './uploads/direct.ts';
@@ -105,6 +106,8 @@ export interface ServiceOptions {
   worker?: Partial<Omit<WorkerOptions, 'db' | 'transport' | 'logger'>>;
   /** Now, as the embedded payment provider sees it (tests move it to renew and end subscriptions). */
   billingClock?: () => Date;
+  /** Now, as billing's own records see it (our copies, the ledger, the revenue history); tests script a history of months with it. */
+  billingServiceClock?: () => Date;
   /** The staff bodies' renderer's tuning (tests shorten its time limit). */
   staffRenderer?: BodyRendererOptions;
   /** Outbound webhooks' clock, sender, target policy and worker tuning (tests). */
@@ -317,6 +320,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
       siteUrl,
       logger,
       webhooks: emitter,
+      ...(options.billingServiceClock ? { clock: options.billingServiceClock } : {}),
     });
     const members = createMembers({
       db: db.db,
@@ -494,6 +498,8 @@ export async function createServices(config: Config, logger: Logger, options: Se
       admin: createAdminService({ db: db.db, roster: members.members }),
       /** The members' business tools: filters, labels, segments, the CSV import and API keys. */
       members,
+      /** Revenue analytics over payments' revenue history (the admin overview's Revenue section). */
+      analytics: createAnalyticsService({ history: billing.revenue }),
       /** The embedded test provider (checkout and portal pages, the clock), when it is the one in use. */
       embeddedBilling: payments.embedded,
       /** Whether a token's session is still signed in, at whichever auth service issued it. */

@@ -2,7 +2,7 @@
  * The admin dashboard's read-only queries over other domains' tables: THE ONE DOCUMENTED EXCEPTION to
  * "a store touches only its own domain's tables" (issue 21). The admin domain owns no table; its
  * overview is a handful of aggregates (members per level and per sign-up day from profiles, revenue
- * and cancellations from subscriptions, leads, confirmed newsletter subscribers, failed emails) that
+ * and cancellations from subscriptions (with offers' discounts), leads, confirmed newsletter subscribers, failed emails) that
  * would each otherwise need a hook in five domains, and the member list shows each member's
  * subscriptions, purchases and current grants. Nothing here writes. Member search and the audit trail go through the
  * users domain (users/directory.ts); account export and deletion through users/personal-data.ts.
@@ -17,6 +17,7 @@ import { leads } from '../leads/tables.ts';
 import { newsletterSubscribers } from '../newsletter/tables.ts';
 import { purchases, subscriptions } from '../payments/tables.ts';
 import { accessGrants } from '../payments/grants/tables.ts';
+import { offerRedemptions, offers } from '../payments/offers/tables.ts';
 /* eslint-enable @typescript-eslint/no-restricted-imports */
 
 /** Statuses that pay: granting, less a free trial. */
@@ -47,23 +48,33 @@ export function createAdminStore(db: DbOrTx) {
 
     /**
      * Paying members and monthly recurring revenue (cents) over subscriptions that pay at `now` (a
-     * granting status other than a free trial, no cancellation already in effect): yearly amounts
-     * count a twelfth. List prices: a running offer's discount is not taken off (issue 35's analytics will).
+     * granting status other than a free trial, no cancellation already in effect), each counted as
+     * the revenue history counts it (payments/revenue/mrr.ts): a running offer's discount taken off
+     * (forever, or repeating and not yet over), a year's price a twelfth, rounded half up per subscription.
      */
     async revenue(now: Date) {
+      const at = sql`${now.toISOString()}::timestamptz`;
+      const discount = sql`(select o.percent_off, o.amount_off from ${offerRedemptions} r join ${offers} o on o.id = r.offer_id
+        where r.subscription_id = ${subscriptions.id} and r.status = 'redeemed'
+          and (o.duration = 'forever' or (o.duration = 'repeating'
+            and r.redeemed_at + make_interval(months => coalesce(o.duration_in_months, 1)) > ${at}))
+        order by r.redeemed_at desc limit 1)`;
+      const price = sql`case when d.percent_off is not null then greatest(0, round(${subscriptions.amount} * (100 - d.percent_off) / 100.0))
+        when d.amount_off is not null then greatest(0, ${subscriptions.amount} - d.amount_off) else ${subscriptions.amount} end`;
       const [row] = await db
         .select({
           paying: sql<number>`count(distinct ${subscriptions.userId})::int`,
-          mrr: sql<number>`coalesce(round(sum(case when ${subscriptions.interval} = 'year' then ${subscriptions.amount} / 12.0
-            when ${subscriptions.interval} = 'week' then ${subscriptions.amount} * 52 / 12.0
-            when ${subscriptions.interval} = 'day' then ${subscriptions.amount} * 365 / 12.0
-            else ${subscriptions.amount} end)), 0)::int`,
+          mrr: sql<number>`coalesce(sum(case when ${subscriptions.interval} = 'year' then round(${price} / 12.0)
+            when ${subscriptions.interval} = 'week' then round(${price} * 52 / 12.0)
+            when ${subscriptions.interval} = 'day' then round(${price} * 365 / 12.0)
+            else ${price} end), 0)::int`,
         })
         .from(subscriptions)
+        .leftJoin(sql`lateral ${discount} as d`, sql`true`)
         .where(
           and(
             inArray(subscriptions.status, PAYING_STATUSES),
-            sql`(${subscriptions.cancelAt} is null or ${subscriptions.cancelAt} > ${now.toISOString()}::timestamptz)`,
+            sql`(${subscriptions.cancelAt} is null or ${subscriptions.cancelAt} > ${at})`,
           ),
         );
       return { paying: row?.paying ?? 0, mrr: row?.mrr ?? 0 };

@@ -34,7 +34,7 @@ interface PaidSession {
 const itemUrl = (origin: string, type: PurchasableType, slug?: string) =>
   `${origin}${slug ? itemPath(type, slug) : CONTENT_TYPE_INFO[type].path}`;
 
-export function createPurchases({ db, provider, outbox, content, logger, origin, testMode, webhooks }: BillingContext) {
+export function createPurchases({ db, provider, outbox, content, logger, origin, testMode, webhooks, clock }: BillingContext) {
   /** Whether the member bought this item. */
   const owns = (userId: string, type: PurchasableType, slug: string): Promise<boolean> => createPaymentStore(db).owns(userId, type, slug);
 
@@ -131,6 +131,8 @@ export function createPurchases({ db, provider, outbox, content, logger, origin,
       amount: session.amountTotal ?? 0,
       currency: CURRENCY,
       sessionId: session.id,
+      // Billing's clock, as every other time billing records (revenue analytics counts it in its month).
+      createdAt: clock(),
     });
     if (inserted) {
       await outbox.enqueue(tx, {

@@ -14,6 +14,7 @@ import { createOfferService } from './offers/service.ts';
 import { profileOf } from './ownership.ts';
 import { createPlanChanges } from './plan-changes.ts';
 import { createPurchases } from './purchases.ts';
+import { createRevenueHistory } from './revenue/history.ts';
 import { createRetention } from './retention.ts';
 import { createSubscriptions } from './subscriptions.ts';
 import { createSubscriptionSync } from './sync.ts';
@@ -51,6 +52,9 @@ export function createBillingService(deps: BillingDeps) {
 
     /** Offers: staff's codes, their public terms, retention offers, redemptions and revenue. */
     offers,
+
+    /** The revenue history, read-only: monthly movements, payments, trials and offers (analytics reads it). */
+    revenue: createRevenueHistory(db),
 
     /** Gift memberships: bought (through createSession's `gift`), previewed, redeemed, listed for their buyer. */
     gifts,

@@ -17,6 +17,7 @@ import type { AccessLedger } from './grants/ledger.ts';
 import type { OfferService } from './offers/service.ts';
 import type { Gifts } from './gifts/service.ts';
 import { grants, type ProviderSubscription } from './provider.ts';
+import { recordRevenue } from './revenue/record.ts';
 import { createPaymentStore } from './store.ts';
 import type { SubscriptionRow } from './tables.ts';
 import { subscriptionEvents } from './outbound-events.ts';
@@ -140,6 +141,8 @@ export function createSubscriptionSync(
       const before = await store.subscription(fresh.id);
       const row = copyOf(fresh, owner.id, plan, now);
       await store.saveSubscription(row);
+      // The revenue history: a change of what it brings a month, a newly paid invoice (revenue/record.ts).
+      await recordRevenue(tx, { userId: owner.id, before, row, fresh, now });
       if (!owner.customerId) await members.setCustomer(owner.id, fresh.customerId);
       await mailChanges(tx, { owner, before, row, plan, fresh, now });
       await subscriptionEvents(webhooks, tx, { owner, before, row, now });

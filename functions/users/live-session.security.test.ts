@@ -101,6 +101,8 @@ const TABLE: Row[] = [
   { route: 'PATCH /api/admin/users/:id', rule: 'live', as: 'admin', path: `/api/admin/users/${UUID}`, body: { accessLevel: 'free' } },
   { route: 'GET /api/admin/content', rule: 'live', as: 'admin' },
   { route: 'GET /api/admin/offers', rule: 'live', as: 'admin' },
+  { route: 'GET /api/admin/analytics/revenue', rule: 'live', as: 'admin', path: '/api/admin/analytics/revenue?from=2030-01&to=2030-12' },
+  { route: 'GET /api/admin/analytics/revenue.csv', rule: 'live', as: 'admin' },
   {
     route: 'POST /api/admin/offers',
     rule: 'live',

@@ -14,6 +14,7 @@ import { leads } from '../../functions/leads/tables.ts';
 import { newsletterSubscribers } from '../../functions/newsletter/tables.ts';
 import { purchases, subscriptions } from '../../functions/payments/tables.ts';
 import { accessGrants } from '../../functions/payments/grants/tables.ts';
+import { offerRedemptions, offers } from '../../functions/payments/offers/tables.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import type { Api, Answer } from '../support/answers.ts';
 import { DATABASE_KINDS } from '../support/databases.ts';
@@ -193,6 +194,9 @@ describe.each(DATABASE_KINDS)('admin API on %s', (kind) => {
         accessLevel: 'premium',
         role: 'member',
         createdAt: expect.any(String),
+        lastSeenAt: null,
+        labels: [],
+        signup: { referrer: null, utmSource: null, utmMedium: null, utmCampaign: null },
         subscription: expect.objectContaining({ subscriptionId: `sub_now_${kind}`, status: 'active', amount: 19999, interval: 'year' }),
         grants: [expect.objectContaining({ accessLevel: 'premium', source: 'subscription', endsAt: null, active: true, note: null })],
         purchases: [expect.objectContaining({ itemSlug: 'website-wireframe-kit', amount: 2900, currency: 'usd' })],
@@ -332,13 +336,25 @@ describe.each(DATABASE_KINDS)('admin API on %s', (kind) => {
         ...extra,
       });
       await db.insert(subscriptions).values([
-        sub(1, people[0]!.id, {}), // 999
+        sub(1, people[0]!.id, {}), // 999, half off below
         sub(2, people[1]!.id, { accessLevel: 'premium', amount: 19999, interval: 'year' }), // 1666.58
         sub(3, people[2]!.id, { status: 'past_due', accessLevel: 'premium', amount: 1999, cancelAtPeriodEnd: true }), // 1999, cancelling
         sub(4, people[3]!.id, { status: 'canceled', endedAt: new Date(now - 3 * DAY) }),
         sub(5, people[3]!.id, { status: 'canceled', endedAt: new Date(now - 120 * DAY) }),
         sub(6, people[4]!.id, { cancelAt: new Date(now - 1000) }), // cancellation already in effect
       ]);
+      // Sub 1 runs at half price for good (an offer): it counts 500 (499.5, rounded half up).
+      const [half] = await db
+        .insert(offers)
+        .values({ code: `HALF-${kind}`, kind: 'signup', percentOff: 50, duration: 'forever', couponId: `co_half_${kind}`, createdBy: boss })
+        .returning();
+      await db.insert(offerRedemptions).values({
+        offerId: half!.id,
+        userId: people[0]!.id,
+        status: 'redeemed',
+        subscriptionId: `sub_1_${kind}`,
+        redeemedAt: new Date(now - DAY),
+      });
       await db.insert(leads).values([
         { email: 'l1@example.com', toolSlug: 'x' },
         { email: 'l2@example.com', toolSlug: 'y' },
@@ -355,7 +371,7 @@ describe.each(DATABASE_KINDS)('admin API on %s', (kind) => {
       const view = await json<Overview>(res);
       expect(view.members).toEqual({ total: 6, byLevel: { free: 1, subscriber: 2, premium: 3 } });
       expect(view.payingMembers).toBe(3);
-      expect(view.monthlyRecurringRevenue).toEqual({ amount: 999 + 1667 + 1999, currency: 'usd' });
+      expect(view.monthlyRecurringRevenue).toEqual({ amount: 500 + 1667 + 1999, currency: 'usd' });
       expect(view.pendingCancellations).toBe(1);
       expect(view.signups).toHaveLength(90);
       expect(view.cancellations).toHaveLength(90);

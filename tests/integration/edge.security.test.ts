@@ -587,6 +587,8 @@ async function adminSamples(t: TestApp, headers: Record<string, string>): Promis
     'GET /api/email/recent': { path: '/api/email/recent?limit=10', headers },
     [`POST /api/email/${EMAIL_POST_SEGMENT}/resend`]: { path: `/api/email/${failed!.id}/resend`, headers },
     'GET /api/admin/overview': { path: '/api/admin/overview', headers },
+    'GET /api/admin/analytics/revenue': { path: '/api/admin/analytics/revenue?from=2030-01&to=2030-12', headers },
+    'GET /api/admin/analytics/revenue.csv': { path: '/api/admin/analytics/revenue.csv?from=2030-01&to=2030-03', headers },
     'GET /api/admin/offers': { path: '/api/admin/offers', headers, allow: 'GET, HEAD, POST' },
     'POST /api/admin/offers': {
       path: '/api/admin/offers',

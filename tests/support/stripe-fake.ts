@@ -265,7 +265,9 @@ export async function startStripeFake(options: { seed?: boolean } = {}) {
   const newId = (prefix: string) => `${prefix}_fake${run}${String(++seq).padStart(6, '0')}`;
   /** Seconds the fake's clock runs ahead of the real one (`advancePeriod` moves it, like a test clock). */
   let clockAhead = 0;
-  const now = () => seconds(new Date()) + clockAhead;
+  /** A time set by `travelTo` (seconds), where the clock stands until moved again, as a Stripe test clock's does. */
+  let frozenAt: number | null = null;
+  const now = () => frozenAt ?? seconds(new Date()) + clockAhead;
   const state = {
     customers: new Map<string, FakeCustomer>(),
     products: new Map<string, FakeProduct>(),
@@ -1023,6 +1025,16 @@ export async function startStripeFake(options: { seed?: boolean } = {}) {
       session.subscription = subId;
       return { session, subscription };
     },
+    /**
+     * Stripe's test clocks: the fake's time stands at `date` from now on (never earlier than it
+     * stood), so a scripted history of months prices prorations to the second. Subscriptions still
+     * renew only through `advancePeriod`.
+     */
+    travelTo(date: Date) {
+      const to = seconds(date);
+      if (to < now()) throw new Error(`The fake's clock stands at ${new Date(now() * 1000).toISOString()} already`);
+      frozenAt = to;
+    },
     /** From now on every charge to this customer is declined (its invoices stay open). */
     declineCharges(customerId: string) {
       state.declining.add(customerId);
@@ -1038,6 +1050,7 @@ export async function startStripeFake(options: { seed?: boolean } = {}) {
       const item = sub.items.data[0]!;
       const end = item.current_period_end;
       clockAhead = Math.max(clockAhead, end - seconds(new Date()));
+      if (frozenAt !== null) frozenAt = Math.max(frozenAt, end);
       const schedule = sub.schedule ? state.schedules.get(sub.schedule) : undefined;
       if (sub.cancel_at_period_end || (sub.cancel_at !== null && sub.cancel_at <= end)) {
         if (schedule) Object.assign(schedule, { status: 'released', subscription: null, released_subscription: sub.id, released_at: end });

@@ -2,12 +2,14 @@
  * The overview (beyond the spec, what Ghost's dashboard gives its owners): members by level, paying
  * members and monthly recurring revenue, pending cancellations, leads, newsletter confirmations and
  * failed emails, and sign-ups and cancellations over the last 90 days as a chart (uPlot, loaded on
- * demand; the numbers are also in a table for screen readers and when the chart cannot load).
+ * demand; the numbers are also in a table for screen readers and when the chart cannot load), then
+ * the Revenue section over a chosen range of months (RevenuePanel.tsx).
  */
 import { useEffect, useRef, useState } from 'react';
 import { ACCESS_LEVELS, accessLabel } from '#shared/access.ts';
 import { api, call, type ApiData } from '../../lib/browser/api.ts';
 import { formatPlanAmount } from '#shared/payments/display.ts';
+import { RevenuePanel } from './RevenuePanel.tsx';
 
 export type Overview = ApiData<typeof api.admin.overview.$get>;
 
@@ -90,6 +92,7 @@ export function OverviewPanel() {
         </h3>
         <div ref={chartRef} data-testid="overview-chart" className="mt-4 min-h-64" aria-hidden="true" />
       </section>
+      <RevenuePanel />
     </div>
   );
 }

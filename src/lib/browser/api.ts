@@ -14,6 +14,7 @@
 import { hc, type ClientRequestOptions, type InferResponseType } from 'hono/client';
 import type { AdminRoutes } from '../../../functions/admin/routes.ts';
 import type { AiRoutes } from '../../../functions/ai/routes.ts';
+import type { AnalyticsRoutes } from '../../../functions/analytics/routes.ts';
 import type { ContactRoutes } from '../../../functions/contact/routes.ts';
 import type { ModerationRoutes, ReportRoutes } from '../../../functions/community/moderation/routes.ts';
 import type { CommunityNotificationRoutes } from '../../../functions/community/notifications/routes.ts';
@@ -75,6 +76,8 @@ export const api = {
   gifts: /* @__PURE__ */ hc<GiftRoutes>('/api/gifts', member),
   /** The gifts the member bought. */
   myGifts: /* @__PURE__ */ hc<MyGiftRoutes>('/api/users/me/gifts', member),
+  /** The overview's revenue analytics and its CSV (functions/analytics/routes.ts). */
+  analytics: /* @__PURE__ */ hc<AnalyticsRoutes>('/api/admin/analytics', member),
   /** The Offers tab: offers, their redemptions and revenue, plans' trials. */
   offers: /* @__PURE__ */ hc<OfferAdminRoutes>('/api/admin/offers', member),
   /** The Webhooks tab: endpoints, their delivery log, replay (functions/outbound/routes.ts). */

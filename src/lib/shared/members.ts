@@ -47,8 +47,9 @@ const day = (label: string) =>
       message: `${label} must be a real date`,
     });
 
-/** An empty query parameter is as good as none (an empty filter box). */
-const optional = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
+/** An empty or all-space query parameter is as good as none (an empty filter box); control characters stay refused. */
+const optional = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => (typeof v === 'string' && /^ *$/.test(v) ? undefined : v), schema.optional());
 
 /**
  * The Users tab's filter: every field optional, all of them together narrowing the list. As query
