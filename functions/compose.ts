@@ -328,6 +328,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
       importAccounts: hosted ? undefined : (tx, list) => auth.importAccounts(tx, list),
       addComp: (actorId, userId, comp) => billing.access.comps.add(actorId, userId, comp),
       subscribe: (email, source) => newsletter.subscribe(email, source),
+      webhooks: emitter,
     });
 
     const uploads = createUploadService({

@@ -6,6 +6,7 @@
 import { AppError } from '../platform/errors.ts';
 import type { Db, DbOrTx } from '../platform/db/client.ts';
 import type { UserService } from '../users/service.ts';
+import { memberData, type WebhookEmitter } from '../outbound/port.ts';
 import { createMemberImport, type ImportDeps } from './csv/import.ts';
 import { createKeyViewer } from './keys/guard.ts';
 import { createApiKeys } from './keys/service.ts';
@@ -18,9 +19,11 @@ export interface MembersDeps {
   importAccounts: ((tx: DbOrTx, list: { email: string; name: string | null }[]) => Promise<Map<string, string>>) | undefined;
   addComp: ImportDeps['addComp'];
   subscribe: ImportDeps['subscribe'];
+  /** Outbound webhooks: member.created for each member an import makes. */
+  webhooks: WebhookEmitter;
 }
 
-export function createMembers({ db, users, importAccounts, addComp, subscribe }: MembersDeps) {
+export function createMembers({ db, users, importAccounts, addComp, subscribe, webhooks }: MembersDeps) {
   const keys = createApiKeys({ db });
   const createAccounts: ImportDeps['createAccounts'] =
     importAccounts ??
@@ -33,7 +36,18 @@ export function createMembers({ db, users, importAccounts, addComp, subscribe }:
     });
   return {
     members: createMemberService({ db }),
-    imports: createMemberImport({ db, createAccounts, addComp, subscribe }),
+    imports: createMemberImport({
+      db,
+      createAccounts,
+      addComp,
+      subscribe,
+      created: (tx, made) =>
+        webhooks.emitMany(
+          tx,
+          'member.created',
+          made.map((p) => ({ data: { member: memberData(p) }, userId: p.id })),
+        ),
+    }),
     apiKeys: keys,
     /** The admin an API key acts as, for the routes keys may call (identify asks). */
     keyViewer: createKeyViewer({ keys, users }),

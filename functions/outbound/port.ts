@@ -13,10 +13,12 @@ export interface WebhookEmitter {
    * nothing when none is. `data` is the body's `data`; `userId` the member it is about, if any.
    */
   emit(tx: DbOrTx, type: WebhookEvent, data: Record<string, unknown>, userId?: string): Promise<void>;
+  /** `emit` for many events of one type (a bulk change), asking once whether any endpoint listens. */
+  emitMany(tx: DbOrTx, type: WebhookEvent, events: { data: Record<string, unknown>; userId?: string }[]): Promise<void>;
 }
 
 /** An emitter that queues nothing (a service built without webhooks). */
-export const NO_WEBHOOKS: WebhookEmitter = { emit: async () => undefined };
+export const NO_WEBHOOKS: WebhookEmitter = { emit: async () => undefined, emitMany: async () => undefined };
 
 /** The member as every event about one carries them: id, email, name, level and role. */
 export function memberData(p: { id: string; email: string; name?: string | null; accessLevel?: string; role?: string }) {

@@ -107,6 +107,11 @@ export function createOutboundService({ db, logger, policy, clock = () => new Da
       const giveUpAt = new Date(at.getTime() + RETRY_WINDOW_MS);
       await createOutboundStore(tx).enqueue({ eventId: newEventId(), type, payload: data, userId: userId ?? null, at, giveUpAt });
     },
+    async emitMany(tx: DbOrTx, type, events) {
+      // A bulk change (a members import) asks once whether anyone listens before queueing each event.
+      if (events.length === 0 || !(await createOutboundStore(tx).listens(type))) return;
+      for (const e of events) await emitter.emit(tx, type, e.data, e.userId);
+    },
   };
 
   return {

@@ -47,6 +47,16 @@ export function createOutboundStore(db: DbOrTx) {
         on conflict do nothing`);
     },
 
+    /** Whether any enabled endpoint is subscribed to `type`. */
+    async listens(type: string): Promise<boolean> {
+      const rows = await db
+        .select({ id: webhookEndpoints.id })
+        .from(webhookEndpoints)
+        .where(and(eq(webhookEndpoints.enabled, true), sql`${type} = any(${webhookEndpoints.events})`))
+        .limit(1);
+      return rows.length > 0;
+    },
+
     /** Queues one event for one endpoint whatever it subscribes to (the dashboard's test event). */
     async enqueueFor(endpointId: string, e: QueuedEvent): Promise<WebhookDeliveryRow> {
       const [row] = await db

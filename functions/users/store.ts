@@ -47,9 +47,9 @@ export function createUserStore(db: DbOrTx) {
       return { row: row!, created: false };
     },
     /** Inserts many profiles at once (a members import); an id or address already there is left alone. */
-    async insertMany(values: (typeof profiles.$inferInsert)[]): Promise<number> {
-      if (values.length === 0) return 0;
-      return (await db.insert(profiles).values(values).onConflictDoNothing().returning({ id: profiles.id })).length;
+    async insertMany(values: (typeof profiles.$inferInsert)[]): Promise<ProfileRow[]> {
+      if (values.length === 0) return [];
+      return db.insert(profiles).values(values).onConflictDoNothing().returning();
     },
     /** The profiles of these (lower-case) addresses. */
     profilesByEmails(emails: string[]): Promise<ProfileRow[]> {

@@ -8,6 +8,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emails } from '../../functions/email/tables.ts';
+import { webhookDeliveries } from '../../functions/outbound/tables.ts';
 import { accessGrants } from '../../functions/payments/grants/tables.ts';
 import { newsletterSubscribers, newsletterSuppressions } from '../../functions/newsletter/tables.ts';
 import { profiles } from '../../functions/users/tables.ts';
@@ -199,6 +200,26 @@ describe.each(DATABASE_KINDS)('members tools on %s', (kind) => {
     expect((await call(adminA, '/api/admin/newsletter/audiences?selected=segment:nope')).status).toBe(422);
   });
 
+  it('an import tells webhooks of each member it makes, with their name', async () => {
+    const call = apiCaller(a);
+    const hook = await call(adminA, '/api/admin/webhooks', { url: 'http://127.0.0.1:9/members-hook', events: ['member.created'] });
+    expect(hook.status, await hook.clone().text()).toBe(201);
+    const { id } = (await hook.json()) as { id: string };
+    await send(
+      a,
+      adminA,
+      '/api/admin/members/import',
+      [HEADER, 'w1@hook.test,Wanda Hook,,,,,,,,,,,,,,', 'w2@hook.test,,,,,,,,,,,,,,,'].join('\n'),
+    );
+    const queued = await a.database.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, id));
+    const members = queued.map((d) => (d.payload as { member: { email: string; name: string | null } }).member);
+    expect(members.sort((x, y) => x.email.localeCompare(y.email))).toEqual([
+      expect.objectContaining({ email: 'w1@hook.test', name: 'Wanda Hook' }),
+      expect.objectContaining({ email: 'w2@hook.test', name: null }),
+    ]);
+    expect((await call(adminA, `/api/admin/webhooks/${id}`, undefined, 'DELETE')).status).toBe(204);
+  });
+
   it('API keys: scoped, acting as their admin on the routes the table opens, until revoked', async () => {
     const call = apiCaller(a);
     const made = await call(adminA, '/api/admin/api-keys', { name: 'CRM', scopes: ['read:members'] });
@@ -209,6 +230,13 @@ describe.each(DATABASE_KINDS)('members tools on %s', (kind) => {
     expect((await call(key, '/api/admin/users?label=Early')).status).toBe(200);
     expect((await call(key, '/api/admin/members/labels', { add: ['X'] })).status).toBe(403);
     expect((await call(key, '/api/admin/overview')).status).toBe(403);
+    expect((await call(key, '/api/admin/analytics/revenue')).status).toBe(403);
+    const analyst = (await (await call(adminA, '/api/admin/api-keys', { name: 'BI', scopes: ['read:analytics'] })).json()) as {
+      key: string;
+    };
+    expect((await call(analyst.key, '/api/admin/analytics/revenue?from=2026-01&to=2026-03')).status).toBe(200);
+    expect((await call(analyst.key, '/api/admin/overview')).status).toBe(200);
+    expect((await call(analyst.key, '/api/admin/members.csv')).status).toBe(403);
     expect((await call(key, '/api/admin/audit')).status).toBe(401);
     expect((await call(key, '/api/admin/api-keys')).status).toBe(401);
     const listed = (await (await call(adminA, '/api/admin/api-keys')).json()) as {

@@ -27,6 +27,8 @@ export interface ImportDeps {
     userId: string,
     comp: { accessLevel: 'subscriber' | 'premium'; until: Date; note: string },
   ) => Promise<unknown>;
+  /** Told of the profiles a batch made, in its transaction (the member.created webhook). */
+  created?: (tx: DbOrTx, profiles: ProfileRow[]) => Promise<void>;
   /** Records consent and sends the double opt-in mail (the newsletter's public subscribe). */
   subscribe: (email: string, source: string | null) => Promise<void>;
   clock?: () => Date;
@@ -53,7 +55,7 @@ const provenEntry = (l: ImportLine): ImportedListEntry | null =>
 const batches = <T>(list: T[]) => Array.from({ length: Math.ceil(list.length / BATCH) }, (_, i) => list.slice(i * BATCH, (i + 1) * BATCH));
 
 export function createMemberImport(deps: ImportDeps) {
-  const { db, createAccounts, addComp, subscribe, clock = () => new Date() } = deps;
+  const { db, createAccounts, addComp, subscribe, created, clock = () => new Date() } = deps;
 
   /** The lines of one batch the database refuses: a customer another member holds. */
   async function refused(tx: DbOrTx, lines: ImportLine[], existing: Map<string, ProfileRow>): Promise<RowError[]> {
@@ -82,7 +84,7 @@ export function createMemberImport(deps: ImportDeps) {
     const made = fresh.filter((l) => ids.has(l.email));
     for (const l of fresh.filter((l) => !ids.has(l.email)))
       errors.push({ row: l.row, message: `${l.email} has a sign-in account but no member profile; ask them to sign in once.` });
-    await profiles.create(made.map((l) => ({ ...profileOf(l), id: ids.get(l.email)! })));
+    await created?.(tx, await profiles.create(made.map((l) => ({ ...profileOf(l), id: ids.get(l.email)! }))));
     const updated = good.filter((l) => existing.has(l.email));
     for (const l of updated) await profiles.complete(existing.get(l.email)!, profileOf(l));
     const written = [...made, ...updated];
