@@ -5,8 +5,8 @@
  * Dashboard' with the Email Management (default), User Management and Content Management tabs, a
  * Newsletter tab, a Moderation tab (the community's queue, log and, for admins, categories), a
  * Support tab (members' requests), an Offers tab (offers, their redemptions and revenue, trials), an
- * API keys tab (keys for integrations, issue 35), a Webhooks tab (outbound webhook endpoints and their
- * delivery log) and an Overview (beyond the spec). Editors see the Newsletter,
+ * Integrations tab (API keys and outbound webhooks with their delivery log, issue 35) and an Overview
+ * (beyond the spec). Editors see the Newsletter,
  * Moderation and Support tabs only.
  */
 import '../../lib/browser/zod-jitless.ts';
@@ -19,7 +19,7 @@ import { OverviewPanel } from './OverviewPanel.tsx';
 import { PageSpinner, TabList, useRoleGate } from './staff-page.tsx';
 import { UsersPanel } from './UsersPanel.tsx';
 
-type Tab = 'emails' | 'users' | 'offers' | 'content' | 'newsletter' | 'moderation' | 'support' | 'api-keys' | 'webhooks' | 'overview';
+type Tab = 'emails' | 'users' | 'offers' | 'content' | 'newsletter' | 'moderation' | 'support' | 'integrations' | 'overview';
 const TABS: { id: Tab; label: string }[] = [
   { id: 'emails', label: 'Email Management' },
   { id: 'users', label: 'User Management' },
@@ -28,8 +28,7 @@ const TABS: { id: Tab; label: string }[] = [
   { id: 'newsletter', label: 'Newsletter' },
   { id: 'moderation', label: 'Moderation' },
   { id: 'support', label: 'Support' },
-  { id: 'api-keys', label: 'API keys' },
-  { id: 'webhooks', label: 'Webhooks' },
+  { id: 'integrations', label: 'Integrations' },
   { id: 'overview', label: 'Overview' },
 ];
 /** What an editor may open here (the server refuses them everything else). */
@@ -41,11 +40,9 @@ const NewsletterPanel = lazy(() => import('./NewsletterPanel.tsx').then((m) => (
 const ModerationPanel = lazy(() => import('./ModerationPanel.tsx').then((m) => ({ default: m.ModerationPanel })));
 /** The support desk's queue and conversations: a chunk of its own as well. */
 const OffersPanel = lazy(() => import('./OffersPanel.tsx').then((m) => ({ default: m.OffersPanel })));
-/** Keys for integrations: rarely opened, so a chunk of its own. */
-const ApiKeysPanel = lazy(() => import('./ApiKeysPanel.tsx').then((m) => ({ default: m.ApiKeysPanel })));
+/** API keys and webhooks for other tools: rarely opened, so a chunk of its own. */
+const IntegrationsPanel = lazy(() => import('./IntegrationsPanel.tsx').then((m) => ({ default: m.IntegrationsPanel })));
 const SupportPanel = lazy(() => import('./SupportPanel.tsx').then((m) => ({ default: m.SupportPanel })));
-/** Outbound webhooks' endpoints and delivery log: a chunk of its own. */
-const WebhooksPanel = lazy(() => import('./WebhooksPanel.tsx').then((m) => ({ default: m.WebhooksPanel })));
 
 export default function AdminDashboard() {
   const allowed = useRoleGate(STAFF, { signedOut: '/', wrongRole: '/' });
@@ -109,26 +106,15 @@ export default function AdminDashboard() {
             <OffersPanel />
           </Suspense>
         )}
-        {tab === 'api-keys' && (
+        {tab === 'integrations' && (
           <Suspense
             fallback={
               <p role="status" className="text-slate-600">
-                Loading API keys...
+                Loading integrations...
               </p>
             }
           >
-            <ApiKeysPanel />
-          </Suspense>
-        )}
-        {tab === 'webhooks' && (
-          <Suspense
-            fallback={
-              <p role="status" className="text-slate-600">
-                Loading webhooks...
-              </p>
-            }
-          >
-            <WebhooksPanel />
+            <IntegrationsPanel />
           </Suspense>
         )}
         {tab === 'overview' && <OverviewPanel />}

@@ -71,9 +71,9 @@ export function ApiKeysPanel() {
         className="space-y-3 rounded-2xl bg-white p-5 ring-1 ring-slate-200"
         aria-labelledby={`${ids}-new`}
       >
-        <h2 id={`${ids}-new`} className="font-semibold text-slate-900">
+        <h3 id={`${ids}-new`} className="font-semibold text-slate-900">
           New API key
-        </h2>
+        </h3>
         <div className="max-w-sm">
           <label htmlFor={`${ids}-name`} className="block text-sm font-medium text-slate-700">
             Key name
@@ -129,9 +129,9 @@ export function ApiKeysPanel() {
       </div>
 
       <section aria-labelledby={`${ids}-list`}>
-        <h2 id={`${ids}-list`} className="font-semibold text-slate-900">
+        <h3 id={`${ids}-list`} className="font-semibold text-slate-900">
           API keys
-        </h2>
+        </h3>
         {keys === null ? (
           <p className="mt-2 text-sm text-slate-600">Loading keys...</p>
         ) : live.length === 0 ? (

@@ -54,7 +54,7 @@ export function TabList<T extends string>({
           aria-selected={current === t.id}
           aria-controls={`${idPrefix}-panel`}
           onClick={() => onSelect(t.id)}
-          className={`-mb-px border-b-2 px-4 py-2 text-sm font-semibold ${current === t.id ? 'border-brand-600 text-brand-700' : 'border-transparent text-slate-600 hover:text-slate-900'}`}
+          className={`-mb-px border-b-2 px-3 py-2 text-sm font-semibold ${current === t.id ? 'border-brand-600 text-brand-700' : 'border-transparent text-slate-600 hover:text-slate-900'}`}
         >
           {t.label}
         </button>
