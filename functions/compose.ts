@@ -326,7 +326,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
       db: db.db,
       users,
       importAccounts: hosted ? undefined : (tx, list) => auth.importAccounts(tx, list),
-      addComp: (actorId, userId, comp) => billing.access.comps.add(actorId, userId, comp),
+      addComp: (tx, actorId, userId, comp) => billing.access.comps.importComp(tx, actorId, userId, comp),
       subscribe: (email, source) => newsletter.subscribe(email, source),
       webhooks: emitter,
     });

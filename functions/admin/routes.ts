@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { ACCESS_LEVELS, ROLES } from '#shared/access.ts';
 import { MemberFilterFields, withRangeChecks } from '#shared/members.ts';
 import type { AppEnv } from '../platform/http/context.ts';
+import { AppError } from '../platform/errors.ts';
 import { LimitParam, pathId, readBody, readQuery } from '../platform/http/request.ts';
 import type { Guards } from '../users/guards.ts';
 import { requireViewer } from '../users/identity.ts';
@@ -50,7 +51,10 @@ export function createAdminRoutes({
       .patch('/users/:id', async (c) => {
         const id = pathId(c, 'id', 'No such user.');
         const change = await readBody(c, AccessChange);
-        return c.json(await users.setAccess(requireViewer(c), id, change));
+        const viewer = requireViewer(c);
+        // An integration's key changes levels, never roles (a leaked key must not make an admin).
+        if (viewer.apiKey && change.role !== undefined) throw new AppError('forbidden', 'An API key cannot change roles.');
+        return c.json(await users.setAccess(viewer, id, change));
       })
       .get('/content', async (c) => c.json({ items: await content.catalog() }))
       .get('/audit', async (c) => {

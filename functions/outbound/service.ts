@@ -110,7 +110,12 @@ export function createOutboundService({ db, logger, policy, clock = () => new Da
     async emitMany(tx: DbOrTx, type, events) {
       // A bulk change (a members import) asks once whether anyone listens before queueing each event.
       if (events.length === 0 || !(await createOutboundStore(tx).listens(type))) return;
-      for (const e of events) await emitter.emit(tx, type, e.data, e.userId);
+      const at = clock();
+      const giveUpAt = new Date(at.getTime() + RETRY_WINDOW_MS);
+      await createOutboundStore(tx).enqueueMany(
+        type,
+        events.map((e) => ({ eventId: newEventId(), payload: e.data, userId: e.userId ?? null, at, giveUpAt })),
+      );
     },
   };
 

@@ -47,6 +47,25 @@ export function createOutboundStore(db: DbOrTx) {
         on conflict do nothing`);
     },
 
+    /** Queues many events of one type (a bulk change) for every enabled endpoint subscribed to it, in one statement. */
+    async enqueueMany(type: string, events: Omit<QueuedEvent, 'type'>[]): Promise<void> {
+      if (events.length === 0) return;
+      const rows = events.map((e) => ({
+        event_id: e.eventId,
+        payload: e.payload,
+        user_id: e.userId,
+        at: e.at.toISOString(),
+        give_up_at: e.giveUpAt.toISOString(),
+      }));
+      await db.execute(sql`insert into ${webhookDeliveries}
+          (event_id, endpoint_id, event_type, payload, user_id, next_attempt_at, give_up_at, created_at)
+        select ev.event_id, e.id, ${type}, ev.payload, ev.user_id, ev.at, ev.give_up_at, ev.at
+        from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+          as ev(event_id text, payload jsonb, user_id uuid, at timestamptz, give_up_at timestamptz)
+        cross join ${webhookEndpoints} e where e.enabled and ${type} = any(e.events)
+        on conflict do nothing`);
+    },
+
     /** Whether any enabled endpoint is subscribed to `type`. */
     async listens(type: string): Promise<boolean> {
       const rows = await db

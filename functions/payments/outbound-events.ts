@@ -54,9 +54,16 @@ const pending = (s: Pick<SubscriptionCopy, 'cancelAtPeriodEnd' | 'cancelAt'>) =>
 export async function subscriptionEvents(
   webhooks: WebhookEmitter,
   tx: DbOrTx,
-  { owner, before, row, now }: { owner: ProfileRow; before: SubscriptionCopy | undefined; row: SubscriptionCopy; now: Date },
+  {
+    owner,
+    before,
+    row,
+    now,
+  }: { owner: ProfileRow; before: (SubscriptionCopy & Pick<SubscriptionRow, 'updatedAt'>) | undefined; row: SubscriptionCopy; now: Date },
 ): Promise<void> {
-  const was = Boolean(before && grants(before, now));
+  // Whether it granted when our copy was written: a cancellation that took effect since (`cancel_at`
+  // passed before this sync) still ends it now.
+  const was = Boolean(before && grants(before, before.updatedAt));
   const is = grants(row, now);
   const data = { member: memberData(owner), subscription: subscriptionData(row) };
   const emit = (type: Parameters<WebhookEmitter['emit']>[1], extra: Record<string, unknown> = {}) =>

@@ -69,7 +69,8 @@ export function createSubscriptionSync(
 
   /** Mails follow transitions of our copy, so a repeated or late event sends nothing new. */
   async function mailChanges(tx: DbOrTx, { owner, before, row, plan, fresh, now }: Change): Promise<void> {
-    const was = before && grants(before, now);
+    // Whether it granted when our copy was written (a `cancel_at` passed since still ends it now).
+    const was = before && grants(before, before.updatedAt);
     const is = grants(row, now);
     const scheduled = scheduledOf(fresh);
     const mail = (template: BillingMail, extra: { charged?: number } = {}) =>

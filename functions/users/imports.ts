@@ -49,7 +49,9 @@ export function memberImports(db: DbOrTx) {
     async complete(profile: ProfileRow, row: ImportedProfile): Promise<void> {
       const patch: Partial<ProfileRow> = {};
       if (row.name && row.name !== profile.name) patch.name = row.name;
-      if (row.newsletter !== null && row.newsletter !== profile.newsletter) patch.newsletter = row.newsletter;
+      // A member's own "no" stands: a file never turns the newsletter back on for them.
+      if (row.newsletter !== null && row.newsletter !== profile.newsletter && profile.newsletter !== false)
+        patch.newsletter = row.newsletter;
       if (row.customerId && !profile.customerId) patch.customerId = row.customerId;
       if (!profile.signupReferrer && !profile.signupUtmSource && !profile.signupUtmMedium && !profile.signupUtmCampaign) {
         for (const key of ['signupReferrer', 'signupUtmSource', 'signupUtmMedium', 'signupUtmCampaign'] as const)

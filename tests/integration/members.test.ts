@@ -100,6 +100,47 @@ describe.each(DATABASE_KINDS)('members tools on %s', (kind) => {
     expect(suppressed[0]?.reason).toBe('complaint');
   });
 
+  it('holds the lines that must not write as they are: an own "no", suppressed addresses, repeated files, open comps', async () => {
+    const call = apiCaller(a);
+    const db = a.database.db;
+    const first = [
+      HEADER,
+      `no@hold.test,,,,Hold,no,,,,,,,,,,`,
+      `quiet@hold.test,,,,Hold,,pending,,,complaint,,,,,,`,
+      `twice@hold.test,,premium,${until},Hold,,,,,,,,,,,`,
+      `open@hold.test,,premium,,Hold,,,,,,,,,,,`,
+      `yes@hold.test,,,,Hold,yes,,,,,,,,,,`,
+    ].join('\n');
+    const res = (await (await send(a, adminA, '/api/admin/members/import', first)).json()) as {
+      created: number;
+      errors: { row: number; message: string }[];
+    };
+    expect(res.created).toBe(5);
+    expect(res.errors).toEqual([{ row: 5, message: expect.stringMatching(/^Imported without its level: comp_level needs comp_until/) }]);
+    const [open] = await db.select().from(profiles).where(eq(profiles.email, 'open@hold.test'));
+    expect(open!.accessLevel).toBe('free');
+    // A yes without proven consent asks by mail; a suppressed address is asked nothing.
+    const [yes] = await db.select().from(profiles).where(eq(profiles.email, 'yes@hold.test'));
+    expect(yes!.newsletter).toBeNull();
+    expect((await db.select().from(emails).where(eq(emails.to, 'yes@hold.test'))).map((m) => m.template)).toEqual(['newsletter-confirm']);
+    expect(await db.select().from(emails).where(eq(emails.to, 'quiet@hold.test'))).toEqual([]);
+    // The same file again: one comp still, and the member's own "no" is not turned into a "yes".
+    const again = first
+      .replace('no@hold.test,,,,Hold,no', 'no@hold.test,,,,Hold,yes')
+      .replace('yes@hold.test,,,,Hold,yes', 'yes@hold.test,,,,Hold,');
+    await send(a, adminA, '/api/admin/members/import', again);
+    const [twice] = await db.select().from(profiles).where(eq(profiles.email, 'twice@hold.test'));
+    expect((await db.select().from(accessGrants).where(eq(accessGrants.userId, twice!.id))).length).toBe(1);
+    const [no] = await db.select().from(profiles).where(eq(profiles.email, 'no@hold.test'));
+    expect(no!.newsletter).toBe(false);
+    // A write key changes levels, never roles.
+    const writer = (await (await call(adminA, '/api/admin/api-keys', { name: 'Writer', scopes: ['write:members'] })).json()) as {
+      key: string;
+    };
+    expect((await call(writer.key, `/api/admin/users/${no!.id}`, { role: 'admin' }, 'PATCH')).status).toBe(403);
+    expect((await call(writer.key, `/api/admin/users/${no!.id}`, { accessLevel: 'subscriber' }, 'PATCH')).status).toBe(200);
+  });
+
   it('a dry run reports every line with a problem and writes nothing', async () => {
     const before = (await a.database.db.select().from(profiles)).length;
     const file = [
@@ -111,14 +152,21 @@ describe.each(DATABASE_KINDS)('members tools on %s', (kind) => {
       'fine@dry.test,Again,,,',
       'badlabel@dry.test,,,,"a,b"',
       `taken@dry.test,,gold,${until},`,
+      `feb@dry.test,,premium,2031-02-30,`,
+      `ancient@dry.test,,premium,0000-06-01,`,
+      '"broken@dry.test","Line\nbreak",,,',
     ].join('\n');
     const res = await send(a, adminA, '/api/admin/members/import?dryRun=1', file);
     expect(res.status).toBe(200);
     const body = (await res.json()) as { rows: number; errors: { row: number; message: string }[] };
-    expect(body.rows).toBe(7);
-    expect(body.errors.map((e) => e.row)).toEqual([3, 4, 5, 6, 7, 8]);
-    expect(body.errors[1]!.message).toMatch(/comp_level needs comp_until/);
+    expect(body.rows).toBe(10);
+    expect(body.errors.map((e) => e.row)).toEqual([3, 4, 5, 6, 7, 8, 9, 10, 11]);
+    expect(body.errors[1]!.message).toMatch(/Imported without its level: comp_level needs comp_until/);
+    expect(body.errors[2]!.message).toMatch(/Imported without its level: comp_until is in the past/);
     expect(body.errors[3]!.message).toMatch(/earlier line/);
+    expect(body.errors[6]!.message).toMatch(/comp_until must be a date/);
+    expect(body.errors[7]!.message).toMatch(/comp_until must be a date/);
+    expect(body.errors[8]!.message).toMatch(/line break/);
     expect((await a.database.db.select().from(profiles)).length).toBe(before);
   });
 
@@ -136,6 +184,8 @@ describe.each(DATABASE_KINDS)('members tools on %s', (kind) => {
     await bad('email\n"unclosed@quote.test', 400, /not valid CSV/);
     await bad(`email,name\nlong@line.test,${'x'.repeat(10 * 1024 * 1024)}`, 400, /longer than 65536 bytes/);
     await bad('email\nx@y.test', 415, /text\/csv/, 'application/json');
+    await bad(`email\n${'a\n'.repeat(100_005)}`, 400, /at most 100000 members/);
+    await bad('email,stripe_customer_id\nc1@y.test,cus_Same\nc2@y.test,cus_Same', 200, /cus_Same is on an earlier line/);
     // A byte-order mark is fine.
     const bom = await send(a, adminA, '/api/admin/members/import?dryRun=1', `\ufeffemail\nbom@file.test`);
     expect(await bom.json()).toEqual({ rows: 1, errors: [] });
@@ -155,6 +205,8 @@ describe.each(DATABASE_KINDS)('members tools on %s', (kind) => {
     expect(await list('label=filter&signup=news')).toEqual(['f1@filter.test']);
     expect(await list('label=Filter&joinedFrom=2026-02-15')).toEqual(['f2@filter.test']);
     expect(await list('label=Filter&level=premium')).toEqual([]);
+    expect((await call(adminA, '/api/admin/users?joinedTo=9999-12-31')).status).toBe(422);
+    expect((await call(adminA, '/api/admin/segments', { name: 'Far future', filter: { seenFrom: '0000-01-01' } })).status).toBe(422);
     expect(await list('label=Filter&status=none&newsletter=off')).toEqual(['f2@filter.test', 'f1@filter.test']);
     const relabel = await call(adminA, '/api/admin/members/labels', {
       filter: { label: ['Filter'], joinedTo: '2026-02-15' },
@@ -174,7 +226,7 @@ describe.each(DATABASE_KINDS)('members tools on %s', (kind) => {
     const call = apiCaller(a);
     const file = [
       HEADER,
-      's1@seg.test,,,,SegNews,yes,,,,,,,,,,',
+      's1@seg.test,,,,SegNews,yes,confirmed,2026-01-01T00:00:00.000Z,form,,,,,,,',
       's2@seg.test,,,,SegNews,no,,,,,,,,,,',
       's3@seg.test,,,,SegNews,yes,,,,complaint,,,,,,',
     ].join('\n');

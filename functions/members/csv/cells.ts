@@ -19,6 +19,7 @@ export const undefuse = (cell: string) => (cell.startsWith("'") ? cell.slice(1) 
 export function membersCsv(rows: Record<CsvColumn, string>[]): string {
   return stringify(
     rows.map((r) => CSV_COLUMNS.map((c) => defuse(r[c]))),
-    { header: true, columns: [...CSV_COLUMNS], record_delimiter: 'windows' },
+    // A lone carriage return or line feed is quoted too (csv-stringify quotes only the whole delimiter).
+    { header: true, columns: [...CSV_COLUMNS], record_delimiter: 'windows', quoted_match: /[\r\n]/ },
   );
 }

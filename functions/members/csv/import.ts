@@ -8,11 +8,13 @@
  * ends (comps.ts, audited as the importing admin's). Lines with a problem are left out and reported.
  */
 import type { DbOrTx } from '../../platform/db/client.ts';
-import { memberImports, type ImportedProfile } from '../../users/imports.ts';
+import { memberImports } from '../../users/imports.ts';
+import { AppError } from '../../platform/errors.ts';
 import { listImports, type ImportedListEntry } from '../../newsletter/imports.ts';
 import type { ProfileRow } from '../../users/tables.ts';
 import { createMemberStore } from '../store.ts';
 import { readMembersFile, type ImportLine, type RowError } from './parse.ts';
+import { optIns, profileOf, provenEntry } from './rules.ts';
 
 const BATCH = 1000;
 
@@ -21,8 +23,9 @@ export interface ImportDeps {
   db: { transaction: <T>(fn: (tx: DbOrTx) => Promise<T>) => Promise<T> } & DbOrTx;
   /** New accounts for these addresses, made in `tx` (the auth service's); their ids by address. */
   createAccounts: (tx: DbOrTx, list: { email: string; name: string | null }[]) => Promise<Map<string, string>>;
-  /** A comp until a date, audited as `actorId`'s (the grants ledger). */
+  /** A comp until a date in `tx`, audited as `actorId`'s, unless the member has the same one (the grants ledger). */
   addComp: (
+    tx: DbOrTx,
     actorId: string,
     userId: string,
     comp: { accessLevel: 'subscriber' | 'premium'; until: Date; note: string },
@@ -33,24 +36,6 @@ export interface ImportDeps {
   subscribe: (email: string, source: string | null) => Promise<void>;
   clock?: () => Date;
 }
-
-const profileOf = (l: ImportLine): ImportedProfile => ({
-  email: l.email,
-  name: l.name,
-  newsletter: l.newsletter,
-  customerId: l.customerId,
-  signupReferrer: l.signup.referrer,
-  signupUtmSource: l.signup.utmSource,
-  signupUtmMedium: l.signup.utmMedium,
-  signupUtmCampaign: l.signup.utmCampaign,
-  createdAt: l.createdAt,
-});
-
-/** A proven list entry (kept as it was), or null when the address needs the double opt-in mail (or nothing). */
-const provenEntry = (l: ImportLine): ImportedListEntry | null =>
-  l.list && l.list.consentAt && l.list.status !== 'pending'
-    ? { email: l.email, status: l.list.status, consentAt: l.list.consentAt, consentSource: l.list.source }
-    : null;
 
 const batches = <T>(list: T[]) => Array.from({ length: Math.ceil(list.length / BATCH) }, (_, i) => list.slice(i * BATCH, (i + 1) * BATCH));
 
@@ -69,8 +54,8 @@ export function createMemberImport(deps: ImportDeps) {
     });
   }
 
-  /** Writes one batch; answers what it made, its refused lines, and what waits for after the commit. */
-  async function writeBatch(tx: DbOrTx, lines: ImportLine[]) {
+  /** Writes one batch; answers what it made, its refused lines, and the mails that wait for the commit. */
+  async function writeBatch(tx: DbOrTx, actorId: string, lines: ImportLine[]) {
     const profiles = memberImports(tx);
     const existing = await profiles.byEmails(lines.map((l) => l.email));
     const errors = await refused(tx, lines, existing);
@@ -84,26 +69,23 @@ export function createMemberImport(deps: ImportDeps) {
     const made = fresh.filter((l) => ids.has(l.email));
     for (const l of fresh.filter((l) => !ids.has(l.email)))
       errors.push({ row: l.row, message: `${l.email} has a sign-in account but no member profile; ask them to sign in once.` });
-    await created?.(tx, await profiles.create(made.map((l) => ({ ...profileOf(l), id: ids.get(l.email)! }))));
+    const inserted = await profiles.create(made.map((l) => ({ ...profileOf(l), id: ids.get(l.email)! })));
+    // A sign-up or another import took an address or a customer meanwhile: the batch goes back whole.
+    if (inserted.length !== made.length) throw new AppError('conflict', 'Members changed while the file was imported; import it again.');
+    await created?.(tx, inserted);
     const updated = good.filter((l) => existing.has(l.email));
     for (const l of updated) await profiles.complete(existing.get(l.email)!, profileOf(l));
     const written = [...made, ...updated];
     const idOf = (l: ImportLine) => ids.get(l.email) ?? existing.get(l.email)!.id;
     await labelLines(tx, written, idOf);
     const list = listImports(tx);
-    const listed = await list.listed(written.filter((l) => l.list).map((l) => l.email));
+    const listed = await list.listed(written.filter((l) => l.list || l.newsletter).map((l) => l.email));
     const unlisted = written.filter((l) => l.list && !listed.has(l.email));
     await list.keep(unlisted.map(provenEntry).filter((e): e is ImportedListEntry => e !== null));
     await list.suppress(written.filter((l) => l.suppressed).map((l) => ({ address: l.email, reason: l.suppressed! })));
-    return {
-      created: made.length,
-      updated: updated.length,
-      errors,
-      comps: written.filter((l) => l.comp).map((l) => ({ userId: idOf(l), comp: l.comp! })),
-      optIns: unlisted
-        .filter((l) => !provenEntry(l) && l.list!.status !== 'unsubscribed')
-        .map((l) => ({ email: l.email, source: l.list!.source })),
-    };
+    for (const l of written.filter((w) => w.comp))
+      await addComp(tx, actorId, idOf(l), { accessLevel: l.comp!.level, until: l.comp!.until, note: 'Imported' });
+    return { created: made.length, updated: updated.length, errors, optIns: optIns(written, listed) };
   }
 
   async function labelLines(tx: DbOrTx, lines: ImportLine[], idOf: (l: ImportLine) => string) {
@@ -128,12 +110,10 @@ export function createMemberImport(deps: ImportDeps) {
       let created = 0;
       let updated = 0;
       for (const part of batches(lines)) {
-        const done = await db.transaction((tx) => writeBatch(tx, part));
+        const done = await db.transaction((tx) => writeBatch(tx, actorId, part));
         created += done.created;
         updated += done.updated;
         errors.push(...done.errors);
-        for (const { userId, comp } of done.comps)
-          await addComp(actorId, userId, { accessLevel: comp.level, until: comp.until, note: 'Imported' });
         for (const { email, source } of done.optIns) await subscribe(email, source);
       }
       return { created, updated, errors: errors.sort((a, b) => a.row - b.row) };

@@ -18,35 +18,43 @@ export const MAX_ROWS = 100_000;
 const LIST_STATUSES = ['confirmed', 'pending', 'unsubscribed'] as const;
 const SUPPRESSIONS = ['bounce', 'complaint', 'unsubscribe'] as const;
 
+/** A real calendar day (no 30 February) in the years a database and a person mean (1900-9998). */
+const realDay = (v: string) => {
+  const [y, m, d] = v.slice(0, 10).split('-').map(Number) as [number, number, number];
+  const day = new Date(Date.UTC(y, m - 1, d));
+  return y >= 1900 && y <= 9998 && day.getUTCMonth() === m - 1 && day.getUTCDate() === d;
+};
 const instant = (label: string) =>
-  z.string().refine((v) => /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:\d{2}))?$/.test(v) && !Number.isNaN(Date.parse(v)), {
-    message: `${label} must be a date like 2026-01-31 or 2026-01-31T09:30:00.000Z`,
-  });
+  z
+    .string()
+    .refine(
+      (v) =>
+        /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2}))?$/.test(v) && !Number.isNaN(Date.parse(v)) && realDay(v),
+      {
+        message: `${label} must be a date like 2026-01-31 or 2026-01-31T09:30:00.000Z`,
+      },
+    );
 const optionalText = (label: string, max: number) => z.string().max(max, `${label} must be at most ${max} characters`);
 
 /** One line's cells (all strings; an empty cell means "not given"). */
-const Line = z
-  .object({
-    email: z.email('email must be an email address').max(254, 'email must be at most 254 characters'),
-    name: optionalText('name', 100),
-    comp_level: z.enum(['', 'subscriber', 'premium'], { error: 'comp_level must be subscriber or premium' }),
-    comp_until: z.union([z.literal(''), instant('comp_until')]),
-    labels: z.string().max(2000, 'labels must be at most 2000 characters'),
-    newsletter: z.enum(['', 'yes', 'no'], { error: 'newsletter must be yes or no' }),
-    list_status: z.enum(['', ...LIST_STATUSES], { error: `list_status must be one of ${LIST_STATUSES.join(', ')}` }),
-    consent_at: z.union([z.literal(''), instant('consent_at')]),
-    consent_source: optionalText('consent_source', 200),
-    suppressed: z.enum(['', ...SUPPRESSIONS], { error: `suppressed must be one of ${SUPPRESSIONS.join(', ')}` }),
-    signup_referrer: optionalText('signup_referrer', 500),
-    signup_utm_source: optionalText('signup_utm_source', 200),
-    signup_utm_medium: optionalText('signup_utm_medium', 200),
-    signup_utm_campaign: optionalText('signup_utm_campaign', 200),
-    stripe_customer_id: z.union([z.literal(''), z.string().regex(/^cus_[A-Za-z0-9]{1,250}$/, 'stripe_customer_id must look like cus_…')]),
-    created_at: z.union([z.literal(''), instant('created_at')]),
-  })
-  .refine((l) => !l.comp_level || l.comp_until, {
-    message: 'comp_level needs comp_until: an import gives levels only as comps with an end date',
-  });
+const Line = z.object({
+  email: z.email('email must be an email address').max(254, 'email must be at most 254 characters'),
+  name: optionalText('name', 100),
+  comp_level: z.enum(['', 'subscriber', 'premium'], { error: 'comp_level must be subscriber or premium' }),
+  comp_until: z.union([z.literal(''), instant('comp_until')]),
+  labels: z.string().max(2000, 'labels must be at most 2000 characters'),
+  newsletter: z.enum(['', 'yes', 'no'], { error: 'newsletter must be yes or no' }),
+  list_status: z.enum(['', ...LIST_STATUSES], { error: `list_status must be one of ${LIST_STATUSES.join(', ')}` }),
+  consent_at: z.union([z.literal(''), instant('consent_at')]),
+  consent_source: optionalText('consent_source', 200),
+  suppressed: z.enum(['', ...SUPPRESSIONS], { error: `suppressed must be one of ${SUPPRESSIONS.join(', ')}` }),
+  signup_referrer: optionalText('signup_referrer', 500),
+  signup_utm_source: optionalText('signup_utm_source', 200),
+  signup_utm_medium: optionalText('signup_utm_medium', 200),
+  signup_utm_campaign: optionalText('signup_utm_campaign', 200),
+  stripe_customer_id: z.union([z.literal(''), z.string().regex(/^cus_[A-Za-z0-9]{1,250}$/, 'stripe_customer_id must look like cus_…')]),
+  created_at: z.union([z.literal(''), instant('created_at')]),
+});
 
 /** A line the import can write. */
 export interface ImportLine {
@@ -69,7 +77,8 @@ export interface RowError {
 }
 
 const orNull = (v: string) => (v === '' ? null : v);
-const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+/** Every cell is one line: a line break inside one would start a row of its own in a spreadsheet. */
+const CONTROL = /[\u0000-\u001f\u007f\u2028\u2029]/;
 
 /** The file's text: UTF-8, without a byte-order mark. */
 export function decode(bytes: Uint8Array): string {
@@ -96,7 +105,14 @@ function header(cells: string[]): CsvColumn[] {
 
 function records(text: string): string[][] {
   try {
-    return parse(text, { bom: true, skip_empty_lines: true, max_record_size: MAX_LINE_BYTES, relax_column_count: false }) as string[][];
+    // Stops reading after the most lines a file may bring, so a file of millions of tiny lines costs no more.
+    return parse(text, {
+      bom: true,
+      skip_empty_lines: true,
+      max_record_size: MAX_LINE_BYTES,
+      relax_column_count: false,
+      to_line: MAX_ROWS + 2,
+    }) as string[][];
   } catch (err) {
     const { message, lines } = err as { message?: string; lines?: number };
     const where = typeof lines === 'number' ? ` (line ${lines})` : '';
@@ -108,10 +124,15 @@ function records(text: string): string[][] {
 }
 
 /** One line checked: what to write, or its problem. */
-function checkLine(columns: CsvColumn[], cells: string[], row: number, seen: Set<string>): ImportLine | RowError {
+function checkLine(
+  columns: CsvColumn[],
+  cells: string[],
+  row: number,
+  seen: Set<string>,
+): (ImportLine & { compLevelOnly?: boolean }) | RowError {
   const raw = Object.fromEntries(CSV_COLUMNS.map((c) => [c, ''])) as Record<CsvColumn, string>;
   columns.forEach((c, i) => (raw[c] = undefuse(cells[i]!.trim())));
-  if (Object.values(raw).some((v) => CONTROL.test(v))) return { row, message: 'A cell holds control characters.' };
+  if (Object.values(raw).some((v) => CONTROL.test(v))) return { row, message: 'A cell holds a line break or control characters.' };
   const parsed = Line.safeParse(raw);
   if (!parsed.success) return { row, message: parsed.error.issues[0]?.message ?? 'This line is not valid.' };
   const l = parsed.data;
@@ -134,6 +155,7 @@ function checkLine(columns: CsvColumn[], cells: string[], row: number, seen: Set
     email,
     name: orNull(l.name),
     comp: l.comp_level && until ? { level: l.comp_level, until } : null,
+    ...(l.comp_level && !until ? { compLevelOnly: true } : {}),
     labels,
     newsletter: l.newsletter === '' ? null : l.newsletter === 'yes',
     list: l.list_status
@@ -151,6 +173,13 @@ function checkLine(columns: CsvColumn[], cells: string[], row: number, seen: Set
   };
 }
 
+/** Why a line's level cannot come as a comp, if it cannot. */
+function compProblem(line: ImportLine & { compLevelOnly?: boolean }, now: Date): string | undefined {
+  if (line.compLevelOnly) return 'comp_level needs comp_until (an import gives levels only as comps with an end date).';
+  if (line.comp && line.comp.until <= now) return 'comp_until is in the past.';
+  return undefined;
+}
+
 /** The file's lines, each checked: those to write and every problem, by line number (the header is line 1). */
 export function readMembersFile(bytes: Uint8Array, now: Date): { lines: ImportLine[]; errors: RowError[]; rows: number } {
   const all = records(decode(bytes));
@@ -160,12 +189,20 @@ export function readMembersFile(bytes: Uint8Array, now: Date): { lines: ImportLi
   const lines: ImportLine[] = [];
   const errors: RowError[] = [];
   const seen = new Set<string>();
+  const customers = new Set<string>();
   all.slice(1).forEach((cells, i) => {
     const checked = checkLine(columns, cells, i + 2, seen);
     if ('message' in checked) errors.push(checked);
-    else if (checked.comp && checked.comp.until <= now) errors.push({ row: checked.row, message: 'comp_until is in the past.' });
     else if (checked.createdAt && checked.createdAt > now) errors.push({ row: checked.row, message: 'created_at is in the future.' });
-    else lines.push(checked);
+    else if (checked.customerId && customers.has(checked.customerId))
+      errors.push({ row: checked.row, message: `stripe_customer_id ${checked.customerId} is on an earlier line already.` });
+    else {
+      if (checked.customerId) customers.add(checked.customerId);
+      const problem = compProblem(checked, now);
+      // The member comes in; the level does not (an import gives levels only as comps that end).
+      if (problem) errors.push({ row: checked.row, message: `Imported without its level: ${problem}` });
+      lines.push(problem ? { ...checked, comp: null } : checked);
+    }
   });
   return { lines, errors, rows: all.length - 1 };
 }

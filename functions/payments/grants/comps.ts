@@ -14,7 +14,7 @@ import type { WebhookEmitter } from '../../outbound/port.ts';
 import { grantEvent } from '../outbound-events.ts';
 import { deriveAccess, type AccessLedger } from './ledger.ts';
 import { createGrantStore } from './store.ts';
-import type { GrantLevel } from './tables.ts';
+import type { AccessGrantRow, GrantLevel } from './tables.ts';
 
 /** The furthest end a comp may have (a date beyond it is a typo, not a plan). */
 export const MAX_COMP_YEARS = 10;
@@ -105,6 +105,20 @@ export function createComps({
 
   return {
     compTo,
+
+    /**
+     * A members import's comp, in the import's transaction: made unless the member has the same comp
+     * already (same level, same end, still running), so importing a file twice gives one comp.
+     */
+    async importComp(tx: DbOrTx, actorId: string, userId: string, input: CompInput & { until: Date }): Promise<void> {
+      const profile = await lockedMember(tx, userId);
+      const current = await createGrantStore(tx).currentOf(profile.id, clock());
+      const same = (g: AccessGrantRow) =>
+        g.source === 'comp' && g.accessLevel === input.accessLevel && g.endsAt?.getTime() === input.until.getTime();
+      if (current.some(same)) return;
+      await addOne(tx, profile, input, actorId);
+      await ledger.recompute(tx, profile, setCause(actorId));
+    },
 
     /** POST /api/admin/users/{id}/comps: a comp until a date (or open-ended); its id. */
     add: (actorId: string, userId: string, input: CompInput): Promise<{ id: string }> =>

@@ -45,7 +45,8 @@ const day = (label: string) =>
     .regex(/^\d{4}-\d{2}-\d{2}$/, `${label} must be a date like 2026-01-31`)
     .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v), {
       message: `${label} must be a real date`,
-    });
+    })
+    .refine((v) => v >= '1900' && v < '9999', { message: `${label} must be between 1900 and 9998` });
 
 /** An empty or all-space query parameter is as good as none (an empty filter box); control characters stay refused. */
 const optional = <T extends z.ZodType>(schema: T) =>
