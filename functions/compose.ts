@@ -53,6 +53,7 @@ import { createBillingService } from './payments/service.ts';
 import { createAdminService } from './admin/service.ts';
 import { createMembers } from './members/index.ts';
 import { createMemberService } from './members/service.ts';
+import { createMemberStore } from './members/store.ts';
 import { createAnalyticsService } from './analytics/service.ts';
 import { loadSigningSecret } from './platform/secrets/service.ts';
 import { createSecretStore } from './platform/secrets/store.ts';
@@ -392,6 +393,8 @@ export async function createServices(config: Config, logger: Logger, options: Se
     users.personalData.register(support.personalData);
     // Webhook deliveries about the member: finished ones go with the account (queued ones, their deletion's event among them, still go out).
     users.personalData.register(webhooks.personalData);
+    // The labels staff put on the member (members/store.ts).
+    users.personalData.register(createMemberStore);
     // Answers kept for the member's Idempotency-Keys go with the account (a day's copies of answers the export has).
     users.personalData.register((tx) => ({
       personalData: async () => ({}),

@@ -2,6 +2,7 @@
 import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
 import type { MemberFilter } from '#shared/members.ts';
 import type { DbOrTx } from '../platform/db/client.ts';
+import type { DataSubject } from '../users/personal-data.ts';
 import { labels, memberLabels, segments } from './tables.ts';
 
 /** Rows per INSERT (a bulk label change or an import of 50,000 members). */
@@ -86,6 +87,15 @@ export function createMemberStore(db: DbOrTx) {
     /** Deletes a label (and takes it off everyone); false when there was none. */
     async deleteLabel(id: string): Promise<boolean> {
       return (await db.delete(labels).where(eq(labels.id, id)).returning()).length > 0;
+    },
+
+    /** The member's part of their data export: the labels staff put on them. */
+    async personalData({ id }: DataSubject) {
+      return { labels: (await this.labelsOf([id])).get(id) ?? [] };
+    },
+    /** Their labels go with the account (the rows cascade too; said here so the deletion says it). */
+    async erase({ id }: DataSubject) {
+      await db.delete(memberLabels).where(eq(memberLabels.userId, id));
     },
 
     segments: () =>

@@ -215,6 +215,10 @@ describe.each(DATABASE_KINDS)('members tools on %s', (kind) => {
     });
     expect(await relabel.json()).toEqual({ members: 1, added: 1, removed: 1 });
     expect(await list('label=Early')).toEqual(['f1@filter.test']);
+    // The member's own data export names the labels staff put on them.
+    const [f1] = await a.database.db.select().from(profiles).where(eq(profiles.email, 'f1@filter.test'));
+    const exported = await a.services.users.exportMe({ id: f1!.id, email: f1!.email, role: 'member', accessLevel: 'free' });
+    expect(exported).toMatchObject({ labels: ['Early'] });
     const segment = await call(adminA, '/api/admin/segments', { name: 'Early birds', filter: { label: ['Early'] } });
     expect(segment.status).toBe(201);
     expect((await call(adminA, '/api/admin/segments', { name: 'early BIRDS', filter: {} })).status).toBe(409);
