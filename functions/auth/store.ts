@@ -28,9 +28,17 @@ export function createAuthStore(db: DbOrTx) {
       return row;
     },
     /** Inserts many accounts at once (a members import); answers those made (an address taken meanwhile is left out). */
-    insertUsers(values: (typeof authUsers.$inferInsert)[]): Promise<{ id: string; email: string }[]> {
-      if (values.length === 0) return Promise.resolve([]);
-      return db.insert(authUsers).values(values).onConflictDoNothing().returning({ id: authUsers.id, email: authUsers.email });
+    async insertUsers(
+      values: { id: string; email: string; userMetadata: Record<string, unknown> }[],
+    ): Promise<{ id: string; email: string }[]> {
+      if (values.length === 0) return [];
+      // The rows travel as one JSON parameter: a thousand rows of bound values cost the query builder
+      // about 35 kB of garbage each (a members import of 50,000 peaked 200 MB above its start).
+      const rows = JSON.stringify(values.map((v) => ({ id: v.id, email: v.email, user_metadata: v.userMetadata })));
+      const result = await db.execute(sql`insert into ${authUsers} (id, email, user_metadata)
+        select r.id, r.email, r.user_metadata from jsonb_to_recordset(${rows}::jsonb) as r(id uuid, email text, user_metadata jsonb)
+        on conflict do nothing returning id, email`);
+      return (result as unknown as { rows: { id: string; email: string }[] }).rows;
     },
     async updateUser(id: string, patch: Partial<typeof authUsers.$inferInsert>): Promise<AuthUserRow> {
       const [row] = await db

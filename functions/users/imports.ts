@@ -6,6 +6,7 @@
  */
 import type { DbOrTx } from '../platform/db/client.ts';
 import { createUserStore } from './store.ts';
+export type { NewMemberRow } from './store.ts';
 import type { ProfileRow } from './tables.ts';
 
 /** What a file's row gives a profile. */
@@ -35,15 +36,7 @@ export function memberImports(db: DbOrTx) {
     },
 
     /** New profiles for new accounts (`id` the account's), free members until a comp says otherwise. */
-    create: (rows: (ImportedProfile & { id: string })[]) =>
-      store.insertMany(
-        rows.map(({ createdAt, ...row }) => ({
-          ...row,
-          role: 'member' as const,
-          accessLevel: 'free' as const,
-          ...(createdAt ? { createdAt } : {}),
-        })),
-      ),
+    create: (rows: (ImportedProfile & { id: string })[]) => store.insertMany(rows),
 
     /** Completes an existing profile with a row: its name and newsletter choice when given, the rest where empty. */
     async complete(profile: ProfileRow, row: ImportedProfile): Promise<void> {

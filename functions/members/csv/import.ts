@@ -8,10 +8,11 @@
  * ends (comps.ts, audited as the importing admin's). Lines with a problem are left out and reported.
  */
 import type { DbOrTx } from '../../platform/db/client.ts';
-import { memberImports } from '../../users/imports.ts';
+import { memberImports, type NewMemberRow } from '../../users/imports.ts';
 import { AppError } from '../../platform/errors.ts';
 import { listImports, type ImportedListEntry } from '../../newsletter/imports.ts';
 import type { ProfileRow } from '../../users/tables.ts';
+
 import { createMemberStore } from '../store.ts';
 import { readMembersFile, type ImportLine, type RowError } from './parse.ts';
 import { optIns, profileOf, provenEntry } from './rules.ts';
@@ -31,7 +32,7 @@ export interface ImportDeps {
     comp: { accessLevel: 'subscriber' | 'premium'; until: Date; note: string },
   ) => Promise<unknown>;
   /** Told of the profiles a batch made, in its transaction (the member.created webhook). */
-  created?: (tx: DbOrTx, profiles: ProfileRow[]) => Promise<void>;
+  created?: (tx: DbOrTx, profiles: NewMemberRow[]) => Promise<void>;
   /** Records consent and sends the double opt-in mail (the newsletter's public subscribe). */
   subscribe: (email: string, source: string | null) => Promise<void>;
   clock?: () => Date;
