@@ -14,7 +14,7 @@ import { listImports, type ImportedListEntry } from '../../newsletter/imports.ts
 import type { ProfileRow } from '../../users/tables.ts';
 
 import { createMemberStore } from '../store.ts';
-import { readMembersFile, type ImportLine, type RowError } from './parse.ts';
+import { checkMembersFile, lineBatches, type ImportLine, type RowError } from './parse.ts';
 import { optIns, profileOf, provenEntry } from './rules.ts';
 
 const BATCH = 1000;
@@ -37,8 +37,6 @@ export interface ImportDeps {
   subscribe: (email: string, source: string | null) => Promise<void>;
   clock?: () => Date;
 }
-
-const batches = <T>(list: T[]) => Array.from({ length: Math.ceil(list.length / BATCH) }, (_, i) => list.slice(i * BATCH, (i + 1) * BATCH));
 
 export function createMemberImport(deps: ImportDeps) {
   const { db, createAccounts, addComp, subscribe, created, clock = () => new Date() } = deps;
@@ -99,18 +97,22 @@ export function createMemberImport(deps: ImportDeps) {
   return {
     /** `?dryRun=1`: every line's problem, the database's included; nothing written. */
     async dryRun(bytes: Uint8Array) {
-      const { lines, errors, rows } = readMembersFile(bytes, clock());
-      for (const part of batches(lines))
+      const now = clock();
+      const file = checkMembersFile(bytes, now);
+      const { errors, rows } = file;
+      for await (const part of lineBatches(file, now, BATCH))
         errors.push(...(await refused(db, part, await memberImports(db).byEmails(part.map((l) => l.email)))));
       return { rows, errors: errors.sort((a, b) => a.row - b.row) };
     },
 
-    /** The import: the good lines written, the others reported. */
+    /** The import: the good lines written, a batch at a time as the file is read again, the others reported. */
     async run(actorId: string, bytes: Uint8Array) {
-      const { lines, errors } = readMembersFile(bytes, clock());
+      const now = clock();
+      const file = checkMembersFile(bytes, now);
+      const { errors } = file;
       let created = 0;
       let updated = 0;
-      for (const part of batches(lines)) {
+      for await (const part of lineBatches(file, now, BATCH)) {
         const done = await db.transaction((tx) => writeBatch(tx, actorId, part));
         created += done.created;
         updated += done.updated;

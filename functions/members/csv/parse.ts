@@ -4,6 +4,7 @@
  * checked on its own, so a dry run reports every line's problem at once. A broken file (a quote never
  * closed, a line over 64 KB, a line with the wrong number of cells) is refused as a whole, with where.
  */
+import { parse as parseStream } from 'csv-parse';
 import { parse } from 'csv-parse/sync';
 import { z } from 'zod';
 import { CSV_COLUMNS, LabelName, type CsvColumn } from '#shared/members.ts';
@@ -103,24 +104,22 @@ function header(cells: string[]): CsvColumn[] {
   return names as CsvColumn[];
 }
 
-function records(text: string): string[][] {
-  try {
-    // Stops reading after the most lines a file may bring, so a file of millions of tiny lines costs no more.
-    return parse(text, {
-      bom: true,
-      skip_empty_lines: true,
-      max_record_size: MAX_LINE_BYTES,
-      relax_column_count: false,
-      to_line: MAX_ROWS + 2,
-    }) as string[][];
-  } catch (err) {
-    const { message, lines } = err as { message?: string; lines?: number };
-    const where = typeof lines === 'number' ? ` (line ${lines})` : '';
-    const why = /max_record_size|Max Record Size/i.test(message ?? '')
-      ? `a line is longer than ${MAX_LINE_BYTES} bytes`
-      : 'it is not valid CSV';
-    throw new AppError('bad_request', `The file could not be read: ${why}${where}.`);
-  }
+const PARSE_OPTIONS = {
+  bom: true,
+  skip_empty_lines: true,
+  max_record_size: MAX_LINE_BYTES,
+  relax_column_count: false,
+  // Stops reading after the most lines a file may bring, so a file of millions of tiny lines costs no more.
+  to_line: MAX_ROWS + 2,
+} as const;
+
+function unreadable(err: unknown): AppError {
+  const { message, lines } = err as { message?: string; lines?: number };
+  const where = typeof lines === 'number' ? ` (line ${lines})` : '';
+  const why = /max_record_size|Max Record Size/i.test(message ?? '')
+    ? `a line is longer than ${MAX_LINE_BYTES} bytes`
+    : 'it is not valid CSV';
+  return new AppError('bad_request', `The file could not be read: ${why}${where}.`);
 }
 
 /** One line checked: what to write, or its problem. */
@@ -180,29 +179,90 @@ function compProblem(line: ImportLine & { compLevelOnly?: boolean }, now: Date):
   return undefined;
 }
 
-/** The file's lines, each checked: those to write and every problem, by line number (the header is line 1). */
-export function readMembersFile(bytes: Uint8Array, now: Date): { lines: ImportLine[]; errors: RowError[]; rows: number } {
-  const all = records(decode(bytes));
-  if (all.length === 0) throw new AppError('bad_request', 'The file is empty: it needs a header line and a line per member.');
-  if (all.length - 1 > MAX_ROWS) throw new AppError('bad_request', `A file may bring at most ${MAX_ROWS} members; split it.`);
-  const columns = header(all[0]!);
-  const lines: ImportLine[] = [];
+/** A file read once and checked: its text, its columns, how many members it holds, every problem, and the rows to leave out. */
+export interface CheckedFile {
+  text: string;
+  columns: CsvColumn[];
+  rows: number;
+  errors: RowError[];
+  skip: Set<number>;
+}
+
+/** A line's verdict after the checks that span lines (a repeated address or customer, dates, the comp rules). */
+function verdict(
+  checked: ReturnType<typeof checkLine>,
+  now: Date,
+  customers: Set<string>,
+): { line?: ImportLine; error?: RowError; skip: boolean } {
+  if ('message' in checked) return { error: checked, skip: true };
+  if (checked.createdAt && checked.createdAt > now)
+    return { error: { row: checked.row, message: 'created_at is in the future.' }, skip: true };
+  if (checked.customerId && customers.has(checked.customerId))
+    return { error: { row: checked.row, message: `stripe_customer_id ${checked.customerId} is on an earlier line already.` }, skip: true };
+  if (checked.customerId) customers.add(checked.customerId);
+  const problem = compProblem(checked, now);
+  // The member comes in; the level does not (an import gives levels only as comps that end).
+  if (problem)
+    return {
+      line: { ...checked, comp: null },
+      error: { row: checked.row, message: `Imported without its level: ${problem}` },
+      skip: false,
+    };
+  return { line: checked, skip: false };
+}
+
+/**
+ * The first reading: every line checked, nothing kept but the problems (each record is dropped as it
+ * is read), so a dry run and the import's refusal of a broken file cost the file's size, not its lines'.
+ */
+export function checkMembersFile(bytes: Uint8Array, now: Date): CheckedFile {
+  const text = decode(bytes);
+  let columns: CsvColumn[] | undefined;
+  let rows = 0;
   const errors: RowError[] = [];
+  const skip = new Set<number>();
   const seen = new Set<string>();
   const customers = new Set<string>();
-  all.slice(1).forEach((cells, i) => {
-    const checked = checkLine(columns, cells, i + 2, seen);
-    if ('message' in checked) errors.push(checked);
-    else if (checked.createdAt && checked.createdAt > now) errors.push({ row: checked.row, message: 'created_at is in the future.' });
-    else if (checked.customerId && customers.has(checked.customerId))
-      errors.push({ row: checked.row, message: `stripe_customer_id ${checked.customerId} is on an earlier line already.` });
-    else {
-      if (checked.customerId) customers.add(checked.customerId);
-      const problem = compProblem(checked, now);
-      // The member comes in; the level does not (an import gives levels only as comps that end).
-      if (problem) errors.push({ row: checked.row, message: `Imported without its level: ${problem}` });
-      lines.push(problem ? { ...checked, comp: null } : checked);
+  try {
+    parse(text, {
+      ...PARSE_OPTIONS,
+      on_record: (cells: string[]) => {
+        if (!columns) columns = header(cells);
+        else {
+          rows += 1;
+          const { error, skip: left } = verdict(checkLine(columns, cells, rows + 1, seen), now, customers);
+          if (error) errors.push(error);
+          if (left) skip.add(rows + 1);
+        }
+        return null;
+      },
+    });
+  } catch (err) {
+    throw err instanceof AppError ? err : unreadable(err);
+  }
+  if (!columns) throw new AppError('bad_request', 'The file is empty: it needs a header line and a line per member.');
+  if (rows > MAX_ROWS) throw new AppError('bad_request', `A file may bring at most ${MAX_ROWS} members; split it.`);
+  return { text, columns, rows, errors, skip };
+}
+
+/** The second reading, for the import: the lines to write, `size` at a time, read as they are written. */
+export async function* lineBatches(file: CheckedFile, now: Date, size: number): AsyncGenerator<ImportLine[]> {
+  const parser = parseStream(PARSE_OPTIONS);
+  parser.end(file.text);
+  const seen = new Set<string>();
+  const customers = new Set<string>();
+  let row = 0;
+  let batch: ImportLine[] = [];
+  for await (const cells of parser as AsyncIterable<string[]>) {
+    row += 1;
+    if (row === 1 || file.skip.has(row)) continue;
+    const { line } = verdict(checkLine(file.columns, cells, row, seen), now, customers);
+    if (!line) continue;
+    batch.push(line);
+    if (batch.length === size) {
+      yield batch;
+      batch = [];
     }
-  });
-  return { lines, errors, rows: all.length - 1 };
+  }
+  if (batch.length) yield batch;
 }
