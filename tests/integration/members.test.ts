@@ -15,6 +15,7 @@ import { profiles } from '../../functions/users/tables.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { DATABASE_KINDS } from '../support/databases.ts';
 import { apiCaller, roleAccounts } from '../support/callers.ts';
+import { fileParts } from '../../src/components/admin/members-file-parts.ts';
 
 const DAY = 86_400_000;
 const HEADER =
@@ -168,6 +169,22 @@ describe.each(DATABASE_KINDS)('members tools on %s', (kind) => {
     expect(body.errors[7]!.message).toMatch(/comp_until must be a date/);
     expect(body.errors[8]!.message).toMatch(/line break/);
     expect((await a.database.db.select().from(profiles)).length).toBe(before);
+  });
+
+  it('a file sent in parts (as the Users tab does for a serverless host) reports the rows of the whole file', async () => {
+    const lines = Array.from({ length: 40 }, (_, i) => (i % 7 === 3 ? `bad-${i},,,,` : `part${i}@parts.test,"Part, ${i}",,,Parts`));
+    const text = `email,name,comp_level,comp_until,labels\r\n${lines.join('\r\n')}\r\n\r\n`;
+    const whole = (await (await send(a, adminA, '/api/admin/members/import?dryRun=1', text)).json()) as { rows: number; errors: unknown[] };
+    const joined = { rows: 0, errors: [] as { row: number; message: string }[] };
+    for (const part of fileParts(new TextEncoder().encode(text), 400)) {
+      const res = (await (
+        await send(a, adminA, '/api/admin/members/import?dryRun=1', part.bytes as Uint8Array<ArrayBuffer>)
+      ).json()) as typeof joined;
+      joined.rows += res.rows;
+      joined.errors.push(...res.errors.map((e) => ({ ...e, row: e.row + part.offset })));
+    }
+    expect(joined).toEqual(whole);
+    expect(whole.errors).toHaveLength(6);
   });
 
   it('refuses broken files as a whole, with a clear 4xx', async () => {

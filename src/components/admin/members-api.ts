@@ -4,6 +4,7 @@
  * clients with the admin's token. Browser only.
  */
 import { filterQuery, type ApiScope, type MemberFilter } from '#shared/members.ts';
+import { fileParts } from './members-file-parts.ts';
 import { api, call, failure, withQuery, type ApiData, type GatedResult } from '../../lib/browser/api.ts';
 
 export type MemberPage = ApiData<typeof api.admin.users.$get>;
@@ -60,17 +61,43 @@ export async function downloadMembers(filter: MemberFilter): Promise<GatedResult
  * Sends a members file as it is (its bytes: the server reads the encoding), as a dry run or for real.
  * Its bytes are read once, so a retry of the write sends the same file.
  */
+/** One part of the file to the API (a dry run or the import). */
+const sendPart = (body: Uint8Array<ArrayBuffer>, dryRun: boolean) =>
+  call((o) =>
+    api.members.members.import.$post(withQuery(dryRun ? { dryRun: '1' } : {}), {
+      headers: { ...o.headers, 'content-type': 'text/csv' },
+      init: { ...o.init, body },
+    }),
+  ) as Promise<GatedResult<DryRun & ImportDone>>;
+
+/**
+ * Checks (`dryRun`) or imports the members file, in parts a serverless host takes (members-file-parts.ts),
+ * one after another, their answers joined with rows numbered as in the whole file. A part that fails
+ * stops the rest; its answer says so (the parts before it were imported).
+ */
 export async function sendMembersFile<D extends boolean>(
   file: File,
   dryRun: D,
 ): Promise<GatedResult<D extends true ? DryRun : ImportDone>> {
-  const body = await file.arrayBuffer();
-  const query = withQuery(dryRun ? { dryRun: '1' } : {});
-  const result = await call((o) =>
-    api.members.members.import.$post(query, {
-      headers: { ...o.headers, 'content-type': 'text/csv' },
-      init: { ...o.init, body },
-    }),
-  );
-  return result as GatedResult<D extends true ? DryRun : ImportDone>;
+  const parts = fileParts(new Uint8Array(await file.arrayBuffer()));
+  const joined = { rows: 0, created: 0, updated: 0, errors: [] as DryRun['errors'] };
+  for (const [i, part] of parts.entries()) {
+    const result = await sendPart(part.bytes as Uint8Array<ArrayBuffer>, dryRun);
+    if (!result.ok) {
+      if (i === 0 || result.kind !== 'error') return result as GatedResult<D extends true ? DryRun : ImportDone>;
+      const done = dryRun ? '' : ` ${joined.created + joined.updated} members of the parts before it were imported.`;
+      return { ...result, message: `Part ${i + 1} of ${parts.length}: ${result.message}${done}` } as GatedResult<
+        D extends true ? DryRun : ImportDone
+      >;
+    }
+    const { rows = 0, created = 0, updated = 0, errors } = result.data;
+    joined.rows += rows;
+    joined.created += created;
+    joined.updated += updated;
+    joined.errors.push(...errors.map((e) => ({ ...e, row: e.row + part.offset })));
+  }
+  const answer = dryRun
+    ? { rows: joined.rows, errors: joined.errors }
+    : { created: joined.created, updated: joined.updated, errors: joined.errors };
+  return { ok: true, data: answer } as GatedResult<D extends true ? DryRun : ImportDone>;
 }
