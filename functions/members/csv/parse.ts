@@ -4,17 +4,18 @@
  * checked on its own, so a dry run reports every line's problem at once. A broken file (a quote never
  * closed, a line over 64 KB, a line with the wrong number of cells) is refused as a whole, with where.
  */
+import { Readable } from 'node:stream';
 import { parse as parseStream } from 'csv-parse';
 import { parse } from 'csv-parse/sync';
 import { z } from 'zod';
-import { CSV_COLUMNS, LabelName, type CsvColumn } from '#shared/members.ts';
+import { CSV_COLUMNS, LabelName, MAX_IMPORT_ROWS, type CsvColumn } from '#shared/members.ts';
 import { AppError } from '../../platform/errors.ts';
 import { undefuse } from './cells.ts';
 
 /** The longest line a file may hold (a member is a few hundred bytes). */
 export const MAX_LINE_BYTES = 65_536;
 /** The most members one file may bring. */
-export const MAX_ROWS = 100_000;
+export const MAX_ROWS = MAX_IMPORT_ROWS;
 
 const LIST_STATUSES = ['confirmed', 'pending', 'unsubscribed'] as const;
 const SUPPRESSIONS = ['bounce', 'complaint', 'unsubscribe'] as const;
@@ -109,9 +110,15 @@ const PARSE_OPTIONS = {
   skip_empty_lines: true,
   max_record_size: MAX_LINE_BYTES,
   relax_column_count: false,
-  // Stops reading after the most lines a file may bring, so a file of millions of tiny lines costs no more.
-  to_line: MAX_ROWS + 2,
 } as const;
+
+/** A member more than a file may bring: the reading stops there (a file of millions of tiny lines costs no more). */
+const tooMany = () => new AppError('bad_request', `A file may bring at most ${MAX_ROWS} members; split it.`);
+
+/** The text in slices, so the second reading parses only as fast as the batches are written. */
+function* slices(text: string, size = 64 * 1024) {
+  for (let i = 0; i < text.length; i += size) yield text.slice(i, i + size);
+}
 
 function unreadable(err: unknown): AppError {
   const { message, lines } = err as { message?: string; lines?: number };
@@ -230,6 +237,7 @@ export function checkMembersFile(bytes: Uint8Array, now: Date): CheckedFile {
         if (!columns) columns = header(cells);
         else {
           rows += 1;
+          if (rows > MAX_ROWS) throw tooMany();
           const { error, skip: left } = verdict(checkLine(columns, cells, rows + 1, seen), now, customers);
           if (error) errors.push(error);
           if (left) skip.add(rows + 1);
@@ -241,14 +249,13 @@ export function checkMembersFile(bytes: Uint8Array, now: Date): CheckedFile {
     throw err instanceof AppError ? err : unreadable(err);
   }
   if (!columns) throw new AppError('bad_request', 'The file is empty: it needs a header line and a line per member.');
-  if (rows > MAX_ROWS) throw new AppError('bad_request', `A file may bring at most ${MAX_ROWS} members; split it.`);
   return { text, columns, rows, errors, skip };
 }
 
 /** The second reading, for the import: the lines to write, `size` at a time, read as they are written. */
 export async function* lineBatches(file: CheckedFile, now: Date, size: number): AsyncGenerator<ImportLine[]> {
-  const parser = parseStream(PARSE_OPTIONS);
-  parser.end(file.text);
+  // Piped in slices: the parser then waits for each batch to be written instead of parsing the whole text at once.
+  const parser = Readable.from(slices(file.text)).pipe(parseStream(PARSE_OPTIONS));
   const seen = new Set<string>();
   const customers = new Set<string>();
   let row = 0;

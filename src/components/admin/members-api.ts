@@ -3,8 +3,8 @@
  * file (export as a download, import with a dry run first) and API keys, each through the typed
  * clients with the admin's token. Browser only.
  */
-import { filterQuery, type ApiScope, type MemberFilter } from '#shared/members.ts';
-import { fileParts } from './members-file-parts.ts';
+import { filterQuery, MAX_IMPORT_ROWS, type ApiScope, type MemberFilter } from '#shared/members.ts';
+import { fileParts, memberCount } from './members-file-parts.ts';
 import { api, call, failure, withQuery, type ApiData, type GatedResult } from '../../lib/browser/api.ts';
 
 export type MemberPage = ApiData<typeof api.admin.users.$get>;
@@ -79,16 +79,21 @@ export async function sendMembersFile<D extends boolean>(
   file: File,
   dryRun: D,
 ): Promise<GatedResult<D extends true ? DryRun : ImportDone>> {
-  const parts = fileParts(new Uint8Array(await file.arrayBuffer()));
+  type Answer = GatedResult<D extends true ? DryRun : ImportDone>;
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  if (memberCount(bytes) > MAX_IMPORT_ROWS)
+    return { ok: false, kind: 'error', message: `A file may bring at most ${MAX_IMPORT_ROWS} members; split it.` } as Answer;
+  const parts = fileParts(bytes);
   const joined = { rows: 0, created: 0, updated: 0, errors: [] as DryRun['errors'] };
   for (const [i, part] of parts.entries()) {
     const result = await sendPart(part.bytes as Uint8Array<ArrayBuffer>, dryRun);
+    if (!result.ok && i === 0) return result as Answer;
     if (!result.ok) {
-      if (i === 0 || result.kind !== 'error') return result as GatedResult<D extends true ? DryRun : ImportDone>;
-      const done = dryRun ? '' : ` ${joined.created + joined.updated} members of the parts before it were imported.`;
-      return { ...result, message: `Part ${i + 1} of ${parts.length}: ${result.message}${done}` } as GatedResult<
-        D extends true ? DryRun : ImportDone
-      >;
+      // The parts before it stand (an import wrote them): their rows are reported, and where this one stopped.
+      const why = result.kind === 'error' || result.kind === 'not-found' ? result.message : 'you were signed out';
+      const message = `Part ${i + 1} of ${parts.length} (from this row on) was not ${dryRun ? 'checked' : 'imported'}: ${why}`;
+      joined.errors.push({ row: part.offset + 2, message });
+      break;
     }
     const { rows = 0, created = 0, updated = 0, errors } = result.data;
     joined.rows += rows;
@@ -99,5 +104,5 @@ export async function sendMembersFile<D extends boolean>(
   const answer = dryRun
     ? { rows: joined.rows, errors: joined.errors }
     : { created: joined.created, updated: joined.updated, errors: joined.errors };
-  return { ok: true, data: answer } as GatedResult<D extends true ? DryRun : ImportDone>;
+  return { ok: true, data: answer } as Answer;
 }

@@ -1,6 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { fileParts } from './members-file-parts.ts';
+import { fileParts, memberCount } from './members-file-parts.ts';
 
 const encode = (s: string) => new TextEncoder().encode(s);
 const decode = (b: Uint8Array) => new TextDecoder().decode(b);
@@ -28,6 +28,25 @@ describe('members file parts', () => {
       rebuilt.push(...body);
     }
     expect(rebuilt).toEqual(whole);
+  });
+
+  it('takes the first record that is not blank as the header, and cuts a file of carriage returns too', () => {
+    const text = `\n\nemail,name\n${Array.from({ length: 20 }, (_, i) => `m${i}@x.test,N${i}`).join('\n')}\n`;
+    const parts = fileParts(encode(text), 80);
+    expect(parts.length).toBeGreaterThan(2);
+    const whole = rows(text).slice(1);
+    for (const p of parts) {
+      const [header, ...body] = rows(decode(p.bytes));
+      expect(header).toEqual(['email', 'name']);
+      body.forEach((cells, i) => expect(whole[p.offset + i]).toEqual(cells));
+    }
+    expect(parts.reduce((n, p) => n + rows(decode(p.bytes)).length - 1, 0)).toBe(20);
+    const cr = `email,name\r${Array.from({ length: 20 }, (_, i) => `m${i}@x.test,N${i}`).join('\r')}`;
+    const crParts = fileParts(encode(cr), 80);
+    expect(crParts.length).toBeGreaterThan(2);
+    for (const p of crParts) expect(p.bytes.length).toBeLessThanOrEqual(80);
+    expect(memberCount(encode(cr))).toBe(20);
+    expect(memberCount(encode(text))).toBe(20);
   });
 
   it('sends a record longer than a part alone (the server refuses it, with its row)', () => {

@@ -132,6 +132,9 @@ export const CSV_COLUMNS = [
 ] as const;
 export type CsvColumn = (typeof CSV_COLUMNS)[number];
 
+/** The most members one import may bring (the server stops reading past it; the Users tab counts first). */
+export const MAX_IMPORT_ROWS = 100_000;
+
 /** What an API key may do; each admin route names the scope it needs (none: keys are refused). */
 export const API_SCOPES = ['read:members', 'write:members', 'read:analytics'] as const;
 export type ApiScope = (typeof API_SCOPES)[number];
