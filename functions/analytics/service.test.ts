@@ -1,6 +1,7 @@
 /** Analytics' month arithmetic and CSV cells. */
 import { describe, expect, it } from 'vitest';
-import { addMonthsTo, csvCell, monthSpan } from './service.ts';
+import { csvCell } from '../platform/http/csv.ts';
+import { addMonthsTo, monthSpan } from './service.ts';
 
 describe('revenue analytics helpers', () => {
   it('counts and steps UTC months across years', () => {

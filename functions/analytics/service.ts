@@ -16,6 +16,7 @@
 import { CURRENCY } from '../payments/catalog.ts';
 import { AppError } from '../platform/errors.ts';
 import type { RevenueHistory, RevenueMonth } from '../payments/revenue/history.ts';
+import { csvCell } from '../platform/http/csv.ts';
 
 /** The longest range one request may ask for, in months. */
 export const MAX_MONTHS = 60;
@@ -87,18 +88,6 @@ const CSV_COLUMNS = [
   ['offer_redemptions', 'offerRedemptions'],
   ['offer_revenue', 'offerRevenue'],
 ] as const satisfies readonly (readonly [string, keyof RevenuePoint])[];
-
-/**
- * One CSV cell: numbers as they are, empty for null; text that a spreadsheet would take for a
- * formula (starting with = + - @, a tab or a carriage return) defused with a leading ', then
- * quoted when it holds a comma, quote or line break.
- */
-export function csvCell(value: string | number | null): string {
-  if (value === null) return '';
-  if (typeof value === 'number') return String(value);
-  const text = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
 
 export function createAnalyticsService({ history, clock = () => new Date() }: { history: RevenueHistory; clock?: () => Date }) {
   /**

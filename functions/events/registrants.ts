@@ -8,6 +8,7 @@ import type { Db } from '../platform/db/client.ts';
 import { profilesOf } from './mails.ts';
 import type { EventService } from './service.ts';
 import { createEventStore } from './store.ts';
+import { csvCell } from '../platform/http/csv.ts';
 
 export interface Registrant {
   name: string;
@@ -18,12 +19,6 @@ export interface Registrant {
 }
 
 const CSV_COLUMNS = ['name', 'email', 'status', 'registered_at', 'cancelled_at'] as const;
-
-/** One CSV cell: formula-looking text defused, then quoted when it holds a comma, quote or line break. */
-export function csvCell(value: string): string {
-  const text = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
 
 export function createRegistrantList({ db, events }: { db: Db; events: EventService }) {
   const store = createEventStore(db);

@@ -6,21 +6,12 @@
  */
 import type { DbOrTx } from '../platform/db/client.ts';
 import { createUserStore } from './store.ts';
+import type { NewMember } from './store.ts';
 export type { NewMemberRow } from './store.ts';
 import type { ProfileRow } from './tables.ts';
 
-/** What a file's row gives a profile. */
-export interface ImportedProfile {
-  email: string;
-  name: string | null;
-  newsletter: boolean | null;
-  customerId: string | null;
-  signupReferrer: string | null;
-  signupUtmSource: string | null;
-  signupUtmMedium: string | null;
-  signupUtmCampaign: string | null;
-  createdAt: Date | null;
-}
+/** What a file's row gives a profile (the store's new member without its account id). */
+export type ImportedProfile = Omit<NewMember, 'id'>;
 
 export function memberImports(db: DbOrTx) {
   const store = createUserStore(db);
