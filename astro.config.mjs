@@ -8,6 +8,7 @@ import buildOrigin from './src/integrations/build-origin.ts';
 import devApi from './src/integrations/dev-api.ts';
 import pageSnapshots from './src/integrations/page-snapshots.ts';
 import precompress from './src/integrations/precompress.ts';
+import searchIndex from './src/integrations/search-index.ts';
 import { createHash } from 'node:crypto';
 import { ATTRIBUTION_SCRIPT } from './src/lib/browser/attribution.ts';
 
@@ -25,7 +26,7 @@ export default defineConfig({
   output: 'static',
   adapter: node({ mode: 'middleware' }),
   trailingSlash: 'never',
-  integrations: [react(), mdx(), precompress(), buildOrigin(), pageSnapshots(), devApi()],
+  integrations: [react(), mdx(), searchIndex(), precompress(), buildOrigin(), pageSnapshots(), devApi()],
   // The sign-up attribution script every page carries inline (BaseLayout) is allowed by its hash here,
   // for every page at once: a hash inserted while an on-demand page streams came too late for its header.
   security: { csp: { scriptDirective: { ...(scriptSources ? { resources: scriptSources } : {}), hashes: [ATTRIBUTION_HASH] } } },

@@ -47,6 +47,7 @@ import { createGuards } from './users/guards.ts';
 import { createProgressRoutes } from './progress/routes.ts';
 import { createCalendarRoutes, createEventAdminRoutes, createEventRoutes, createMyEventRoutes } from './events/routes.ts';
 import { createUserRoutes } from './users/routes.ts';
+import { createSearchIndexRoutes } from './search/index.ts';
 import { createCommunityRoutes } from './community/routes.ts';
 import { createCommunityNotificationRoutes } from './community/notifications/routes.ts';
 import { createModerationRoutes, createReportRoutes } from './community/moderation/routes.ts';
@@ -191,6 +192,8 @@ export function createApp({ config, logger, services, site, accessLog }: AppDeps
   app.route('/api/users/me/grants', createMyGrantRoutes({ access: services.billing.access, guards }));
   app.route('/api/users/me/gifts', createMyGiftRoutes({ billing: services.billing, guards }));
   app.route('/api/gifts', createGiftRoutes({ billing: services.billing, guards }));
+  // The public search index's files, before the site's pages (the build's copy is in dist/client too).
+  app.route('/', createSearchIndexRoutes(services.publicIndex));
   // An event's calendar file, before the site's pages (/events/{slug} is a page).
   app.route('/', createCalendarRoutes({ events: services.events }));
   app.route('/', createUploadRoutes({ uploads: services.uploads, directUploads: services.directUploads, guards }));

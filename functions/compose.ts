@@ -44,6 +44,7 @@ import { createNewsletterService } from './newsletter/service.ts';
 import { createIssueSender } from './newsletter/issues/sending.ts';
 import { createIssueService } from './newsletter/issues/service.ts';
 import { createNewsletterArchive } from './newsletter/archive/service.ts';
+import { closePagefind, createPublicSearchIndex } from './search/index.ts';
 import { createIssueStore } from './newsletter/issues/store.ts';
 import { createWebhookInbox } from './platform/webhooks/index.ts';
 import { pickPaymentProvider } from './payments/index.ts';
@@ -212,17 +213,34 @@ export async function createServices(config: Config, logger: Logger, options: Se
       cacheControl: sharedCacheControl(config.cdnStalenessSeconds),
       renderPost: (source) => memberRenderer.render(source),
     });
+    const newsletterArchive = createNewsletterArchive({ db: db.db, render });
+    const communityPages = createCommunityPageReader(community);
+    // The public search index (issue 36): what visitors read, made again when it changes (functions/search/).
+    const publicIndex = createPublicSearchIndex({
+      content: contentCache.reader,
+      contentDir: config.contentDir,
+      newsletter: newsletterArchive.reader,
+      community: communityPages,
+      cacheControl: sharedCacheControl(config.cdnStalenessSeconds),
+      stalenessSeconds: config.cdnStalenessSeconds,
+      logger,
+    });
+    contentCache.onClear(publicIndex.changed);
     // Another instance's community write (or a missed notice): drop the visitors' serialised answers.
-    const unlistenCommunity = await db.listen(COMMUNITY_CHANNEL, community.changed, community.changed);
+    const communityChanged = () => {
+      community.changed();
+      publicIndex.changed();
+    };
+    const unlistenCommunity = await db.listen(COMMUNITY_CHANNEL, communityChanged, communityChanged);
     // Moderation: members' reports, staff's queue and actions, suspensions, the log; categories for admins.
     const communityModeration = createModerationService({
       db: db.db,
       limiter,
       content,
       canRead: (viewer, threadId) => community.mayRead(viewer, threadId),
-      onChange: community.changed,
+      onChange: communityChanged,
     });
-    const communityCategories = createCategoryAdmin({ db: db.db, onChange: community.changed });
+    const communityCategories = createCategoryAdmin({ db: db.db, onChange: communityChanged });
     // Reply mails: the members' settings and mutes, and the round that mails followers (started below).
     const { roundMs } = config.communityMail;
     const communityNotifications = createNotificationService({
@@ -465,13 +483,15 @@ export async function createServices(config: Config, logger: Logger, options: Se
       /** Sends issues (one copy per recipient) and their account; ticking once started. */
       newsletterSender,
       /** The newsletter's web archive (pages and the gated body). */
-      newsletterArchive: createNewsletterArchive({ db: db.db, render }),
+      newsletterArchive,
       contact,
       leads,
       /** The community: categories, threads, replies, comments, likes, search. */
       community,
       /** What the community's pages read on the server: what a visitor may read, nothing more. */
-      communityPages: createCommunityPageReader(community),
+      communityPages,
+      /** The public search index's files (/pagefind/), made from what visitors read. */
+      publicIndex,
       /** Community moderation: reports, the queue, staff's actions, suspensions and the log. */
       communityModeration,
       /** The community's categories as admins manage them. */
@@ -566,6 +586,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
         await communityNotifications.mails.stop();
         await webhooks.worker.stop();
         await memberRenderer.close();
+        await closePagefind().catch(() => undefined);
         await staffRenderer.close();
         await mail.stop().catch((err: unknown) => logger.warn({ err }, 'mail shutdown failed'));
         await unlisten().catch(() => undefined);

@@ -27,6 +27,7 @@ export const STATIC_ROUTES = [
   '/newsletter',
   '/events',
   '/community',
+  '/search',
   '/privacy-policy',
   '/terms-of-service',
 ];

@@ -137,6 +137,54 @@ function initMobileMenu(header: HTMLElement): void {
   });
 }
 
+/** Whether a key press belongs to something the reader is typing in. */
+function typing(target: EventTarget | null): boolean {
+  return target instanceof HTMLElement && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName));
+}
+
+/**
+ * The site search: the button (a link to /search without JavaScript) opens the field under the bar,
+ * and so does `/` anywhere but in a field (on /search it goes to the page's own field); Escape, a
+ * click elsewhere or focus leaving the header closes it.
+ */
+function initSearch(header: HTMLElement): void {
+  const button = byId<HTMLAnchorElement>('search-button');
+  const panel = byId('header-search');
+  const field = byId<HTMLInputElement>('header-search-q');
+  if (!button || !panel || !field) return;
+  const pageField = () =>
+    window.location.pathname === '/search' ? document.querySelector<HTMLInputElement>('main input[name="q"]') : null;
+  const open = () => {
+    const own = pageField();
+    if (own) return own.focus();
+    setExpanded(button, panel, true);
+    field.focus();
+  };
+  const close = (returnFocus = false) => {
+    if (panel.hidden) return;
+    setExpanded(button, panel, false);
+    if (returnFocus) button.focus();
+  };
+  button.addEventListener('click', (e) => {
+    e.preventDefault();
+    if (panel.hidden) open();
+    else close(true);
+  });
+  document.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape' && !panel.hidden) return close(true);
+    if (e.key !== '/' || e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented || typing(e.target)) return;
+    e.preventDefault();
+    open();
+  });
+  document.addEventListener('click', (e) => {
+    if (!header.contains(e.target as Node)) close();
+  });
+  header.addEventListener('focusout', (e) => {
+    const next = e.relatedTarget as Node | null;
+    if (next && !panel.contains(next) && next !== button) close();
+  });
+}
+
 function initScroll(header: HTMLElement): void {
   let frame = 0;
   const update = () => {
@@ -203,6 +251,7 @@ export function initSiteHeader(): void {
   initDropdown(header);
   initMobileMenu(header);
   initAccount(header);
+  initSearch(header);
   // The message a previous page left for this one ('Email confirmed', 'Password updated'...).
   showFlash();
 }
