@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { isSearchType, snippetRuns } from './search.ts';
+
+describe('snippetRuns', () => {
+  it('splits on the mark tags and reads the five entities back', () => {
+    expect(snippetRuns('Fix <mark>pricing</mark> pages &amp; &lt;b&gt; &quot;x&quot; &#39;y&#39;')).toEqual([
+      { text: 'Fix ', marked: false },
+      { text: 'pricing', marked: true },
+      { text: ' pages & <b> "x" \'y\'', marked: false },
+    ]);
+  });
+
+  it('keeps any other tag as text, and drops a lone mark tag', () => {
+    expect(snippetRuns('<img src=x onerror=alert(1)> <mark>a')).toEqual([{ text: '<img src=x onerror=alert(1)> a', marked: false }]);
+  });
+
+  it('gives nothing for an empty snippet', () => {
+    expect(snippetRuns('')).toEqual([]);
+  });
+});
+
+describe('isSearchType', () => {
+  it('takes the kinds only, never inherited names', () => {
+    expect(isSearchType('blog')).toBe(true);
+    expect(isSearchType('constructor')).toBe(false);
+    expect(isSearchType(null)).toBe(false);
+  });
+});
