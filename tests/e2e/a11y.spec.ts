@@ -102,6 +102,8 @@ test.describe('at 375px', () => {
     await page.keyboard.press('Tab');
     await expect(page.getByRole('link', { name: 'BG Consulting' }).first()).toBeFocused();
     await page.keyboard.press('Tab');
+    await expect(page.getByRole('link', { name: 'Search' })).toBeFocused();
+    await page.keyboard.press('Tab');
     const menu = page.getByRole('button', { name: 'Menu' });
     await expect(menu).toBeFocused();
     await page.keyboard.press('Enter');

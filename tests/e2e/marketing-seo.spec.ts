@@ -52,6 +52,7 @@ test('the sitemap lists every public page, service and content item', async ({ r
     '/privacy-policy',
     '/terms-of-service',
     '/newsletter',
+    '/search',
     ...Object.values(SEGMENTS),
   ];
   const { issues } = (await (await request.get('/api/newsletter/issues')).json()) as { issues: { slug: string }[] };
