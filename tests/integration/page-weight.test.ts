@@ -11,6 +11,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadConfig } from '../../functions/config.ts';
 import { startServer, type RunningServer } from '../../functions/main.ts';
@@ -75,6 +76,33 @@ describe('marketing page weight', () => {
     expect(weight.gzipBytes, `${page}: ${kb(weight.gzipBytes)} (${weight.files.join(', ') || 'inline only'})`).toBeLessThanOrEqual(BUDGET);
     // The page's behaviour really ships: an empty measurement would pass any budget.
     expect(weight.gzipBytes, `${page} has its navigation script`).toBeGreaterThan(500);
+  });
+});
+
+describe('site search weight', () => {
+  const client = path.join(inject('testEnv').distDir, 'client');
+
+  it('/search ships one island within 100 KB of gzip JavaScript, and loads the index script only when searching', () => {
+    const weight = pageWeight(client, path.join(client, 'search', 'index.html'));
+    expect(weight.islands).toBe(1);
+    expect(weight.gzipBytes, `/search: ${kb(weight.gzipBytes)} (${weight.files.join(', ')})`).toBeLessThanOrEqual(100 * 1024);
+    expect(
+      weight.files.some((f) => f.includes('pagefind')),
+      'Pagefind is fetched from /pagefind/ at the first search, never bundled',
+    ).toBe(false);
+  });
+
+  it("the header's search costs a page that does not open it under 5 KB of gzip: its markup and no script of its own", () => {
+    const html = readFileSync(path.join(client, 'about', 'index.html'), 'utf8');
+    const markup = [/<a[^>]*id="search-button"[\s\S]*?<\/a>/, /<div id="header-search"[\s\S]*?<\/form>\s*<\/div>/].map(
+      (re) => re.exec(html)?.[0] ?? '',
+    );
+    expect(markup.every(Boolean), 'the search button and field are in the header').toBe(true);
+    expect(gzipSync(markup.join('')).length).toBeLessThan(5 * 1024);
+    // Its behaviour is a few lines of the header's own script (site-header.ts), no chunk or island of its own.
+    const weight = pageWeight(client, path.join(client, 'about', 'index.html'));
+    expect(weight.islands).toBe(0);
+    expect(weight.files.some((f) => /SiteSearch|pagefind/i.test(f))).toBe(false);
   });
 });
 
