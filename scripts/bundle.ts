@@ -36,11 +36,25 @@ const SERVER_DIR = 'server';
 /** Where the built functions go, under the app's root: one folder per function (netlify.toml's functions directory). */
 export const FUNCTIONS_DIR = 'dist/functions';
 /**
- * Packages left in node_modules: PGlite reads its .wasm and .data files beside its own module, and
- * bcrypt is a native addon. The lazy adapters (Stripe, OpenAI, S3, nodemailer, Postgres)
- * are bundled as chunks of their own, loaded only when configured.
+ * Packages left in node_modules: PGlite reads its .wasm and .data files beside its own module,
+ * bcrypt is a native addon, and Pagefind runs its binary, which it finds from its own module (the
+ * search index). The lazy adapters (Stripe, OpenAI, S3, nodemailer, Postgres) are bundled as chunks
+ * of their own, loaded only when configured.
  */
-const EXTERNAL = ['@electric-sql/pglite', 'bcrypt'];
+const EXTERNAL = ['@electric-sql/pglite', 'bcrypt', 'pagefind'];
+/**
+ * Files found at run time by a name no trace can follow: Pagefind's binary for this machine's
+ * platform (`@pagefind/<platform>-<arch>`, an optional dependency npm installs for it alone), which
+ * the bundle, the image and a function run on.
+ */
+function untracedFiles(root: string): string[] {
+  const platform = process.platform === 'win32' ? 'windows' : process.platform;
+  const dir = path.join('node_modules', '@pagefind', `${platform}-${process.arch}`);
+  if (!existsSync(path.join(root, dir))) return [];
+  return readdirSync(path.join(root, dir), { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(root, path.join(entry.parentPath, entry.name)));
+}
 /**
  * functions/platform/app-files.ts as a bundled module has it: the app's root is `up` from the
  * module's folder, and a thread's entry point is the bundled file of that name in `threads` (an
@@ -149,7 +163,7 @@ export async function bundleFunctions(outdir: string, root = ROOT): Promise<stri
 /**
  * Every file under node_modules that the bundled server or functions (`server`, their packages left
  * outside them) and the site's server build (`dist`) can load, statically or through a dynamic import
- * with a literal name. Both folders must be inside `root`, so their imports resolve to its node_modules.
+ * with a literal name, and the files found by a computed name (`untracedFiles`). Both folders must be inside `root`, so their imports resolve to its node_modules.
  */
 export async function tracedDependencies(server: string, dist: string, root = ROOT): Promise<string[]> {
   const modules = (dir: string) =>
@@ -157,7 +171,7 @@ export async function tracedDependencies(server: string, dist: string, root = RO
       .filter((entry) => entry.isFile() && entry.name.endsWith('.mjs'))
       .map((entry) => path.join(entry.parentPath, entry.name));
   const { fileList } = await nodeFileTrace([...modules(server), ...modules(path.join(dist, 'server'))], { base: root, processCwd: root });
-  return [...fileList].filter((file) => file.startsWith('node_modules/')).sort();
+  return [...new Set([...fileList].filter((file) => file.startsWith('node_modules/')).concat(untracedFiles(root)))].sort();
 }
 
 async function main() {

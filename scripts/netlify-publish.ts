@@ -7,6 +7,7 @@
  *    are refreshed by a small script), within the CDN's bound as the API answers are;
  *  - a preview's marks (noindex and the banner) on every published page, which the Node server adds
  *    as it serves a page and the CDN cannot;
+ *  - the search index's hashed files, without its entry, which the pages function answers with run-time content in;
  *  - `_headers`: the pages' security headers (the Node server's `pageSecurityHeaders`, with the
  *    snapshots' own Content-Security-Policy carrying their script hashes) and hashed assets kept a
  *    year. A published page's Cache-Control is Netlify's (a deploy replaces it, so browsers revalidate).
@@ -19,6 +20,9 @@ import { IMMUTABLE } from '../functions/platform/http/cache-control.ts';
 import { pageSecurityHeaders } from '../functions/platform/http/security-headers.ts';
 import { injectPreview } from '../functions/platform/site/preview.ts';
 import { SNAPSHOT_DIR, SNAPSHOT_MANIFEST, type SnapshotManifest } from '../src/lib/server/page-snapshots.ts';
+
+/** The search index's entry file, under the published folder. */
+export const SEARCH_ENTRY = 'pagefind/pagefind-entry.json';
 
 /** A URL path's file in the published folder: `/` is index.html, `/blog` is blog/index.html. */
 export const publishedFile = (page: string) => (page === '/' ? 'index.html' : `${page.slice(1)}/index.html`);
@@ -57,6 +61,10 @@ export async function publishForCdn(
     const policy = headers['content-security-policy'];
     if (policy) rules.push(rule(page, { 'Content-Security-Policy': withPageCsp(policy, pagePolicy(imageSources)) }));
   }
+  // The search index's entry is the pages function's to answer (functions/search/): its index adds what
+  // is written at run time. The build's hashed files stay published, and are kept a year like assets.
+  rmSync(path.join(clientDir, SEARCH_ENTRY), { force: true });
+  for (const folder of ['fragment', 'index', 'filter']) rules.push(rule(`/pagefind/${folder}/*`, { 'Cache-Control': IMMUTABLE }));
   const pages = htmlPages(clientDir);
   if (config.preview) {
     for (const file of pages) {

@@ -10,7 +10,7 @@ import { cpSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import { SNAPSHOT_DIR, SNAPSHOT_MANIFEST, type SnapshotManifest } from '../../src/lib/server/page-snapshots.ts';
-import { publishedFile, publishForCdn } from '../../scripts/netlify-publish.ts';
+import { publishedFile, publishForCdn, SEARCH_ENTRY } from '../../scripts/netlify-publish.ts';
 import { tempDir } from '../support/temp.ts';
 
 /** A copy of the test build to publish (publishing writes into it). */
@@ -67,6 +67,11 @@ describe('the published folder for Netlify', () => {
     }
     // No preview: pages are as built.
     expect(readFileSync(path.join(dist, 'client', 'about', 'index.html'), 'utf8')).not.toContain('data-preview-banner');
+    // The search index's hashed files stay published for a year; its entry is the pages function's (run-time content in).
+    expect(existsSync(path.join(dist, 'client', SEARCH_ENTRY))).toBe(false);
+    expect(readdirSync(path.join(dist, 'client', 'pagefind', 'fragment')).length).toBeGreaterThan(20);
+    for (const folder of ['fragment', 'index', 'filter'])
+      expect(rules.get(`/pagefind/${folder}/*`)).toEqual({ 'Cache-Control': 'public, max-age=31536000, immutable' });
   });
 
   it('marks every published page of a preview, and keeps no compressed copy of a page it changed', async () => {

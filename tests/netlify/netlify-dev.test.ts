@@ -292,7 +292,7 @@ describe('Netlify: netlify build and netlify dev --offline', () => {
     expect(mailTo('free@netlify-suite.test')).toHaveLength(1);
   });
 
-  it('shows an article written at run time on the published home page and list, through their scripts', async () => {
+  it('shows an article written at run time on the published home page, the list and the site search, through their scripts', async () => {
     const title = 'Written After The Netlify Build';
     const created = await call('/api/content/blogs', {
       method: 'POST',
@@ -311,6 +311,9 @@ describe('Netlify: netlify build and netlify dev --offline', () => {
       expect(await latest.getByRole('listitem').count()).toBe(3);
       await page.goto(`${base}/blog`);
       await expect.poll(() => page.getByRole('link', { name: title }).count(), { timeout: 15_000 }).toBeGreaterThan(0);
+      // The site search finds it too: the index's entry comes from the pages function, which adds run-time content.
+      await page.goto(`${base}/search?q=${encodeURIComponent(title)}`);
+      await expect.poll(() => page.locator('a[data-result]', { hasText: title }).count(), { timeout: 15_000 }).toBe(1);
     } finally {
       await browser.close();
     }
