@@ -53,6 +53,7 @@ import { makeBlogInput, makeCourseInput, makeEventInput, makeMarketInput, quietL
 import { createTestDatabase, freePort } from '../support/postgres.ts';
 import { BUILT_DB_ARTICLE, BUILT_DRAFT_ARTICLE, UNPUBLISHED_SENTINEL } from '../support/site.ts';
 import { tempDir } from '../support/temp.ts';
+import { filesHolding, readIndexFolder, readServedIndex } from '../support/search-index.ts';
 
 type Caller = 'anonymous' | 'free' | 'subscriber' | 'premium';
 const CALLERS: Caller[] = ['anonymous', 'free', 'subscriber', 'premium'];
@@ -677,6 +678,27 @@ describe(THROUGH_FUNCTION ? 'leak crawler, through the serverless functions' : '
     for (const s of ['COMMUNITY-PREMIUM-SENTINEL-b4e2', 'COMMUNITY-COMMENT-SENTINEL-d05f', 'COMMUNITY-REPLY-SENTINEL-3a96'] as const)
       expect(channels(s), s).toEqual(new Set(['/api/community', '/api/users']));
     expect(channels('COMMUNITY-SUBSCRIBER-SENTINEL-71ac')).toEqual(new Set(['/api/community']));
+  });
+
+  it('keeps every sentinel out of the public search index, as served (through the CDN too) and as built', async () => {
+    const served = await readServedIndex(base);
+    // The index holds what was written at run time (so finding nothing below means something).
+    expect(filesHolding(served, 'A public opening anyone may read.').length).toBeGreaterThan(0);
+    expect(served.pages.some((p) => p.url.startsWith('/community/threads/'))).toBe(true);
+    const built = await readIndexFolder(path.join(inject('testEnv').distDir, 'client', 'pagefind'));
+    expect(built.pages.length).toBeGreaterThan(40);
+    const throughCdn = await readServedIndex(cdn!.url);
+    for (const [where, index] of [
+      ['served', served],
+      ['through the CDN', throughCdn],
+      ['built', built],
+    ] as const) {
+      for (const sentinel of Object.keys(SENTINELS)) {
+        // The sentinel as written (fragments keep text) and its last part (the word chunks keep words).
+        expect(filesHolding(index, sentinel), `${sentinel} ${where}`).toEqual([]);
+        expect(filesHolding(index, sentinel.split('-').at(-1)!), `${sentinel} ${where}`).toEqual([]);
+      }
+    }
   });
 
   it("crawls the community's pages and API as every caller, and its gated threads reach members at their level through the API", () => {
