@@ -41,6 +41,8 @@ export const LIGHTHOUSE_PAGES = [
   '/newsletter/email-that-sells',
   '/community',
   GENERAL_THREAD,
+  '/search',
+  '/search?q=local+seo',
   ...MEMBER_PAGES,
 ];
 export const LIGHTHOUSE_BUDGETS = { performance: 95, accessibility: 100, 'best-practices': 100, seo: 100 } as const;
