@@ -91,3 +91,27 @@ test('axe: /search with results, and the header search open', async ({ page }) =
   await expect(page.getByRole('link', { name: 'Search' })).toBeFocused();
   await expect(page.locator('#header-search')).toBeHidden();
 });
+
+test("a visitor's search loads under 100 KB over the network, script and WebAssembly included", async ({ browser }) => {
+  const figures: string[] = [];
+  for (const q of ['local seo', 'pricing teardown', 'checklist', 'email automation for small teams']) {
+    // A new visitor each time: nothing in the browser's cache.
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const sizes: Promise<{ name: string; bytes: number }>[] = [];
+    page.on('requestfinished', (r) => {
+      if (r.url().includes('/pagefind/'))
+        sizes.push(r.sizes().then((s) => ({ name: r.url().split('/pagefind/')[1]!, bytes: s.responseBodySize })));
+    });
+    await page.goto(`/search?q=${encodeURIComponent(q)}`);
+    await expect(page.getByRole('status')).toHaveText(/results? for|No results/);
+    await page.waitForLoadState('networkidle');
+    const loaded = await Promise.all(sizes);
+    await context.close();
+    const total = loaded.reduce((sum, f) => sum + f.bytes, 0);
+    figures.push(`${q}: ${(total / 1024).toFixed(1)} KB in ${loaded.length} files`);
+    expect(loaded.length, q).toBeGreaterThanOrEqual(4);
+    expect(total, `${q}: ${loaded.map((f) => `${f.name} ${f.bytes}`).join(', ')}`).toBeLessThan(100 * 1024);
+  }
+  console.log(figures.join('\n'));
+});
