@@ -7,7 +7,7 @@
  * tables: each source searches its own.
  */
 import { isStaff } from '#shared/access.ts';
-import { beyondOf, type SearchAnswer, type SearchType, type SourceMatches } from '#shared/search.ts';
+import { beyondOf, SEARCH_BEYOND_MAX, type SearchAnswer, type SearchType, type SourceMatches } from '#shared/search.ts';
 import type { ContentSearch } from '../content/search/service.ts';
 import type { CommunitySearch } from '../community/search/service.ts';
 import type { Db } from '../platform/db/client.ts';
@@ -84,8 +84,8 @@ export function createSearchService({ db, content, community, newsletter, ownedC
         ...result,
         snippet: markSnippet(headlines[sources.indexOf(source)]!.get(key) ?? ''),
       }));
-      const beyondLevel = beyondOf(found.flatMap((matches) => (matches.beyond ? [matches.beyond] : [])));
-      return beyondLevel ? { results, beyondLevel } : { results };
+      const beyond = beyondOf(found.flatMap((matches) => (matches.beyond ? [matches.beyond] : [])));
+      return beyond ? { results, beyondLevel: { ...beyond, count: Math.min(beyond.count, SEARCH_BEYOND_MAX) } } : { results };
     },
   };
 }

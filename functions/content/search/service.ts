@@ -4,9 +4,9 @@
  * rule. Git rows are written at start (`sync`); database rows by every content write, in its
  * transaction (`indexItem`), so a search never sees half a write.
  */
-import { ACCESS_LEVELS, checkAccess, isStaff, type Viewer } from '#shared/access.ts';
+import { ACCESS_LEVELS, accessRank, checkAccess, isStaff, type AccessLevel, type Viewer } from '#shared/access.ts';
 import type { ContentType } from '#shared/content/registry.ts';
-import { beyondOf, type SourceMatches } from '#shared/search.ts';
+import { beyondOf, SEARCH_BEYOND_MAX, type BeyondLevel, type SourceMatches } from '#shared/search.ts';
 import type { Db, DbOrTx } from '../../platform/db/client.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { MdxSource } from '../mdx-source.ts';
@@ -26,6 +26,13 @@ export interface ContentSearcher {
   viewer: Viewer;
   owned: readonly string[];
   drafts: boolean;
+}
+
+/** The count, stopped at SEARCH_BEYOND_MAX, with its level raised to the highest level with a match (the count may have stopped before reaching one). */
+function withHighest(beyond: BeyondLevel | undefined, highest: AccessLevel | undefined): BeyondLevel | undefined {
+  if (!beyond) return undefined;
+  const level = highest && accessRank(highest) > accessRank(beyond.level) ? highest : beyond.level;
+  return { count: Math.min(beyond.count, SEARCH_BEYOND_MAX), level };
 }
 
 export interface ContentSearchDeps {
@@ -83,7 +90,7 @@ export function createContentSearch({ db, mdx, logger }: ContentSearchDeps) {
     /** The best `limit` matches the searcher may read, and how many published ones lie beyond their level. */
     async search(searcher: ContentSearcher, query: string, types: readonly SearchedType[], limit: number): Promise<SourceMatches> {
       const filter = filterOf(searcher, types);
-      const [rows, counts] = await Promise.all([store.ranked(query, filter, limit), store.beyond(query, filter)]);
+      const { hits: rows, beyond, highest } = await store.search(query, filter, limit);
       return {
         hits: rows.map((r) => ({
           key: r.id,
@@ -94,7 +101,7 @@ export function createContentSearch({ db, mdx, logger }: ContentSearchDeps) {
           rank: r.rank,
           ...(r.published ? {} : { status: 'unpublished' as const }),
         })),
-        beyond: beyondOf(counts),
+        beyond: withHighest(beyondOf(beyond), highest),
       };
     },
 

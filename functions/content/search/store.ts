@@ -2,9 +2,9 @@
  * The only SQL on `content_search`: the git rows rewritten at start, a database item's rows in its
  * write's transaction, and the searches (`query` is a tsquery's text, parsed once by the caller).
  */
-import { and, asc, desc, eq, gt, inArray, notInArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, notInArray, sql, type SQL } from 'drizzle-orm';
 import { ACCESS_LEVELS, type AccessLevel } from '#shared/access.ts';
-import { HEADLINE_OPTIONS, SNIPPET_SOURCE_CHARS } from '#shared/search.ts';
+import { HEADLINE_OPTIONS, SEARCH_BEYOND_MAX, SNIPPET_SOURCE_CHARS } from '#shared/search.ts';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { contentItems, type ContentRow } from '../tables.ts';
 import { contentSearch, SEARCHED_TYPES, type NewSearchRow, type SearchedType } from './tables.ts';
@@ -15,6 +15,36 @@ export interface SearchFilter {
   levels: readonly AccessLevel[];
   sold: 'all' | readonly string[];
   drafts: boolean;
+}
+
+/** The most matches one search pass reads, and the most it counts beyond the caller's level (see `search`). */
+export const MATCHES_READ = 2000;
+export const BEYOND_COUNTED = SEARCH_BEYOND_MAX;
+
+export interface LevelCount {
+  level: AccessLevel;
+  count: number;
+}
+
+/** A row of the search's one query: a hit, or a level's count beyond the filter. */
+interface MatchRow {
+  kind: 'hit' | 'beyond' | 'read' | 'highest';
+  id: string | null;
+  item_type: SearchedType | null;
+  slug: string | null;
+  title: string | null;
+  url: string | null;
+  published: boolean | null;
+  level: AccessLevel | null;
+  rank: number | null;
+  count: number;
+}
+
+/** What a search found: the hits, the counts beyond the filter's levels, the highest of those levels with a match. */
+export interface SearchRows {
+  hits: RankedRow[];
+  beyond: LevelCount[];
+  highest: AccessLevel | undefined;
 }
 
 export interface RankedRow {
@@ -28,7 +58,6 @@ export interface RankedRow {
 }
 
 const s = contentSearch;
-const matches = (query: string) => sql`${s.search} @@ ${query}::tsquery`;
 /** The row's columns a write replaces (all but the key). */
 const REPLACED = ['contentId', 'slug', 'title', 'url', 'accessLevel', 'sold', 'published', 'body'] as const;
 const replaced = Object.fromEntries(REPLACED.map((key) => [key, sql.raw(`excluded.${s[key].name}`)]));
@@ -40,7 +69,7 @@ export function createContentSearchStore(db: DbOrTx) {
       : db
           .insert(s)
           .values(rows)
-          .onConflictDoUpdate({ target: [s.source, s.itemType, s.itemId, s.part], set: replaced })
+          .onConflictDoUpdate({ target: [s.itemId, s.part, s.source, s.itemType], set: replaced })
           .then(() => undefined);
 
   return {
@@ -84,37 +113,44 @@ export function createContentSearchStore(db: DbOrTx) {
       await upsert(rows);
     },
 
-    /** The best `limit` rows the filter opens, best first. */
-    ranked(query: string, filter: SearchFilter, limit: number): Promise<RankedRow[]> {
-      if (filter.levels.length === 0 && filter.sold !== 'all' && filter.sold.length === 0) return Promise.resolve([]);
-      const rank = sql<number>`ts_rank_cd(${s.search}, ${query}::tsquery)`;
-      return db
-        .select({ id: s.id, itemType: s.itemType, slug: s.slug, title: s.title, url: s.url, published: s.published, rank })
-        .from(s)
-        .where(
-          and(matches(query), inArray(s.itemType, [...filter.types]), filter.drafts ? undefined : eq(s.published, true), opens(filter)),
-        )
-        .orderBy(desc(rank), s.id)
-        .limit(limit);
-    },
-
-    /** Published matches in a plan above the filter's levels, counted per level (sold items are opened by buying: never counted). */
-    async beyond(query: string, filter: SearchFilter): Promise<{ level: AccessLevel; count: number }[]> {
+    /**
+     * The best `limit` rows the filter opens, best first; the published matches in a plan above its
+     * levels counted per level, up to BEYOND_COUNTED (sold items are opened by buying, never by a
+     * level: never counted); and the highest level above the filter's with a match. Every match read
+     * costs a visit to its row (PGlite keeps 16 MB of pages), so one pass reads at most MATCHES_READ
+     * matches, ranking the open ones and counting the others: a very common word's order is that of
+     * the first matches the index gives, and its count, when that pass saw too few, comes from a
+     * second pass that stops at BEYOND_COUNTED.
+     */
+    async search(query: string, filter: SearchFilter, limit: number): Promise<SearchRows> {
+      const q = sql`${query}::tsquery`;
+      const matching = and(sql`${s.search} @@ ${q}`, ofTypes(filter));
+      const open = and(opens(filter), filter.drafts ? undefined : eq(s.published, true))!;
       const above = ACCESS_LEVELS.filter((level) => !filter.levels.includes(level));
-      if (above.length === 0) return [];
-      return db
-        .select({ level: s.accessLevel, count: sql<number>`count(*)::int` })
-        .from(s)
-        .where(
-          and(
-            matches(query),
-            inArray(s.itemType, [...filter.types]),
-            eq(s.published, true),
-            eq(s.sold, false),
-            inArray(s.accessLevel, above),
-          ),
-        )
-        .groupBy(s.accessLevel);
+      const highest = above.at(-1);
+      const counted = above.length ? and(eq(s.published, true), eq(s.sold, false), inArray(s.accessLevel, above))! : sql`false`;
+      const statement = sql`
+        with m as materialized (
+          select ${s.id} as id, ${s.itemType} as item_type, ${s.slug} as slug, ${s.title} as title, ${s.url} as url,
+            ${s.published} as published, ${s.accessLevel} as level, ${open} as open, ${counted} as counted,
+            case when ${open} then ts_rank_cd(${s.search}, ${q}) end as rank
+          from ${s} where ${matching} limit ${MATCHES_READ})
+        (select 'hit' as kind, id, item_type, slug, title, url, published, level, rank, 0 as count
+          from m where open order by rank desc, id limit ${limit})
+        union all (select 'beyond', null, null, null, null, null, null, level, null, count(*)::int from m where counted group by level)
+        union all (select 'read', null, null, null, null, null, null, null, null, count(*)::int from m)
+        union all (select 'highest', null, null, null, null, null, null, ${highest ?? null}, null, 0
+          where ${highest ? sql`exists (select 1 from ${s} where ${and(matching, counted, eq(s.accessLevel, highest))})` : sql`false`})`;
+      const rows = await withIndex(db, statement);
+      const hits = rows.filter((r) => r.kind === 'hit').map(rankedRow);
+      let beyond = rows.filter((r) => r.kind === 'beyond').map((r) => ({ level: r.level!, count: Number(r.count) }));
+      const read = Number(rows.find((r) => r.kind === 'read')?.count ?? 0);
+      if (read === MATCHES_READ && above.length && beyond.reduce((sum, b) => sum + b.count, 0) < BEYOND_COUNTED) {
+        const more = sql`select 'beyond' as kind, level, count(*)::int as count from (
+          select ${s.accessLevel} as level from ${s} where ${and(matching, counted)} limit ${BEYOND_COUNTED}) beyond group by level`;
+        beyond = (await withIndex(db, more)).map((r) => ({ level: r.level!, count: Number(r.count) }));
+      }
+      return { hits, beyond, highest: rows.find((r) => r.kind === 'highest')?.level ?? undefined };
     },
 
     /** The highlighted fragment of each row's text (`ids`: the rows an answer returns, never every match). */
@@ -131,11 +167,38 @@ export function createContentSearchStore(db: DbOrTx) {
   };
 }
 
+/**
+ * Runs a search statement with the GIN index as its only way to the matches: the index answers a
+ * word exactly, reading no vector, where a sequential scan reads every row's (which the planner,
+ * without statistics on PGlite, took for the cheaper: 65 ms against 3).
+ */
+async function withIndex(db: DbOrTx, statement: SQL): Promise<MatchRow[]> {
+  const result = await db.transaction(async (tx) => {
+    await tx.execute(sql`set local enable_seqscan = off`);
+    return tx.execute(statement);
+  });
+  return (result as unknown as { rows: MatchRow[] }).rows;
+}
+
+const rankedRow = (r: MatchRow): RankedRow => ({
+  id: r.id!,
+  itemType: r.item_type!,
+  slug: r.slug!,
+  title: r.title!,
+  url: r.url!,
+  published: r.published!,
+  rank: Number(r.rank),
+});
+
+/** The filter's types, when it leaves one out (every row is of a searched type). */
+const ofTypes = (filter: SearchFilter) =>
+  SEARCHED_TYPES.every((type) => filter.types.includes(type)) ? undefined : inArray(s.itemType, [...filter.types]);
+
 /** The filter's rule: an item in a plan at an open level, or a sold item the caller may open. */
-function opens(filter: SearchFilter): SQL | undefined {
+function opens(filter: SearchFilter): SQL {
   const inPlan = filter.levels.length ? and(eq(s.sold, false), inArray(s.accessLevel, [...filter.levels])) : undefined;
   const sold =
     filter.sold === 'all' ? eq(s.sold, true) : filter.sold.length ? and(eq(s.sold, true), inArray(s.slug, [...filter.sold])) : undefined;
   if (inPlan && sold) return sql`(${inPlan} or ${sold})`;
-  return inPlan ?? sold ?? sql`false`;
+  return (inPlan ?? sold ?? sql`false`)!;
 }

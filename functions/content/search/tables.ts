@@ -45,7 +45,8 @@ export const contentSearch = pgTable(
     ),
   },
   (t) => [
-    uniqueIndex('content_search_part_key').on(t.source, t.itemType, t.itemId, t.part),
+    // The item's id leads, so no filter of a search (type, source) can take this index instead of the GIN one.
+    uniqueIndex('content_search_part_key').on(t.itemId, t.part, t.source, t.itemType),
     index('content_search_content_idx').on(t.contentId),
     index('content_search_search_idx').using('gin', t.search),
     check('content_search_source_check', sql`${t.source} in (${sqlList(SEARCH_SOURCES)})`),

@@ -20,7 +20,10 @@ export interface SearchResult {
   status?: 'unpublished';
 }
 
-/** Matches the caller's level does not open: how many, and the lowest level that opens them all. */
+/**
+ * Matches the caller's level does not open: how many, and the lowest level that opens them all. The
+ * count of articles and lessons stops at SEARCH_BEYOND_MAX (show "1,000+" from there).
+ */
 export interface BeyondLevel {
   count: number;
   level: AccessLevel;
@@ -31,6 +34,9 @@ export interface SearchAnswer {
   results: SearchResult[];
   beyondLevel?: BeyondLevel;
 }
+
+/** Where the count of articles and lessons beyond a caller's level stops (a very common word). */
+export const SEARCH_BEYOND_MAX = 1000;
 
 /** The longest query, in characters (a longer one is refused, not cut). */
 export const SEARCH_QUERY_MAX = 200;
