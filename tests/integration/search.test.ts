@@ -10,7 +10,8 @@ import type { SearchAnswer } from '#shared/search.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { roleAccounts } from '../support/callers.ts';
 import { DATABASE_KINDS } from '../support/databases.ts';
-import { makeBlogInput } from '../support/fixtures.ts';
+import { makeBlogInput, makeCourseInput } from '../support/fixtures.ts';
+import { purchases } from '../../functions/payments/tables.ts';
 
 type Who = 'visitor' | 'free' | 'subscriber' | 'premium' | 'editor' | 'admin';
 type Member = Exclude<Who, 'visitor'>;
@@ -28,6 +29,7 @@ const LEVEL_RANK: Record<AccessLevel, number> = { free: 0, subscriber: 1, premiu
 describe.each(DATABASE_KINDS)('site search on %s', (kind) => {
   let t: TestApp;
   let tokens: Record<Member, string>;
+  let ids: Record<Member, string>;
 
   const ask = async (who: Who, query: string) => {
     const res = await t.app.request(`/api/search?${query}`, {
@@ -70,7 +72,7 @@ describe.each(DATABASE_KINDS)('site search on %s', (kind) => {
 
   beforeAll(async () => {
     t = await createTestApp(kind, undefined, { AUTH_BCRYPT_COST: '4' });
-    ({ tokens } = await roleAccounts(t, `search-${kind}`, ACCOUNTS));
+    ({ tokens, ids } = await roleAccounts(t, `search-${kind}`, ACCOUNTS));
     await t.services.seedDemo(); // the community's categories (general, premium-lounge) and the demo issues
   });
   afterAll(() => t?.close());
@@ -151,6 +153,36 @@ describe.each(DATABASE_KINDS)('site search on %s', (kind) => {
     });
     const { slug } = await issues.send(draft.id);
     await expectCut('SEARCHISSUESENTINELE5', 'subscriber', `/newsletter/${slug}`, 'Search subscriber issue');
+  });
+
+  it("leaves a sold course's lessons to its buyers and staff, out of everyone else's results and count", async () => {
+    const lessons = [{ id: 'first', title: 'First lesson', content: 'Buyers read SEARCHSOLDSENTINELF6.', media: [], downloadables: [] }];
+    const written = await write('editor', 'POST', '/api/content/courses', {
+      ...makeCourseInput({ title: 'Search Sold Course', accessLevel: 'free', price: 39 }),
+      sections: [{ id: 'start', title: 'Start', lessons }],
+    });
+    const { slug } = written!.item as { slug: string };
+    const found = (who: Who) => ask(who, 'q=SEARCHSOLDSENTINELF6');
+    for (const who of ['visitor', 'free', 'subscriber', 'premium'] as const) expect((await found(who)).body, who).toEqual({ results: [] });
+    for (const who of ['editor', 'admin'] as const)
+      expect((await found(who)).body.results.map((r) => r.url)).toEqual([`/courses/${slug}?lesson=first`]);
+    await t.database.db.insert(purchases).values({
+      userId: ids.free,
+      itemType: 'course',
+      itemSlug: slug,
+      title: 'Search Sold Course',
+      amount: 3900,
+      currency: 'usd',
+      sessionId: `cs_search_${kind}`,
+    });
+    expect((await found('free')).body.results.map((r) => r.url)).toEqual([`/courses/${slug}?lesson=first`]);
+    expect((await found('subscriber')).body).toEqual({ results: [] });
+  });
+
+  it('writes the git rows again at start, idempotently, when instances start together', async () => {
+    const before = await ask('premium', 'q=PREMIUM-SENTINEL-7f3a');
+    await Promise.all([t.services.content.search.sync(), t.services.content.search.sync(), t.services.content.search.sync()]);
+    expect((await ask('premium', 'q=PREMIUM-SENTINEL-7f3a')).body).toEqual(before.body);
   });
 
   it('answers a query without lexemes with no results, and keeps every answer private', async () => {
