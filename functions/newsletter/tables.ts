@@ -1,5 +1,5 @@
 /** The newsletter's tables: subscribers with their double opt-in consent; staff's issues, their copies and suppressed addresses. */
-import { sql } from 'drizzle-orm';
+import { getTableColumns, sql } from 'drizzle-orm';
 import { boolean, check, customType, index, integer, jsonb, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
 import { ACCESS_LEVELS } from '#shared/access.ts';
 import type { IssueAudience } from '#shared/newsletter.ts';
@@ -85,7 +85,9 @@ export const newsletterIssues = pgTable(
     check('newsletter_issues_access_check', sql`${t.accessLevel} in (${sqlList(ACCESS_LEVELS)})`),
   ],
 );
-export type IssueRow = typeof newsletterIssues.$inferSelect;
+/** An issue's columns but its search vector (only the archive's search reads it, in SQL): what stores select and return. */
+export const { search: _issueSearch, ...ISSUE_COLUMNS } = getTableColumns(newsletterIssues);
+export type IssueRow = Omit<typeof newsletterIssues.$inferSelect, 'search'>;
 
 /**
  * One row per issue and recipient address (the primary key): whatever retries, workers or instances

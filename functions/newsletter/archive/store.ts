@@ -4,7 +4,7 @@ import type { AccessLevel } from '#shared/access.ts';
 import { HEADLINE_OPTIONS, SNIPPET_MARK_END, SNIPPET_MARK_START, SNIPPET_SOURCE_CHARS } from '#shared/search.ts';
 import { MARKDOWN_PREVIEW_LINE } from '#shared/content/markdown.ts';
 import type { DbOrTx } from '../../platform/db/client.ts';
-import { newsletterIssues, type IssueRow, type IssueStatus } from '../tables.ts';
+import { ISSUE_COLUMNS, newsletterIssues, type IssueRow, type IssueStatus } from '../tables.ts';
 
 const ARCHIVED: IssueStatus[] = ['sending', 'sent'];
 
@@ -16,7 +16,7 @@ export function createArchiveStore(db: DbOrTx) {
     /** Issues that went out, newest first. */
     list(limit: number): Promise<IssueRow[]> {
       return db
-        .select()
+        .select(ISSUE_COLUMNS)
         .from(newsletterIssues)
         .where(and(inArray(newsletterIssues.status, ARCHIVED), isNotNull(newsletterIssues.sentAt)))
         .orderBy(desc(newsletterIssues.sentAt), desc(newsletterIssues.id))
@@ -26,7 +26,7 @@ export function createArchiveStore(db: DbOrTx) {
     /** One issue that went out, by slug. */
     async bySlug(slug: string): Promise<IssueRow | undefined> {
       const [row] = await db
-        .select()
+        .select(ISSUE_COLUMNS)
         .from(newsletterIssues)
         .where(and(eq(newsletterIssues.slug, slug), inArray(newsletterIssues.status, ARCHIVED)));
       return row;
