@@ -12,6 +12,7 @@ import { roleAccounts } from '../support/callers.ts';
 import { DATABASE_KINDS } from '../support/databases.ts';
 import { makeBlogInput, makeCourseInput } from '../support/fixtures.ts';
 import { purchases } from '../../functions/payments/tables.ts';
+import { contentItems } from '../../functions/content/tables.ts';
 
 type Who = 'visitor' | 'free' | 'subscriber' | 'premium' | 'editor' | 'admin';
 type Member = Exclude<Who, 'visitor'>;
@@ -183,6 +184,21 @@ describe.each(DATABASE_KINDS)('site search on %s', (kind) => {
     const before = await ask('premium', 'q=PREMIUM-SENTINEL-7f3a');
     await Promise.all([t.services.content.search.sync(), t.services.content.search.sync(), t.services.content.search.sync()]);
     expect((await ask('premium', 'q=PREMIUM-SENTINEL-7f3a')).body).toEqual(before.body);
+  });
+
+  it('fills in the rows of database items written before the search table (at start)', async () => {
+    await t.database.db.insert(contentItems).values({
+      type: 'blog',
+      slug: `search-older-${kind}`,
+      title: 'An article older than search',
+      description: 'Written straight into the table.',
+      accessLevel: 'subscriber',
+      details: { publishedDate: '2026-01-01', content: 'Older text SEARCHOLDERSENTINELG7.', contentFormat: 'markdown' },
+    });
+    expect((await ask('subscriber', 'q=SEARCHOLDERSENTINELG7')).body).toEqual({ results: [] });
+    await t.services.content.search.sync();
+    expect((await ask('subscriber', 'q=SEARCHOLDERSENTINELG7')).body.results.map((r) => r.url)).toEqual([`/blog/search-older-${kind}`]);
+    expect((await ask('free', 'q=SEARCHOLDERSENTINELG7')).body).toEqual({ results: [], beyondLevel: { count: 1, level: 'subscriber' } });
   });
 
   it('answers a query without lexemes with no results, and keeps every answer private', async () => {
