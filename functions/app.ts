@@ -48,6 +48,7 @@ import { createProgressRoutes } from './progress/routes.ts';
 import { createCalendarRoutes, createEventAdminRoutes, createEventRoutes, createMyEventRoutes } from './events/routes.ts';
 import { createUserRoutes } from './users/routes.ts';
 import { createSearchIndexRoutes } from './search/index.ts';
+import { createSearchRoutes } from './search/routes.ts';
 import { createCommunityRoutes } from './community/routes.ts';
 import { createCommunityNotificationRoutes } from './community/notifications/routes.ts';
 import { createModerationRoutes, createReportRoutes } from './community/moderation/routes.ts';
@@ -172,6 +173,7 @@ export function createApp({ config, logger, services, site, accessLog }: AppDeps
   app.route('/api/admin/analytics', createAnalyticsRoutes({ analytics: services.analytics, guards }));
   app.route('/api/admin', createAdminRoutes({ admin: services.admin, content: services.content, users, guards }));
   app.route('/api/events', createEventRoutes({ events: services.events, guards }));
+  app.route('/api/search', createSearchRoutes({ search: services.search, guards }));
   app.route('/api/community', createCommunityRoutes({ community: services.community, guards, lane: answerLane }));
   app.route('/api/community', createReportRoutes({ moderation, guards }));
   app.route('/api/community', createCommunityNotificationRoutes({ notifications: services.communityNotifications, guards }));

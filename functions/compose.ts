@@ -89,6 +89,8 @@ import { createGrantStore } from './payments/grants/store.ts';
 import { createOfferStore } from './payments/offers/store.ts';
 import { createGiftStore } from './payments/gifts/store.ts';
 import { createOutboundService, type OutboundOptions } from './outbound/service.ts';
+import { createCommunitySearch } from './community/search/service.ts';
+import { createSearchService } from './search/service.ts';
 
 /** The key prefix of member files uploaded at run time (in the protected storage area, never in the content folder). */
 const PROTECTED_UPLOADS = 'uploads/';
@@ -156,6 +158,8 @@ export async function createServices(config: Config, logger: Logger, options: Se
   const db = options.database ?? (await opening!);
   try {
     const content = createContentService({ db: db.db, mdx, logger, downloadHosts: config.downloadHosts });
+    // Site search's text of git articles and lessons as the files are now (idempotent; instances take turns).
+    await content.search.sync();
     // Staff bodies (articles, events, lessons, newsletter issues) are parsed on a thread of their own,
     // each within a time limit, images only from the site and the public media host (body-renderer.ts).
     const staffRenderer = createStaffRenderer({ ...options.staffRenderer, imageOrigins: bodyImageOrigins(config) });
@@ -518,6 +522,14 @@ export async function createServices(config: Config, logger: Logger, options: Se
       idempotency,
       /** Outbound webhooks: endpoints, the delivery log, the emitter and the delivery worker. */
       webhooks,
+      /** Site search's server part: the gated text each domain keeps, cut at the caller's level (search/service.ts). */
+      search: createSearchService({
+        db: db.db,
+        content: content.search,
+        community: createCommunitySearch({ db: db.db }),
+        newsletter: newsletterArchive,
+        ownedCourses: async (viewer) => (await billing.purchases(viewer)).filter((p) => p.type === 'course').map((p) => p.slug),
+      }),
       /** The admin dashboard's member search, audit log and overview figures. */
       admin: createAdminService({ db: db.db, roster: members.members }),
       /** The members' business tools: filters, labels, segments, the CSV import and API keys. */

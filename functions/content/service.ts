@@ -22,6 +22,7 @@ import type { MdxSource } from './mdx-source.ts';
 import { itemFromRow } from './rows.ts';
 import { createContentStore } from './store.ts';
 import { createContentWrites, type ContentWriteHook } from './writes.ts';
+import { createContentSearch } from './search/service.ts';
 
 export type { ContentChange, ContentWriteHook } from './writes.ts';
 
@@ -39,7 +40,16 @@ export function createContentService({ db, mdx, logger, downloadHosts = [] }: Co
   const changed = (type: ContentType) => listeners.forEach((fn) => fn(type));
   // Does nothing until connected, so the service can be made alone (tests, the build's reader).
   let onWrite: ContentWriteHook = async () => undefined;
-  const writes = createContentWrites({ db, store, mdx, downloadHosts, changed, onWrite: (tx, change) => onWrite(tx, change) });
+  const search = createContentSearch({ db, mdx, logger });
+  const writes = createContentWrites({
+    db,
+    store,
+    mdx,
+    downloadHosts,
+    changed,
+    onWrite: (tx, change) => onWrite(tx, change),
+    index: search.indexItem,
+  });
 
   const toItem = (row: ContentRow): ContentItem | undefined => {
     try {
@@ -129,6 +139,9 @@ export function createContentService({ db, mdx, logger, downloadHosts = [] }: Co
         };
       });
     },
+
+    /** Site search's gated text of articles and lessons (search/service.ts): `sync` at start, then `search` and `headlines`. */
+    search,
 
     /** Connects the write hook (compose.ts), run in every write's transaction before it commits. */
     connect(hooks: { onWrite: ContentWriteHook }): void {

@@ -115,9 +115,11 @@ export interface ContentWritesDeps {
   changed: (type: ContentType) => void;
   /** Called with every write inside its transaction. */
   onWrite: ContentWriteHook;
+  /** Writes the item's search rows (`row` undefined: deleted), inside the write's transaction (search/service.ts). */
+  index: (tx: Tx, id: string, row: ContentRow | undefined) => Promise<void>;
 }
 
-export function createContentWrites({ db, store, mdx, downloadHosts, changed, onWrite }: ContentWritesDeps) {
+export function createContentWrites({ db, store, mdx, downloadHosts, changed, onWrite, index }: ContentWritesDeps) {
   async function freeSlug(type: ContentType, wanted: string, explicit: boolean): Promise<string> {
     const taken = new Set(await store.slugsLike(type, wanted));
     const isFree = (s: string) => !taken.has(s) && !mdx.has(type, s);
@@ -131,7 +133,7 @@ export function createContentWrites({ db, store, mdx, downloadHosts, changed, on
   }
 
   /**
-   * Runs a write, the write hook and the change notice in one transaction; maps slug races to 409.
+   * Runs a write, its search rows, the write hook and the change notice in one transaction; maps slug races to 409.
    * The item written to (`id`; none for a new one) is read again under its row lock first, so the
    * hook compares the state this write replaces, whatever another write committed meanwhile.
    */
@@ -146,6 +148,7 @@ export function createContentWrites({ db, store, mdx, downloadHosts, changed, on
         const before = id === undefined ? undefined : await txStore.lockById(id);
         if (id !== undefined && !before) throw new AppError('not_found', `No ${type} item with id ${id}.`);
         const row = await fn(txStore);
+        await index(tx, id ?? row!.id, row);
         await onWrite(tx, { type, before: visible(before), after: visible(row) });
         await txStore.notifyChanged(type);
         return row;

@@ -78,6 +78,9 @@ const TABLE: Row[] = [
   { route: 'DELETE /api/events/:slug/registration', rule: 'live', path: `${EVENT}/registration` },
   { route: 'GET /api/events/:slug/join', rule: 'signature', path: `${EVENT}/join` },
   { route: 'GET /api/events/:slug/recording', rule: 'signature', path: `${EVENT}/recording` },
+  // Site search reads gated text the caller is entitled to; staff's drafts are unpublished items, read from a live session like the edit form.
+  { route: 'GET /api/search', rule: 'signature', path: '/api/search?q=launch' },
+  { route: 'GET /api/search', rule: 'live', as: 'admin', path: '/api/search?q=launch&drafts=1' },
   { route: 'GET /api/admin/events/:slug/registrants', rule: 'live', as: 'admin', path: '/api/admin/events/no-such-event/registrants' },
   {
     route: 'GET /api/admin/events/:slug/registrants.csv',

@@ -252,3 +252,34 @@ test('an admin lists content from both sources, git items read-only, edits, unpu
   await expect(list.getByRole('listitem', { name: title })).toHaveCount(0);
   expect(await publicTitles()).not.toContain(title);
 });
+
+test("staff search the content's text, drafts included and marked, the snippet highlighted as text", async ({ page }) => {
+  const word = `Searchdraftword${Date.now()}`;
+  const title = `Draft found by its text ${Date.now()}`;
+  const content = await siteContent();
+  try {
+    await content.service.create('blog', {
+      title,
+      description: 'An unpublished article staff find by a word of its body.',
+      tags: ['Testing'],
+      accessLevel: 'premium',
+      content: `When x < y & z, only the body says ${word}.`,
+      published: false,
+    });
+  } finally {
+    await content.close();
+  }
+  await signInToAdmin(page, DEMO_ADMIN);
+  await page.getByRole('tab', { name: 'Content Management' }).click();
+  const search = page.getByRole('search');
+  await search.getByRole('searchbox').fill(word);
+  await search.getByRole('button', { name: 'Search' }).click();
+  const results = page.getByRole('list', { name: 'Search results' });
+  const hit = results.getByRole('listitem').filter({ hasText: title });
+  await expect(hit).toHaveCount(1);
+  await expect(hit.getByText('Unpublished', { exact: true })).toBeVisible();
+  await expect(hit.locator('mark')).toHaveText(word);
+  // The snippet comes escaped and is shown as text: the reader sees "<" and "&", not entities.
+  await expect(hit).toContainText('x < y & z');
+  expect(await seriousViolations(page)).toEqual([]);
+});

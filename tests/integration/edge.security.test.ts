@@ -177,6 +177,8 @@ async function samples(t: TestApp): Promise<Record<string, Sample>> {
     // After the feed: resetting revokes its link.
     'POST /api/users/me/feed/reset': { path: '/api/users/me/feed/reset', headers: admin.headers },
     'GET /api/content/blogs/:slug/body': { path: '/api/content/blogs/ecommerce-launch-first-90-days/body', headers: admin.headers },
+    // Site search: staff's drafts need a live session, which the admin's headers carry.
+    'GET /api/search': { path: '/api/search?q=launch&drafts=1', headers: admin.headers },
     'GET /api/content/tools/:slug/download': { path: `/api/content/tools/${tool.slug}/download`, headers: admin.headers },
     'GET /api/content/market/:slug/download': { path: '/api/content/market/website-wireframe-kit/download', headers: admin.headers },
     'GET /api/content/courses/:slug/lessons/:lessonId': { path: `${course}/lessons/process-mapping`, headers: admin.headers },
@@ -951,6 +953,11 @@ describe.each(DATABASE_KINDS)('API bad-input suite on %s', (kind) => {
       '/api/community/threads?category=edge-general&limit=-1',
       '/api/community/search?q=%00',
       '/api/community/search?q=',
+      '/api/search?q=%00',
+      '/api/search?q=',
+      `/api/search?q=${'a'.repeat(201)}`,
+      '/api/search?q=x&type=%00',
+      '/api/search?q=x&limit=%00',
       `/api/community/comments/blogs/${'a'.repeat(500)}`,
       '/api/community/posts/%0d%0a/source',
       // Well-formed cursors whose time the database cannot hold (out of bigint or timestamp range).

@@ -4,7 +4,8 @@
  * article's (`GET /api/newsletter/issues/{slug}/body`: no token 401, unknown issue 404, level too low
  * 403 naming the level). An issue that went out never changes, so each renders once and is kept.
  */
-import type { Viewer } from '#shared/access.ts';
+import { ACCESS_LEVELS, checkAccess, type Viewer } from '#shared/access.ts';
+import { beyondOf, type SourceMatches } from '#shared/search.ts';
 import type { ArchivedIssue, ArchivedIssuePage, NewsletterArchiveReader } from '#shared/newsletter.ts';
 import { splitPreview, type RenderBody } from '../../content/body.ts';
 import { AppError } from '../../platform/errors.ts';
@@ -77,6 +78,30 @@ export function createNewsletterArchive({ db, render }: NewsletterArchiveDeps) {
   return {
     /** What pages read (`serverContext(locals).newsletter`). */
     reader,
+
+    /** Site search: the best `limit` issues whose level opens to the viewer (whole bodies), and the count of those beyond it. */
+    async search(viewer: Viewer, query: string, limit: number): Promise<SourceMatches> {
+      const open = ACCESS_LEVELS.filter((level) => checkAccess(viewer, level).allowed);
+      const closed = ACCESS_LEVELS.filter((level) => !open.includes(level));
+      const store = createArchiveStore(db);
+      const [rows, counts] = await Promise.all([store.ranked(query, open, limit), store.counted(query, closed)]);
+      return {
+        hits: rows.map((r) => ({
+          key: r.id,
+          type: 'newsletter' as const,
+          slug: r.slug,
+          title: r.subject,
+          url: `/newsletter/${r.slug}`,
+          rank: r.rank,
+        })),
+        beyond: beyondOf(counts),
+      };
+    },
+
+    /** The highlighted fragment of each hit's body, by key (the issue's id). */
+    async headlines(keys: readonly string[], query: string): Promise<Map<string, string>> {
+      return new Map((await createArchiveStore(db).headlines(keys, query)).map((r) => [r.id, r.headline]));
+    },
 
     /** The whole issue (the preview line removed) as sanitised HTML, for a viewer entitled to it. */
     async body(viewer: Viewer, slug: string): Promise<{ html: string }> {

@@ -10,6 +10,7 @@ import { and, desc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import type { DataSubject } from '../../users/personal-data.ts';
 import {
+  ISSUE_COLUMNS,
   newsletterDeliveries,
   newsletterIssues,
   newsletterSuppressions,
@@ -33,7 +34,11 @@ export function createIssueStore(db: DbOrTx) {
   return {
     /** Inserts an issue; undefined when its slug is taken (the caller picks another). */
     async insert(values: NewIssue): Promise<IssueRow | undefined> {
-      const [row] = await db.insert(newsletterIssues).values(values).onConflictDoNothing({ target: newsletterIssues.slug }).returning();
+      const [row] = await db
+        .insert(newsletterIssues)
+        .values(values)
+        .onConflictDoNothing({ target: newsletterIssues.slug })
+        .returning(ISSUE_COLUMNS);
       return row;
     },
 
@@ -51,13 +56,17 @@ export function createIssueStore(db: DbOrTx) {
     },
 
     async byId(id: string): Promise<IssueRow | undefined> {
-      const [row] = await db.select().from(newsletterIssues).where(eq(newsletterIssues.id, id));
+      const [row] = await db.select(ISSUE_COLUMNS).from(newsletterIssues).where(eq(newsletterIssues.id, id));
       return row;
     },
 
     /** Newest first. */
     list(limit: number): Promise<IssueRow[]> {
-      return db.select().from(newsletterIssues).orderBy(desc(newsletterIssues.createdAt), desc(newsletterIssues.id)).limit(limit);
+      return db
+        .select(ISSUE_COLUMNS)
+        .from(newsletterIssues)
+        .orderBy(desc(newsletterIssues.createdAt), desc(newsletterIssues.id))
+        .limit(limit);
     },
 
     /** Changes an issue only while its status is one of `from`; undefined when it was not (or there is no such issue). */
@@ -66,7 +75,7 @@ export function createIssueStore(db: DbOrTx) {
         .update(newsletterIssues)
         .set({ ...patch, updatedAt: sql`now()` })
         .where(and(eq(newsletterIssues.id, id), inArray(newsletterIssues.status, from)))
-        .returning();
+        .returning(ISSUE_COLUMNS);
       return row;
     },
 
@@ -88,7 +97,7 @@ export function createIssueStore(db: DbOrTx) {
         .update(newsletterIssues)
         .set({ status: 'sending', sentAt: sql`now()`, updatedAt: sql`now()` })
         .where(and(eq(newsletterIssues.id, id), inArray(newsletterIssues.status, WAITING)))
-        .returning();
+        .returning(ISSUE_COLUMNS);
       return row;
     },
 
@@ -105,7 +114,7 @@ export function createIssueStore(db: DbOrTx) {
         .update(newsletterIssues)
         .set({ status: 'sending', sentAt: sql`now()`, updatedAt: sql`now()` })
         .where(and(inArray(newsletterIssues.id, due), eq(newsletterIssues.status, 'scheduled')))
-        .returning();
+        .returning(ISSUE_COLUMNS);
       return row;
     },
 

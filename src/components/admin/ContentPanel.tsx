@@ -3,7 +3,8 @@
  * type and title. Git items are read-only here and show their file; database items can be edited
  * (in /create), unpublished (kept, but out of every public and member channel) and published again,
  * or deleted (after a confirmation) through the creator API. Each event opens its registrants
- * (list and CSV, ../events/EventRegistrants.tsx).
+ * (list and CSV, ../events/EventRegistrants.tsx). Above the list, a search of the items' text,
+ * drafts included (ContentSearch.tsx).
  */
 import { useEffect, useId, useState } from 'react';
 import { accessLabel } from '#shared/access.ts';
@@ -13,6 +14,7 @@ import { CREATE_TABS } from '#shared/create-form.ts';
 import { toast } from '../../lib/browser/toast.ts';
 import { INPUT_CLASS } from '../forms/TextField.tsx';
 import { EventRegistrants } from '../events/EventRegistrants.tsx';
+import { ContentSearch } from './ContentSearch.tsx';
 
 type CatalogItem = ApiData<typeof api.admin.content.$get>['items'][number];
 
@@ -93,6 +95,7 @@ export function ContentPanel() {
   const shown = items.filter((i) => (type === 'all' || i.type === type) && (!needle || i.title.toLowerCase().includes(needle)));
   return (
     <div className="space-y-5">
+      <ContentSearch />
       <div className="flex flex-wrap items-end gap-3">
         <div>
           <label htmlFor={`${ids}-type`} className="block text-sm font-medium text-slate-700">

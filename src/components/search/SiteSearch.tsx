@@ -9,6 +9,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { accessLabel } from '#shared/access.ts';
 import {
+  SEARCH_BEYOND_MAX,
   SEARCH_QUERY_MAX,
   SEARCH_TYPE_LABELS,
   SEARCH_TYPES,
@@ -251,7 +252,8 @@ function Results({ state, asked, onRetry, onMore }: { state: State; asked: Asked
       )}
       {state.beyond && (
         <p className="rounded-xl border border-brand-200 bg-brand-50 p-4 text-slate-800" data-testid="search-beyond">
-          {state.beyond.count} more {state.beyond.count === 1 ? 'result' : 'results'} in {accessLabel(state.beyond.level)}.{' '}
+          {state.beyond.count >= SEARCH_BEYOND_MAX ? `${SEARCH_BEYOND_MAX.toLocaleString('en-US')}+` : state.beyond.count} more{' '}
+          {state.beyond.count === 1 ? 'result' : 'results'} in {accessLabel(state.beyond.level)}.{' '}
           <a href="/pricing" className="font-semibold text-brand-700 underline">
             See plans
           </a>

@@ -1,8 +1,8 @@
-/** A result's snippet as text, its matched words in <mark> (never set as HTML: see `snippetRuns`). */
-import { snippetRuns } from '#shared/search.ts';
+/** A result's snippet as text, its matched words in <mark> (never set as HTML: see `snippetParts`). */
+import { snippetParts } from '#shared/search.ts';
 
 export function Snippet({ snippet }: { snippet: string }) {
-  const runs = snippetRuns(snippet);
+  const runs = snippetParts(snippet);
   if (runs.length === 0) return null;
   return (
     <p className="mt-1 text-sm text-slate-700">

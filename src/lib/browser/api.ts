@@ -35,6 +35,7 @@ import type { GiftRoutes, MyGiftRoutes } from '../../../functions/payments/gifts
 import type { OfferAdminRoutes, PublicOfferRoutes } from '../../../functions/payments/offers/routes.ts';
 import type { PaymentRoutes } from '../../../functions/payments/routes.ts';
 import type { ProgressRoutes } from '../../../functions/progress/routes.ts';
+import type { SearchRoutes } from '../../../functions/search/routes.ts';
 import type { SupportRoutes } from '../../../functions/support/routes.ts';
 import type { UserRoutes } from '../../../functions/users/routes.ts';
 import type { WebhookRoutes } from '../../../functions/outbound/routes.ts';
@@ -92,6 +93,8 @@ export const api = {
   community: /* @__PURE__ */ hc<CommunityRoutes>('/api/community', member),
   /** Community reply mails: the member's setting and a thread's mute (functions/community/notifications/routes.ts). */
   communityNotifications: /* @__PURE__ */ hc<CommunityNotificationRoutes>('/api/community', member),
+  /** Site search's gated text, cut at the caller's level; staff's drafts (functions/search/routes.ts). */
+  search: /* @__PURE__ */ hc<SearchRoutes>('/api/search', member),
 };
 
 /**
