@@ -327,9 +327,9 @@ async function crawl(base: string, seeds: string[], token: string | undefined, s
   return result;
 }
 
-/** The sentinels in an answer, headers and body alike. */
+/** The sentinels in an answer, headers and body alike (a search snippet's highlight tags, which split a sentinel's words, taken out). */
 function sentinelsIn(res: Response, bytes: Buffer): Sentinel[] {
-  const text = `${[...res.headers].map(([k, v]) => `${k}: ${v}`).join('\n')}\n\n${bytes.toString('latin1')}`;
+  const text = `${[...res.headers].map(([k, v]) => `${k}: ${v}`).join('\n')}\n\n${bytes.toString('latin1')}`.replace(/<\/?mark>/g, '');
   return (Object.keys(SENTINELS) as Sentinel[]).filter((s) => text.includes(s));
 }
 
@@ -477,6 +477,8 @@ describe(THROUGH_FUNCTION ? 'leak crawler, through the serverless functions' : '
       ...CONTENT_TYPES.map((type) => `/api/public/${CONTENT_TYPE_INFO[type].apiSegment}`),
       ...gatedSeeds(items),
       ...communitySeeds,
+      // The site search's server part, asked for every sentinel: it must cut each at the caller's level.
+      ...Object.keys(SENTINELS).map((sentinel) => `/api/search?q=${encodeURIComponent(sentinel)}`),
     ];
     const tokens = new Map<Caller, string>();
     for (const caller of CALLERS) {
@@ -659,14 +661,33 @@ describe(THROUGH_FUNCTION ? 'leak crawler, through the serverless functions' : '
     for (const [caller, result] of crawls) expect(result.storable, caller).toEqual([]);
   });
 
-  it('carries each sentinel only through the gated channels', () => {
+  it('carries each sentinel only through the gated channels (and the server search, to its level)', () => {
     const premium = crawls.get('premium')!.seen;
     const channel = (p: string) =>
       p
+        .split('?')[0]!
         .split('/')
         .slice(0, p.startsWith('/api/') ? 3 : 2)
         .join('/');
-    const channels = (s: Sentinel) => new Set(premium.get(s)!.map(channel));
+    // The site search's server part carries the gated text it matched (its snippet) to whoever may read it.
+    const searchable = [
+      'PREMIUM-SENTINEL-7f3a',
+      'PREMIUM-DB-SENTINEL-e61b',
+      'SUBSCRIBER-LESSON-SENTINEL-5b21',
+      'COMMUNITY-PREMIUM-SENTINEL-b4e2',
+      'COMMUNITY-SUBSCRIBER-SENTINEL-71ac',
+    ] as const;
+    for (const s of searchable) expect(premium.get(s)!.map(channel), s).toContain('/api/search');
+    const channels = (s: Sentinel) =>
+      new Set(
+        premium
+          .get(s)!
+          .map(channel)
+          .filter((c) => c !== '/api/search'),
+      );
+    // Files, comments and unpublished items never come from it.
+    for (const s of ['PREMIUM-MEDIA-SENTINEL-3c9e', 'PREMIUM-DOWNLOAD-SENTINEL-9d40', 'COMMUNITY-COMMENT-SENTINEL-d05f'] as const)
+      expect(premium.get(s)!.map(channel), s).not.toContain('/api/search');
     // Bodies come from the body endpoint and the member's private feed; files only through signed links.
     for (const s of ['PREMIUM-SENTINEL-7f3a', 'PREMIUM-DB-SENTINEL-e61b'] as const) {
       expect(channels(s), s).toEqual(new Set(['/api/content', '/feeds']));
