@@ -229,7 +229,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
       stalenessSeconds: config.cdnStalenessSeconds,
       logger,
     });
-    contentCache.onClear(publicIndex.changed);
+    contentCache.onClear(publicIndex.contentChanged);
     // Another instance's community write (or a missed notice): drop the visitors' serialised answers.
     const communityChanged = () => {
       community.changed();

@@ -10,7 +10,7 @@ import type { CommunityPageReader } from '../community/pages.ts';
 import type { Logger } from '../platform/logger.ts';
 import { buildIndexFiles } from './pagefind.ts';
 import { createPublicIndex } from './public-index.ts';
-import { htmlText, publicRecords, type PublicThread } from './public-records.ts';
+import { htmlText, publicRecords, type ContentRecordCache, type PublicThread } from './public-records.ts';
 
 export { createSearchIndexRoutes } from './index-routes.ts';
 export { closePagefind } from './pagefind.ts';
@@ -51,11 +51,24 @@ export function createPublicSearchIndex({
   stalenessSeconds,
   logger,
 }: PublicSearchDeps) {
-  return createPublicIndex({
-    records: () => publicRecords({ content, contentDir, newsletter, threads: () => publicThreads(community) }),
+  const cache: ContentRecordCache = new Map();
+  const index = createPublicIndex({
+    records: () => publicRecords({ content, contentDir, newsletter, threads: () => publicThreads(community), cache }),
+    // Sent issues never change: the newest one's address marks the archive.
+    mark: async () => (await newsletter.latest(1))[0]?.slug ?? '',
     build: buildIndexFiles,
     cacheControl,
     stalenessMs: stalenessSeconds * 1000,
     logger,
   });
+  return {
+    ...index,
+    /** Content changed: its records are made again (a body's public preview may have moved), and the index. */
+    contentChanged(): void {
+      cache.clear();
+      index.changed();
+    },
+  };
 }
+
+export type PublicSearchIndex = ReturnType<typeof createPublicSearchIndex>;

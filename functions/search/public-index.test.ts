@@ -23,15 +23,17 @@ function setUp() {
   let clock = 1_000_000;
   const records: PublicRecord[] = [{ url: '/a', type: 'blog', title: 'A', text: 'a' }];
   const build = fakeBuild();
+  const marks = { now: 'issue-1' };
   const index = createPublicIndex({
     records: () => Promise.resolve([...records]),
+    mark: () => Promise.resolve(marks.now),
     build,
     cacheControl: POLICY,
     stalenessMs: 30_000,
     logger: createLogger('silent'),
     now: () => clock,
   });
-  return { index, build, records, tick: (ms: number) => (clock += ms) };
+  return { index, build, records, marks, tick: (ms: number) => (clock += ms) };
 }
 
 describe('the public index', () => {
@@ -53,13 +55,71 @@ describe('the public index', () => {
   });
 
   it('is made again for the next entry after a change, and older generations still answer', async () => {
-    const { index, build, records } = setUp();
+    const { index, build, records, tick } = setUp();
     await index.answer(ENTRY_FILE);
     records.push({ url: '/b', type: 'faq', title: 'B', text: 'b' });
     expect(new TextDecoder().decode((await index.answer(ENTRY_FILE))!.bytes)).toContain('en_1'); // no notice yet
     index.changed();
+    tick(2_000);
     expect(new TextDecoder().decode((await index.answer(ENTRY_FILE))!.bytes)).toContain('en_2');
     expect(await index.answer('pagefind.en_1.pf_meta')).toBeDefined();
+    expect(build).toHaveBeenCalledTimes(2);
+  });
+
+  it('makes one build of many notices within two seconds, the current files answering meanwhile', async () => {
+    const { index, build, records, tick } = setUp();
+    await index.answer(ENTRY_FILE);
+    records.push({ url: '/b', type: 'faq', title: 'B', text: 'b' });
+    index.changed();
+    index.changed();
+    expect(new TextDecoder().decode((await index.answer(ENTRY_FILE))!.bytes)).toContain('en_1');
+    expect(new TextDecoder().decode((await index.answer(ENTRY_FILE))!.bytes)).toContain('en_1');
+    tick(2_000);
+    await vi.waitFor(() => expect(build).toHaveBeenCalledTimes(2), { timeout: 5_000 });
+  });
+
+  it('keeps no generation for a build that changed nothing public', async () => {
+    const { index, build, tick } = setUp();
+    await index.answer(ENTRY_FILE);
+    index.changed();
+    tick(2_000);
+    await index.answer(ENTRY_FILE);
+    expect(build).toHaveBeenCalledTimes(2);
+    expect(await index.answer('pagefind.en_1.pf_meta')).toBeDefined();
+  });
+
+  it('answers 503 while it has never been built and the last try failed, and tries again 5 s later', async () => {
+    let fail = true;
+    let clock = 0;
+    const build = vi.fn(async () => {
+      if (fail) throw new Error('no binary');
+      return new Map([[ENTRY_FILE, new Uint8Array([1])]]);
+    });
+    const index = createPublicIndex({
+      records: () => Promise.resolve([]),
+      build,
+      cacheControl: POLICY,
+      stalenessMs: 30_000,
+      logger: createLogger('silent'),
+      now: () => clock,
+    });
+    await expect(index.answer(ENTRY_FILE)).rejects.toMatchObject({ code: 'unavailable' });
+    await expect(index.answer(ENTRY_FILE)).rejects.toMatchObject({ code: 'unavailable' });
+    expect(build).toHaveBeenCalledTimes(1);
+    fail = false;
+    clock += 5_000;
+    expect(await index.answer(ENTRY_FILE)).toBeDefined();
+  });
+
+  it('is made again for the next entry when the mark of what has no notice moved (a newsletter issue went out)', async () => {
+    const { index, build, records, marks, tick } = setUp();
+    await index.answer(ENTRY_FILE);
+    await index.answer(ENTRY_FILE);
+    expect(build).toHaveBeenCalledTimes(1);
+    records.push({ url: '/newsletter/issue-2', type: 'newsletter', title: 'Two', text: 'two' });
+    marks.now = 'issue-2';
+    tick(2_000);
+    expect(new TextDecoder().decode((await index.answer(ENTRY_FILE))!.bytes)).toContain('en_2');
     expect(build).toHaveBeenCalledTimes(2);
   });
 
@@ -74,13 +134,15 @@ describe('the public index', () => {
     expect(new TextDecoder().decode((await index.answer(ENTRY_FILE))!.bytes)).toContain('en_2');
   });
 
-  it('builds for an unknown hashed file (another instance built newer content) at most every five seconds', async () => {
+  it('builds for a hashed file it does not know only after a notice (another instance built newer content), never for a made-up name', async () => {
     const { index, build, records, tick } = setUp();
     await index.answer(ENTRY_FILE);
     records.push({ url: '/b', type: 'faq', title: 'B', text: 'b' });
+    tick(60_000);
     expect(await index.answer('pagefind.en_2.pf_meta')).toBeUndefined();
+    expect(await index.answer('fragment/en_made_up.pf_fragment')).toBeUndefined();
     expect(build).toHaveBeenCalledTimes(1);
-    tick(5_000);
+    index.changed();
     expect(await index.answer('pagefind.en_2.pf_meta')).toBeDefined();
     expect(await index.answer('pagefind.en_9.pf_meta')).toBeUndefined();
     expect(build).toHaveBeenCalledTimes(2);

@@ -41,6 +41,8 @@ export interface PublicSources {
   newsletter?: NewsletterArchiveReader | undefined;
   /** The threads of categories anyone reads. */
   threads?: (() => Promise<PublicThread[]>) | undefined;
+  /** Content records kept between builds (clear it when content changes: a body's preview may move). */
+  cache?: ContentRecordCache | undefined;
 }
 
 /** At most this many newsletter issues are indexed (newest first). */
@@ -107,17 +109,34 @@ async function serviceRecords(contentDir: string): Promise<PublicRecord[]> {
 const faqRecords = (): PublicRecord[] =>
   FAQS.map((f, i) => ({ url: `/faq#${faqAnchor(i)}`, type: 'faq', title: f.question, text: f.answer }));
 
-async function contentRecords(reader: PublicContentReader): Promise<PublicRecord[]> {
+/** Content records by item, with the listed item they were made from: kept until content changes. */
+export type ContentRecordCache = Map<string, { listed: string; record: PublicRecord }>;
+
+async function contentRecord(reader: PublicContentReader, listed: PublicItem): Promise<PublicRecord> {
+  const { type } = listed;
+  // The detail adds what lists leave out (an article's public preview, an event's description); an
+  // item whose detail cannot be read now is indexed from its list entry.
+  const item: PublicItem = (await reader.get(type, listed.slug).catch(() => undefined)) ?? listed;
+  // The title is the record's heading; every other public string is its text.
+  const text = itemText({ ...item, title: '' }).filter(Boolean);
+  return { url: `${CONTENT_TYPE_INFO[type].path}/${item.slug}`, type, title: item.title, text: text.join(' ') };
+}
+
+async function contentRecords(reader: PublicContentReader, cache: ContentRecordCache): Promise<PublicRecord[]> {
   const records: PublicRecord[] = [];
+  const seen = new Set<string>();
   for (const type of CONTENT_TYPES) {
     for (const listed of await reader.list(type)) {
-      // The detail adds what lists leave out: an article's public preview, an event's description.
-      const item: PublicItem = (await reader.get(type, listed.slug)) ?? listed;
-      // The title is the record's heading; every other public string is its text.
-      const text = itemText({ ...item, title: '' }).filter(Boolean);
-      records.push({ url: `${CONTENT_TYPE_INFO[type].path}/${item.slug}`, type, title: item.title, text: text.join(' ') });
+      const key = `${type}:${listed.slug}`;
+      const json = JSON.stringify(listed);
+      const kept = cache.get(key);
+      const record = kept?.listed === json ? kept.record : await contentRecord(reader, listed);
+      cache.set(key, { listed: json, record });
+      seen.add(key);
+      records.push(record);
     }
   }
+  for (const key of cache.keys()) if (!seen.has(key)) cache.delete(key);
   return records;
 }
 
@@ -136,7 +155,7 @@ export async function publicRecords(sources: PublicSources): Promise<PublicRecor
   const records = [
     ...(await serviceRecords(sources.contentDir)),
     ...faqRecords(),
-    ...(await contentRecords(sources.content)),
+    ...(await contentRecords(sources.content, sources.cache ?? new Map())),
     ...(sources.newsletter ? await issueRecords(sources.newsletter) : []),
     ...threads.map((t): PublicRecord => ({ url: `/community/threads/${t.id}`, type: 'community', title: t.title, text: t.text })),
   ];

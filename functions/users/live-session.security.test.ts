@@ -329,6 +329,8 @@ const PUBLIC = new Set([
   'GET /events/:file{[a-z0-9-]+\\.ics}',
   'POST /api/email/:segment{events|[0-9a-fA-F-]{36}}',
   'GET /uploads/:key',
+  // The public search index's files: the same for everyone.
+  'GET /pagefind/*',
   'GET /api/payments/mode',
   'POST /api/payments/stripe/webhook',
   'GET /api/billing/test/checkout/:id',

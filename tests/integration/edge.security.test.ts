@@ -139,6 +139,7 @@ async function samples(t: TestApp): Promise<Record<string, Sample>> {
     },
     'POST /api/upload/complete': { path: '/api/upload/complete', headers: admin.headers, body: { key: sent } },
     'GET /uploads/:key': { path: uploaded.url },
+    'GET /pagefind/*': { path: '/pagefind/pagefind-entry.json' },
     'GET /readyz': { path: '/readyz' },
     'GET /api/public/:segment': { path: '/api/public/blogs' },
     'GET /api/public/:segment/:slug': { path: `/api/public/tools/${tool.slug}` },
@@ -702,6 +703,8 @@ const SHARED_CACHE_ROUTES = new Set([
   'GET /api/public/:segment',
   'GET /api/public/:segment/:slug',
   'GET /uploads/:key',
+  // The public search index's files (the entry within the staleness bound, hashed files a year).
+  'GET /pagefind/*',
   'GET /api/payments/mode',
   // The community's categories: the same for everyone (a visitor's first page of a public category too, not sampled here).
   'GET /api/community/categories',
@@ -918,6 +921,10 @@ describe.each(DATABASE_KINDS)('API bad-input suite on %s', (kind) => {
       '/uploads/..%2F..%2Fpackage.json',
       '/uploads/%00',
       '/uploads/.partial-x',
+      '/pagefind/..%2F..%2Fpackage.json',
+      '/pagefind/%00',
+      '/pagefind/fragment/%2e%2e%2f%2e%2e%2fpackage.json',
+      `/pagefind/fragment/en_${'f'.repeat(3000)}.pf_fragment`,
       '/api/admin/newsletter/issues/%00',
       '/api/admin/newsletter/issues/00000000-0000-4000-8000-000000000000/preview?level=%00',
       '/api/admin/newsletter/audiences?selected=%00',

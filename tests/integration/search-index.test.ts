@@ -5,11 +5,12 @@
  * entry under the shared policy, hashed files for a year, 304 by ETag), and nothing else under
  * /pagefind/ answers.
  */
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { DATABASE_KINDS } from '../support/databases.ts';
 import { makeBlogInput } from '../support/fixtures.ts';
-import { filesHolding, readServedIndex } from '../support/search-index.ts';
+import { filesHolding, readServedIndex, type ReadIndex } from '../support/search-index.ts';
 
 const SHARED = 'public, max-age=0, s-maxage=30, stale-while-revalidate=30';
 const GATED = 'SEARCH-INDEX-GATED-SENTINEL-c7d1';
@@ -18,6 +19,14 @@ describe.each(DATABASE_KINDS)('the public search index on %s', (kind) => {
   let t: TestApp;
   const fetchApp = ((input: string | URL | Request, init?: RequestInit) => t.app.request(String(input), init)) as typeof fetch;
   const read = () => readServedIndex('http://localhost', fetchApp);
+  /** The index once `ready` holds (a change is built at most 2 s after the last build: the current files answer meanwhile). */
+  const readWhen = async (ready: (index: ReadIndex) => boolean): Promise<ReadIndex> => {
+    for (let i = 0; ; i++) {
+      const index = await read();
+      if (ready(index) || i === 60) return index;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
 
   beforeAll(async () => {
     t = await createTestApp(kind);
@@ -47,19 +56,42 @@ describe.each(DATABASE_KINDS)('the public search index on %s', (kind) => {
         content: `An opening anyone reads.\n\n<!-- preview -->\n\nBehind the gate: ${GATED}.`,
       }),
     );
-    let index = await read();
+    let index = await readWhen((i) => i.pages.some((p) => p.url === `/blog/${item.slug}`));
     expect(index.pages.map((p) => p.url)).toContain(`/blog/${item.slug}`);
     expect(filesHolding(index, 'An opening anyone reads.').length).toBeGreaterThan(0);
     expect(filesHolding(index, GATED)).toEqual([]);
 
     await t.content.update('blog', item.id, { title: `${title} Renamed` });
-    index = await read();
+    index = await readWhen((i) => i.pages.some((p) => p.meta.title === `${title} Renamed`));
     expect(index.pages.find((p) => p.url === `/blog/${item.slug}`)?.meta.title).toBe(`${title} Renamed`);
 
     await t.content.update('blog', item.id, { published: false });
-    index = await read();
+    index = await readWhen((i) => !i.pages.some((p) => p.url === `/blog/${item.slug}`));
     expect(index.pages.map((p) => p.url)).not.toContain(`/blog/${item.slug}`);
     expect(filesHolding(index, title)).toEqual([]);
+  });
+
+  it('takes in a newsletter issue as it goes out, its public part only (no notice announces it: the archive’s mark moves)', async () => {
+    await read();
+    const editor = {
+      id: randomUUID(),
+      email: `editor-${kind}@search-index.test`,
+      role: 'editor' as const,
+      accessLevel: 'premium' as const,
+    };
+    const { id } = await t.services.newsletterIssues.create(editor, {
+      subject: `Search Index Issue ${kind}`,
+      previewText: 'Found as soon as it goes out',
+      body: `A public opening of the issue.\n\n<!-- preview -->\n\nFor subscribers: ${GATED}.`,
+      accessLevel: 'subscriber',
+      audience: ['subscriber'],
+    });
+    await t.services.newsletterIssues.send(id);
+    const index = await readWhen((i) => i.pages.some((p) => p.meta.title === `Search Index Issue ${kind}`));
+    const issue = index.pages.find((p) => p.meta.title === `Search Index Issue ${kind}`);
+    expect(issue?.url).toMatch(/^\/newsletter\//);
+    expect(filesHolding(index, 'A public opening of the issue.').length).toBeGreaterThan(0);
+    expect(filesHolding(index, GATED)).toEqual([]);
   });
 
   it('answers its files as files: the entry under the shared policy, hashed files for a year, 304 by ETag', async () => {
