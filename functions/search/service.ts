@@ -65,6 +65,9 @@ export function createSearchService({ db, content, community, newsletter, ownedC
   return {
     /** What the caller may read that matches, best first, and how many matches lie beyond their level. */
     async search(viewer: Viewer | null, input: SearchQuery): Promise<SearchAnswer> {
+      // A visitor opens no gated text, and a count of what lies beyond would let anyone test whether
+      // a word is in a gated body: the visitor's search is the public index's alone.
+      if (!viewer) return { results: [] };
       const sources = sourcesFor(input);
       if (sources.length === 0) return { results: [] };
       const query = await store.tsquery(input.q);

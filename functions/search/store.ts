@@ -7,10 +7,13 @@ export function createSearchStore(db: DbOrTx) {
     /**
      * The query as Postgres's English configuration reads what people type (`websearch_to_tsquery`:
      * quotes, `or` and `-`; nothing is a syntax error), as text; empty when it has no lexemes (only
-     * stop words or punctuation).
+     * stop words or punctuation) or only negations.
      */
     async tsquery(q: string): Promise<string> {
-      const result = await db.execute(sql`select websearch_to_tsquery('english', ${q})::text as query`);
+      // A query of negations only (`-word`) would match nearly every row: it finds nothing here.
+      const result = await db.execute(
+        sql`select case when querytree(parsed) = 'T' then '' else parsed::text end as query from websearch_to_tsquery('english', ${q}) parsed`,
+      );
       return (result as unknown as { rows: { query: string }[] }).rows[0]?.query ?? '';
     },
   };

@@ -51,3 +51,15 @@ test('a free member gets no gated result, only how many more Premium opens; a vi
   await expect(page.locator(`a[href="${LESSON_URL}"]`)).toHaveCount(0);
   expect(serverSearches.length).toBeGreaterThan(0);
 });
+
+test("a member's search says when the part their plan opens could not be loaded, and Try Again brings it", async ({ page }) => {
+  await signIn(page, 'premium');
+  let fail = true;
+  await page.route('**/api/search?**', (route) => (fail ? route.fulfill({ status: 503, body: '{}' }) : route.continue()));
+  await page.goto(`/search?q=${encodeURIComponent(GATED_WORDS)}`);
+  await expect(page.getByRole('alert')).toContainText('Results from what your plan opens could not be loaded.');
+  fail = false;
+  await page.getByRole('button', { name: 'Try Again' }).click();
+  await expect(page.locator(`a[href="${LESSON_URL}"]`)).toBeVisible();
+  await expect(page.getByRole('alert')).toHaveCount(0);
+});

@@ -1,7 +1,8 @@
 /**
- * The community's part of site search (issue 36): threads in the categories a caller may read that
- * visitors may not (the public ones are in the site's static index), by the one access rule; matches
- * in categories above the caller's level are only counted. One hit per thread, linking its page.
+ * The community's part of site search (issue 36): threads in the categories a member may read, by the
+ * one access rule (the public ones too: the site's static index holds only the first page of posts of
+ * the most active public threads); matches in categories above the member's level are only counted.
+ * One hit per thread, linking its page.
  */
 import { checkAccess, type Viewer } from '#shared/access.ts';
 import { beyondOf, type SourceMatches } from '#shared/search.ts';
@@ -12,11 +13,13 @@ import { createCommunitySearchStore } from './store.ts';
 export function createCommunitySearch({ db }: { db: DbOrTx }) {
   const store = createCommunitySearchStore(db);
   return {
-    /** The best `limit` threads the viewer may read in categories visitors may not, and the count of those beyond their level. */
+    /** The best `limit` threads the viewer may read, and the count of those beyond their level. */
     async search(viewer: Viewer, query: string, limit: number): Promise<SourceMatches> {
-      const gated = (await createCommunityStore(db).categoryRows()).filter((c) => !c.anyoneReads);
-      const open = gated.filter((c) => checkAccess(viewer, c.accessLevel).allowed).map((c) => c.id);
-      const closed = gated.filter((c) => !checkAccess(viewer, c.accessLevel).allowed).map((c) => c.id);
+      // Every category the member reads, the public ones too: the static index holds only the first page
+      // of posts of the most active public threads, so later replies and older threads are found here.
+      const categories = await createCommunityStore(db).categoryRows();
+      const open = categories.filter((c) => checkAccess(viewer, c.accessLevel).allowed).map((c) => c.id);
+      const closed = categories.filter((c) => !c.anyoneReads && !checkAccess(viewer, c.accessLevel).allowed).map((c) => c.id);
       const [rows, counts] = await Promise.all([store.ranked(query, open, limit), store.counted(query, closed)]);
       return {
         hits: rows.map((r) => ({

@@ -30,22 +30,30 @@ export function createCommunitySearchStore(db: DbOrTx) {
   /** Matching visible posts and titles (as their openers) of visible threads in `categoryIds`, with a rank when asked. */
   const hits = (query: string, categoryIds: string[], ranked: boolean) => {
     const q = sql`${query}::tsquery`;
-    return db
-      .select({
-        threadId: p.threadId,
-        postId: p.id,
-        rank: (ranked ? sql<number>`ts_rank_cd(${AS_BODY}, ${p.search}, ${q})` : sql<number>`0`).as('rank'),
-      })
-      .from(p)
-      .where(and(sql`${p.search} @@ ${q}`, eq(p.status, 'visible')))
-      .unionAll(
-        db
-          .select({ threadId: t.id, postId: p.id, rank: ranked ? sql<number>`ts_rank_cd(${AS_TITLE}, ${t.search}, ${q})` : sql<number>`0` })
-          .from(t)
-          .innerJoin(p, and(eq(p.threadId, t.id), eq(p.isOpener, true), eq(p.status, 'visible')))
-          .where(and(sql`${t.search} @@ ${q}`, inArray(t.categoryId, categoryIds))),
-      )
-      .as('hits');
+    return (
+      db
+        .select({
+          threadId: p.threadId,
+          postId: p.id,
+          rank: (ranked ? sql<number>`ts_rank_cd(${AS_BODY}, ${p.search}, ${q})` : sql<number>`0`).as('rank'),
+        })
+        .from(p)
+        // Only posts of the asked categories' threads are ranked (never every matching post in the forum).
+        .innerJoin(t, eq(t.id, p.threadId))
+        .where(and(sql`${p.search} @@ ${q}`, eq(p.status, 'visible'), inArray(t.categoryId, categoryIds)))
+        .unionAll(
+          db
+            .select({
+              threadId: t.id,
+              postId: p.id,
+              rank: ranked ? sql<number>`ts_rank_cd(${AS_TITLE}, ${t.search}, ${q})` : sql<number>`0`,
+            })
+            .from(t)
+            .innerJoin(p, and(eq(p.threadId, t.id), eq(p.isOpener, true), eq(p.status, 'visible')))
+            .where(and(sql`${t.search} @@ ${q}`, inArray(t.categoryId, categoryIds))),
+        )
+        .as('hits')
+    );
   };
 
   return {

@@ -26,17 +26,20 @@ export function searchRowsOf(item: ContentItem, { source, published }: RowOrigin
   }
   if (item.type === 'course') {
     const sold = isPurchaseOnly(item.accessLevel, item.price);
-    return item.sections.flatMap((section) =>
-      section.lessons.map((lesson) => ({
-        ...common,
-        itemType: 'course' as const,
-        part: lesson.id,
-        title: `${item.title}: ${lesson.title}`,
-        url: `${itemPath('course', item.slug)}?lesson=${encodeURIComponent(lesson.id)}`,
-        sold,
-        body: plainText(lesson.content),
-      })),
-    );
+    // Lesson ids are not unique across sections (the form makes them from titles): the first of an id
+    // is the one its address (`?lesson=`) opens, so it is the one searched; two rows of one part would
+    // make the write fail.
+    const seen = new Set<string>();
+    const lessons = item.sections.flatMap((section) => section.lessons).filter((lesson) => !seen.has(lesson.id) && seen.add(lesson.id));
+    return lessons.map((lesson) => ({
+      ...common,
+      itemType: 'course' as const,
+      part: lesson.id,
+      title: `${item.title}: ${lesson.title}`,
+      url: `${itemPath('course', item.slug)}?lesson=${encodeURIComponent(lesson.id)}`,
+      sold,
+      body: plainText(lesson.content),
+    }));
   }
   return [];
 }

@@ -2,7 +2,7 @@
  * The only SQL on `content_search`: the git rows rewritten at start, a database item's rows in its
  * write's transaction, and the searches (`query` is a tsquery's text, parsed once by the caller).
  */
-import { and, asc, eq, gt, inArray, notInArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, getTableName, gt, inArray, notInArray, sql, type SQL } from 'drizzle-orm';
 import { ACCESS_LEVELS, type AccessLevel } from '#shared/access.ts';
 import { HEADLINE_OPTIONS, SEARCH_BEYOND_MAX, SNIPPET_SOURCE_CHARS } from '#shared/search.ts';
 import type { DbOrTx } from '../../platform/db/client.ts';
@@ -61,6 +61,9 @@ const s = contentSearch;
 /** The row's columns a write replaces (all but the key). */
 const REPLACED = ['contentId', 'slug', 'title', 'url', 'accessLevel', 'sold', 'published', 'body'] as const;
 const replaced = Object.fromEntries(REPLACED.map((key) => [key, sql.raw(`excluded.${s[key].name}`)]));
+const unchanged = sql.raw(
+  `(${REPLACED.map((key) => `"${getTableName(s)}"."${s[key].name}"`).join(', ')}) is distinct from (${REPLACED.map((key) => `excluded.${s[key].name}`).join(', ')})`,
+);
 
 export function createContentSearchStore(db: DbOrTx) {
   const upsert = (rows: NewSearchRow[]) =>
@@ -69,7 +72,8 @@ export function createContentSearchStore(db: DbOrTx) {
       : db
           .insert(s)
           .values(rows)
-          .onConflictDoUpdate({ target: [s.itemId, s.part, s.source, s.itemType], set: replaced })
+          // A row that did not change is not written again (every start writes every git row).
+          .onConflictDoUpdate({ target: [s.itemId, s.part, s.source, s.itemType], set: replaced, setWhere: unchanged })
           .then(() => undefined);
 
   return {
@@ -128,7 +132,10 @@ export function createContentSearchStore(db: DbOrTx) {
       const open = and(opens(filter), filter.drafts ? undefined : eq(s.published, true))!;
       const above = ACCESS_LEVELS.filter((level) => !filter.levels.includes(level));
       const highest = above.at(-1);
-      const counted = above.length ? and(eq(s.published, true), eq(s.sold, false), inArray(s.accessLevel, above))! : sql`false`;
+      // What the caller opens another way (a course they bought) is never counted beyond their level.
+      const counted = above.length
+        ? and(eq(s.published, true), eq(s.sold, false), inArray(s.accessLevel, above), sql`not ${opens(filter)}`)!
+        : sql`false`;
       const statement = sql`
         with m as materialized (
           select ${s.id} as id, ${s.itemType} as item_type, ${s.slug} as slug, ${s.title} as title, ${s.url} as url,
@@ -194,11 +201,19 @@ const rankedRow = (r: MatchRow): RankedRow => ({
 const ofTypes = (filter: SearchFilter) =>
   SEARCHED_TYPES.every((type) => filter.types.includes(type)) ? undefined : inArray(s.itemType, [...filter.types]);
 
-/** The filter's rule: an item in a plan at an open level, or a sold item the caller may open. */
+/**
+ * The filter's rule: an item in a plan at an open level, or a course the caller bought (a purchase
+ * opens a priced course whatever its level, as the gated service's rule does), or, for staff, every
+ * sold item.
+ */
 function opens(filter: SearchFilter): SQL {
   const inPlan = filter.levels.length ? and(eq(s.sold, false), inArray(s.accessLevel, [...filter.levels])) : undefined;
   const sold =
-    filter.sold === 'all' ? eq(s.sold, true) : filter.sold.length ? and(eq(s.sold, true), inArray(s.slug, [...filter.sold])) : undefined;
+    filter.sold === 'all'
+      ? eq(s.sold, true)
+      : filter.sold.length
+        ? and(eq(s.itemType, 'course'), inArray(s.slug, [...filter.sold]))
+        : undefined;
   if (inPlan && sold) return sql`(${inPlan} or ${sold})`;
   return (inPlan ?? sold ?? sql`false`)!;
 }

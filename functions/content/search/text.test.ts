@@ -20,6 +20,10 @@ describe('plainText', () => {
     expect(plainText('<Callout type="tip">Check <b>this</b></Callout>\n\n```js\nconst a = 1;\n```')).toBe('Check this const a = 1;');
   });
 
+  it('drops a tag written over several lines, its attributes and paths with it', () => {
+    expect(plainText('<Download\n  href="downloads/secret-plan.pdf"\n  label="Plan"\n/>\nAfter the tag.')).toBe('After the tag.');
+  });
+
   it('removes the snippet markers so only the highlighter can place them', () => {
     expect(plainText('a\uE000b\uE001c')).toBe('abc');
   });

@@ -22,8 +22,8 @@ const STEPS: [RegExp, string][] = [
   [/^[ \t]{0,3}\[[^\]\n]{1,500}\]:.*$/gm, ' '],
   [/<(?:https?|mailto):[^>\s]{0,2000}>/gi, ' '],
   [/\b(?:https?:\/\/|www\.)[^\s)\]>]{1,2000}/gi, ' '],
-  // JSX and HTML tags (their text content stays), MDX import and export lines.
-  [/<\/?[A-Za-z][^<>\n]{0,1000}>/g, ' '],
+  // JSX and HTML tags, on one line or several (their text content stays), MDX import and export lines.
+  [/<\/?[A-Za-z][^<>]{0,1000}>/g, ' '],
   [/^(?:import|export)\s.*$/gm, ' '],
   // List markers, heading marks, quotes, emphasis, code ticks, table bars and rules.
   [/^[ \t]*(?:[-+*]|\d{1,9}[.)])[ \t]+/gm, ' '],

@@ -38,15 +38,27 @@ interface Ready {
   shown: SearchResult[];
   members: SearchResult[];
   beyond: SearchAnswer['beyondLevel'];
+  /** The member's part could not be read (the public results stand). */
+  membersFailed: boolean;
   more: 'idle' | 'loading' | 'error';
 }
 
 type State = { status: 'idle' } | { status: 'loading' } | { status: 'error' } | Ready;
 
+/** A query as the server takes it: no control characters, cut to the longest, never inside a surrogate pair (half of one is refused). */
+function cut(q: string): string {
+  // A pasted tab or line break is a space (the server refuses control characters).
+  const text = q
+    .replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ')
+    .trim()
+    .slice(0, SEARCH_QUERY_MAX);
+  return /[\ud800-\udbff]$/.test(text) ? text.slice(0, -1) : text;
+}
+
 function fromAddress(): Asked {
   const params = new URLSearchParams(window.location.search);
   const type = params.get('type');
-  return { q: (params.get('q') ?? '').trim().slice(0, SEARCH_QUERY_MAX), type: isSearchType(type) ? type : undefined, n: 0 };
+  return { q: cut(params.get('q') ?? ''), type: isSearchType(type) ? type : undefined, n: 0 };
 }
 
 function keepInAddress({ q, type }: Asked, push: boolean) {
@@ -63,7 +75,16 @@ function keepInAddress({ q, type }: Asked, push: boolean) {
 async function runSearch({ q, type }: Asked, signal: AbortSignal): Promise<State> {
   const [hits, members] = await Promise.all([searchPublic(q, type), searchMembers(q, type, signal)]);
   const shown = await hits.load(0);
-  return { status: 'ready', hits, shown, members: members?.results ?? [], beyond: members?.beyondLevel, more: 'idle' };
+  const answer = members.status === 'ok' ? members.answer : undefined;
+  return {
+    status: 'ready',
+    hits,
+    shown,
+    members: answer?.results ?? [],
+    beyond: answer?.beyondLevel,
+    membersFailed: members.status === 'failed',
+    more: 'idle',
+  };
 }
 
 export default function SiteSearch() {
@@ -113,7 +134,7 @@ export default function SiteSearch() {
   }
 
   function ask(next: Omit<Asked, 'n'>) {
-    const q = next.q.trim().slice(0, SEARCH_QUERY_MAX);
+    const q = cut(next.q);
     setAsked((a) => {
       const changed = q !== a.q || next.type !== a.type;
       keepInAddress({ ...next, q, n: 0 }, changed);
@@ -259,7 +280,15 @@ function Results({ state, asked, onRetry, onMore }: { state: State; asked: Asked
           </a>
         </p>
       )}
-      {count === 0 && !state.beyond && (
+      {state.membersFailed && (
+        <p role="alert" className="rounded-xl border border-amber-200 bg-amber-50 p-4 text-amber-900">
+          Results from what your plan opens could not be loaded.{' '}
+          <button type="button" onClick={onRetry} className="font-semibold underline">
+            Try Again
+          </button>
+        </p>
+      )}
+      {count === 0 && !state.beyond && !state.membersFailed && (
         <p className="text-slate-600">
           Try fewer or other words, or browse the{' '}
           <a href="/blog" className="font-semibold text-brand-700 underline">
