@@ -9,7 +9,7 @@
  * request waits for it. Once the staleness bound has passed it is made again in the background (the
  * current files answer meanwhile), which catches anything else. The entry file (`pagefind-entry.json`,
  * the one name that stays) carries the shared policy; every other file is named by a hash of what it
- * holds and is kept for a year. Older generations answer for ten minutes (the newest three always),
+ * holds and is kept a year by browsers, ten minutes by shared caches. Older generations answer for ten minutes (the newest three always),
  * so a browser or CDN holding an older entry still finds its files; a build that changed nothing
  * public makes no generation. Builds are one at a time, 2 s apart at least (a busy forum's notices
  * make one build), 5 s after a failure; an instance asked for a hashed file it does not know after a
@@ -19,7 +19,6 @@
 import { AppError } from '../platform/errors.ts';
 import type { Logger } from '../platform/logger.ts';
 import { createPageAnswer, type PageAnswer } from '../platform/site/page-answers.ts';
-import { IMMUTABLE } from '../platform/http/cache-control.ts';
 import type { IndexFiles } from './pagefind.ts';
 import type { PublicRecord } from './public-records.ts';
 
@@ -33,6 +32,12 @@ const HASHED = /\.pf_(?:meta|fragment|index|filter)$/;
 const KEEP_NEWEST = 3;
 const KEEP_MAX = 10;
 const KEEP_MS = 10 * 60_000;
+/**
+ * A hashed file's policy: a browser keeps it (its name changes with its bytes), a shared cache only
+ * as long as the server keeps its generation, so text that stopped being public (a thread moved to a
+ * members' category) is gone from a CDN within that time too.
+ */
+const HASHED_POLICY = `public, max-age=31536000, s-maxage=${KEEP_MS / 1000}, immutable`;
 /** After a build, the next one waits this long (a busy forum's notices make one build, not one each). */
 const BUILD_GAP_MS = 2000;
 /** After a failed build, the next try waits this long. */
@@ -68,7 +73,7 @@ function answersOf(files: IndexFiles, cacheControl: string): Map<string, PageAns
   const answers = new Map<string, PageAnswer>();
   for (const [name, bytes] of files) {
     const type = TYPES.find(([pattern]) => pattern.test(name))?.[1] ?? 'application/octet-stream';
-    const headers = { 'Content-Type': type, 'Cache-Control': HASHED.test(name) ? IMMUTABLE : cacheControl };
+    const headers = { 'Content-Type': type, 'Cache-Control': HASHED.test(name) ? HASHED_POLICY : cacheControl };
     answers.set(name, createPageAnswer({ status: 200, headers, bytes: Buffer.from(bytes) }));
   }
   return answers;

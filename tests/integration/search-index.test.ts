@@ -101,7 +101,7 @@ describe.each(DATABASE_KINDS)('the public search index on %s', (kind) => {
     expect(entry.headers.get('content-type')).toMatch(/^application\/json/);
     const { languages } = (await entry.json()) as { languages: { en: { hash: string } } };
     const meta = await t.app.request(`/pagefind/pagefind.${languages.en.hash}.pf_meta`);
-    expect(meta.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(meta.headers.get('cache-control')).toBe('public, max-age=31536000, s-maxage=600, immutable');
     const script = await t.app.request('/pagefind/pagefind.js', { headers: { 'accept-encoding': 'br' } });
     expect(script.headers.get('content-type')).toMatch(/^text\/javascript/);
     expect(script.headers.get('content-encoding')).toBe('br');
