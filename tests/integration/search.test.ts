@@ -4,6 +4,7 @@
  * subscriber newsletter issue) is found by the levels it opens to and only counted, never shown,
  * below them; staff find unpublished items with drafts=1 only; an edit and a deletion show at once.
  */
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccessLevel, Role } from '#shared/access.ts';
 import type { SearchAnswer } from '#shared/search.ts';
@@ -242,6 +243,15 @@ describe.each(DATABASE_KINDS)('site search on %s', (kind) => {
     await t.services.content.search.sync();
     expect((await ask('subscriber', 'q=SEARCHOLDERSENTINELG7')).body.results.map((r) => r.url)).toEqual([`/blog/search-older-${kind}`]);
     expect((await ask('free', 'q=SEARCHOLDERSENTINELG7')).body).toEqual({ results: [], beyondLevel: { count: 1, level: 'subscriber' } });
+    // Raised to premium and unpublished by another writer (an earlier release, by hand): the next start follows the item.
+    await t.database.db
+      .update(contentItems)
+      .set({ accessLevel: 'premium', published: false })
+      .where(eq(contentItems.slug, `search-older-${kind}`));
+    expect((await ask('subscriber', 'q=SEARCHOLDERSENTINELG7')).body.results).toHaveLength(1);
+    await t.services.content.search.sync();
+    expect((await ask('subscriber', 'q=SEARCHOLDERSENTINELG7')).body).toEqual({ results: [] });
+    expect((await ask('premium', 'q=SEARCHOLDERSENTINELG7')).body).toEqual({ results: [] });
   });
 
   it('answers a query without lexemes with no results, and keeps every answer private', async () => {

@@ -66,7 +66,8 @@ export function createContentSearch({ db, mdx, logger }: ContentSearchDeps) {
     /**
      * Writes the git items' rows as they are now and removes rows of files gone and of database items
      * a file shadows (one transaction, under a lock: instances starting together take turns), then
-     * fills in rows for database items that have none (items written before the table existed).
+     * fills in rows for database items that have none (items written before the table existed), and
+     * sets every database row's level, published and sold flags from its item again.
      */
     async sync(): Promise<void> {
       const items = SEARCHED_TYPES.flatMap((type) => mdx.list(type));
@@ -76,10 +77,15 @@ export function createContentSearch({ db, mdx, logger }: ContentSearchDeps) {
       let after: string | undefined;
       for (;;) {
         const missing = await store.unindexed(after, BATCH);
-        await store.addMissing(missing.flatMap(rowsOf));
+        // An item deleted meanwhile (its rows' foreign key fails) is left out: the next start sees.
+        await store.addMissing(missing.flatMap(rowsOf)).catch((err: unknown) => {
+          const e = err as { code?: string; cause?: { code?: string } };
+          if (e.code !== '23503' && e.cause?.code !== '23503') throw err;
+        });
         if (missing.length < BATCH) break;
         after = missing.at(-1)!.id;
       }
+      await store.reconcileAccess();
     },
 
     /** A database item's rows after a write (`row` undefined: deleted), on the write's transaction. */

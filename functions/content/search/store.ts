@@ -105,6 +105,20 @@ export function createContentSearchStore(db: DbOrTx) {
         .limit(limit);
     },
 
+    /**
+     * The rows' copy of who may read them set again from their items (level, published, sold: a
+     * priced item at the free level), where another writer left them behind: an instance of an
+     * earlier release, a change by hand, a restore. One statement; nothing when all agree.
+     */
+    async reconcileAccess(): Promise<void> {
+      const c = contentItems;
+      const sold = sql`(${c.accessLevel} = 'free' and coalesce((${c.details}->>'price')::numeric, 0) > 0)`;
+      await db.execute(sql`
+        update ${s} set access_level = ${c.accessLevel}, published = ${c.published}, sold = ${sold}
+        from ${c} where ${s.contentId} = ${c.id}
+          and (${s.accessLevel}, ${s.published}, ${s.sold}) is distinct from (${c.accessLevel}, ${c.published}, ${sold})`);
+    },
+
     /** Rows for items that had none; an item written meanwhile keeps what its write wrote. */
     async addMissing(rows: NewSearchRow[]): Promise<void> {
       if (rows.length) await db.insert(s).values(rows).onConflictDoNothing();
