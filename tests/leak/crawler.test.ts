@@ -83,6 +83,8 @@ const SENTINELS = {
   'COMMUNITY-SUBSCRIBER-SENTINEL-71ac': 'subscriber',
   'COMMUNITY-COMMENT-SENTINEL-d05f': 'premium',
   'COMMUNITY-REPLY-SENTINEL-3a96': 'premium',
+  // A subscriber newsletter issue that went out (its part below the preview line), written before the crawl.
+  'NEWSLETTER-SUBSCRIBER-SENTINEL-2c6d': 'subscriber',
 } as const satisfies Record<string, Exclude<Caller, 'anonymous'> | 'buyer' | 'registrant' | 'nobody'>;
 type Sentinel = keyof typeof SENTINELS;
 /** No crawling caller bought the priced course or registered for an event: its buyer and registrants are members apart. */
@@ -545,6 +547,16 @@ describe(THROUGH_FUNCTION ? 'leak crawler, through the serverless functions' : '
       accessLevel: 'subscriber',
       position: 3,
     });
+    // A subscriber issue gone out to free members who turned the newsletter on (nobody here: no copy carries it).
+    const issue = await write<{ id: string }>(admin!, '/api/admin/newsletter/issues', {
+      subject: 'Leak crawler subscriber issue',
+      previewText: 'For the crawl',
+      body: 'Anyone reads this opening.\n\n<!-- preview -->\n\nSubscribers read NEWSLETTER-SUBSCRIBER-SENTINEL-2c6d.',
+      accessLevel: 'subscriber',
+      audience: ['free'],
+    });
+    const { slug: issueSlug } = (await write<{ issue: { slug: string } }>(admin!, `/api/admin/newsletter/issues/${issue.id}/send`, {}, 202))
+      .issue;
     const lounge = await write<Written>(premium!, '/api/community/threads', {
       category: 'premium-lounge',
       title: 'Lounge talk COMMUNITY-PREMIUM-SENTINEL-b4e2',
@@ -619,6 +631,8 @@ describe(THROUGH_FUNCTION ? 'leak crawler, through the serverless functions' : '
       `/api/community/comments/blogs/${ISSUE_ARTICLE.slug}`,
       '/api/community/search?q=sentinel',
       '/api/community/settings',
+      `/newsletter/${issueSlug}`,
+      `/api/newsletter/issues/${issueSlug}/body`,
     ];
   }
 
@@ -676,6 +690,7 @@ describe(THROUGH_FUNCTION ? 'leak crawler, through the serverless functions' : '
       'SUBSCRIBER-LESSON-SENTINEL-5b21',
       'COMMUNITY-PREMIUM-SENTINEL-b4e2',
       'COMMUNITY-SUBSCRIBER-SENTINEL-71ac',
+      'NEWSLETTER-SUBSCRIBER-SENTINEL-2c6d',
     ] as const;
     for (const s of searchable) expect(premium.get(s)!.map(channel), s).toContain('/api/search');
     const channels = (s: Sentinel) =>
@@ -699,6 +714,8 @@ describe(THROUGH_FUNCTION ? 'leak crawler, through the serverless functions' : '
     for (const s of ['COMMUNITY-PREMIUM-SENTINEL-b4e2', 'COMMUNITY-COMMENT-SENTINEL-d05f', 'COMMUNITY-REPLY-SENTINEL-3a96'] as const)
       expect(channels(s), s).toEqual(new Set(['/api/community', '/api/users']));
     expect(channels('COMMUNITY-SUBSCRIBER-SENTINEL-71ac')).toEqual(new Set(['/api/community']));
+    // The issue's gated part only from its body endpoint.
+    expect(channels('NEWSLETTER-SUBSCRIBER-SENTINEL-2c6d')).toEqual(new Set(['/api/newsletter']));
   });
 
   it('keeps every sentinel out of the public search index, as served (through the CDN too) and as built', async () => {
