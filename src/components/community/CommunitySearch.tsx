@@ -10,6 +10,7 @@ import { INPUT_CLASS } from '../forms/TextField.tsx';
 import { useViewer } from '../content/gated/use-viewer.ts';
 import { searchCommunity, type SearchHit } from './community-api.ts';
 import { PostTime } from './PostTime.tsx';
+import { RetryAlert } from '../ui/RetryAlert.tsx';
 
 type Results =
   | { status: 'idle' }
@@ -134,12 +135,9 @@ function SearchResults({ results, onRetry, onMore }: { results: Results; onRetry
     );
   if (results.status === 'error')
     return (
-      <div role="alert" className="rounded-xl border border-red-200 bg-red-50 p-4 text-sm text-red-800">
-        {results.message}{' '}
-        <button type="button" onClick={onRetry} className="font-semibold underline">
-          Try Again
-        </button>
-      </div>
+      <RetryAlert onRetry={onRetry} className="text-sm">
+        {results.message}
+      </RetryAlert>
     );
   if (results.items.length === 0)
     return (

@@ -23,6 +23,7 @@ import { searchPublic, type PublicHits } from './pagefind-client.ts';
 import { groupResults, mergeResults } from './search-groups.ts';
 import { searchMembers } from './search-api.ts';
 import { Snippet } from './Snippet.tsx';
+import { RetryAlert } from '../ui/RetryAlert.tsx';
 
 interface Asked {
   q: string;
@@ -224,15 +225,7 @@ function Results({ state, asked, onRetry, onMore }: { state: State; asked: Asked
         Searching…
       </p>
     );
-  if (state.status === 'error')
-    return (
-      <div role="alert" className="rounded-xl border border-red-200 bg-red-50 p-4 text-red-800">
-        Search failed. Please try again.{' '}
-        <button type="button" onClick={onRetry} className="font-semibold underline">
-          Try Again
-        </button>
-      </div>
-    );
+  if (state.status === 'error') return <RetryAlert onRetry={onRetry}>Search failed. Please try again.</RetryAlert>;
   const where = asked.type ? ` in ${SEARCH_TYPE_LABELS[asked.type]}` : '';
   const results = mergeResults(state.shown, state.members);
   // Pagefind's count, and the member's results it has not shown (an article found by title and body is one result).
