@@ -6,6 +6,8 @@
  * Postgres, the scale-out test (three instances behind nginx), the Netlify suite (the app built and
  * served by Netlify's own CLI) and the browser tests in Chromium. Installs Debian's chromium, nginx
  * and pgbouncer first when missing and we are allowed to (root), and netlify-cli once per machine.
+ * `npm test -- <part>` runs one CI job's part alone (typecheck, lint, unit, integration, scale,
+ * netlify, browser), making the test environment when the part needs it.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -100,23 +102,31 @@ function ensureChromium(): void {
   must(install.status ?? 1);
 }
 
-const only = process.argv[2];
+/** One CI job's part (`npm test -- <part>`, .ci/run <part>); none: every suite in turn. */
+const PARTS = ['typecheck', 'lint', 'unit', 'integration', 'scale', 'netlify', 'browser'] as const;
+type Part = (typeof PARTS)[number];
+const only = process.argv[2] as Part | undefined;
+if (only !== undefined && !PARTS.includes(only)) {
+  console.error(`Unknown part "${only}": one of ${PARTS.join(', ')}, or none for every suite.`);
+  process.exit(2);
+}
+const lint: Suite[] = [
+  ['Lint (ESLint)', 'npm', ['run', '--silent', 'lint:code']],
+  ['Format check (Prettier)', 'npm', ['run', '--silent', 'lint:format']],
+];
+const typeCheck: Suite = ['Type check (TypeScript 7 and Astro)', 'npm', ['run', '--silent', 'check']];
+if (only === 'lint') process.exit(await runLanes([lint]));
+if (only === 'typecheck') process.exit(await run(typeCheck));
 // ESLint, the type check and the format check (about 75, 75 and 35 s of CPU, ESLint and the type
 // check using more than one core at times): all three at once keep both cores busy.
-must(
-  await runLanes([
-    [['Lint (ESLint)', 'npm', ['run', '--silent', 'lint:code']]],
-    [['Type check (TypeScript 7 and Astro)', 'npm', ['run', '--silent', 'check']]],
-    [['Format check (Prettier)', 'npm', ['run', '--silent', 'lint:format']]],
-  ]),
-);
+if (only === undefined) must(await runLanes([[lint[0]!], [typeCheck], [lint[1]!]]));
 const unitTests: Suite = ['Unit tests', 'npm', ['run', '--silent', 'test:unit']];
 if (only === 'unit') process.exit(await run(unitTests));
 
 ensureChromium();
 ensureNginx();
 ensurePgbouncer();
-ensureNetlifyCli();
+if (only === undefined || only === 'netlify') ensureNetlifyCli();
 // The environment (Postgres, the seeded site database, the site build) is made while the unit tests
 // run: they need none of it, and the build's waits fill gaps the unit workers leave.
 console.log('\n━━ Test environment ━━ Postgres server, seeded site database, site build (beside the unit tests)');
@@ -131,16 +141,23 @@ const preparing = prepareTestEnvironment().then(
     return undefined;
   },
 );
-const unitStatus = await run(unitTests);
+const unitStatus = only === undefined ? await run(unitTests) : 0;
 const env: TestEnvironment | undefined = await preparing;
 if (unitStatus !== 0 || !env) {
   await env?.stop();
   process.exit(unitStatus || 1);
 }
 exportEnvironment(env);
-let status = await run(['Integration and leak tests (PGlite and Postgres)', 'npx', ['vitest', 'run', '--project', 'integration*']]);
-if (status === 0) status = await run(['Scale-out (three instances behind nginx)', 'npx', ['vitest', 'run', '--project', 'scale']]);
-if (status === 0) status = await run(['Netlify (netlify build, netlify dev --offline)', 'npx', ['vitest', 'run', '--project', 'netlify']]);
-if (status === 0) status = await run(['Browser tests (Chromium)', 'npx', ['playwright', 'test']]);
+const suites: Record<Exclude<Part, 'typecheck' | 'lint' | 'unit'>, Suite> = {
+  integration: ['Integration and leak tests (PGlite and Postgres)', 'npx', ['vitest', 'run', '--project', 'integration*']],
+  scale: ['Scale-out (three instances behind nginx)', 'npx', ['vitest', 'run', '--project', 'scale']],
+  netlify: ['Netlify (netlify build, netlify dev --offline)', 'npx', ['vitest', 'run', '--project', 'netlify']],
+  browser: ['Browser tests (Chromium)', 'npx', ['playwright', 'test']],
+};
+let status = 0;
+for (const [part, suite] of Object.entries(suites)) {
+  if (status !== 0) break;
+  if (only === undefined || only === part) status = await run(suite);
+}
 await env.stop();
 process.exit(status);

