@@ -21,12 +21,18 @@ const TESTS = ['**/*.test.ts', '**/*.test.tsx', 'tests/**'];
 const dateFnsRules = {
   paths: [{ name: 'date-fns', message: "Import each function from its own module: import { format } from 'date-fns/format'." }],
 };
+/** The server, scripts and tests reach src/lib through its aliases (package.json `imports`), never a path up and into src/. Part of every block's rule. */
+const srcLibRules = {
+  patterns: [
+    { regex: '^(\\.\\./)+src/lib/', message: 'Import src/lib through its aliases: #shared/… or #server/… (package.json imports).' },
+  ],
+};
 const restrict = (...rules) => ({
   '@typescript-eslint/no-restricted-imports': [
     'error',
     {
-      paths: [dateFnsRules, ...rules].flatMap((r) => r.paths ?? []),
-      patterns: rules.flatMap((r) => r.patterns ?? []),
+      paths: [dateFnsRules, srcLibRules, ...rules].flatMap((r) => r.paths ?? []),
+      patterns: [srcLibRules, ...rules].flatMap((r) => r.patterns ?? []),
     },
   ],
 });

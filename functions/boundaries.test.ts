@@ -21,6 +21,18 @@ async function restricted(filePath: string, code: string): Promise<boolean> {
 
 const CASES: { zone: string; file: string; refused: string; allowed: string }[] = [
   {
+    zone: 'the server reaches src/lib through its aliases',
+    file: 'functions/feeds/probe.ts',
+    refused: "import { x } from '../../src/lib/server/rss.ts';",
+    allowed: "import { x } from '#server/rss.ts';",
+  },
+  {
+    zone: 'a script reaches src/lib through its aliases',
+    file: 'scripts/probe.ts',
+    refused: "import { x } from '../src/lib/shared/access.ts';",
+    allowed: "import { x } from '#shared/access.ts';",
+  },
+  {
     zone: 'browser code imports no server value',
     file: 'src/components/admin/Probe.tsx',
     refused: "import { x } from '../../../functions/users/service.ts';",

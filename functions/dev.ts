@@ -7,7 +7,7 @@ import { getRequestListener } from '@hono/node-server';
 import { createApp } from './app.ts';
 import { nodeFetch } from './platform/http/respond.ts';
 import { loadConfig, pageImageSources } from './config.ts';
-import { pagePolicy } from '../src/lib/server/page-csp.ts';
+import { pagePolicy } from '#server/page-csp.ts';
 import { createLogger } from './platform/logger.ts';
 import { createServices } from './compose.ts';
 import { createPageLocals } from './platform/site/locals.ts';

@@ -5,8 +5,8 @@
  * (serverless.ts), which serve pages the same way.
  */
 import { accessLabel } from '#shared/access.ts';
-import type { PreviewContext } from '../src/lib/server/context.ts';
-import { pagePolicy } from '../src/lib/server/page-csp.ts';
+import type { PreviewContext } from '#server/context.ts';
+import { pagePolicy } from '#server/page-csp.ts';
 import type { Services } from './compose.ts';
 import { pageImageSources, type Config } from './config.ts';
 import { createSiteHandler } from './platform/site/handler.ts';

@@ -15,11 +15,11 @@
 import { readdirSync, readFileSync, rmSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig, pageImageSources } from '../functions/config.ts';
-import { pagePolicy, withPageCsp } from '../src/lib/server/page-csp.ts';
+import { pagePolicy, withPageCsp } from '#server/page-csp.ts';
 import { IMMUTABLE } from '../functions/platform/http/cache-control.ts';
 import { pageSecurityHeaders } from '../functions/platform/http/security-headers.ts';
 import { injectPreview } from '../functions/platform/site/preview.ts';
-import { SNAPSHOT_DIR, SNAPSHOT_MANIFEST, type SnapshotManifest } from '../src/lib/server/page-snapshots.ts';
+import { SNAPSHOT_DIR, SNAPSHOT_MANIFEST, type SnapshotManifest } from '#server/page-snapshots.ts';
 
 /** The search index's entry file, under the published folder. */
 export const SEARCH_ENTRY = 'pagefind/pagefind-entry.json';

@@ -5,7 +5,7 @@
  * (their level now, not when the link was made), so an ended plan stops feeding bodies at once.
  */
 import { checkAccess } from '#shared/access.ts';
-import { blogFeedXml } from '../../src/lib/server/rss.ts';
+import { blogFeedXml } from '#server/rss.ts';
 import { SITE } from '#shared/site.ts';
 import type { GatedContent } from '../gated/service.ts';
 import type { PublicContentCache } from '../content/cache.ts';

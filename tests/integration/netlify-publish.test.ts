@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
-import { SNAPSHOT_DIR, SNAPSHOT_MANIFEST, type SnapshotManifest } from '../../src/lib/server/page-snapshots.ts';
+import { SNAPSHOT_DIR, SNAPSHOT_MANIFEST, type SnapshotManifest } from '#server/page-snapshots.ts';
 import { publishedFile, publishForCdn, SEARCH_ENTRY } from '../../scripts/netlify-publish.ts';
 import { tempDir } from '../support/temp.ts';
 

@@ -13,7 +13,7 @@ import { createMdxSource } from '../../functions/content/mdx-source.ts';
 import { createContentService } from '../../functions/content/service.ts';
 import { openDatabase } from '../../functions/platform/db/client.ts';
 import { startServer, type RunningServer } from '../../functions/main.ts';
-import { SNAPSHOT_DIR, SNAPSHOT_PAGES } from '../../src/lib/server/page-snapshots.ts';
+import { SNAPSHOT_DIR, SNAPSHOT_PAGES } from '#server/page-snapshots.ts';
 import { CONTENT_DIR } from '../support/app.ts';
 import { pgAdminUrl } from '../support/databases.ts';
 import { makeBlogInput, quietLogger } from '../support/fixtures.ts';

@@ -4,7 +4,7 @@
  * (the viewer, with accounts) joins the shared services here, and the site handler learns what the
  * render read: a page that read only public content is kept until the next content write.
  */
-import type { PreviewContext, ServerContext } from '../../../src/lib/server/context.ts';
+import type { PreviewContext, ServerContext } from '#server/context.ts';
 import type { AppContext } from '../http/context.ts';
 import type { Services } from '../../compose.ts';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { PublicContentReader } from '#shared/content/reader.ts';
-import { SNAPSHOT_DIR, SNAPSHOT_MANIFEST, snapshotKey } from '../../../src/lib/server/page-snapshots.ts';
+import { SNAPSHOT_DIR, SNAPSHOT_MANIFEST, snapshotKey } from '#server/page-snapshots.ts';
 import { createPageSnapshots } from './page-snapshots.ts';
 
 /** A reader whose blog list is `items` (or fails), counting the reads. */

@@ -11,8 +11,8 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { PublicContentReader } from '#shared/content/reader.ts';
-import { withPageCsp } from '../../../src/lib/server/page-csp.ts';
-import { SNAPSHOT_DIR, SNAPSHOT_MANIFEST, snapshotKey, type SnapshotManifest } from '../../../src/lib/server/page-snapshots.ts';
+import { withPageCsp } from '#server/page-csp.ts';
+import { SNAPSHOT_DIR, SNAPSHOT_MANIFEST, snapshotKey, type SnapshotManifest } from '#server/page-snapshots.ts';
 import { createPageAnswer, type PageAnswer } from './page-answers.ts';
 import { replaceOrigin } from './static-pages.ts';
 
