@@ -100,3 +100,20 @@ describe('architecture boundaries (eslint no-restricted-imports zones)', () => {
     expect(await restricted(file, allowed)).toBe(false);
   });
 });
+
+describe('sizes held by lint (max-lines)', () => {
+  const tooLong = async (filePath: string, lines: number) => {
+    const code = Array.from({ length: lines }, (_, i) => `export const v${i} = ${i};`).join('\n');
+    const [result] = await eslint.lintText(`${code}\n`, { filePath });
+    return result!.messages.some((m) => m.ruleId === 'max-lines');
+  };
+
+  it('refuses a source file over 300 lines, not a test, and holds a listed long file to its own bound', async () => {
+    expect(await tooLong('functions/payments/probe.ts', 300)).toBe(false);
+    expect(await tooLong('functions/payments/probe.ts', 301)).toBe(true);
+    expect(await tooLong('src/components/admin/Probe.tsx', 301)).toBe(true);
+    expect(await tooLong('functions/payments/probe.test.ts', 400)).toBe(false);
+    expect(await tooLong('functions/compose.ts', 650)).toBe(false);
+    expect(await tooLong('functions/compose.ts', 701)).toBe(true);
+  });
+});

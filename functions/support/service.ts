@@ -11,7 +11,7 @@
  */
 import { effectiveLevel, isStaff, accessLabel } from '#shared/access.ts';
 import { respondByFor } from '#shared/support/business-days.ts';
-import { isPriority, type RequestStatus } from '#shared/support/targets.ts';
+import { isPriority } from '#shared/support/targets.ts';
 import type { EmailService } from '../email/service.ts';
 import { formatWait, type RateLimitService } from '../platform/abuse/service.ts';
 import type { Db, DbOrTx } from '../platform/db/client.ts';
@@ -22,6 +22,7 @@ import type { Viewer } from '../users/viewer.ts';
 import { nameForType, type Attachments, type StoredAttachment } from './attachments.ts';
 import type { ListQuery, OpenRequest, Reply, UpdateRequest } from './schema.ts';
 import { attachmentColumns, decodeCursor, encodeCursor, messageAnswer, requestAnswer, staffName } from './answers.ts';
+import { LIMITS, LONG_CONVERSATION, MAX_MEMBER_MESSAGES, notFound, statusPatch } from './rules.ts';
 import { createSupportStore, type RequestPatch } from './store.ts';
 import type { SupportRequestRow } from './tables.ts';
 
@@ -36,24 +37,6 @@ export interface SupportServiceDeps {
   /** Now (tests move it to a weekday or a weekend). */
   clock?: () => Date;
 }
-
-/** Per-account limits on members' writes (staff answering the queue are not limited). */
-const LIMITS = {
-  open: { name: 'support:open', max: 10, windowSeconds: 3600 },
-  message: { name: 'support:message', max: 60, windowSeconds: 3600 },
-};
-
-/**
- * The most messages a member may add to one request (a reply past it is refused: open a new one).
- * A conversation is answered whole, so this bounds its size: 200 messages of at most 10,000
- * characters, about 2 MB (a member writing 60 messages an hour to one request for days made one
- * answer of tens of MB, and each read held the server's thread for hundreds of milliseconds).
- */
-export const MAX_MEMBER_MESSAGES = 200;
-const LONG_CONVERSATION = `This conversation has reached ${MAX_MEMBER_MESSAGES} messages. Please open a new request.`;
-
-const NOT_FOUND = 'No such support request.';
-const notFound = () => new AppError('not_found', NOT_FOUND);
 
 export function createSupportService({ db, outbox, limiter, attachments, siteUrl, inbox, clock = () => new Date() }: SupportServiceDeps) {
   const directory = memberDirectory(db);
@@ -312,9 +295,6 @@ export function createSupportService({ db, outbox, limiter, attachments, siteUrl
   }
 }
 
-/** The columns a status change sets: when it closed, or no closing time while it is open or waiting. */
-function statusPatch(status: RequestStatus, now: Date): RequestPatch {
-  return { status, closedAt: status === 'closed' ? now : null };
-}
+export { MAX_MEMBER_MESSAGES };
 
 export type SupportService = ReturnType<typeof createSupportService>;
