@@ -11,16 +11,9 @@ import type { DraftOutline } from '#shared/content/content-type.ts';
 import { CONTENT_REGISTRY, CONTENT_TYPES, itemPath, type ContentType } from '#shared/content/registry.ts';
 import { AppError } from '../platform/errors.ts';
 import { checkDraft, MAX_DRAFT_TAGS, type Draft, type Drafter, type DraftRequest } from './draft.ts';
-import { capitalise, relatedItems, topicTags, topicWords } from './relevance.ts';
+import { capitalise, relatedItems, topicTags, topicWords, type CatalogueItem } from './relevance.ts';
 
-/** The public facts of an item the offline writer may quote. */
-export interface CatalogueItem {
-  type: ContentType;
-  slug: string;
-  title: string;
-  description: string;
-  tags: readonly string[];
-}
+export type { CatalogueItem } from './relevance.ts';
 
 export interface OfflineDrafterOptions {
   /** The site's items (public fields only are read). */

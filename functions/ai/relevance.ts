@@ -7,7 +7,16 @@
  * still gives tags). Descriptions only rank items that already count. Below the threshold the
  * draft is an outline from the topic alone.
  */
-import type { CatalogueItem } from './offline.ts';
+import type { ContentType } from '#shared/content/registry.ts';
+
+/** The public facts of an item the offline writer may quote. */
+export interface CatalogueItem {
+  type: ContentType;
+  slug: string;
+  title: string;
+  description: string;
+  tags: readonly string[];
+}
 
 const STOP_WORDS = new Set(
   (

@@ -9,7 +9,7 @@ import { formatPaymentDate } from '#shared/payments/display.ts';
 import { api, call } from '../../lib/browser/api.ts';
 import { toast } from '../../lib/browser/toast.ts';
 import { INPUT_CLASS } from '../forms/TextField.tsx';
-import type { AdminMember } from './UsersPanel.tsx';
+import type { AdminMember } from './members-api.ts';
 
 const SMALL_BUTTON = 'min-h-9 rounded-lg px-3 py-1.5 text-sm font-semibold disabled:opacity-60';
 const SOURCE: Record<AdminMember['grants'][number]['source'], string> = {
