@@ -6,8 +6,10 @@
  * Pure module: no Node or browser APIs.
  */
 import { z } from 'zod';
-import type { ListFilterKind } from './filter.ts';
 import { BASE_FRONTMATTER, CONTENT_SOURCES, ITEM_BASE } from './schema.ts';
+
+/** The filters a list page may offer (filter.ts reads them from the address). */
+export type ListFilterKind = 'search' | 'tag' | 'category' | 'skillLevel' | 'price';
 
 type Shape = z.core.$ZodShape;
 type Extend<A extends Shape, B extends Shape> = z.core.util.Extend<A, B>;

@@ -5,8 +5,9 @@
  */
 import type { PublicItem } from './registry.ts';
 
-/** The filters a list page may offer; each content type picks its own (see registry.ts). */
-export type ListFilterKind = 'search' | 'tag' | 'category' | 'skillLevel' | 'price';
+import type { ListFilterKind } from './content-type.ts';
+
+export type { ListFilterKind } from './content-type.ts';
 
 const PRICE_FILTERS = ['free', 'paid'] as const;
 export type PriceFilter = (typeof PRICE_FILTERS)[number];

@@ -12,7 +12,7 @@
 import { z } from 'zod';
 import { endsAt } from '../events/schedule.ts';
 import type { ContentTypeLabels, DownloadSpec } from './content-type.ts';
-import type { ListFilterKind } from './filter.ts';
+import type { ListFilterKind } from './content-type.ts';
 import { type ContentSource, type ItemBase } from './schema.ts';
 import { blog } from './types/blog.ts';
 import { course } from './types/course.ts';
