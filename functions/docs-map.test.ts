@@ -64,7 +64,7 @@ describe('the documentation is a map of the tree', () => {
       ...trackedTopFolders().map((name) => `${name}/`),
     ];
     const missing = expected.filter((folder) => !layout.includes(`\`${folder}\``));
-    expect(missing, 'folders missing from ARCHITECTURE.md\'s layout (name each as `path/`)').toEqual([]);
+    expect(missing, "folders missing from ARCHITECTURE.md's layout (name each as `path/`)").toEqual([]);
   });
 
   it('keeps ARCHITECTURE.md a tour of at most 300 lines', () => {
