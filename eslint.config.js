@@ -8,7 +8,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-// The architecture's boundaries, executable (ARCHITECTURE.md, "Boundaries"). Every folder of functions/ but
+// The architecture's boundaries, executable (ARCHITECTURE.md, "Invariants"). Every folder of functions/ but
 // platform/ is a domain; a new one is covered by being there.
 const DOMAINS = readdirSync(new URL('./functions', import.meta.url), { withFileTypes: true })
   .filter((entry) => entry.isDirectory() && entry.name !== 'platform')

@@ -3,7 +3,7 @@
  * /api/content/{segment}/{id}` reads one as its form holds it (for editing), `PATCH` changes one
  * (validated again as a whole; `published: false` unpublishes it, `true` publishes it again),
  * `DELETE` removes one. Unpublished items keep their slug and leave every live public and member
- * channel (pages built before stay as built until the next build: ARCHITECTURE.md "Pages").
+ * channel (pages built before stay as built until the next build: docs/decisions/0014-two-content-sources.md).
  * Editors and admins only, from a live session; editors change only what they wrote, admins
  * anything. Input is checked with the content registry's own schema (the form's), slugs are made
  * unique, and Markdown bodies are stored as written and sanitised when rendered. Git items have no

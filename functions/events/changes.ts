@@ -11,7 +11,7 @@
  *   moment, one already passed is not sent late (`store.resetReminders`).
  *
  * A new slug changes nothing here: registrations follow the item's id. MDX events change with a
- * deploy, not through this hook (see ARCHITECTURE.md, "Webinars and events").
+ * deploy, not through this hook (see functions/events/README.md).
  */
 import type { EventItem } from '#shared/content/registry.ts';
 import { hasEnded, reminderDueAt } from '#shared/events/schedule.ts';

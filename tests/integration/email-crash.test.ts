@@ -4,7 +4,7 @@
  * leases, none is accepted twice; two workers running together never send the same message; a
  * SIGTERM at any moment of a worker's start stops it gracefully.
  * (SMTP leaves one unavoidable window: a crash between the server's 250 and our database write.
- * The message is then sent again with the same Message-ID; see ARCHITECTURE.md.)
+ * The message is then sent again with the same Message-ID; see functions/email/README.md.)
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';

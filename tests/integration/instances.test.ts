@@ -1,6 +1,6 @@
 /**
  * Per-process state that must agree across instances on one Postgres database (the rest of the
- * inventory is in ARCHITECTURE.md "Many instances: what each process keeps"): instances started
+ * inventory is in ARCHITECTURE.md, "Invariants": state lives in the database): instances started
  * together on an empty database sign tokens with one key, and a profile change made through one
  * instance (a level an admin or a payment set) reaches the others' profile caches at once, well
  * inside the cache's own 5 s.

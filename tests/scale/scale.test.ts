@@ -319,7 +319,7 @@ describe('three instances behind a balancer', () => {
     const mail = await outcome.settleMail(database, 30_000);
     expect(mail.queued).toBeGreaterThan(20);
     expect(mail.missing).toEqual([]);
-    // SMTP's one window ("Exactly once, as far as SMTP allows" in ARCHITECTURE.md): a mail the killed worker
+    // SMTP's one window (functions/email/README.md): a mail the killed worker
     // had handed over (the server answered 250) but not yet marked sent goes out again, with the same
     // Message-ID, which receivers use to drop it; never more than that worker had in flight at once.
     expect(mail.duplicated.length).toBeLessThanOrEqual(KILLED_WORKER_IN_FLIGHT);

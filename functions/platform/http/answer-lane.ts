@@ -2,7 +2,7 @@
  * The answer lane: the busiest answers (the public lists and details every page fetches, a member's
  * gated article) written by the Node listener before the app runs, when everything they need is
  * already in memory. They then cost what a bare `node:http` server costs plus a map lookup: no Fetch
- * objects, no routing, no middleware chain (see ARCHITECTURE.md, "What each hop costs").
+ * objects, no routing, no middleware chain (see docs/decisions/0001-answer-lane.md).
  *
  * The lane answers exactly what the app would, or steps aside. A request target enters it only when
  * the app itself answered that target from memory under the base headers (public) or their private

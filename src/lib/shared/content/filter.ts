@@ -1,7 +1,7 @@
 /**
  * List filtering shared by the list islands and their tests. Search is a case-insensitive substring
  * match on title or description; filters combine with AND. Courses and market items have no category
- * field in the spec, so their "category" is one of the item's tags (see ARCHITECTURE.md).
+ * field in the spec, so their "category" is one of the item's tags (see functions/content/README.md).
  */
 import type { PublicItem } from './registry.ts';
 
