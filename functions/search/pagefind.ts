@@ -6,6 +6,7 @@
  * per process; the same records in the same order make byte-identical files, so every instance and
  * the build agree on each file's hashed name.
  */
+import { escapeHtml } from '#shared/html-entities.ts';
 import type { PublicRecord } from './public-records.ts';
 
 /** An index's files by their path under the index's folder (`pagefind-entry.json`, `fragment/…`). */
@@ -13,9 +14,6 @@ export type IndexFiles = Map<string, Uint8Array>;
 
 /** Files of Pagefind's own UIs, which the site does not use (it has its own page). */
 const UNUSED = /^pagefind-(ui|modular-ui|component-ui|highlight)\.(js|css)$|^wasm\.unknown\.pagefind$/;
-
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** A record as the page Pagefind indexes: the title as the heading and its meta, the kind as a filter. */
 export function recordPage(record: PublicRecord): string {

@@ -13,6 +13,7 @@ import { parse } from 'yaml';
 import { CONTENT_TYPE_INFO, CONTENT_TYPES, type PublicItem } from '#shared/content/registry.ts';
 import type { PublicContentReader } from '#shared/content/reader.ts';
 import { FAQS, faqAnchor } from '#shared/faq.ts';
+import { unescapeHtml } from '#shared/html-entities.ts';
 import type { NewsletterArchiveReader } from '#shared/newsletter.ts';
 import { ServiceSchema, servicePath, sortServices } from '#shared/offerings.ts';
 import type { SearchType } from '#shared/search.ts';
@@ -63,13 +64,10 @@ const NOT_TEXT = new Set([
   'fileType',
   'externalLink',
 ]);
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", nbsp: ' ' };
 
 /** The text of sanitised HTML: tags out, the common entities read back, whitespace folded. */
 export function htmlText(html: string): string {
-  return html
-    .replace(/<[^>]*>/g, ' ')
-    .replace(/&(amp|lt|gt|quot|#39|nbsp);/g, (_, e: string) => ENTITIES[e]!)
+  return unescapeHtml(html.replace(/<[^>]*>/g, ' '))
     .replace(/\s+/g, ' ')
     .trim();
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { snippetParts } from '#shared/search.ts';
-import { escapeHtml, markSnippet } from './snippet.ts';
+import { markSnippet } from './snippet.ts';
 
 describe('markSnippet', () => {
   it('turns the highlighter markers into mark tags', () => {
@@ -28,11 +28,5 @@ describe('markSnippet', () => {
       { text: 'b & c', marked: true },
       { text: ' > d', marked: false },
     ]);
-  });
-});
-
-describe('escapeHtml', () => {
-  it('escapes the five characters', () => {
-    expect(escapeHtml(`&<>"'`)).toBe('&amp;&lt;&gt;&quot;&#39;');
   });
 });

@@ -4,14 +4,8 @@
  * `</mark>`. The indexed text had the markers removed, so each one here is the highlighter's; an
  * unpaired one is dropped, so the tags always pair.
  */
+import { escapeHtml } from '#shared/html-entities.ts';
 import { MARK_CLOSE, MARK_OPEN, SNIPPET_MARK_END, SNIPPET_MARK_START } from '#shared/search.ts';
-
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-/** Text escaped for HTML (the five characters that matter in text and attributes). */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (ch) => ESCAPES[ch]!);
-}
 
 /** The snippet of a highlighted fragment: escaped, markers turned into paired `<mark>` tags, spaces collapsed. */
 export function markSnippet(headline: string): string {

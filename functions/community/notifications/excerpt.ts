@@ -4,18 +4,17 @@
  * The mail template escapes it again like any value, so nothing here has to be safe HTML.
  */
 import sanitizeHtml from 'sanitize-html';
+import { unescapeHtml } from '#shared/html-entities.ts';
 
 /** Characters of a reply the mail shows. */
 export const EXCERPT_CHARS = 300;
 
 const BLOCK_END = /<\/(p|li|h[1-6]|blockquote|pre|tr|dt|dd|figcaption)>|<br\s*\/?>/gi;
-// sanitize-html escapes exactly these in the text it returns.
-const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"' };
 
 /** The text of `html`, whitespace folded, at most `max` characters (cut at a word, with an ellipsis). */
 export function excerpt(html: string, max = EXCERPT_CHARS): string {
-  const text = sanitizeHtml(html.replace(BLOCK_END, '$&\n'), { allowedTags: [], allowedAttributes: {} })
-    .replace(/&(amp|lt|gt|quot);/g, (entity) => ENTITIES[entity]!)
+  // sanitize-html escapes the text it returns: read it back.
+  const text = unescapeHtml(sanitizeHtml(html.replace(BLOCK_END, '$&\n'), { allowedTags: [], allowedAttributes: {} }))
     .replace(/[ \t\u00a0]+/g, ' ')
     .replace(/\s*\n\s*/g, '\n')
     .trim();

@@ -4,11 +4,9 @@ export interface SafeHtml {
   readonly __html: string;
 }
 
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+import { escapeHtml } from '#shared/html-entities.ts';
 
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (ch) => ESCAPES[ch]!);
-}
+export { escapeHtml };
 
 /** Marks trusted markup (our own template fragments) as safe. */
 export const safe = (markup: string): SafeHtml => ({ __html: markup });

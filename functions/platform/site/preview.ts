@@ -5,20 +5,19 @@
  * slim banner linking to /preview (the branch's content changes and "view as"). Off unless the
  * server runs in preview mode.
  */
+import { escapeHtml } from '#shared/html-entities.ts';
+
 export interface PreviewInfo {
   branch: string;
   commit?: string | undefined;
 }
 
-const escape = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-
 /** The page with the preview's noindex meta in its head and its banner first in its body. */
 export function injectPreview(html: string, info: PreviewInfo): string {
   const meta = '<meta name="robots" content="noindex, nofollow">';
-  const commit = info.commit ? ` at <code>${escape(info.commit.slice(0, 7))}</code>` : '';
+  const commit = info.commit ? ` at <code>${escapeHtml(info.commit.slice(0, 7))}</code>` : '';
   const banner =
-    `<div class="preview-banner" role="note" data-preview-banner>Deploy preview of <strong>${escape(info.branch)}</strong>${commit}` +
+    `<div class="preview-banner" role="note" data-preview-banner>Deploy preview of <strong>${escapeHtml(info.branch)}</strong>${commit}` +
     ` · <a href="/preview">What changed on this branch</a></div>`;
   return html.replace(/<head(\s[^>]*)?>/i, (tag) => `${tag}${meta}`).replace(/<body(\s[^>]*)?>/i, (tag) => `${tag}${banner}`);
 }

@@ -6,6 +6,7 @@
  * form); gated text on the server, cut at the reader's level.
  */
 import { accessRank, type AccessLevel } from './access.ts';
+import { unescapeHtml } from './html-entities.ts';
 
 /** Every kind a search result may be, in the order the page groups them. */
 export const SEARCH_TYPES = ['service', 'faq', 'blog', 'tool', 'course', 'market', 'event', 'newsletter', 'community'] as const;
@@ -120,10 +121,7 @@ export function snippetParts(snippet: string): { text: string; marked: boolean }
   for (const piece of snippet.split(/(<mark>|<\/mark>)/)) {
     if (piece === MARK_OPEN) marked = true;
     else if (piece === MARK_CLOSE) marked = false;
-    else if (piece) parts.push({ text: unescape(piece), marked });
+    else if (piece) parts.push({ text: unescapeHtml(piece), marked });
   }
   return parts;
 }
-
-const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'" };
-const unescape = (text: string) => text.replace(/&(?:amp|lt|gt|quot|#39);/g, (entity) => ENTITIES[entity]!);
