@@ -13,6 +13,7 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { BUNDLE_COMMANDS } from '../../scripts/bundle.ts';
+import type { SearchAnswer } from '#shared/search.ts';
 import { DEMO_PASSWORD } from '../../functions/users/demo.ts';
 import type { Api, Answer, SessionAnswer } from '../support/answers.ts';
 import type { PublicItem } from '#shared/content/registry.ts';
@@ -122,6 +123,12 @@ async function exercise(url: string) {
     body: JSON.stringify({ body: '**Rendered** by the bundle' }),
   });
   expect(reply.status).toBe(201);
+  // The site search: the public index made by Pagefind's binary (a file no trace finds), and the gated text's search.
+  const entry = await fetch(`${url}/pagefind/pagefind-entry.json`);
+  expect(entry.status).toBe(200);
+  expect(((await entry.json()) as { languages: { en: { page_count: number } } }).languages.en.page_count).toBeGreaterThan(40);
+  const search = await fetch(`${url}/api/search?q=PREMIUM-SENTINEL-7f3a`, { headers: { authorization: `Bearer ${token}` } });
+  expect(((await search.json()) as SearchAnswer).results.map((r) => r.url)).toContain(`/blog/${PREMIUM_ARTICLE}`);
   expect((await fetch(`${url}/readyz`)).status).toBe(200);
 }
 

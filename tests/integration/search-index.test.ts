@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/app.ts';
+import { roleAccounts } from '../support/callers.ts';
 import { DATABASE_KINDS } from '../support/databases.ts';
 import { makeBlogInput } from '../support/fixtures.ts';
 import { filesHolding, readServedIndex, type ReadIndex } from '../support/search-index.ts';
@@ -91,6 +92,34 @@ describe.each(DATABASE_KINDS)('the public search index on %s', (kind) => {
     const issue = index.pages.find((p) => p.meta.title === `Search Index Issue ${kind}`);
     expect(issue?.url).toMatch(/^\/newsletter\//);
     expect(filesHolding(index, 'A public opening of the issue.').length).toBeGreaterThan(0);
+    expect(filesHolding(index, GATED)).toEqual([]);
+  });
+
+  it('takes in a thread written at run time in a category anyone reads, never one of a members-only category', async () => {
+    await t.services.seedDemo(); // the community's categories (general, premium-lounge)
+    await read();
+    const { tokens } = await roleAccounts(t, `search-index-${kind}`, {
+      free: { role: 'member', accessLevel: 'free' },
+      premium: { role: 'member', accessLevel: 'premium' },
+    });
+    const post = async (token: string, category: string, title: string, body: string) => {
+      const res = await t.app.request('/api/community/threads', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ category, title, body }),
+      });
+      expect(res.status, await res.clone().text()).toBe(201);
+      return ((await res.json()) as { id: string }).id;
+    };
+    const open = await post(tokens.free, 'general', `Public thread ${kind}`, 'Anyone may read this opening post.');
+    await post(tokens.premium, 'premium-lounge', `Lounge thread ${kind}`, `Only premium: ${GATED}.`);
+    const index = await readWhen((i) => i.pages.some((p) => p.url === `/community/threads/${open}`));
+    expect(index.pages.find((p) => p.url === `/community/threads/${open}`)?.meta).toMatchObject({
+      type: 'community',
+      title: `Public thread ${kind}`,
+    });
+    expect(filesHolding(index, 'Anyone may read this opening post.').length).toBeGreaterThan(0);
+    expect(filesHolding(index, `Lounge thread ${kind}`)).toEqual([]);
     expect(filesHolding(index, GATED)).toEqual([]);
   });
 
