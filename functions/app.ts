@@ -4,31 +4,11 @@
  */
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { createAuthRoutes } from './auth/routes.ts';
-import { createAiRoutes } from './ai/routes.ts';
-import { bodyImageOrigins, pageImageSources, type Config, type ImageHostSettings } from './config.ts';
-import { createContactRoutes } from './contact/routes.ts';
-import { createGatedContentRoutes } from './gated/routes.ts';
-import { createPublicContentRoutes } from './content/routes.ts';
-import { createContentWriteRoutes } from './create/routes.ts';
-import { createFeedRoutes } from './feeds/routes.ts';
-import { createEmailEventRoutes } from './email/routes.ts';
-import { createEmailAdminRoutes } from './email/admin-routes.ts';
-import { createAdminRoutes } from './admin/routes.ts';
-import { createMemberRoutes, IMPORT_PATH } from './members/routes.ts';
-import { createApiKeyRoutes } from './members/keys/routes.ts';
-import { createAnalyticsRoutes } from './analytics/routes.ts';
-import { createCompRoutes, createMyGrantRoutes } from './payments/grants/routes.ts';
-import { createGiftRoutes, createMyGiftRoutes } from './payments/gifts/routes.ts';
-import { createOfferAdminRoutes, createPublicOfferRoutes } from './payments/offers/routes.ts';
-import { createWebhookRoutes } from './outbound/routes.ts';
-import { createPaymentRoutes } from './payments/routes.ts';
-import { createTestBillingRoutes } from './payments/embedded/routes.ts';
+import { mountRoutes } from './api.ts';
+import { pageImageSources, type Config, type ImageHostSettings } from './config.ts';
+import { IMPORT_PATH } from './members/routes.ts';
 import { AppError, createErrorHandler, errorResponse } from './platform/errors.ts';
-import { createFileRoutes } from './files/routes.ts';
-import { createHealthRoutes } from './platform/health/routes.ts';
 import { idempotentWrites } from './platform/idempotency/index.ts';
-import { createLeadRoutes } from './leads/routes.ts';
 import { createAccessLog, type AccessLog } from './platform/http/access-log.ts';
 import type { AnswerHeaders, AppContext, AppEnv, AppMiddleware } from './platform/http/context.ts';
 import { createAnswerLane } from './platform/http/answer-lane.ts';
@@ -39,22 +19,9 @@ import { requestHeader } from './platform/http/http.ts';
 import { answerHeaders } from './platform/http/respond.ts';
 import { NO_STORE, sharedCacheControl } from './platform/http/cache-control.ts';
 import { apiSecurityHeaders, pageSecurityHeaders } from './platform/http/security-headers.ts';
-import { createNewsletterRoutes } from './newsletter/routes.ts';
-import { createNewsletterArchiveRoutes } from './newsletter/archive/routes.ts';
-import { createNewsletterAdminRoutes } from './newsletter/issues/routes.ts';
-import { createIssuePreviewRoutes } from './newsletter/issues/preview-routes.ts';
 import { createGuards } from './users/guards.ts';
-import { createProgressRoutes } from './progress/routes.ts';
-import { createCalendarRoutes, createEventAdminRoutes, createEventRoutes, createMyEventRoutes } from './events/routes.ts';
-import { createUserRoutes } from './users/routes.ts';
-import { createSearchIndexRoutes } from './search/index.ts';
-import { createSearchRoutes } from './search/routes.ts';
-import { createCommunityRoutes } from './community/routes.ts';
-import { createCommunityNotificationRoutes } from './community/notifications/routes.ts';
-import { createModerationRoutes, createReportRoutes } from './community/moderation/routes.ts';
-import { createSupportRoutes, streamsOwnBody, SUPPORT_PATH } from './support/routes.ts';
-import { MEDIA_PATH } from './platform/storage/index.ts';
-import { createMediaRoutes, createUploadRoutes, UPLOAD_PATH } from './uploads/routes.ts';
+import { streamsOwnBody } from './support/routes.ts';
+import { UPLOAD_PATH } from './uploads/routes.ts';
 import type { Services } from './compose.ts';
 
 export interface AppDeps {
@@ -78,7 +45,6 @@ const KEYED_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE'];
 export function createApp({ config, logger, services, site, accessLog }: AppDeps) {
   const https = config.siteUrl.startsWith('https://');
   const { trustProxy } = config;
-  const { limiter } = services;
   const app = new Hono<AppEnv>();
 
   // A deploy preview is never indexed, whatever answers (pages, API, files).
@@ -109,7 +75,7 @@ export function createApp({ config, logger, services, site, accessLog }: AppDeps
   const checkAiWrite: AppMiddleware = (c, next) => refuseCrossSite(c, async () => void (await limitBody(c, next)));
   app.on(WRITE_METHODS, '/api/*', checkApiWrite);
   app.on(WRITE_METHODS, '/openai/*', checkAiWrite);
-  const { users, verifyAccessToken: verify, progress, sessionIsLive } = services;
+  const { users, verifyAccessToken: verify, sessionIsLive } = services;
   // Who is asking and what they may do, built once for every route group.
   const guards = createGuards({ verify, users, sessionIsLive, keyViewer: services.members.keyViewer });
   // Then, for writes sent with an Idempotency-Key, the key (after the checks above, so a refused or
@@ -134,75 +100,7 @@ export function createApp({ config, logger, services, site, accessLog }: AppDeps
   const checks = new Set<unknown>([checkApiWrite, checkAiWrite, idempotent]);
   const endpoints = () => app.routes.filter((route) => route.method !== 'ALL' && !checks.has(route.handler));
 
-  app.route('/', createHealthRoutes(services.database, logger));
-  // The embedded auth service, unless a hosted Supabase project is configured.
-  if (!config.auth.hosted) app.route('/auth/v1', createAuthRoutes({ auth: services.auth, keys: services.authKeys, trustProxy }));
-  // A sign-up offer's public terms, /api/public/offers/{code} (before the content API, which has the same pattern).
-  app.route('/api/public', createPublicOfferRoutes({ offers: services.billing.offers }));
-  app.route('/api/public', createPublicContentRoutes(services.contentCache, answerLane));
-  app.route('/api/newsletter', createNewsletterRoutes({ newsletter: services.newsletter, limiter, trustProxy }));
-  app.route('/api/contact', createContactRoutes({ contact: services.contact, limiter, trustProxy }));
-  app.route('/api/leads', createLeadRoutes({ leads: services.leads, limiter, trustProxy }));
-  app.route('/api/files', createFileRoutes(services.downloads));
-  app.route('/api/content', createGatedContentRoutes({ gated: services.gated, guards, lane: answerLane }));
-  app.route('/api/content', createProgressRoutes({ gated: services.gated, progress, guards }));
-  app.route('/api/content', createContentWriteRoutes({ content: services.content, guards }));
-  app.route('/api/users', createUserRoutes({ users, guards, progress, feeds: services.feeds }));
-  app.route('/feeds', createFeedRoutes(services.feeds));
-  app.route('/api/email', createEmailEventRoutes({ outbox: services.outbox, inbox: services.inbox, secret: config.email.webhookSecret }));
-  app.route('/api/email', createEmailAdminRoutes({ outbox: services.outbox, guards }));
-  app.route('/api/newsletter', createNewsletterArchiveRoutes({ archive: services.newsletterArchive, guards }));
-  // The editor's preview frame: by its signed link, outside the staff guards (a frame sends no bearer token).
-  app.route('/api/newsletter', createIssuePreviewRoutes({ issues: services.newsletterIssues, imageSources: bodyImageOrigins(config) }));
-  // Editors too (the admin API's own guards below are admins only): mounted first, so these answer first.
-  app.route('/api/admin/newsletter', createNewsletterAdminRoutes({ issues: services.newsletterIssues, guards }));
-  // Editors too, like the newsletter's: before the admin API, whose guards let admins only through.
-  app.route('/api/admin/events', createEventAdminRoutes({ registrants: services.eventRegistrants, guards }));
-  // Editors too (categories are admins'): before the admin API, like the two above.
-  const { communityModeration: moderation, communityCategories: categories } = services;
-  app.route('/api/admin/community', createModerationRoutes({ moderation, categories, guards }));
-  // Comps and a member's grants (the grants ledger, payments'): admins only, like the admin API below.
-  app.route('/api/admin/users', createCompRoutes({ access: services.billing.access, guards }));
-  app.route('/api/admin/offers', createOfferAdminRoutes({ offers: services.billing.offers, guards }));
-  // The members' business tools (filters, labels, segments, the CSV file) and API keys: admins only, some routes open to keys.
-  const { members, imports, apiKeys } = services.members;
-  app.route('/api/admin', createMemberRoutes({ members, imports, guards }));
-  app.route('/api/admin/api-keys', createApiKeyRoutes({ keys: apiKeys, guards }));
-  // Outbound webhooks: endpoints, the delivery log, replay (admins only).
-  app.route('/api/admin/webhooks', createWebhookRoutes({ webhooks: services.webhooks, guards }));
-  app.route('/api/admin/analytics', createAnalyticsRoutes({ analytics: services.analytics, guards }));
-  app.route('/api/admin', createAdminRoutes({ admin: services.admin, content: services.content, users, guards }));
-  app.route('/api/events', createEventRoutes({ events: services.events, guards }));
-  app.route('/api/search', createSearchRoutes({ search: services.search, guards }));
-  app.route('/api/community', createCommunityRoutes({ community: services.community, guards, lane: answerLane }));
-  app.route('/api/community', createReportRoutes({ moderation, guards }));
-  app.route('/api/community', createCommunityNotificationRoutes({ notifications: services.communityNotifications, guards }));
-  app.route(
-    SUPPORT_PATH,
-    createSupportRoutes({
-      support: services.support,
-      attachments: services.supportAttachments,
-      direct: {
-        offer: (userId, contentType, size) => services.directUploads.register(userId, { area: 'support', contentType, size }),
-        claim: (userId, key) => services.directUploads.claim(userId, key, 'support'),
-      },
-      limiter,
-      guards,
-    }),
-  );
-  app.route('/api/users/me/events', createMyEventRoutes({ events: services.events, guards }));
-  app.route('/api/users/me/grants', createMyGrantRoutes({ access: services.billing.access, guards }));
-  app.route('/api/users/me/gifts', createMyGiftRoutes({ billing: services.billing, guards }));
-  app.route('/api/gifts', createGiftRoutes({ billing: services.billing, guards }));
-  // The public search index's files, before the site's pages (the build's copy is in dist/client too).
-  app.route('/', createSearchIndexRoutes(services.publicIndex));
-  // An event's calendar file, before the site's pages (/events/{slug} is a page).
-  app.route('/', createCalendarRoutes({ events: services.events }));
-  app.route('/', createUploadRoutes({ uploads: services.uploads, directUploads: services.directUploads, guards }));
-  app.route('/', createMediaRoutes(services.uploads, MEDIA_PATH));
-  app.route('/api/payments', createPaymentRoutes({ billing: services.billing, inbox: services.inbox, guards }));
-  app.route('/openai', createAiRoutes({ drafter: services.drafter, limiter, guards }));
-  if (services.embeddedBilling) app.route('/api/billing/test', createTestBillingRoutes(services.embeddedBilling));
+  mountRoutes(app, { config, logger, services, guards, lane: answerLane });
 
   // No route matched: 405 with the Allow list when the path exists under other methods, else 404.
   let methodsFor: ((path: string) => string[]) | undefined;

@@ -76,7 +76,7 @@ const CASES: { zone: string; file: string; refused: string; allowed: string }[] 
   },
   {
     zone: "a table may name another domain's table (a foreign key), never its store",
-    file: 'functions/progress/tables.ts',
+    file: 'functions/events/tables.ts',
     refused: "import { x } from '../users/store.ts';",
     allowed: "import { x } from '../users/tables.ts';",
   },

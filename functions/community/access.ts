@@ -11,7 +11,7 @@
  */
 import { checkAccess, isStaff } from '#shared/access.ts';
 import type { ContentService } from '../content/service.ts';
-import { assertAccess, type GatedContent } from '../gated/service.ts';
+import { assertAccess, type GatedContent } from '../content/gated/service.ts';
 import { AppError } from '../platform/errors.ts';
 import type { Viewer } from '../users/service.ts';
 import type { ThreadPlace } from './answers.ts';

@@ -12,7 +12,7 @@ import type { AppContext, AppEnv } from '../platform/http/context.ts';
 import { requestHeader } from '../platform/http/http.ts';
 import { pathId, readBody, readQuery } from '../platform/http/request.ts';
 import { sendCachedJson } from '../platform/http/respond.ts';
-import { slugParam } from '../gated/routes.ts';
+import { slugParam } from '../content/gated/routes.ts';
 import type { Guards } from '../users/guards.ts';
 import { requireViewer } from '../users/identity.ts';
 import type { CommentsPlace } from './access.ts';

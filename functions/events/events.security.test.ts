@@ -62,7 +62,7 @@ describe.each(DATABASE_KINDS)('events API on %s', (kind) => {
   }
 
   const TABLE: { route: string; path: (slug?: string) => string; method?: string; want: Record<Caller, number> }[] = [
-    { route: 'GET /api/users/me/events', path: () => '/api/users/me/events', want: only(MEMBERS) },
+    { route: 'GET /api/events', path: () => '/api/events', want: only(MEMBERS) },
     {
       route: 'GET /api/events/:slug/registration',
       path: (slug = later.slug) => `/api/events/${slug}/registration`,
@@ -197,12 +197,7 @@ describe.each(DATABASE_KINDS)('events API on %s', (kind) => {
     expect(ics).not.toContain('SECRET');
     expect((await call('visitor', '/events/no-such-event.ics')).status).toBe(404);
     // No answer of the public and member reads carries what is gated.
-    for (const path of [
-      `/api/events/${live.slug}/registration`,
-      '/api/users/me/events',
-      `/api/public/events/${live.slug}`,
-      '/api/public/events',
-    ]) {
+    for (const path of [`/api/events/${live.slug}/registration`, '/api/events', `/api/public/events/${live.slug}`, '/api/public/events']) {
       expect(await (await call('free', path)).text(), path).not.toContain('SECRET');
     }
   });

@@ -2,13 +2,13 @@
  * The events API. Members (`/api/events`): the island's registration state (visitors get the seats
  * left), registering and cancelling (a live session; the level checked with the one access rule),
  * the join link and the recording (registered, entitled members only, at request time); and at
- * `/api/users/me/events` the member's upcoming events. Staff (`/api/admin/events`): an event's registrants as JSON and CSV.
+ * `/api/events` the member's upcoming events. Staff (`/api/admin/events`): an event's registrants as JSON and CSV.
  * Public (`/events/{slug}.ics`): the calendar file, mounted before the site's pages. Every answer
  * behind `identify` is private (`private, no-store`, `Vary: Authorization`).
  */
 import { Hono } from 'hono';
 import { SlugSchema } from '#shared/content/schema.ts';
-import { slugParam } from '../gated/routes.ts';
+import { slugParam } from '../content/gated/routes.ts';
 import { AppError, errorBody } from '../platform/errors.ts';
 import type { AppContext, AppEnv } from '../platform/http/context.ts';
 import type { Guards } from '../users/guards.ts';
@@ -47,11 +47,7 @@ export function createEventRoutes({ events, guards }: { events: EventService; gu
 /** The events API as the browser's typed client (hono/client) sees it. */
 export type EventRoutes = ReturnType<typeof createEventRoutes>;
 
-/**
- * The member's upcoming events, `GET /api/users/me/events` (the account page). Beside the member's
- * other reads rather than at `/api/events/mine`, whose static segment next to `/:slug/…` would push
- * Hono off its RegExpRouter.
- */
+/** The member's upcoming events, `GET /api/events` (the account page). */
 export function createMyEventRoutes({ events, guards }: { events: EventService; guards: Guards }) {
   return new Hono<AppEnv>().get('/', guards.identify, guards.member, async (c) => c.json(await events.mine(requireViewer(c))));
 }

@@ -11,7 +11,7 @@ import type { EventItem } from '#shared/content/registry.ts';
 import { hasEnded, joinOpensAt, joinWindow } from '#shared/events/schedule.ts';
 import type { ContentService } from '../content/service.ts';
 import type { EmailService } from '../email/service.ts';
-import { assertAccess } from '../gated/service.ts';
+import { assertAccess } from '../content/gated/service.ts';
 import type { Limit, RateLimitService } from '../platform/abuse/service.ts';
 import type { Db } from '../platform/db/client.ts';
 import { AppError } from '../platform/errors.ts';
@@ -183,7 +183,7 @@ export function createEventService({ db, content, outbox, limiter, siteUrl, webh
       return { url: event.recordingUrl };
     },
 
-    /** GET /api/users/me/events: the member's registrations for events not over yet, soonest first (the account page). */
+    /** GET /api/events: the member's registrations for events not over yet, soonest first (the account page). */
     async mine(viewer: Viewer) {
       const now = clock();
       const rows = await store.mine(viewer.id);

@@ -6,7 +6,7 @@
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccessLevel, Role } from '#shared/access.ts';
-import type { createProgressStore } from '../progress/store.ts';
+import type { createProgressStore } from '../content/progress/store.ts';
 import { createTestApp, type TestApp } from '../../tests/support/app.ts';
 import type { Api, Answer, Json } from '../../tests/support/answers.ts';
 import { DATABASE_KINDS } from '../../tests/support/databases.ts';

@@ -7,7 +7,7 @@
 import { checkAccess } from '#shared/access.ts';
 import { blogFeedXml } from '#server/rss.ts';
 import { SITE } from '#shared/site.ts';
-import type { GatedContent } from '../gated/service.ts';
+import type { GatedContent } from '../content/gated/service.ts';
 import type { PublicContentCache } from '../content/cache.ts';
 import type { Db } from '../platform/db/client.ts';
 import type { Tokens } from '../platform/tokens.ts';

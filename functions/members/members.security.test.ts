@@ -46,33 +46,33 @@ describe.each(DATABASE_KINDS)('members tools routes on %s', (kind) => {
   it.each(ROLE_CALLERS)('lets only admins use the filter, the file, labels, segments and keys (%s)', async (who) => {
     const ok = (status: number) => (who === 'admin' ? status : ADMIN_ONLY[who]);
     expect((await call(who, 'GET', '/api/admin/users?level=premium&label=Nobody')).status).toBe(ok(200));
-    expect((await call(who, 'GET', '/api/admin/members.csv?label=Nobody')).status).toBe(ok(200));
+    expect((await call(who, 'GET', '/api/admin/members/export.csv?label=Nobody')).status).toBe(ok(200));
     expect((await csv(who, '/api/admin/members/import?dryRun=1', `email\nrole-${who}@members.test`)).status).toBe(ok(200));
-    expect((await call(who, 'GET', '/api/admin/labels')).status).toBe(ok(200));
+    expect((await call(who, 'GET', '/api/admin/members/labels')).status).toBe(ok(200));
     expect((await call(who, 'POST', '/api/admin/members/labels', { userIds: [ids.free], add: [`Role ${who}`] })).status).toBe(ok(200));
-    expect((await call(who, 'DELETE', `/api/admin/labels/${UUID}`)).status).toBe(ok(404));
-    expect((await call(who, 'GET', '/api/admin/segments')).status).toBe(ok(200));
-    expect((await call(who, 'POST', '/api/admin/segments', { name: `Role ${who}`, filter: {} })).status).toBe(ok(201));
-    expect((await call(who, 'DELETE', `/api/admin/segments/${UUID}`)).status).toBe(ok(404));
-    expect((await call(who, 'GET', '/api/admin/api-keys')).status).toBe(ok(200));
-    expect((await call(who, 'POST', '/api/admin/api-keys', { name: `Role ${who}`, scopes: ['read:members'] })).status).toBe(ok(201));
-    expect((await call(who, 'DELETE', `/api/admin/api-keys/${UUID}`)).status).toBe(ok(404));
+    expect((await call(who, 'DELETE', `/api/admin/members/labels/${UUID}`)).status).toBe(ok(404));
+    expect((await call(who, 'GET', '/api/admin/members/segments')).status).toBe(ok(200));
+    expect((await call(who, 'POST', '/api/admin/members/segments', { name: `Role ${who}`, filter: {} })).status).toBe(ok(201));
+    expect((await call(who, 'DELETE', `/api/admin/members/segments/${UUID}`)).status).toBe(ok(404));
+    expect((await call(who, 'GET', '/api/admin/members/keys')).status).toBe(ok(200));
+    expect((await call(who, 'POST', '/api/admin/members/keys', { name: `Role ${who}`, scopes: ['read:members'] })).status).toBe(ok(201));
+    expect((await call(who, 'DELETE', `/api/admin/members/keys/${UUID}`)).status).toBe(ok(404));
   });
 
   it('opens each route of the key table to a key with its scope only, and no other route to any key', async () => {
     const keys = {} as Record<ApiScope, string>;
     for (const scope of API_SCOPES) {
-      const res = await call('admin', 'POST', '/api/admin/api-keys', { name: `Key ${scope}`, scopes: [scope] });
+      const res = await call('admin', 'POST', '/api/admin/members/keys', { name: `Key ${scope}`, scopes: [scope] });
       keys[scope] = ((await res.json()) as { key: string }).key;
     }
     const routes: [string, string, ApiScope, unknown?][] = [
       ['GET', '/api/admin/users', 'read:members'],
       ['PATCH', `/api/admin/users/${ids.free}`, 'write:members', { accessLevel: 'free' }],
-      ['GET', `/api/admin/users/${ids.free}/grants`, 'read:members'],
-      ['GET', '/api/admin/members.csv', 'read:members'],
+      ['GET', `/api/admin/payments/members/${ids.free}/grants`, 'read:members'],
+      ['GET', '/api/admin/members/export.csv', 'read:members'],
       ['POST', '/api/admin/members/labels', 'write:members', { userIds: [ids.free], add: ['Keyed'] }],
-      ['GET', '/api/admin/labels', 'read:members'],
-      ['GET', '/api/admin/segments', 'read:members'],
+      ['GET', '/api/admin/members/labels', 'read:members'],
+      ['GET', '/api/admin/members/segments', 'read:members'],
       ['GET', '/api/admin/overview', 'read:analytics'],
       ['GET', '/api/admin/analytics/revenue', 'read:analytics'],
       ['GET', '/api/admin/analytics/revenue.csv', 'read:analytics'],
@@ -87,11 +87,11 @@ describe.each(DATABASE_KINDS)('members tools routes on %s', (kind) => {
     const closed: [string, string, unknown?][] = [
       ['GET', '/api/admin/audit'],
       ['GET', '/api/admin/content'],
-      ['GET', '/api/admin/api-keys'],
-      ['POST', '/api/admin/api-keys', { name: 'Escalate', scopes: ['write:members'] }],
-      ['POST', '/api/admin/segments', { name: 'Keyed', filter: {} }],
-      ['GET', '/api/admin/webhooks'],
-      ['GET', '/api/admin/offers'],
+      ['GET', '/api/admin/members/keys'],
+      ['POST', '/api/admin/members/keys', { name: 'Escalate', scopes: ['write:members'] }],
+      ['POST', '/api/admin/members/segments', { name: 'Keyed', filter: {} }],
+      ['GET', '/api/admin/outbound'],
+      ['GET', '/api/admin/payments/offers'],
       ['GET', '/api/email/queue'],
       ['PUT', `/api/users/${ids.free}/accessLevel`, { accessLevel: 'premium' }],
       ['GET', '/api/users/me'],
@@ -100,13 +100,15 @@ describe.each(DATABASE_KINDS)('members tools routes on %s', (kind) => {
       for (const held of API_SCOPES) expect((await raw(keys[held], method, path, body)).status, `${held} ${method} ${path}`).toBe(401);
     // A demoted author's keys stop.
     const { tokens: t2, ids: i2 } = await roleAccounts(t, `members-demoted-${kind}`, { admin: { role: 'admin', accessLevel: 'premium' } });
-    const made = (await (await raw(t2.admin, 'POST', '/api/admin/api-keys', { name: 'Soon gone', scopes: ['read:members'] })).json()) as {
+    const made = (await (
+      await raw(t2.admin, 'POST', '/api/admin/members/keys', { name: 'Soon gone', scopes: ['read:members'] })
+    ).json()) as {
       key: string;
     };
-    expect((await raw(made.key, 'GET', '/api/admin/labels')).status).toBe(200);
+    expect((await raw(made.key, 'GET', '/api/admin/members/labels')).status).toBe(200);
     await t.services.users.assign(i2.admin, 'member', 'free');
     // At once: the author's role is read on every call (only the key's own row is kept a few seconds).
-    expect((await raw(made.key, 'GET', '/api/admin/labels')).status).toBe(403);
+    expect((await raw(made.key, 'GET', '/api/admin/members/labels')).status).toBe(403);
   });
 
   it('refuses bad filters, labels and segments with a 4xx that writes nothing', async () => {
@@ -133,7 +135,7 @@ describe.each(DATABASE_KINDS)('members tools routes on %s', (kind) => {
     for (const q of badQueries) {
       expect((await call('admin', 'GET', `/api/admin/users?${q}`)).status, q).toBe(422);
       if (!q.startsWith('page') && !q.startsWith('limit'))
-        expect((await call('admin', 'GET', `/api/admin/members.csv?${q}`)).status, q).toBe(422);
+        expect((await call('admin', 'GET', `/api/admin/members/export.csv?${q}`)).status, q).toBe(422);
     }
     const badBodies: unknown[] = [
       {},
@@ -162,17 +164,17 @@ describe.each(DATABASE_KINDS)('members tools routes on %s', (kind) => {
       { name: 'Bad\u0000', filter: {} },
     ];
     for (const body of badSegments)
-      expect((await call('admin', 'POST', '/api/admin/segments', body)).status, JSON.stringify(body)).toBe(422);
+      expect((await call('admin', 'POST', '/api/admin/members/segments', body)).status, JSON.stringify(body)).toBe(422);
     for (const body of [
       {},
       { name: 'k', scopes: [] },
       { name: 'k', scopes: ['admin:all'] },
       { name: 'k', scopes: ['read:members', 'read:members'] },
     ])
-      expect((await call('admin', 'POST', '/api/admin/api-keys', body)).status, JSON.stringify(body)).toBe(422);
-    expect((await call('admin', 'DELETE', '/api/admin/labels/not-a-uuid')).status).toBe(404);
-    expect((await call('admin', 'DELETE', '/api/admin/segments/not-a-uuid')).status).toBe(404);
-    expect((await call('admin', 'DELETE', '/api/admin/api-keys/not-a-uuid')).status).toBe(404);
+      expect((await call('admin', 'POST', '/api/admin/members/keys', body)).status, JSON.stringify(body)).toBe(422);
+    expect((await call('admin', 'DELETE', '/api/admin/members/labels/not-a-uuid')).status).toBe(404);
+    expect((await call('admin', 'DELETE', '/api/admin/members/segments/not-a-uuid')).status).toBe(404);
+    expect((await call('admin', 'DELETE', '/api/admin/members/keys/not-a-uuid')).status).toBe(404);
     expect((await csv('admin', '/api/admin/members/import?dryRun=yes', 'email\na@b.test')).status).toBe(422);
     expect(await rowCounts(t.database.db)).toEqual(before);
   });

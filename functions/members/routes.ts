@@ -1,9 +1,9 @@
 /**
- * The members' business tools under /api/admin (issue 35), admins only, every route from a session
- * still signed in or an API key with the route's scope (keys/guard.ts):
- * GET /members.csv?<filter> (read:members), POST /members/import[?dryRun=1] (text/csv, write:members),
- * GET /labels (read:members), POST /members/labels (write:members), DELETE /labels/{id},
- * GET /segments (read:members), POST /segments, DELETE /segments/{id}.
+ * The members' business tools under /api/admin/members (issue 35), admins only, every route from a
+ * session still signed in or an API key with the route's scope (keys/guard.ts):
+ * GET /export.csv?<filter> (read:members), POST /import[?dryRun=1] (text/csv, write:members),
+ * GET /labels (read:members), POST /labels (labels added to or removed from members, write:members),
+ * DELETE /labels/{id}, GET /segments (read:members), POST /segments, DELETE /segments/{id}.
  */
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
@@ -53,48 +53,40 @@ export function createMemberRoutes({
     },
   });
   const adminOnly = [guards.identify, guards.admin, guards.live] as const;
-  return (
-    new Hono<AppEnv>()
-      // Only its own paths: the other /api/admin routers run their guards themselves (no second session check).
-      .use('/members.csv', ...adminOnly)
-      .use('/members/*', ...adminOnly)
-      .use('/labels', ...adminOnly)
-      .use('/labels/*', ...adminOnly)
-      .use('/segments', ...adminOnly)
-      .use('/segments/*', ...adminOnly)
-      .get('/members.csv', async (c) => {
-        const filter = readQuery(c, MemberFilterSchema);
-        const csv = exportCsv(await members.exportRows(filter));
-        const day = clock().toISOString().slice(0, 10);
-        return c.body(csv, 200, {
-          'Content-Type': 'text/csv; charset=utf-8',
-          'Content-Disposition': `attachment; filename="members-${day}.csv"`,
-        });
-      })
-      .post('/members/import', fileLimit, async (c) => {
-        const { dryRun } = readQuery(c, ImportQuery);
-        const type = (requestHeader(c, 'content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-        if (type !== 'text/csv') throw new AppError('unsupported_media_type', 'Send the members file as text/csv.');
-        const bytes = new Uint8Array(await c.req.arrayBuffer());
-        if (dryRun === '1') return c.json(await imports.dryRun(bytes));
-        return c.json(await imports.run(requireViewer(c).id, bytes));
-      })
-      .get('/labels', async (c) => c.json({ labels: await members.labels() }))
-      .post('/members/labels', async (c) => c.json(await members.relabel(await readBody(c, Relabel))))
-      .delete('/labels/:id', async (c) => {
-        await members.deleteLabel(pathId(c, 'id', 'No such label.'));
-        return c.body(null, 204);
-      })
-      .get('/segments', async (c) => c.json({ segments: (await members.segments()).map(segmentJson) }))
-      .post('/segments', async (c) => {
-        const { name, filter } = await readBody(c, NewSegment);
-        return c.json(segmentJson(await members.createSegment(name, filter, requireViewer(c).id)), 201);
-      })
-      .delete('/segments/:id', async (c) => {
-        await members.deleteSegment(pathId(c, 'id', 'No such segment.'));
-        return c.body(null, 204);
-      })
-  );
+  return new Hono<AppEnv>()
+    .use(...adminOnly)
+    .get('/export.csv', async (c) => {
+      const filter = readQuery(c, MemberFilterSchema);
+      const csv = exportCsv(await members.exportRows(filter));
+      const day = clock().toISOString().slice(0, 10);
+      return c.body(csv, 200, {
+        'Content-Type': 'text/csv; charset=utf-8',
+        'Content-Disposition': `attachment; filename="members-${day}.csv"`,
+      });
+    })
+    .post('/import', fileLimit, async (c) => {
+      const { dryRun } = readQuery(c, ImportQuery);
+      const type = (requestHeader(c, 'content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+      if (type !== 'text/csv') throw new AppError('unsupported_media_type', 'Send the members file as text/csv.');
+      const bytes = new Uint8Array(await c.req.arrayBuffer());
+      if (dryRun === '1') return c.json(await imports.dryRun(bytes));
+      return c.json(await imports.run(requireViewer(c).id, bytes));
+    })
+    .get('/labels', async (c) => c.json({ labels: await members.labels() }))
+    .post('/labels', async (c) => c.json(await members.relabel(await readBody(c, Relabel))))
+    .delete('/labels/:id', async (c) => {
+      await members.deleteLabel(pathId(c, 'id', 'No such label.'));
+      return c.body(null, 204);
+    })
+    .get('/segments', async (c) => c.json({ segments: (await members.segments()).map(segmentJson) }))
+    .post('/segments', async (c) => {
+      const { name, filter } = await readBody(c, NewSegment);
+      return c.json(segmentJson(await members.createSegment(name, filter, requireViewer(c).id)), 201);
+    })
+    .delete('/segments/:id', async (c) => {
+      await members.deleteSegment(pathId(c, 'id', 'No such segment.'));
+      return c.body(null, 204);
+    });
 }
 
 const segmentJson = (s: { id: string; name: string; filter: unknown; createdAt: Date }) => ({

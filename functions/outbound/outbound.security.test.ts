@@ -63,12 +63,12 @@ describe.each(DATABASE_KINDS)('outbound webhooks on %s', (kind) => {
     'lets only admins register, list, change, rotate, test, read the log of, replay and delete endpoints (%s)',
     async (who) => {
       const status = (admin: number) => (who === 'admin' ? admin : ADMIN_ONLY[who]);
-      const made = await call(who, 'POST', '/api/admin/webhooks', { url: receiver.url, events: ['member.created'] });
+      const made = await call(who, 'POST', '/api/admin/outbound', { url: receiver.url, events: ['member.created'] });
       expect(made.status).toBe(status(201));
       if (who === 'admin') expect(((await made.json()) as { secret: string }).secret).toMatch(/^whsec_[A-Za-z0-9+/=]{40,}$/);
       const { id, deliveryId } = await endpointWithDelivery();
-      const base = `/api/admin/webhooks/${id}`;
-      expect((await call(who, 'GET', '/api/admin/webhooks')).status).toBe(status(200));
+      const base = `/api/admin/outbound/${id}`;
+      expect((await call(who, 'GET', '/api/admin/outbound')).status).toBe(status(200));
       expect((await call(who, 'PATCH', base, { events: ['member.updated'] })).status).toBe(status(200));
       expect((await call(who, 'POST', `${base}/rotate`)).status).toBe(status(200));
       expect((await call(who, 'POST', `${base}/test`)).status).toBe(status(202));
@@ -76,7 +76,7 @@ describe.each(DATABASE_KINDS)('outbound webhooks on %s', (kind) => {
       expect((await call(who, 'POST', `${base}/deliveries/${deliveryId}/replay`)).status).toBe(status(202));
       expect((await call(who, 'DELETE', base)).status).toBe(status(204));
       // The list never shows a secret.
-      if (who === 'admin') expect(await (await call(who, 'GET', '/api/admin/webhooks')).text()).not.toMatch(/whsec_/);
+      if (who === 'admin') expect(await (await call(who, 'GET', '/api/admin/outbound')).text()).not.toMatch(/whsec_/);
       for (const e of await t.services.webhooks.list()) await t.services.webhooks.remove(e.id);
     },
   );
@@ -112,12 +112,12 @@ describe.each(DATABASE_KINDS)('outbound webhooks on %s', (kind) => {
       { url: receiver.url, events, enabled: false },
     ];
     for (const body of bad) {
-      const res = await call('admin', 'POST', '/api/admin/webhooks', body);
+      const res = await call('admin', 'POST', '/api/admin/outbound', body);
       expect([400, 422], JSON.stringify(body).slice(0, 120)).toContain(res.status);
     }
     expect(await endpointCount()).toBe(before);
     const { id, deliveryId } = await endpointWithDelivery();
-    const base = `/api/admin/webhooks/${id}`;
+    const base = `/api/admin/outbound/${id}`;
     for (const body of [{}, { enabled: 'yes' }, { events: [] }, { url: 'gopher://127.0.0.1' }, { secret: 'x' }])
       expect([400, 422], JSON.stringify(body)).toContain((await call('admin', 'PATCH', base, body)).status);
     for (const limit of ['0', '51', 'abc', '-1', '1.5'])
@@ -134,23 +134,23 @@ describe.each(DATABASE_KINDS)('outbound webhooks on %s', (kind) => {
     ];
     for (const [method, path] of unknown)
       expect(
-        (await call('admin', method, `/api/admin/webhooks/${path}`, method === 'PATCH' ? { enabled: true } : undefined)).status,
+        (await call('admin', method, `/api/admin/outbound/${path}`, method === 'PATCH' ? { enabled: true } : undefined)).status,
         path,
       ).toBe(404);
-    expect((await call('admin', 'DELETE', `/api/admin/webhooks/${UUID}`)).status).toBe(404);
+    expect((await call('admin', 'DELETE', `/api/admin/outbound/${UUID}`)).status).toBe(404);
     expect((await call('admin', 'POST', `${base}/deliveries/${UUID}/replay`)).status).toBe(404);
     expect((await call('admin', 'POST', `${base}/deliveries/nope/replay`)).status).toBe(404);
     // Another endpoint's delivery is not this one's.
     const other = await endpointWithDelivery();
     expect((await call('admin', 'POST', `${base}/deliveries/${other.deliveryId}/replay`)).status).toBe(404);
-    expect((await call('admin', 'POST', `/api/admin/webhooks/${other.id}/deliveries/${deliveryId}/replay`)).status).toBe(404);
+    expect((await call('admin', 'POST', `/api/admin/outbound/${other.id}/deliveries/${deliveryId}/replay`)).status).toBe(404);
     for (const e of await t.services.webhooks.list()) await t.services.webhooks.remove(e.id);
   });
 
   it(`keeps at most ${MAX_WEBHOOK_ENDPOINTS} endpoints`, async () => {
     for (let i = await endpointCount(); i < MAX_WEBHOOK_ENDPOINTS; i++)
       await t.services.webhooks.create(ids.admin, { url: `${receiver.url}/${i}`, events: ['member.created'] });
-    expect((await call('admin', 'POST', '/api/admin/webhooks', { url: receiver.url, events: ['member.created'] })).status).toBe(409);
+    expect((await call('admin', 'POST', '/api/admin/outbound', { url: receiver.url, events: ['member.created'] })).status).toBe(409);
     expect(await endpointCount()).toBe(MAX_WEBHOOK_ENDPOINTS);
     for (const e of await t.services.webhooks.list()) await t.services.webhooks.remove(e.id);
   });

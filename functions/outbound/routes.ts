@@ -1,5 +1,5 @@
 /**
- * Outbound webhooks' routes, admins only from a live session (mounted at /api/admin/webhooks):
+ * Outbound webhooks' routes, admins only from a live session (mounted at /api/admin/outbound):
  * register an endpoint (its secret in the answer, this once), list them with their delivery counts,
  * change or delete one, rotate its secret, read its delivery log, replay a delivery (same
  * webhook-id) and send it a test event.

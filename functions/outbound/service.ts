@@ -123,7 +123,7 @@ export function createOutboundService({ db, logger, policy, clock = () => new Da
     emitter,
     worker,
 
-    /** POST /api/admin/webhooks: a new endpoint; its secret, shown this once. */
+    /** POST /api/admin/outbound: a new endpoint; its secret, shown this once. */
     async create(actorId: string, input: { url: string; events: WebhookEvent[] }) {
       const url = await acceptedUrl(input.url);
       if ((await store.countEndpoints()) >= MAX_WEBHOOK_ENDPOINTS)
@@ -132,14 +132,14 @@ export function createOutboundService({ db, logger, policy, clock = () => new Da
       return { ...endpointView(row, NO_STATS, clock()), secret: row.secret };
     },
 
-    /** GET /api/admin/webhooks: every endpoint with its delivery counts (no secret). */
+    /** GET /api/admin/outbound: every endpoint with its delivery counts (no secret). */
     async list(): Promise<EndpointView[]> {
       const [rows, stats] = await Promise.all([store.endpoints(), store.stats()]);
       const now = clock();
       return rows.map((e) => endpointView(e, stats.get(e.id) ?? NO_STATS, now));
     },
 
-    /** PATCH /api/admin/webhooks/{id}: its URL (checked again), events, or whether it is enabled. */
+    /** PATCH /api/admin/outbound/{id}: its URL (checked again), events, or whether it is enabled. */
     async update(id: string, patch: EndpointPatch): Promise<EndpointView> {
       await existing(id);
       const url = patch.url === undefined ? undefined : await acceptedUrl(patch.url);
@@ -152,12 +152,12 @@ export function createOutboundService({ db, logger, policy, clock = () => new Da
       return endpointView(row, (await store.stats()).get(id) ?? NO_STATS, clock());
     },
 
-    /** DELETE /api/admin/webhooks/{id}: the endpoint and its log. */
+    /** DELETE /api/admin/outbound/{id}: the endpoint and its log. */
     async remove(id: string): Promise<void> {
       if (!(await store.removeEndpoint(id))) throw notFound();
     },
 
-    /** POST /api/admin/webhooks/{id}/rotate: a new secret (shown this once); the old one signs too for 24 hours. */
+    /** POST /api/admin/outbound/{id}/rotate: a new secret (shown this once); the old one signs too for 24 hours. */
     async rotate(id: string): Promise<{ secret: string; previousSecretUntil: string }> {
       const row = await existing(id);
       const until = new Date(clock().getTime() + ROTATION_OVERLAP_MS);
@@ -166,7 +166,7 @@ export function createOutboundService({ db, logger, policy, clock = () => new Da
       return { secret, previousSecretUntil: until.toISOString() };
     },
 
-    /** GET /api/admin/webhooks/{id}/deliveries: the delivery log, newest first. */
+    /** GET /api/admin/outbound/{id}/deliveries: the delivery log, newest first. */
     async deliveries(id: string, limit: number): Promise<DeliveryView[]> {
       await existing(id);
       return (await store.deliveries(id, limit)).map(deliveryView);
@@ -181,7 +181,7 @@ export function createOutboundService({ db, logger, policy, clock = () => new Da
       return deliveryView(row);
     },
 
-    /** POST /api/admin/webhooks/{id}/test: queues a `webhook.test` event to this endpoint only. */
+    /** POST /api/admin/outbound/{id}/test: queues a `webhook.test` event to this endpoint only. */
     async test(id: string, actorId: string): Promise<DeliveryView> {
       const endpoint = await existing(id);
       const at = clock();

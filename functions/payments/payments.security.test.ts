@@ -185,9 +185,9 @@ describe.each(DATABASE_KINDS)('payment routes on %s', (kind) => {
 
   it('serves the test checkout and portal only by their unguessable ids', async () => {
     for (const path of [
-      '/api/billing/test/checkout/cs_test_guess',
-      '/api/billing/test/checkout/%00',
-      '/api/billing/test/portal/bps_test_guessguessguessguess',
+      '/api/payments/test/checkout/cs_test_guess',
+      '/api/payments/test/checkout/%00',
+      '/api/payments/test/portal/bps_test_guessguessguessguess',
     ]) {
       expect((await t.app.request(path)).status, path).toBe(404);
     }
@@ -202,7 +202,7 @@ describe.each(DATABASE_KINDS)('payment routes on %s', (kind) => {
     const portal = new URL(
       (await t.services.billing.provider.createPortalSession({ customerId: anotherCustomer, returnUrl: '/account' })).url,
     );
-    const attempt = await t.app.request(`/api/billing/test/portal/${portal.searchParams.get('session')}/subscriptions/${subscriptionId}`, {
+    const attempt = await t.app.request(`/api/payments/test/portal/${portal.searchParams.get('session')}/subscriptions/${subscriptionId}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ action: 'cancel' }),

@@ -12,7 +12,7 @@ import type { Guards } from './guards.ts';
 import { MAX_NAME_CHARS } from './profiles.ts';
 import { requireViewer } from './identity.ts';
 import type { FeedService } from '../feeds/service.ts';
-import type { ProgressService } from '../progress/service.ts';
+import type { ProgressService } from '../content/progress/service.ts';
 import type { UserService } from './service.ts';
 
 const AccessLevelBody = z.object({ accessLevel: z.enum(ACCESS_LEVELS) });

@@ -3,7 +3,7 @@
  * real Postgres server: a generated 50,000-member file (deterministic, with the variety of a real
  * list: labels, comps, proven and unproven newsletter consent, bounces, sign-up sources, formula-like
  * names) goes through `POST /api/admin/members/import?dryRun=1`, then the import itself, which must
- * answer in under 60 s with the server's peak RSS growth under 150 MB; then `GET /api/admin/members.csv`
+ * answer in under 60 s with the server's peak RSS growth under 150 MB; then `GET /api/admin/members/export.csv`
  * must give every member back (timed too). Mail stays in the outbox (the opt-in mails are only queued).
  */
 import { request } from 'node:http';
@@ -174,7 +174,7 @@ function printRun(label: string, file: ReturnType<typeof membersFile>, { dry, dr
   console.log('| step | wall time (client) | rows/s | server peak RSS growth | left after gc |\n|---|---|---|---|---|');
   console.log(row('dry run (`?dryRun=1`)', dry.res.ms, dryAnswer.rows, dry.memory));
   console.log(row('import', imp.res.ms, TOTAL, imp.memory));
-  console.log(row('export (`GET /api/admin/members.csv`)', out.ms, back.lines, undefined));
+  console.log(row('export (`GET /api/admin/members/export.csv`)', out.ms, back.lines, undefined));
   console.log(
     `\nDry run: ${dryAnswer.rows} rows, ${dryAnswer.errors.length} errors. Import: created ${answer.created}, updated ${answer.updated}, ` +
       `${answer.errors.length} errors${answer.errors.length ? ` (first: row ${answer.errors[0]!.row}: ${answer.errors[0]!.message})` : ''}.`,
@@ -241,7 +241,7 @@ async function run(label: string, tmp: string, startChild: StartChild, env: Reco
     const dryAnswer = JSON.parse(dry.res.text) as { rows: number; errors: unknown[] };
     const imp = await measured(() => call(importUrl, 'POST', csvHeaders, body));
     const answer = JSON.parse(imp.res.text) as { created: number; updated: number; errors: { row: number; message: string }[] };
-    const out = await call(`${server.url}/api/admin/members.csv`, 'GET', auth);
+    const out = await call(`${server.url}/api/admin/members/export.csv`, 'GET', auth);
     if (out.status !== 200) throw new Error(`${label}: the export answered ${out.status}`);
     const back = exported(out.text, file.emails);
 

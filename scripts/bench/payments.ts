@@ -87,7 +87,7 @@ export async function paymentsBench(tmp: string, startChild: StartChild) {
     for (const [i, { member, sessionId }] of sessions.entries()) {
       if (i % 4 >= 2) continue; // half the members never pay
       paid.push(sessionId);
-      await post(`/api/billing/test/checkout/${sessionId}/pay`, { cardNumber: '4242424242424242', expiry: '12/34', cvc: '123' });
+      await post(`/api/payments/test/checkout/${sessionId}/pay`, { cardNumber: '4242424242424242', expiry: '12/34', cvc: '123' });
       expected.set(member.id, i % 2 ? 'premium' : 'subscriber');
     }
     const all = [...first, ...later].sort((a, b) => a - b);

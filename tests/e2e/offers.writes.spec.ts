@@ -35,7 +35,7 @@ async function pay(page: Page, button: RegExp): Promise<void> {
 test('a visitor takes a launch offer through sign-up and pays the discounted price', async ({ page, browser }) => {
   test.setTimeout(90_000);
   const code = `LAUNCH${Date.now()}`;
-  await asAdmin(page.request, 'post', '/api/admin/offers', {
+  await asAdmin(page.request, 'post', '/api/admin/payments/offers', {
     code,
     kind: 'signup',
     percentOff: 25,
@@ -90,7 +90,7 @@ test('a visitor takes a launch offer through sign-up and pays the discounted pri
 test('a member about to cancel takes the retention offer instead', async ({ page }) => {
   test.setTimeout(60_000);
   const code = `STAY${Date.now()}`;
-  await asAdmin(page.request, 'post', '/api/admin/offers', {
+  await asAdmin(page.request, 'post', '/api/admin/payments/offers', {
     code,
     kind: 'retention',
     percentOff: 50,
@@ -103,7 +103,7 @@ test('a member about to cancel takes the retention offer instead', async ({ page
     data: { priceId: 'price_subscriber_monthly', successUrl: SUCCESS, cancelUrl: '/pricing' },
   });
   const { sessionId } = (await session.json()) as { sessionId: string };
-  const paid = await page.request.post(`/api/billing/test/checkout/${sessionId}/pay`, {
+  const paid = await page.request.post(`/api/payments/test/checkout/${sessionId}/pay`, {
     data: { cardNumber: '4242 4242 4242 4242', expiry: '12/34', cvc: '123' },
   });
   expect(paid.ok()).toBe(true);
@@ -129,7 +129,7 @@ test('a member about to cancel takes the retention offer instead', async ({ page
 test('a trial starts for nothing and converts on the test clock', async ({ page }) => {
   test.setTimeout(90_000);
   // Subscriber yearly: no other journey buys it.
-  await asAdmin(page.request, 'put', '/api/admin/offers/trials/price_subscriber_yearly', { days: 14 });
+  await asAdmin(page.request, 'put', '/api/admin/payments/offers/trials/price_subscriber_yearly', { days: 14 });
   try {
     await signedInMember(page, 'trial');
     await page.goto('/pricing');
@@ -159,6 +159,6 @@ test('a trial starts for nothing and converts on the test clock', async ({ page 
     await expect(card.getByTestId('subscription-status')).toHaveText('Active');
     await expect(page.getByRole('region', { name: 'Your access' })).toContainText(/Subscriber, yearly, renews/);
   } finally {
-    await asAdmin(page.request, 'put', '/api/admin/offers/trials/price_subscriber_yearly', { days: 0 });
+    await asAdmin(page.request, 'put', '/api/admin/payments/offers/trials/price_subscriber_yearly', { days: 0 });
   }
 });

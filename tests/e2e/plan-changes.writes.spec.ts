@@ -88,7 +88,7 @@ test('a subscriber upgrades now, switches back at renewal, crosses the renewal o
   await signedInMember(page, 'plan-changes');
   const base = process.env.E2E_BASE_URL!;
   const sessionId = await startSubscriberCheckout(page, base);
-  const paid = await page.request.post(`/api/billing/test/checkout/${sessionId}/pay`, {
+  const paid = await page.request.post(`/api/payments/test/checkout/${sessionId}/pay`, {
     data: { cardNumber: '4242 4242 4242 4242', expiry: '12/34', cvc: '123' },
   });
   expect(paid.ok()).toBe(true);

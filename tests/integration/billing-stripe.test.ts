@@ -113,13 +113,13 @@ describe('payments through the Stripe adapter (real server, Postgres, Stripe fak
   async function endComps(memberId: string): Promise<void> {
     const admin = await signIn('admin@demo.beacongrowth.co');
     const headers = { authorization: `Bearer ${admin.token}` };
-    const grants = (await (await fetch(`${base}/api/admin/users/${memberId}/grants`, { headers })).json()) as {
+    const grants = (await (await fetch(`${base}/api/admin/payments/members/${memberId}/grants`, { headers })).json()) as {
       id: string;
       source: string;
       active: boolean;
     }[];
     for (const comp of grants.filter((g) => g.source === 'comp' && g.active)) {
-      const res = await fetch(`${base}/api/admin/users/${memberId}/comps/${comp.id}`, { method: 'DELETE', headers });
+      const res = await fetch(`${base}/api/admin/payments/members/${memberId}/comps/${comp.id}`, { method: 'DELETE', headers });
       expect(res.status).toBe(204);
     }
   }

@@ -75,7 +75,7 @@ describe.each(DATABASE_KINDS)('payments on the embedded provider (%s)', (kind) =
   }
 
   const pay = (sessionId: string, cardNumber: string, expiry = '12/34') =>
-    call(undefined, `/api/billing/test/checkout/${sessionId}/pay`, { cardNumber, expiry, cvc: '123' });
+    call(undefined, `/api/payments/test/checkout/${sessionId}/pay`, { cardNumber, expiry, cvc: '123' });
 
   async function subscribe(token: string, priceId: string, card = '4242 4242 4242 4242') {
     const sessionId = await checkout(token, { priceId });
@@ -99,7 +99,7 @@ describe.each(DATABASE_KINDS)('payments on the embedded provider (%s)', (kind) =
       metadata: { accessLevel: 'premium', productName: 'Premium' },
     });
 
-    const page = (await (await call(undefined, `/api/billing/test/checkout/${sessionId}`)).json()) as Answer<
+    const page = (await (await call(undefined, `/api/payments/test/checkout/${sessionId}`)).json()) as Answer<
       Api['testBilling']['checkout'][':id']['$get']
     >;
     expect(page).toMatchObject({
@@ -179,19 +179,19 @@ describe.each(DATABASE_KINDS)('payments on the embedded provider (%s)', (kind) =
     expect(portal.status).toBe(200);
     const portalUrl = new URL(((await portal.json()) as PortalAnswer).url);
     const portalId = portalUrl.searchParams.get('session')!;
-    const view = (await (await call(undefined, `/api/billing/test/portal/${portalId}`)).json()) as Answer<
+    const view = (await (await call(undefined, `/api/payments/test/portal/${portalId}`)).json()) as Answer<
       Api['testBilling']['portal'][':id']['$get']
     >;
     expect(view.returnUrl).toBe(`${t.config.siteUrl}/account`);
     expect(view.plans).toHaveLength(4);
-    const resumed = await call(undefined, `/api/billing/test/portal/${portalId}/subscriptions/${view.subscriptions[0]!.id}`, {
+    const resumed = await call(undefined, `/api/payments/test/portal/${portalId}/subscriptions/${view.subscriptions[0]!.id}`, {
       action: 'resume',
     });
     expect(resumed.status).toBe(200);
     expect(await read()).toMatchObject({ status: 'active', cancelAtPeriodEnd: false });
 
     // Switching to Premium in the portal raises the level through the same event path.
-    await call(undefined, `/api/billing/test/portal/${portalId}/subscriptions/${view.subscriptions[0]!.id}`, {
+    await call(undefined, `/api/payments/test/portal/${portalId}/subscriptions/${view.subscriptions[0]!.id}`, {
       action: 'switch',
       priceId: 'price_premium_monthly',
     });
@@ -267,7 +267,7 @@ describe.each(DATABASE_KINDS)('payments on the embedded provider (%s)', (kind) =
     // A priced item at the free level is in no plan: only buyers open it.
     expect((await call(m.token, '/api/content/market/social-media-content-pack/download')).status).toBe(403);
     const sessionId = await checkout(m.token, { item });
-    expect(await (await call(undefined, `/api/billing/test/checkout/${sessionId}`)).json()).toMatchObject({
+    expect(await (await call(undefined, `/api/payments/test/checkout/${sessionId}`)).json()).toMatchObject({
       mode: 'payment',
       amount: 2400,
       interval: null,
@@ -305,7 +305,7 @@ describe.each(DATABASE_KINDS)('payments on the embedded provider (%s)', (kind) =
     const lesson = '/api/content/courses/content-strategy-sprint/progress';
     expect((await call(m.token, lesson)).status).toBe(403);
     const sessionId = await checkout(m.token, { item: { type: 'course', slug: 'content-strategy-sprint' } });
-    expect(await (await call(undefined, `/api/billing/test/checkout/${sessionId}`)).json()).toMatchObject({
+    expect(await (await call(undefined, `/api/payments/test/checkout/${sessionId}`)).json()).toMatchObject({
       mode: 'payment',
       amount: 12900,
     });
@@ -627,7 +627,7 @@ describe.each(DATABASE_KINDS)('payments on the embedded provider (%s)', (kind) =
         ).url,
       ).searchParams.get('session')!;
       const own = await mine(other.token);
-      const act = (body: object) => call(undefined, `/api/billing/test/portal/${portal}/subscriptions/${own.subscriptionId}`, body);
+      const act = (body: object) => call(undefined, `/api/payments/test/portal/${portal}/subscriptions/${own.subscriptionId}`, body);
       // Down in the portal: held for the period end, the level stays.
       const switched = (await (await act({ action: 'switch', priceId: 'price_subscriber_monthly' })).json()) as Answer<
         Api['testBilling']['portal'][':id']['subscriptions'][':subscriptionId']['$post']

@@ -108,6 +108,8 @@ async function samples(t: TestApp): Promise<Record<string, Sample>> {
   const [gift] = await t.database.db.select().from(gifts).where(eq(gifts.sessionId, bought.sessionId));
   // A retention offer for the payer's cancel confirmation (taken by its sample, before the cancel's).
   await t.services.billing.offers.create(admin.id, { code: 'EDGE-STAY', kind: 'retention', percentOff: 25, duration: 'once' });
+  // A sign-up offer whose public terms its sample reads.
+  await t.services.billing.offers.create(admin.id, { code: 'EDGE-JOIN', kind: 'signup', percentOff: 10, duration: 'once' });
   const shopper = await member('edge-shopper@example.com');
   const open = await t.services.billing.createSession(await viewerOf(shopper.id, 'edge-shopper@example.com'), {
     priceId: 'price_premium_yearly',
@@ -251,8 +253,9 @@ async function samples(t: TestApp): Promise<Record<string, Sample>> {
     'GET /api/payments/purchases': { path: '/api/payments/purchases', headers: payer.headers },
     'GET /api/payments/mode': { path: '/api/payments/mode' },
     'GET /api/payments/trials': { path: '/api/payments/trials' },
-    'POST /api/gifts': {
-      path: '/api/gifts',
+    'GET /api/payments/offers/:code': { path: '/api/payments/offers/EDGE-JOIN' },
+    'POST /api/payments/gifts': {
+      path: '/api/payments/gifts',
       body: {
         accessLevel: 'premium',
         months: 3,
@@ -262,10 +265,11 @@ async function samples(t: TestApp): Promise<Record<string, Sample>> {
         cancelUrl: '/gift',
       },
       headers: payer.headers,
+      allow: 'GET, HEAD, POST',
     },
-    'GET /api/gifts/:code': { path: `/api/gifts/${gift!.code}` },
-    'POST /api/gifts/:code/redeem': { path: `/api/gifts/${gift!.code}/redeem`, headers: shopper.headers },
-    'GET /api/users/me/gifts': { path: '/api/users/me/gifts', headers: payer.headers },
+    'GET /api/payments/gifts/:code': { path: `/api/payments/gifts/${gift!.code}` },
+    'POST /api/payments/gifts/:code/redeem': { path: `/api/payments/gifts/${gift!.code}/redeem`, headers: shopper.headers },
+    'GET /api/payments/gifts': { path: '/api/payments/gifts', headers: payer.headers, allow: 'GET, HEAD, POST' },
     'POST /openai/generate': {
       path: '/openai/generate',
       body: { prompt: 'Generate a blog about: local SEO for bakeries' },
@@ -278,14 +282,14 @@ async function samples(t: TestApp): Promise<Record<string, Sample>> {
     ...(await moderationSamples(t, admin)),
     ...(await communitySamples(t, admin, member)),
     ...(await replyMailSamples(t, admin, member)),
-    'GET /api/billing/test/checkout/:id': { path: `/api/billing/test/checkout/${open.sessionId}` },
-    'POST /api/billing/test/checkout/:id/pay': {
-      path: `/api/billing/test/checkout/${open.sessionId}/pay`,
+    'GET /api/payments/test/checkout/:id': { path: `/api/payments/test/checkout/${open.sessionId}` },
+    'POST /api/payments/test/checkout/:id/pay': {
+      path: `/api/payments/test/checkout/${open.sessionId}/pay`,
       body: { cardNumber: '4242 4242 4242 4242', expiry: '12/34', cvc: '123' },
     },
-    'GET /api/billing/test/portal/:id': { path: `/api/billing/test/portal/${portalId}` },
-    'POST /api/billing/test/portal/:id/subscriptions/:subscriptionId': {
-      path: `/api/billing/test/portal/${portalId}/subscriptions/${subscription!.id}`,
+    'GET /api/payments/test/portal/:id': { path: `/api/payments/test/portal/${portalId}` },
+    'POST /api/payments/test/portal/:id/subscriptions/:subscriptionId': {
+      path: `/api/payments/test/portal/${portalId}/subscriptions/${subscription!.id}`,
       body: { action: 'resume' },
     },
   };
@@ -315,8 +319,8 @@ async function eventSamples(t: TestApp, admin: { id: string; headers: Record<str
   const registration = `/api/events/${event.slug}/registration`;
   const allow = 'GET, HEAD, POST, DELETE';
   return {
-    'GET /api/users/me/events': { path: '/api/users/me/events', headers },
-    'GET /api/users/me/grants': { path: '/api/users/me/grants', headers },
+    'GET /api/events': { path: '/api/events', headers },
+    'GET /api/payments/grants': { path: '/api/payments/grants', headers },
     'GET /api/events/:slug/registration': { path: registration, headers, allow },
     'GET /api/events/:slug/join': { path: `/api/events/${event.slug}/join`, headers },
     'GET /api/events/:slug/recording': { path: `/api/events/${event.slug}/recording`, headers },
@@ -578,23 +582,27 @@ async function adminSamples(t: TestApp, headers: Record<string, string>): Promis
   const segment = await t.services.members.members.createSegment('Edge gone', {}, managed);
   const key = await t.services.members.apiKeys.create(managed, 'Edge gone', ['read:members']);
   return {
-    'POST /api/admin/users/:id/comps': {
-      path: `/api/admin/users/${managed}/comps`,
+    'POST /api/admin/payments/members/:id/comps': {
+      path: `/api/admin/payments/members/${managed}/comps`,
       body: { accessLevel: 'subscriber', until: new Date(Date.now() + 30 * 86_400_000).toISOString(), note: 'Client seat' },
       headers,
       allow: 'POST',
     },
-    'DELETE /api/admin/users/:id/comps/:compId': { path: `/api/admin/users/${managed}/comps/${comp.id}`, headers, allow: 'DELETE' },
-    'GET /api/admin/users/:id/grants': { path: `/api/admin/users/${managed}/grants`, headers },
+    'DELETE /api/admin/payments/members/:id/comps/:compId': {
+      path: `/api/admin/payments/members/${managed}/comps/${comp.id}`,
+      headers,
+      allow: 'DELETE',
+    },
+    'GET /api/admin/payments/members/:id/grants': { path: `/api/admin/payments/members/${managed}/grants`, headers },
     'GET /api/email/queue': { path: '/api/email/queue?limit=10', headers },
     'GET /api/email/recent': { path: '/api/email/recent?limit=10', headers },
     [`POST /api/email/${EMAIL_POST_SEGMENT}/resend`]: { path: `/api/email/${failed!.id}/resend`, headers },
     'GET /api/admin/overview': { path: '/api/admin/overview', headers },
     'GET /api/admin/analytics/revenue': { path: '/api/admin/analytics/revenue?from=2030-01&to=2030-12', headers },
     'GET /api/admin/analytics/revenue.csv': { path: '/api/admin/analytics/revenue.csv?from=2030-01&to=2030-03', headers },
-    'GET /api/admin/offers': { path: '/api/admin/offers', headers, allow: 'GET, HEAD, POST' },
-    'POST /api/admin/offers': {
-      path: '/api/admin/offers',
+    'GET /api/admin/payments/offers': { path: '/api/admin/payments/offers', headers, allow: 'GET, HEAD, POST' },
+    'POST /api/admin/payments/offers': {
+      path: '/api/admin/payments/offers',
       body: {
         code: 'EDGE-LAUNCH',
         kind: 'signup',
@@ -606,13 +614,13 @@ async function adminSamples(t: TestApp, headers: Record<string, string>): Promis
       headers,
       allow: 'GET, HEAD, POST',
     },
-    'PUT /api/admin/offers/trials/:priceId': {
-      path: '/api/admin/offers/trials/price_subscriber_yearly',
+    'PUT /api/admin/payments/offers/trials/:priceId': {
+      path: '/api/admin/payments/offers/trials/price_subscriber_yearly',
       body: { days: 0 },
       headers,
       allow: 'PUT',
     },
-    'DELETE /api/admin/offers/:id': { path: `/api/admin/offers/${archived.id}`, headers, allow: 'DELETE' },
+    'DELETE /api/admin/payments/offers/:id': { path: `/api/admin/payments/offers/${archived.id}`, headers, allow: 'DELETE' },
     'GET /api/admin/users': { path: '/api/admin/users?q=edge&page=1&limit=20', headers },
     'PATCH /api/admin/users/:id': {
       path: `/api/admin/users/${managed}`,
@@ -622,44 +630,44 @@ async function adminSamples(t: TestApp, headers: Record<string, string>): Promis
     },
     'GET /api/admin/audit': { path: `/api/admin/audit?userId=${managed}&limit=20`, headers },
     'GET /api/admin/content': { path: '/api/admin/content', headers },
-    'GET /api/admin/members.csv': { path: '/api/admin/members.csv?level=premium&label=Edge', headers },
+    'GET /api/admin/members/export.csv': { path: '/api/admin/members/export.csv?level=premium&label=Edge', headers },
     'POST /api/admin/members/import': {
       path: '/api/admin/members/import?dryRun=1',
       multipart: { body: Buffer.from('email,name,labels\r\nedge-import@example.com,Edge Import,Edge\r\n'), contentType: 'text/csv' },
       headers,
       allow: 'POST',
     },
-    'GET /api/admin/labels': { path: '/api/admin/labels', headers },
+    'GET /api/admin/members/labels': { path: '/api/admin/members/labels', headers, allow: 'GET, HEAD, POST' },
     'POST /api/admin/members/labels': {
       path: '/api/admin/members/labels',
       body: { userIds: [managed], add: ['Edge'] },
       headers,
-      allow: 'POST',
+      allow: 'GET, HEAD, POST',
     },
-    'DELETE /api/admin/labels/:id': { path: `/api/admin/labels/${label}`, headers, allow: 'DELETE' },
-    'GET /api/admin/segments': { path: '/api/admin/segments', headers, allow: 'GET, HEAD, POST' },
-    'POST /api/admin/segments': {
-      path: '/api/admin/segments',
+    'DELETE /api/admin/members/labels/:id': { path: `/api/admin/members/labels/${label}`, headers, allow: 'DELETE' },
+    'GET /api/admin/members/segments': { path: '/api/admin/members/segments', headers, allow: 'GET, HEAD, POST' },
+    'POST /api/admin/members/segments': {
+      path: '/api/admin/members/segments',
       body: { name: 'Edge segment', filter: { level: ['premium'] } },
       headers,
       allow: 'GET, HEAD, POST',
     },
-    'DELETE /api/admin/segments/:id': { path: `/api/admin/segments/${segment.id}`, headers, allow: 'DELETE' },
-    'GET /api/admin/api-keys': { path: '/api/admin/api-keys', headers, allow: 'GET, HEAD, POST' },
-    'POST /api/admin/api-keys': {
-      path: '/api/admin/api-keys',
+    'DELETE /api/admin/members/segments/:id': { path: `/api/admin/members/segments/${segment.id}`, headers, allow: 'DELETE' },
+    'GET /api/admin/members/keys': { path: '/api/admin/members/keys', headers, allow: 'GET, HEAD, POST' },
+    'POST /api/admin/members/keys': {
+      path: '/api/admin/members/keys',
       body: { name: 'Edge key', scopes: ['read:members'] },
       headers,
       allow: 'GET, HEAD, POST',
     },
-    'DELETE /api/admin/api-keys/:id': { path: `/api/admin/api-keys/${key.id}`, headers, allow: 'DELETE' },
+    'DELETE /api/admin/members/keys/:id': { path: `/api/admin/members/keys/${key.id}`, headers, allow: 'DELETE' },
   };
 }
 
 /** Outbound webhooks' admin routes, as an admin: endpoints to change, rotate, test and delete, and a delivery to replay. */
 async function webhookSamples(t: TestApp, admin: { id: string; headers: Record<string, string> }): Promise<Record<string, Sample>> {
   const { headers } = admin;
-  const base = '/api/admin/webhooks';
+  const base = '/api/admin/outbound';
   const make = () => t.services.webhooks.create(admin.id, { url: 'http://127.0.0.1:9/edge', events: ['member.created'] });
   const [kept, doomed] = [await make(), await make()];
   const delivery = await t.services.webhooks.test(kept.id, admin.id);

@@ -64,7 +64,7 @@ describe.each(DATABASE_KINDS)('changes to an event on %s', (kind) => {
     const newcomer = await createEvent(t, 10, { slug: event.slug });
     expect(await stateOf(member, newcomer.slug)).toEqual({ registered: false, seatsLeft: 10, hasRecording: true });
     expect((await events(member, `${newcomer.slug}/join`)).status).toBe(403);
-    const mine = (await (await t.app.request('/api/users/me/events', { headers: member.headers })).json()) as {
+    const mine = (await (await t.app.request('/api/events', { headers: member.headers })).json()) as {
       events: { slug: string }[];
     };
     expect(mine.events.map((e) => e.slug)).toEqual([renamed.slug]);

@@ -38,13 +38,13 @@ describe.each(DATABASE_KINDS)('gifts on %s', (kind) => {
 
   const call = (token: string | undefined, path: string, body?: unknown, method?: string) => apiCaller(t)(token, path, body, method);
   const pay = (sessionId: string) =>
-    call(undefined, `/api/billing/test/checkout/${sessionId}/pay`, { cardNumber: '4242 4242 4242 4242', expiry: '12/34', cvc: '123' });
+    call(undefined, `/api/payments/test/checkout/${sessionId}/pay`, { cardNumber: '4242 4242 4242 4242', expiry: '12/34', cvc: '123' });
   const levelOf = async (id: string) => (await t.database.db.select().from(profiles).where(eq(profiles.id, id)))[0]!.accessLevel;
 
   /** A paid gift from a new buyer; answers its code and its buyer. */
   async function paidGift(extra: Record<string, unknown> = {}) {
     const buyer = await member();
-    const res = await call(buyer.token, '/api/gifts', {
+    const res = await call(buyer.token, '/api/payments/gifts', {
       accessLevel: 'premium',
       months: 3,
       recipientEmail: `friend${n++}-${kind}@gifts.test`,
@@ -83,10 +83,10 @@ describe.each(DATABASE_KINDS)('gifts on %s', (kind) => {
     expect(mail!.bodyText).toContain('For the audit project.');
     expect(Math.abs(mail!.nextAttemptAt.getTime() - deliverAt.getTime())).toBeLessThan(1000);
     // The buyer follows it; the preview shows the gift, never the recipient's address.
-    expect(await (await call(buyer.token, '/api/users/me/gifts')).json()).toEqual([
+    expect(await (await call(buyer.token, '/api/payments/gifts')).json()).toEqual([
       expect.objectContaining({ accessLevel: 'premium', months: 3, state: 'scheduled', recipientEmail: gift.recipientEmail }),
     ]);
-    const preview = await (await call(undefined, `/api/gifts/${code}`)).text();
+    const preview = await (await call(undefined, `/api/payments/gifts/${code}`)).text();
     expect(JSON.parse(preview)).toMatchObject({
       accessLevel: 'premium',
       months: 3,
@@ -100,7 +100,7 @@ describe.each(DATABASE_KINDS)('gifts on %s', (kind) => {
   it('redeems once for a free member, until the months have run; the sweep ends it and mails them', async () => {
     const { code } = await paidGift();
     const bea = await member('Bea');
-    const res = await call(bea.token, `/api/gifts/${code}/redeem`, {});
+    const res = await call(bea.token, `/api/payments/gifts/${code}/redeem`, {});
     expect(res.status, await res.clone().text()).toBe(200);
     expect(await res.json()).toMatchObject({ accessLevel: 'premium', source: 'gift', waiting: false });
     expect(await levelOf(bea.id)).toBe('premium');
@@ -114,8 +114,8 @@ describe.each(DATABASE_KINDS)('gifts on %s', (kind) => {
     expect(row!.detail).toBe('Ana Giver');
     // Once only, for anyone.
     const other = await member();
-    expect((await call(other.token, `/api/gifts/${code}/redeem`, {})).status).toBe(409);
-    expect((await call(bea.token, `/api/gifts/${code}/redeem`, {})).status).toBe(409);
+    expect((await call(other.token, `/api/payments/gifts/${code}/redeem`, {})).status).toBe(409);
+    expect((await call(bea.token, `/api/payments/gifts/${code}/redeem`, {})).status).toBe(409);
     // It runs out: the sweep lowers the level and says so.
     await t.database.db
       .update(accessGrants)
@@ -134,22 +134,22 @@ describe.each(DATABASE_KINDS)('gifts on %s', (kind) => {
   it('keeps a deleted buyer’s gift for its recipient, signed by no name', async () => {
     const { code, buyer } = await paidGift({ fromName: 'Ana Sender' });
     const bea = await member('Bea');
-    expect((await call(bea.token, `/api/gifts/${code}/redeem`, {})).status).toBe(200);
-    expect(await (await call(bea.token, '/api/users/me/grants')).json()).toEqual([
+    expect((await call(bea.token, `/api/payments/gifts/${code}/redeem`, {})).status).toBe(200);
+    expect(await (await call(bea.token, '/api/payments/grants')).json()).toEqual([
       expect.objectContaining({ source: 'gift', from: 'Ana Sender' }),
     ]);
     expect((await call(buyer.token, '/api/users/me', undefined, 'DELETE')).status).toBe(204);
-    expect(await (await call(bea.token, '/api/users/me/grants')).json()).toEqual([
+    expect(await (await call(bea.token, '/api/payments/grants')).json()).toEqual([
       expect.objectContaining({ source: 'gift', from: 'A friend' }),
     ]);
-    expect(JSON.stringify(await (await call(undefined, `/api/gifts/${code}`)).json())).not.toContain('Ana Sender');
+    expect(JSON.stringify(await (await call(undefined, `/api/payments/gifts/${code}`)).json())).not.toContain('Ana Sender');
     expect(await levelOf(bea.id)).toBe('premium');
   });
 
   it('gives one of 50 concurrent redemptions by different members', async () => {
     const { code } = await paidGift();
     const members = await Promise.all(Array.from({ length: 50 }, () => member()));
-    const statuses = (await Promise.all(members.map((m) => call(m.token, `/api/gifts/${code}/redeem`, {})))).map((r) => r.status);
+    const statuses = (await Promise.all(members.map((m) => call(m.token, `/api/payments/gifts/${code}/redeem`, {})))).map((r) => r.status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(1);
     expect(statuses.filter((s) => s === 409)).toHaveLength(49);
     const [gift] = await t.database.db.select().from(gifts).where(eq(gifts.code, code));
@@ -166,7 +166,10 @@ describe.each(DATABASE_KINDS)('gifts on %s', (kind) => {
     });
     await pay(((await session.json()) as { sessionId: string }).sessionId);
     await expect.poll(() => levelOf(payer.id)).toBe('subscriber');
-    expect(await (await call(payer.token, `/api/gifts/${code}/redeem`, {})).json()).toMatchObject({ waiting: true, startsAt: null });
+    expect(await (await call(payer.token, `/api/payments/gifts/${code}/redeem`, {})).json()).toMatchObject({
+      waiting: true,
+      startsAt: null,
+    });
     expect(await levelOf(payer.id)).toBe('subscriber');
     const [sub] = await t.database.db.select().from(subscriptions).where(eq(subscriptions.userId, payer.id));
     expect((await call(payer.token, `/api/payments/stripe/subscriptions/${sub!.id}/cancel`, {})).status).toBe(200);
@@ -190,18 +193,18 @@ describe.each(DATABASE_KINDS)('gifts on %s', (kind) => {
       .set({ expiresAt: new Date(Date.now() - DAY) })
       .where(eq(gifts.id, gift.id));
     const late = await member();
-    const res = await call(late.token, `/api/gifts/${code}/redeem`, {});
+    const res = await call(late.token, `/api/payments/gifts/${code}/redeem`, {});
     expect(res.status).toBe(409);
     expect(await res.json()).toMatchObject({ error: { message: 'This gift has expired.' } });
-    expect(await (await call(undefined, `/api/gifts/${code}`)).json()).toMatchObject({ state: 'expired' });
+    expect(await (await call(undefined, `/api/payments/gifts/${code}`)).json()).toMatchObject({ state: 'expired' });
     for (const odd of ['abc', 'ABCDEFGHJKLMNPQRSTU1', 'O'.repeat(20), '%00', 'x'.repeat(300)]) {
-      expect((await call(undefined, `/api/gifts/${odd}`)).status, odd).toBe(404);
-      expect((await call(late.token, `/api/gifts/${odd}/redeem`, {})).status, odd).toBe(404);
+      expect((await call(undefined, `/api/payments/gifts/${odd}`)).status, odd).toBe(404);
+      expect((await call(late.token, `/api/payments/gifts/${odd}/redeem`, {})).status, odd).toBe(404);
     }
-    expect((await call(late.token, '/api/gifts/ABCDEFGHJKLMNPQRSTUV/redeem', {})).status).toBe(404);
+    expect((await call(late.token, '/api/payments/gifts/ABCDEFGHJKLMNPQRSTUV/redeem', {})).status).toBe(404);
     // Unpaid: a checkout not completed is no gift yet.
     const buyer = await member();
-    const started = await call(buyer.token, '/api/gifts', {
+    const started = await call(buyer.token, '/api/payments/gifts', {
       accessLevel: 'subscriber',
       months: 1,
       recipientEmail: 'x@gifts.test',
@@ -212,10 +215,10 @@ describe.each(DATABASE_KINDS)('gifts on %s', (kind) => {
       .select()
       .from(gifts)
       .where(eq(gifts.sessionId, ((await started.json()) as { sessionId: string }).sessionId));
-    expect((await call(undefined, `/api/gifts/${pending!.code}`)).status).toBe(404);
-    expect((await call(late.token, `/api/gifts/${pending!.code}/redeem`, {})).status).toBe(404);
+    expect((await call(undefined, `/api/payments/gifts/${pending!.code}`)).status).toBe(404);
+    expect((await call(late.token, `/api/payments/gifts/${pending!.code}/redeem`, {})).status).toBe(404);
     // A visitor cannot redeem.
-    expect((await call(undefined, `/api/gifts/${code}/redeem`, {})).status).toBe(401);
+    expect((await call(undefined, `/api/payments/gifts/${code}/redeem`, {})).status).toBe(401);
   });
 
   it('refuses bad gift orders with a 422 that writes nothing', async () => {
@@ -239,8 +242,8 @@ describe.each(DATABASE_KINDS)('gifts on %s', (kind) => {
       { ...base, amount: 1 },
       { ...base, successUrl: 'https://evil.example/' },
     ];
-    for (const body of bad) expect((await call(buyer.token, '/api/gifts', body)).status, JSON.stringify(body)).toBe(422);
-    expect((await call(undefined, '/api/gifts', base)).status).toBe(401);
+    for (const body of bad) expect((await call(buyer.token, '/api/payments/gifts', body)).status, JSON.stringify(body)).toBe(422);
+    expect((await call(undefined, '/api/payments/gifts', base)).status).toBe(401);
     expect((await t.database.db.select().from(gifts)).length).toBe(before);
   });
 });

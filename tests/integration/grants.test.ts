@@ -133,7 +133,10 @@ describe.each(DATABASE_KINDS)('the grants ledger on %s', (kind) => {
     expect(after).toEqual([expect.objectContaining({ endedBy: adminId })]);
     expect(after[0]!.endsAt).not.toBeNull();
     // The staff card shows who made it and the note; the member's own list does not show the note.
-    const card = (await (await call(admin, `/api/admin/users/${m.id}/grants`)).json()) as { createdBy: string; active: boolean }[];
+    const card = (await (await call(admin, `/api/admin/payments/members/${m.id}/grants`)).json()) as {
+      createdBy: string;
+      active: boolean;
+    }[];
     expect(card).toEqual([expect.objectContaining({ createdBy: adminId, active: false, source: 'comp' })]);
   });
 
@@ -145,14 +148,14 @@ describe.each(DATABASE_KINDS)('the grants ledger on %s', (kind) => {
       cancelUrl: '/pricing',
     });
     const { sessionId } = (await session.json()) as { sessionId: string };
-    const paid = await t.app.request(`/api/billing/test/checkout/${sessionId}/pay`, {
+    const paid = await t.app.request(`/api/payments/test/checkout/${sessionId}/pay`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ cardNumber: '4242 4242 4242 4242', expiry: '12/34', cvc: '123' }),
     });
     expect(paid.status).toBe(200);
     await expect.poll(() => storedLevel(m.id)).toBe('subscriber');
-    const grants = (await (await call(m.token, '/api/users/me/grants')).json()) as GrantView[];
+    const grants = (await (await call(m.token, '/api/payments/grants')).json()) as GrantView[];
     expect(grants).toEqual([
       expect.objectContaining({ source: 'subscription', accessLevel: 'subscriber', interval: 'month', active: true, endsAt: null }),
     ]);
@@ -161,7 +164,7 @@ describe.each(DATABASE_KINDS)('the grants ledger on %s', (kind) => {
     // A comp on top: premium from the comp, the subscription's row unchanged; the active ones first.
     await t.services.billing.access.comps.add(adminId, m.id, { accessLevel: 'premium', until: new Date(Date.now() + 60 * DAY) });
     expect(await viewerLevel(m.token)).toBe('premium');
-    const both = (await (await call(m.token, '/api/users/me/grants')).json()) as GrantView[];
+    const both = (await (await call(m.token, '/api/payments/grants')).json()) as GrantView[];
     expect(both.map((g) => g.source).sort()).toEqual(['comp', 'subscription']);
     expect(both.every((g) => g.active)).toBe(true);
   });

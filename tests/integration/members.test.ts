@@ -43,7 +43,7 @@ describe.each(DATABASE_KINDS)('members tools on %s', (kind) => {
   const send = (t: TestApp, token: string, path: string, file: string | Uint8Array<ArrayBuffer>, type = 'text/csv') =>
     t.app.request(path, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': type }, body: file });
   const exportOf = async (t: TestApp, token: string, query: string) => {
-    const res = await apiCaller(t)(token, `/api/admin/members.csv?${query}`);
+    const res = await apiCaller(t)(token, `/api/admin/members/export.csv?${query}`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/csv/);
     return res.text();
@@ -135,7 +135,7 @@ describe.each(DATABASE_KINDS)('members tools on %s', (kind) => {
     const [no] = await db.select().from(profiles).where(eq(profiles.email, 'no@hold.test'));
     expect(no!.newsletter).toBe(false);
     // A write key changes levels, never roles.
-    const writer = (await (await call(adminA, '/api/admin/api-keys', { name: 'Writer', scopes: ['write:members'] })).json()) as {
+    const writer = (await (await call(adminA, '/api/admin/members/keys', { name: 'Writer', scopes: ['write:members'] })).json()) as {
       key: string;
     };
     expect((await call(writer.key, `/api/admin/users/${no!.id}`, { role: 'admin' }, 'PATCH')).status).toBe(403);
@@ -223,7 +223,9 @@ describe.each(DATABASE_KINDS)('members tools on %s', (kind) => {
     expect(await list('label=Filter&joinedFrom=2026-02-15')).toEqual(['f2@filter.test']);
     expect(await list('label=Filter&level=premium')).toEqual([]);
     expect((await call(adminA, '/api/admin/users?joinedTo=9999-12-31')).status).toBe(422);
-    expect((await call(adminA, '/api/admin/segments', { name: 'Far future', filter: { seenFrom: '0000-01-01' } })).status).toBe(422);
+    expect((await call(adminA, '/api/admin/members/segments', { name: 'Far future', filter: { seenFrom: '0000-01-01' } })).status).toBe(
+      422,
+    );
     expect(await list('label=Filter&status=none&newsletter=off')).toEqual(['f2@filter.test', 'f1@filter.test']);
     const relabel = await call(adminA, '/api/admin/members/labels', {
       filter: { label: ['Filter'], joinedTo: '2026-02-15' },
@@ -236,10 +238,10 @@ describe.each(DATABASE_KINDS)('members tools on %s', (kind) => {
     const [f1] = await a.database.db.select().from(profiles).where(eq(profiles.email, 'f1@filter.test'));
     const exported = await a.services.users.exportMe({ id: f1!.id, email: f1!.email, role: 'member', accessLevel: 'free' });
     expect(exported).toMatchObject({ labels: ['Early'] });
-    const segment = await call(adminA, '/api/admin/segments', { name: 'Early birds', filter: { label: ['Early'] } });
+    const segment = await call(adminA, '/api/admin/members/segments', { name: 'Early birds', filter: { label: ['Early'] } });
     expect(segment.status).toBe(201);
-    expect((await call(adminA, '/api/admin/segments', { name: 'early BIRDS', filter: {} })).status).toBe(409);
-    const { segments } = (await (await call(adminA, '/api/admin/segments')).json()) as { segments: { name: string }[] };
+    expect((await call(adminA, '/api/admin/members/segments', { name: 'early BIRDS', filter: {} })).status).toBe(409);
+    const { segments } = (await (await call(adminA, '/api/admin/members/segments')).json()) as { segments: { name: string }[] };
     expect(segments.map((s) => s.name)).toContain('Early birds');
   });
 
@@ -252,7 +254,9 @@ describe.each(DATABASE_KINDS)('members tools on %s', (kind) => {
       's3@seg.test,,,,SegNews,yes,,,,complaint,,,,,,',
     ].join('\n');
     await send(a, adminA, '/api/admin/members/import', file);
-    const segment = (await (await call(adminA, '/api/admin/segments', { name: 'Seg news', filter: { label: ['SegNews'] } })).json()) as {
+    const segment = (await (
+      await call(adminA, '/api/admin/members/segments', { name: 'Seg news', filter: { label: ['SegNews'] } })
+    ).json()) as {
       id: string;
     };
     const reach = await call(adminA, `/api/admin/newsletter/audiences?selected=segment:${segment.id}`);
@@ -275,7 +279,7 @@ describe.each(DATABASE_KINDS)('members tools on %s', (kind) => {
 
   it('an import tells webhooks of each member it makes, with their name', async () => {
     const call = apiCaller(a);
-    const hook = await call(adminA, '/api/admin/webhooks', { url: 'http://127.0.0.1:9/members-hook', events: ['member.created'] });
+    const hook = await call(adminA, '/api/admin/outbound', { url: 'http://127.0.0.1:9/members-hook', events: ['member.created'] });
     expect(hook.status, await hook.clone().text()).toBe(201);
     const { id } = (await hook.json()) as { id: string };
     await send(
@@ -290,38 +294,38 @@ describe.each(DATABASE_KINDS)('members tools on %s', (kind) => {
       expect.objectContaining({ email: 'w1@hook.test', name: 'Wanda Hook' }),
       expect.objectContaining({ email: 'w2@hook.test', name: null }),
     ]);
-    expect((await call(adminA, `/api/admin/webhooks/${id}`, undefined, 'DELETE')).status).toBe(204);
+    expect((await call(adminA, `/api/admin/outbound/${id}`, undefined, 'DELETE')).status).toBe(204);
   });
 
   it('API keys: scoped, acting as their admin on the routes the table opens, until revoked', async () => {
     const call = apiCaller(a);
-    const made = await call(adminA, '/api/admin/api-keys', { name: 'CRM', scopes: ['read:members'] });
+    const made = await call(adminA, '/api/admin/members/keys', { name: 'CRM', scopes: ['read:members'] });
     expect(made.status).toBe(201);
     const { id, key } = (await made.json()) as { id: string; key: string };
     expect(key).toMatch(/^mk_[\w-]{43}$/);
-    expect((await call(key, '/api/admin/members.csv?label=Early')).status).toBe(200);
+    expect((await call(key, '/api/admin/members/export.csv?label=Early')).status).toBe(200);
     expect((await call(key, '/api/admin/users?label=Early')).status).toBe(200);
     expect((await call(key, '/api/admin/members/labels', { add: ['X'] })).status).toBe(403);
     expect((await call(key, '/api/admin/overview')).status).toBe(403);
     expect((await call(key, '/api/admin/analytics/revenue')).status).toBe(403);
-    const analyst = (await (await call(adminA, '/api/admin/api-keys', { name: 'BI', scopes: ['read:analytics'] })).json()) as {
+    const analyst = (await (await call(adminA, '/api/admin/members/keys', { name: 'BI', scopes: ['read:analytics'] })).json()) as {
       key: string;
     };
     expect((await call(analyst.key, '/api/admin/analytics/revenue?from=2026-01&to=2026-03')).status).toBe(200);
     expect((await call(analyst.key, '/api/admin/overview')).status).toBe(200);
-    expect((await call(analyst.key, '/api/admin/members.csv')).status).toBe(403);
+    expect((await call(analyst.key, '/api/admin/members/export.csv')).status).toBe(403);
     expect((await call(key, '/api/admin/audit')).status).toBe(401);
-    expect((await call(key, '/api/admin/api-keys')).status).toBe(401);
-    const listed = (await (await call(adminA, '/api/admin/api-keys')).json()) as {
+    expect((await call(key, '/api/admin/members/keys')).status).toBe(401);
+    const listed = (await (await call(adminA, '/api/admin/members/keys')).json()) as {
       keys: { id: string; lastUsedAt: string | null; prefix: string }[];
     };
     const row = listed.keys.find((k) => k.id === id)!;
     expect(row.lastUsedAt).not.toBeNull();
     expect(key.startsWith(row.prefix)).toBe(true);
     expect(JSON.stringify(listed)).not.toContain(key);
-    expect((await call(adminA, `/api/admin/api-keys/${id}`, undefined, 'DELETE')).status).toBe(204);
+    expect((await call(adminA, `/api/admin/members/keys/${id}`, undefined, 'DELETE')).status).toBe(204);
     // Revoked: refused at once on this instance (the check's cache is cleared), and by the database elsewhere.
-    expect((await call(key, '/api/admin/members.csv')).status).toBe(401);
-    expect((await call('mk_' + 'x'.repeat(43), '/api/admin/members.csv')).status).toBe(401);
+    expect((await call(key, '/api/admin/members/export.csv')).status).toBe(401);
+    expect((await call('mk_' + 'x'.repeat(43), '/api/admin/members/export.csv')).status).toBe(401);
   });
 });

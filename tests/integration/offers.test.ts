@@ -44,7 +44,7 @@ describe.each(DATABASE_KINDS)('offers and trials on %s', (kind) => {
 
   const call = (token: string | undefined, path: string, body?: unknown, method?: string) => apiCaller(t)(token, path, body, method);
   const createOffer = async (body: Record<string, unknown>) => {
-    const res = await call(admin, '/api/admin/offers', body);
+    const res = await call(admin, '/api/admin/payments/offers', body);
     expect(res.status, await res.clone().text()).toBe(201);
     return ((await res.json()) as { id: string }).id;
   };
@@ -56,7 +56,7 @@ describe.each(DATABASE_KINDS)('offers and trials on %s', (kind) => {
       ...(offerCode ? { offerCode } : {}),
     });
   const pay = (sessionId: string) =>
-    call(undefined, `/api/billing/test/checkout/${sessionId}/pay`, { cardNumber: '4242 4242 4242 4242', expiry: '12/34', cvc: '123' });
+    call(undefined, `/api/payments/test/checkout/${sessionId}/pay`, { cardNumber: '4242 4242 4242 4242', expiry: '12/34', cvc: '123' });
   /** A week's trial seen five days in (our copy, once the checkout's events are taken: a late sync would rewrite it). */
   async function trialEndsInTwoDays(subscriptionId: string) {
     await t.services.embeddedBilling!.deliverPending();
@@ -85,7 +85,7 @@ describe.each(DATABASE_KINDS)('offers and trials on %s', (kind) => {
       durationInMonths: 3,
       priceIds: ['price_premium_monthly'],
     });
-    const terms = await (await call(undefined, `/api/public/offers/${code.toLowerCase()}`)).json();
+    const terms = await (await call(undefined, `/api/payments/offers/${code.toLowerCase()}`)).json();
     expect(terms).toMatchObject({
       code,
       terms: '20% off for 3 months',
@@ -97,7 +97,7 @@ describe.each(DATABASE_KINDS)('offers and trials on %s', (kind) => {
     const res = await checkout(m.token, 'price_premium_monthly', code);
     expect(res.status, await res.clone().text()).toBe(200);
     const { sessionId } = (await res.json()) as { sessionId: string };
-    const page = await (await call(undefined, `/api/billing/test/checkout/${sessionId}`)).json();
+    const page = await (await call(undefined, `/api/payments/test/checkout/${sessionId}`)).json();
     expect(page).toMatchObject({ amount: 1999, dueToday: 1599, trialDays: 0, offer: code });
     expect((await pay(sessionId)).status).toBe(200);
     await expect
@@ -112,7 +112,11 @@ describe.each(DATABASE_KINDS)('offers and trials on %s', (kind) => {
     expect(await grantsOf(m.id)).toEqual([
       expect.objectContaining({ source: 'offer', accessLevel: 'premium', detail: code, endsAt: null }),
     ]);
-    const listed = (await (await call(admin, '/api/admin/offers')).json()) as { code: string; redeemed: number; revenue: number }[];
+    const listed = (await (await call(admin, '/api/admin/payments/offers')).json()) as {
+      code: string;
+      redeemed: number;
+      revenue: number;
+    }[];
     expect(listed.find((o) => o.code === code)).toMatchObject({ redeemed: 1, revenue: 1599 });
     // Used: the code does not work for them again.
     expect((await checkout(m.token, 'price_premium_monthly', code)).status).toBe(409);
@@ -135,7 +139,7 @@ describe.each(DATABASE_KINDS)('offers and trials on %s', (kind) => {
     const [row] = await t.database.db.select().from(offers).where(eq(offers.id, id));
     expect(row!.redemptions).toBe(10);
     // Used up: the public terms say so as an unknown code would.
-    expect((await call(undefined, `/api/public/offers/${code}`)).status).toBe(404);
+    expect((await call(undefined, `/api/payments/offers/${code}`)).status).toBe(404);
   });
 
   it('renews a held redemption when the member checks out again, and gives back only holds a day old', async () => {
@@ -169,7 +173,7 @@ describe.each(DATABASE_KINDS)('offers and trials on %s', (kind) => {
     const code = `STAY-${kind.toUpperCase()}`;
     await createOffer({ code, kind: 'retention', percentOff: 50, duration: 'once' });
     // Retention codes are not public.
-    expect((await call(undefined, `/api/public/offers/${code}`)).status).toBe(404);
+    expect((await call(undefined, `/api/payments/offers/${code}`)).status).toBe(404);
     const m = await member();
     const { sessionId } = (await (await checkout(m.token, 'price_subscriber_monthly')).json()) as { sessionId: string };
     await pay(sessionId);
@@ -221,13 +225,13 @@ describe.each(DATABASE_KINDS)('offers and trials on %s', (kind) => {
   });
 
   it('gives a plan’s trial once per member: trialing for nothing, announced three days before, then charged', async () => {
-    expect((await call(admin, '/api/admin/offers/trials/price_premium_monthly', { days: 7 }, 'PUT')).status).toBe(200);
+    expect((await call(admin, '/api/admin/payments/offers/trials/price_premium_monthly', { days: 7 }, 'PUT')).status).toBe(200);
     expect(await (await call(undefined, '/api/payments/trials')).json()).toMatchObject({ trials: { price_premium_monthly: 7 } });
     const paying = async () => ((await (await call(admin, '/api/admin/overview')).json()) as { payingMembers: number }).payingMembers;
     const before = await paying();
     const m = await member();
     const { sessionId } = (await (await checkout(m.token, 'price_premium_monthly')).json()) as { sessionId: string };
-    expect(await (await call(undefined, `/api/billing/test/checkout/${sessionId}`)).json()).toMatchObject({ dueToday: 0, trialDays: 7 });
+    expect(await (await call(undefined, `/api/payments/test/checkout/${sessionId}`)).json()).toMatchObject({ dueToday: 0, trialDays: 7 });
     await pay(sessionId);
     const sub = await subscriptionOf(m.id);
     expect(sub).toMatchObject({ status: 'trialing' });
@@ -259,7 +263,7 @@ describe.each(DATABASE_KINDS)('offers and trials on %s', (kind) => {
     await t.services.embeddedBilling!.advance();
     await expect.poll(async () => (await subscriptionOf(m.id)).status).toBe('canceled');
     const again = (await (await checkout(m.token, 'price_premium_monthly')).json()) as { sessionId: string };
-    expect(await (await call(undefined, `/api/billing/test/checkout/${again.sessionId}`)).json()).toMatchObject({
+    expect(await (await call(undefined, `/api/payments/test/checkout/${again.sessionId}`)).json()).toMatchObject({
       trialDays: 0,
       dueToday: 1999,
     });

@@ -51,12 +51,12 @@ describe.each(DATABASE_KINDS)('outbound webhooks end to end on %s', (kind) => {
   const call = (token: string | undefined, path: string, body?: unknown, method?: string) => apiCaller(t)(token, path, body, method);
   const deliver = () => t.services.webhooks.worker.drain();
   async function register(url: string, events: readonly string[] = WEBHOOK_EVENTS) {
-    const res = await call(admin.token, '/api/admin/webhooks', { url, events });
+    const res = await call(admin.token, '/api/admin/outbound', { url, events });
     expect(res.status, await res.clone().text()).toBe(201);
     return (await res.json()) as { id: string; secret: string };
   }
   const log = async (id: string) =>
-    (await (await call(admin.token, `/api/admin/webhooks/${id}/deliveries?limit=50`)).json()) as DeliveryView[];
+    (await (await call(admin.token, `/api/admin/outbound/${id}/deliveries?limit=50`)).json()) as DeliveryView[];
   /** What the receiver got since `from`, each verified with `secret` (the reference library throws otherwise). */
   const bodies = (secret: string, from = 0) =>
     receiver.received.slice(from).map((r) => ({ id: r.headers['webhook-id'], ...verified(secret, r) }));
@@ -76,10 +76,14 @@ describe.each(DATABASE_KINDS)('outbound webhooks end to end on %s', (kind) => {
       const ana = await member('Ana Hook');
       // An admin's comp through the route: grant.started (and member.updated for the level), then its end.
       const until = new Date(Date.now() + 30 * DAY).toISOString();
-      const comp = await call(admin.token, `/api/admin/users/${ana.id}/comps`, { accessLevel: 'premium', until, note: 'Partner seat' });
+      const comp = await call(admin.token, `/api/admin/payments/members/${ana.id}/comps`, {
+        accessLevel: 'premium',
+        until,
+        note: 'Partner seat',
+      });
       expect(comp.status, await comp.clone().text()).toBe(201);
       const { id: compId } = (await comp.json()) as { id: string };
-      expect((await call(admin.token, `/api/admin/users/${ana.id}/comps/${compId}`, undefined, 'DELETE')).status).toBe(204);
+      expect((await call(admin.token, `/api/admin/payments/members/${ana.id}/comps/${compId}`, undefined, 'DELETE')).status).toBe(204);
       // A registration for an event.
       const event = await createEvent(t, 24 * 60, { accessLevel: 'free' });
       expect((await call(ana.token, `/api/events/${event.slug}/registration`, {})).status).toBe(200);
@@ -125,7 +129,7 @@ describe.each(DATABASE_KINDS)('outbound webhooks end to end on %s', (kind) => {
       expect(entries.map((e) => Date.parse(e.createdAt))).toEqual(entries.map((e) => Date.parse(e.createdAt)).sort((a, b) => b - a));
       expect(entries.map((e) => e.type).sort()).toEqual([...types].sort());
       expect(entries.every((e) => e.status === 'delivered' && e.lastStatus === 204 && e.attempts === 1)).toBe(true);
-      expect((await (await call(admin.token, '/api/admin/webhooks')).json()) as unknown[]).toContainEqual(
+      expect((await (await call(admin.token, '/api/admin/outbound')).json()) as unknown[]).toContainEqual(
         expect.objectContaining({ id: all.id, stats: expect.objectContaining({ delivered: 6, failed: 0, queued: 0 }) }),
       );
       // An issue sent to the newsletter: newsletter.sent, once, with its counts.
@@ -168,7 +172,7 @@ describe.each(DATABASE_KINDS)('outbound webhooks end to end on %s', (kind) => {
       cancelUrl: '/pricing',
     });
     const { sessionId } = (await res.json()) as { sessionId: string };
-    const paid = await call(undefined, `/api/billing/test/checkout/${sessionId}/pay`, {
+    const paid = await call(undefined, `/api/payments/test/checkout/${sessionId}/pay`, {
       cardNumber: '4242 4242 4242 4242',
       expiry: '12/34',
       cvc: '123',
@@ -259,14 +263,14 @@ describe.each(DATABASE_KINDS)('outbound webhooks end to end on %s', (kind) => {
     await member('Replay Hook');
     await deliver();
     const [done] = await log(id);
-    expect((await call(admin.token, `/api/admin/webhooks/${id}/deliveries/${done!.id}/replay`, {})).status).toBe(202);
+    expect((await call(admin.token, `/api/admin/outbound/${id}/deliveries/${done!.id}/replay`, {})).status).toBe(202);
     await deliver();
     const replayed = bodies(old, from);
     expect(replayed).toHaveLength(2);
     expect(replayed[1]!.id).toBe(replayed[0]!.id);
     expect((await log(id))[0]).toMatchObject({ id: done!.id, status: 'delivered', attempts: 2 });
 
-    const rotated = await call(admin.token, `/api/admin/webhooks/${id}/rotate`, {});
+    const rotated = await call(admin.token, `/api/admin/outbound/${id}/rotate`, {});
     const { secret: fresh } = (await rotated.json()) as { secret: string };
     expect(fresh).not.toBe(old);
     const during = receiver.received.length;

@@ -124,7 +124,7 @@ describe.each(DATABASE_KINDS)('revenue analytics on a scripted Stripe history (%
     await ok(call(e.token, `/api/payments/stripe/subscriptions/${e.sub}/cancel`, {}));
     travel('02-10');
     await ok(
-      call(admin, '/api/admin/offers', {
+      call(admin, '/api/admin/payments/offers', {
         code: `HALF-${kind}`,
         kind: 'signup',
         percentOff: 50,
@@ -141,7 +141,7 @@ describe.each(DATABASE_KINDS)('revenue analytics on a scripted Stripe history (%
 
     // March.
     travel('03-01');
-    await ok(call(admin, '/api/admin/offers/trials/price_subscriber_yearly', { days: 7 }, 'PUT'));
+    await ok(call(admin, '/api/admin/payments/offers/trials/price_subscriber_yearly', { days: 7 }, 'PUT'));
     const trial = await subscriber('price_subscriber_yearly');
     travel('03-02');
     await ok(call(b.token, `/api/payments/stripe/subscriptions/${b.sub}/cancel`, {}));

@@ -351,7 +351,7 @@ async function browse(base: string, paths: string[], token: string): Promise<Map
 
 /** Every public and gated API answer and a guess at every private file's path, built from the content itself. */
 function gatedSeeds(items: ContentItem[]): string[] {
-  const seeds: string[] = ['/api/users/me', '/api/users/me/progress', '/api/users/me/feed', '/api/users/me/export', '/api/users/me/events'];
+  const seeds: string[] = ['/api/users/me', '/api/users/me/progress', '/api/users/me/feed', '/api/users/me/export', '/api/events'];
   const guesses = (key: string) =>
     isPrivateKey(key)
       ? [`/${key}`, `/files/${key}`, `/content/files/${key}`, `/api/files/${key}`, `/${path.basename(key)}`, `/media/${path.basename(key)}`]
@@ -797,7 +797,11 @@ describe(THROUGH_FUNCTION ? 'leak crawler, through the serverless functions' : '
     );
     expect(created.status, await created.clone().text()).toBe(200);
     const { sessionId } = (await created.json()) as Answer<Api['payments']['stripe']['create-session']['$post']>;
-    const paid = await post(`/api/billing/test/checkout/${sessionId}/pay`, { cardNumber: '4242424242424242', expiry: '12/34', cvc: '123' });
+    const paid = await post(`/api/payments/test/checkout/${sessionId}/pay`, {
+      cardNumber: '4242424242424242',
+      expiry: '12/34',
+      cvc: '123',
+    });
     expect(paid.status).toBe(200);
     expect((await post('/api/payments/stripe/confirm', { sessionId }, member)).status).toBe(200);
     const res = await get(lesson);
@@ -823,7 +827,7 @@ describe(THROUGH_FUNCTION ? 'leak crawler, through the serverless functions' : '
     expect(await (await call(`/api/events/${DB_EVENT_SLUG}/recording`)).text()).toContain('EVENT-DB-SENTINEL-c93f');
     // Registered, the member's other answers still carry neither (their confirmations are checked with the mails).
     for (const p of [
-      '/api/users/me/events',
+      '/api/events',
       `/events/${OPEN_EVENT_SLUG}`,
       `/events/${OPEN_EVENT_SLUG}.ics`,
       `/api/events/${OPEN_EVENT_SLUG}/registration`,

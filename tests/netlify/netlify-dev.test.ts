@@ -257,7 +257,7 @@ describe('Netlify: netlify build and netlify dev --offline', () => {
     });
     expect(session.status, await session.clone().text()).toBe(200);
     const { sessionId } = (await session.json()) as { sessionId: string };
-    const paid = await call(`/api/billing/test/checkout/${sessionId}/pay`, {
+    const paid = await call(`/api/payments/test/checkout/${sessionId}/pay`, {
       method: 'POST',
       body: JSON.stringify({ cardNumber: '4242 4242 4242 4242', expiry: '12/34', cvc: '123' }),
     });

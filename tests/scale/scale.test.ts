@@ -13,7 +13,7 @@ import { embeddedWebhookSecret } from '../../functions/payments/index.ts';
 import { openDatabase, type Database } from '../../functions/platform/db/client.ts';
 import { contactMessages } from '../../functions/contact/tables.ts';
 import { emails } from '../../functions/email/tables.ts';
-import { lessonCompletions } from '../../functions/progress/tables.ts';
+import { lessonCompletions } from '../../functions/content/progress/tables.ts';
 import { newsletterSubscribers } from '../../functions/newsletter/tables.ts';
 import { profiles } from '../../functions/users/tables.ts';
 import { testBillingEvents, testBillingSubscriptions } from '../../functions/payments/embedded/tables.ts';
@@ -216,7 +216,7 @@ describe('three instances behind a balancer', () => {
     });
     expect(session.status).toBe(200);
     const { sessionId } = (await session.json()) as { sessionId: string };
-    const paid = await fetch(`${cluster.url}/api/billing/test/checkout/${sessionId}/pay`, {
+    const paid = await fetch(`${cluster.url}/api/payments/test/checkout/${sessionId}/pay`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ cardNumber: '4242 4242 4242 4242', expiry: '12/40', cvc: '123' }),

@@ -17,9 +17,9 @@ import type { UserJson } from '../../functions/auth/schema.ts';
 import type { Session } from '../../functions/auth/service.ts';
 import type { ContactRoutes } from '../../functions/contact/routes.ts';
 import type { PublicContentRoutes } from '../../functions/content/routes.ts';
-import type { ContentWriteAnswers } from '../../functions/create/routes.ts';
+import type { ContentWriteAnswers } from '../../functions/content/create/routes.ts';
 import type { EmailAdminRoutes } from '../../functions/email/admin-routes.ts';
-import type { GatedContentRoutes } from '../../functions/gated/routes.ts';
+import type { GatedContentRoutes } from '../../functions/content/gated/routes.ts';
 import type { LeadRoutes } from '../../functions/leads/routes.ts';
 import type { NewsletterRoutes } from '../../functions/newsletter/routes.ts';
 import type { NewsletterArchiveRoutes } from '../../functions/newsletter/archive/routes.ts';
@@ -27,7 +27,7 @@ import type { NewsletterAdminRoutes } from '../../functions/newsletter/issues/ro
 import type { TestBillingRoutes } from '../../functions/payments/embedded/routes.ts';
 import type { PaymentRoutes } from '../../functions/payments/routes.ts';
 import type { errorBody } from '../../functions/platform/errors.ts';
-import type { ProgressRoutes } from '../../functions/progress/routes.ts';
+import type { ProgressRoutes } from '../../functions/content/progress/routes.ts';
 import type { DirectUploads } from '../../functions/uploads/direct.ts';
 import type { UploadResult } from '../../functions/uploads/service.ts';
 import type { UserRoutes } from '../../functions/users/routes.ts';
@@ -47,7 +47,7 @@ export interface Api {
   content: Client<PublicContentRoutes>;
   /** /api/payments */
   payments: Client<PaymentRoutes>;
-  /** /api/billing/test */
+  /** /api/payments/test */
   testBilling: Client<TestBillingRoutes>;
   /** /api/admin */
   admin: Client<AdminRoutes>;

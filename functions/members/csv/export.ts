@@ -1,5 +1,5 @@
 /**
- * GET /api/admin/members.csv (issue 35): the filtered members as the file an import reads back, one
+ * GET /api/admin/members/export.csv (issue 35): the filtered members as the file an import reads back, one
  * line each, oldest first. What an import can make again is written so it comes back the same:
  * export, import on a fresh install, export again gives the same file. `comp_level` and `comp_until`
  * are the access given without payment (a comp or a gift: the import makes it a comp), `paid_access`

@@ -19,13 +19,13 @@ const ID = '[0-9a-fA-F-]{36}';
 export const KEY_ROUTES: readonly { method: string; path: RegExp; scope: ApiScope }[] = [
   { method: 'GET', path: /^\/api\/admin\/users$/, scope: 'read:members' },
   { method: 'PATCH', path: new RegExp(`^/api/admin/users/${ID}$`), scope: 'write:members' },
-  { method: 'GET', path: new RegExp(`^/api/admin/users/${ID}/grants$`), scope: 'read:members' },
-  { method: 'POST', path: new RegExp(`^/api/admin/users/${ID}/comps$`), scope: 'write:members' },
-  { method: 'DELETE', path: new RegExp(`^/api/admin/users/${ID}/comps/${ID}$`), scope: 'write:members' },
-  { method: 'GET', path: /^\/api\/admin\/members\.csv$/, scope: 'read:members' },
+  { method: 'GET', path: new RegExp(`^/api/admin/payments/members/${ID}/grants$`), scope: 'read:members' },
+  { method: 'POST', path: new RegExp(`^/api/admin/payments/members/${ID}/comps$`), scope: 'write:members' },
+  { method: 'DELETE', path: new RegExp(`^/api/admin/payments/members/${ID}/comps/${ID}$`), scope: 'write:members' },
+  { method: 'GET', path: /^\/api\/admin\/members\/export\.csv$/, scope: 'read:members' },
   { method: 'POST', path: /^\/api\/admin\/members\/import$/, scope: 'write:members' },
   { method: 'POST', path: /^\/api\/admin\/members\/labels$/, scope: 'write:members' },
-  { method: 'GET', path: /^\/api\/admin\/(labels|segments)$/, scope: 'read:members' },
+  { method: 'GET', path: /^\/api\/admin\/members\/(labels|segments)$/, scope: 'read:members' },
   { method: 'GET', path: /^\/api\/admin\/overview$/, scope: 'read:analytics' },
   { method: 'GET', path: /^\/api\/admin\/analytics\/revenue(\.csv)?$/, scope: 'read:analytics' },
 ];

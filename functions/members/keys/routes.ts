@@ -1,5 +1,5 @@
 /**
- * API keys under /api/admin/api-keys (issue 35), admins only from a session still signed in (a key
+ * API keys under /api/admin/members/keys (issue 35), admins only from a session still signed in (a key
  * never makes or revokes keys): GET (the list with last use), POST { name, scopes } → 201 { id, key }
  * (the key shown this once), DELETE /{id} (revoked at once).
  */

@@ -7,7 +7,7 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../../platform/http/context.ts';
 import type { Guards } from '../../users/guards.ts';
 import { requireViewer } from '../../users/identity.ts';
-import { slugParam } from '../../gated/routes.ts';
+import { slugParam } from '../../content/gated/routes.ts';
 import type { NewsletterArchive } from './service.ts';
 
 export function createNewsletterArchiveRoutes({ archive, guards }: { archive: NewsletterArchive; guards: Guards }) {

@@ -10,7 +10,7 @@ import type { ArchivedIssue, ArchivedIssuePage, NewsletterArchiveReader } from '
 import { splitPreview, type RenderBody } from '../../content/body.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { DbOrTx } from '../../platform/db/client.ts';
-import { assertAccess } from '../../gated/service.ts';
+import { assertAccess } from '../../content/gated/service.ts';
 import { createArchiveStore } from './store.ts';
 import type { IssueRow } from '../tables.ts';
 

@@ -1,5 +1,5 @@
 /**
- * The embedded test provider's own API (under /api/billing/test), behind its checkout and portal
+ * The embedded test provider's own API (under /api/payments/test), behind its checkout and portal
  * pages: what Stripe's hosted pages do on Stripe's side. The session id in the path is the
  * capability, as with Stripe's hosted pages; no member token is needed. Mounted only when the
  * embedded provider is the one in use.

@@ -1,8 +1,8 @@
 /**
- * Gifts' routes: a member buys one (POST /api/gifts, live session: the checkout to pay it), anyone
- * with the code reads what it is (GET /api/gifts/{code}), a signed-in member redeems it once (POST
- * /api/gifts/{code}/redeem, live session), and the buyer follows theirs (GET /api/users/me/gifts, live
- * session: it holds their redeem links).
+ * Gifts' routes: a member buys one (POST /api/payments/gifts, live session: the checkout to pay it),
+ * anyone with the code reads what it is (GET /api/payments/gifts/{code}), a signed-in member redeems it
+ * once (POST /api/payments/gifts/{code}/redeem, live session), and the buyer follows theirs (GET
+ * /api/payments/gifts, live session: it holds their redeem links).
  */
 import { Hono } from 'hono';
 import { z } from 'zod';

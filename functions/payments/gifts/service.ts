@@ -25,7 +25,7 @@ import { createGiftStore } from './store.ts';
 import type { GiftRow } from './tables.ts';
 import { grantEvent } from '../outbound-events.ts';
 
-/** What a buyer orders (POST /api/gifts, through checkout's `gift`). */
+/** What a buyer orders (POST /api/payments/gifts, through checkout's `gift`). */
 export interface GiftOrder {
   accessLevel: GiftRow['accessLevel'];
   months: GiftMonths;
@@ -135,7 +135,7 @@ export function createGifts({ db, outbox, clock, origin, testMode, webhooks }: B
       });
     },
 
-    /** GET /api/gifts/{code}: what the gift is, for its redeem page (never the recipient's address); 404 unless paid. */
+    /** GET /api/payments/gifts/{code}: what the gift is, for its redeem page (never the recipient's address); 404 unless paid. */
     async preview(code: string) {
       const gift = GIFT_CODE.test(code) ? await createGiftStore(db).byCode(code) : undefined;
       if (!gift || gift.status === 'pending') throw new AppError('not_found', 'No gift with this code.');
@@ -152,7 +152,7 @@ export function createGifts({ db, outbox, clock, origin, testMode, webhooks }: B
     },
 
     /**
-     * POST /api/gifts/{code}/redeem: the gift for the caller, once. Under their profile's lock: with
+     * POST /api/payments/gifts/{code}/redeem: the gift for the caller, once. Under their profile's lock: with
      * a subscription of theirs running it waits for their paid access to end; else its row opens now.
      */
     async redeem(userId: string, code: string) {
@@ -199,7 +199,7 @@ export function createGifts({ db, outbox, clock, origin, testMode, webhooks }: B
       return waiting.length > 0;
     },
 
-    /** GET /api/gifts/mine: the gifts the member bought, with their state. */
+    /** GET /api/payments/gifts/mine: the gifts the member bought, with their state. */
     async mine(userId: string) {
       const now = clock();
       return (await createGiftStore(db).boughtBy(userId)).map((g) => ({

@@ -120,7 +120,7 @@ export function createComps({
       await ledger.recompute(tx, profile, setCause(actorId));
     },
 
-    /** POST /api/admin/users/{id}/comps: a comp until a date (or open-ended); its id. */
+    /** POST /api/admin/payments/members/{id}/comps: a comp until a date (or open-ended); its id. */
     add: (actorId: string, userId: string, input: CompInput): Promise<{ id: string }> =>
       db.transaction(async (tx) => {
         const profile = await lockedMember(tx, userId);
@@ -129,7 +129,7 @@ export function createComps({
         return { id: row.id };
       }),
 
-    /** DELETE /api/admin/users/{id}/comps/{compId}: ends the member's comp now; 404 for one not theirs, 409 for one already over. */
+    /** DELETE /api/admin/payments/members/{id}/comps/{compId}: ends the member's comp now; 404 for one not theirs, 409 for one already over. */
     end: (actorId: string, userId: string, compId: string): Promise<void> =>
       db.transaction(async (tx) => {
         const profile = await lockedMember(tx, userId);

@@ -42,24 +42,24 @@ describe.each(DATABASE_KINDS)('grants ledger routes on %s', (kind) => {
   const levelOf = async (id: string) => (await t.database.db.select().from(profiles).where(eq(profiles.id, id)))[0]!.accessLevel;
 
   it('answers a member their own grants only, and a visitor 401', async () => {
-    expect((await call('anonymous', 'GET', '/api/users/me/grants')).status).toBe(401);
-    expect(await (await call('free', 'GET', '/api/users/me/grants')).json()).toEqual([]);
-    const mine = (await (await call('premium', 'GET', '/api/users/me/grants')).json()) as { source: string; accessLevel: string }[];
+    expect((await call('anonymous', 'GET', '/api/payments/grants')).status).toBe(401);
+    expect(await (await call('free', 'GET', '/api/payments/grants')).json()).toEqual([]);
+    const mine = (await (await call('premium', 'GET', '/api/payments/grants')).json()) as { source: string; accessLevel: string }[];
     expect(mine).toEqual([expect.objectContaining({ source: 'comp', accessLevel: 'premium', active: true })]);
     // A member never reads the staff note.
     expect(JSON.stringify(mine)).not.toContain('Assigned by the system');
   });
 
   it.each(ROLE_CALLERS)('lets only admins read a member’s grants and make and end comps (%s)', async (who) => {
-    const read = await call(who, 'GET', `/api/admin/users/${target}/grants`);
+    const read = await call(who, 'GET', `/api/admin/payments/members/${target}/grants`);
     expect(read.status).toBe(ADMIN_ONLY[who]);
-    const made = await call(who, 'POST', `/api/admin/users/${target}/comps`, { accessLevel: 'subscriber', note: `by ${who}` });
+    const made = await call(who, 'POST', `/api/admin/payments/members/${target}/comps`, { accessLevel: 'subscriber', note: `by ${who}` });
     expect(made.status).toBe(who === 'admin' ? 201 : ADMIN_ONLY[who]);
     const { id } =
       who === 'admin'
         ? ((await made.json()) as { id: string })
         : { id: (await t.services.billing.access.comps.add(ids.admin, target, { accessLevel: 'subscriber' })).id };
-    const ended = await call(who, 'DELETE', `/api/admin/users/${target}/comps/${id}`);
+    const ended = await call(who, 'DELETE', `/api/admin/payments/members/${target}/comps/${id}`);
     expect(ended.status).toBe(who === 'admin' ? 204 : ADMIN_ONLY[who]);
     if (who !== 'admin') await t.services.billing.access.comps.end(ids.admin, target, id);
     expect(await levelOf(target)).toBe('free');
@@ -87,22 +87,25 @@ describe.each(DATABASE_KINDS)('grants ledger routes on %s', (kind) => {
       { accessLevel: 'premium', source: 'gift' },
     ];
     for (const body of bad) {
-      const res = await call('admin', 'POST', `/api/admin/users/${target}/comps`, body);
+      const res = await call('admin', 'POST', `/api/admin/payments/members/${target}/comps`, body);
       expect(res.status, JSON.stringify(body)).toBe(422);
     }
-    const raw = await t.app.request(`/api/admin/users/${target}/comps`, {
+    const raw = await t.app.request(`/api/admin/payments/members/${target}/comps`, {
       method: 'POST',
       headers: { authorization: `Bearer ${tokens.admin}`, 'content-type': 'application/json' },
       body: '{"accessLevel":',
     });
     expect(raw.status).toBe(400);
     // Unknown or malformed members and comps are 404s.
-    expect((await call('admin', 'POST', '/api/admin/users/not-a-uuid/comps', { accessLevel: 'premium' })).status).toBe(404);
+    expect((await call('admin', 'POST', '/api/admin/payments/members/not-a-uuid/comps', { accessLevel: 'premium' })).status).toBe(404);
     expect(
-      (await call('admin', 'POST', `/api/admin/users/00000000-0000-4000-8000-000000000001/comps`, { accessLevel: 'premium' })).status,
+      (await call('admin', 'POST', `/api/admin/payments/members/00000000-0000-4000-8000-000000000001/comps`, { accessLevel: 'premium' }))
+        .status,
     ).toBe(404);
-    expect((await call('admin', 'DELETE', `/api/admin/users/${target}/comps/not-a-uuid`)).status).toBe(404);
-    expect((await call('admin', 'DELETE', `/api/admin/users/${target}/comps/00000000-0000-4000-8000-000000000001`)).status).toBe(404);
+    expect((await call('admin', 'DELETE', `/api/admin/payments/members/${target}/comps/not-a-uuid`)).status).toBe(404);
+    expect((await call('admin', 'DELETE', `/api/admin/payments/members/${target}/comps/00000000-0000-4000-8000-000000000001`)).status).toBe(
+      404,
+    );
     expect((await grantsOf(target)).length).toBe(before);
     expect(await levelOf(target)).toBe('free');
   });
@@ -110,13 +113,13 @@ describe.each(DATABASE_KINDS)('grants ledger routes on %s', (kind) => {
   it('ends only this member’s comps, once', async () => {
     const theirs = await t.services.billing.access.comps.add(ids.admin, ids.free, { accessLevel: 'premium' });
     // Another member's comp through this member's path: 404, and it stays.
-    expect((await call('admin', 'DELETE', `/api/admin/users/${target}/comps/${theirs.id}`)).status).toBe(404);
+    expect((await call('admin', 'DELETE', `/api/admin/payments/members/${target}/comps/${theirs.id}`)).status).toBe(404);
     expect(await levelOf(ids.free)).toBe('premium');
     // A member's subscription row is not a comp.
     const [granted] = await grantsOf(ids.premium);
-    expect((await call('admin', 'DELETE', `/api/admin/users/${ids.free}/comps/${granted!.id}`)).status).toBe(404);
-    expect((await call('admin', 'DELETE', `/api/admin/users/${ids.free}/comps/${theirs.id}`)).status).toBe(204);
-    expect((await call('admin', 'DELETE', `/api/admin/users/${ids.free}/comps/${theirs.id}`)).status).toBe(409);
+    expect((await call('admin', 'DELETE', `/api/admin/payments/members/${ids.free}/comps/${granted!.id}`)).status).toBe(404);
+    expect((await call('admin', 'DELETE', `/api/admin/payments/members/${ids.free}/comps/${theirs.id}`)).status).toBe(204);
+    expect((await call('admin', 'DELETE', `/api/admin/payments/members/${ids.free}/comps/${theirs.id}`)).status).toBe(409);
     expect(await levelOf(ids.free)).toBe('free');
   });
 });

@@ -1,7 +1,8 @@
 /**
- * The grants ledger's routes: a member's own grants (GET /api/users/me/grants), and comps for admins
- * (POST /api/admin/users/{id}/comps, DELETE /api/admin/users/{id}/comps/{compId}, GET
- * /api/admin/users/{id}/grants for the member's card). Staff routes need a session still signed in.
+ * The grants ledger's routes: a member's own grants (GET /api/payments/grants), and comps for admins
+ * (POST /api/admin/payments/members/{id}/comps, DELETE /api/admin/payments/members/{id}/comps/{compId},
+ * GET /api/admin/payments/members/{id}/grants for the member's card). Staff routes need a session
+ * still signed in.
  */
 import { Hono } from 'hono';
 import { z } from 'zod';

@@ -28,7 +28,7 @@ export function createGrantService({ db, outbox, logger, clock, users, webhooks 
     comps,
     sweep,
 
-    /** GET /api/users/me/grants: every grant behind the member's access, the active ones first. */
+    /** GET /api/payments/grants: every grant behind the member's access, the active ones first. */
     async mine(userId: string): Promise<GrantView[]> {
       const { rows, now } = await history(userId);
       return rows.map(({ grant, ...facts }) => grantView(grant, facts, now));

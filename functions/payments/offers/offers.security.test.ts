@@ -38,10 +38,10 @@ describe.each(DATABASE_KINDS)('offer routes on %s', (kind) => {
 
   it.each(ROLE_CALLERS)('lets only admins create, list and archive offers and set trials (%s)', async (who) => {
     const code = `ROLE-${who}`.toUpperCase();
-    const made = await call(who, 'POST', '/api/admin/offers', { code, kind: 'signup', percentOff: 10, duration: 'forever' });
+    const made = await call(who, 'POST', '/api/admin/payments/offers', { code, kind: 'signup', percentOff: 10, duration: 'forever' });
     expect(made.status).toBe(who === 'admin' ? 201 : ADMIN_ONLY[who]);
-    expect((await call(who, 'GET', '/api/admin/offers')).status).toBe(ADMIN_ONLY[who]);
-    expect((await call(who, 'PUT', '/api/admin/offers/trials/price_subscriber_yearly', { days: 0 })).status).toBe(ADMIN_ONLY[who]);
+    expect((await call(who, 'GET', '/api/admin/payments/offers')).status).toBe(ADMIN_ONLY[who]);
+    expect((await call(who, 'PUT', '/api/admin/payments/offers/trials/price_subscriber_yearly', { days: 0 })).status).toBe(ADMIN_ONLY[who]);
     const { id } =
       who === 'admin'
         ? ((await made.json()) as { id: string })
@@ -52,11 +52,11 @@ describe.each(DATABASE_KINDS)('offer routes on %s', (kind) => {
             duration: 'forever',
           });
     // Anyone reads a sign-up offer's terms.
-    expect((await call(who, 'GET', `/api/public/offers/${code}`)).status).toBe(200);
-    expect((await call(who, 'DELETE', `/api/admin/offers/${id}`)).status).toBe(who === 'admin' ? 204 : ADMIN_ONLY[who]);
+    expect((await call(who, 'GET', `/api/payments/offers/${code}`)).status).toBe(200);
+    expect((await call(who, 'DELETE', `/api/admin/payments/offers/${id}`)).status).toBe(who === 'admin' ? 204 : ADMIN_ONLY[who]);
     if (who !== 'admin') await t.services.billing.offers.archive(id);
     // Archived: gone from the public route.
-    expect((await call(who, 'GET', `/api/public/offers/${code}`)).status).toBe(404);
+    expect((await call(who, 'GET', `/api/payments/offers/${code}`)).status).toBe(404);
   });
 
   it('refuses bad offers with a 422 that writes nothing, and a code in use with a 409', async () => {
@@ -102,21 +102,21 @@ describe.each(DATABASE_KINDS)('offer routes on %s', (kind) => {
       { ...base, percentOff: 10, couponId: 'mine' },
     ];
     for (const body of bad) {
-      const res = await call('admin', 'POST', '/api/admin/offers', body);
+      const res = await call('admin', 'POST', '/api/admin/payments/offers', body);
       expect([400, 422], JSON.stringify(body)).toContain(res.status);
     }
     expect(await count()).toBe(before);
-    expect((await call('admin', 'POST', '/api/admin/offers', { ...base, percentOff: 10 })).status).toBe(201);
+    expect((await call('admin', 'POST', '/api/admin/payments/offers', { ...base, percentOff: 10 })).status).toBe(201);
     // The same code, in any case: 409.
-    expect((await call('admin', 'POST', '/api/admin/offers', { ...base, code: 'good-code', percentOff: 20 })).status).toBe(409);
+    expect((await call('admin', 'POST', '/api/admin/payments/offers', { ...base, code: 'good-code', percentOff: 20 })).status).toBe(409);
     expect(await count()).toBe(before + 1);
     // Trials: 0-90 whole days, for a paid plan.
     for (const days of [-1, 91, 1.5, '7'])
-      expect((await call('admin', 'PUT', '/api/admin/offers/trials/price_premium_monthly', { days })).status).toBe(422);
-    expect((await call('admin', 'PUT', '/api/admin/offers/trials/price_free', { days: 7 })).status).toBe(404);
-    expect((await call('admin', 'PUT', '/api/admin/offers/trials/price_gold_monthly', { days: 7 })).status).toBe(404);
-    expect((await call('admin', 'DELETE', '/api/admin/offers/not-a-uuid')).status).toBe(404);
-    expect((await call('admin', 'DELETE', '/api/admin/offers/00000000-0000-4000-8000-000000000001')).status).toBe(404);
+      expect((await call('admin', 'PUT', '/api/admin/payments/offers/trials/price_premium_monthly', { days })).status).toBe(422);
+    expect((await call('admin', 'PUT', '/api/admin/payments/offers/trials/price_free', { days: 7 })).status).toBe(404);
+    expect((await call('admin', 'PUT', '/api/admin/payments/offers/trials/price_gold_monthly', { days: 7 })).status).toBe(404);
+    expect((await call('admin', 'DELETE', '/api/admin/payments/offers/not-a-uuid')).status).toBe(404);
+    expect((await call('admin', 'DELETE', '/api/admin/payments/offers/00000000-0000-4000-8000-000000000001')).status).toBe(404);
   });
 
   it('answers odd, unknown, expired and retention codes alike: 404 on the public route, a 4xx at checkout', async () => {
@@ -127,7 +127,7 @@ describe.each(DATABASE_KINDS)('offer routes on %s', (kind) => {
       duration: 'once',
     });
     for (const code of ['NOPE-NOPE', 'KEEPME', 'a%20b', '..', 'x'.repeat(300), '%00', 'ÜBER']) {
-      expect((await call('anonymous', 'GET', `/api/public/offers/${code}`)).status, code).toBe(404);
+      expect((await call('anonymous', 'GET', `/api/payments/offers/${code}`)).status, code).toBe(404);
     }
     const checkout = (offerCode: unknown) =>
       call('free', 'POST', '/api/payments/stripe/create-session', {

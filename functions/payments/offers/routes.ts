@@ -1,8 +1,9 @@
 /**
- * Offers' routes: admins create, list and archive offers (POST/GET /api/admin/offers, DELETE
- * /api/admin/offers/{id}) and set each plan's free trial (PUT /api/admin/offers/trials/{priceId}),
- * from a live session; anyone reads a sign-up offer's terms and prices
- * (GET /api/public/offers/{code}: 404 for an unknown, expired, used-up or retention code alike).
+ * Offers' routes: admins create, list and archive offers (POST/GET /api/admin/payments/offers, DELETE
+ * /api/admin/payments/offers/{id}) and set each plan's free trial (PUT
+ * /api/admin/payments/offers/trials/{priceId}), from a live session; anyone reads a sign-up offer's
+ * terms and prices (GET /api/payments/offers/{code}: 404 for an unknown, expired, used-up or
+ * retention code alike).
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
@@ -76,14 +77,10 @@ export function createOfferAdminRoutes({ offers, guards }: { offers: OfferServic
     });
 }
 
-/**
- * GET /api/public/offers/{code}, written as the public content API's own `/:segment/:slug` pattern
- * (and passing every other segment on), so the routes stay unambiguous for Hono's RegExpRouter.
- */
+/** GET /api/payments/offers/{code}: a sign-up offer's terms, for anyone. */
 export function createPublicOfferRoutes({ offers }: { offers: OfferService }) {
-  return new Hono<AppEnv>().get('/:segment/:slug', async (c, next) => {
-    if (c.req.param('segment') !== 'offers') return next();
-    const code = c.req.param('slug');
+  return new Hono<AppEnv>().get('/:code', async (c) => {
+    const code = c.req.param('code');
     if (!OFFER_CODE.test(code)) throw new AppError('not_found', 'This offer code is not valid or has ended.');
     return c.json(await offers.terms(code));
   });

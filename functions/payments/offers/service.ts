@@ -127,7 +127,7 @@ export function createOfferService({ db, provider, clock }: { db: Db; provider: 
   return {
     openOffer,
 
-    /** POST /api/admin/offers: the offer and its provider coupon; 409 for a code in use. */
+    /** POST /api/admin/payments/offers: the offer and its provider coupon; 409 for a code in use. */
     async create(actorId: string, input: OfferInput): Promise<{ id: string }> {
       const code = input.code.trim().toUpperCase();
       const store = createOfferStore(db);
@@ -167,7 +167,7 @@ export function createOfferService({ db, provider, clock }: { db: Db; provider: 
       return { id: row.id };
     },
 
-    /** GET /api/admin/offers: every offer with its redemptions and the revenue it brought (cents). */
+    /** GET /api/admin/payments/offers: every offer with its redemptions and the revenue it brought (cents). */
     async list() {
       const now = clock();
       return (await createOfferStore(db).list()).map(({ offer, redeemed, pending, revenue }) => ({
@@ -184,12 +184,12 @@ export function createOfferService({ db, provider, clock }: { db: Db; provider: 
       }));
     },
 
-    /** DELETE /api/admin/offers/{id}: no new redemptions; those made keep their discount. */
+    /** DELETE /api/admin/payments/offers/{id}: no new redemptions; those made keep their discount. */
     async archive(id: string): Promise<void> {
       if (!(await createOfferStore(db).archive(id, clock()))) throw new AppError('not_found', 'No such offer.');
     },
 
-    /** GET /api/public/offers/{code}: a sign-up offer's terms and prices; 404 for an unknown, expired or used-up code. */
+    /** GET /api/payments/offers/{code}: a sign-up offer's terms and prices; 404 for an unknown, expired or used-up code. */
     terms: async (code: string): Promise<PublicOffer> => publicOffer(await openOffer(code, 'signup')),
 
     /** Holds a sign-up offer's redemption for a member's checkout of `plan` (released again when the checkout is not made). */
@@ -256,7 +256,7 @@ export function createOfferService({ db, provider, clock }: { db: Db; provider: 
     /** GET /api/payments/trials: each plan's free trial days (the pricing page says so). */
     trials: () => createOfferStore(db).trials(),
 
-    /** PUT /api/admin/offers/trials/{priceId}: a plan's free trial days (0: none). */
+    /** PUT /api/admin/payments/offers/trials/{priceId}: a plan's free trial days (0: none). */
     async setTrial(actorId: string, priceId: string, days: number): Promise<void> {
       if (!planFor(priceId)) throw new AppError('not_found', 'No such plan.');
       await createOfferStore(db).setTrial(priceId, days, actorId);

@@ -28,7 +28,7 @@ export const deleteLabel = (id: string) => call((o) => api.members.labels[':id']
 
 /** Puts labels on (or takes them off) the filtered members, or the chosen ones among them. */
 export const relabel = (body: { filter: MemberFilter; userIds?: string[]; add: string[]; remove: string[] }) =>
-  call((o) => api.members.members.labels.$post({}, o), { body });
+  call((o) => api.members.labels.$post({}, o), { body });
 
 export const fetchSegments = (signal?: AbortSignal) => call((o) => api.members.segments.$get({}, o), { signal });
 export const createSegment = (name: string, filter: MemberFilter) =>
@@ -42,7 +42,7 @@ export const revokeApiKey = (id: string) => call((o) => api.apiKeys[':id'].$dele
 /** Downloads the filtered members as the CSV file (fetched with the token, then saved as a file). */
 export async function downloadMembers(filter: MemberFilter): Promise<GatedResult<null>> {
   try {
-    const res = await api.members['members.csv'].$get(withQuery(filterQuery(filter)));
+    const res = await api.members['export.csv'].$get(withQuery(filterQuery(filter)));
     if (!res.ok) return await failure(res);
     const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? 'members.csv';
     const href = URL.createObjectURL(await res.blob());
@@ -64,7 +64,7 @@ export async function downloadMembers(filter: MemberFilter): Promise<GatedResult
 /** One part of the file to the API (a dry run or the import). */
 const sendPart = (body: Uint8Array<ArrayBuffer>, dryRun: boolean) =>
   call((o) =>
-    api.members.members.import.$post(withQuery(dryRun ? { dryRun: '1' } : {}), {
+    api.members.import.$post(withQuery(dryRun ? { dryRun: '1' } : {}), {
       headers: { ...o.headers, 'content-type': 'text/csv' },
       init: { ...o.init, body },
     }),

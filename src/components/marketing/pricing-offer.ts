@@ -28,7 +28,7 @@ const byPriceId = (root: HTMLElement, priceId: string) =>
 
 async function readOffer(code: string) {
   try {
-    const res = await publicApi.offers[':segment'][':slug'].$get({ param: { segment: 'offers', slug: code } });
+    const res = await publicApi.offers[':code'].$get({ param: { code } });
     return res.ok
       ? ((await res.json()) as {
           code: string;

@@ -22,7 +22,7 @@ import type { CommunityRoutes } from '../../../functions/community/routes.ts';
 import type { PublicContentRoutes } from '../../../functions/content/routes.ts';
 import type { EmailAdminRoutes } from '../../../functions/email/admin-routes.ts';
 import type { EventAdminRoutes, EventRoutes, MyEventRoutes } from '../../../functions/events/routes.ts';
-import type { GatedContentRoutes } from '../../../functions/gated/routes.ts';
+import type { GatedContentRoutes } from '../../../functions/content/gated/routes.ts';
 import type { LeadRoutes } from '../../../functions/leads/routes.ts';
 import type { ApiKeyRoutes } from '../../../functions/members/keys/routes.ts';
 import type { MemberRoutes } from '../../../functions/members/routes.ts';
@@ -34,7 +34,7 @@ import type { CompRoutes, MyGrantRoutes } from '../../../functions/payments/gran
 import type { GiftRoutes, MyGiftRoutes } from '../../../functions/payments/gifts/routes.ts';
 import type { OfferAdminRoutes, PublicOfferRoutes } from '../../../functions/payments/offers/routes.ts';
 import type { PaymentRoutes } from '../../../functions/payments/routes.ts';
-import type { ProgressRoutes } from '../../../functions/progress/routes.ts';
+import type { ProgressRoutes } from '../../../functions/content/progress/routes.ts';
 import type { SearchRoutes } from '../../../functions/search/routes.ts';
 import type { SupportRoutes } from '../../../functions/support/routes.ts';
 import type { UserRoutes } from '../../../functions/users/routes.ts';
@@ -51,7 +51,7 @@ export type ApiData<M extends (...args: never[]) => Promise<unknown>> = InferRes
 const member: ClientRequestOptions = { fetch: memberFetch };
 const visitor: ClientRequestOptions = { fetch: publicFetch };
 
-/** The typed clients, by the prefix each route group is mounted under (functions/app.ts). */
+/** The typed clients, by the prefix each route group is mounted under (functions/api.ts). */
 export const api = {
   users: /* @__PURE__ */ hc<UserRoutes>('/api/users', member),
   gated: /* @__PURE__ */ hc<GatedContentRoutes>('/api/content', member),
@@ -59,30 +59,30 @@ export const api = {
   payments: /* @__PURE__ */ hc<PaymentRoutes>('/api/payments', member),
   admin: /* @__PURE__ */ hc<AdminRoutes>('/api/admin', member),
   /** The Users tab's labels, segments and members file (functions/members/routes.ts). */
-  members: /* @__PURE__ */ hc<MemberRoutes>('/api/admin', member),
+  members: /* @__PURE__ */ hc<MemberRoutes>('/api/admin/members', member),
   /** The API keys tab: keys for integrations, shown once (functions/members/keys/routes.ts). */
-  apiKeys: /* @__PURE__ */ hc<ApiKeyRoutes>('/api/admin/api-keys', member),
+  apiKeys: /* @__PURE__ */ hc<ApiKeyRoutes>('/api/admin/members/keys', member),
   emails: /* @__PURE__ */ hc<EmailAdminRoutes>('/api/email', member),
   ai: /* @__PURE__ */ hc<AiRoutes>('/openai', member),
   newsletter: /* @__PURE__ */ hc<NewsletterArchiveRoutes>('/api/newsletter', member),
   newsletterAdmin: /* @__PURE__ */ hc<NewsletterAdminRoutes>('/api/admin/newsletter', member),
   events: /* @__PURE__ */ hc<EventRoutes>('/api/events', member),
   eventsAdmin: /* @__PURE__ */ hc<EventAdminRoutes>('/api/admin/events', member),
-  myEvents: /* @__PURE__ */ hc<MyEventRoutes>('/api/users/me/events', member),
+  myEvents: /* @__PURE__ */ hc<MyEventRoutes>('/api/events', member),
   /** What the member's access rests on: their grants (functions/payments/grants/routes.ts). */
-  myGrants: /* @__PURE__ */ hc<MyGrantRoutes>('/api/users/me/grants', member),
+  myGrants: /* @__PURE__ */ hc<MyGrantRoutes>('/api/payments/grants', member),
   /** Staff's comps and a member's grants on the admin card. */
-  comps: /* @__PURE__ */ hc<CompRoutes>('/api/admin/users', member),
+  comps: /* @__PURE__ */ hc<CompRoutes>('/api/admin/payments/members', member),
   /** Gifts: buying one, redeeming one (functions/payments/gifts/routes.ts). */
-  gifts: /* @__PURE__ */ hc<GiftRoutes>('/api/gifts', member),
+  gifts: /* @__PURE__ */ hc<GiftRoutes>('/api/payments/gifts', member),
   /** The gifts the member bought. */
-  myGifts: /* @__PURE__ */ hc<MyGiftRoutes>('/api/users/me/gifts', member),
+  myGifts: /* @__PURE__ */ hc<MyGiftRoutes>('/api/payments/gifts', member),
   /** The overview's revenue analytics and its CSV (functions/analytics/routes.ts). */
   analytics: /* @__PURE__ */ hc<AnalyticsRoutes>('/api/admin/analytics', member),
   /** The Offers tab: offers, their redemptions and revenue, plans' trials. */
-  offers: /* @__PURE__ */ hc<OfferAdminRoutes>('/api/admin/offers', member),
+  offers: /* @__PURE__ */ hc<OfferAdminRoutes>('/api/admin/payments/offers', member),
   /** The Webhooks tab: endpoints, their delivery log, replay (functions/outbound/routes.ts). */
-  webhooks: /* @__PURE__ */ hc<WebhookRoutes>('/api/admin/webhooks', member),
+  webhooks: /* @__PURE__ */ hc<WebhookRoutes>('/api/admin/outbound', member),
   /** The support desk: the member's requests, and staff's queue (functions/support/routes.ts). */
   support: /* @__PURE__ */ hc<SupportRoutes>('/api/support', member),
   /** A member's report of a community post (moderation's route beside the community API). */
@@ -104,11 +104,11 @@ export const api = {
 export const publicApi = {
   content: /* @__PURE__ */ hc<PublicContentRoutes>('/api/public', visitor),
   /** What a gift is, by its code (its redeem page). */
-  gifts: /* @__PURE__ */ hc<GiftRoutes>('/api/gifts', visitor),
-  /** A sign-up offer's terms and prices (GET /api/public/offers/{code}). */
-  offers: /* @__PURE__ */ hc<PublicOfferRoutes>('/api/public', visitor),
+  gifts: /* @__PURE__ */ hc<GiftRoutes>('/api/payments/gifts', visitor),
+  /** A sign-up offer's terms and prices (GET /api/payments/offers/{code}). */
+  offers: /* @__PURE__ */ hc<PublicOfferRoutes>('/api/payments/offers', visitor),
   payments: /* @__PURE__ */ hc<PaymentRoutes>('/api/payments', visitor),
-  testBilling: /* @__PURE__ */ hc<TestBillingRoutes>('/api/billing/test', visitor),
+  testBilling: /* @__PURE__ */ hc<TestBillingRoutes>('/api/payments/test', visitor),
   /** An event's seats left, for visitors (members ask `api.events` with their token). */
   events: /* @__PURE__ */ hc<EventRoutes>('/api/events', visitor),
   /** The community as visitors read it (categories anyone reads); members ask `api.community` with their token. */

@@ -6,7 +6,7 @@
 import type { JSONParsed } from 'hono/utils/types';
 import type { ContentType } from '#shared/content/registry.ts';
 import { CONTENT_TYPE_INFO } from '#shared/content/registry.ts';
-import type { ContentWriteAnswers } from '../../../functions/create/routes.ts';
+import type { ContentWriteAnswers } from '../../../functions/content/create/routes.ts';
 import type { DirectUploads, UploadOffer } from '../../../functions/uploads/direct.ts';
 import { api, bearer, call, failure, gatedFetch, type ApiData, type GatedResult } from './api.ts';
 

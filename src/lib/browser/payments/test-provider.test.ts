@@ -62,7 +62,7 @@ describe('paying', () => {
     });
     expect(await payTestCheckout('cs_1', card)).toEqual({ ok: true, data: { redirectUrl: '/payment/confirmation?session_id=cs_1' } });
     const [path, init] = fetchMock.mock.calls[0] as [string, RequestInit];
-    expect(path).toBe('/api/billing/test/checkout/cs_1/pay');
+    expect(path).toBe('/api/payments/test/checkout/cs_1/pay');
     expect(JSON.parse(init.body as string)).toEqual(card);
     expect(init.headers).not.toHaveProperty('authorization');
   });

@@ -1,5 +1,5 @@
 /**
- * Calls behind the embedded test provider's checkout and portal pages (`/api/billing/test/*`). The
+ * Calls behind the embedded test provider's checkout and portal pages (`/api/payments/test/*`). The
  * session id in the page's address is the capability, as with Stripe's hosted pages, so no member
  * token is sent. Also the card form's formatting and first checks (the server has the last word:
  * Luhn, dates in the future, and the test cards' outcomes). Calls go through the API module's typed

@@ -5,7 +5,7 @@
 export const GRANT_LANGUAGES = ['en', 'es', 'fr'] as const;
 export type GrantLanguage = (typeof GRANT_LANGUAGES)[number];
 
-/** A grant as GET /api/users/me/grants answers it. */
+/** A grant as GET /api/payments/grants answers it. */
 export interface GrantView {
   id: string;
   accessLevel: 'subscriber' | 'premium';

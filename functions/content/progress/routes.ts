@@ -10,10 +10,10 @@ import { CONTENT_TYPE_INFO } from '#shared/content/registry.ts';
 import { SlugSchema } from '#shared/content/schema.ts';
 import { slugParam } from '../gated/routes.ts';
 import type { GatedContent } from '../gated/service.ts';
-import type { AppEnv } from '../platform/http/context.ts';
-import { readBody } from '../platform/http/request.ts';
-import type { Guards } from '../users/guards.ts';
-import { requireViewer } from '../users/identity.ts';
+import type { AppEnv } from '../../platform/http/context.ts';
+import { readBody } from '../../platform/http/request.ts';
+import type { Guards } from '../../users/guards.ts';
+import { requireViewer } from '../../users/identity.ts';
 import type { ProgressService } from './service.ts';
 
 const ProgressBody = z.object({ lessonId: SlugSchema, completed: z.boolean().optional() }).strict();

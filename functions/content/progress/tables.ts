@@ -1,7 +1,7 @@
 /** The progress domain's tables: where a member is in each course, and the lessons they completed. */
 import { pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
-import { timestamptz } from '../platform/db/columns.ts';
-import { profiles } from '../users/tables.ts';
+import { timestamptz } from '../../platform/db/columns.ts';
+import { profiles } from '../../users/tables.ts';
 
 /** Where a member is in a course: the last lesson opened (to resume) and when. */
 export const courseProgress = pgTable(

@@ -4,10 +4,10 @@
  * drops out of the figures without a migration).
  */
 import type { CourseItem } from '#shared/content/registry.ts';
-import type { ContentService } from '../content/service.ts';
-import type { Db } from '../platform/db/client.ts';
-import { AppError } from '../platform/errors.ts';
-import type { Viewer } from '../users/service.ts';
+import type { ContentService } from '../service.ts';
+import type { Db } from '../../platform/db/client.ts';
+import { AppError } from '../../platform/errors.ts';
+import type { Viewer } from '../../users/service.ts';
 import { createProgressStore, type ProgressRow } from './store.ts';
 
 export interface CourseProgress {

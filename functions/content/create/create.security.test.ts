@@ -7,11 +7,11 @@
  * gated links never public, null removes a field, bad zones and dates refused.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../tests/support/app.ts';
-import type { Api, Answer, EditableAnswer, ErrorAnswer, WrittenAnswer } from '../../tests/support/answers.ts';
-import { DATABASE_KINDS } from '../../tests/support/databases.ts';
-import { rowCounts } from '../../tests/support/db-snapshot.ts';
-import { makeBlogInput, makeCourseInput, makeEventInput, makeMarketInput, makeToolInput } from '../../tests/support/fixtures.ts';
+import { createTestApp, type TestApp } from '../../../tests/support/app.ts';
+import type { Api, Answer, EditableAnswer, ErrorAnswer, WrittenAnswer } from '../../../tests/support/answers.ts';
+import { DATABASE_KINDS } from '../../../tests/support/databases.ts';
+import { rowCounts } from '../../../tests/support/db-snapshot.ts';
+import { makeBlogInput, makeCourseInput, makeEventInput, makeMarketInput, makeToolInput } from '../../../tests/support/fixtures.ts';
 import type { AccessLevel, Role } from '#shared/access.ts';
 import { CONTENT_TYPE_INFO, CONTENT_TYPES, type ContentType, type PublicItem } from '#shared/content/registry.ts';
 

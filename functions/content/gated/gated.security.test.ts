@@ -9,12 +9,12 @@ import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCESS_LEVELS, checkAccess, type AccessLevel, type Role } from '#shared/access.ts';
 import type { PublicItemOf } from '#shared/content/registry.ts';
-import { createTestApp, type TestApp } from '../../tests/support/app.ts';
-import type { Api, Answer, ErrorAnswer } from '../../tests/support/answers.ts';
-import { DATABASE_KINDS } from '../../tests/support/databases.ts';
-import { makeCourseInput } from '../../tests/support/fixtures.ts';
-import { purchases } from '../payments/tables.ts';
-import { badTokens } from '../../tests/support/tokens.ts';
+import { createTestApp, type TestApp } from '../../../tests/support/app.ts';
+import type { Api, Answer, ErrorAnswer } from '../../../tests/support/answers.ts';
+import { DATABASE_KINDS } from '../../../tests/support/databases.ts';
+import { makeCourseInput } from '../../../tests/support/fixtures.ts';
+import { purchases } from '../../payments/tables.ts';
+import { badTokens } from '../../../tests/support/tokens.ts';
 
 const PASSWORD = 'gated table pass';
 type Caller = 'anonymous' | 'free' | 'subscriber' | 'premium' | 'editor' | 'admin';

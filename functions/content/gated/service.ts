@@ -15,12 +15,12 @@ import {
   type PurchasableType,
 } from '#shared/content/registry.ts';
 import { itemAccess, type PricedItem } from '#shared/payments/purchasable.ts';
-import { AppError } from '../platform/errors.ts';
-import { createAnswer, type CachedAnswer } from '../platform/http/respond.ts';
-import type { FileService, SignedLink } from '../files/service.ts';
-import { remember } from '../content/cache.ts';
-import { splitPreview, type RenderBody } from '../content/body.ts';
-import type { ContentService } from '../content/service.ts';
+import { AppError } from '../../platform/errors.ts';
+import { createAnswer, type CachedAnswer } from '../../platform/http/respond.ts';
+import type { FileService, SignedLink } from '../../files/service.ts';
+import { remember } from '../cache.ts';
+import { splitPreview, type RenderBody } from '../body.ts';
+import type { ContentService } from '../service.ts';
 
 /** Lesson media links live long enough to watch a video; download links only long enough to start one. */
 export const MEDIA_LINK_SECONDS = 3600;
