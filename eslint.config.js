@@ -73,22 +73,22 @@ const platformRules = {
     },
   ],
 };
-/** A domain reads another domain's data through that domain's service or a registered hook. */
-const domainRules = {
-  patterns: [
-    {
-      regex: `^(\\.\\./)+(${DOMAINS.join('|')})/(.+/)?(store|tables)\\.ts$`,
-      allowTypeImports: true,
-      message: "A domain never imports another domain's store or tables: ask its service (or register a hook in compose.ts).",
-    },
-  ],
+/**
+ * Each domain has a front door: another domain imports only its `index.ts` (types included), never a
+ * path into its other files. A domain's data is read through its service or a registered hook.
+ */
+const frontDoor = {
+  regex: `^(\\.\\./)+(${DOMAINS.join('|')})/(?!index\\.ts$).+`,
+  message:
+    'Import another domain through its front door, functions/<domain>/index.ts (export what you need there); its store and tables never (ask its service, or register a hook in compose.ts).',
 };
-/** A table may reference another domain's table (a foreign key); a store may not query it. */
+const domainRules = { patterns: [frontDoor] };
+/** A table may reference another domain's table (a foreign key), and nothing else of it. */
 const tableRules = {
   patterns: [
     {
-      regex: `^(\\.\\./)+(${DOMAINS.join('|')})/(.+/)?store\\.ts$`,
-      message: "A domain never imports another domain's store.",
+      regex: `^(\\.\\./)+(${DOMAINS.join('|')})/(?!(.+/)?tables\\.ts$).+`,
+      message: "A table may name another domain's table (a foreign key), nothing else of it.",
     },
   ],
 };

@@ -66,7 +66,19 @@ const CASES: { zone: string; file: string; refused: string; allowed: string }[] 
     zone: "a domain imports no other domain's store",
     file: 'functions/payments/probe.ts',
     refused: "import { x } from '../users/store.ts';",
-    allowed: "import { x } from '../users/service.ts';",
+    allowed: "import { x } from '../users/index.ts';",
+  },
+  {
+    zone: 'a domain imports another only through its front door (index.ts), types included',
+    file: 'functions/payments/grants/probe.ts',
+    refused: "import type { x } from '../../users/service.ts';",
+    allowed: "import type { x } from '../../users/index.ts';",
+  },
+  {
+    zone: "a domain's own files are its own business",
+    file: 'functions/payments/grants/probe.ts',
+    refused: "import { x } from '../../users/guards.ts';",
+    allowed: "import { x } from '../service.ts';",
   },
   {
     zone: "a store imports no other domain's tables",

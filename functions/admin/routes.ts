@@ -12,10 +12,10 @@ import { MemberFilterFields, withRangeChecks } from '#shared/members.ts';
 import type { AppEnv } from '../platform/http/context.ts';
 import { AppError } from '../platform/errors.ts';
 import { LimitParam, pathId, readBody, readQuery } from '../platform/http/request.ts';
-import type { Guards } from '../users/guards.ts';
-import { requireViewer } from '../users/identity.ts';
-import type { UserService } from '../users/service.ts';
-import type { ContentService } from '../content/service.ts';
+import type { Guards } from '../users/index.ts';
+import { requireViewer } from '../users/index.ts';
+import type { UserService } from '../users/index.ts';
+import type { ContentService } from '../content/index.ts';
 import type { AdminService } from './service.ts';
 
 /** The Users tab's filter (#shared/members.ts) with a page. */

@@ -6,16 +6,16 @@
  * service (one rule, one audit trail). The routes check the admin role.
  */
 import { ACCESS_LEVELS, type AccessLevel } from '#shared/access.ts';
-import { CURRENCY } from '../payments/catalog.ts';
-import { GRANTING_STATUSES } from '../payments/provider.ts';
+import { CURRENCY } from '../payments/index.ts';
+import { GRANTING_STATUSES } from '../payments/index.ts';
 import type { DbOrTx } from '../platform/db/client.ts';
-import type { ProfileRow } from '../users/tables.ts';
-import type { PurchaseRow, SubscriptionRow } from '../payments/tables.ts';
-import type { AccessGrantRow } from '../payments/grants/tables.ts';
-import { memberDirectory } from '../users/directory.ts';
+import type { ProfileRow } from '../users/index.ts';
+import type { PurchaseRow, SubscriptionRow } from '../payments/index.ts';
+import type { AccessGrantRow } from '../payments/index.ts';
+import { memberDirectory } from '../users/index.ts';
 import { createAdminStore } from './store.ts';
 import type { MemberFilter } from '#shared/members.ts';
-import type { MemberService } from '../members/service.ts';
+import type { MemberService } from '../members/index.ts';
 
 /** Days of sign-ups and cancellations the overview charts. */
 export const OVERVIEW_DAYS = 90;

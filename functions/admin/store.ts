@@ -8,7 +8,7 @@
  * users domain (users/directory.ts); account export and deletion through users/personal-data.ts.
  */
 import { and, count, desc, gt, gte, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm';
-import { GRANTING_STATUSES } from '../payments/provider.ts';
+import { GRANTING_STATUSES } from '../payments/index.ts';
 import type { DbOrTx } from '../platform/db/client.ts';
 /* eslint-disable @typescript-eslint/no-restricted-imports -- the documented exception above: read-only, here only. */
 import { profiles } from '../users/tables.ts';

@@ -12,8 +12,8 @@ import { CONTENT_TYPES } from '#shared/content/registry.ts';
 import { AppError } from '../platform/errors.ts';
 import type { AppEnv } from '../platform/http/context.ts';
 import { multiLine, readBody } from '../platform/http/request.ts';
-import type { Guards } from '../users/guards.ts';
-import { requireViewer } from '../users/identity.ts';
+import type { Guards } from '../users/index.ts';
+import { requireViewer } from '../users/index.ts';
 import { DraftSchema, draftRequest, type Drafter } from './draft.ts';
 
 /** Longest prompt accepted, in characters. */

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { AppError } from '../platform/errors.ts';
 import type { AppContext, AppEnv } from '../platform/http/context.ts';
 import { readQuery } from '../platform/http/request.ts';
-import type { Guards } from '../users/guards.ts';
+import type { Guards } from '../users/index.ts';
 import type { AnalyticsService } from './service.ts';
 
 const Month = (name: string) =>

@@ -13,9 +13,9 @@
  * sums of the numerators over the sum of the starting MRRs). Trials are counted by the month they
  * started, converted if they went on to pay (by now).
  */
-import { CURRENCY } from '../payments/catalog.ts';
+import { CURRENCY } from '../payments/index.ts';
 import { AppError } from '../platform/errors.ts';
-import type { RevenueHistory, RevenueMonth } from '../payments/revenue/history.ts';
+import type { RevenueHistory, RevenueMonth } from '../payments/index.ts';
 import { csvCell } from '../platform/http/csv.ts';
 
 /** The longest range one request may ask for, in months. */

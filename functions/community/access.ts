@@ -10,10 +10,10 @@
  * is part of it because an MDX item's id is its slug, which two types may share).
  */
 import { checkAccess, isStaff } from '#shared/access.ts';
-import type { ContentService } from '../content/service.ts';
-import { assertAccess, type GatedContent } from '../content/gated/service.ts';
+import type { ContentService } from '../content/index.ts';
+import { assertAccess, type GatedContent } from '../content/index.ts';
 import { AppError } from '../platform/errors.ts';
-import type { Viewer } from '../users/service.ts';
+import type { Viewer } from '../users/index.ts';
 import type { ThreadPlace } from './answers.ts';
 import type { CategoryRow, ThreadRow } from './tables.ts';
 

@@ -6,7 +6,7 @@
 import { isStaff, type AccessLevel } from '#shared/access.ts';
 import { z } from 'zod';
 import { AppError } from '../platform/errors.ts';
-import type { ProfileRow } from '../users/tables.ts';
+import type { ProfileRow } from '../users/index.ts';
 import type { CategoryStats, PostCursor, PostListRow, ThreadCursor, ThreadListRow } from './store.ts';
 import type { CategoryRow, PostStatus, ThreadRow, ThreadStatus } from './tables.ts';
 

@@ -7,7 +7,7 @@
 import { Hono } from 'hono';
 import type { AnswerLane } from '../platform/http/answer-lane.ts';
 import type { AppEnv } from '../platform/http/context.ts';
-import type { Guards } from '../users/guards.ts';
+import type { Guards } from '../users/index.ts';
 import { createReportRoutes } from './moderation/routes.ts';
 import type { ModerationService } from './moderation/service.ts';
 import { createCommunityNotificationRoutes } from './notifications/routes.ts';

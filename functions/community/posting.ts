@@ -11,7 +11,7 @@ import { isStaff } from '#shared/access.ts';
 import type { RateLimitService } from '../platform/abuse/service.ts';
 import type { Db } from '../platform/db/client.ts';
 import { AppError } from '../platform/errors.ts';
-import type { Viewer } from '../users/service.ts';
+import type { Viewer } from '../users/index.ts';
 import { threadNotFound, type CommentsPlace, type CommunityAccess } from './access.ts';
 import { postAnswer, type Authors, type Post } from './answers.ts';
 import { createCommunityStore, withdrawPost } from './store.ts';

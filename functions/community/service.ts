@@ -12,8 +12,8 @@ import type { RateLimitService } from '../platform/abuse/service.ts';
 import type { Db } from '../platform/db/client.ts';
 import { AppError } from '../platform/errors.ts';
 import { createAnswer, type CachedAnswer } from '../platform/http/respond.ts';
-import { memberDirectory } from '../users/directory.ts';
-import type { Viewer } from '../users/service.ts';
+import { memberDirectory } from '../users/index.ts';
+import type { Viewer } from '../users/index.ts';
 import { threadNotFound, type CommentsPlace, type CommunityAccess } from './access.ts';
 import {
   authorOf,

@@ -17,7 +17,7 @@
 import { and, asc, count, desc, eq, getTableColumns, inArray, isNotNull, ne, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../platform/db/client.ts';
 import { announce } from '../platform/changes/store.ts';
-import type { DataSubject } from '../users/personal-data.ts';
+import type { DataSubject } from '../users/index.ts';
 import {
   communityCategories,
   communityFollows,

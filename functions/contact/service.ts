@@ -5,7 +5,7 @@
  * and quoting would let anyone send text of their choosing to anyone from our domain.
  */
 import type { Db } from '../platform/db/client.ts';
-import type { EmailService } from '../email/service.ts';
+import type { EmailService } from '../email/index.ts';
 import { createContactStore } from './store.ts';
 
 export interface ContactMessage {

@@ -8,7 +8,7 @@
 import { Hono } from 'hono';
 import type { AnswerLane } from '../platform/http/answer-lane.ts';
 import type { AppEnv } from '../platform/http/context.ts';
-import type { Guards } from '../users/guards.ts';
+import type { Guards } from '../users/index.ts';
 import { createContentWriteRoutes } from './create/routes.ts';
 import { createGatedContentRoutes } from './gated/routes.ts';
 import type { GatedContent } from './gated/service.ts';

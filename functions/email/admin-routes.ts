@@ -8,7 +8,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../platform/http/context.ts';
 import { LimitParam, pathId, readQuery } from '../platform/http/request.ts';
-import type { Guards } from '../users/guards.ts';
+import type { Guards } from '../users/index.ts';
 import { EMAIL_POST_SEGMENT } from './routes.ts';
 import { emailRecord } from './schema.ts';
 import type { EmailService } from './service.ts';

@@ -5,7 +5,7 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../platform/http/context.ts';
 import type { WebhookInbox } from '../platform/webhooks/index.ts';
-import type { Guards } from '../users/guards.ts';
+import type { Guards } from '../users/index.ts';
 import { createEmailAdminRoutes } from './admin-routes.ts';
 import { createEmailEventRoutes } from './routes.ts';
 import type { EmailService } from './service.ts';

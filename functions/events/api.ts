@@ -7,7 +7,7 @@
  */
 import { Hono } from 'hono';
 import type { AppEnv } from '../platform/http/context.ts';
-import type { Guards } from '../users/guards.ts';
+import type { Guards } from '../users/index.ts';
 import { createEventRoutes, createMyEventRoutes } from './routes.ts';
 import type { EventService } from './service.ts';
 

@@ -15,8 +15,8 @@
  */
 import type { EventItem } from '#shared/content/registry.ts';
 import { hasEnded, reminderDueAt } from '#shared/events/schedule.ts';
-import type { ContentChange } from '../content/service.ts';
-import type { EmailService } from '../email/service.ts';
+import type { ContentChange } from '../content/index.ts';
+import type { EmailService } from '../email/index.ts';
 import type { Tx } from '../platform/db/client.ts';
 import { AppError } from '../platform/errors.ts';
 import { queueMoved, queueNotice } from './mails.ts';

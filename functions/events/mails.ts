@@ -8,10 +8,10 @@
 import { checkAccess } from '#shared/access.ts';
 import type { EventItem } from '#shared/content/registry.ts';
 import { timeUntil } from '#shared/events/schedule.ts';
-import type { EmailService } from '../email/service.ts';
-import type { EmailAttachment } from '../email/tables.ts';
+import type { EmailService } from '../email/index.ts';
+import type { EmailAttachment } from '../email/index.ts';
 import type { DbOrTx } from '../platform/db/client.ts';
-import { memberDirectory } from '../users/directory.ts';
+import { memberDirectory } from '../users/index.ts';
 import { calendarFilename, eventCalendar, eventUrl } from './calendar.ts';
 import { createEventStore, type NoticeKind, type Registrant } from './store.ts';
 

@@ -14,8 +14,8 @@
  */
 import type { EventItem } from '#shared/content/registry.ts';
 import { dueReminder, hasEnded, reminderDueAt } from '#shared/events/schedule.ts';
-import type { ContentService } from '../content/service.ts';
-import type { EmailService } from '../email/service.ts';
+import type { ContentService } from '../content/index.ts';
+import type { EmailService } from '../email/index.ts';
 import type { Db } from '../platform/db/client.ts';
 import type { Logger } from '../platform/logger.ts';
 import { queueNotice } from './mails.ts';

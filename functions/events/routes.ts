@@ -8,11 +8,11 @@
  */
 import { Hono } from 'hono';
 import { SlugSchema } from '#shared/content/schema.ts';
-import { slugParam } from '../content/gated/routes.ts';
+import { slugParam } from '../content/index.ts';
 import { AppError, errorBody } from '../platform/errors.ts';
 import type { AppContext, AppEnv } from '../platform/http/context.ts';
-import type { Guards } from '../users/guards.ts';
-import { requireViewer } from '../users/identity.ts';
+import type { Guards } from '../users/index.ts';
+import { requireViewer } from '../users/index.ts';
 import type { RegistrantList } from './registrants.ts';
 import type { EventService } from './service.ts';
 

@@ -9,7 +9,7 @@
 import { and, asc, count, eq, gt, isNull, lte, sql } from 'drizzle-orm';
 import type { ReminderKind } from '#shared/events/schedule.ts';
 import type { DbOrTx } from '../platform/db/client.ts';
-import type { DataSubject } from '../users/personal-data.ts';
+import type { DataSubject } from '../users/index.ts';
 import { eventRegistrations, type RegistrationRow } from './tables.ts';
 
 /** The mail a registration is marked for once it is queued. */

@@ -7,12 +7,12 @@
 import { checkAccess } from '#shared/access.ts';
 import { blogFeedXml } from '#server/rss.ts';
 import { SITE } from '#shared/site.ts';
-import type { GatedContent } from '../content/gated/service.ts';
-import type { PublicContentCache } from '../content/cache.ts';
+import type { GatedContent } from '../content/index.ts';
+import type { PublicContentCache } from '../content/index.ts';
 import type { Db } from '../platform/db/client.ts';
 import type { Tokens } from '../platform/tokens.ts';
-import { memberFeedLinks } from '../users/feed-links.ts';
-import type { Viewer } from '../users/service.ts';
+import { memberFeedLinks } from '../users/index.ts';
+import type { Viewer } from '../users/index.ts';
 
 export interface FeedServiceDeps {
   db: Db;

@@ -4,11 +4,11 @@
  * offered here; the gated-content work serves them to entitled members.
  */
 import { itemPath } from '#shared/content/registry.ts';
-import type { ContentService } from '../content/service.ts';
+import type { ContentService } from '../content/index.ts';
 import type { Db } from '../platform/db/client.ts';
-import type { EmailService } from '../email/service.ts';
+import type { EmailService } from '../email/index.ts';
 import { AppError } from '../platform/errors.ts';
-import type { FileService } from '../files/service.ts';
+import type { FileService } from '../files/index.ts';
 import { createLeadStore } from './store.ts';
 
 const EMAIL_LINK_DAYS = 7;

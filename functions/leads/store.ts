@@ -1,7 +1,7 @@
 /** The only module that touches the leads table. */
 import { eq } from 'drizzle-orm';
 import type { DbOrTx } from '../platform/db/client.ts';
-import type { DataSubject } from '../users/personal-data.ts';
+import type { DataSubject } from '../users/index.ts';
 import { leads } from './tables.ts';
 
 export function createLeadStore(db: DbOrTx) {

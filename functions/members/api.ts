@@ -4,7 +4,7 @@
  */
 import { Hono } from 'hono';
 import type { AppEnv } from '../platform/http/context.ts';
-import type { Guards } from '../users/guards.ts';
+import type { Guards } from '../users/index.ts';
 import type { MemberImport } from './csv/import.ts';
 import { createApiKeyRoutes } from './keys/routes.ts';
 import type { ApiKeys } from './keys/service.ts';

@@ -5,8 +5,8 @@
  */
 import { AppError } from '../platform/errors.ts';
 import type { Db, DbOrTx } from '../platform/db/client.ts';
-import type { UserService } from '../users/service.ts';
-import { memberData, type WebhookEmitter } from '../outbound/port.ts';
+import type { UserService } from '../users/index.ts';
+import { memberData, type WebhookEmitter } from '../outbound/index.ts';
 import { createMemberImport, type ImportDeps } from './csv/import.ts';
 import { createKeyViewer } from './keys/guard.ts';
 import { createApiKeys } from './keys/service.ts';
@@ -55,3 +55,6 @@ export function createMembers({ db, users, importAccounts, addComp, subscribe, w
 }
 
 export type Members = ReturnType<typeof createMembers>;
+
+// The front door (issue 37): what other domains import from this one.
+export type { MemberService } from './service.ts';

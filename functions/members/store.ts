@@ -2,7 +2,7 @@
 import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
 import type { MemberFilter } from '#shared/members.ts';
 import type { DbOrTx } from '../platform/db/client.ts';
-import type { DataSubject } from '../users/personal-data.ts';
+import type { DataSubject } from '../users/index.ts';
 import { labels, memberLabels, segments } from './tables.ts';
 
 /** Rows per INSERT (a bulk label change or an import of 50,000 members). */

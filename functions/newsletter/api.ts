@@ -6,7 +6,7 @@
  */
 import { Hono } from 'hono';
 import type { AppEnv } from '../platform/http/context.ts';
-import type { Guards } from '../users/guards.ts';
+import type { Guards } from '../users/index.ts';
 import { createNewsletterArchiveRoutes } from './archive/routes.ts';
 import type { NewsletterArchive } from './archive/service.ts';
 import { createIssuePreviewRoutes, type IssuePreviewRoutesDeps } from './issues/preview-routes.ts';

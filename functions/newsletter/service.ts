@@ -6,12 +6,12 @@
 import { z } from 'zod';
 import type { Db, DbOrTx } from '../platform/db/client.ts';
 import type { SubscriberRow } from './tables.ts';
-import type { DeliveryReport, EmailService } from '../email/service.ts';
+import type { DeliveryReport, EmailService } from '../email/index.ts';
 import { LINK_MESSAGES, type LinkProblem } from '#shared/newsletter.ts';
 import { AppError } from '../platform/errors.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { Tokens } from '../platform/tokens.ts';
-import { newsletterReaders } from '../users/newsletter-readers.ts';
+import { newsletterReaders } from '../users/index.ts';
 import { batchIssue } from './issues/sending.ts';
 import { createIssueStore } from './issues/store.ts';
 import { createNewsletterStore } from './store.ts';

@@ -1,7 +1,7 @@
 /** The only module that touches newsletter_subscribers (issues, copies and suppressions: issues/store.ts). */
 import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../platform/db/client.ts';
-import type { DataSubject } from '../users/personal-data.ts';
+import type { DataSubject } from '../users/index.ts';
 import { newsletterSubscribers, type SubscriberRow } from './tables.ts';
 
 export function createNewsletterStore(db: DbOrTx) {

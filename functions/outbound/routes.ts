@@ -9,8 +9,8 @@ import { z } from 'zod';
 import { WEBHOOK_EVENTS } from '#shared/webhooks.ts';
 import type { AppEnv } from '../platform/http/context.ts';
 import { LimitParam, pathId, readBody, readQuery } from '../platform/http/request.ts';
-import type { Guards } from '../users/guards.ts';
-import { requireViewer } from '../users/identity.ts';
+import type { Guards } from '../users/index.ts';
+import { requireViewer } from '../users/index.ts';
 import type { OutboundService } from './service.ts';
 import { MAX_URL_LENGTH } from './targets.ts';
 

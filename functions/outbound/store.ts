@@ -1,7 +1,7 @@
 /** The only module with SQL on the outbound webhooks' tables (tables.ts): endpoints, and the delivery queue and log. */
 import { and, asc, count, desc, eq, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../platform/db/client.ts';
-import type { DataSubject } from '../users/personal-data.ts';
+import type { DataSubject } from '../users/index.ts';
 import { webhookDeliveries, webhookEndpoints, type WebhookDeliveryRow, type WebhookEndpointRow } from './tables.ts';
 
 /** A queued event, as `emit` writes it for every subscribed endpoint. */

@@ -8,7 +8,7 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../platform/http/context.ts';
 import type { WebhookInbox } from '../platform/webhooks/index.ts';
-import type { Guards } from '../users/guards.ts';
+import type { Guards } from '../users/index.ts';
 import type { EmbeddedProvider } from './embedded/provider.ts';
 import { createTestBillingRoutes } from './embedded/routes.ts';
 import { createGiftRoutes, createMyGiftRoutes } from './gifts/routes.ts';

@@ -2,12 +2,12 @@
  * What the parts of the billing service share: their dependencies, the clock, our origin, and
  * whether money is real. service.ts builds it once and hands it to each part.
  */
-import type { ContentService } from '../content/service.ts';
-import type { EmailService } from '../email/service.ts';
+import type { ContentService } from '../content/index.ts';
+import type { EmailService } from '../email/index.ts';
 import type { Db } from '../platform/db/client.ts';
 import type { Logger } from '../platform/logger.ts';
-import type { UserService } from '../users/service.ts';
-import type { WebhookEmitter } from '../outbound/port.ts';
+import type { UserService } from '../users/index.ts';
+import type { WebhookEmitter } from '../outbound/index.ts';
 import type { PaymentProvider } from './provider.ts';
 
 export interface BillingDeps {

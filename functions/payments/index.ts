@@ -79,3 +79,10 @@ export function answeringUnavailable(
   }
   return guarded;
 }
+
+// The front door (issue 37): what other domains import from this one.
+export { CURRENCY } from './catalog.ts';
+export type { AccessGrantRow } from './grants/tables.ts';
+export { GRANTING_STATUSES } from './provider.ts';
+export type { RevenueHistory, RevenueMonth } from './revenue/history.ts';
+export type { PurchaseRow, SubscriptionRow } from './tables.ts';

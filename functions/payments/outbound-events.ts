@@ -6,8 +6,8 @@
  * gifts) started and ended. Each carries the member (id, email, name) as every member event does.
  */
 import type { DbOrTx } from '../platform/db/client.ts';
-import { memberData, type WebhookEmitter } from '../outbound/port.ts';
-import type { ProfileRow } from '../users/tables.ts';
+import { memberData, type WebhookEmitter } from '../outbound/index.ts';
+import type { ProfileRow } from '../users/index.ts';
 import type { AccessGrantRow } from './grants/tables.ts';
 import { grants } from './provider.ts';
 import type { SubscriptionRow } from './tables.ts';

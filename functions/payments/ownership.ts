@@ -5,9 +5,9 @@
 import { localPath } from '#shared/redirect.ts';
 import type { DbOrTx } from '../platform/db/client.ts';
 import { AppError } from '../platform/errors.ts';
-import { memberAccess } from '../users/access-level.ts';
-import type { Viewer } from '../users/service.ts';
-import type { ProfileRow } from '../users/tables.ts';
+import { memberAccess } from '../users/index.ts';
+import type { Viewer } from '../users/index.ts';
+import type { ProfileRow } from '../users/index.ts';
 import type { BillingContext } from './context.ts';
 import type { ProviderSubscription } from './provider.ts';
 

@@ -14,9 +14,9 @@
  */
 import { findTier, isPaid, planChange } from '#shared/pricing.ts';
 import type { AccessLevel } from '#shared/access.ts';
-import type { ProfileRow } from '../users/tables.ts';
+import type { ProfileRow } from '../users/index.ts';
 import { AppError } from '../platform/errors.ts';
-import type { Viewer } from '../users/service.ts';
+import type { Viewer } from '../users/index.ts';
 import { planFor, planForLookupKey } from './catalog.ts';
 import { grants, type PaymentProvider, type ProviderSubscription } from './provider.ts';
 import type { SubscriptionJson } from './answers.ts';

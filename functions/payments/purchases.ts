@@ -8,12 +8,12 @@ import { CONTENT_TYPE_INFO, itemPath } from '#shared/content/registry.ts';
 import type { RefusalReason } from '#shared/payments/purchasable.ts';
 import type { DbOrTx } from '../platform/db/client.ts';
 import { AppError } from '../platform/errors.ts';
-import { memberAccess } from '../users/access-level.ts';
-import type { Viewer } from '../users/service.ts';
+import { memberAccess } from '../users/index.ts';
+import type { Viewer } from '../users/index.ts';
 import { CURRENCY } from './catalog.ts';
 import { BILLING_ACTOR, type BillingContext } from './context.ts';
 import { createPaymentStore } from './store.ts';
-import { memberData } from '../outbound/port.ts';
+import { memberData } from '../outbound/index.ts';
 import { PURCHASABLE_TYPES, type PurchasableType } from './tables.ts';
 
 /** The one-time item a paid session was for, as the audit log names it. */

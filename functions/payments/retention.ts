@@ -8,7 +8,7 @@
 import type { AccessLevel } from '#shared/access.ts';
 import { discountedCents, offerTerms } from '#shared/payments/offers.ts';
 import { AppError } from '../platform/errors.ts';
-import type { Viewer } from '../users/service.ts';
+import type { Viewer } from '../users/index.ts';
 import type { SubscriptionJson } from './answers.ts';
 import { planForLookupKey } from './catalog.ts';
 import type { BillingContext } from './context.ts';

@@ -5,8 +5,8 @@
  */
 import type { AccessLevel } from '#shared/access.ts';
 import { AppError } from '../platform/errors.ts';
-import { memberAccess } from '../users/access-level.ts';
-import type { Viewer } from '../users/service.ts';
+import { memberAccess } from '../users/index.ts';
+import type { Viewer } from '../users/index.ts';
 import { subscriptionJson, type SubscriptionJson } from './answers.ts';
 import type { BillingContext } from './context.ts';
 import { createOwnership, ownUrl } from './ownership.ts';

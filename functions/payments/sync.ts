@@ -8,8 +8,8 @@
 import type { AccessLevel } from '#shared/access.ts';
 import { planChange } from '#shared/pricing.ts';
 import type { DbOrTx } from '../platform/db/client.ts';
-import { memberAccess } from '../users/access-level.ts';
-import type { ProfileRow } from '../users/tables.ts';
+import { memberAccess } from '../users/index.ts';
+import type { ProfileRow } from '../users/index.ts';
 import { scheduledOf } from './answers.ts';
 import { planFor, planForLookupKey, type PlanPrice } from './catalog.ts';
 import { BILLING_ACTOR, type BillingContext } from './context.ts';

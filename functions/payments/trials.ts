@@ -6,7 +6,7 @@
  */
 import { planFor } from './catalog.ts';
 import type { BillingContext } from './context.ts';
-import { memberAccess } from '../users/access-level.ts';
+import { memberAccess } from '../users/index.ts';
 import { createPaymentStore } from './store.ts';
 
 /** How long before a trial's end the member is told. */

@@ -6,7 +6,7 @@
  */
 import type { PublicContentReader } from '#shared/content/reader.ts';
 import type { NewsletterArchiveReader } from '#shared/newsletter.ts';
-import type { CommunityPageReader } from '../community/pages.ts';
+import type { CommunityPageReader } from '../community/index.ts';
 import type { Logger } from '../platform/logger.ts';
 import { buildIndexFiles } from './pagefind.ts';
 import { createPublicIndex } from './public-index.ts';

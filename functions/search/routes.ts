@@ -9,7 +9,7 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../platform/http/context.ts';
 import { readQuery } from '../platform/http/request.ts';
-import type { Guards } from '../users/guards.ts';
+import type { Guards } from '../users/index.ts';
 import { SearchQuerySchema } from './schema.ts';
 import type { SearchService } from './service.ts';
 

@@ -8,10 +8,10 @@
  */
 import { isStaff } from '#shared/access.ts';
 import { beyondOf, SEARCH_BEYOND_MAX, type SearchAnswer, type SearchType, type SourceMatches } from '#shared/search.ts';
-import type { ContentSearch } from '../content/search/service.ts';
-import type { CommunitySearch } from '../community/search/service.ts';
+import type { ContentSearch } from '../content/index.ts';
+import type { CommunitySearch } from '../community/index.ts';
 import type { Db } from '../platform/db/client.ts';
-import type { Viewer } from '../users/service.ts';
+import type { Viewer } from '../users/index.ts';
 import type { SearchQuery } from './schema.ts';
 import { markSnippet } from './snippet.ts';
 import { createSearchStore } from './store.ts';

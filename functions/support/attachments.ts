@@ -14,7 +14,7 @@ import { lookup } from 'mrmime';
 import { AppError } from '../platform/errors.ts';
 import type { StoragePort } from '../platform/storage/port.ts';
 import { storeSniffed } from '../platform/storage/sniffed.ts';
-import { isAllowedUpload } from '../uploads/service.ts';
+import { isAllowedUpload } from '../uploads/index.ts';
 
 /** A stored attachment, as its message row keeps it. */
 export interface StoredAttachment {

@@ -21,10 +21,10 @@ import type { AppContext, AppEnv } from '../platform/http/context.ts';
 import { requestHeader } from '../platform/http/http.ts';
 import { pathId, readBody, readQuery, WellFormed } from '../platform/http/request.ts';
 import { sendStream } from '../platform/http/respond.ts';
-import type { ClaimedFile, UploadOffer } from '../uploads/direct.ts';
-import type { Guards } from '../users/guards.ts';
-import { requireViewer } from '../users/identity.ts';
-import type { Viewer } from '../users/viewer.ts';
+import type { ClaimedFile, UploadOffer } from '../uploads/index.ts';
+import type { Guards } from '../users/index.ts';
+import { requireViewer } from '../users/index.ts';
+import type { Viewer } from '../users/index.ts';
 import { attachmentDisposition, cleanFileName, type Attachments, type StoredAttachment } from './attachments.ts';
 import {
   AttachmentOfferSchema,

@@ -12,13 +12,13 @@
 import { effectiveLevel, isStaff, accessLabel } from '#shared/access.ts';
 import { respondByFor } from '#shared/support/business-days.ts';
 import { isPriority } from '#shared/support/targets.ts';
-import type { EmailService } from '../email/service.ts';
+import type { EmailService } from '../email/index.ts';
 import { formatWait, type RateLimitService } from '../platform/abuse/service.ts';
 import type { Db, DbOrTx } from '../platform/db/client.ts';
 import { AppError } from '../platform/errors.ts';
-import { memberDirectory } from '../users/directory.ts';
-import type { PersonalDataSource } from '../users/personal-data.ts';
-import type { Viewer } from '../users/viewer.ts';
+import { memberDirectory } from '../users/index.ts';
+import type { PersonalDataSource } from '../users/index.ts';
+import type { Viewer } from '../users/index.ts';
 import { nameForType, type Attachments, type StoredAttachment } from './attachments.ts';
 import type { ListQuery, OpenRequest, Reply, UpdateRequest } from './schema.ts';
 import { attachmentColumns, decodeCursor, encodeCursor, messageAnswer, requestAnswer, staffName } from './answers.ts';

@@ -6,7 +6,7 @@
  */
 import { and, asc, desc, eq, inArray, isNotNull, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../platform/db/client.ts';
-import type { DataSubject } from '../users/personal-data.ts';
+import type { DataSubject } from '../users/index.ts';
 import { supportMessages, supportRequests, type RequestStatus, type SupportMessageRow, type SupportRequestRow } from './tables.ts';
 
 export type NewRequest = Pick<SupportRequestRow, 'userId' | 'subject' | 'level' | 'respondBy' | 'createdAt'>;

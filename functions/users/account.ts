@@ -9,12 +9,12 @@ import { newsletterIncluded, receivesNewsletter } from '#shared/newsletter.ts';
 import type { Db } from '../platform/db/client.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { Language, ProfileRow } from './tables.ts';
-import type { EmailService } from '../email/service.ts';
+import type { EmailService } from '../email/index.ts';
 import type { PersonalDataRegistry } from './personal-data.ts';
 import type { UserHooks, Viewer } from './viewer.ts';
 import { AppError } from '../platform/errors.ts';
 import { createUserStore, type UserStore } from './store.ts';
-import { memberData, type WebhookEmitter } from '../outbound/port.ts';
+import { memberData, type WebhookEmitter } from '../outbound/index.ts';
 
 /** The spec's "User data" plus role, language and the newsletter setting. */
 function profileJson(p: ProfileRow) {

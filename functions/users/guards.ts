@@ -7,7 +7,7 @@
  * and the session check.
  */
 import { isStaff } from '#shared/access.ts';
-import type { AccessTokenVerifier } from '../auth/verify.ts';
+import type { AccessTokenVerifier } from '../auth/index.ts';
 import { AppError } from '../platform/errors.ts';
 import type { AppContext, AppMiddleware } from '../platform/http/context.ts';
 import { identify, knownViewer, requireLiveSession, requireViewer, type KeyCheck, type SessionCheck } from './identity.ts';

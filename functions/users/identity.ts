@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 import { receivesNewsletter } from '#shared/newsletter.ts';
-import { InvalidTokenError, type AccessClaims, type AccessTokenVerifier } from '../auth/verify.ts';
+import { InvalidTokenError, type AccessClaims, type AccessTokenVerifier } from '../auth/index.ts';
 import type { ProfileRow } from './tables.ts';
 import { AppError } from '../platform/errors.ts';
 import type { AppContext, AppMiddleware } from '../platform/http/context.ts';

@@ -11,8 +11,8 @@ import { createAnswer, sendPrivateJson } from '../platform/http/respond.ts';
 import type { Guards } from './guards.ts';
 import { MAX_NAME_CHARS } from './profiles.ts';
 import { requireViewer } from './identity.ts';
-import type { FeedService } from '../feeds/service.ts';
-import type { ProgressService } from '../content/progress/service.ts';
+import type { FeedService } from '../feeds/index.ts';
+import type { ProgressService } from '../content/index.ts';
 import type { UserService } from './service.ts';
 
 const AccessLevelBody = z.object({ accessLevel: z.enum(ACCESS_LEVELS) });

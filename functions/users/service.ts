@@ -9,14 +9,14 @@
 import type { AccessLevel, Role } from '#shared/access.ts';
 import type { Db, DbOrTx } from '../platform/db/client.ts';
 import type { Language } from './tables.ts';
-import type { EmailService } from '../email/service.ts';
+import type { EmailService } from '../email/index.ts';
 import type { Logger } from '../platform/logger.ts';
 import { createAccountChanges, type ProfileJson } from './account.ts';
 import { createPersonalDataRegistry } from './personal-data.ts';
 import { createProfiles } from './profiles.ts';
 import { createUserStore } from './store.ts';
 import type { UserHooks, Viewer } from './viewer.ts';
-import { memberData, type WebhookEmitter } from '../outbound/port.ts';
+import { memberData, type WebhookEmitter } from '../outbound/index.ts';
 
 export type { Viewer } from './viewer.ts';
 

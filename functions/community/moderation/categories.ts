@@ -6,7 +6,7 @@
  */
 import type { Db } from '../../platform/db/client.ts';
 import { AppError } from '../../platform/errors.ts';
-import type { Viewer } from '../../users/service.ts';
+import type { Viewer } from '../../users/index.ts';
 import { notifyChanged } from '../store.ts';
 import type { CategoryRow } from '../tables.ts';
 import type { CategoryInput, CategoryUpdate } from './schema.ts';

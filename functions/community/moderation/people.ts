@@ -5,7 +5,7 @@
  */
 import type { AccessLevel, Role } from '#shared/access.ts';
 import type { DbOrTx } from '../../platform/db/client.ts';
-import { memberDirectory } from '../../users/directory.ts';
+import { memberDirectory } from '../../users/index.ts';
 import type { ModerationStore } from './store.ts';
 
 /** A member as staff see them in the Moderation tab. */

@@ -12,8 +12,8 @@ import { SlugSchema } from '#shared/content/schema.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { AppContext, AppEnv } from '../../platform/http/context.ts';
 import { pathId, readBody, readQuery } from '../../platform/http/request.ts';
-import type { Guards } from '../../users/guards.ts';
-import { requireViewer } from '../../users/identity.ts';
+import type { Guards } from '../../users/index.ts';
+import { requireViewer } from '../../users/index.ts';
 import type { CategoryAdmin } from './categories.ts';
 import {
   CategoryInputSchema,

@@ -11,12 +11,12 @@
 import { isStaff } from '#shared/access.ts';
 import { itemPath } from '#shared/content/registry.ts';
 import { COMMENTS_THREAD_ACTIONS, type PostAction, type ThreadAction } from '#shared/community/moderation.ts';
-import type { ContentService } from '../../content/service.ts';
+import type { ContentService } from '../../content/index.ts';
 import type { Db, Tx } from '../../platform/db/client.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { Limit, RateLimitService } from '../../platform/abuse/service.ts';
-import { memberDirectory } from '../../users/directory.ts';
-import type { Viewer } from '../../users/service.ts';
+import { memberDirectory } from '../../users/index.ts';
+import type { Viewer } from '../../users/index.ts';
 import { notifyChanged, publishPost, publishThread, withdrawPost, withdrawThread } from '../store.ts';
 import type { PostRow, PostStatus, ThreadStatus } from '../tables.ts';
 import { createModerationStore, QUEUE_SIZE } from './store.ts';

@@ -13,13 +13,13 @@
  * category's or the commented item's. A member whose level dropped below a premium category gets no
  * mail and never its title.
  */
-import type { EmailService } from '../../email/service.ts';
-import type { ReplyExcerpt } from '../../email/templates/community-mail.ts';
+import type { EmailService } from '../../email/index.ts';
+import type { ReplyExcerpt } from '../../email/index.ts';
 import type { Db, DbOrTx } from '../../platform/db/client.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { Tokens } from '../../platform/tokens.ts';
-import { memberDirectory } from '../../users/directory.ts';
-import type { ProfileRow } from '../../users/tables.ts';
+import { memberDirectory } from '../../users/index.ts';
+import type { ProfileRow } from '../../users/index.ts';
 import { excerpt } from './excerpt.ts';
 import { AppError } from '../../platform/errors.ts';
 import { itemPath } from '#shared/content/registry.ts';

@@ -12,8 +12,8 @@ import { z } from 'zod';
 import type { AppContext, AppEnv } from '../../platform/http/context.ts';
 import { isFormPost, linkToken, pathId, readBody } from '../../platform/http/request.ts';
 import { redirectLocal } from '../../platform/http/respond.ts';
-import type { Guards } from '../../users/guards.ts';
-import { requireViewer } from '../../users/identity.ts';
+import type { Guards } from '../../users/index.ts';
+import { requireViewer } from '../../users/index.ts';
 import { NotificationLinkError, type NotificationService } from './service.ts';
 
 const SettingsSchema = z.strictObject({ notifications: z.boolean() });

@@ -11,8 +11,8 @@
 import { z } from 'zod';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { AppError } from '../../platform/errors.ts';
-import { memberDirectory } from '../../users/directory.ts';
-import type { Viewer } from '../../users/service.ts';
+import { memberDirectory } from '../../users/index.ts';
+import type { Viewer } from '../../users/index.ts';
 import { threadNotFound } from '../access.ts';
 import { createCommunityStore } from '../store.ts';
 import { createReplyMails, type ReplyMailDeps } from './round.ts';

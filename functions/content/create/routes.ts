@@ -14,9 +14,9 @@ import { z } from 'zod';
 import { CONTENT_TYPE_INFO, CONTENT_TYPES, itemPath, type ContentItem, type ContentType } from '#shared/content/registry.ts';
 import type { AppContext, AppEnv } from '../../platform/http/context.ts';
 import { pathId, readBody } from '../../platform/http/request.ts';
-import type { Guards } from '../../users/guards.ts';
-import { requireViewer } from '../../users/identity.ts';
-import type { Viewer } from '../../users/service.ts';
+import type { Guards } from '../../users/index.ts';
+import { requireViewer } from '../../users/index.ts';
+import type { Viewer } from '../../users/index.ts';
 import type { ContentService } from '../service.ts';
 
 /**

@@ -14,9 +14,9 @@ import { AppError } from '../../platform/errors.ts';
 import type { AnswerLane } from '../../platform/http/answer-lane.ts';
 import type { AppContext, AppEnv } from '../../platform/http/context.ts';
 import { sendPrivateJson } from '../../platform/http/respond.ts';
-import type { Guards } from '../../users/guards.ts';
-import { requireViewer } from '../../users/identity.ts';
-import type { Viewer } from '../../users/service.ts';
+import type { Guards } from '../../users/index.ts';
+import { requireViewer } from '../../users/index.ts';
+import type { Viewer } from '../../users/index.ts';
 import type { GatedContent } from './service.ts';
 
 const Index = z.coerce.number().int().min(0).max(99);

@@ -17,7 +17,7 @@ import {
 import { itemAccess, type PricedItem } from '#shared/payments/purchasable.ts';
 import { AppError } from '../../platform/errors.ts';
 import { createAnswer, type CachedAnswer } from '../../platform/http/respond.ts';
-import type { FileService, SignedLink } from '../../files/service.ts';
+import type { FileService, SignedLink } from '../../files/index.ts';
 import { remember } from '../cache.ts';
 import { splitPreview, type RenderBody } from '../body.ts';
 import type { ContentService } from '../service.ts';

@@ -12,8 +12,8 @@ import { slugParam } from '../gated/routes.ts';
 import type { GatedContent } from '../gated/service.ts';
 import type { AppEnv } from '../../platform/http/context.ts';
 import { readBody } from '../../platform/http/request.ts';
-import type { Guards } from '../../users/guards.ts';
-import { requireViewer } from '../../users/identity.ts';
+import type { Guards } from '../../users/index.ts';
+import { requireViewer } from '../../users/index.ts';
 import type { ProgressService } from './service.ts';
 
 const ProgressBody = z.object({ lessonId: SlugSchema, completed: z.boolean().optional() }).strict();

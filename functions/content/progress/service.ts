@@ -7,7 +7,7 @@ import type { CourseItem } from '#shared/content/registry.ts';
 import type { ContentService } from '../service.ts';
 import type { Db } from '../../platform/db/client.ts';
 import { AppError } from '../../platform/errors.ts';
-import type { Viewer } from '../../users/service.ts';
+import type { Viewer } from '../../users/index.ts';
 import { createProgressStore, type ProgressRow } from './store.ts';
 
 export interface CourseProgress {

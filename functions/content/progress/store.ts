@@ -1,7 +1,7 @@
 /** Course progress: the last lesson a member opened per course, and the lessons they completed. */
 import { and, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.ts';
-import type { DataSubject } from '../../users/personal-data.ts';
+import type { DataSubject } from '../../users/index.ts';
 import { courseProgress, lessonCompletions } from './tables.ts';
 
 export interface ProgressRow {

@@ -8,10 +8,10 @@
  * ends (comps.ts, audited as the importing admin's). Lines with a problem are left out and reported.
  */
 import type { DbOrTx } from '../../platform/db/client.ts';
-import { memberImports, type NewMemberRow } from '../../users/imports.ts';
+import { memberImports, type NewMemberRow } from '../../users/index.ts';
 import { AppError } from '../../platform/errors.ts';
-import { listImports, type ImportedListEntry } from '../../newsletter/imports.ts';
-import type { ProfileRow } from '../../users/tables.ts';
+import { listImports, type ImportedListEntry } from '../../newsletter/index.ts';
+import type { ProfileRow } from '../../users/index.ts';
 
 import { createMemberStore } from '../store.ts';
 import { checkMembersFile, lineBatches, type ImportLine, type RowError } from './parse.ts';

@@ -3,8 +3,8 @@
  * only where the line proves it (the date it was given), so an import never subscribes anyone by
  * itself; an address put on the list, or told "yes", without that proof gets the double opt-in mail.
  */
-import type { ImportedListEntry } from '../../newsletter/imports.ts';
-import type { ImportedProfile } from '../../users/imports.ts';
+import type { ImportedListEntry } from '../../newsletter/index.ts';
+import type { ImportedProfile } from '../../users/index.ts';
 import type { ImportLine } from './parse.ts';
 
 /** Whether the line proves the address agreed to the newsletter: the date consent was given. */

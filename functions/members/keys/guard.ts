@@ -9,8 +9,8 @@
 import type { ApiScope } from '#shared/members.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { AppContext } from '../../platform/http/context.ts';
-import { keyViewer } from '../../users/identity.ts';
-import type { UserService, Viewer } from '../../users/service.ts';
+import { keyViewer } from '../../users/index.ts';
+import type { UserService, Viewer } from '../../users/index.ts';
 import type { ApiKeys } from './service.ts';
 
 const ID = '[0-9a-fA-F-]{36}';

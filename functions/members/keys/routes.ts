@@ -8,8 +8,8 @@ import { z } from 'zod';
 import { API_SCOPES } from '#shared/members.ts';
 import type { AppEnv } from '../../platform/http/context.ts';
 import { pathId, readBody, singleLine } from '../../platform/http/request.ts';
-import type { Guards } from '../../users/guards.ts';
-import { requireViewer } from '../../users/identity.ts';
+import type { Guards } from '../../users/index.ts';
+import { requireViewer } from '../../users/index.ts';
 import type { ApiKeys } from './service.ts';
 
 const NewKey = z

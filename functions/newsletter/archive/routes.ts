@@ -5,9 +5,9 @@
  */
 import { Hono } from 'hono';
 import type { AppEnv } from '../../platform/http/context.ts';
-import type { Guards } from '../../users/guards.ts';
-import { requireViewer } from '../../users/identity.ts';
-import { slugParam } from '../../content/gated/routes.ts';
+import type { Guards } from '../../users/index.ts';
+import { requireViewer } from '../../users/index.ts';
+import { slugParam } from '../../content/index.ts';
 import type { NewsletterArchive } from './service.ts';
 
 export function createNewsletterArchiveRoutes({ archive, guards }: { archive: NewsletterArchive; guards: Guards }) {

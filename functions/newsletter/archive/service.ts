@@ -7,10 +7,10 @@
 import { ACCESS_LEVELS, checkAccess, type Viewer } from '#shared/access.ts';
 import { beyondOf, type SourceMatches } from '#shared/search.ts';
 import type { ArchivedIssue, ArchivedIssuePage, NewsletterArchiveReader } from '#shared/newsletter.ts';
-import { splitPreview, type RenderBody } from '../../content/body.ts';
+import { splitPreview, type RenderBody } from '../../content/index.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { DbOrTx } from '../../platform/db/client.ts';
-import { assertAccess } from '../../content/gated/service.ts';
+import { assertAccess } from '../../content/index.ts';
 import { createArchiveStore } from './store.ts';
 import type { IssueRow } from '../tables.ts';
 

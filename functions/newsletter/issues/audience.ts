@@ -9,7 +9,7 @@
 import { effectiveLevel } from '#shared/access.ts';
 import { AUDIENCES, isSegmentAudience, type Audience, type IssueAudience } from '#shared/newsletter.ts';
 import type { DbOrTx } from '../../platform/db/client.ts';
-import { newsletterReaders } from '../../users/newsletter-readers.ts';
+import { newsletterReaders } from '../../users/index.ts';
 import { createNewsletterStore } from '../store.ts';
 import type { CopyLevel } from './mail.ts';
 import { createIssueStore } from './store.ts';

@@ -10,11 +10,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { accessLabel, checkAccess, type AccessLevel } from '#shared/access.ts';
-import { splitPreview, type RenderBody } from '../../content/body.ts';
-import type { IssueCallToAction } from '../../email/templates/newsletter-mail.ts';
-import { renderEmail } from '../../email/templates/index.ts';
-import type { RenderedEmail } from '../../email/templates/rendered.ts';
-import { escapeHtml } from '../../email/templates/html.ts';
+import { splitPreview, type RenderBody } from '../../content/index.ts';
+import type { IssueCallToAction } from '../../email/index.ts';
+import { renderEmail } from '../../email/index.ts';
+import type { RenderedEmail } from '../../email/index.ts';
+import { escapeHtml } from '../../email/index.ts';
 
 /** The level a copy is cut at: a member's (staff read at premium), or null for a list subscriber without an account. */
 export type CopyLevel = AccessLevel | null;

@@ -14,8 +14,8 @@ import { AppError } from '../../platform/errors.ts';
 import type { AppContext, AppEnv } from '../../platform/http/context.ts';
 import { requestHeader } from '../../platform/http/http.ts';
 import { pathId, readBody, readQuery } from '../../platform/http/request.ts';
-import type { Guards } from '../../users/guards.ts';
-import { requireViewer } from '../../users/identity.ts';
+import type { Guards } from '../../users/index.ts';
+import { requireViewer } from '../../users/index.ts';
 import type { IssueService } from './service.ts';
 import { AudienceQuery, IssueInputSchema, PreviewQuery, ScheduleSchema, TestSendSchema } from './schema.ts';
 

@@ -17,15 +17,15 @@
  * Who an audience holds is audience.ts's, which the editor's recipient counts use too.
  */
 import type { Db, DbOrTx } from '../../platform/db/client.ts';
-import type { EmailService, MailTally } from '../../email/service.ts';
+import type { EmailService, MailTally } from '../../email/index.ts';
 import type { Logger } from '../../platform/logger.ts';
-import type { RenderBody } from '../../content/body.ts';
+import type { RenderBody } from '../../content/index.ts';
 import type { Tokens } from '../../platform/tokens.ts';
 import type { IssueRow } from '../tables.ts';
 import { resolveAudience, type SegmentMembers } from './audience.ts';
 import { assertRenders, copyTemplate, issuePath } from './mail.ts';
 import { createIssueStore } from './store.ts';
-import type { WebhookEmitter } from '../../outbound/port.ts';
+import type { WebhookEmitter } from '../../outbound/index.ts';
 
 /** An issue's account: recipients = sent + failed + suppressed + pending; bounced and unsubscribed after. */
 export interface IssueStats {

@@ -8,7 +8,7 @@
  */
 import { and, desc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.ts';
-import type { DataSubject } from '../../users/personal-data.ts';
+import type { DataSubject } from '../../users/index.ts';
 import {
   ISSUE_COLUMNS,
   newsletterDeliveries,

@@ -12,8 +12,8 @@ import { AppError } from '../../platform/errors.ts';
 import type { AppEnv } from '../../platform/http/context.ts';
 import { emailAddress, multiLine, readBody, singleLine, visibleText } from '../../platform/http/request.ts';
 import { outsideKey } from '../../platform/idempotency/index.ts';
-import type { Guards } from '../../users/guards.ts';
-import { requireViewer } from '../../users/identity.ts';
+import type { Guards } from '../../users/index.ts';
+import { requireViewer } from '../../users/index.ts';
 import type { BillingService } from '../service.ts';
 import { GIFT_CODE } from './service.ts';
 

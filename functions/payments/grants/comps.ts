@@ -8,9 +8,9 @@
 import { accessRank, type AccessLevel } from '#shared/access.ts';
 import type { Db, DbOrTx } from '../../platform/db/client.ts';
 import { AppError } from '../../platform/errors.ts';
-import { memberAccess } from '../../users/access-level.ts';
-import type { ProfileRow } from '../../users/tables.ts';
-import type { WebhookEmitter } from '../../outbound/port.ts';
+import { memberAccess } from '../../users/index.ts';
+import type { ProfileRow } from '../../users/index.ts';
+import type { WebhookEmitter } from '../../outbound/index.ts';
 import { grantEvent } from '../outbound-events.ts';
 import { deriveAccess, type AccessLedger } from './ledger.ts';
 import { createGrantStore } from './store.ts';

@@ -7,9 +7,9 @@
  */
 import { accessRank, isStaff, type AccessLevel, type Role } from '#shared/access.ts';
 import type { DbOrTx } from '../../platform/db/client.ts';
-import { memberData, type WebhookEmitter } from '../../outbound/port.ts';
-import { memberAccess } from '../../users/access-level.ts';
-import type { ProfileRow } from '../../users/tables.ts';
+import { memberData, type WebhookEmitter } from '../../outbound/index.ts';
+import { memberAccess } from '../../users/index.ts';
+import type { ProfileRow } from '../../users/index.ts';
 import type { SubscriptionRow } from '../tables.ts';
 import { grants as subscriptionGrants } from '../provider.ts';
 import { createGrantStore } from './store.ts';

@@ -7,12 +7,12 @@
  * read after its `access_until` derives the level again (ledger.ts `refresh`).
  */
 import { accessRank } from '#shared/access.ts';
-import type { EmailService } from '../../email/service.ts';
+import type { EmailService } from '../../email/index.ts';
 import type { Db, DbOrTx } from '../../platform/db/client.ts';
 import type { Logger } from '../../platform/logger.ts';
-import { memberAccess } from '../../users/access-level.ts';
-import type { ProfileRow } from '../../users/tables.ts';
-import type { WebhookEmitter } from '../../outbound/port.ts';
+import { memberAccess } from '../../users/index.ts';
+import type { ProfileRow } from '../../users/index.ts';
+import type { WebhookEmitter } from '../../outbound/index.ts';
 import { grantEvent } from '../outbound-events.ts';
 import { BILLING_ACTOR } from '../context.ts';
 import { grantView } from './answers.ts';

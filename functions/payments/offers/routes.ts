@@ -12,8 +12,8 @@ import { OFFER_CODE, OFFER_DURATIONS, OFFER_KINDS } from '#shared/payments/offer
 import { AppError } from '../../platform/errors.ts';
 import type { AppEnv } from '../../platform/http/context.ts';
 import { pathId, readBody } from '../../platform/http/request.ts';
-import type { Guards } from '../../users/guards.ts';
-import { requireViewer } from '../../users/identity.ts';
+import type { Guards } from '../../users/index.ts';
+import { requireViewer } from '../../users/index.ts';
 import type { OfferService } from './service.ts';
 
 const whole = (label: string, min: number, max: number) =>
