@@ -66,65 +66,18 @@ export function ApiKeysPanel() {
   const live = keys?.filter((k) => !k.revokedAt) ?? [];
   return (
     <div className="space-y-6">
-      <form
+      <NewKeyForm
+        ids={ids}
+        name={name}
+        scopes={scopes}
+        busy={busy}
+        onName={setName}
+        onScopes={setScopes}
         onSubmit={(e) => void create(e)}
-        className="space-y-3 rounded-2xl bg-white p-5 ring-1 ring-slate-200"
-        aria-labelledby={`${ids}-new`}
-      >
-        <h3 id={`${ids}-new`} className="font-semibold text-slate-900">
-          New API key
-        </h3>
-        <div className="max-w-sm">
-          <label htmlFor={`${ids}-name`} className="block text-sm font-medium text-slate-700">
-            Key name
-          </label>
-          <input
-            id={`${ids}-name`}
-            className={INPUT_CLASS}
-            required
-            maxLength={80}
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-          />
-        </div>
-        <fieldset>
-          <legend className="text-sm font-medium text-slate-700">Scopes</legend>
-          <div className="flex flex-wrap gap-x-4">
-            {API_SCOPES.map((s) => (
-              <label key={s} className="flex min-h-9 items-center gap-2 text-sm text-slate-700">
-                <input
-                  type="checkbox"
-                  checked={scopes.includes(s)}
-                  onChange={(e) => setScopes(API_SCOPES.filter((x) => (x === s ? e.target.checked : scopes.includes(x))))}
-                />
-                {SCOPE_LABEL[s]}
-              </label>
-            ))}
-          </div>
-        </fieldset>
-        <button
-          type="submit"
-          disabled={busy || !name.trim() || scopes.length === 0}
-          className={`${SMALL_BUTTON} bg-brand-600 text-white hover:bg-brand-700`}
-        >
-          Create key
-        </button>
-      </form>
+      />
 
       <div aria-live="polite" className="space-y-2">
-        {made && (
-          <div className="rounded-2xl bg-amber-50 p-4 ring-1 ring-amber-200">
-            <p className="text-sm font-semibold text-slate-900">Key “{made.name}”: copy it now, it is not shown again.</p>
-            <div className="mt-2 flex flex-wrap items-center gap-2">
-              <code className="break-all rounded bg-white px-2 py-1 text-sm ring-1 ring-slate-200" data-testid="new-api-key">
-                {made.key}
-              </code>
-              <button type="button" onClick={() => void copy()} className={`${SMALL_BUTTON} ring-1 ring-slate-300`}>
-                Copy key
-              </button>
-            </div>
-          </div>
-        )}
+        {made && <MadeKey made={made} onCopy={() => void copy()} />}
         {message && <p className="text-sm text-slate-700">{message}</p>}
       </div>
 
@@ -139,32 +92,97 @@ export function ApiKeysPanel() {
         ) : (
           <ul className="mt-2 space-y-2" aria-label="API keys">
             {live.map((k) => (
-              <li
-                key={k.id}
-                aria-label={k.name}
-                className="flex flex-wrap items-center justify-between gap-3 rounded-xl bg-white p-4 ring-1 ring-slate-200"
-              >
-                <div className="text-sm text-slate-700">
-                  <p className="font-semibold text-slate-900">
-                    {k.name} <code className="font-normal text-slate-600">{k.prefix}…</code>
-                  </p>
-                  <p>{k.scopes.map((s) => SCOPE_LABEL[s]).join(', ')}</p>
-                  <p>
-                    Made {when(k.createdAt)} · Last used {when(k.lastUsedAt)}
-                  </p>
-                </div>
-                <button
-                  type="button"
-                  onClick={() => void revoke(k)}
-                  className={`${SMALL_BUTTON} text-red-700 ring-1 ring-red-200 hover:bg-red-50`}
-                >
-                  Revoke<span className="sr-only"> {k.name}</span>
-                </button>
-              </li>
+              <KeyRow key={k.id} apiKey={k} onRevoke={() => void revoke(k)} />
             ))}
           </ul>
         )}
       </section>
     </div>
+  );
+}
+
+type NewKeyFormProps = {
+  ids: string;
+  name: string;
+  scopes: ApiScope[];
+  busy: boolean;
+  onName: (name: string) => void;
+  onScopes: (scopes: ApiScope[]) => void;
+  onSubmit: (event: FormEvent) => void;
+};
+
+/** The form that makes a key: its name and the scopes it opens. */
+function NewKeyForm({ ids, name, scopes, busy, onName, onScopes, onSubmit }: NewKeyFormProps) {
+  return (
+    <form onSubmit={onSubmit} className="space-y-3 rounded-2xl bg-white p-5 ring-1 ring-slate-200" aria-labelledby={`${ids}-new`}>
+      <h3 id={`${ids}-new`} className="font-semibold text-slate-900">
+        New API key
+      </h3>
+      <div className="max-w-sm">
+        <label htmlFor={`${ids}-name`} className="block text-sm font-medium text-slate-700">
+          Key name
+        </label>
+        <input id={`${ids}-name`} className={INPUT_CLASS} required maxLength={80} value={name} onChange={(e) => onName(e.target.value)} />
+      </div>
+      <fieldset>
+        <legend className="text-sm font-medium text-slate-700">Scopes</legend>
+        <div className="flex flex-wrap gap-x-4">
+          {API_SCOPES.map((s) => (
+            <label key={s} className="flex min-h-9 items-center gap-2 text-sm text-slate-700">
+              <input
+                type="checkbox"
+                checked={scopes.includes(s)}
+                onChange={(e) => onScopes(API_SCOPES.filter((x) => (x === s ? e.target.checked : scopes.includes(x))))}
+              />
+              {SCOPE_LABEL[s]}
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      <button
+        type="submit"
+        disabled={busy || !name.trim() || scopes.length === 0}
+        className={`${SMALL_BUTTON} bg-brand-600 text-white hover:bg-brand-700`}
+      >
+        Create key
+      </button>
+    </form>
+  );
+}
+
+/** The key just made, shown once with its copy button. */
+function MadeKey({ made, onCopy }: { made: NewApiKey; onCopy: () => void }) {
+  return (
+    <div className="rounded-2xl bg-amber-50 p-4 ring-1 ring-amber-200">
+      <p className="text-sm font-semibold text-slate-900">Key “{made.name}”: copy it now, it is not shown again.</p>
+      <div className="mt-2 flex flex-wrap items-center gap-2">
+        <code className="break-all rounded bg-white px-2 py-1 text-sm ring-1 ring-slate-200" data-testid="new-api-key">
+          {made.key}
+        </code>
+        <button type="button" onClick={onCopy} className={`${SMALL_BUTTON} ring-1 ring-slate-300`}>
+          Copy key
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** One live key: its name, prefix, scopes and dates, with Revoke. */
+function KeyRow({ apiKey: k, onRevoke }: { apiKey: ApiKey; onRevoke: () => void }) {
+  return (
+    <li aria-label={k.name} className="flex flex-wrap items-center justify-between gap-3 rounded-xl bg-white p-4 ring-1 ring-slate-200">
+      <div className="text-sm text-slate-700">
+        <p className="font-semibold text-slate-900">
+          {k.name} <code className="font-normal text-slate-600">{k.prefix}…</code>
+        </p>
+        <p>{k.scopes.map((s) => SCOPE_LABEL[s]).join(', ')}</p>
+        <p>
+          Made {when(k.createdAt)} · Last used {when(k.lastUsedAt)}
+        </p>
+      </div>
+      <button type="button" onClick={onRevoke} className={`${SMALL_BUTTON} text-red-700 ring-1 ring-red-200 hover:bg-red-50`}>
+        Revoke<span className="sr-only"> {k.name}</span>
+      </button>
+    </li>
   );
 }

@@ -79,33 +79,38 @@ export function ContentSearch() {
           {state.message}
         </p>
       )}
-      {state.kind === 'done' && (
-        <>
-          <p role="status" className="text-sm text-slate-600">
-            {state.results.length === 0
-              ? `Nothing matches "${state.q}".`
-              : `${state.results.length === 1 ? '1 match' : `${state.results.length} matches`} for "${state.q}", best first.`}
-          </p>
-          <ul className="divide-y divide-slate-200" aria-label="Search results">
-            {state.results.map((r) => (
-              <li key={`${r.type}-${r.url}`} className="py-3">
-                {r.status === 'unpublished' ? (
-                  <span className="font-semibold text-slate-900">
-                    {r.title}{' '}
-                    <span className="ml-1 rounded-full bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-800">Unpublished</span>
-                  </span>
-                ) : (
-                  <a href={r.url} className="font-semibold text-slate-900 hover:underline">
-                    {r.title}
-                  </a>
-                )}
-                <span className="ml-2 text-xs text-slate-500">{KIND[r.type] ?? r.type}</span>
-                <Snippet text={r.snippet} />
-              </li>
-            ))}
-          </ul>
-        </>
-      )}
+      {state.kind === 'done' && <SearchResults q={state.q} results={state.results} />}
     </section>
+  );
+}
+
+/** A finished search: how many matched, then each match with its kind and snippet. */
+function SearchResults({ q, results }: { q: string; results: Result[] }) {
+  return (
+    <>
+      <p role="status" className="text-sm text-slate-600">
+        {results.length === 0
+          ? `Nothing matches "${q}".`
+          : `${results.length === 1 ? '1 match' : `${results.length} matches`} for "${q}", best first.`}
+      </p>
+      <ul className="divide-y divide-slate-200" aria-label="Search results">
+        {results.map((r) => (
+          <li key={`${r.type}-${r.url}`} className="py-3">
+            {r.status === 'unpublished' ? (
+              <span className="font-semibold text-slate-900">
+                {r.title}{' '}
+                <span className="ml-1 rounded-full bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-800">Unpublished</span>
+              </span>
+            ) : (
+              <a href={r.url} className="font-semibold text-slate-900 hover:underline">
+                {r.title}
+              </a>
+            )}
+            <span className="ml-2 text-xs text-slate-500">{KIND[r.type] ?? r.type}</span>
+            <Snippet text={r.snippet} />
+          </li>
+        ))}
+      </ul>
+    </>
   );
 }

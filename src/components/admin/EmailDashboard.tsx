@@ -171,46 +171,69 @@ export function EmailDashboard() {
           Refresh
         </button>
       </div>
-      <div role="tablist" aria-label="Emails" className="inline-flex rounded-lg bg-slate-100 p-1">
-        {(
-          [
-            ['queue', 'Email Queue'],
-            ['recent', 'Recent Emails'],
-          ] as const
-        ).map(([id, label]) => (
-          <button
-            key={id}
-            type="button"
-            role="tab"
-            id={`${ids}-${id}`}
-            aria-selected={tab === id}
-            aria-controls={`${ids}-panel`}
-            onClick={() => id !== tab && reload(() => setTab(id))}
-            className={`rounded-md px-4 py-2 text-sm font-semibold ${tab === id ? 'bg-white text-slate-900 shadow-sm' : 'text-slate-600'}`}
-          >
-            {label}
-          </button>
-        ))}
-      </div>
+      <EmailTabs ids={ids} tab={tab} onPick={(id) => id !== tab && reload(() => setTab(id))} />
       <div role="tabpanel" id={`${ids}-panel`} aria-labelledby={`${ids}-${tab}`}>
-        {error ? (
-          <p role="alert" className="text-red-700">
-            {error}
-          </p>
-        ) : emails === null ? (
-          <p role="status" className="text-slate-600">
-            Loading emails...
-          </p>
-        ) : emails.length === 0 ? (
-          <p className="text-slate-600">{tab === 'queue' ? 'No emails in the queue' : 'No recent emails found'}</p>
-        ) : (
-          <ul className="space-y-4">
-            {emails.map((email) => (
-              <EmailCard key={email.id} email={email} now={loadedAt} onResent={replace} />
-            ))}
-          </ul>
-        )}
+        <EmailList tab={tab} emails={emails} error={error} now={loadedAt} onResent={replace} />
       </div>
     </section>
+  );
+}
+
+/** The two lists' tabs: the queue and the recent emails. */
+function EmailTabs({ ids, tab, onPick }: { ids: string; tab: Tab; onPick: (tab: Tab) => void }) {
+  return (
+    <div role="tablist" aria-label="Emails" className="inline-flex rounded-lg bg-slate-100 p-1">
+      {(
+        [
+          ['queue', 'Email Queue'],
+          ['recent', 'Recent Emails'],
+        ] as const
+      ).map(([id, label]) => (
+        <button
+          key={id}
+          type="button"
+          role="tab"
+          id={`${ids}-${id}`}
+          aria-selected={tab === id}
+          aria-controls={`${ids}-panel`}
+          onClick={() => onPick(id)}
+          className={`rounded-md px-4 py-2 text-sm font-semibold ${tab === id ? 'bg-white text-slate-900 shadow-sm' : 'text-slate-600'}`}
+        >
+          {label}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+type EmailListProps = {
+  tab: Tab;
+  emails: EmailRecord[] | null;
+  error: string;
+  now: number;
+  onResent: (fresh: EmailRecord) => void;
+};
+
+/** The chosen tab's emails, or why there are none yet. */
+function EmailList({ tab, emails, error, now, onResent }: EmailListProps) {
+  if (error)
+    return (
+      <p role="alert" className="text-red-700">
+        {error}
+      </p>
+    );
+  if (emails === null)
+    return (
+      <p role="status" className="text-slate-600">
+        Loading emails...
+      </p>
+    );
+  if (emails.length === 0) return <p className="text-slate-600">{tab === 'queue' ? 'No emails in the queue' : 'No recent emails found'}</p>;
+  return (
+    <ul className="space-y-4">
+      {emails.map((email) => (
+        <EmailCard key={email.id} email={email} now={now} onResent={onResent} />
+      ))}
+    </ul>
   );
 }

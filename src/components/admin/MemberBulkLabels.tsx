@@ -11,13 +11,7 @@ import { reason, relabel, type Label } from './members-api.ts';
 
 type Pending = { action: 'add' | 'remove'; label: string };
 
-export function MemberBulkLabels({
-  filter,
-  total,
-  chosen,
-  labels,
-  onDone,
-}: {
+type MemberBulkLabelsProps = {
   filter: MemberFilter;
   /** How many members the filter picks. */
   total: number;
@@ -25,7 +19,9 @@ export function MemberBulkLabels({
   chosen: string[];
   labels: Label[];
   onDone: () => void;
-}) {
+};
+
+export function MemberBulkLabels({ filter, total, chosen, labels, onDone }: MemberBulkLabelsProps) {
   const [name, setName] = useState('');
   const [pending, setPending] = useState<Pending | null>(null);
   const [busy, setBusy] = useState(false);
@@ -67,65 +63,106 @@ export function MemberBulkLabels({
       <h3 id={`${ids}-title`} className="text-sm font-semibold text-slate-900">
         Labels for the {whom}
       </h3>
-      <div className="mt-2 flex flex-wrap items-end gap-3">
-        <div>
-          <label htmlFor={`${ids}-name`} className="block text-sm font-medium text-slate-700">
-            Label
-          </label>
-          <input
-            id={`${ids}-name`}
-            list={`${ids}-known`}
-            className={INPUT_CLASS}
-            value={name}
-            onChange={(e) => {
-              setName(e.target.value);
-              setPending(null);
-            }}
-            aria-invalid={problem ? true : undefined}
-            aria-describedby={problem ? `${ids}-problem` : undefined}
-          />
-          <datalist id={`${ids}-known`}>
-            {labels.map((l) => (
-              <option key={l.id} value={l.name} />
-            ))}
-          </datalist>
-        </div>
-        <button type="button" disabled={busy || count === 0} onClick={() => ask('add')} className={`${SMALL_BUTTON} ring-1 ring-slate-300`}>
-          Add label
-        </button>
-        <button
-          type="button"
-          disabled={busy || count === 0}
-          onClick={() => ask('remove')}
-          className={`${SMALL_BUTTON} ring-1 ring-slate-300`}
-        >
-          Remove label
-        </button>
-      </div>
+      <LabelPicker
+        ids={ids}
+        name={name}
+        labels={labels}
+        problem={problem}
+        disabled={busy || count === 0}
+        onName={(value) => {
+          setName(value);
+          setPending(null);
+        }}
+        onAsk={ask}
+      />
       {problem && (
         <p id={`${ids}-problem`} role="alert" className="mt-2 text-sm text-red-700">
           {problem}
         </p>
       )}
       {pending && (
-        <form
+        <ConfirmRelabel
+          pending={pending}
+          whom={whom}
+          count={count}
+          busy={busy}
           onSubmit={(e) => void confirm(e)}
-          className="mt-3 flex flex-wrap items-center gap-3 rounded-xl bg-amber-50 p-3 ring-1 ring-amber-200"
-        >
-          <p className="text-sm text-slate-800" role="status">
-            {pending.action === 'add' ? 'Add' : 'Remove'} “{pending.label}” {pending.action === 'add' ? 'to' : 'from'} {whom}?
-          </p>
-          <button type="submit" disabled={busy} className={`${SMALL_BUTTON} bg-brand-600 text-white hover:bg-brand-700`}>
-            {busy ? 'Changing...' : `Confirm for ${count}`}
-          </button>
-          <button type="button" onClick={() => setPending(null)} className={`${SMALL_BUTTON} ring-1 ring-slate-300`}>
-            Cancel
-          </button>
-        </form>
+          onCancel={() => setPending(null)}
+        />
       )}
       <p aria-live="polite" className="mt-2 text-sm text-slate-700">
         {message}
       </p>
     </section>
+  );
+}
+
+type ConfirmRelabelProps = {
+  pending: Pending;
+  /** Who the change reaches, in words ("3 members chosen"). */
+  whom: string;
+  count: number;
+  busy: boolean;
+  onSubmit: (event: FormEvent) => void;
+  onCancel: () => void;
+};
+
+/** The confirmation a bulk change waits for, saying how many members it reaches. */
+function ConfirmRelabel({ pending, whom, count, busy, onSubmit, onCancel }: ConfirmRelabelProps) {
+  return (
+    <form onSubmit={onSubmit} className="mt-3 flex flex-wrap items-center gap-3 rounded-xl bg-amber-50 p-3 ring-1 ring-amber-200">
+      <p className="text-sm text-slate-800" role="status">
+        {pending.action === 'add' ? 'Add' : 'Remove'} “{pending.label}” {pending.action === 'add' ? 'to' : 'from'} {whom}?
+      </p>
+      <button type="submit" disabled={busy} className={`${SMALL_BUTTON} bg-brand-600 text-white hover:bg-brand-700`}>
+        {busy ? 'Changing...' : `Confirm for ${count}`}
+      </button>
+      <button type="button" onClick={onCancel} className={`${SMALL_BUTTON} ring-1 ring-slate-300`}>
+        Cancel
+      </button>
+    </form>
+  );
+}
+
+type LabelPickerProps = {
+  ids: string;
+  name: string;
+  labels: Label[];
+  problem: string;
+  disabled: boolean;
+  onName: (name: string) => void;
+  onAsk: (action: Pending['action']) => void;
+};
+
+/** The label's name (known labels offered) and the two actions that ask for a confirmation. */
+function LabelPicker({ ids, name, labels, problem, disabled, onName, onAsk }: LabelPickerProps) {
+  return (
+    <div className="mt-2 flex flex-wrap items-end gap-3">
+      <div>
+        <label htmlFor={`${ids}-name`} className="block text-sm font-medium text-slate-700">
+          Label
+        </label>
+        <input
+          id={`${ids}-name`}
+          list={`${ids}-known`}
+          className={INPUT_CLASS}
+          value={name}
+          onChange={(e) => onName(e.target.value)}
+          aria-invalid={problem ? true : undefined}
+          aria-describedby={problem ? `${ids}-problem` : undefined}
+        />
+        <datalist id={`${ids}-known`}>
+          {labels.map((l) => (
+            <option key={l.id} value={l.name} />
+          ))}
+        </datalist>
+      </div>
+      <button type="button" disabled={disabled} onClick={() => onAsk('add')} className={`${SMALL_BUTTON} ring-1 ring-slate-300`}>
+        Add label
+      </button>
+      <button type="button" disabled={disabled} onClick={() => onAsk('remove')} className={`${SMALL_BUTTON} ring-1 ring-slate-300`}>
+        Remove label
+      </button>
+    </div>
   );
 }

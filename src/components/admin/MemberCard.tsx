@@ -5,7 +5,7 @@
  * refuses an admin removing their own admin role) and their grants (MemberGrants.tsx).
  */
 import { useId, useState, type FormEvent } from 'react';
-import { accessLabel, ROLES, type Role } from '#shared/access.ts';
+import { accessLabel, ROLES, type AccessLevel, type Role } from '#shared/access.ts';
 import { formatPlanAmount } from '#shared/payments/display.ts';
 import { api, call } from '../../lib/browser/api.ts';
 import { toast } from '../../lib/browser/toast.ts';
@@ -26,17 +26,14 @@ export function signupSource(signup: AdminMember['signup']): string {
 
 const day = (iso: string | null) => (iso ? new Date(iso).toLocaleDateString() : 'never');
 
-export function MemberCard({
-  member,
-  chosen,
-  onChoose,
-  onChanged,
-}: {
+type MemberCardProps = {
   member: AdminMember;
   chosen: boolean;
   onChoose: (chosen: boolean) => void;
   onChanged: () => void;
-}) {
+};
+
+export function MemberCard({ member, chosen, onChoose, onChanged }: MemberCardProps) {
   const [level, setLevel] = useState(member.accessLevel);
   const [role, setRole] = useState(member.role);
   const [saving, setSaving] = useState(false);
@@ -71,52 +68,89 @@ export function MemberCard({
         {s ? `${s.status}${s.cancelAtPeriodEnd ? ' (canceling)' : ''}, ${formatPlanAmount(s.amount, s.interval)}` : 'No subscription'} ·{' '}
         {member.purchases.length === 1 ? '1 purchase' : `${member.purchases.length} purchases`}
       </p>
-      <dl className="mt-2 grid gap-x-4 gap-y-1 text-sm text-slate-600 sm:grid-cols-[auto_1fr]" data-testid="member-details">
-        <dt className="font-medium text-slate-700">Labels</dt>
-        <dd>
-          {member.labels.length === 0 ? (
-            'None'
-          ) : (
-            <ul className="flex flex-wrap gap-1" aria-label={`Labels of ${member.email}`}>
-              {member.labels.map((l) => (
-                <li key={l} className="rounded-full bg-brand-50 px-2 py-0.5 text-xs font-medium text-brand-800 ring-1 ring-brand-200">
-                  {l}
-                </li>
-              ))}
-            </ul>
-          )}
-        </dd>
-        <dt className="font-medium text-slate-700">Signed up</dt>
-        <dd data-testid="member-signup">
-          {day(member.createdAt)}, {signupSource(member.signup)}
-        </dd>
-        <dt className="font-medium text-slate-700">Last seen</dt>
-        <dd>{day(member.lastSeenAt)}</dd>
-      </dl>
-      <form onSubmit={(e) => void save(e)} className="mt-3 flex flex-wrap items-end gap-3" aria-label={`Access of ${member.email}`}>
-        <div>
-          <label htmlFor={`${ids}-level`} className="block text-xs font-medium text-slate-600">
-            Access level
-          </label>
-          <AccessLevelSelect id={`${ids}-level`} value={level} onChange={setLevel} />
-        </div>
-        <div>
-          <label htmlFor={`${ids}-role`} className="block text-xs font-medium text-slate-600">
-            Role
-          </label>
-          <select id={`${ids}-role`} className={INPUT_CLASS} value={role} onChange={(e) => setRole(e.target.value as Role)}>
-            {ROLES.map((r) => (
-              <option key={r} value={r}>
-                {ROLE_LABEL[r]}
-              </option>
-            ))}
-          </select>
-        </div>
-        <button type="submit" disabled={!changed || saving} className={`${SMALL_BUTTON} bg-brand-600 text-white hover:bg-brand-700`}>
-          {saving ? 'Saving...' : 'Save'}
-        </button>
-      </form>
+      <MemberDetails member={member} />
+      <AccessForm
+        ids={ids}
+        email={member.email}
+        level={level}
+        role={role}
+        changed={changed}
+        saving={saving}
+        onLevel={setLevel}
+        onRole={setRole}
+        onSubmit={(e) => void save(e)}
+      />
       <MemberGrants member={member} onChanged={onChanged} />
     </li>
+  );
+}
+
+/** The member's labels, sign-up (when and where from) and when they were last seen. */
+function MemberDetails({ member }: { member: AdminMember }) {
+  return (
+    <dl className="mt-2 grid gap-x-4 gap-y-1 text-sm text-slate-600 sm:grid-cols-[auto_1fr]" data-testid="member-details">
+      <dt className="font-medium text-slate-700">Labels</dt>
+      <dd>
+        {member.labels.length === 0 ? (
+          'None'
+        ) : (
+          <ul className="flex flex-wrap gap-1" aria-label={`Labels of ${member.email}`}>
+            {member.labels.map((l) => (
+              <li key={l} className="rounded-full bg-brand-50 px-2 py-0.5 text-xs font-medium text-brand-800 ring-1 ring-brand-200">
+                {l}
+              </li>
+            ))}
+          </ul>
+        )}
+      </dd>
+      <dt className="font-medium text-slate-700">Signed up</dt>
+      <dd data-testid="member-signup">
+        {day(member.createdAt)}, {signupSource(member.signup)}
+      </dd>
+      <dt className="font-medium text-slate-700">Last seen</dt>
+      <dd>{day(member.lastSeenAt)}</dd>
+    </dl>
+  );
+}
+
+type AccessFormProps = {
+  ids: string;
+  email: string;
+  level: AccessLevel;
+  role: Role;
+  /** Whether the level or the role differs from the member's. */
+  changed: boolean;
+  saving: boolean;
+  onLevel: (level: AccessLevel) => void;
+  onRole: (role: Role) => void;
+  onSubmit: (event: FormEvent) => void;
+};
+
+/** The member's access level and role, saved together. */
+function AccessForm({ ids, email, level, role, changed, saving, onLevel, onRole, onSubmit }: AccessFormProps) {
+  return (
+    <form onSubmit={onSubmit} className="mt-3 flex flex-wrap items-end gap-3" aria-label={`Access of ${email}`}>
+      <div>
+        <label htmlFor={`${ids}-level`} className="block text-xs font-medium text-slate-600">
+          Access level
+        </label>
+        <AccessLevelSelect id={`${ids}-level`} value={level} onChange={onLevel} />
+      </div>
+      <div>
+        <label htmlFor={`${ids}-role`} className="block text-xs font-medium text-slate-600">
+          Role
+        </label>
+        <select id={`${ids}-role`} className={INPUT_CLASS} value={role} onChange={(e) => onRole(e.target.value as Role)}>
+          {ROLES.map((r) => (
+            <option key={r} value={r}>
+              {ROLE_LABEL[r]}
+            </option>
+          ))}
+        </select>
+      </div>
+      <button type="submit" disabled={!changed || saving} className={`${SMALL_BUTTON} bg-brand-600 text-white hover:bg-brand-700`}>
+        {saving ? 'Saving...' : 'Save'}
+      </button>
+    </form>
   );
 }

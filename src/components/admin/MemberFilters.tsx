@@ -80,19 +80,17 @@ function Field({ id, label, children }: { id: string; label: string; children: R
   );
 }
 
-export function MemberFilters({
-  initial,
-  labels,
-  onApply,
-}: {
+type MemberFiltersProps = {
   initial: MemberFilter;
   labels: Label[];
   onApply: (filter: MemberFilter) => void;
-}) {
+};
+
+export function MemberFilters({ initial, labels, onApply }: MemberFiltersProps) {
   const [draft, setDraft] = useState<MemberFilter>(initial);
   const ids = useId();
-  const set = <K extends keyof MemberFilter>(key: K, value: MemberFilter[K]) => setDraft((d) => ({ ...d, [key]: value }));
-  const text = (key: 'q' | 'signup' | 'joinedFrom' | 'joinedTo' | 'seenFrom' | 'seenTo') => ({
+  const set: SetFilter = (key, value) => setDraft((d) => ({ ...d, [key]: value }));
+  const text = (key: 'q' | 'signup' | 'joinedFrom' | 'joinedTo' | 'seenFrom' | 'seenTo'): TextInputProps => ({
     id: `${ids}-${key}`,
     className: INPUT_CLASS,
     value: draft[key] ?? '',
@@ -106,26 +104,13 @@ export function MemberFilters({
 
   return (
     <form role="search" aria-label="Filter members" className="space-y-3" onSubmit={submit}>
-      <div className="flex flex-wrap items-end gap-3">
-        <div className="min-w-64 flex-1">
-          <Field id={`${ids}-q`} label="Search members">
-            <input type="search" placeholder="Email or name" {...text('q')} />
-          </Field>
-        </div>
-        <button type="submit" className={`${SMALL_BUTTON} min-h-10 bg-brand-600 text-white hover:bg-brand-700`}>
-          Search
-        </button>
-        <button
-          type="button"
-          className={`${SMALL_BUTTON} min-h-10 ring-1 ring-slate-300`}
-          onClick={() => {
-            setDraft({});
-            onApply({});
-          }}
-        >
-          Clear filters
-        </button>
-      </div>
+      <SearchRow
+        query={text('q')}
+        onClear={() => {
+          setDraft({});
+          onApply({});
+        }}
+      />
       <details className="rounded-xl bg-slate-50 p-3 ring-1 ring-slate-200" open={Object.keys(cleanFilter(initial)).some((k) => k !== 'q')}>
         <summary className="cursor-pointer text-sm font-semibold text-slate-800">More filters</summary>
         <div className="mt-3 grid gap-3 md:grid-cols-2">
@@ -144,36 +129,7 @@ export function MemberFilters({
             chosen={draft.status}
             onChange={(v) => set('status', v)}
           />
-          <fieldset className={`${FIELDSET} grid gap-3 sm:grid-cols-2`}>
-            <legend className={LEGEND}>Label and newsletter</legend>
-            <Field id={`${ids}-label`} label="Label">
-              <select
-                id={`${ids}-label`}
-                className={INPUT_CLASS}
-                value={draft.label?.[0] ?? ''}
-                onChange={(e) => set('label', e.target.value ? [e.target.value] : undefined)}
-              >
-                <option value="">Any label</option>
-                {labels.map((l) => (
-                  <option key={l.id} value={l.name}>
-                    {l.name} ({l.members})
-                  </option>
-                ))}
-              </select>
-            </Field>
-            <Field id={`${ids}-newsletter`} label="Newsletter">
-              <select
-                id={`${ids}-newsletter`}
-                className={INPUT_CLASS}
-                value={draft.newsletter ?? ''}
-                onChange={(e) => set('newsletter', (e.target.value || undefined) as MemberFilter['newsletter'])}
-              >
-                <option value="">Either</option>
-                <option value="on">Subscribed</option>
-                <option value="off">Not subscribed</option>
-              </select>
-            </Field>
-          </fieldset>
+          <LabelAndNewsletter ids={ids} labels={labels} draft={draft} set={set} />
           <fieldset className={`${FIELDSET} grid gap-3 sm:grid-cols-2`}>
             <legend className={LEGEND}>Joined</legend>
             <Field id={`${ids}-joinedFrom`} label="Joined from">
@@ -200,5 +156,66 @@ export function MemberFilters({
         </div>
       </details>
     </form>
+  );
+}
+
+/** Sets one field of the filter being drafted. */
+type SetFilter = <K extends keyof MemberFilter>(key: K, value: MemberFilter[K]) => void;
+
+/** The label and newsletter filters, each a choice of one. */
+function LabelAndNewsletter({ ids, labels, draft, set }: { ids: string; labels: Label[]; draft: MemberFilter; set: SetFilter }) {
+  return (
+    <fieldset className={`${FIELDSET} grid gap-3 sm:grid-cols-2`}>
+      <legend className={LEGEND}>Label and newsletter</legend>
+      <Field id={`${ids}-label`} label="Label">
+        <select
+          id={`${ids}-label`}
+          className={INPUT_CLASS}
+          value={draft.label?.[0] ?? ''}
+          onChange={(e) => set('label', e.target.value ? [e.target.value] : undefined)}
+        >
+          <option value="">Any label</option>
+          {labels.map((l) => (
+            <option key={l.id} value={l.name}>
+              {l.name} ({l.members})
+            </option>
+          ))}
+        </select>
+      </Field>
+      <Field id={`${ids}-newsletter`} label="Newsletter">
+        <select
+          id={`${ids}-newsletter`}
+          className={INPUT_CLASS}
+          value={draft.newsletter ?? ''}
+          onChange={(e) => set('newsletter', (e.target.value || undefined) as MemberFilter['newsletter'])}
+        >
+          <option value="">Either</option>
+          <option value="on">Subscribed</option>
+          <option value="off">Not subscribed</option>
+        </select>
+      </Field>
+    </fieldset>
+  );
+}
+
+/** The props of a text input bound to one field of the draft. */
+type TextInputProps = { id: string; className: string; value: string; onChange: (e: { target: { value: string } }) => void };
+
+/** The search box over email and name, with Search and Clear filters. */
+function SearchRow({ query, onClear }: { query: TextInputProps; onClear: () => void }) {
+  return (
+    <div className="flex flex-wrap items-end gap-3">
+      <div className="min-w-64 flex-1">
+        <Field id={query.id} label="Search members">
+          <input type="search" placeholder="Email or name" {...query} />
+        </Field>
+      </div>
+      <button type="submit" className={`${SMALL_BUTTON} min-h-10 bg-brand-600 text-white hover:bg-brand-700`}>
+        Search
+      </button>
+      <button type="button" className={`${SMALL_BUTTON} min-h-10 ring-1 ring-slate-300`} onClick={onClear}>
+        Clear filters
+      </button>
+    </div>
   );
 }

@@ -4,7 +4,7 @@
  * written), then "Import N members" writes it and says how many were created and updated and which
  * rows were left out. Results are announced (aria-live).
  */
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type FormEvent, type RefObject } from 'react';
 import type { MemberFilter } from '#shared/members.ts';
 import { SMALL_BUTTON } from './MemberFilters.tsx';
 import { downloadMembers, reason, sendMembersFile, type DryRun, type ImportDone } from './members-api.ts';
@@ -93,47 +93,76 @@ export function MembersFile({ filter, onImported }: { filter: MemberFilter; onIm
         <button type="button" disabled={busy} onClick={() => void exportFile()} className={`${SMALL_BUTTON} ring-1 ring-slate-300`}>
           Export CSV
         </button>
-        <form onSubmit={(e) => void check(e)} className="flex flex-wrap items-end gap-3">
-          <div>
-            <label htmlFor={`${ids}-file`} className="block text-sm font-medium text-slate-700">
-              CSV file to import
-            </label>
-            <input
-              id={`${ids}-file`}
-              ref={input}
-              type="file"
-              accept=".csv,text/csv"
-              className="mt-1 block text-sm"
-              onChange={(e) => {
-                setFile(e.target.files?.[0] ?? null);
-                setDry(null);
-                setDone(null);
-              }}
-            />
-          </div>
-          <button type="submit" disabled={busy || !file} className={`${SMALL_BUTTON} ring-1 ring-slate-300`}>
-            Import CSV
-          </button>
-        </form>
+        <ImportForm
+          ids={ids}
+          input={input}
+          disabled={busy || !file}
+          onFile={(picked) => {
+            setFile(picked);
+            setDry(null);
+            setDone(null);
+          }}
+          onSubmit={(e) => void check(e)}
+        />
       </div>
       <p aria-live="polite" className="mt-2 text-sm text-slate-700" data-testid="members-file-status">
         {busy ? 'Working...' : message}
       </p>
-      {dry && (
-        <div className="mt-2">
-          <Problems errors={dry.errors} caption="Problems the dry run found" />
-          <p className="mt-3 text-sm text-slate-600">Nothing is written until you import. Rows with a problem are left out.</p>
-          <button
-            type="button"
-            disabled={busy || importable === 0}
-            onClick={() => void run()}
-            className={`${SMALL_BUTTON} mt-2 bg-brand-600 text-white hover:bg-brand-700`}
-          >
-            Import {plural(importable, 'member')}
-          </button>
-        </div>
-      )}
+      {dry && <DryRunResult dry={dry} importable={importable} busy={busy} onImport={() => void run()} />}
       {done && <Problems errors={done.errors} caption="Rows left out of the import" />}
     </section>
+  );
+}
+
+type ImportFormProps = {
+  ids: string;
+  input: RefObject<HTMLInputElement | null>;
+  /** Whether Import CSV is off (a file is being sent, or none is chosen). */
+  disabled: boolean;
+  onFile: (file: File | null) => void;
+  onSubmit: (event: FormEvent) => void;
+};
+
+/** The file to import and the button that runs it dry. */
+function ImportForm({ ids, input, disabled, onFile, onSubmit }: ImportFormProps) {
+  return (
+    <form onSubmit={onSubmit} className="flex flex-wrap items-end gap-3">
+      <div>
+        <label htmlFor={`${ids}-file`} className="block text-sm font-medium text-slate-700">
+          CSV file to import
+        </label>
+        <input
+          id={`${ids}-file`}
+          ref={input}
+          type="file"
+          accept=".csv,text/csv"
+          className="mt-1 block text-sm"
+          onChange={(e) => onFile(e.target.files?.[0] ?? null)}
+        />
+      </div>
+      <button type="submit" disabled={disabled} className={`${SMALL_BUTTON} ring-1 ring-slate-300`}>
+        Import CSV
+      </button>
+    </form>
+  );
+}
+
+type DryRunResultProps = { dry: DryRun; importable: number; busy: boolean; onImport: () => void };
+
+/** The dry run's problems, and the button that writes the rows without one. */
+function DryRunResult({ dry, importable, busy, onImport }: DryRunResultProps) {
+  return (
+    <div className="mt-2">
+      <Problems errors={dry.errors} caption="Problems the dry run found" />
+      <p className="mt-3 text-sm text-slate-600">Nothing is written until you import. Rows with a problem are left out.</p>
+      <button
+        type="button"
+        disabled={busy || importable === 0}
+        onClick={onImport}
+        className={`${SMALL_BUTTON} mt-2 bg-brand-600 text-white hover:bg-brand-700`}
+      >
+        Import {plural(importable, 'member')}
+      </button>
+    </div>
   );
 }

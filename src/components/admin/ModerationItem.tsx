@@ -5,7 +5,7 @@
  * post, dismiss the reports (the post stays), hide, unhide, delete (after a confirmation), and
  * suspend the author from posting or lift their suspension.
  */
-import { useId, useRef, useState } from 'react';
+import { useId, useRef, useState, type RefObject } from 'react';
 import { accessLabel } from '#shared/access.ts';
 import type { PostAction } from '#shared/community/moderation.ts';
 import { toast } from '../../lib/browser/toast.ts';
@@ -99,18 +99,7 @@ export function ModerationItem({ item, onDone }: { item: QueueItem; onDone: () =
         className="prose-body max-h-80 overflow-auto rounded-xl bg-slate-50 p-4 text-sm"
         dangerouslySetInnerHTML={{ __html: post.html }}
       />
-      {reports.length > 0 && (
-        <div>
-          <h4 className="text-sm font-semibold text-slate-900">{reports.length === 1 ? '1 report' : `${reports.length} reports`}</h4>
-          <ul className="mt-1 space-y-1 text-sm text-slate-700" aria-label="Reports">
-            {reports.map((r) => (
-              <li key={r.id}>
-                {personLabel(r.reporter)}, {when(r.createdAt)}: {r.reason || <span className="text-slate-500">no reason given</span>}
-              </li>
-            ))}
-          </ul>
-        </div>
-      )}
+      {reports.length > 0 && <Reports reports={reports} />}
       <div className="flex flex-wrap gap-2">
         {post.status === 'held' && (
           <button type="button" className={PRIMARY} disabled={busy !== null} onClick={() => void act('approve')}>
@@ -136,26 +125,47 @@ export function ModerationItem({ item, onDone }: { item: QueueItem; onDone: () =
         </button>
         {author && <SuspendControl author={author} onDone={onDone} />}
       </div>
-      <dialog
-        ref={confirm}
-        aria-labelledby={`${ids}-confirm`}
-        className="m-auto max-w-md rounded-2xl p-6 shadow-xl backdrop:bg-slate-900/50"
-      >
-        <h4 id={`${ids}-confirm`} className="text-lg font-bold text-slate-900">
-          Delete this post?
-        </h4>
-        <p className="mt-3 text-sm text-slate-700">
-          Its text is removed for good; the thread keeps its place with “deleted”. Hide it instead to keep it for later.
-        </p>
-        <div className="mt-6 flex flex-wrap justify-end gap-3">
-          <button type="button" className={SECONDARY} autoFocus onClick={() => confirm.current?.close()}>
-            Keep it
-          </button>
-          <button type="button" className={DANGER} onClick={() => void act('delete')}>
-            Delete post
-          </button>
-        </div>
-      </dialog>
+      <ConfirmDelete ids={ids} dialog={confirm} onDelete={() => void act('delete')} />
     </li>
+  );
+}
+
+/** The reports on the post: who reported it, when and why. */
+function Reports({ reports }: { reports: QueueItem['reports'] }) {
+  return (
+    <div>
+      <h4 className="text-sm font-semibold text-slate-900">{reports.length === 1 ? '1 report' : `${reports.length} reports`}</h4>
+      <ul className="mt-1 space-y-1 text-sm text-slate-700" aria-label="Reports">
+        {reports.map((r) => (
+          <li key={r.id}>
+            {personLabel(r.reporter)}, {when(r.createdAt)}: {r.reason || <span className="text-slate-500">no reason given</span>}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+type ConfirmDeleteProps = { ids: string; dialog: RefObject<HTMLDialogElement | null>; onDelete: () => void };
+
+/** The dialog Delete opens: deleting is for good, hiding keeps the post. */
+function ConfirmDelete({ ids, dialog, onDelete }: ConfirmDeleteProps) {
+  return (
+    <dialog ref={dialog} aria-labelledby={`${ids}-confirm`} className="m-auto max-w-md rounded-2xl p-6 shadow-xl backdrop:bg-slate-900/50">
+      <h4 id={`${ids}-confirm`} className="text-lg font-bold text-slate-900">
+        Delete this post?
+      </h4>
+      <p className="mt-3 text-sm text-slate-700">
+        Its text is removed for good; the thread keeps its place with “deleted”. Hide it instead to keep it for later.
+      </p>
+      <div className="mt-6 flex flex-wrap justify-end gap-3">
+        <button type="button" className={SECONDARY} autoFocus onClick={() => dialog.current?.close()}>
+          Keep it
+        </button>
+        <button type="button" className={DANGER} onClick={onDelete}>
+          Delete post
+        </button>
+      </div>
+    </dialog>
   );
 }

@@ -11,13 +11,13 @@ import { articleDraft, failureText, publishedArticles, type IssueInput } from '.
 const BUTTON =
   'min-h-10 rounded-lg px-4 py-2 text-sm font-semibold text-brand-700 ring-1 ring-inset ring-brand-200 hover:bg-brand-50 disabled:opacity-60';
 
-export function NewsletterArticlePicker({
-  hasText,
-  onPick,
-}: {
+type NewsletterArticlePickerProps = {
+  /** Whether the form already holds text the article would replace. */
   hasText: boolean;
   onPick: (article: Omit<IssueInput, 'audience'>) => void;
-}) {
+};
+
+export function NewsletterArticlePicker({ hasText, onPick }: NewsletterArticlePickerProps) {
   const [open, setOpen] = useState(false);
   const [articles, setArticles] = useState<{ slug: string; title: string }[] | null>(null);
   const [error, setError] = useState('');
@@ -60,35 +60,15 @@ export function NewsletterArticlePicker({
     );
   return (
     <div className="space-y-3 rounded-2xl bg-slate-50 p-5 ring-1 ring-slate-200">
-      {error ? (
-        <p role="alert" className="text-sm text-red-700">
-          {error}
-        </p>
-      ) : articles === null ? (
-        <p role="status" className="text-sm text-slate-600">
-          Loading articles...
-        </p>
-      ) : articles.length === 0 ? (
-        <p className="text-sm text-slate-600">No published articles yet.</p>
-      ) : (
-        <div className="flex flex-wrap items-end gap-3">
-          <div className="min-w-64 flex-1">
-            <label htmlFor={`${ids}-article`} className="block text-sm font-medium text-slate-700">
-              Published article
-            </label>
-            <select id={`${ids}-article`} className={INPUT_CLASS} value={slug} onChange={(e) => setSlug(e.target.value)}>
-              {articles.map((a) => (
-                <option key={a.slug} value={a.slug}>
-                  {a.title}
-                </option>
-              ))}
-            </select>
-          </div>
-          <button type="button" className={BUTTON} disabled={filling || !slug} onClick={() => void fill()}>
-            {filling ? 'Filling...' : 'Use this article'}
-          </button>
-        </div>
-      )}
+      <ArticleChoice
+        ids={ids}
+        error={error}
+        articles={articles}
+        slug={slug}
+        filling={filling}
+        onSlug={setSlug}
+        onFill={() => void fill()}
+      />
       <button
         type="button"
         className="text-sm font-semibold text-slate-600 hover:underline"
@@ -96,6 +76,49 @@ export function NewsletterArticlePicker({
         onClick={() => setOpen(false)}
       >
         Close
+      </button>
+    </div>
+  );
+}
+
+type ArticleChoiceProps = {
+  ids: string;
+  error: string;
+  articles: { slug: string; title: string }[] | null;
+  slug: string;
+  filling: boolean;
+  onSlug: (slug: string) => void;
+  onFill: () => void;
+};
+
+/** The published articles to choose from (or why there are none), and the button that fills the issue. */
+function ArticleChoice({ ids, error, articles, slug, filling, onSlug, onFill }: ArticleChoiceProps) {
+  return error ? (
+    <p role="alert" className="text-sm text-red-700">
+      {error}
+    </p>
+  ) : articles === null ? (
+    <p role="status" className="text-sm text-slate-600">
+      Loading articles...
+    </p>
+  ) : articles.length === 0 ? (
+    <p className="text-sm text-slate-600">No published articles yet.</p>
+  ) : (
+    <div className="flex flex-wrap items-end gap-3">
+      <div className="min-w-64 flex-1">
+        <label htmlFor={`${ids}-article`} className="block text-sm font-medium text-slate-700">
+          Published article
+        </label>
+        <select id={`${ids}-article`} className={INPUT_CLASS} value={slug} onChange={(e) => onSlug(e.target.value)}>
+          {articles.map((a) => (
+            <option key={a.slug} value={a.slug}>
+              {a.title}
+            </option>
+          ))}
+        </select>
+      </div>
+      <button type="button" className={BUTTON} disabled={filling || !slug} onClick={onFill}>
+        {filling ? 'Filling...' : 'Use this article'}
       </button>
     </div>
   );

@@ -5,24 +5,16 @@
  * and scheduling act on the saved issue, so they save unsaved changes first. An issue that is
  * sending or sent is shown read-only.
  */
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { toast } from '../../lib/browser/toast.ts';
 import type { Errors } from '../create/fields/form-parts.tsx';
-import {
-  createIssue,
-  deleteIssue,
-  failureText,
-  getIssue,
-  updateIssue,
-  type Issue,
-  type IssueInput,
-  type IssueSummary,
-} from './newsletter-api.ts';
+import { deleteIssue, failureText, getIssue, type Issue, type IssueInput, type IssueSummary } from './newsletter-api.ts';
 import { isEditable, STATUS_BADGE, STATUS_LABEL, STATUS_NOTE } from './newsletter-format.ts';
 import { NewsletterActions } from './NewsletterActions.tsx';
 import { NewsletterArticlePicker } from './NewsletterArticlePicker.tsx';
 import { NewsletterFields } from './NewsletterFields.tsx';
 import { NewsletterPreview } from './NewsletterPreview.tsx';
+import { inputOf, useIssueSave } from './use-issue-save.ts';
 
 const BUTTON = 'min-h-11 rounded-lg px-5 py-2.5 text-sm font-semibold disabled:opacity-60';
 const EMPTY: IssueInput = {
@@ -33,31 +25,11 @@ const EMPTY: IssueInput = {
   audience: ['newsletter', 'subscriber', 'premium'],
 };
 
-const inputOf = (issue: Issue): IssueInput => ({
-  subject: issue.subject,
-  previewText: issue.previewText,
-  body: issue.body,
-  accessLevel: issue.accessLevel,
-  audience: issue.audience,
-});
-/** The same issue as the server keeps it (it trims the texts). */
-const same = (a: IssueInput, b: IssueInput) =>
-  a.subject.trim() === b.subject.trim() &&
-  a.previewText.trim() === b.previewText.trim() &&
-  a.body.trim() === b.body.trim() &&
-  a.accessLevel === b.accessLevel &&
-  a.audience.join() === b.audience.join();
-
-/** The server's field errors, first message each. */
-const firstMessages = (fields: Record<string, string[]>): Errors =>
-  Object.fromEntries(Object.entries(fields).map(([key, messages]) => [key, messages[0] ?? 'Not valid']));
-
 export function NewsletterEditor({ issueId, onClose }: { issueId: string | null; onClose: () => void }) {
   const [issue, setIssue] = useState<Issue | null>(null);
   const [loadError, setLoadError] = useState('');
   const [form, setForm] = useState<IssueInput>(EMPTY);
   const [errors, setErrors] = useState<Errors>({});
-  const [saving, setSaving] = useState(false);
   const ids = useId();
 
   useEffect(() => {
@@ -80,43 +52,7 @@ export function NewsletterEditor({ issueId, onClose }: { issueId: string | null;
     setErrors((e) => Object.fromEntries(Object.entries(e).filter(([k]) => k !== key && !k.startsWith(`${key}.`))));
   };
 
-  // The newest saved issue and form, for a save that starts while another is under way (a click on
-  // Preview, then on Send test): one save at a time, so a new issue is created once.
-  const savedIssue = useRef<Issue | null>(null);
-  const latestForm = useRef(form);
-  useEffect(() => {
-    latestForm.current = form;
-  }, [form]);
-  useEffect(() => {
-    if (issue) savedIssue.current = issue;
-  }, [issue]);
-  const inFlight = useRef<Promise<Issue | null> | null>(null);
-
-  async function saveOnce(): Promise<Issue | null> {
-    const current = savedIssue.current;
-    const input = latestForm.current;
-    if (current && same(input, inputOf(current))) return current;
-    setSaving(true);
-    const result = current
-      ? await updateIssue(current.id, input)
-      : await createIssue(input).then(async (created) => (created.ok ? getIssue(created.data.id) : created));
-    setSaving(false);
-    if (result.ok) {
-      savedIssue.current = result.data.issue;
-      setIssue(result.data.issue);
-      setErrors({});
-      return result.data.issue;
-    }
-    if (result.kind === 'error' && result.fields) setErrors(firstMessages(result.fields));
-    toast({ title: 'Error', description: failureText(result, 'The issue could not be saved. Please try again.'), variant: 'destructive' });
-    return null;
-  }
-
-  /** Saves unsaved changes (creating the draft the first time); answers the saved issue, or null when it could not be saved. */
-  function save(): Promise<Issue | null> {
-    inFlight.current ??= saveOnce().finally(() => (inFlight.current = null));
-    return inFlight.current;
-  }
+  const { save, saving } = useIssueSave({ issue, form, setIssue, setErrors });
 
   async function remove() {
     if (!issue || !window.confirm(`Delete the draft "${issue.subject}"? This cannot be undone.`)) return;
@@ -153,19 +89,7 @@ export function NewsletterEditor({ issueId, onClose }: { issueId: string | null;
 
   return (
     <section aria-labelledby={`${ids}-title`} className="space-y-6">
-      <div className="flex flex-wrap items-center gap-3">
-        <button type="button" onClick={onClose} className="text-sm font-semibold text-brand-700 hover:underline">
-          ← Back to issues
-        </button>
-        <h2 id={`${ids}-title`} className="text-2xl font-bold text-slate-900">
-          {issue ? 'Edit issue' : 'New issue'}
-        </h2>
-        {issue && (
-          <span data-testid="issue-status" className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ${STATUS_BADGE[issue.status]}`}>
-            {STATUS_LABEL[issue.status]}
-          </span>
-        )}
-      </div>
+      <EditorHeader ids={ids} issue={issue} onClose={onClose} />
       {!editable && <p className="text-sm text-slate-600">This issue has gone out and can no longer be changed.</p>}
       {issue && STATUS_NOTE[issue.status] && <p className="text-sm text-red-700">{STATUS_NOTE[issue.status]}</p>}
       {editable && <NewsletterArticlePicker hasText={Boolean(form.subject || form.body)} onPick={fromArticle} />}
@@ -180,26 +104,46 @@ export function NewsletterEditor({ issueId, onClose }: { issueId: string | null;
         }}
       >
         <NewsletterFields form={form} errors={errors} set={set} disabled={!editable} />
-        {editable && (
-          <div className="flex flex-wrap gap-3">
-            <button type="submit" disabled={saving} className={`${BUTTON} bg-brand-600 text-white hover:bg-brand-700`}>
-              {saving ? 'Saving...' : issue?.status === 'scheduled' ? 'Save changes' : 'Save draft'}
-            </button>
-            {(issue?.status === 'draft' || issue?.status === 'failed') && (
-              <button
-                type="button"
-                onClick={() => void remove()}
-                className={`${BUTTON} text-red-700 ring-1 ring-inset ring-red-200 hover:bg-red-50`}
-              >
-                Delete draft
-              </button>
-            )}
-          </div>
-        )}
+        {editable && <FormButtons issue={issue} saving={saving} onRemove={() => void remove()} />}
       </form>
 
       <NewsletterPreview save={save} />
       <NewsletterActions issue={issue} save={save} onChange={changed} onSent={onClose} />
     </section>
+  );
+}
+
+/** The way back to the list, the editor's title and the issue's status. */
+function EditorHeader({ ids, issue, onClose }: { ids: string; issue: Issue | null; onClose: () => void }) {
+  return (
+    <div className="flex flex-wrap items-center gap-3">
+      <button type="button" onClick={onClose} className="text-sm font-semibold text-brand-700 hover:underline">
+        ← Back to issues
+      </button>
+      <h2 id={`${ids}-title`} className="text-2xl font-bold text-slate-900">
+        {issue ? 'Edit issue' : 'New issue'}
+      </h2>
+      {issue && (
+        <span data-testid="issue-status" className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ${STATUS_BADGE[issue.status]}`}>
+          {STATUS_LABEL[issue.status]}
+        </span>
+      )}
+    </div>
+  );
+}
+
+/** Save (draft or changes) and, for a draft or a failed issue, Delete draft. */
+function FormButtons({ issue, saving, onRemove }: { issue: Issue | null; saving: boolean; onRemove: () => void }) {
+  return (
+    <div className="flex flex-wrap gap-3">
+      <button type="submit" disabled={saving} className={`${BUTTON} bg-brand-600 text-white hover:bg-brand-700`}>
+        {saving ? 'Saving...' : issue?.status === 'scheduled' ? 'Save changes' : 'Save draft'}
+      </button>
+      {(issue?.status === 'draft' || issue?.status === 'failed') && (
+        <button type="button" onClick={onRemove} className={`${BUTTON} text-red-700 ring-1 ring-inset ring-red-200 hover:bg-red-50`}>
+          Delete draft
+        </button>
+      )}
+    </div>
   );
 }

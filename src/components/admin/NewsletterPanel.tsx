@@ -125,23 +125,30 @@ export function NewsletterPanel() {
       <p role="status" className="sr-only">
         {announcement}
       </p>
-      {error ? (
-        <p role="alert" className="text-red-700">
-          {error}
-        </p>
-      ) : issues === null ? (
-        <p role="status" className="text-slate-600">
-          Loading issues...
-        </p>
-      ) : issues.length === 0 ? (
-        <p className="text-slate-600">No newsletter issues yet. Write the first with New issue.</p>
-      ) : (
-        <ul className="divide-y divide-slate-200 rounded-2xl bg-white ring-1 ring-slate-200" aria-label="Newsletter issues">
-          {issues.map((issue) => (
-            <IssueRow key={issue.id} issue={issue} zone={zone} onOpen={() => setOpen(issue.id)} />
-          ))}
-        </ul>
-      )}
+      <IssueList issues={issues} error={error} zone={zone} onOpen={setOpen} />
     </section>
+  );
+}
+
+type IssueListProps = { issues: IssueSummary[] | null; error: string; zone: string; onOpen: (id: string) => void };
+
+/** The issues, newest first, or why there are none to show. */
+function IssueList({ issues, error, zone, onOpen }: IssueListProps) {
+  return error ? (
+    <p role="alert" className="text-red-700">
+      {error}
+    </p>
+  ) : issues === null ? (
+    <p role="status" className="text-slate-600">
+      Loading issues...
+    </p>
+  ) : issues.length === 0 ? (
+    <p className="text-slate-600">No newsletter issues yet. Write the first with New issue.</p>
+  ) : (
+    <ul className="divide-y divide-slate-200 rounded-2xl bg-white ring-1 ring-slate-200" aria-label="Newsletter issues">
+      {issues.map((issue) => (
+        <IssueRow key={issue.id} issue={issue} zone={zone} onOpen={() => onOpen(issue.id)} />
+      ))}
+    </ul>
   );
 }

@@ -62,20 +62,14 @@ export function RevenueChart({ title, months, series, kind, format }: ChartProps
   const x = (i: number) => PAD.left + slot * (i + 0.5);
   const grid = [0, 1, 2, 3].map((k) => low + ((high - low) * k) / 3);
   const every = Math.ceil(n / 12);
+  const scale: Scale = { x, y, slot };
 
   return (
     <figure className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200" aria-labelledby={`${id}-title`}>
       <figcaption id={`${id}-title`} className="font-semibold text-slate-900">
         {title}
       </figcaption>
-      <ul className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-600" aria-hidden="true">
-        {series.map((s) => (
-          <li key={s.label} className="flex items-center gap-1.5">
-            <span className="inline-block h-2.5 w-2.5 rounded-sm" style={{ background: s.color }} />
-            {s.label}
-          </li>
-        ))}
-      </ul>
+      <Legend series={series} />
       <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} className="mt-2 h-auto w-full" aria-hidden="true" data-testid="revenue-chart">
         {grid.map((v) => (
           <g key={v}>
@@ -93,77 +87,118 @@ export function RevenueChart({ title, months, series, kind, format }: ChartProps
             </text>
           ) : null,
         )}
-        {kind === 'bars'
-          ? months.map((m, i) => {
-              let up = 0;
-              let down = 0;
-              return (
-                <g key={m}>
-                  {series.map((s) => {
-                    const v = s.values[i] ?? 0;
-                    if (v === 0) return null;
-                    const from = v > 0 ? up : down;
-                    const to = from + v;
-                    if (v > 0) up = to;
-                    else down = to;
-                    return (
-                      <rect
-                        key={s.label}
-                        x={x(i) - slot * 0.3}
-                        width={slot * 0.6}
-                        y={y(Math.max(from, to))}
-                        height={Math.abs(y(from) - y(to))}
-                        fill={s.color}
-                      />
-                    );
-                  })}
-                </g>
-              );
-            })
-          : series.map((s) => (
-              <g key={s.label}>
-                <polyline
-                  fill="none"
-                  stroke={s.color}
-                  strokeWidth="2"
-                  points={s.values.flatMap((v, i) => (v === null ? [] : [`${x(i)},${y(v)}`])).join(' ')}
-                />
-                {s.values.map((v, i) => (v === null ? null : <circle key={months[i]} cx={x(i)} cy={y(v)} r="2.5" fill={s.color} />))}
-              </g>
-            ))}
+        {kind === 'bars' ? <Bars months={months} series={series} scale={scale} /> : <Lines months={months} series={series} scale={scale} />}
       </svg>
       <details className="mt-2 text-sm">
         <summary className="cursor-pointer text-brand-700">Show as table</summary>
-        <table className="mt-2 w-full text-left">
-          <caption className="sr-only">{title}</caption>
-          <thead className="text-slate-600">
-            <tr>
-              <th scope="col" className="py-1 pr-3 font-medium">
-                Month
-              </th>
-              {series.map((s) => (
-                <th key={s.label} scope="col" className="py-1 pr-3 text-right font-medium">
-                  {s.label}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {months.map((m, i) => (
-              <tr key={m} className="border-t border-slate-100">
-                <th scope="row" className="py-1 pr-3 font-normal">
-                  {m}
-                </th>
-                {series.map((s) => (
-                  <td key={s.label} className="py-1 pr-3 text-right tabular-nums">
-                    {s.values[i] === null || s.values[i] === undefined ? '—' : format(s.values[i])}
-                  </td>
-                ))}
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <ChartTable title={title} months={months} series={series} format={format} />
       </details>
     </figure>
+  );
+}
+
+/** Where a month and a value sit in the SVG, and each month's width. */
+type Scale = { x: (i: number) => number; y: (v: number) => number; slot: number };
+type PlotProps = { months: string[]; series: ChartSeries[]; scale: Scale };
+
+/** One colour a series, with its label. */
+function Legend({ series }: { series: ChartSeries[] }) {
+  return (
+    <ul className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-600" aria-hidden="true">
+      {series.map((s) => (
+        <li key={s.label} className="flex items-center gap-1.5">
+          <span className="inline-block h-2.5 w-2.5 rounded-sm" style={{ background: s.color }} />
+          {s.label}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** Stacked bars a month: positive values up from zero, negative ones down. */
+function Bars({ months, series, scale: { x, y, slot } }: PlotProps) {
+  return (
+    <>
+      {months.map((m, i) => {
+        let up = 0;
+        let down = 0;
+        return (
+          <g key={m}>
+            {series.map((s) => {
+              const v = s.values[i] ?? 0;
+              if (v === 0) return null;
+              const from = v > 0 ? up : down;
+              const to = from + v;
+              if (v > 0) up = to;
+              else down = to;
+              return (
+                <rect
+                  key={s.label}
+                  x={x(i) - slot * 0.3}
+                  width={slot * 0.6}
+                  y={y(Math.max(from, to))}
+                  height={Math.abs(y(from) - y(to))}
+                  fill={s.color}
+                />
+              );
+            })}
+          </g>
+        );
+      })}
+    </>
+  );
+}
+
+/** A line a series, with a dot at each value (none where there is no figure). */
+function Lines({ months, series, scale: { x, y } }: PlotProps) {
+  return (
+    <>
+      {series.map((s) => (
+        <g key={s.label}>
+          <polyline
+            fill="none"
+            stroke={s.color}
+            strokeWidth="2"
+            points={s.values.flatMap((v, i) => (v === null ? [] : [`${x(i)},${y(v)}`])).join(' ')}
+          />
+          {s.values.map((v, i) => (v === null ? null : <circle key={months[i]} cx={x(i)} cy={y(v)} r="2.5" fill={s.color} />))}
+        </g>
+      ))}
+    </>
+  );
+}
+
+/** The chart's numbers as a table: a row a month, a column a series. */
+function ChartTable({ title, months, series, format }: Omit<ChartProps, 'kind'>) {
+  return (
+    <table className="mt-2 w-full text-left">
+      <caption className="sr-only">{title}</caption>
+      <thead className="text-slate-600">
+        <tr>
+          <th scope="col" className="py-1 pr-3 font-medium">
+            Month
+          </th>
+          {series.map((s) => (
+            <th key={s.label} scope="col" className="py-1 pr-3 text-right font-medium">
+              {s.label}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {months.map((m, i) => (
+          <tr key={m} className="border-t border-slate-100">
+            <th scope="row" className="py-1 pr-3 font-normal">
+              {m}
+            </th>
+            {series.map((s) => (
+              <td key={s.label} className="py-1 pr-3 text-right tabular-nums">
+                {s.values[i] === null || s.values[i] === undefined ? '—' : format(s.values[i])}
+              </td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }

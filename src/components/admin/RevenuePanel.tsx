@@ -143,39 +143,13 @@ export function RevenuePanel() {
     }
   }
 
-  const t = report?.totals;
   return (
     <section aria-labelledby="revenue-heading" className="space-y-4">
       <div className="flex flex-wrap items-end justify-between gap-4">
         <h2 id="revenue-heading" className="text-xl font-bold text-slate-900">
           Revenue
         </h2>
-        <form onSubmit={apply} className="flex flex-wrap items-end gap-3 text-sm">
-          {(['from', 'to'] as const).map((field) => (
-            <label key={field} className="flex flex-col gap-1 text-slate-700">
-              {field === 'from' ? 'From' : 'To'}
-              <input
-                type="month"
-                required
-                min="2000-01"
-                max="2099-12"
-                value={draft[field]}
-                onChange={(e) => setDraft({ ...draft, [field]: e.target.value })}
-                className="rounded-lg border border-slate-300 px-2 py-1.5"
-              />
-            </label>
-          ))}
-          <button type="submit" className="min-h-9 rounded-lg bg-brand-600 px-3 py-1.5 font-semibold text-white hover:bg-brand-700">
-            Show
-          </button>
-          <button
-            type="button"
-            onClick={() => void download()}
-            className="min-h-9 rounded-lg px-3 py-1.5 font-semibold text-brand-700 ring-1 ring-inset ring-brand-200 hover:bg-brand-50"
-          >
-            Download CSV
-          </button>
-        </form>
+        <RangeForm draft={draft} onDraft={setDraft} onSubmit={apply} onDownload={() => void download()} />
       </div>
       {error && (
         <p role="alert" className="text-red-700">
@@ -187,30 +161,79 @@ export function RevenuePanel() {
           Loading the revenue figures...
         </p>
       )}
-      {report && t && (
+      {report && (
         <>
-          <dl className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4" data-testid="revenue-totals">
-            <Figure label={`MRR at the end of ${report.to}`} value={money(t.mrr)} />
-            <Figure label="Paying members" value={count(t.payingMembers)} />
-            <Figure label="Revenue taken" value={money(t.grossRevenue)} />
-            <Figure label="Net new MRR" value={money(t.mrr - t.mrrStart)} />
-            <Figure
-              label="Gross revenue churn (a month)"
-              value={report.churn.grossRevenueChurn === null ? '—' : percent(report.churn.grossRevenueChurn)}
-            />
-            <Figure
-              label="Net revenue churn (a month)"
-              value={report.churn.netRevenueChurn === null ? '—' : percent(report.churn.netRevenueChurn)}
-            />
-            <Figure
-              label={`Trial conversion (${report.trials.converted} of ${report.trials.started})`}
-              value={report.trials.conversionRate === null ? '—' : percent(report.trials.conversionRate)}
-            />
-            <Figure label={`Offers redeemed: ${report.offers.redemptions}`} value={money(report.offers.revenue)} />
-          </dl>
+          <Totals report={report} />
           <Charts report={report} />
         </>
       )}
     </section>
+  );
+}
+
+/** A range of months, as YYYY-MM. */
+type MonthRange = { from: string; to: string };
+type RangeFormProps = {
+  draft: MonthRange;
+  onDraft: (draft: MonthRange) => void;
+  onSubmit: (event: FormEvent) => void;
+  onDownload: () => void;
+};
+
+/** The months to show, and the CSV of them. */
+function RangeForm({ draft, onDraft, onSubmit, onDownload }: RangeFormProps) {
+  return (
+    <form onSubmit={onSubmit} className="flex flex-wrap items-end gap-3 text-sm">
+      {(['from', 'to'] as const).map((field) => (
+        <label key={field} className="flex flex-col gap-1 text-slate-700">
+          {field === 'from' ? 'From' : 'To'}
+          <input
+            type="month"
+            required
+            min="2000-01"
+            max="2099-12"
+            value={draft[field]}
+            onChange={(e) => onDraft({ ...draft, [field]: e.target.value })}
+            className="rounded-lg border border-slate-300 px-2 py-1.5"
+          />
+        </label>
+      ))}
+      <button type="submit" className="min-h-9 rounded-lg bg-brand-600 px-3 py-1.5 font-semibold text-white hover:bg-brand-700">
+        Show
+      </button>
+      <button
+        type="button"
+        onClick={onDownload}
+        className="min-h-9 rounded-lg px-3 py-1.5 font-semibold text-brand-700 ring-1 ring-inset ring-brand-200 hover:bg-brand-50"
+      >
+        Download CSV
+      </button>
+    </form>
+  );
+}
+
+/** The range's headline figures. */
+function Totals({ report }: { report: RevenueReport }) {
+  const t = report.totals;
+  return (
+    <dl className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4" data-testid="revenue-totals">
+      <Figure label={`MRR at the end of ${report.to}`} value={money(t.mrr)} />
+      <Figure label="Paying members" value={count(t.payingMembers)} />
+      <Figure label="Revenue taken" value={money(t.grossRevenue)} />
+      <Figure label="Net new MRR" value={money(t.mrr - t.mrrStart)} />
+      <Figure
+        label="Gross revenue churn (a month)"
+        value={report.churn.grossRevenueChurn === null ? '—' : percent(report.churn.grossRevenueChurn)}
+      />
+      <Figure
+        label="Net revenue churn (a month)"
+        value={report.churn.netRevenueChurn === null ? '—' : percent(report.churn.netRevenueChurn)}
+      />
+      <Figure
+        label={`Trial conversion (${report.trials.converted} of ${report.trials.started})`}
+        value={report.trials.conversionRate === null ? '—' : percent(report.trials.conversionRate)}
+      />
+      <Figure label={`Offers redeemed: ${report.offers.redemptions}`} value={money(report.offers.revenue)} />
+    </dl>
   );
 }

@@ -9,17 +9,14 @@ import { INPUT_CLASS } from '../forms/TextField.tsx';
 import { SMALL_BUTTON } from './MemberFilters.tsx';
 import { createSegment, deleteSegment, reason, type Segment } from './members-api.ts';
 
-export function SegmentsBar({
-  filter,
-  segments,
-  onApply,
-  onChanged,
-}: {
+type SegmentsBarProps = {
   filter: MemberFilter;
   segments: Segment[] | null;
   onApply: (filter: MemberFilter) => void;
   onChanged: () => void;
-}) {
+};
+
+export function SegmentsBar({ filter, segments, onApply, onChanged }: SegmentsBarProps) {
   const [name, setName] = useState('');
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState('');
@@ -47,29 +44,7 @@ export function SegmentsBar({
       <h3 id={`${ids}-title`} className="text-sm font-semibold text-slate-900">
         Segments
       </h3>
-      {segments === null ? (
-        <p className="mt-2 text-sm text-slate-600">Loading segments...</p>
-      ) : segments.length === 0 ? (
-        <p className="mt-2 text-sm text-slate-600">No saved segments yet.</p>
-      ) : (
-        <ul className="mt-2 flex flex-wrap gap-2" aria-label="Saved segments">
-          {segments.map((s) => (
-            <li
-              key={s.id}
-              aria-label={s.name}
-              className="flex items-center gap-1 rounded-xl bg-slate-50 py-1 pl-3 pr-1 ring-1 ring-slate-200"
-            >
-              <span className="text-sm font-medium text-slate-800">{s.name}</span>
-              <button type="button" onClick={() => onApply(s.filter)} className={`${SMALL_BUTTON} text-brand-700 hover:bg-white`}>
-                Apply<span className="sr-only"> {s.name}</span>
-              </button>
-              <button type="button" onClick={() => void remove(s)} className={`${SMALL_BUTTON} text-red-700 hover:bg-white`}>
-                Delete<span className="sr-only"> {s.name}</span>
-              </button>
-            </li>
-          ))}
-        </ul>
-      )}
+      <SegmentList segments={segments} onApply={onApply} onRemove={(segment) => void remove(segment)} />
       <form onSubmit={(e) => void save(e)} className="mt-3 flex flex-wrap items-end gap-3">
         <div>
           <label htmlFor={`${ids}-name`} className="block text-sm font-medium text-slate-700">
@@ -92,5 +67,30 @@ export function SegmentsBar({
         {message}
       </p>
     </section>
+  );
+}
+
+type SegmentListProps = { segments: Segment[] | null; onApply: (filter: MemberFilter) => void; onRemove: (segment: Segment) => void };
+
+/** The saved segments, each to apply or delete. */
+function SegmentList({ segments, onApply, onRemove }: SegmentListProps) {
+  return segments === null ? (
+    <p className="mt-2 text-sm text-slate-600">Loading segments...</p>
+  ) : segments.length === 0 ? (
+    <p className="mt-2 text-sm text-slate-600">No saved segments yet.</p>
+  ) : (
+    <ul className="mt-2 flex flex-wrap gap-2" aria-label="Saved segments">
+      {segments.map((s) => (
+        <li key={s.id} aria-label={s.name} className="flex items-center gap-1 rounded-xl bg-slate-50 py-1 pl-3 pr-1 ring-1 ring-slate-200">
+          <span className="text-sm font-medium text-slate-800">{s.name}</span>
+          <button type="button" onClick={() => onApply(s.filter)} className={`${SMALL_BUTTON} text-brand-700 hover:bg-white`}>
+            Apply<span className="sr-only"> {s.name}</span>
+          </button>
+          <button type="button" onClick={() => onRemove(s)} className={`${SMALL_BUTTON} text-red-700 hover:bg-white`}>
+            Delete<span className="sr-only"> {s.name}</span>
+          </button>
+        </li>
+      ))}
+    </ul>
   );
 }

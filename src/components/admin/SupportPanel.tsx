@@ -80,22 +80,73 @@ export function SupportPanel() {
           Refresh
         </button>
       </div>
-      <div role="group" aria-label="Show requests" className="flex flex-wrap gap-2">
-        {FILTERS.map((f) => (
-          <button
-            key={f.id}
-            type="button"
-            aria-pressed={filter === f.id}
-            onClick={() => {
-              setRequests(null);
-              setFilter(f.id);
-            }}
-            className={`min-h-11 rounded-full px-4 py-2 text-sm font-semibold ${filter === f.id ? 'bg-brand-600 text-white' : 'bg-slate-100 text-slate-700'}`}
-          >
-            {f.label}
-          </button>
-        ))}
+      <StatusFilter
+        filter={filter}
+        onFilter={(id) => {
+          setRequests(null);
+          setFilter(id);
+        }}
+      />
+      <Queue problem={problem} requests={requests} now={now} onOpen={setOpen} />
+      {next && (
+        <button type="button" onClick={() => void more()} className="text-sm font-semibold text-brand-700 underline">
+          Show more
+        </button>
+      )}
+    </div>
+  );
+}
+
+/** The statuses to show requests of (Open by default, or all). */
+function StatusFilter({ filter, onFilter }: { filter: Filter; onFilter: (filter: Filter) => void }) {
+  return (
+    <div role="group" aria-label="Show requests" className="flex flex-wrap gap-2">
+      {FILTERS.map((f) => (
+        <button
+          key={f.id}
+          type="button"
+          aria-pressed={filter === f.id}
+          onClick={() => onFilter(f.id)}
+          className={`min-h-11 rounded-full px-4 py-2 text-sm font-semibold ${filter === f.id ? 'bg-brand-600 text-white' : 'bg-slate-100 text-slate-700'}`}
+        >
+          {f.label}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+/** One request in the queue: subject, who asked and when, its target, who has it, its priority and status. */
+function QueueRow({ request: r, now, onOpen }: { request: RequestSummary; now: Date; onOpen: () => void }) {
+  return (
+    <li className="flex flex-wrap items-start justify-between gap-3 p-4">
+      <div className="min-w-0 grow basis-64">
+        <button type="button" onClick={onOpen} className="text-left font-semibold text-brand-700 hover:underline wrap-anywhere">
+          {r.subject}
+        </button>
+        <p className="text-sm text-slate-600 wrap-anywhere">
+          {r.member ? `${r.member.name} <${r.member.email}>` : 'Deleted member'} · opened {dateOf(r.createdAt)} · {r.messageCount}{' '}
+          {r.messageCount === 1 ? 'message' : 'messages'}
+        </p>
+        <p className="text-sm">
+          <TargetLine request={r} now={now} />
+          <span className="text-slate-600"> · {r.assignee ? `Assigned to ${r.assignee.name}` : 'Unassigned'}</span>
+        </p>
       </div>
+      <div className="flex gap-2 text-xs font-semibold">
+        {r.priority && <span className="rounded-full bg-purple-100 px-3 py-1 text-purple-800">Priority</span>}
+        <span className="rounded-full bg-slate-100 px-3 py-1 text-slate-700">{STATUS_LABEL[r.status]}</span>
+      </div>
+    </li>
+  );
+}
+
+type QueueProps = { problem: string; requests: RequestSummary[] | null; now: Date; onOpen: (id: string) => void };
+
+/** The requests of the chosen status, or why there are none to show. */
+function Queue({ problem, requests, now, onOpen }: QueueProps) {
+  return (
+    <>
       {problem && (
         <p role="alert" className="text-red-700">
           {problem}
@@ -110,37 +161,10 @@ export function SupportPanel() {
       {requests && requests.length > 0 && (
         <ul aria-label="Support queue" className="divide-y divide-slate-200 rounded-2xl bg-white ring-1 ring-slate-200">
           {requests.map((r) => (
-            <li key={r.id} className="flex flex-wrap items-start justify-between gap-3 p-4">
-              <div className="min-w-0 grow basis-64">
-                <button
-                  type="button"
-                  onClick={() => setOpen(r.id)}
-                  className="text-left font-semibold text-brand-700 hover:underline wrap-anywhere"
-                >
-                  {r.subject}
-                </button>
-                <p className="text-sm text-slate-600 wrap-anywhere">
-                  {r.member ? `${r.member.name} <${r.member.email}>` : 'Deleted member'} · opened {dateOf(r.createdAt)} · {r.messageCount}{' '}
-                  {r.messageCount === 1 ? 'message' : 'messages'}
-                </p>
-                <p className="text-sm">
-                  <TargetLine request={r} now={now} />
-                  <span className="text-slate-600"> · {r.assignee ? `Assigned to ${r.assignee.name}` : 'Unassigned'}</span>
-                </p>
-              </div>
-              <div className="flex gap-2 text-xs font-semibold">
-                {r.priority && <span className="rounded-full bg-purple-100 px-3 py-1 text-purple-800">Priority</span>}
-                <span className="rounded-full bg-slate-100 px-3 py-1 text-slate-700">{STATUS_LABEL[r.status]}</span>
-              </div>
-            </li>
+            <QueueRow key={r.id} request={r} now={now} onOpen={() => onOpen(r.id)} />
           ))}
         </ul>
       )}
-      {next && (
-        <button type="button" onClick={() => void more()} className="text-sm font-semibold text-brand-700 underline">
-          Show more
-        </button>
-      )}
-    </div>
+    </>
   );
 }

@@ -53,7 +53,7 @@ export function SupportRequest({ id, onBack }: { id: string; onBack: () => void 
     return () => controller.abort();
   }, []);
 
-  async function change(patch: { status?: RequestStatus; assigneeId?: string | null }) {
+  async function change(patch: RequestPatch) {
     const result = await updateRequest(id, patch);
     if (!result.ok) return setProblem(failureText(result, 'The request could not be changed.'));
     setProblem('');
@@ -84,60 +84,13 @@ export function SupportRequest({ id, onBack }: { id: string; onBack: () => void 
   return (
     <article aria-labelledby="support-request-title" className="space-y-6">
       {back}
-      <header>
-        <h2 id="support-request-title" className="text-2xl font-bold text-slate-900 wrap-anywhere">
-          {request.subject}
-        </h2>
-        <p className="mt-1 text-sm text-slate-600 wrap-anywhere">
-          {request.member ? `${request.member.name} <${request.member.email}>` : 'Deleted member'} · {accessLabel(request.level)}
-          {request.priority && (
-            <span className="ml-2 rounded-full bg-purple-100 px-3 py-0.5 text-xs font-semibold text-purple-800">Priority</span>
-          )}
-        </p>
-        <p className="mt-1 text-sm">
-          <TargetLine request={request} now={new Date()} />
-        </p>
-      </header>
-      <div className="flex flex-wrap gap-4">
-        <div>
-          <label htmlFor={assigneeId} className="block text-sm font-medium text-slate-700">
-            Assignee
-          </label>
-          <select
-            id={assigneeId}
-            value={request.assignee?.id ?? ''}
-            onChange={(e) => void change({ assigneeId: e.target.value || null })}
-            className={`${INPUT_CLASS} min-h-11 w-auto`}
-          >
-            <option value="">Nobody</option>
-            {request.assignee && !staff.some((s) => s.id === request.assignee!.id) && (
-              <option value={request.assignee.id}>{request.assignee.name}</option>
-            )}
-            {staff.map((s) => (
-              <option key={s.id} value={s.id}>
-                {s.name}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label htmlFor={statusId} className="block text-sm font-medium text-slate-700">
-            Status
-          </label>
-          <select
-            id={statusId}
-            value={request.status}
-            onChange={(e) => void change({ status: e.target.value as RequestStatus })}
-            className={`${INPUT_CLASS} min-h-11 w-auto`}
-          >
-            {REQUEST_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {STATUS_LABEL[s]}
-              </option>
-            ))}
-          </select>
-        </div>
-      </div>
+      <RequestHeader request={request} />
+      <RequestControls
+        ids={{ assignee: assigneeId, status: statusId }}
+        request={request}
+        staff={staff}
+        onChange={(patch) => void change(patch)}
+      />
       {problem && (
         <p role="alert" className="text-red-700">
           {problem}
@@ -151,5 +104,82 @@ export function SupportRequest({ id, onBack }: { id: string; onBack: () => void 
         <ReplyForm requestId={request.id} staff onSent={() => setAttempt((n) => n + 1)} />
       </section>
     </article>
+  );
+}
+
+type Request = ConversationData['request'];
+/** A change to the request: its status, its assignee, or both. */
+type RequestPatch = { status?: RequestStatus; assigneeId?: string | null };
+
+/** The request's subject, who asked (their level then, Priority for premium) and its target. */
+function RequestHeader({ request }: { request: Request }) {
+  return (
+    <header>
+      <h2 id="support-request-title" className="text-2xl font-bold text-slate-900 wrap-anywhere">
+        {request.subject}
+      </h2>
+      <p className="mt-1 text-sm text-slate-600 wrap-anywhere">
+        {request.member ? `${request.member.name} <${request.member.email}>` : 'Deleted member'} · {accessLabel(request.level)}
+        {request.priority && (
+          <span className="ml-2 rounded-full bg-purple-100 px-3 py-0.5 text-xs font-semibold text-purple-800">Priority</span>
+        )}
+      </p>
+      <p className="mt-1 text-sm">
+        <TargetLine request={request} now={new Date()} />
+      </p>
+    </header>
+  );
+}
+
+type RequestControlsProps = {
+  ids: { assignee: string; status: string };
+  request: Request;
+  staff: StaffMember[];
+  onChange: (patch: RequestPatch) => void;
+};
+
+/** Who has the request (any editor or admin, or nobody) and its status. */
+function RequestControls({ ids, request, staff, onChange }: RequestControlsProps) {
+  return (
+    <div className="flex flex-wrap gap-4">
+      <div>
+        <label htmlFor={ids.assignee} className="block text-sm font-medium text-slate-700">
+          Assignee
+        </label>
+        <select
+          id={ids.assignee}
+          value={request.assignee?.id ?? ''}
+          onChange={(e) => onChange({ assigneeId: e.target.value || null })}
+          className={`${INPUT_CLASS} min-h-11 w-auto`}
+        >
+          <option value="">Nobody</option>
+          {request.assignee && !staff.some((s) => s.id === request.assignee!.id) && (
+            <option value={request.assignee.id}>{request.assignee.name}</option>
+          )}
+          {staff.map((s) => (
+            <option key={s.id} value={s.id}>
+              {s.name}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div>
+        <label htmlFor={ids.status} className="block text-sm font-medium text-slate-700">
+          Status
+        </label>
+        <select
+          id={ids.status}
+          value={request.status}
+          onChange={(e) => onChange({ status: e.target.value as RequestStatus })}
+          className={`${INPUT_CLASS} min-h-11 w-auto`}
+        >
+          {REQUEST_STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {STATUS_LABEL[s]}
+            </option>
+          ))}
+        </select>
+      </div>
+    </div>
   );
 }

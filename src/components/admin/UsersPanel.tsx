@@ -5,7 +5,7 @@
  * cards (MemberCard.tsx: level, role, subscription, grants, labels, sign-up source, last seen, the
  * level and role form and comps), and the audit log of changes.
  */
-import { useCallback, useEffect, useId, useState } from 'react';
+import { useCallback, useEffect, useId, useState, type Dispatch, type SetStateAction } from 'react';
 import type { MemberFilter } from '#shared/members.ts';
 import { api, call, withQuery, type ApiData } from '../../lib/browser/api.ts';
 import { MemberBulkLabels } from './MemberBulkLabels.tsx';
@@ -119,7 +119,6 @@ export function UsersPanel() {
     setFilter(next);
     if (fromSegment) setFormRound((n) => n + 1);
   }, []);
-  const pages = result ? Math.max(1, Math.ceil(result.total / result.limit)) : 1;
 
   return (
     <div className="space-y-6">
@@ -130,38 +129,55 @@ export function UsersPanel() {
         <MembersFile filter={filter} onImported={reload} />
       </div>
 
-      {error ? (
-        <p role="alert" className="text-red-700">
-          {error}
-        </p>
-      ) : !result ? (
-        <p role="status" className="text-slate-600">
-          Loading members...
-        </p>
-      ) : result.users.length === 0 ? (
-        <p className="text-slate-600">No members found.</p>
-      ) : (
-        <>
-          <p className="text-sm text-slate-600" data-testid="member-count">
-            {result.total === 1 ? '1 member' : `${result.total} members`}
-            {chosen.length > 0 && `, ${chosen.length} chosen`}
-          </p>
-          <ul className="space-y-4" aria-label="Members">
-            {result.users.map((m) => (
-              <MemberCard
-                key={`${m.id}-${m.accessLevel}-${m.role}`}
-                member={m}
-                chosen={chosen.includes(m.id)}
-                onChoose={(yes) => setChosen((c) => (yes ? [...c, m.id] : c.filter((id) => id !== m.id)))}
-                onChanged={reload}
-              />
-            ))}
-          </ul>
-          <Pages page={page} pages={pages} onPage={setPage} />
-        </>
-      )}
+      <MemberList error={error} result={result} chosen={chosen} page={page} onChoose={setChosen} onPage={setPage} onChanged={reload} />
 
       <AuditLog audit={audit} />
     </div>
+  );
+}
+
+type MemberListProps = {
+  error: string;
+  result: MemberPage | null;
+  /** The members chosen for a bulk label change. */
+  chosen: string[];
+  page: number;
+  onChoose: Dispatch<SetStateAction<string[]>>;
+  onPage: (page: number) => void;
+  onChanged: () => void;
+};
+
+/** The page of members the filter picks, with its count and the pages, or why there are none to show. */
+function MemberList({ error, result, chosen, page, onChoose, onPage, onChanged }: MemberListProps) {
+  const pages = result ? Math.max(1, Math.ceil(result.total / result.limit)) : 1;
+  return error ? (
+    <p role="alert" className="text-red-700">
+      {error}
+    </p>
+  ) : !result ? (
+    <p role="status" className="text-slate-600">
+      Loading members...
+    </p>
+  ) : result.users.length === 0 ? (
+    <p className="text-slate-600">No members found.</p>
+  ) : (
+    <>
+      <p className="text-sm text-slate-600" data-testid="member-count">
+        {result.total === 1 ? '1 member' : `${result.total} members`}
+        {chosen.length > 0 && `, ${chosen.length} chosen`}
+      </p>
+      <ul className="space-y-4" aria-label="Members">
+        {result.users.map((m) => (
+          <MemberCard
+            key={`${m.id}-${m.accessLevel}-${m.role}`}
+            member={m}
+            chosen={chosen.includes(m.id)}
+            onChoose={(yes) => onChoose((c) => (yes ? [...c, m.id] : c.filter((id) => id !== m.id)))}
+            onChanged={onChanged}
+          />
+        ))}
+      </ul>
+      <Pages page={page} pages={pages} onPage={onPage} />
+    </>
   );
 }

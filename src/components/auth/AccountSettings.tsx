@@ -4,7 +4,7 @@
  * default; their own API, `/api/community/settings`), the private RSS feed, and the Danger Zone,
  * whose Delete Account really deletes (after a confirmation dialog).
  */
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent, type RefObject } from 'react';
 import { authClient, type Profile } from '../../lib/browser/auth/client.ts';
 import { toast } from '../../lib/browser/toast.ts';
 import { INPUT_CLASS } from '../forms/TextField.tsx';
@@ -78,62 +78,15 @@ export function AccountSettings({ token, profile, onSaved }: { token: string; pr
   return (
     <div className="max-w-xl space-y-6">
       <form onSubmit={saveSettings} className={`${card} space-y-4`} aria-label="Settings">
-        <div>
-          <label htmlFor={`${id}-language`} className="block text-sm font-medium text-slate-700">
-            Language
-          </label>
-          <select
-            id={`${id}-language`}
-            value={language}
-            onChange={(e) => setLanguage(e.target.value as Profile['language'])}
-            className={INPUT_CLASS}
-          >
-            {LANGUAGES.map((l) => (
-              <option key={l.value} value={l.value}>
-                {l.label}
-              </option>
-            ))}
-          </select>
-          <p className="mt-1 text-sm text-slate-500">The language of the emails we send you.</p>
-        </div>
-        <div className="flex items-start gap-3">
-          <input
-            id={`${id}-newsletter`}
-            type="checkbox"
-            checked={newsletter}
-            onChange={(e) => setNewsletter(e.target.checked)}
-            className="mt-1 h-4 w-4 rounded border-slate-300 text-brand-600 focus:ring-brand-500"
-          />
-          <div>
-            <label htmlFor={`${id}-newsletter`} className="text-sm font-medium text-slate-700">
-              Email me the members&apos; newsletter
-            </label>
-            <p className="text-sm text-slate-500">
-              One issue a month, in full for your plan.{' '}
-              <a href="/newsletter" className="font-medium text-brand-700 underline">
-                Past issues
-              </a>
-            </p>
-          </div>
-        </div>
-        <div className="flex items-start gap-3">
-          <input
-            id={`${id}-replies`}
-            type="checkbox"
-            checked={replies}
-            disabled={replyMails === null}
-            onChange={(e) => setReplies(e.target.checked)}
-            className="mt-1 h-4 w-4 rounded border-slate-300 text-brand-600 focus:ring-brand-500"
-          />
-          <div>
-            <label htmlFor={`${id}-replies`} className="text-sm font-medium text-slate-700">
-              Email me when someone replies in a community thread I follow
-            </label>
-            <p className="text-sm text-slate-500">
-              Threads you started or replied in, at most one email per thread every 15 minutes. Mute a single thread from its page.
-            </p>
-          </div>
-        </div>
+        <LanguageField id={id} language={language} onLanguage={setLanguage} />
+        <EmailChoices
+          id={id}
+          newsletter={newsletter}
+          replies={replies}
+          repliesKnown={replyMails !== null}
+          onNewsletter={setNewsletter}
+          onReplies={setReplies}
+        />
         <button type="submit" disabled={saving} className={`${button} bg-brand-600 text-white hover:bg-brand-700`}>
           Save Settings
         </button>
@@ -141,6 +94,99 @@ export function AccountSettings({ token, profile, onSaved }: { token: string; pr
 
       <MemberFeedCard className={card} />
 
+      <DangerZone id={id} dialog={dialog} deleting={deleting} onDelete={() => void deleteAccount()} />
+    </div>
+  );
+}
+
+type LanguageFieldProps = { id: string; language: Profile['language']; onLanguage: (language: Profile['language']) => void };
+
+/** The language of the member's emails. */
+function LanguageField({ id, language, onLanguage }: LanguageFieldProps) {
+  return (
+    <div>
+      <label htmlFor={`${id}-language`} className="block text-sm font-medium text-slate-700">
+        Language
+      </label>
+      <select
+        id={`${id}-language`}
+        value={language}
+        onChange={(e) => onLanguage(e.target.value as Profile['language'])}
+        className={INPUT_CLASS}
+      >
+        {LANGUAGES.map((l) => (
+          <option key={l.value} value={l.value}>
+            {l.label}
+          </option>
+        ))}
+      </select>
+      <p className="mt-1 text-sm text-slate-500">The language of the emails we send you.</p>
+    </div>
+  );
+}
+
+type EmailChoicesProps = {
+  id: string;
+  newsletter: boolean;
+  replies: boolean;
+  /** Whether the reply emails' setting has been read (the box waits for it). */
+  repliesKnown: boolean;
+  onNewsletter: (on: boolean) => void;
+  onReplies: (on: boolean) => void;
+};
+
+/** The members' newsletter and the community's reply emails, each on or off. */
+function EmailChoices({ id, newsletter, replies, repliesKnown, onNewsletter, onReplies }: EmailChoicesProps) {
+  return (
+    <>
+      <div className="flex items-start gap-3">
+        <input
+          id={`${id}-newsletter`}
+          type="checkbox"
+          checked={newsletter}
+          onChange={(e) => onNewsletter(e.target.checked)}
+          className="mt-1 h-4 w-4 rounded border-slate-300 text-brand-600 focus:ring-brand-500"
+        />
+        <div>
+          <label htmlFor={`${id}-newsletter`} className="text-sm font-medium text-slate-700">
+            Email me the members&apos; newsletter
+          </label>
+          <p className="text-sm text-slate-500">
+            One issue a month, in full for your plan.{' '}
+            <a href="/newsletter" className="font-medium text-brand-700 underline">
+              Past issues
+            </a>
+          </p>
+        </div>
+      </div>
+      <div className="flex items-start gap-3">
+        <input
+          id={`${id}-replies`}
+          type="checkbox"
+          checked={replies}
+          disabled={!repliesKnown}
+          onChange={(e) => onReplies(e.target.checked)}
+          className="mt-1 h-4 w-4 rounded border-slate-300 text-brand-600 focus:ring-brand-500"
+        />
+        <div>
+          <label htmlFor={`${id}-replies`} className="text-sm font-medium text-slate-700">
+            Email me when someone replies in a community thread I follow
+          </label>
+          <p className="text-sm text-slate-500">
+            Threads you started or replied in, at most one email per thread every 15 minutes. Mute a single thread from its page.
+          </p>
+        </div>
+      </div>
+    </>
+  );
+}
+
+type DangerZoneProps = { id: string; dialog: RefObject<HTMLDialogElement | null>; deleting: boolean; onDelete: () => void };
+
+/** Delete Account, and the dialog that confirms it. */
+function DangerZone({ id, dialog, deleting, onDelete }: DangerZoneProps) {
+  return (
+    <>
       <div className={`${card} ring-red-200`}>
         <h2 className="text-lg font-semibold text-red-700">Danger Zone</h2>
         <p className="mt-2 text-sm text-slate-700">Deleting your account removes all your content and data. This cannot be undone.</p>
@@ -169,16 +215,11 @@ export function AccountSettings({ token, profile, onSaved }: { token: string; pr
           >
             Cancel
           </button>
-          <button
-            type="button"
-            onClick={() => void deleteAccount()}
-            disabled={deleting}
-            className={`${button} bg-red-600 text-white hover:bg-red-700`}
-          >
+          <button type="button" onClick={onDelete} disabled={deleting} className={`${button} bg-red-600 text-white hover:bg-red-700`}>
             {deleting ? 'Deleting…' : 'Delete my account'}
           </button>
         </div>
       </dialog>
-    </div>
+    </>
   );
 }

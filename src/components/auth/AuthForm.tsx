@@ -13,7 +13,7 @@
  */
 import { useStore } from '@nanostores/react';
 import type { Session } from '@supabase/supabase-js';
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type RefObject } from 'react';
 import { signupData } from '../../lib/browser/attribution.ts';
 import { $auth, afterSignIn, authClient } from '../../lib/browser/auth/client.ts';
 import { mailRequestError, passwordHeld, readLanding, signedInNotice, signInMethods, type Landing } from '#shared/auth/mail-links.ts';
@@ -39,7 +39,22 @@ function nextStep(session: Session, via: Via): string {
   return target;
 }
 
+/** The mailed link's landing, and where the visitor came from (their visit's first page), kept with the new account. */
+function signUpOptions() {
+  const emailRedirectTo = mailLanding(window.location.origin, returnTarget(window.location.search));
+  const signup = signupData();
+  return { emailRedirectTo, ...(signup ? { data: { signup } } : {}) };
+}
+
 const authError = (description: string) => toast({ title: 'Authentication error', description, variant: 'destructive' });
+
+/** Says how the request for a sign-in link went. */
+function linkRequested(error: Awaited<ReturnType<typeof requestSignInLink>>) {
+  if (error?.code === 'over_email_send_rate_limit')
+    toast({ title: 'Link already sent', description: mailRequestError(error, 'sign-in link') });
+  else if (error) authError(mailRequestError(error, 'sign-in link'));
+  else toast({ title: 'Check your email', description: 'If an account exists for that address, we sent you a sign-in link.' });
+}
 
 export default function AuthForm({ mode }: { mode: 'signin' | 'signup' }) {
   const auth = useStore($auth);
@@ -88,10 +103,7 @@ export default function AuthForm({ mode }: { mode: 'signin' | 'signup' }) {
       if (reason) setHeldPassword({ email, reason });
       else if (error) authError(error.message);
     } else {
-      const emailRedirectTo = mailLanding(window.location.origin, returnTarget(window.location.search));
-      // Where the visitor came from (their visit's first page), kept with the new account.
-      const signup = signupData();
-      const options = { emailRedirectTo, ...(signup ? { data: { signup } } : {}) };
+      const options = signUpOptions();
       const { error } = await client.auth.signUp({ email, password, options });
       if (error) authError(error.message);
       else {
@@ -112,66 +124,111 @@ export default function AuthForm({ mode }: { mode: 'signin' | 'signup' }) {
     setBusy(true);
     const error = await requestSignInLink(email);
     setBusy(false);
-    if (error?.code === 'over_email_send_rate_limit')
-      toast({ title: 'Link already sent', description: mailRequestError(error, 'sign-in link') });
-    else if (error) authError(mailRequestError(error, 'sign-in link'));
-    else toast({ title: 'Check your email', description: 'If an account exists for that address, we sent you a sign-in link.' });
+    linkRequested(error);
   }
 
   const signin = mode === 'signin';
   return (
     <>
-      {landing?.kind === 'failed' && (
+      {landing && <LandingNotice landing={landing} />}
+      {heldPassword && <MailboxSignIn key={heldPassword.email} email={heldPassword.email} reason={heldPassword.reason} onCode={codeUsed} />}
+      {held && auth.status === 'signed-in' && <StillSignedIn />}
+      <CredentialsForm
+        signin={signin}
+        busy={busy}
+        waiting={busy || auth.status === 'loading'}
+        emailRef={emailRef}
+        onSubmit={submit}
+        onSendLink={() => void sendLink()}
+      />
+      {signin && <HaveACode onCode={codeUsed} />}
+      {created && <AccountCreated email={created} onCode={codeUsed} />}
+    </>
+  );
+}
+
+/** What a mailed link that landed here says: why it failed, or its message. */
+function LandingNotice({ landing }: { landing: Landing }) {
+  return (
+    <>
+      {landing.kind === 'failed' && (
         <LinkProblem code={landing.code} description={landing.description} target={returnTarget(window.location.search)} />
       )}
-      {landing?.kind === 'message' && (
+      {landing.kind === 'message' && (
         <p role="status" className="mb-6 rounded-xl border border-brand-200 bg-brand-50 p-4 text-sm text-slate-800">
           {landing.text}
         </p>
       )}
-      {heldPassword && <MailboxSignIn key={heldPassword.email} email={heldPassword.email} reason={heldPassword.reason} onCode={codeUsed} />}
-      {held && auth.status === 'signed-in' && (
-        <p className="mb-6 text-sm text-slate-700">
-          You are still signed in.{' '}
-          <a href={afterSignIn(window.location.search)} className="font-semibold text-brand-700 hover:underline">
-            Continue
-          </a>
-        </p>
-      )}
-      <form onSubmit={submit} aria-label={signin ? 'Sign in' : 'Sign up'} className="space-y-4">
-        <TextField label="Email" inputRef={emailRef} name="email" type="email" autoComplete="email" required />
-        <TextField label="Password" name="password" type="password" autoComplete={signin ? 'current-password' : 'new-password'} required />
-        <button type="submit" disabled={busy || auth.status === 'loading'} className={SUBMIT_CLASS}>
-          {busy ? (signin ? 'Signing in...' : 'Creating account...') : signin ? 'Sign In' : 'Sign Up'}
-        </button>
-        {signin && (
-          <button
-            type="button"
-            onClick={() => void sendLink()}
-            disabled={busy || auth.status === 'loading'}
-            className="min-h-11 w-full rounded-lg px-5 py-2.5 text-sm font-semibold text-brand-700 ring-1 ring-inset ring-brand-200 hover:bg-brand-50 disabled:opacity-60"
-          >
-            Email me a sign-in link
-          </button>
-        )}
-      </form>
-      {signin && (
-        <details className="mt-4 rounded-lg bg-slate-50 p-3 text-sm">
-          <summary className="cursor-pointer font-semibold text-brand-700">Have a code?</summary>
-          <p className="my-3 text-slate-600">
-            Every email we send to sign you in or confirm your address has a 6-digit code: type it here, on any device.
-          </p>
-          <CodeForm type="email" onSubmit={codeUsed} />
-        </details>
-      )}
-      {created && (
-        <div className="mt-6 space-y-3 rounded-lg bg-slate-50 p-4 text-sm">
-          <p role="status" className="text-slate-700">
-            We sent a confirmation link to your address. Open it to finish creating your account, or enter the 6-digit code from the email.
-          </p>
-          <CodeForm key={created} type="email" email={created} onSubmit={codeUsed} />
-        </div>
-      )}
     </>
+  );
+}
+
+/** A visitor held here while signed in (a failed link, a message) goes on when they choose. */
+function StillSignedIn() {
+  return (
+    <p className="mb-6 text-sm text-slate-700">
+      You are still signed in.{' '}
+      <a href={afterSignIn(window.location.search)} className="font-semibold text-brand-700 hover:underline">
+        Continue
+      </a>
+    </p>
+  );
+}
+
+/** The mail's 6-digit code in place of its link. */
+function HaveACode({ onCode }: { onCode: () => void }) {
+  return (
+    <details className="mt-4 rounded-lg bg-slate-50 p-3 text-sm">
+      <summary className="cursor-pointer font-semibold text-brand-700">Have a code?</summary>
+      <p className="my-3 text-slate-600">
+        Every email we send to sign you in or confirm your address has a 6-digit code: type it here, on any device.
+      </p>
+      <CodeForm type="email" onSubmit={onCode} />
+    </details>
+  );
+}
+
+/** After sign-up: the confirmation link is on its way, or its code can be typed here. */
+function AccountCreated({ email, onCode }: { email: string; onCode: () => void }) {
+  return (
+    <div className="mt-6 space-y-3 rounded-lg bg-slate-50 p-4 text-sm">
+      <p role="status" className="text-slate-700">
+        We sent a confirmation link to your address. Open it to finish creating your account, or enter the 6-digit code from the email.
+      </p>
+      <CodeForm key={email} type="email" email={email} onSubmit={onCode} />
+    </div>
+  );
+}
+
+type CredentialsFormProps = {
+  signin: boolean;
+  busy: boolean;
+  /** Whether the buttons wait (a request under way, or the session still loading). */
+  waiting: boolean;
+  emailRef: RefObject<HTMLInputElement | null>;
+  onSubmit: (event: FormEvent<HTMLFormElement>) => void;
+  onSendLink: () => void;
+};
+
+/** Email and password, and on the sign-in page a mailed link instead. */
+function CredentialsForm({ signin, busy, waiting, emailRef, onSubmit, onSendLink }: CredentialsFormProps) {
+  return (
+    <form onSubmit={onSubmit} aria-label={signin ? 'Sign in' : 'Sign up'} className="space-y-4">
+      <TextField label="Email" inputRef={emailRef} name="email" type="email" autoComplete="email" required />
+      <TextField label="Password" name="password" type="password" autoComplete={signin ? 'current-password' : 'new-password'} required />
+      <button type="submit" disabled={waiting} className={SUBMIT_CLASS}>
+        {busy ? (signin ? 'Signing in...' : 'Creating account...') : signin ? 'Sign In' : 'Sign Up'}
+      </button>
+      {signin && (
+        <button
+          type="button"
+          onClick={onSendLink}
+          disabled={waiting}
+          className="min-h-11 w-full rounded-lg px-5 py-2.5 text-sm font-semibold text-brand-700 ring-1 ring-inset ring-brand-200 hover:bg-brand-50 disabled:opacity-60"
+        >
+          Email me a sign-in link
+        </button>
+      )}
+    </form>
   );
 }

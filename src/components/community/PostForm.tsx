@@ -52,54 +52,8 @@ export function PostForm({ label, submitLabel, withTitle, initialBody = '', onSe
 
   return (
     <form onSubmit={submit} className="flex flex-col gap-3" aria-label={submitLabel} noValidate>
-      {withTitle && (
-        <div>
-          <label htmlFor={`${id}-title`} className="block text-sm font-medium text-slate-700">
-            Title
-          </label>
-          <input
-            id={`${id}-title`}
-            className={INPUT_CLASS}
-            value={title}
-            maxLength={COMMUNITY_LIMITS.title}
-            autoFocus={autoFocus}
-            onChange={(e) => setTitle(e.target.value)}
-            aria-invalid={titleError ? true : undefined}
-            aria-describedby={titleError ? `${id}-title-error` : undefined}
-            required
-          />
-          {titleError && (
-            <p id={`${id}-title-error`} className="mt-1 text-sm text-red-700">
-              {titleError}
-            </p>
-          )}
-        </div>
-      )}
-      <div>
-        <label htmlFor={`${id}-body`} className="block text-sm font-medium text-slate-700">
-          {label}
-        </label>
-        <textarea
-          id={`${id}-body`}
-          className={`${INPUT_CLASS} min-h-32 font-[inherit]`}
-          value={body}
-          rows={5}
-          maxLength={COMMUNITY_LIMITS.body}
-          autoFocus={autoFocus && !withTitle}
-          onChange={(e) => setBody(e.target.value)}
-          aria-invalid={bodyError ? true : undefined}
-          aria-describedby={`${id}-hint${bodyError ? ` ${id}-body-error` : ''}`}
-          required
-        />
-        <p id={`${id}-hint`} className="mt-1 text-xs text-slate-500">
-          Markdown works: **bold**, _italic_, [a link](https://example.com), lists, quotes and `code`. No HTML or images.
-        </p>
-        {bodyError && (
-          <p id={`${id}-body-error`} className="mt-1 text-sm text-red-700">
-            {bodyError}
-          </p>
-        )}
-      </div>
+      {withTitle && <TitleField id={id} title={title} error={titleError} autoFocus={autoFocus} onTitle={setTitle} />}
+      <BodyField id={id} label={label} body={body} error={bodyError} autoFocus={autoFocus && !withTitle} onBody={setBody} />
       {problem && !titleError && !bodyError && (
         <p role="alert" className="rounded-lg bg-red-50 px-3 py-2 text-sm text-red-800">
           {problem.message}
@@ -116,5 +70,67 @@ export function PostForm({ label, submitLabel, withTitle, initialBody = '', onSe
         )}
       </div>
     </form>
+  );
+}
+
+type TitleFieldProps = { id: string; title: string; error?: string; autoFocus?: boolean; onTitle: (title: string) => void };
+
+/** A new thread's title, with the server's complaint about it. */
+function TitleField({ id, title, error, autoFocus, onTitle }: TitleFieldProps) {
+  return (
+    <div>
+      <label htmlFor={`${id}-title`} className="block text-sm font-medium text-slate-700">
+        Title
+      </label>
+      <input
+        id={`${id}-title`}
+        className={INPUT_CLASS}
+        value={title}
+        maxLength={COMMUNITY_LIMITS.title}
+        autoFocus={autoFocus}
+        onChange={(e) => onTitle(e.target.value)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-title-error` : undefined}
+        required
+      />
+      {error && (
+        <p id={`${id}-title-error`} className="mt-1 text-sm text-red-700">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+type BodyFieldProps = { id: string; label: string; body: string; error?: string; autoFocus?: boolean; onBody: (body: string) => void };
+
+/** The Markdown text, what Markdown does here, and the server's complaint about it. */
+function BodyField({ id, label, body, error, autoFocus, onBody }: BodyFieldProps) {
+  return (
+    <div>
+      <label htmlFor={`${id}-body`} className="block text-sm font-medium text-slate-700">
+        {label}
+      </label>
+      <textarea
+        id={`${id}-body`}
+        className={`${INPUT_CLASS} min-h-32 font-[inherit]`}
+        value={body}
+        rows={5}
+        maxLength={COMMUNITY_LIMITS.body}
+        autoFocus={autoFocus}
+        onChange={(e) => onBody(e.target.value)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={`${id}-hint${error ? ` ${id}-body-error` : ''}`}
+        required
+      />
+      <p id={`${id}-hint`} className="mt-1 text-xs text-slate-500">
+        Markdown works: **bold**, _italic_, [a link](https://example.com), lists, quotes and `code`. No HTML or images.
+      </p>
+      {error && (
+        <p id={`${id}-body-error`} className="mt-1 text-sm text-red-700">
+          {error}
+        </p>
+      )}
+    </div>
   );
 }

@@ -39,7 +39,6 @@ export function PostItem({ post, actions, staff }: { post: Post; actions: PostAc
   const [mode, setMode] = useState<Mode>({ kind: 'read' });
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const gone = post.status === 'deleted';
   const anchor = `post-${post.id}`;
 
   async function run(work: () => Promise<SendResult>, after: Mode = { kind: 'read' }) {
@@ -61,23 +60,7 @@ export function PostItem({ post, actions, staff }: { post: Post; actions: PostAc
 
   return (
     <article id={anchor} data-testid="community-post" className="scroll-mt-24 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
-      <header className="flex flex-wrap items-center gap-x-2 gap-y-1 text-sm text-slate-500">
-        <span className="font-semibold text-ink">{post.author?.name ?? 'Deleted member'}</span>
-        {post.author?.staff && <span className="rounded bg-brand-50 px-1.5 py-0.5 text-xs font-semibold text-brand-700">Staff</span>}
-        <span aria-hidden="true">·</span>
-        <a href={`#${anchor}`} className="hover:underline">
-          <PostTime at={post.createdAt} />
-        </a>
-        {post.editedAt && <span title={`Edited ${new Date(post.editedAt).toUTCString()}`}>(edited)</span>}
-        {post.status !== 'visible' && (
-          <span
-            data-testid="post-status"
-            className={`rounded px-1.5 py-0.5 text-xs font-semibold ${post.status === 'held' ? 'bg-amber-50 text-amber-800' : 'bg-slate-100 text-slate-700'}`}
-          >
-            {STATUS_NOTE[post.status]}
-          </span>
-        )}
-      </header>
+      <PostHeader post={post} anchor={anchor} />
 
       {mode.kind === 'edit' ? (
         <div className="mt-3">
@@ -94,56 +77,22 @@ export function PostItem({ post, actions, staff }: { post: Post; actions: PostAc
             onCancel={() => setMode({ kind: 'read' })}
           />
         </div>
-      ) : post.html ? (
-        <div className="prose-body mt-3" dangerouslySetInnerHTML={{ __html: post.html }} />
       ) : (
-        <p className="mt-3 text-sm italic text-slate-500">
-          {gone ? 'This post was deleted.' : post.status === 'hidden' ? 'This post was hidden by a moderator.' : ''}
-        </p>
+        <PostText post={post} />
       )}
 
       {/* At least a button's height, with or without buttons: a member's Like, Edit or Report arriving moves nothing. */}
       {mode.kind !== 'edit' && (
-        <footer className="mt-3 flex min-h-9 flex-wrap items-center gap-1">
-          {!gone && <LikeButton post={post} enabled={actions.member && !post.mine && post.status === 'visible'} onLike={actions.like} />}
-          {post.mine && !gone && mode.kind === 'read' && (
-            <>
-              <button type="button" className={LINK_BUTTON} disabled={busy} onClick={() => void openEditor()}>
-                Edit
-              </button>
-              <button type="button" className={LINK_BUTTON} onClick={() => setMode({ kind: 'confirm-delete' })}>
-                Delete
-              </button>
-            </>
-          )}
-          {mode.kind === 'confirm-delete' && (
-            <span role="group" aria-label="Delete this post?" className="flex flex-wrap items-center gap-1 text-sm">
-              <span className="text-slate-700">Delete this post?</span>
-              <button
-                type="button"
-                className={`${LINK_BUTTON} text-red-700`}
-                disabled={busy}
-                onClick={() => void run(() => actions.remove(post))}
-              >
-                Yes, delete
-              </button>
-              <button type="button" className={LINK_BUTTON} onClick={() => setMode({ kind: 'read' })}>
-                Keep it
-              </button>
-            </span>
-          )}
-          {actions.member && !post.mine && post.status === 'visible' && mode.kind === 'read' && (
-            <button type="button" className={LINK_BUTTON} onClick={() => setMode({ kind: 'report' })}>
-              Report
-            </button>
-          )}
-          {mode.kind === 'reported' && (
-            <span role="status" className="text-sm text-slate-600">
-              Thanks: a moderator will look at it.
-            </span>
-          )}
-          {staff}
-        </footer>
+        <PostFooter
+          post={post}
+          actions={actions}
+          mode={mode}
+          busy={busy}
+          staff={staff}
+          onMode={setMode}
+          onEdit={() => void openEditor()}
+          onDelete={() => void run(() => actions.remove(post))}
+        />
       )}
       {mode.kind === 'report' && (
         <ReportForm
@@ -222,5 +171,93 @@ function ReportForm({ busy, onSend, onCancel }: { busy: boolean; onSend: (reason
         </button>
       </div>
     </form>
+  );
+}
+
+/** Who wrote the post, when (a link to it), whether it was edited, and its status when not visible. */
+function PostHeader({ post, anchor }: { post: Post; anchor: string }) {
+  return (
+    <header className="flex flex-wrap items-center gap-x-2 gap-y-1 text-sm text-slate-500">
+      <span className="font-semibold text-ink">{post.author?.name ?? 'Deleted member'}</span>
+      {post.author?.staff && <span className="rounded bg-brand-50 px-1.5 py-0.5 text-xs font-semibold text-brand-700">Staff</span>}
+      <span aria-hidden="true">·</span>
+      <a href={`#${anchor}`} className="hover:underline">
+        <PostTime at={post.createdAt} />
+      </a>
+      {post.editedAt && <span title={`Edited ${new Date(post.editedAt).toUTCString()}`}>(edited)</span>}
+      {post.status !== 'visible' && (
+        <span
+          data-testid="post-status"
+          className={`rounded px-1.5 py-0.5 text-xs font-semibold ${post.status === 'held' ? 'bg-amber-50 text-amber-800' : 'bg-slate-100 text-slate-700'}`}
+        >
+          {STATUS_NOTE[post.status]}
+        </span>
+      )}
+    </header>
+  );
+}
+
+/** The post's HTML as the server rendered it, or what took its place. */
+function PostText({ post }: { post: Post }) {
+  const gone = post.status === 'deleted';
+  return post.html ? (
+    <div className="prose-body mt-3" dangerouslySetInnerHTML={{ __html: post.html }} />
+  ) : (
+    <p className="mt-3 text-sm italic text-slate-500">
+      {gone ? 'This post was deleted.' : post.status === 'hidden' ? 'This post was hidden by a moderator.' : ''}
+    </p>
+  );
+}
+
+type PostFooterProps = {
+  post: Post;
+  actions: PostActions;
+  mode: Mode;
+  busy: boolean;
+  staff?: ReactNode;
+  onMode: (mode: Mode) => void;
+  onEdit: () => void;
+  onDelete: () => void;
+};
+
+/** What the reader may do with the post: like it, edit or delete their own, report someone else's. */
+function PostFooter({ post, actions, mode, busy, staff, onMode, onEdit, onDelete }: PostFooterProps) {
+  const gone = post.status === 'deleted';
+  return (
+    <footer className="mt-3 flex min-h-9 flex-wrap items-center gap-1">
+      {!gone && <LikeButton post={post} enabled={actions.member && !post.mine && post.status === 'visible'} onLike={actions.like} />}
+      {post.mine && !gone && mode.kind === 'read' && (
+        <>
+          <button type="button" className={LINK_BUTTON} disabled={busy} onClick={onEdit}>
+            Edit
+          </button>
+          <button type="button" className={LINK_BUTTON} onClick={() => onMode({ kind: 'confirm-delete' })}>
+            Delete
+          </button>
+        </>
+      )}
+      {mode.kind === 'confirm-delete' && (
+        <span role="group" aria-label="Delete this post?" className="flex flex-wrap items-center gap-1 text-sm">
+          <span className="text-slate-700">Delete this post?</span>
+          <button type="button" className={`${LINK_BUTTON} text-red-700`} disabled={busy} onClick={onDelete}>
+            Yes, delete
+          </button>
+          <button type="button" className={LINK_BUTTON} onClick={() => onMode({ kind: 'read' })}>
+            Keep it
+          </button>
+        </span>
+      )}
+      {actions.member && !post.mine && post.status === 'visible' && mode.kind === 'read' && (
+        <button type="button" className={LINK_BUTTON} onClick={() => onMode({ kind: 'report' })}>
+          Report
+        </button>
+      )}
+      {mode.kind === 'reported' && (
+        <span role="status" className="text-sm text-slate-600">
+          Thanks: a moderator will look at it.
+        </span>
+      )}
+      {staff}
+    </footer>
   );
 }

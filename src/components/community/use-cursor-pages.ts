@@ -44,14 +44,7 @@ function readerKey(viewer: ViewerState): string {
   return viewer.status === 'signed-in' ? viewer.userId : viewer.status;
 }
 
-export function useCursorPages<T extends PageAnswer, I extends { id: string }>({
-  key,
-  firstCursor,
-  initial,
-  load,
-  itemsOf,
-  visitors = true,
-}: {
+export interface CursorPagesOptions<T extends PageAnswer, I> {
   /** What is shown (a thread's id, an item's address): a new key starts over. */
   key: string;
   /** Where the first page starts (a `?cursor=` link), null for the beginning. */
@@ -63,7 +56,17 @@ export function useCursorPages<T extends PageAnswer, I extends { id: string }>({
   itemsOf: (answer: T) => I[];
   /** Whether visitors may read it: when not, a visitor gets the sign-in gate without a request. */
   visitors?: boolean;
-}) {
+}
+
+/** The list's state for the viewer, with the next page, a refresh after a write, an item's patch and a retry. */
+export function useCursorPages<T extends PageAnswer, I extends { id: string }>({
+  key,
+  firstCursor,
+  initial,
+  load,
+  itemsOf,
+  visitors = true,
+}: CursorPagesOptions<T, I>) {
   const viewer = useViewer();
   const reader = readerKey(viewer);
   const signedIn = viewer.status === 'signed-in';

@@ -81,20 +81,7 @@ export default function ContentList({ info }: { info: ContentTypeInfo }) {
   const tagKey = info.filters.includes('tag') ? 'tag' : info.filters.includes('category') ? 'category' : undefined;
   const onTagSelect = tagKey ? (tag: string) => update({ [tagKey]: toggleValue(filters[tagKey], tag) }) : undefined;
 
-  if (state.status === 'error') {
-    return (
-      <div role="alert" className="rounded-2xl border border-red-200 bg-red-50 p-8 text-center">
-        <p className="font-medium text-red-800">{info.loadError}</p>
-        <button
-          type="button"
-          onClick={() => location.reload()}
-          className="mt-4 rounded-lg bg-red-600 px-4 py-2 text-sm font-semibold text-white hover:bg-red-700"
-        >
-          Try Again
-        </button>
-      </div>
-    );
-  }
+  if (state.status === 'error') return <LoadFailed message={info.loadError} />;
 
   const filtered = hasActiveFilters(filters);
   return (
@@ -112,18 +99,7 @@ export default function ContentList({ info }: { info: ContentTypeInfo }) {
       {state.status === 'loading' ? (
         <SkeletonGrid />
       ) : visible.length === 0 ? (
-        <div role="status" className="rounded-2xl border border-dashed border-slate-300 p-10 text-center">
-          <p className="text-slate-600">{filtered ? info.emptyFiltered : info.emptyAll}</p>
-          {filtered && (
-            <button
-              type="button"
-              onClick={clear}
-              className="mt-4 rounded-lg bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700"
-            >
-              Clear Filters
-            </button>
-          )}
-        </div>
+        <NoMatches text={filtered ? info.emptyFiltered : info.emptyAll} onClear={filtered ? clear : undefined} />
       ) : (
         <>
           <p className="sr-only" role="status">
@@ -141,21 +117,62 @@ export default function ContentList({ info }: { info: ContentTypeInfo }) {
             ))}
           </div>
           {visible.length > shown && (
-            <div className="flex flex-col items-center gap-2">
-              <p className="text-sm text-slate-500">
-                Showing {shown} of {visible.length}
-              </p>
-              <button
-                type="button"
-                onClick={() => setPaging((p) => ({ ...p, shown: p.shown + PAGE_SIZE }))}
-                className="rounded-lg px-5 py-2.5 text-sm font-semibold text-brand-700 ring-1 ring-inset ring-brand-200 hover:bg-brand-50"
-              >
-                Show more
-              </button>
-            </div>
+            <ShowMore shown={shown} total={visible.length} onMore={() => setPaging((p) => ({ ...p, shown: p.shown + PAGE_SIZE }))} />
           )}
         </>
       )}
+    </div>
+  );
+}
+
+/** The list could not be loaded: the type's message, and Try Again (a reload). */
+function LoadFailed({ message }: { message: string }) {
+  return (
+    <div role="alert" className="rounded-2xl border border-red-200 bg-red-50 p-8 text-center">
+      <p className="font-medium text-red-800">{message}</p>
+      <button
+        type="button"
+        onClick={() => location.reload()}
+        className="mt-4 rounded-lg bg-red-600 px-4 py-2 text-sm font-semibold text-white hover:bg-red-700"
+      >
+        Try Again
+      </button>
+    </div>
+  );
+}
+
+/** No item to show: the type's empty text, and Clear Filters when filters hide them (`onClear`). */
+function NoMatches({ text, onClear }: { text: string; onClear: (() => void) | undefined }) {
+  return (
+    <div role="status" className="rounded-2xl border border-dashed border-slate-300 p-10 text-center">
+      <p className="text-slate-600">{text}</p>
+      {onClear && (
+        <button
+          type="button"
+          onClick={onClear}
+          className="mt-4 rounded-lg bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700"
+        >
+          Clear Filters
+        </button>
+      )}
+    </div>
+  );
+}
+
+/** How many cards are shown of how many match, and the next page's button. */
+function ShowMore({ shown, total, onMore }: { shown: number; total: number; onMore: () => void }) {
+  return (
+    <div className="flex flex-col items-center gap-2">
+      <p className="text-sm text-slate-500">
+        Showing {shown} of {total}
+      </p>
+      <button
+        type="button"
+        onClick={onMore}
+        className="rounded-lg px-5 py-2.5 text-sm font-semibold text-brand-700 ring-1 ring-inset ring-brand-200 hover:bg-brand-50"
+      >
+        Show more
+      </button>
     </div>
   );
 }

@@ -74,14 +74,6 @@ export function LeadDialog({ toolId, toolTitle, onClose }: { toolId: string; too
     }
   }
 
-  const described = (field: Field) => (errors[field] ? { 'aria-invalid': true, 'aria-describedby': `${id}-${field}` } : {});
-  const error = (field: Field) =>
-    errors[field] ? (
-      <p id={`${id}-${field}`} className="mt-1 text-xs text-red-700">
-        {errors[field]}
-      </p>
-    ) : null;
-
   return (
     <dialog
       ref={ref}
@@ -95,79 +87,119 @@ export function LeadDialog({ toolId, toolTitle, onClose }: { toolId: string; too
             Preparing your download…
           </p>
         ) : step.kind === 'thanks' ? (
-          <div className="text-center">
-            <h2 id={`${id}-title`} className="text-xl font-semibold text-ink">
-              Thank You!
-            </h2>
-            <p className="mt-2 text-sm text-slate-600">
-              Your copy of {toolTitle} is ready. We also emailed the link to {step.email}.
-            </p>
-            <a
-              href={step.downloadUrl}
-              download
-              className="mt-6 inline-block rounded-lg bg-brand-600 px-5 py-2.5 text-sm font-semibold text-white hover:bg-brand-700"
-            >
-              Download Now
-            </a>
-          </div>
+          <ThankYou id={id} toolTitle={toolTitle} email={step.email} downloadUrl={step.downloadUrl} />
         ) : (
-          <form onSubmit={submit}>
-            <h2 id={`${id}-title`} className="text-xl font-semibold text-ink">
-              Download {toolTitle}
-            </h2>
-            <p className="mt-1 text-sm text-slate-600">Tell us where to send it. We will email you the link as well.</p>
-            <div className="mt-4 flex flex-col gap-3">
-              <label className="text-sm font-medium text-slate-700">
-                Name
-                <input name="name" required maxLength={100} autoComplete="name" className={INPUT_CLASS} {...described('name')} />
-                {error('name')}
-              </label>
-              <label className="text-sm font-medium text-slate-700">
-                Email
-                <input
-                  name="email"
-                  type="email"
-                  required
-                  maxLength={254}
-                  autoComplete="email"
-                  defaultValue={step.email}
-                  className={INPUT_CLASS}
-                  {...described('email')}
-                />
-                {error('email')}
-              </label>
-              <label className="text-sm font-medium text-slate-700">
-                Phone <span className="font-normal text-slate-500">(optional)</span>
-                <input name="phone" type="tel" maxLength={40} autoComplete="tel" className={INPUT_CLASS} {...described('phone')} />
-                {error('phone')}
-              </label>
-              <input
-                name="website"
-                tabIndex={-1}
-                autoComplete="off"
-                aria-hidden="true"
-                className="absolute -left-[9999px] h-0 w-0 opacity-0"
-              />
-            </div>
-            <div className="mt-6 flex justify-end gap-3">
-              <button
-                type="button"
-                onClick={() => ref.current?.close()}
-                className="rounded-lg px-4 py-2 text-sm font-semibold text-slate-700 hover:bg-slate-100"
-              >
-                Cancel
-              </button>
-              <button
-                type="submit"
-                disabled={step.sending}
-                className="rounded-lg bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700 disabled:opacity-60"
-              >
-                {step.sending ? 'Sending…' : 'Get the download'}
-              </button>
-            </div>
-          </form>
+          <LeadForm
+            id={id}
+            toolTitle={toolTitle}
+            email={step.email}
+            sending={step.sending}
+            errors={errors}
+            onSubmit={submit}
+            onCancel={() => ref.current?.close()}
+          />
         )}
       </div>
     </dialog>
+  );
+}
+
+type ThankYouProps = { id: string; toolTitle: string; email: string; downloadUrl: string };
+
+/** The download is ready: Download Now, and the address the link went to as well. */
+function ThankYou({ id, toolTitle, email, downloadUrl }: ThankYouProps) {
+  return (
+    <div className="text-center">
+      <h2 id={`${id}-title`} className="text-xl font-semibold text-ink">
+        Thank You!
+      </h2>
+      <p className="mt-2 text-sm text-slate-600">
+        Your copy of {toolTitle} is ready. We also emailed the link to {email}.
+      </p>
+      <a
+        href={downloadUrl}
+        download
+        className="mt-6 inline-block rounded-lg bg-brand-600 px-5 py-2.5 text-sm font-semibold text-white hover:bg-brand-700"
+      >
+        Download Now
+      </a>
+    </div>
+  );
+}
+
+type LeadFormProps = {
+  id: string;
+  toolTitle: string;
+  /** The address to start from (a remembered one the server refused), or empty. */
+  email: string;
+  sending: boolean;
+  errors: FieldErrors;
+  onSubmit: (event: FormEvent<HTMLFormElement>) => void;
+  onCancel: () => void;
+};
+
+/** Where to send the download: the fields, Cancel and Get the download. */
+function LeadForm({ id, toolTitle, email, sending, errors, onSubmit, onCancel }: LeadFormProps) {
+  return (
+    <form onSubmit={onSubmit}>
+      <h2 id={`${id}-title`} className="text-xl font-semibold text-ink">
+        Download {toolTitle}
+      </h2>
+      <p className="mt-1 text-sm text-slate-600">Tell us where to send it. We will email you the link as well.</p>
+      <LeadFields id={id} email={email} errors={errors} />
+      <div className="mt-6 flex justify-end gap-3">
+        <button type="button" onClick={onCancel} className="rounded-lg px-4 py-2 text-sm font-semibold text-slate-700 hover:bg-slate-100">
+          Cancel
+        </button>
+        <button
+          type="submit"
+          disabled={sending}
+          className="rounded-lg bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700 disabled:opacity-60"
+        >
+          {sending ? 'Sending…' : 'Get the download'}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** Name, email and optional phone, each with the server's complaint; a hidden field for bots. */
+function LeadFields({ id, email, errors }: { id: string; email: string; errors: FieldErrors }) {
+  const described = (field: Field) => (errors[field] ? { 'aria-invalid': true, 'aria-describedby': `${id}-${field}` } : {});
+  const error = (field: Field) =>
+    errors[field] ? (
+      <p id={`${id}-${field}`} className="mt-1 text-xs text-red-700">
+        {errors[field]}
+      </p>
+    ) : null;
+
+  return (
+    <div className="mt-4 flex flex-col gap-3">
+      <label className="text-sm font-medium text-slate-700">
+        Name
+        <input name="name" required maxLength={100} autoComplete="name" className={INPUT_CLASS} {...described('name')} />
+        {error('name')}
+      </label>
+      <label className="text-sm font-medium text-slate-700">
+        Email
+        <input
+          name="email"
+          type="email"
+          required
+          maxLength={254}
+          autoComplete="email"
+          defaultValue={email}
+          className={INPUT_CLASS}
+          {...described('email')}
+        />
+        {error('email')}
+      </label>
+      <label className="text-sm font-medium text-slate-700">
+        Phone <span className="font-normal text-slate-500">(optional)</span>
+        <input name="phone" type="tel" maxLength={40} autoComplete="tel" className={INPUT_CLASS} {...described('phone')} />
+        {error('phone')}
+      </label>
+      <input name="website" tabIndex={-1} autoComplete="off" aria-hidden="true" className="absolute -left-[9999px] h-0 w-0 opacity-0" />
+    </div>
   );
 }

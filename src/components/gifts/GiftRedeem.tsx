@@ -68,39 +68,51 @@ export default function GiftRedeem() {
           {outcome.error}
         </p>
       )}
-      {outcome && !('error' in outcome) ? (
-        <p
-          role="status"
-          className="rounded-lg border border-emerald-200 bg-emerald-50 px-4 py-3 text-emerald-900"
-          data-testid="gift-redeemed"
-        >
-          {outcome.waiting
-            ? `Redeemed. Your gift starts the day your current paid access ends, so you never pay for the same days twice.`
-            : `Redeemed. ${what.split(',')[0]} is yours${outcome.endsAt ? ` until ${formatPaymentDate(outcome.endsAt)}` : ''}.`}{' '}
-          <a href="/account" className="font-semibold underline">
-            Go to your account
-          </a>
-        </p>
-      ) : gift.state === 'redeemed' ? (
-        <p className="text-slate-700">This gift has already been redeemed.</p>
-      ) : gift.state === 'expired' ? (
-        <p className="text-slate-700">This gift has expired: it was not redeemed within a year.</p>
-      ) : storedSession() ? (
-        <button type="button" onClick={() => void redeem()} disabled={busy} className={SUBMIT_CLASS}>
-          {busy ? 'Redeeming...' : 'Redeem your gift'}
-        </button>
-      ) : (
-        <p className="text-slate-700">
-          <a href={`/signup?redirect=${encodeURIComponent(back)}`} className="font-semibold text-brand-700 underline">
-            Create a free account
-          </a>{' '}
-          or{' '}
-          <a href={`/signin?redirect=${encodeURIComponent(back)}`} className="font-semibold text-brand-700 underline">
-            sign in
-          </a>{' '}
-          to redeem your gift.
-        </p>
-      )}
+      <RedeemState gift={gift} what={what} outcome={outcome} busy={busy} back={back} onRedeem={() => void redeem()} />
     </div>
+  );
+}
+
+type RedeemStateProps = {
+  gift: Preview;
+  /** The gift in words ("3 months of Premium, …"). */
+  what: string;
+  outcome: Outcome | null;
+  busy: boolean;
+  /** This page's address, to come back to after signing up or in. */
+  back: string;
+  onRedeem: () => void;
+};
+
+/** Redeemed (and from when), already redeemed, expired, Redeem your gift, or the way to an account first. */
+function RedeemState({ gift, what, outcome, busy, back, onRedeem }: RedeemStateProps) {
+  return outcome && !('error' in outcome) ? (
+    <p role="status" className="rounded-lg border border-emerald-200 bg-emerald-50 px-4 py-3 text-emerald-900" data-testid="gift-redeemed">
+      {outcome.waiting
+        ? `Redeemed. Your gift starts the day your current paid access ends, so you never pay for the same days twice.`
+        : `Redeemed. ${what.split(',')[0]} is yours${outcome.endsAt ? ` until ${formatPaymentDate(outcome.endsAt)}` : ''}.`}{' '}
+      <a href="/account" className="font-semibold underline">
+        Go to your account
+      </a>
+    </p>
+  ) : gift.state === 'redeemed' ? (
+    <p className="text-slate-700">This gift has already been redeemed.</p>
+  ) : gift.state === 'expired' ? (
+    <p className="text-slate-700">This gift has expired: it was not redeemed within a year.</p>
+  ) : storedSession() ? (
+    <button type="button" onClick={onRedeem} disabled={busy} className={SUBMIT_CLASS}>
+      {busy ? 'Redeeming...' : 'Redeem your gift'}
+    </button>
+  ) : (
+    <p className="text-slate-700">
+      <a href={`/signup?redirect=${encodeURIComponent(back)}`} className="font-semibold text-brand-700 underline">
+        Create a free account
+      </a>{' '}
+      or{' '}
+      <a href={`/signin?redirect=${encodeURIComponent(back)}`} className="font-semibold text-brand-700 underline">
+        sign in
+      </a>{' '}
+      to redeem your gift.
+    </p>
   );
 }

@@ -53,11 +53,9 @@ function targetOf(card: HTMLElement, interval: BillingInterval): Target {
 }
 
 /** Which of the card's controls shows, and the label of a change or a note. */
-function stateOf(
-  target: Target,
-  level: AccessLevel | null,
-  plan: Subscription | null,
-): { show: 'action' | 'current' | 'change' | 'note'; label?: string } {
+type CardState = { show: 'action' | 'current' | 'change' | 'note'; label?: string };
+
+function stateOf(target: Target, level: AccessLevel | null, plan: Subscription | null): CardState {
   if (paying(plan)) {
     if (target.priceId === plan.priceId) return { show: 'current' };
     const free = target.level === 'free';
@@ -120,13 +118,50 @@ export interface PlanChanges {
   openFor(priceId: string): boolean;
 }
 
-export function createPlanChanges(options: {
+export interface PlanChangesOptions {
   root: HTMLElement;
   panel: HTMLElement;
   /** The checkout panel, closed when a change opens. */
   checkout: HTMLElement;
   interval: () => BillingInterval;
-}): PlanChanges {
+}
+
+/** Shows one of a tier card's controls (`show`), labelled with `label` when it is the change button or the note. */
+function showControl(card: HTMLElement, { show, label }: CardState) {
+  const controls = {
+    action: card.querySelector<HTMLElement>('[data-plan-action]'),
+    current: card.querySelector<HTMLElement>('[data-current-plan]'),
+    change: card.querySelector<HTMLElement>('[data-plan-change]'),
+    note: card.querySelector<HTMLElement>('[data-plan-note]'),
+  };
+  for (const [name, el] of Object.entries(controls)) if (el) el.hidden = name !== show;
+  if (label && (show === 'change' || show === 'note') && controls[show]) controls[show].textContent = label;
+}
+
+/** The confirm button while a change is under way: disabled, "Processing...". */
+function setBusy(confirm: HTMLButtonElement, busy: boolean) {
+  confirm.disabled = busy;
+  confirm.querySelector<HTMLElement>('[data-idle]')!.hidden = busy;
+  confirm.querySelector<HTMLElement>('[data-busy]')!.hidden = !busy;
+}
+
+/** The refusal's message in the panel's error box. */
+function showError(errorBox: HTMLElement, message: string) {
+  const box = document.createElement('p');
+  box.className = 'rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800';
+  box.textContent = message;
+  errorBox.replaceChildren(box);
+}
+
+/** Brings the panel into view (without motion for those who asked for less) and focuses it. */
+function reveal(panel: HTMLElement) {
+  const reduce = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+  panel.scrollIntoView({ behavior: reduce ? 'auto' : 'smooth', block: 'center' });
+  panel.focus({ preventScroll: true });
+}
+
+/** Wires the pricing page's plan changes for a member who pays: the tiers' labels and 'Change Your Plan'. */
+export function createPlanChanges(options: PlanChangesOptions): PlanChanges {
   const { root, panel, checkout } = options;
   let plan: Subscription | null = null;
   let level: AccessLevel | null = null;
@@ -139,22 +174,8 @@ export function createPlanChanges(options: {
   function mark(next?: AccessLevel | null) {
     if (next !== undefined) level = next;
     for (const card of cards()) {
-      const { show, label } = stateOf(targetOf(card, options.interval()), level, plan);
-      const controls = {
-        action: card.querySelector<HTMLElement>('[data-plan-action]'),
-        current: card.querySelector<HTMLElement>('[data-current-plan]'),
-        change: card.querySelector<HTMLElement>('[data-plan-change]'),
-        note: card.querySelector<HTMLElement>('[data-plan-note]'),
-      };
-      for (const [name, el] of Object.entries(controls)) if (el) el.hidden = name !== show;
-      if (label && (show === 'change' || show === 'note') && controls[show]) controls[show].textContent = label;
+      showControl(card, stateOf(targetOf(card, options.interval()), level, plan));
     }
-  }
-
-  function setBusy(busy: boolean) {
-    confirm.disabled = busy;
-    confirm.querySelector<HTMLElement>('[data-idle]')!.hidden = busy;
-    confirm.querySelector<HTMLElement>('[data-busy]')!.hidden = !busy;
   }
 
   function open(target: Target) {
@@ -169,25 +190,17 @@ export function createPlanChanges(options: {
     done.textContent = '';
     checkout.hidden = true;
     panel.hidden = false;
-    const reduce = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
-    panel.scrollIntoView({ behavior: reduce ? 'auto' : 'smooth', block: 'center' });
-    panel.focus({ preventScroll: true });
+    reveal(panel);
   }
 
   async function submit() {
     if (!chosen || !paying(plan)) return;
     const target = chosen;
-    setBusy(true);
+    setBusy(confirm, true);
     errorBox.replaceChildren();
     const result = await changePlan(plan.subscriptionId, target.priceId);
-    setBusy(false);
-    if (!result.ok) {
-      const box = document.createElement('p');
-      box.className = 'rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800';
-      box.textContent = result.kind === 'error' && result.status && result.status < 500 ? result.message : FAILED;
-      errorBox.replaceChildren(box);
-      return;
-    }
+    setBusy(confirm, false);
+    if (!result.ok) return showError(errorBox, result.kind === 'error' && result.status && result.status < 500 ? result.message : FAILED);
     plan = result.data.subscription;
     writeStored(STORAGE_KEYS.accessLevel, result.data.accessLevel);
     level = result.data.accessLevel;

@@ -7,12 +7,13 @@
  * afterwards the subscription is read again and the profile refreshed) and Manage Subscription (the
  * provider's portal). Beyond the spec: a change held for the period end reads 'Changes to {Tier}
  * on {date}' with 'Keep {current}' to withdraw it.
- * Longer than the house's file size: it is every state of one card, in the order the spec lists them.
+ * Every state of one card, in the order the spec lists them; the details' parts are in
+ * SubscriptionDetails.tsx.
  */
 import { startTransition, useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { refreshProfile, type AuthState } from '../../lib/browser/auth/client.ts';
 import { ByPlan, type AccountGuess } from '../auth/account-guess.tsx';
-import { RetentionOffer } from './RetentionOffer.tsx';
+import { BUTTON, CancelDialog, PlanActions, PlanFacts, ScheduledChange } from './SubscriptionDetails.tsx';
 import { Reserved } from '../content/gated/LoadStates.tsx';
 import {
   cancelSubscription,
@@ -21,24 +22,11 @@ import {
   fetchSubscription,
   type Subscription,
 } from '../../lib/browser/payments/client.ts';
-import {
-  BADGE_CLASS,
-  canCancel,
-  cancelConfirmText,
-  cancelNotice,
-  formatPaymentDate,
-  formatPlanAmount,
-  isCanceling,
-  periodDateLabel,
-  scheduledChangeNotice,
-  subscriptionBadge,
-} from '#shared/payments/display.ts';
+import { cancelNotice, formatPaymentDate, isCanceling } from '#shared/payments/display.ts';
 
 export const CANCEL_FAILED = 'Failed to cancel subscription. Please try again.';
 export const PORTAL_FAILED = 'Failed to open subscription management portal. Please try again.';
 export const KEEP_FAILED = 'Failed to keep your current plan. Please try again.';
-
-const BUTTON = 'min-h-11 rounded-lg px-5 py-2.5 text-sm font-semibold disabled:opacity-60';
 
 type Loaded = { customerId: string; result: 'error' | { subscription: Subscription | null } };
 
@@ -69,21 +57,15 @@ function LoadError() {
   );
 }
 
-function Details({
-  subscription,
-  customerId,
-  onChanged,
-}: {
-  subscription: Subscription;
-  customerId: string;
-  onChanged: (s: Subscription) => void;
-}) {
+type DetailsProps = { subscription: Subscription; customerId: string; onChanged: (s: Subscription) => void };
+
+/** The plan's details and what the member can do with it: manage it, cancel it, keep it over a held change. */
+function Details({ subscription, customerId, onChanged }: DetailsProps) {
   const [busy, setBusy] = useState<'cancel' | 'portal' | 'keep' | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
   const confirmDialog = useRef<HTMLDialogElement>(null);
   const id = useId();
-  const badge = subscriptionBadge(subscription);
   const date = formatPaymentDate(subscription.currentPeriodEnd);
   const scheduled = subscription.scheduledChange;
 
@@ -119,112 +101,38 @@ function Details({
 
   return (
     <div className="mt-4 space-y-4" data-testid="subscription-details">
-      <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-2 text-sm">
-        <dt className="text-slate-600">Plan</dt>
-        <dd className="font-semibold text-slate-900">{subscription.plan.name}</dd>
-        <dt className="text-slate-600">Amount</dt>
-        <dd className="text-slate-900">{formatPlanAmount(subscription.plan.amount, subscription.plan.interval)}</dd>
-        <dt className="text-slate-600">Status</dt>
-        <dd>
-          <span
-            className={`inline-flex rounded-full px-2.5 py-0.5 text-xs font-semibold ${BADGE_CLASS[badge.variant]}`}
-            data-testid="subscription-status"
-          >
-            {badge.label}
-          </span>
-        </dd>
-        <dt className="text-slate-600">{periodDateLabel(subscription)}</dt>
-        <dd className="text-slate-900">{date}</dd>
-      </dl>
+      <PlanFacts subscription={subscription} date={date} />
       {isCanceling(subscription) && (
         <p className="rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900">{cancelNotice(date)}</p>
       )}
       {scheduled && !isCanceling(subscription) && (
-        <div className="flex flex-wrap items-center gap-3 rounded-lg border border-brand-200 bg-brand-50 p-3 text-sm text-slate-800">
-          <p data-testid="scheduled-change">
-            <span className="font-semibold">{scheduledChangeNotice(scheduled.name, formatPaymentDate(scheduled.effectiveAt))}</span>
-            {` (${formatPlanAmount(scheduled.amount, scheduled.interval)}). Until then your ${subscription.plan.name} plan stays as it is.`}
-          </p>
-          {subscription.priceId && (
-            <button
-              type="button"
-              onClick={() => void keep()}
-              disabled={busy !== null}
-              className={`${BUTTON} bg-white text-brand-700 ring-1 ring-inset ring-brand-300 hover:bg-brand-100`}
-            >
-              {busy === 'keep' ? 'Keeping…' : `Keep ${subscription.plan.name}`}
-            </button>
-          )}
-        </div>
+        <ScheduledChange subscription={subscription} scheduled={scheduled} busy={busy} onKeep={() => void keep()} />
       )}
       {error && (
         <p role="alert" className="rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-800">
           {error}
         </p>
       )}
-      <div className="flex flex-wrap gap-3">
-        <button
-          type="button"
-          onClick={() => void manage()}
-          disabled={busy !== null}
-          className={`${BUTTON} bg-brand-600 text-white hover:bg-brand-700`}
-        >
-          {busy === 'portal' ? 'Opening…' : 'Manage Subscription'}
-        </button>
-        {canCancel(subscription) && (
-          <button
-            type="button"
-            onClick={() => {
-              setConfirming(true);
-              confirmDialog.current?.showModal();
-            }}
-            disabled={busy !== null}
-            className={`${BUTTON} text-red-700 ring-1 ring-inset ring-red-300 hover:bg-red-50`}
-          >
-            Cancel Subscription
-          </button>
-        )}
-      </div>
-      <dialog
-        ref={confirmDialog}
+      <PlanActions
+        subscription={subscription}
+        busy={busy}
+        onManage={() => void manage()}
+        onAskCancel={() => {
+          setConfirming(true);
+          confirmDialog.current?.showModal();
+        }}
+      />
+      <CancelDialog
+        id={id}
+        dialog={confirmDialog}
+        subscription={subscription}
+        date={date}
+        open={confirming}
+        canceling={busy === 'cancel'}
         onClose={() => setConfirming(false)}
-        aria-labelledby={`${id}-cancel`}
-        aria-describedby={`${id}-cancel-text`}
-        className="rounded-2xl p-6 shadow-xl backdrop:bg-slate-900/50"
-      >
-        <h3 id={`${id}-cancel`} className="text-lg font-semibold text-slate-900">
-          Cancel your {subscription.plan.name} plan?
-        </h3>
-        <p id={`${id}-cancel-text`} className="mt-2 max-w-sm text-sm text-slate-700">
-          {cancelConfirmText(subscription.plan.name, date, scheduled?.name)}
-        </p>
-        <RetentionOffer
-          subscriptionId={subscription.subscriptionId}
-          open={confirming}
-          onAccepted={(s) => {
-            confirmDialog.current?.close();
-            onChanged(s);
-          }}
-        />
-        <div className="mt-6 flex flex-wrap justify-end gap-2">
-          <button
-            type="button"
-            onClick={() => confirmDialog.current?.close()}
-            disabled={busy === 'cancel'}
-            className={`${BUTTON} ring-1 ring-inset ring-slate-300`}
-          >
-            Keep my plan
-          </button>
-          <button
-            type="button"
-            onClick={() => void cancel()}
-            disabled={busy === 'cancel'}
-            className={`${BUTTON} bg-red-600 text-white hover:bg-red-700`}
-          >
-            {busy === 'cancel' ? 'Canceling…' : 'Yes, cancel'}
-          </button>
-        </div>
-      </dialog>
+        onChanged={onChanged}
+        onCancel={() => void cancel()}
+      />
     </div>
   );
 }

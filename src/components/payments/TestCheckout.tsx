@@ -4,7 +4,7 @@
  * a declined card's message inline, and Cancel back to where checkout started. The page around it
  * carries the TEST banner and the test cards. The session id in `?session=` is the capability.
  */
-import { useRef, useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent, type RefObject } from 'react';
 import { formatPlanAmount } from '#shared/payments/display.ts';
 import {
   checkCard,
@@ -13,6 +13,7 @@ import {
   formatExpiry,
   payTestCheckout,
   type CardErrors,
+  type CardInput,
   type CardField as Field,
   type TestCheckout as Checkout,
 } from '../../lib/browser/payments/test-provider.ts';
@@ -72,7 +73,7 @@ function Summary({ checkout }: { checkout: Checkout }) {
 }
 
 function PayForm({ checkout }: { checkout: Checkout }) {
-  const [card, setCard] = useState({ cardNumber: '', expiry: '', cvc: '' });
+  const [card, setCard] = useState<CardInput>({ cardNumber: '', expiry: '', cvc: '' });
   const [errors, setErrors] = useState<CardErrors>({});
   const [problem, setProblem] = useState<string | null>(null);
   const [processing, setProcessing] = useState(false);
@@ -108,39 +109,7 @@ function PayForm({ checkout }: { checkout: Checkout }) {
 
   return (
     <form onSubmit={(e) => void pay(e)} noValidate aria-label="Card details" className="flex flex-col gap-4">
-      <CardField
-        label="Card number"
-        inputRef={numberRef}
-        value={card.cardNumber}
-        onChange={(e) => set('cardNumber', formatCardNumber(e.target.value))}
-        error={errors.cardNumber}
-        inputMode="numeric"
-        autoComplete="cc-number"
-        placeholder="4242 4242 4242 4242"
-      />
-      <div className="grid grid-cols-2 gap-4">
-        <CardField
-          label="Expiry"
-          hint="MM/YY"
-          inputRef={expiryRef}
-          value={card.expiry}
-          onChange={(e) => set('expiry', formatExpiry(e.target.value))}
-          error={errors.expiry}
-          inputMode="numeric"
-          autoComplete="cc-exp"
-          placeholder="12/34"
-        />
-        <CardField
-          label="CVC"
-          inputRef={cvcRef}
-          value={card.cvc}
-          onChange={(e) => set('cvc', e.target.value.replace(/\D/g, '').slice(0, 4))}
-          error={errors.cvc}
-          inputMode="numeric"
-          autoComplete="cc-csc"
-          placeholder="123"
-        />
-      </div>
+      <CardFields card={card} errors={errors} refs={{ number: numberRef, expiry: expiryRef, cvc: cvcRef }} onSet={set} />
       <div aria-live="assertive">
         {problem && (
           <p className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm font-medium text-red-800" data-testid="payment-error">
@@ -159,6 +128,54 @@ function PayForm({ checkout }: { checkout: Checkout }) {
         Cancel and return
       </a>
     </form>
+  );
+}
+
+type CardFieldsProps = {
+  card: CardInput;
+  errors: CardErrors;
+  refs: Record<'number' | 'expiry' | 'cvc', RefObject<HTMLInputElement | null>>;
+  onSet: (field: Field, value: string) => void;
+};
+
+/** Card number, expiry and CVC, each formatted as typed and with its error beside it. */
+function CardFields({ card, errors, refs, onSet }: CardFieldsProps) {
+  return (
+    <>
+      <CardField
+        label="Card number"
+        inputRef={refs.number}
+        value={card.cardNumber}
+        onChange={(e) => onSet('cardNumber', formatCardNumber(e.target.value))}
+        error={errors.cardNumber}
+        inputMode="numeric"
+        autoComplete="cc-number"
+        placeholder="4242 4242 4242 4242"
+      />
+      <div className="grid grid-cols-2 gap-4">
+        <CardField
+          label="Expiry"
+          hint="MM/YY"
+          inputRef={refs.expiry}
+          value={card.expiry}
+          onChange={(e) => onSet('expiry', formatExpiry(e.target.value))}
+          error={errors.expiry}
+          inputMode="numeric"
+          autoComplete="cc-exp"
+          placeholder="12/34"
+        />
+        <CardField
+          label="CVC"
+          inputRef={refs.cvc}
+          value={card.cvc}
+          onChange={(e) => onSet('cvc', e.target.value.replace(/\D/g, '').slice(0, 4))}
+          error={errors.cvc}
+          inputMode="numeric"
+          autoComplete="cc-csc"
+          placeholder="123"
+        />
+      </div>
+    </>
   );
 }
 

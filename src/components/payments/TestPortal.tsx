@@ -24,23 +24,29 @@ const BUTTON = 'min-h-11 rounded-lg px-4 py-2 text-sm font-semibold disabled:opa
 
 const planLabel = (p: PortalPlan) => `${p.name}, ${formatPlanAmount(p.amount, p.interval)}`;
 
-function SubscriptionItem({
-  sessionId,
-  subscription,
-  plans,
-  onChanged,
-}: {
+/** What a switch did: the plan now, or the plan held for the period end. */
+const switched = (plan: PortalPlan) => (s: PortalSubscription) =>
+  s.plan.priceId === plan.priceId
+    ? `You are now on ${planLabel(plan)}.`
+    : `Your plan changes to ${planLabel(plan)} on ${formatPaymentDate(s.scheduledChange?.effectiveAt ?? s.currentPeriodEnd)}.`;
+
+/** Asks the portal for a change; `note` says what it did (or works it out from the answer). */
+type Act = (action: PortalAction, note: string | ((s: PortalSubscription) => string)) => void;
+
+type SubscriptionItemProps = {
   sessionId: string;
   subscription: PortalSubscription;
   plans: PortalPlan[];
   onChanged: (s: PortalSubscription, note: string) => void;
-}) {
+};
+
+/** One subscription: its plan, status and dates, and what the member can do with it while it runs. */
+function SubscriptionItem({ sessionId, subscription, plans, onChanged }: SubscriptionItemProps) {
   const id = useId();
   const others = plans.filter((p) => p.priceId !== subscription.plan.priceId);
   const [target, setTarget] = useState(others[0]?.priceId ?? '');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const badge = subscriptionBadge(subscription);
   const live = GRANTING.includes(subscription.status);
   const date = formatPaymentDate(subscription.currentPeriodEnd);
 
@@ -52,15 +58,35 @@ function SubscriptionItem({
     if (!result.ok) return setError(result.message);
     onChanged(result.data.subscription, typeof note === 'string' ? note : note(result.data.subscription));
   }
-  const scheduled = subscription.scheduledChange;
-  /** What a switch did: the plan now, or the plan held for the period end. */
-  const switched = (plan: PortalPlan) => (s: PortalSubscription) =>
-    s.plan.priceId === plan.priceId
-      ? `You are now on ${planLabel(plan)}.`
-      : `Your plan changes to ${planLabel(plan)} on ${formatPaymentDate(s.scheduledChange?.effectiveAt ?? s.currentPeriodEnd)}.`;
+  const run: Act = (action, note) => void act(action, note);
 
   return (
     <li className="rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200">
+      <ItemSummary id={id} subscription={subscription} live={live} date={date} />
+      {live && (
+        <div className="mt-4 flex flex-col gap-4">
+          <RunningActions subscription={subscription} busy={busy} date={date} onAct={run} />
+          {others.length > 0 && <SwitchPlan id={id} others={others} target={target} busy={busy} onTarget={setTarget} onAct={run} />}
+          <TestClock busy={busy} onAct={run} />
+          {error && (
+            <p role="alert" className="text-sm text-red-700">
+              {error}
+            </p>
+          )}
+        </div>
+      )}
+    </li>
+  );
+}
+
+type ItemSummaryProps = { id: string; subscription: PortalSubscription; live: boolean; date: string };
+
+/** The plan's name, status badge and amount, when it renews or ends, and a change held for the period end. */
+function ItemSummary({ id, subscription, live, date }: ItemSummaryProps) {
+  const badge = subscriptionBadge(subscription);
+  const scheduled = subscription.scheduledChange;
+  return (
+    <>
       <div className="flex flex-wrap items-center gap-3">
         <h3 id={`${id}-name`} className="text-lg font-semibold text-ink">
           {subscription.plan.name}
@@ -81,101 +107,111 @@ function SubscriptionItem({
           Changes to {planLabel(scheduled.plan)} on {formatPaymentDate(scheduled.effectiveAt)}
         </p>
       )}
-      {live && (
-        <div className="mt-4 flex flex-col gap-4">
-          <div className="flex flex-wrap gap-3">
-            {subscription.cancelAtPeriodEnd ? (
-              <button
-                type="button"
-                disabled={busy}
-                onClick={() => void act({ action: 'resume' }, 'Your subscription will continue.')}
-                className={`${BUTTON} bg-brand-600 text-white hover:bg-brand-700`}
-              >
-                Resume subscription
-              </button>
-            ) : (
-              <button
-                type="button"
-                disabled={busy}
-                onClick={() => void act({ action: 'cancel' }, `Your subscription will end on ${date}.`)}
-                className={`${BUTTON} text-red-700 ring-1 ring-inset ring-red-300 hover:bg-red-50`}
-              >
-                Cancel at period end
-              </button>
-            )}
-            {scheduled && (
-              <button
-                type="button"
-                disabled={busy}
-                onClick={() =>
-                  void act({ action: 'switch', priceId: subscription.plan.priceId }, `You keep ${planLabel(subscription.plan)}.`)
-                }
-                className={`${BUTTON} ring-1 ring-inset ring-slate-300 hover:bg-slate-50`}
-              >
-                Keep {subscription.plan.name}
-              </button>
-            )}
-          </div>
-          {others.length > 0 && (
-            <div className="flex flex-wrap items-end gap-3">
-              <div>
-                <label htmlFor={`${id}-plan`} className="block text-sm font-medium text-slate-700">
-                  Switch to
-                </label>
-                <select
-                  id={`${id}-plan`}
-                  value={target}
-                  onChange={(e) => setTarget(e.target.value)}
-                  className="mt-1 min-h-11 rounded-lg border border-slate-300 px-3 text-sm"
-                >
-                  {others.map((p) => (
-                    <option key={p.priceId} value={p.priceId}>
-                      {planLabel(p)}
-                    </option>
-                  ))}
-                </select>
-              </div>
-              <button
-                type="button"
-                disabled={busy || !target}
-                onClick={() => {
-                  const plan = others.find((p) => p.priceId === target);
-                  if (plan) void act({ action: 'switch', priceId: plan.priceId }, switched(plan));
-                }}
-                className={`${BUTTON} ring-1 ring-inset ring-slate-300 hover:bg-slate-50`}
-              >
-                Switch plan
-              </button>
-            </div>
-          )}
-          <div className="rounded-lg border border-dashed border-amber-400 bg-amber-50 p-3 text-sm text-amber-900">
-            <p>
-              <span className="font-semibold">Test clock.</span> Moves this subscription to the end of its period, as if time had passed: it
-              renews now (a held plan takes over), or ends if it is set to cancel.
-            </p>
-            <button
-              type="button"
-              disabled={busy}
-              onClick={() =>
-                void act({ action: 'advance' }, (s) =>
-                  GRANTING.includes(s.status)
-                    ? `Renewed: ${planLabel(s.plan)} until ${formatPaymentDate(s.currentPeriodEnd)}.`
-                    : 'The subscription has ended.',
-                )
-              }
-              className={`${BUTTON} mt-2 bg-white ring-1 ring-inset ring-amber-400 hover:bg-amber-100`}
-            >
-              Advance to period end
-            </button>
-          </div>
-          {error && (
-            <p role="alert" className="text-sm text-red-700">
-              {error}
-            </p>
-          )}
-        </div>
+    </>
+  );
+}
+
+type RunningActionsProps = { subscription: PortalSubscription; busy: boolean; date: string; onAct: Act };
+
+/** Cancel at period end (or Resume), and Keep the current plan when a change is held. */
+function RunningActions({ subscription, busy, date, onAct }: RunningActionsProps) {
+  const scheduled = subscription.scheduledChange;
+  return (
+    <div className="flex flex-wrap gap-3">
+      {subscription.cancelAtPeriodEnd ? (
+        <button
+          type="button"
+          disabled={busy}
+          onClick={() => onAct({ action: 'resume' }, 'Your subscription will continue.')}
+          className={`${BUTTON} bg-brand-600 text-white hover:bg-brand-700`}
+        >
+          Resume subscription
+        </button>
+      ) : (
+        <button
+          type="button"
+          disabled={busy}
+          onClick={() => onAct({ action: 'cancel' }, `Your subscription will end on ${date}.`)}
+          className={`${BUTTON} text-red-700 ring-1 ring-inset ring-red-300 hover:bg-red-50`}
+        >
+          Cancel at period end
+        </button>
       )}
-    </li>
+      {scheduled && (
+        <button
+          type="button"
+          disabled={busy}
+          onClick={() => onAct({ action: 'switch', priceId: subscription.plan.priceId }, `You keep ${planLabel(subscription.plan)}.`)}
+          className={`${BUTTON} ring-1 ring-inset ring-slate-300 hover:bg-slate-50`}
+        >
+          Keep {subscription.plan.name}
+        </button>
+      )}
+    </div>
+  );
+}
+
+type SwitchPlanProps = { id: string; others: PortalPlan[]; target: string; busy: boolean; onTarget: (priceId: string) => void; onAct: Act };
+
+/** Another of the plans to switch to (now for an upgrade, at the period end for a downgrade). */
+function SwitchPlan({ id, others, target, busy, onTarget, onAct }: SwitchPlanProps) {
+  return (
+    <div className="flex flex-wrap items-end gap-3">
+      <div>
+        <label htmlFor={`${id}-plan`} className="block text-sm font-medium text-slate-700">
+          Switch to
+        </label>
+        <select
+          id={`${id}-plan`}
+          value={target}
+          onChange={(e) => onTarget(e.target.value)}
+          className="mt-1 min-h-11 rounded-lg border border-slate-300 px-3 text-sm"
+        >
+          {others.map((p) => (
+            <option key={p.priceId} value={p.priceId}>
+              {planLabel(p)}
+            </option>
+          ))}
+        </select>
+      </div>
+      <button
+        type="button"
+        disabled={busy || !target}
+        onClick={() => {
+          const plan = others.find((p) => p.priceId === target);
+          if (plan) onAct({ action: 'switch', priceId: plan.priceId }, switched(plan));
+        }}
+        className={`${BUTTON} ring-1 ring-inset ring-slate-300 hover:bg-slate-50`}
+      >
+        Switch plan
+      </button>
+    </div>
+  );
+}
+
+/** The test clock: the subscription moved to the end of its period. */
+function TestClock({ busy, onAct }: { busy: boolean; onAct: Act }) {
+  return (
+    <div className="rounded-lg border border-dashed border-amber-400 bg-amber-50 p-3 text-sm text-amber-900">
+      <p>
+        <span className="font-semibold">Test clock.</span> Moves this subscription to the end of its period, as if time had passed: it
+        renews now (a held plan takes over), or ends if it is set to cancel.
+      </p>
+      <button
+        type="button"
+        disabled={busy}
+        onClick={() =>
+          onAct({ action: 'advance' }, (s) =>
+            GRANTING.includes(s.status)
+              ? `Renewed: ${planLabel(s.plan)} until ${formatPaymentDate(s.currentPeriodEnd)}.`
+              : 'The subscription has ended.',
+          )
+        }
+        className={`${BUTTON} mt-2 bg-white ring-1 ring-inset ring-amber-400 hover:bg-amber-100`}
+      >
+        Advance to period end
+      </button>
+    </div>
   );
 }
 

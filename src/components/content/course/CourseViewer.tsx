@@ -60,25 +60,12 @@ function useLinkedLesson(sections: readonly OutlineSection[]): string | null {
 export default function CourseViewer({ slug, accessLevel, skillLevel, duration, sections, price }: CourseViewerProps) {
   const id = useId();
   const viewer = useViewer();
-  // The purchase rule: a priced course at the free level is sold, never given (by level only staff open it).
-  const rule: PricedItem = { accessLevel, price };
-  const byLevel = guessAccess(viewer, rule);
-  const ownership = useOwnership(viewer, 'course', slug, isPriced(price) && viewer.status === 'signed-in' && byLevel !== 'allowed');
-  // A buyer opens every lesson whatever their level (the server checks the purchase).
-  const required: AccessLevel | PricedItem = ownership === 'owned' ? 'free' : rule;
-  const offer = isPriced(price) && (byLevel === 'signed-out' || (byLevel === 'denied' && ownership === 'not-owned'));
-  const linked = useLinkedLesson(sections);
-  const [chosen, setChosen] = useState<string | null>(null);
+  const { required, offer, ownership } = useCoursePurchase(viewer, slug, accessLevel, price);
   const [tabChoice, setTabChoice] = useState<Tab | null>(null);
-  const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set(sections.map((s) => s.id)));
-  const tabRefs = useRef<(HTMLButtonElement | null)[]>([]);
+  const { expanded, toggleSection, expandSection } = useExpandedSections(sections);
   const top = useRef<HTMLDivElement>(null);
   const { progress, visit, setComplete } = useCourseProgress(slug, required);
-
-  // The member's choice, else a link naming a lesson, else where they left off, else the first lesson.
-  const resume = progress?.lastLessonId && findLesson(sections, progress.lastLessonId) ? progress.lastLessonId : null;
-  const currentId = chosen ?? linked ?? resume ?? firstLessonId(sections);
-  const fromStart = !chosen && !linked && !resume;
+  const { linked, currentId, fromStart, setChosen } = useCurrentLesson(sections, progress);
   const tab: Tab = tabChoice ?? (linked ? 'lesson' : 'overview');
 
   const lesson = useGatedResource({
@@ -93,49 +80,19 @@ export default function CourseViewer({ slug, accessLevel, skillLevel, duration, 
   const completed = useMemo(() => new Set(progress?.completed ?? []), [progress]);
   const total = sections.reduce((n, s) => n + s.lessons.length, 0);
 
-  // The URL names the current lesson once it is not the starting one.
-  useEffect(() => {
-    if (fromStart || !currentId) return;
-    const url = new URL(window.location.href);
-    url.searchParams.set('lesson', currentId);
-    if (url.href !== window.location.href) window.history.replaceState(window.history.state, '', url);
-  }, [currentId, fromStart]);
-
-  // The lesson on screen is the member's last lesson.
-  const shownId = tab === 'lesson' ? currentId : null;
-  useEffect(() => {
-    if (shownId) visit(shownId);
-  }, [shownId, visit]);
+  useLastLesson(tab === 'lesson' ? currentId : null, visit);
 
   const go = useCallback(
     (lessonId: string) => {
       setChosen(lessonId);
       setTabChoice('lesson');
       const sectionId = sections[findLesson(sections, lessonId)?.sectionIndex ?? -1]?.id;
-      if (sectionId) setExpanded((e) => (e.has(sectionId) ? e : new Set(e).add(sectionId)));
+      if (sectionId) expandSection(sectionId);
       // The curriculum sits below the lesson on small screens, and Next at the end of a long lesson.
       if (top.current && top.current.getBoundingClientRect().top < 0) top.current.scrollIntoView({ block: 'start' });
     },
-    [sections],
+    [sections, setChosen, expandSection],
   );
-
-  const toggleSection = useCallback((sectionId: string) => {
-    setExpanded((e) => {
-      const copy = new Set(e);
-      if (!copy.delete(sectionId)) copy.add(sectionId);
-      return copy;
-    });
-  }, []);
-
-  function onTabKey(event: KeyboardEvent<HTMLButtonElement>) {
-    const at = TABS.findIndex((t) => t.id === tab);
-    const moves: Record<string, number> = { ArrowRight: at + 1, ArrowLeft: at - 1 + TABS.length, Home: 0, End: TABS.length - 1 };
-    if (!Object.hasOwn(moves, event.key)) return;
-    event.preventDefault();
-    const index = moves[event.key]! % TABS.length;
-    setTabChoice(TABS[index]!.id);
-    tabRefs.current[index]?.focus();
-  }
 
   return (
     <div className="grid gap-8 lg:grid-cols-[minmax(0,1fr)_20rem] lg:items-start">
@@ -144,27 +101,7 @@ export default function CourseViewer({ slug, accessLevel, skillLevel, duration, 
           <PurchaseOffer gate={null} type="course" slug={slug} price={price} signedIn={viewer.status === 'signed-in'} />
         )}
         {progress && <ProgressBar completed={progress.completed.length} total={progress.total} />}
-        <div role="tablist" aria-label="Course" className="flex gap-2 border-b border-slate-200">
-          {TABS.map((t, i) => (
-            <button
-              key={t.id}
-              ref={(el) => {
-                tabRefs.current[i] = el;
-              }}
-              type="button"
-              role="tab"
-              id={`${id}-${t.id}`}
-              aria-selected={tab === t.id}
-              aria-controls={`${id}-${t.id}-panel`}
-              tabIndex={tab === t.id ? 0 : -1}
-              onClick={() => setTabChoice(t.id)}
-              onKeyDown={onTabKey}
-              className={`-mb-px border-b-2 px-4 py-2 text-sm font-semibold ${tab === t.id ? 'border-brand-600 text-brand-700' : 'border-transparent text-slate-600 hover:text-ink'}`}
-            >
-              {t.label}
-            </button>
-          ))}
-        </div>
+        <CourseTabs id={id} tab={tab} onTab={setTabChoice} />
         <div role="tabpanel" id={`${id}-overview-panel`} aria-labelledby={`${id}-overview`} hidden={tab !== 'overview'} tabIndex={0}>
           <OverviewPanel
             skillLevel={skillLevel}
@@ -204,6 +141,101 @@ export default function CourseViewer({ slug, accessLevel, skillLevel, duration, 
           onPick={go}
         />
       </aside>
+    </div>
+  );
+}
+
+type Viewer = ReturnType<typeof useViewer>;
+
+/** What the course asks of the viewer (a buyer opens every lesson), and whether to offer it for sale. */
+function useCoursePurchase(viewer: Viewer, slug: string, accessLevel: AccessLevel, price: number | undefined) {
+  // The purchase rule: a priced course at the free level is sold, never given (by level only staff open it).
+  const rule: PricedItem = { accessLevel, price };
+  const byLevel = guessAccess(viewer, rule);
+  const ownership = useOwnership(viewer, 'course', slug, isPriced(price) && viewer.status === 'signed-in' && byLevel !== 'allowed');
+  // A buyer opens every lesson whatever their level (the server checks the purchase).
+  const required: AccessLevel | PricedItem = ownership === 'owned' ? 'free' : rule;
+  const offer = isPriced(price) && (byLevel === 'signed-out' || (byLevel === 'denied' && ownership === 'not-owned'));
+  return { required, offer, ownership };
+}
+
+/**
+ * The lesson shown: the member's choice, else a link naming a lesson, else where they left off, else
+ * the first lesson. The URL names it once it is not the starting one.
+ */
+function useCurrentLesson(sections: readonly OutlineSection[], progress: ReturnType<typeof useCourseProgress>['progress']) {
+  const linked = useLinkedLesson(sections);
+  const [chosen, setChosen] = useState<string | null>(null);
+  const resume = progress?.lastLessonId && findLesson(sections, progress.lastLessonId) ? progress.lastLessonId : null;
+  const currentId = chosen ?? linked ?? resume ?? firstLessonId(sections);
+  const fromStart = !chosen && !linked && !resume;
+
+  useEffect(() => {
+    if (fromStart || !currentId) return;
+    const url = new URL(window.location.href);
+    url.searchParams.set('lesson', currentId);
+    if (url.href !== window.location.href) window.history.replaceState(window.history.state, '', url);
+  }, [currentId, fromStart]);
+
+  return { linked, currentId, fromStart, setChosen };
+}
+
+/** The lesson on screen (`shownId`) is the member's last lesson. */
+function useLastLesson(shownId: string | null, visit: (lessonId: string) => void) {
+  useEffect(() => {
+    if (shownId) visit(shownId);
+  }, [shownId, visit]);
+}
+
+/** The curriculum's open sections (every one at first), one toggled, or one opened. */
+function useExpandedSections(sections: readonly OutlineSection[]) {
+  const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set(sections.map((s) => s.id)));
+  const toggleSection = useCallback((sectionId: string) => {
+    setExpanded((e) => {
+      const copy = new Set(e);
+      if (!copy.delete(sectionId)) copy.add(sectionId);
+      return copy;
+    });
+  }, []);
+  const expandSection = useCallback((sectionId: string) => setExpanded((e) => (e.has(sectionId) ? e : new Set(e).add(sectionId))), []);
+  return { expanded, toggleSection, expandSection };
+}
+
+/** Overview and Current Lesson, with the arrow, Home and End keys of a tab list. */
+function CourseTabs({ id, tab, onTab }: { id: string; tab: Tab; onTab: (tab: Tab) => void }) {
+  const tabRefs = useRef<(HTMLButtonElement | null)[]>([]);
+
+  function onTabKey(event: KeyboardEvent<HTMLButtonElement>) {
+    const at = TABS.findIndex((t) => t.id === tab);
+    const moves: Record<string, number> = { ArrowRight: at + 1, ArrowLeft: at - 1 + TABS.length, Home: 0, End: TABS.length - 1 };
+    if (!Object.hasOwn(moves, event.key)) return;
+    event.preventDefault();
+    const index = moves[event.key]! % TABS.length;
+    onTab(TABS[index]!.id);
+    tabRefs.current[index]?.focus();
+  }
+
+  return (
+    <div role="tablist" aria-label="Course" className="flex gap-2 border-b border-slate-200">
+      {TABS.map((t, i) => (
+        <button
+          key={t.id}
+          ref={(el) => {
+            tabRefs.current[i] = el;
+          }}
+          type="button"
+          role="tab"
+          id={`${id}-${t.id}`}
+          aria-selected={tab === t.id}
+          aria-controls={`${id}-${t.id}-panel`}
+          tabIndex={tab === t.id ? 0 : -1}
+          onClick={() => onTab(t.id)}
+          onKeyDown={onTabKey}
+          className={`-mb-px border-b-2 px-4 py-2 text-sm font-semibold ${tab === t.id ? 'border-brand-600 text-brand-700' : 'border-transparent text-slate-600 hover:text-ink'}`}
+        >
+          {t.label}
+        </button>
+      ))}
     </div>
   );
 }
