@@ -117,8 +117,6 @@ const LONG_FILES = {
   'functions/community/store.ts': 700,
   // Mail copy: six billing mails in three languages, kept together so translators see it whole.
   'functions/email/templates/billing-copy.ts': 330,
-  // Every state of the account page's subscription card, in the order the spec lists them.
-  'src/components/payments/SubscriptionCard.tsx': 330,
   // The bench driver: one short function per budget's measurement.
   'scripts/bench/index.ts': 420,
 };
