@@ -13,7 +13,7 @@ import type { Passwords } from './passwords.ts';
 import { userJson } from './schema.ts';
 import type { Sessions } from './sessions.ts';
 import { createAuthStore } from './store.ts';
-import type { AuthUserRow } from './tables.ts';
+import { confirmedUser, insertAccount, lookAlikeUser, signInLinkMails } from './new-accounts.ts';
 
 interface AccountParts {
   sessions: Pick<Sessions, 'openSession' | 'authenticate'>;
@@ -21,80 +21,16 @@ interface AccountParts {
   passwords: Pick<Passwords, 'checkNewPassword' | 'hash' | 'newPasswordHash'>;
 }
 
-export function createAccounts(ctx: AuthContext, { sessions, links, passwords }: AccountParts) {
-  const { db, store, settings, deps, hooks, callerData, emailOf, cooldown, allowedRedirect } = ctx;
-  const { openSession, authenticate } = sessions;
+/** What the parts of the accounts share: the auth context and the sibling parts they call. */
+interface AccountDeps extends AccountParts {
+  ctx: AuthContext;
+}
+
+/** Sign-up and sign-in links: the ways a visitor makes an account or asks to sign in. */
+function signUps({ ctx, sessions, links, passwords }: AccountDeps) {
+  const { db, store, settings, deps, callerData, emailOf, cooldown, allowedRedirect } = ctx;
+  const { openSession } = sessions;
   const { sendLink, sendConfirmation } = links;
-  /**
-   * One sign-in link per user per cooldown, counted apart from reset links: GoTrue stamps both on
-   * `recovery_sent_at`, so asking for a sign-in link right after a reset was refused with the reset's wait.
-   */
-  const SIGN_IN_LINK_MAILS = { name: 'auth-sign-in-link-mail', max: 1, windowSeconds: settings.mailCooldownSeconds };
-
-  /**
-   * Inserts an account in `tx` with GoTrue's metadata and tells the product (its profile); undefined
-   * when the address was taken meanwhile. `confirmed`: no confirmation mail is needed; `proven`: the
-   * server itself vouches for the address (demo and staff-made accounts).
-   */
-  async function insertAccount(
-    tx: DbOrTx,
-    {
-      email,
-      passwordHash = null,
-      confirmed,
-      proven = false,
-    }: { email: string; passwordHash?: string | null; confirmed: boolean; proven?: boolean },
-    data: Record<string, unknown>,
-  ): Promise<AuthUserRow | undefined> {
-    const txStore = createAuthStore(tx);
-    const now = new Date();
-    const created = await txStore.insertUser({
-      email,
-      passwordHash,
-      emailConfirmedAt: confirmed ? now : null,
-      confirmationSentAt: confirmed ? null : now,
-    });
-    if (!created) return undefined;
-    const user = await txStore.updateUser(created.id, {
-      userMetadata: { ...data, sub: created.id, email, email_verified: confirmed, phone_verified: false },
-    });
-    const name = typeof data.name === 'string' ? data.name : undefined;
-    const signup = data.signup;
-    await hooks.onUserCreated?.(tx, { id: user.id, email, verified: proven, ...(name ? { name } : {}), ...(signup ? { signup } : {}) });
-    return user;
-  }
-
-  /** A confirmed account made by the server, unless the address has one (then its id); hashes only when it makes one. */
-  async function confirmedUser(rawEmail: string, name: string, hash: () => Promise<string>): Promise<string> {
-    const email = emailOf(rawEmail);
-    const existing = await store.userByEmail(email);
-    if (existing) return existing.id;
-    const passwordHash = await hash();
-    return db.transaction(async (tx) => {
-      const user = await insertAccount(tx, { email, passwordHash, confirmed: true, proven: true }, { name });
-      return user?.id ?? (await createAuthStore(tx).userByEmail(email))!.id;
-    });
-  }
-
-  /** GoTrue's look-alike answer for a sign-up to a confirmed address: no mail, so nothing is revealed (contract 3.1, outcome 4). */
-  function lookAlikeUser(email: string, data: Record<string, unknown>) {
-    const now = new Date().toISOString();
-    return {
-      id: crypto.randomUUID(),
-      aud: 'authenticated',
-      role: '',
-      email,
-      phone: '',
-      confirmation_sent_at: now,
-      app_metadata: { provider: 'email', providers: ['email'] },
-      user_metadata: data,
-      identities: [],
-      created_at: now,
-      updated_at: now,
-      is_anonymous: false,
-    };
-  }
-
   return {
     /** POST /signup (contract 3.1). */
     async signUp(
@@ -126,7 +62,7 @@ export function createAccounts(ctx: AuthContext, { sessions, links, passwords }:
 
       const passwordHash = await passwords.hash(password);
       return db.transaction(async (tx) => {
-        const user = await insertAccount(tx, { email, passwordHash, confirmed: settings.autoconfirm }, data);
+        const user = await insertAccount(ctx, tx, { email, passwordHash, confirmed: settings.autoconfirm }, data);
         if (!user) throw new AuthError(422, 'user_already_exists', 'User already registered');
         if (settings.autoconfirm) return { kind: 'session' as const, session: await openSession(tx, user, 'password') };
         await sendLink(tx, user, 'confirmation', redirectTo);
@@ -146,7 +82,7 @@ export function createAccounts(ctx: AuthContext, { sessions, links, passwords }:
       const user = await store.userByEmail(email);
       if (user) {
         if (user.emailConfirmedAt) {
-          const sent = await deps.limiter.hit(SIGN_IN_LINK_MAILS, user.id);
+          const sent = await deps.limiter.hit(signInLinkMails(settings), user.id);
           if (!sent.allowed) throw mailCooldown(sent.retryAfterSeconds);
           await db.transaction((tx) => sendLink(tx, user, 'magiclink', redirectTo));
           return;
@@ -159,15 +95,21 @@ export function createAccounts(ctx: AuthContext, { sessions, links, passwords }:
       // GoTrue answers 422 here, which tells who has an account; we answer as for a known address.
       if (input.create_user === false) return;
       await db.transaction(async (tx) => {
-        const user = await insertAccount(tx, { email, confirmed: false }, callerData(input.data));
+        const user = await insertAccount(ctx, tx, { email, confirmed: false }, callerData(input.data));
         if (user) await sendLink(tx, user, 'confirmation', redirectTo);
       });
     },
+  };
+}
 
+/** Accounts the server makes or reads for the product: confirmed ones, an import's, an account's record, its deletion. */
+function serverAccounts({ ctx, passwords }: AccountDeps) {
+  const { store, settings, emailOf } = ctx;
+  return {
     /** Creates a confirmed account with a password unless the address has one; returns its id. */
     async createConfirmedUser(rawEmail: string, password: string, name: string): Promise<string> {
       passwords.checkNewPassword(password);
-      return confirmedUser(rawEmail, name, () => passwords.hash(password));
+      return confirmedUser(ctx, rawEmail, name, () => passwords.hash(password));
     },
 
     /**
@@ -183,7 +125,7 @@ export function createAccounts(ctx: AuthContext, { sessions, links, passwords }:
       passwords.checkNewPassword(password);
       let hashed: Promise<string> | undefined = passwordHash === undefined ? undefined : Promise.resolve(passwordHash);
       const ids: string[] = [];
-      for (const { email, name } of accounts) ids.push(await confirmedUser(email, name, () => (hashed ??= passwords.hash(password))));
+      for (const { email, name } of accounts) ids.push(await confirmedUser(ctx, email, name, () => (hashed ??= passwords.hash(password))));
       return ids;
     },
 
@@ -221,7 +163,15 @@ export function createAccounts(ctx: AuthContext, { sessions, links, passwords }:
     async deleteUser(id: string): Promise<void> {
       await store.deleteUser(id);
     },
+  };
+}
 
+/** The signed-in user: read, and updated (metadata, password, the email change). */
+function signedInUser({ ctx, sessions, links, passwords }: AccountDeps) {
+  const { db, store, deps, callerData, emailOf, cooldown, allowedRedirect } = ctx;
+  const { authenticate } = sessions;
+  const { sendLink } = links;
+  return {
     /** GET /user (contract 3.4). */
     async getUser(authorization: string | undefined) {
       return userJson((await authenticate(authorization)).user);
@@ -290,6 +240,11 @@ export function createAccounts(ctx: AuthContext, { sessions, links, passwords }:
       return userJson(updated);
     },
   };
+}
+
+export function createAccounts(ctx: AuthContext, { sessions, links, passwords }: AccountParts) {
+  const deps: AccountDeps = { ctx, sessions, links, passwords };
+  return { ...signUps(deps), ...serverAccounts(deps), ...signedInUser(deps) };
 }
 
 export type Accounts = ReturnType<typeof createAccounts>;

@@ -23,19 +23,58 @@ import type { AuthUserRow } from './tables.ts';
 const REAUTH_WINDOW_MS = 10 * 60 * 1000;
 const MAX_PASSWORD_BYTES = 72;
 
+/** Why a new password is refused (422 weak_password), or undefined when it is fine. */
+function weakness(settings: AuthContext['settings'], password: string): AuthError | undefined {
+  if ([...password].length < settings.minPasswordLength) {
+    const message = `Password should be at least ${settings.minPasswordLength} characters.`;
+    return new AuthError(422, 'weak_password', message, { weak_password: { reasons: ['length'] } });
+  }
+  return undefined;
+}
+
+/**
+ * A password change from this session needs proof beyond the access token unless the session is
+ * fresh: the current password (`current_password`) or a mailed code (`nonce`, from GET
+ * /reauthenticate). Both count against the guessing limits.
+ */
+async function assertMayChangePassword(
+  { store, settings, guessing }: AuthContext,
+  user: AuthUserRow,
+  sessionId: string | undefined,
+  proof: { current_password?: string | null; nonce?: string | null },
+  ip: string | undefined,
+): Promise<void> {
+  const session = sessionId && z.uuid().safeParse(sessionId).success ? await store.session(sessionId) : undefined;
+  const age = session ? Date.now() - session.createdAt.getTime() : Number.POSITIVE_INFINITY;
+  const byResetLink = session?.amr.some((a) => a.method === 'recovery') ?? false;
+  if (age <= REAUTH_WINDOW_MS || (byResetLink && age <= settings.otpExpirySeconds * 1000)) return;
+  if (proof.current_password) {
+    const attempt = await guessing.passwordTry(user.email, ip, 'change');
+    const given = proof.current_password;
+    if (user.passwordHash && Buffer.byteLength(given) <= MAX_PASSWORD_BYTES && (await bcrypt.compare(given, user.passwordHash))) {
+      await attempt.right(false);
+      return;
+    }
+    throw new AuthError(400, 'current_password_invalid', 'Current password is incorrect.');
+  }
+  if (proof.nonce) {
+    await guessing.assertCodeTriesLeft(user.id);
+    const token = /^\d{6}$/.test(proof.nonce.trim())
+      ? await store.oneTimeTokenByHash(codeHash(user.email, proof.nonce.trim()), ['reauthentication'])
+      : undefined;
+    const fresh = token && token.userId === user.id && token.createdAt.getTime() + settings.otpExpirySeconds * 1000 >= Date.now();
+    if (fresh && (await store.takeOneTimeToken(user.id, 'reauthentication', token.tokenHash))) return;
+    await store.failOneTimeTokens(user.id, ['reauthentication'], MAX_CODE_ATTEMPTS);
+    await guessing.codeFailed(user.id);
+    throw new AuthError(400, 'reauthentication_not_valid', 'Verification code is invalid or has expired.');
+  }
+  throw new AuthError(400, 'reauthentication_needed', 'Password update requires reauthentication.');
+}
+
 export function createPasswords(ctx: AuthContext, sessions: Pick<Sessions, 'openSession'>) {
   const { db, store, settings, guessing } = ctx;
   // Unknown addresses still cost one bcrypt comparison, so timing does not tell who has an account.
   const dummyHash = bcrypt.hash(randomBytes(16).toString('hex'), settings.bcryptCost);
-
-  /** Why a new password is refused (422 weak_password), or undefined when it is fine. */
-  function weakness(password: string): AuthError | undefined {
-    if ([...password].length < settings.minPasswordLength) {
-      const message = `Password should be at least ${settings.minPasswordLength} characters.`;
-      return new AuthError(422, 'weak_password', message, { weak_password: { reasons: ['length'] } });
-    }
-    return undefined;
-  }
 
   /** Throws the reason a new password is refused. */
   function checkNewPassword(password: string): void {
@@ -45,50 +84,12 @@ export function createPasswords(ctx: AuthContext, sessions: Pick<Sessions, 'open
     if (!password.trim()) {
       throw new AuthError(422, 'weak_password', 'Password cannot be only spaces.', { weak_password: { reasons: ['characters'] } });
     }
-    const weak = weakness(password);
+    const weak = weakness(settings, password);
     if (weak) throw weak;
   }
 
   /** The bcrypt hash stored for a password. */
   const hash = (password: string) => bcrypt.hash(password, settings.bcryptCost);
-
-  /**
-   * A password change from this session needs proof beyond the access token unless the session is
-   * fresh: the current password (`current_password`) or a mailed code (`nonce`, from GET
-   * /reauthenticate). Both count against the guessing limits.
-   */
-  async function assertMayChangePassword(
-    user: AuthUserRow,
-    sessionId: string | undefined,
-    proof: { current_password?: string | null; nonce?: string | null },
-    ip: string | undefined,
-  ): Promise<void> {
-    const session = sessionId && z.uuid().safeParse(sessionId).success ? await store.session(sessionId) : undefined;
-    const age = session ? Date.now() - session.createdAt.getTime() : Number.POSITIVE_INFINITY;
-    const byResetLink = session?.amr.some((a) => a.method === 'recovery') ?? false;
-    if (age <= REAUTH_WINDOW_MS || (byResetLink && age <= settings.otpExpirySeconds * 1000)) return;
-    if (proof.current_password) {
-      const attempt = await guessing.passwordTry(user.email, ip, 'change');
-      const given = proof.current_password;
-      if (user.passwordHash && Buffer.byteLength(given) <= MAX_PASSWORD_BYTES && (await bcrypt.compare(given, user.passwordHash))) {
-        await attempt.right(false);
-        return;
-      }
-      throw new AuthError(400, 'current_password_invalid', 'Current password is incorrect.');
-    }
-    if (proof.nonce) {
-      await guessing.assertCodeTriesLeft(user.id);
-      const token = /^\d{6}$/.test(proof.nonce.trim())
-        ? await store.oneTimeTokenByHash(codeHash(user.email, proof.nonce.trim()), ['reauthentication'])
-        : undefined;
-      const fresh = token && token.userId === user.id && token.createdAt.getTime() + settings.otpExpirySeconds * 1000 >= Date.now();
-      if (fresh && (await store.takeOneTimeToken(user.id, 'reauthentication', token.tokenHash))) return;
-      await store.failOneTimeTokens(user.id, ['reauthentication'], MAX_CODE_ATTEMPTS);
-      await guessing.codeFailed(user.id);
-      throw new AuthError(400, 'reauthentication_not_valid', 'Verification code is invalid or has expired.');
-    }
-    throw new AuthError(400, 'reauthentication_needed', 'Password update requires reauthentication.');
-  }
 
   /**
    * The hash of a new password for `user`, after its rules and the session's proof; 422 when it is
@@ -103,7 +104,7 @@ export function createPasswords(ctx: AuthContext, sessions: Pick<Sessions, 'open
     ip: string | undefined,
   ): Promise<string> {
     checkNewPassword(password);
-    await assertMayChangePassword(user, sessionId, proof, ip);
+    await assertMayChangePassword(ctx, user, sessionId, proof, ip);
     if (user.passwordHash && (await bcrypt.compare(password, user.passwordHash))) {
       throw new AuthError(422, 'same_password', 'New password should be different from the old password.');
     }
@@ -140,7 +141,7 @@ export function createPasswords(ctx: AuthContext, sessions: Pick<Sessions, 'open
       await attempt?.right(Boolean(user.emailConfirmedAt));
       if (!user.emailConfirmedAt) throw new AuthError(400, 'email_not_confirmed', 'Email not confirmed');
       const session = await db.transaction((tx) => sessions.openSession(tx, user, 'password'));
-      const weak = weakness(password);
+      const weak = weakness(settings, password);
       return weak ? { ...session, weak_password: { message: weak.message, reasons: ['length'] } } : session;
     },
   };

@@ -11,9 +11,14 @@ import {
   type OneTimeTokenKind,
 } from './tables.ts';
 
-export function createAuthStore(db: DbOrTx) {
+/** What the parts of `createAuthStore` share. */
+interface StoreDeps {
+  db: DbOrTx;
+}
+
+/** Users: look-ups, inserts (one or many), updates and deletion. */
+function userRows({ db }: StoreDeps) {
   return {
-    // Users ------------------------------------------------------------------------------------
     async userByEmail(email: string): Promise<AuthUserRow | undefined> {
       const [row] = await db.select().from(authUsers).where(eq(authUsers.email, email));
       return row;
@@ -48,12 +53,15 @@ export function createAuthStore(db: DbOrTx) {
         .returning();
       return row!;
     },
-
     async deleteUser(id: string) {
       await db.delete(authUsers).where(eq(authUsers.id, id));
     },
+  };
+}
 
-    // Sessions and refresh tokens --------------------------------------------------------------
+/** Sessions and their refresh tokens. */
+function sessionRows({ db }: StoreDeps) {
+  return {
     async createSession(userId: string, amr: { method: string; timestamp: number }[]) {
       const [row] = await db.insert(authSessions).values({ userId, amr }).returning();
       return row!;
@@ -106,7 +114,12 @@ export function createAuthStore(db: DbOrTx) {
       const rows = await db.select({ id: authSessions.id }).from(authSessions).where(eq(authSessions.id, id)).for('update');
       return rows.length === 1;
     },
+  };
+}
 
+/** Emailed one-time tokens: stored by hash, taken once, failed or dropped. */
+function oneTimeTokenRows({ db }: StoreDeps) {
+  return {
     // Emailed one-time tokens --------------------------------------------------------------------
     /** Stores the latest token of a kind for a user (replacing, and so voiding, the previous one). */
     async putOneTimeToken(userId: string, kind: OneTimeTokenKind, tokenHash: string, email: string) {
@@ -161,8 +174,12 @@ export function createAuthStore(db: DbOrTx) {
             : eq(authOneTimeTokens.userId, userId),
         );
     },
+  };
+}
 
-    // Signing keys -------------------------------------------------------------------------------
+/** The keys access tokens are signed with, and their retirement. */
+function signingKeyRows({ db }: StoreDeps) {
+  return {
     signingKeys: () => db.select().from(authSigningKeys).orderBy(desc(authSigningKeys.createdAt)),
     async insertSigningKey(values: typeof authSigningKeys.$inferInsert) {
       await db.insert(authSigningKeys).values(values);
@@ -192,6 +209,11 @@ export function createAuthStore(db: DbOrTx) {
       await db.delete(authSigningKeys).where(sql`${authSigningKeys.retiredAt} < ${before}`);
     },
   };
+}
+
+export function createAuthStore(db: DbOrTx) {
+  const deps: StoreDeps = { db };
+  return { ...userRows(deps), ...sessionRows(deps), ...oneTimeTokenRows(deps), ...signingKeyRows(deps) };
 }
 
 export type AuthStore = ReturnType<typeof createAuthStore>;

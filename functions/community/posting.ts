@@ -14,7 +14,7 @@ import { AppError } from '../platform/errors.ts';
 import type { Viewer } from '../users/index.ts';
 import { threadNotFound, type CommentsPlace, type CommunityAccess } from './access.ts';
 import { postAnswer, type Authors, type Post } from './answers.ts';
-import { createCommunityStore, withdrawPost } from './store.ts';
+import { createCommunityStore, withdrawPost, type CommunityStore } from './store.ts';
 import type { CategoryRow, PostRow, ThreadRow } from './tables.ts';
 
 /** Posts (threads, replies, comments) per account per 10 minutes, threads per hour, edits per 10 minutes, likes per 10 minutes. */
@@ -54,80 +54,87 @@ export interface PostingDeps {
   renderPost: (source: string) => Promise<string>;
 }
 
-export function createCommunityPosting({ db, access, limiter, clock, authorsOf, accountCreatedAt, changed, renderPost }: PostingDeps) {
-  const store = createCommunityStore(db);
+/** What the parts of the posting share: its dependencies and the community's store. */
+interface PostingParts extends PostingDeps {
+  store: CommunityStore;
+}
 
-  async function categoryOf(slug: string): Promise<CategoryRow> {
-    const category = await store.categoryBySlug(slug);
-    if (!category) throw new AppError('not_found', 'Category not found');
-    return category;
-  }
+async function categoryOf({ store }: PostingParts, slug: string): Promise<CategoryRow> {
+  const category = await store.categoryBySlug(slug);
+  if (!category) throw new AppError('not_found', 'Category not found');
+  return category;
+}
 
-  /** Whether the member may post now: not suspended (403 saying until when). */
-  async function assertNotSuspended(viewer: Viewer): Promise<void> {
-    const suspended = await store.suspension(viewer.id);
-    if (!suspended) return;
-    const until = suspended.until ? ` until ${suspended.until.toISOString().slice(0, 10)}` : '';
-    throw new AppError('forbidden', `Your account is suspended from posting in the community${until}.`);
-  }
+/** Whether the member may post now: not suspended (403 saying until when). */
+async function assertNotSuspended({ store }: PostingParts, viewer: Viewer): Promise<void> {
+  const suspended = await store.suspension(viewer.id);
+  if (!suspended) return;
+  const until = suspended.until ? ` until ${suspended.until.toISOString().slice(0, 10)}` : '';
+  throw new AppError('forbidden', `Your account is suspended from posting in the community${until}.`);
+}
 
-  /** Whether a new post waits for staff: a new account's post with a link, before it has a few visible posts. */
-  async function statusFor(viewer: Viewer, html: string): Promise<'visible' | 'held'> {
-    if (isStaff(viewer.role) || !LINK.test(html)) return 'visible';
-    const createdAt = await accountCreatedAt(viewer.id);
-    if (createdAt && clock().getTime() - createdAt.getTime() >= NEW_ACCOUNT_MS) return 'visible';
-    return (await store.visiblePosts(viewer.id)) >= TRUSTED_POSTS ? 'visible' : 'held';
-  }
+/** Whether a new post waits for staff: a new account's post with a link, before it has a few visible posts. */
+async function statusFor({ clock, accountCreatedAt, store }: PostingParts, viewer: Viewer, html: string): Promise<'visible' | 'held'> {
+  if (isStaff(viewer.role) || !LINK.test(html)) return 'visible';
+  const createdAt = await accountCreatedAt(viewer.id);
+  if (createdAt && clock().getTime() - createdAt.getTime() >= NEW_ACCOUNT_MS) return 'visible';
+  return (await store.visiblePosts(viewer.id)) >= TRUSTED_POSTS ? 'visible' : 'held';
+}
 
-  /** What every post asks before it is written: no suspension, within the limits, renderable. */
-  async function prepare(viewer: Viewer, body: string, limits: (typeof POST_LIMIT)[]): Promise<Prepared> {
-    await assertNotSuspended(viewer);
-    await limiter.enforce(limits.map((l) => [l, viewer.id]));
-    const html = await renderPost(body);
-    return { html, status: await statusFor(viewer, html) };
-  }
+/** What every post asks before it is written: no suspension, within the limits, renderable. */
+async function prepare(deps: PostingParts, viewer: Viewer, body: string, limits: (typeof POST_LIMIT)[]): Promise<Prepared> {
+  const { limiter, renderPost } = deps;
+  await assertNotSuspended(deps, viewer);
+  await limiter.enforce(limits.map((l) => [l, viewer.id]));
+  const html = await renderPost(body);
+  return { html, status: await statusFor(deps, viewer, html) };
+}
 
-  /** A post the viewer may act on, with its thread let in for them (404, 401 or 403 as reading it would answer). */
-  async function actionablePost(viewer: Viewer, postId: string) {
-    const found = await store.post(postId);
-    if (!found) throw new AppError('not_found', 'Post not found');
-    const place = await access.assertReadThread(viewer, found.thread, found.category);
-    const { post } = found;
-    if (post.status === 'held' && post.authorId !== viewer.id && !isStaff(viewer.role)) throw new AppError('not_found', 'Post not found');
-    return { ...found, place };
-  }
+/** A post the viewer may act on, with its thread let in for them (404, 401 or 403 as reading it would answer). */
+async function actionablePost({ access, store }: PostingParts, viewer: Viewer, postId: string) {
+  const found = await store.post(postId);
+  if (!found) throw new AppError('not_found', 'Post not found');
+  const place = await access.assertReadThread(viewer, found.thread, found.category);
+  const { post } = found;
+  if (post.status === 'held' && post.authorId !== viewer.id && !isStaff(viewer.role)) throw new AppError('not_found', 'Post not found');
+  return { ...found, place };
+}
 
-  /** The member's own post, still theirs to change: 403 for anyone else's, 409 once staff or they took it out of view. */
-  async function ownPost(viewer: Viewer, postId: string) {
-    const found = await actionablePost(viewer, postId);
-    if (found.post.authorId !== viewer.id) throw new AppError('forbidden', 'You can only change your own posts.');
-    if (found.post.status === 'deleted') throw new AppError('conflict', 'This post was deleted.');
-    if (found.post.status === 'hidden') throw new AppError('conflict', 'This post was hidden by a moderator.');
-    return found;
-  }
+/** The member's own post, still theirs to change: 403 for anyone else's, 409 once staff or they took it out of view. */
+async function ownPost(deps: PostingParts, viewer: Viewer, postId: string) {
+  const found = await actionablePost(deps, viewer, postId);
+  if (found.post.authorId !== viewer.id) throw new AppError('forbidden', 'You can only change your own posts.');
+  if (found.post.status === 'deleted') throw new AppError('conflict', 'This post was deleted.');
+  if (found.post.status === 'hidden') throw new AppError('conflict', 'This post was hidden by a moderator.');
+  return found;
+}
 
-  /** Whether the viewer may reply in the thread: 409 when it is not open, or locked (but for staff). */
-  function assertOpen(viewer: Viewer, thread: ThreadRow): void {
-    if (thread.status !== 'visible') throw new AppError('conflict', 'This thread is not open for replies.');
-    if (thread.locked && !isStaff(viewer.role)) throw new AppError('conflict', 'This thread is locked.');
-  }
+async function addReply(deps: PostingParts, viewer: Viewer, thread: ThreadRow, body: string): Promise<Written> {
+  const { db, changed } = deps;
+  assertOpen(viewer, thread);
+  const { html, status } = await prepare(deps, viewer, body, [POST_LIMIT]);
+  const post = await db.transaction((tx) =>
+    createCommunityStore(tx).createReply({ threadId: thread.id, authorId: viewer.id, body, html, status }),
+  );
+  changed();
+  return { id: post.id, status };
+}
 
-  async function addReply(viewer: Viewer, thread: ThreadRow, body: string): Promise<Written> {
-    assertOpen(viewer, thread);
-    const { html, status } = await prepare(viewer, body, [POST_LIMIT]);
-    const post = await db.transaction((tx) =>
-      createCommunityStore(tx).createReply({ threadId: thread.id, authorId: viewer.id, body, html, status }),
-    );
-    changed();
-    return { id: post.id, status };
-  }
+/** Whether the viewer may reply in the thread: 409 when it is not open, or locked (but for staff). */
+function assertOpen(viewer: Viewer, thread: ThreadRow): void {
+  if (thread.status !== 'visible') throw new AppError('conflict', 'This thread is not open for replies.');
+  if (thread.locked && !isStaff(viewer.role)) throw new AppError('conflict', 'This thread is locked.');
+}
 
+/** New threads, replies and comments. */
+function newPosts(deps: PostingParts) {
+  const { db, access, changed, store } = deps;
   return {
     /** POST /api/community/threads: a new thread with its opening post (held when the hold rule says so). */
     async createThread(viewer: Viewer, input: { category: string; title: string; body: string }): Promise<Written> {
-      const category = await categoryOf(input.category);
+      const category = await categoryOf(deps, input.category);
       access.assertPostCategory(viewer, category);
-      const { html, status } = await prepare(viewer, input.body, [THREAD_LIMIT, POST_LIMIT]);
+      const { html, status } = await prepare(deps, viewer, input.body, [THREAD_LIMIT, POST_LIMIT]);
       const { thread } = await db.transaction((tx) =>
         createCommunityStore(tx).createThread(
           { categoryId: category.id, contentId: null, authorId: viewer.id, title: input.title, status },
@@ -144,7 +151,7 @@ export function createCommunityPosting({ db, access, limiter, clock, authorsOf, 
       if (!found) throw threadNotFound();
       await access.assertReadThread(viewer, found.thread, found.category);
       if (found.category) access.assertPostCategory(viewer, found.category);
-      return addReply(viewer, found.thread, await text());
+      return addReply(deps, viewer, found.thread, await text());
     },
 
     /** POST /api/community/comments/…: a comment (the item's comments thread is made with the first). */
@@ -152,7 +159,7 @@ export function createCommunityPosting({ db, access, limiter, clock, authorsOf, 
       const target = await access.commentsOf(viewer, where);
       const body = await text();
       // Suspension, limits and rendering first: a refused first comment leaves no thread behind.
-      const { html, status } = await prepare(viewer, body, [POST_LIMIT]);
+      const { html, status } = await prepare(deps, viewer, body, [POST_LIMIT]);
       // The item's comments thread (made with its first comment) and the comment commit together: one
       // write, so a retry after a lost answer is told the truth (platform/idempotency).
       const { thread, post } = await db.transaction(async (tx) => {
@@ -164,13 +171,19 @@ export function createCommunityPosting({ db, access, limiter, clock, authorsOf, 
       changed();
       return { id: post.id, status, threadId: thread.id };
     },
+  };
+}
 
+/** A member's own posts (edited, read back, removed) and likes. */
+function ownPosts(deps: PostingParts) {
+  const { db, limiter, authorsOf, changed } = deps;
+  return {
     /** PATCH /api/community/posts/{id}: the member's own post, new text (marked edited; held again when the hold rule says so). */
     async edit(viewer: Viewer, postId: string, text: () => Promise<string>): Promise<Post> {
-      const { post, thread } = await ownPost(viewer, postId);
+      const { post, thread } = await ownPost(deps, viewer, postId);
       if (thread.locked && !isStaff(viewer.role)) throw new AppError('conflict', 'This thread is locked.');
       const body = await text();
-      const { html, status } = await prepare(viewer, body, [EDIT_LIMIT]);
+      const { html, status } = await prepare(deps, viewer, body, [EDIT_LIMIT]);
       const edited = await db.transaction(async (tx) => {
         const txStore = createCommunityStore(tx);
         // A visible post that gains a link is held again, as a new one would be. Asked of the row as it
@@ -187,13 +200,13 @@ export function createCommunityPosting({ db, access, limiter, clock, authorsOf, 
 
     /** GET /api/community/posts/{id}/source: the Markdown of the member's own post (to edit it). */
     async source(viewer: Viewer, postId: string): Promise<{ body: string }> {
-      const { post } = await ownPost(viewer, postId);
+      const { post } = await ownPost(deps, viewer, postId);
       return { body: post.body };
     },
 
     /** DELETE /api/community/posts/{id}: the member's own post, body removed (its place in the thread stays). */
     async remove(viewer: Viewer, postId: string): Promise<Written> {
-      const { post } = await ownPost(viewer, postId);
+      const { post } = await ownPost(deps, viewer, postId);
       await db.transaction((tx) => withdrawPost(tx, post.id, 'deleted'));
       changed();
       return { id: post.id, status: 'deleted' };
@@ -201,7 +214,7 @@ export function createCommunityPosting({ db, access, limiter, clock, authorsOf, 
 
     /** PUT / DELETE /api/community/posts/{id}/like: once per member, on a post shown to everyone, never one's own. */
     async like(viewer: Viewer, postId: string, liked: boolean): Promise<{ likeCount: number; liked: boolean }> {
-      const { post } = await actionablePost(viewer, postId);
+      const { post } = await actionablePost(deps, viewer, postId);
       if (post.status !== 'visible') throw new AppError('conflict', 'Only posts shown to everyone can be liked.');
       if (post.authorId === viewer.id) throw new AppError('conflict', 'You cannot like your own post.');
       await limiter.enforce([[LIKE_LIMIT, viewer.id]]);
@@ -212,6 +225,11 @@ export function createCommunityPosting({ db, access, limiter, clock, authorsOf, 
       return { likeCount, liked };
     },
   };
+}
+
+export function createCommunityPosting(options: PostingDeps) {
+  const deps: PostingParts = { ...options, store: createCommunityStore(options.db) };
+  return { ...newPosts(deps), ...ownPosts(deps) };
 }
 
 export type CommunityPosting = ReturnType<typeof createCommunityPosting>;

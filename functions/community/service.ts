@@ -7,7 +7,7 @@
  * anyone reads) are serialised once and kept until the community changes (here at once; on other
  * instances through COMMUNITY_CHANNEL, compose.ts), like the public content answers.
  */
-import { checkAccess, isStaff } from '#shared/access.ts';
+import { checkAccess } from '#shared/access.ts';
 import type { RateLimitService } from '../platform/abuse/service.ts';
 import type { Db } from '../platform/db/client.ts';
 import { AppError } from '../platform/errors.ts';
@@ -19,28 +19,22 @@ import {
   authorOf,
   categoryAnswer,
   pageOf,
-  postAnswer,
-  postCursor,
   postCursorOf,
   readPostCursor,
-  readThreadCursor,
-  threadCursor,
-  threadSummary,
   type Author,
-  type Authors,
   type Category,
   type Post,
   type Thread,
   type ThreadPage,
-  type ThreadPlace,
-  type ThreadSummary,
 } from './answers.ts';
 import { createCommunityPosting } from './posting.ts';
-import { createCommunityStore, type Reader } from './store.ts';
+import { authorsOf, readerOf, threadList, threadPage, type ListAnswer } from './thread-pages.ts';
+import { createCommunityStore, type CommunityStore } from './store.ts';
 import type { CategoryRow, PostRow, ThreadRow } from './tables.ts';
 import { RESULTS_PER_PAGE, THREADS_PER_PAGE } from './schema.ts';
 
 export type { Written } from './posting.ts';
+export type { ListAnswer } from './thread-pages.ts';
 
 export interface CommunityServiceDeps {
   db: Db;
@@ -53,13 +47,6 @@ export interface CommunityServiceDeps {
   clock?: () => Date;
 }
 
-export interface ListAnswer {
-  category: Category;
-  items: ThreadSummary[];
-  nextCursor: string | null;
-}
-
-/** A page of an article's or lesson's comments: no thread until the first comment. */
 export interface CommentsPage {
   thread: Thread | null;
   posts: Post[];
@@ -86,131 +73,76 @@ export interface SearchAnswer {
   nextCursor: string | null;
 }
 
-const readerOf = (viewer: Viewer | undefined): Reader => ({ id: viewer?.id, staff: isStaff(viewer?.role) });
+/** The visitors' answers this instance keeps, and how many times they were forgotten (a load started before keeps nothing). */
+interface KeptAnswers {
+  categories?: Promise<CachedAnswer<{ items: Category[] }>>;
+  loaded?: CachedAnswer<{ items: Category[] }>;
+  lists: Map<string, CachedAnswer<ListAnswer>>;
+  clears: number;
+}
+/** What the service's parts share: its dependencies, the store, the member directory and the kept answers. */
+interface CommunityParts extends CommunityServiceDeps {
+  store: CommunityStore;
+  directory: ReturnType<typeof memberDirectory>;
+  kept: KeptAnswers;
+}
 
-export function createCommunityService({ db, access, limiter, cacheControl, renderPost, clock = () => new Date() }: CommunityServiceDeps) {
-  const store = createCommunityStore(db);
-  const directory = memberDirectory(db);
-  let categoriesAnswer: Promise<CachedAnswer<{ items: Category[] }>> | undefined;
-  let loadedCategories: CachedAnswer<{ items: Category[] }> | undefined;
-  const publicLists = new Map<string, CachedAnswer<ListAnswer>>();
-  let clears = 0;
+async function categoryOf({ store }: CommunityParts, slug: string): Promise<CategoryRow> {
+  const category = await store.categoryBySlug(slug);
+  if (!category) throw new AppError('not_found', 'Category not found');
+  return category;
+}
 
-  async function authorsOf(ids: (string | null)[]): Promise<Authors> {
-    const wanted = [...new Set(ids.filter((id): id is string => id !== null))];
-    return new Map((await directory.byIds(wanted)).map((p) => [p.id, p]));
-  }
-
-  async function categoryOf(slug: string): Promise<CategoryRow> {
-    const category = await store.categoryBySlug(slug);
-    if (!category) throw new AppError('not_found', 'Category not found');
-    return category;
-  }
-
-  async function list(viewer: Viewer | undefined, category: CategoryRow, cursor: string | undefined, limit: number): Promise<ListAnswer> {
-    const [rows, stats] = await Promise.all([
-      store.listThreads(category.id, readerOf(viewer), readThreadCursor(cursor), limit + 1),
-      store.categoryStats(category.id),
-    ]);
-    const page = pageOf(rows, limit, threadCursor);
-    const authors = await authorsOf(page.rows.map((r) => r.authorId));
-    return {
-      category: categoryAnswer({ ...category, ...stats }),
-      items: page.rows.map((r) => threadSummary(r, authors, viewer?.id)),
-      nextCursor: page.nextCursor,
-    };
-  }
-
-  async function page(
-    viewer: Viewer | undefined,
-    thread: ThreadRow,
-    place: ThreadPlace,
-    cursor: string | undefined,
-    limit: number,
-  ): Promise<ThreadPage> {
-    const reader = readerOf(viewer);
-    const [rows, follow, suspended] = await Promise.all([
-      store.listPosts(thread.id, reader, readPostCursor(cursor), limit + 1),
-      viewer ? store.follow(thread.id, viewer.id) : undefined,
-      viewer ? store.suspension(viewer.id) : undefined,
-    ]);
-    const posts = pageOf(rows, limit, postCursor);
-    const authors = await authorsOf([thread.authorId, ...posts.rows.map((r) => r.authorId)]);
-    const open = thread.status === 'visible' && (!thread.locked || reader.staff);
-    const level = place.kind === 'category' ? place.accessLevel : undefined;
-    return {
-      thread: {
-        ...threadSummary(thread, authors, viewer?.id),
-        place,
-        muted: follow ? follow.muted : null,
-        canReply: Boolean(viewer) && open && !suspended && (level === undefined || canPostAt(viewer!, level)),
-      },
-      posts: posts.rows.map((r) => postAnswer(r, authors, viewer?.id, reader.staff)),
-      nextCursor: posts.nextCursor,
-    };
-  }
-
-  const changed = () => {
-    clears += 1;
-    categoriesAnswer = undefined;
-    loadedCategories = undefined;
-    publicLists.clear();
-  };
-
-  const posting = createCommunityPosting({
-    db,
-    access,
-    limiter,
-    clock,
-    authorsOf,
-    accountCreatedAt: async (id) => (await directory.byIds([id]))[0]?.createdAt,
-    changed,
-    renderPost,
-  });
-
+/** Visitors' answers, serialised once and kept until the community changes. */
+function keptAnswers(deps: CommunityParts) {
+  const { cacheControl, store, kept } = deps;
   return {
-    ...posting,
-
     /** GET /api/community/categories: the same for everyone (names are not secret; thread titles are). */
     categories(): Promise<CachedAnswer<{ items: Category[] }>> {
-      if (categoriesAnswer) return categoriesAnswer;
-      const generation = clears;
+      if (kept.categories) return kept.categories;
+      const generation = kept.clears;
       const loading = store.categories().then((rows) => {
         const answer = createAnswer({ items: rows.map(categoryAnswer) }, { cacheControl });
-        if (generation === clears) loadedCategories = answer;
+        if (generation === kept.clears) kept.loaded = answer;
         return answer;
       });
-      categoriesAnswer = loading;
-      loading.catch(() => (categoriesAnswer === loading ? (categoriesAnswer = undefined) : undefined));
+      kept.categories = loading;
+      loading.catch(() => (kept.categories === loading ? (kept.categories = undefined) : undefined));
       return loading;
     },
 
     /** The loaded categories answer, without waiting (the answer lane's resolver). */
-    peekCategories: () => loadedCategories,
+    peekCategories: () => kept.loaded,
 
     /**
      * A visitor's first page of a category anyone reads, serialised once (undefined for any other
      * category: then `threads` answers, or says why not).
      */
     async publicThreads(slug: string): Promise<CachedAnswer<ListAnswer> | undefined> {
-      const loaded = publicLists.get(slug);
+      const loaded = kept.lists.get(slug);
       if (loaded) return loaded;
-      const generation = clears;
+      const generation = kept.clears;
       const category = await store.categoryBySlug(slug);
       if (!category?.anyoneReads) return undefined;
-      const answer = createAnswer(await list(undefined, category, undefined, THREADS_PER_PAGE), { cacheControl });
-      if (generation === clears) publicLists.set(slug, answer);
+      const answer = createAnswer(await threadList(deps, undefined, category, undefined, THREADS_PER_PAGE), { cacheControl });
+      if (generation === kept.clears) kept.lists.set(slug, answer);
       return answer;
     },
 
     /** The loaded public first page, without waiting (the answer lane's resolver). */
-    peekPublicThreads: (slug: string) => publicLists.get(slug),
+    peekPublicThreads: (slug: string) => kept.lists.get(slug),
+  };
+}
 
+/** Members' reads: threads, a thread's posts, comments, the search, the read check. */
+function reads(deps: CommunityParts) {
+  const { access, store } = deps;
+  return {
     /** GET /api/community/threads?category=: one page of threads, pinned first, then the latest post first. */
     async threads(viewer: Viewer | undefined, slug: string, cursor: string | undefined, limit: number): Promise<ListAnswer> {
-      const category = await categoryOf(slug);
+      const category = await categoryOf(deps, slug);
       access.assertReadCategory(viewer, category);
-      return list(viewer, category, cursor, limit);
+      return threadList(deps, viewer, category, cursor, limit);
     },
 
     /** GET /api/community/threads/{id}: the thread and a page of its posts, oldest first. */
@@ -218,7 +150,7 @@ export function createCommunityService({ db, access, limiter, cacheControl, rend
       const found = await store.thread(id);
       if (!found) throw threadNotFound();
       const place = await access.assertReadThread(viewer, found.thread, found.category);
-      return page(viewer, found.thread, place, cursor, limit);
+      return threadPage(deps, viewer, found.thread, place, cursor, limit);
     },
 
     /** GET /api/community/comments/…: a page of an item's comments, gated like its body. */
@@ -226,7 +158,7 @@ export function createCommunityService({ db, access, limiter, cacheControl, rend
       const target = await access.commentsOf(viewer, where);
       const thread = await store.threadByContent(target.contentId);
       if (!thread) return { thread: null, posts: [], nextCursor: null };
-      return page(viewer, thread, target.place, cursor, limit);
+      return threadPage(deps, viewer, thread, target.place, cursor, limit);
     },
 
     /** GET /api/community/search: threads and posts of the categories the caller may read (never comments). */
@@ -241,7 +173,10 @@ export function createCommunityService({ db, access, limiter, cacheControl, rend
         RESULTS_PER_PAGE + 1,
       );
       const hits = pageOf(rows, RESULTS_PER_PAGE, (r) => postCursorOf(r.micros, r.postId));
-      const authors = await authorsOf(hits.rows.map((r) => r.authorId));
+      const authors = await authorsOf(
+        deps,
+        hits.rows.map((r) => r.authorId),
+      );
       return {
         items: hits.rows.map((r) => ({
           threadId: r.threadId,
@@ -263,13 +198,40 @@ export function createCommunityService({ db, access, limiter, cacheControl, rend
       const found = await store.thread(threadId);
       return found ? access.mayRead(viewer, found.thread, found.category) : false;
     },
+  };
+}
 
+export function createCommunityService(options: CommunityServiceDeps) {
+  const { db, access, limiter, renderPost, clock = () => new Date() } = options;
+  const directory = memberDirectory(db);
+  const deps: CommunityParts = { ...options, store: createCommunityStore(db), directory, kept: { lists: new Map(), clears: 0 } };
+  const { kept } = deps;
+
+  const changed = () => {
+    kept.clears += 1;
+    kept.categories = undefined;
+    kept.loaded = undefined;
+    kept.lists.clear();
+  };
+
+  const posting = createCommunityPosting({
+    db,
+    access,
+    limiter,
+    clock,
+    authorsOf: (ids) => authorsOf(deps, ids),
+    accountCreatedAt: async (id) => (await directory.byIds([id]))[0]?.createdAt,
+    changed,
+    renderPost,
+  });
+
+  return {
+    ...posting,
+    ...keptAnswers(deps),
+    ...reads(deps),
     /** Forgets the visitors' serialised answers (the community changed here or on another instance). */
     changed,
   };
 }
-
-/** Whether a signed-in viewer's level (staff: premium) reaches `level`. */
-const canPostAt = (viewer: Viewer, level: CategoryRow['accessLevel']) => checkAccess(viewer, level).allowed;
 
 export type CommunityService = ReturnType<typeof createCommunityService>;

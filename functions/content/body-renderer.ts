@@ -80,6 +80,11 @@ export function createStaffRenderer({
   );
 }
 
+/** A text refused because too many wait: the caller tries again in a minute. */
+const busy = (words: RendererWords) => new AppError('rate_limited', words.busy, { headers: { 'Retry-After': '60' } });
+/** What a text gets from a renderer that closed. */
+const closedError = (words: RendererWords) => new Error(`The ${words.name} is closed.`);
+
 /**
  * One renderer: its thread, the text it renders and the texts waiting. One closure over that state,
  * longer than the house's functions: its parts (settle, discard, spawn, died, next) only make sense together.
@@ -159,9 +164,8 @@ function createRendererThread(
 
   return {
     render(source, format = 'markdown') {
-      if (closed) return Promise.reject(new Error(`The ${words.name} is closed.`));
-      if (waiting.length >= maxWaiting)
-        return Promise.reject(new AppError('rate_limited', words.busy, { headers: { 'Retry-After': '60' } }));
+      if (closed) return Promise.reject(closedError(words));
+      if (waiting.length >= maxWaiting) return Promise.reject(busy(words));
       return new Promise<string>((resolve, reject) => {
         waiting.push({ request: { source, format }, resolve, reject });
         next();
@@ -169,8 +173,8 @@ function createRendererThread(
     },
     async close() {
       closed = true;
-      for (const task of waiting.splice(0)) task.reject(new Error(`The ${words.name} is closed.`));
-      if (running) settle({ error: new Error(`The ${words.name} is closed.`) });
+      for (const task of waiting.splice(0)) task.reject(closedError(words));
+      if (running) settle({ error: closedError(words) });
       const last = worker;
       worker = undefined;
       await last?.terminate();

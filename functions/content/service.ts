@@ -34,6 +34,34 @@ export interface ContentServiceDeps {
   downloadHosts?: readonly string[];
 }
 
+/** A database row as a content item; undefined (logged) when it no longer validates. */
+function toItem(logger: Logger, row: ContentRow): ContentItem | undefined {
+  try {
+    return itemFromRow(row);
+  } catch (err) {
+    logger.error({ err, id: row.id, type: row.type }, 'content row failed validation; skipped');
+    return undefined;
+  }
+}
+
+/** One type's list: the MDX items and the database rows they do not shadow, in list order as seen at `now`. */
+function merged<T extends ContentType>(
+  { mdx, logger }: Pick<ContentServiceDeps, 'mdx' | 'logger'>,
+  type: T,
+  rows: ContentRow[],
+  now = Date.now(),
+): ContentItemOf<T>[] {
+  const fromDb = rows.flatMap((row) => {
+    if (mdx.has(type, row.slug)) {
+      logger.warn({ type, slug: row.slug }, 'database item shadowed by an MDX file with the same slug');
+      return [];
+    }
+    const item = toItem(logger, row);
+    return item ? [item] : [];
+  });
+  return sortItems([...mdx.list(type), ...fromDb], now) as ContentItemOf<T>[];
+}
+
 export function createContentService({ db, mdx, logger, downloadHosts = [] }: ContentServiceDeps) {
   const store = createContentStore(db);
   const listeners = new Set<(type: ContentType) => void>();
@@ -51,32 +79,10 @@ export function createContentService({ db, mdx, logger, downloadHosts = [] }: Co
     index: search.indexItem,
   });
 
-  const toItem = (row: ContentRow): ContentItem | undefined => {
-    try {
-      return itemFromRow(row);
-    } catch (err) {
-      logger.error({ err, id: row.id, type: row.type }, 'content row failed validation; skipped');
-      return undefined;
-    }
-  };
-
-  /** One type's list: the MDX items and the database rows they do not shadow, in list order as seen at `now`. */
-  function merged<T extends ContentType>(type: T, rows: ContentRow[], now = Date.now()): ContentItemOf<T>[] {
-    const fromDb = rows.flatMap((row) => {
-      if (mdx.has(type, row.slug)) {
-        logger.warn({ type, slug: row.slug }, 'database item shadowed by an MDX file with the same slug');
-        return [];
-      }
-      const item = toItem(row);
-      return item ? [item] : [];
-    });
-    return sortItems([...mdx.list(type), ...fromDb], now) as ContentItemOf<T>[];
-  }
-
   return {
     /** Every published item of a type, gated fields included, in list order as seen at `now` (ms; events move to the past as they end). */
     async list<T extends ContentType>(type: T, now = Date.now()): Promise<ContentItemOf<T>[]> {
-      return merged(type, await store.listByType(type), now);
+      return merged({ mdx, logger }, type, await store.listByType(type), now);
     },
 
     /** One published item by slug, gated fields included; undefined when no source has it. */
@@ -84,7 +90,7 @@ export function createContentService({ db, mdx, logger, downloadHosts = [] }: Co
       const fromMdx = mdx.get(type, slug);
       if (fromMdx) return fromMdx as ContentItemOf<T>;
       const row = await store.findPublished(type, slug);
-      return (row && toItem(row)) as ContentItemOf<T> | undefined;
+      return (row && toItem(logger, row)) as ContentItemOf<T> | undefined;
     },
 
     /**
@@ -96,7 +102,7 @@ export function createContentService({ db, mdx, logger, downloadHosts = [] }: Co
       if (fromMdx) return fromMdx as ContentItemOf<T>;
       const row = await (tx ? createContentStore(tx) : store).findById(id);
       if (!row || row.type !== type || !row.published || mdx.has(type, row.slug)) return undefined;
-      return toItem(row) as ContentItemOf<T> | undefined;
+      return toItem(logger, row) as ContentItemOf<T> | undefined;
     },
 
     /** Creates a database item from unvalidated input; a missing slug is derived from the title. */
@@ -119,7 +125,7 @@ export function createContentService({ db, mdx, logger, downloadHosts = [] }: Co
     async catalog() {
       const rowsByType = await Promise.all(CONTENT_TYPES.map((type) => store.listByType(type, { drafts: true })));
       const rows = new Map(rowsByType.flat().map((r) => [r.id, r]));
-      return CONTENT_TYPES.flatMap((type, i) => merged(type, rowsByType[i]!)).map((item) => {
+      return CONTENT_TYPES.flatMap((type, i) => merged({ mdx, logger }, type, rowsByType[i]!)).map((item) => {
         const row = item.source === 'db' ? rows.get(item.id) : undefined;
         return {
           type: item.type,

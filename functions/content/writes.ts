@@ -119,58 +119,61 @@ export interface ContentWritesDeps {
   index: (tx: Tx, id: string, row: ContentRow | undefined) => Promise<void>;
 }
 
-export function createContentWrites({ db, store, mdx, downloadHosts, changed, onWrite, index }: ContentWritesDeps) {
-  async function freeSlug(type: ContentType, wanted: string, explicit: boolean): Promise<string> {
-    const taken = new Set(await store.slugsLike(type, wanted));
-    const isFree = (s: string) => !taken.has(s) && !mdx.has(type, s);
-    if (isFree(wanted)) return wanted;
-    if (explicit) {
-      throw new AppError('conflict', `The slug "${wanted}" is already used by another ${type} item.`, {
+async function freeSlug({ store, mdx }: ContentWritesDeps, type: ContentType, wanted: string, explicit: boolean): Promise<string> {
+  const taken = new Set(await store.slugsLike(type, wanted));
+  const isFree = (s: string) => !taken.has(s) && !mdx.has(type, s);
+  if (isFree(wanted)) return wanted;
+  if (explicit) {
+    throw new AppError('conflict', `The slug "${wanted}" is already used by another ${type} item.`, {
+      fields: { slug: ['Already in use'] },
+    });
+  }
+  for (let n = 2; ; n++) if (isFree(`${wanted}-${n}`)) return `${wanted}-${n}`;
+}
+
+/**
+ * Runs a write, its search rows, the write hook and the change notice in one transaction; maps slug races to 409.
+ * The item written to (`id`; none for a new one) is read again under its row lock first, so the
+ * hook compares the state this write replaces, whatever another write committed meanwhile.
+ */
+async function write(
+  { db, changed, onWrite, index }: ContentWritesDeps,
+  type: ContentType,
+  id: string | undefined,
+  fn: (tx: ContentStore) => Promise<ContentRow | undefined>,
+): Promise<ContentRow | undefined> {
+  try {
+    const result = await db.transaction(async (tx) => {
+      const txStore = createContentStore(tx);
+      const before = id === undefined ? undefined : await txStore.lockById(id);
+      if (id !== undefined && !before) throw new AppError('not_found', `No ${type} item with id ${id}.`);
+      const row = await fn(txStore);
+      await index(tx, id ?? row!.id, row);
+      await onWrite(tx, { type, before: visible(before), after: visible(row) });
+      await txStore.notifyChanged(type);
+      return row;
+    });
+    changed(type);
+    return result;
+  } catch (err) {
+    if (isUniqueViolation(err))
+      throw new AppError('conflict', 'That slug was just taken. Please choose another.', {
         fields: { slug: ['Already in use'] },
       });
-    }
-    for (let n = 2; ; n++) if (isFree(`${wanted}-${n}`)) return `${wanted}-${n}`;
+    throw err;
   }
+}
 
-  /**
-   * Runs a write, its search rows, the write hook and the change notice in one transaction; maps slug races to 409.
-   * The item written to (`id`; none for a new one) is read again under its row lock first, so the
-   * hook compares the state this write replaces, whatever another write committed meanwhile.
-   */
-  async function write(
-    type: ContentType,
-    id: string | undefined,
-    fn: (tx: ContentStore) => Promise<ContentRow | undefined>,
-  ): Promise<ContentRow | undefined> {
-    try {
-      const result = await db.transaction(async (tx) => {
-        const txStore = createContentStore(tx);
-        const before = id === undefined ? undefined : await txStore.lockById(id);
-        if (id !== undefined && !before) throw new AppError('not_found', `No ${type} item with id ${id}.`);
-        const row = await fn(txStore);
-        await index(tx, id ?? row!.id, row);
-        await onWrite(tx, { type, before: visible(before), after: visible(row) });
-        await txStore.notifyChanged(type);
-        return row;
-      });
-      changed(type);
-      return result;
-    } catch (err) {
-      if (isUniqueViolation(err))
-        throw new AppError('conflict', 'That slug was just taken. Please choose another.', {
-          fields: { slug: ['Already in use'] },
-        });
-      throw err;
-    }
-  }
+/** The database item of this type with this id that the actor may change; 404 or 403 otherwise. */
+async function changeable({ store }: ContentWritesDeps, type: ContentType, id: string, actor: Actor | undefined): Promise<ContentRow> {
+  const existing = await store.findById(id);
+  if (!existing || existing.type !== type) throw new AppError('not_found', `No ${type} item with id ${id}.`);
+  assertMayChange(existing, actor);
+  return existing;
+}
 
-  /** The database item of this type with this id that the actor may change; 404 or 403 otherwise. */
-  async function changeable(type: ContentType, id: string, actor: Actor | undefined): Promise<ContentRow> {
-    const existing = await store.findById(id);
-    if (!existing || existing.type !== type) throw new AppError('not_found', `No ${type} item with id ${id}.`);
-    assertMayChange(existing, actor);
-    return existing;
-  }
+export function createContentWrites(deps: ContentWritesDeps) {
+  const { downloadHosts } = deps;
 
   return {
     /** Creates a database item from unvalidated input; a missing slug is derived from the title. */
@@ -179,8 +182,8 @@ export function createContentWrites({ db, store, mdx, downloadHosts, changed, on
       refuseUnknownFields(type, input);
       const data = parseInput(type, input);
       refuseOutsideDownloads(data, downloadHosts);
-      const slug = await freeSlug(type, data.slug ?? slugify(data.title), data.slug !== undefined);
-      const row = await write(type, undefined, (tx) =>
+      const slug = await freeSlug(deps, type, data.slug ?? slugify(data.title), data.slug !== undefined);
+      const row = await write(deps, type, undefined, (tx) =>
         tx.insert({ ...rowFromInput(type, slug, data), published, createdBy: options.createdBy ?? null }),
       );
       return itemFromRow(row!);
@@ -188,7 +191,7 @@ export function createContentWrites({ db, store, mdx, downloadHosts, changed, on
 
     /** Applies a partial change to a database item and validates the result as a whole. */
     async update(type: ContentType, id: string, body: Record<string, unknown>, actor?: Actor): Promise<ContentItem> {
-      const existing = await changeable(type, id, actor);
+      const existing = await changeable(deps, type, id, actor);
       const { published, rest } = takePublished(body);
       const patch = rest as Record<string, unknown>;
       refuseUnknownFields(type, patch);
@@ -202,11 +205,11 @@ export function createContentWrites({ db, store, mdx, downloadHosts, changed, on
       const data = parseInput(type, merged);
       // Publishing or unpublishing alone changes no link.
       if (edited) refuseOutsideDownloads(data, downloadHosts);
-      const slug = data.slug === existing.slug ? existing.slug : await freeSlug(type, data.slug ?? existing.slug, true);
+      const slug = data.slug === existing.slug ? existing.slug : await freeSlug(deps, type, data.slug ?? existing.slug, true);
       const { type: _type, ...columns } = rowFromInput(type, slug, data);
       // Publishing alone writes only its flag, so it never puts back fields another write changed since the read.
       const change = !edited && published !== undefined ? { published } : published === undefined ? columns : { ...columns, published };
-      const row = await write(type, id, async (tx) => {
+      const row = await write(deps, type, id, async (tx) => {
         const updated = await tx.update(id, change);
         if (!updated) throw new AppError('not_found', `No ${type} item with id ${id}.`);
         return updated;
@@ -220,7 +223,7 @@ export function createContentWrites({ db, store, mdx, downloadHosts, changed, on
       id: string,
       actor?: Actor,
     ): Promise<{ id: string; type: ContentType; published: boolean; input: Record<string, unknown> }> {
-      const existing = await changeable(type, id, actor);
+      const existing = await changeable(deps, type, id, actor);
       const known = CONTENT_REGISTRY[type].input.shape;
       const input = Object.fromEntries(Object.entries(inputFromRow(existing)).filter(([key]) => Object.hasOwn(known, key)));
       return { id, type, published: existing.published, input };
@@ -228,8 +231,8 @@ export function createContentWrites({ db, store, mdx, downloadHosts, changed, on
 
     /** Deletes a database item. MDX items are removed through git. */
     async remove(type: ContentType, id: string, actor?: Actor): Promise<void> {
-      await changeable(type, id, actor);
-      await write(type, id, async (tx) => {
+      await changeable(deps, type, id, actor);
+      await write(deps, type, id, async (tx) => {
         await tx.remove(id);
         return undefined;
       });

@@ -8,7 +8,7 @@ import type { EmailAttachment, EmailRow } from './tables.ts';
 import { AppError } from '../platform/errors.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { DeliveryEvent } from './schema.ts';
-import { createEmailStore } from './store.ts';
+import { createEmailStore, type EmailStore } from './store.ts';
 import { renderEmail, type TemplateData, type TemplateName } from './templates/index.ts';
 import type { RenderedEmail } from './templates/rendered.ts';
 
@@ -73,15 +73,14 @@ export interface EmailHooks {
   onReport: (tx: DbOrTx, report: DeliveryReport) => Promise<void>;
 }
 
-export function createEmailService({ db, from, siteUrl, maxAttempts, logger }: EmailServiceDeps) {
-  const store = createEmailStore(db);
-  let hooks: EmailHooks | undefined;
+/** What the service's parts share: its dependencies, its store, and the hooks once connected. */
+interface EmailParts extends EmailServiceDeps {
+  store: EmailStore;
+  connected: { hooks?: EmailHooks };
+}
+/** Messages queued: one rendered here, or copies of one rendered by the caller; tallies and withdrawals. */
+function queueing({ from, siteUrl, maxAttempts, store }: EmailParts) {
   return {
-    /** Connects the hooks (compose.ts, once every service exists); reports arriving before do nothing more. */
-    connect(next: EmailHooks): void {
-      hooks = next;
-    },
-
     /**
      * Queues one message, rendered once by the caller, to many recipients inside `tx`: each copy is
      * `rendered` with `placeholder` replaced by that recipient's `fill` (their own link token), which
@@ -149,7 +148,12 @@ export function createEmailService({ db, from, siteUrl, maxAttempts, logger }: E
         ...(input.notBefore ? { nextAttemptAt: input.notBefore } : {}),
       });
     },
+  };
+}
 
+/** What staff see and do after (the queue, recent mail, a resend) and the provider's delivery events. */
+function afterSending({ db, logger, store, connected }: EmailParts) {
+  return {
     /** Messages waiting to be sent (the dashboard's "Email Queue"), default 10. */
     queue: (limit = 10) => store.queued(limit),
 
@@ -172,6 +176,7 @@ export function createEmailService({ db, from, siteUrl, maxAttempts, logger }: E
      * overrides a later failure report, and a bounce after delivery marks the message failed.
      */
     async applyEvent(event: DeliveryEvent): Promise<{ applied: boolean }> {
+      const { hooks } = connected;
       const email = await store.findByProviderId(event.messageId);
       const fresh = await store.recordEvent({
         eventId: event.id,
@@ -204,6 +209,18 @@ export function createEmailService({ db, from, siteUrl, maxAttempts, logger }: E
       }
       return { applied: true };
     },
+  };
+}
+
+export function createEmailService(options: EmailServiceDeps) {
+  const deps: EmailParts = { ...options, store: createEmailStore(options.db), connected: {} };
+  return {
+    /** Connects the hooks (compose.ts, once every service exists); reports arriving before do nothing more. */
+    connect(next: EmailHooks): void {
+      deps.connected.hooks = next;
+    },
+    ...queueing(deps),
+    ...afterSending(deps),
   };
 }
 

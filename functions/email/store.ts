@@ -45,7 +45,13 @@ export const NO_MAIL: MailTally = { queued: 0, sent: 0, failed: 0 };
 /** NOTIFY channel that wakes idle workers when mail is queued. */
 export const EMAIL_CHANNEL = 'email_queued';
 
-export function createEmailStore(db: DbOrTx) {
+/** What the parts of `createEmailStore` share. */
+interface StoreDeps {
+  db: DbOrTx;
+}
+
+/** Mail into the outbox: one, many copies, counted and withdrawn. */
+function enqueueRows({ db }: StoreDeps) {
   return {
     /** Inserts a message and wakes the workers once the transaction commits. */
     async insert(row: NewEmailRow): Promise<EmailRow> {
@@ -53,7 +59,6 @@ export function createEmailStore(db: DbOrTx) {
       await db.execute(sql`select pg_notify(${EMAIL_CHANNEL}, '')`);
       return created!;
     },
-
     /**
      * Inserts one message's copies for many recipients, each the message with `placeholder`
      * replaced by that recipient's `fill` (their own link token), made by the database in
@@ -79,7 +84,6 @@ export function createEmailStore(db: DbOrTx) {
       }
       await db.execute(sql`select pg_notify(${EMAIL_CHANNEL}, '')`);
     },
-
     /**
      * Where the messages of each batch stand: waiting, sent (or delivered) and failed, counted in one
      * query (one snapshot, so they add up) over the batch index. Batches with no message are absent.
@@ -98,7 +102,6 @@ export function createEmailStore(db: DbOrTx) {
         .groupBy(emails.batch);
       return new Map(rows.map(({ batch, ...tally }) => [batch!, tally]));
     },
-
     /**
      * Fails the still-queued bulk messages to an address, with `reason`, so none goes out after it
      * (a bounce, a complaint, an unsubscribe). A message a live worker holds is on its way and is
@@ -125,12 +128,16 @@ export function createEmailStore(db: DbOrTx) {
         )
         .returning({ id: emails.id, batch: emails.batch });
     },
-
     async findById(id: string): Promise<EmailRow | undefined> {
       const [row] = await db.select().from(emails).where(eq(emails.id, id)).limit(1);
       return row;
     },
+  };
+}
 
+/** The worker's side: claims under a lease, renewals, settling and releasing. */
+function claimRows({ db }: StoreDeps) {
+  return {
     /**
      * Leases up to `limit` due messages to `owner`: queued ones whose next attempt is due and whose
      * lease is free or expired (its worker died). SKIP LOCKED lets several workers claim at once
@@ -162,7 +169,6 @@ export function createEmailStore(db: DbOrTx) {
         .where(inArray(emails.id, due))
         .returning();
     },
-
     /**
      * Extends the leases `owner` still holds on these queued messages to `leaseMs` from now (the
      * worker's heartbeat); answers the ids it still holds. One taken by another worker after its
@@ -177,7 +183,6 @@ export function createEmailStore(db: DbOrTx) {
         .returning({ id: emails.id });
       return new Set(rows.map((r) => r.id));
     },
-
     /** Applies a worker's result, only while it still holds the lease (fencing). */
     async settle(id: string, owner: string, patch: Partial<NewEmailRow>): Promise<boolean> {
       const updated = await db
@@ -187,7 +192,6 @@ export function createEmailStore(db: DbOrTx) {
         .returning({ id: emails.id });
       return updated.length > 0;
     },
-
     /** Gives leased, unsent messages back at once (graceful shutdown); the attempt is not counted. */
     async release(ids: string[], owner: string): Promise<void> {
       if (ids.length === 0) return;
@@ -196,12 +200,16 @@ export function createEmailStore(db: DbOrTx) {
         .set({ leaseOwner: null, leaseExpiresAt: null, attempts: sql`greatest(${emails.attempts} - 1, 0)`, updatedAt: sql`now()` })
         .where(and(inArray(emails.id, ids), eq(emails.leaseOwner, owner), eq(emails.status, 'queued')));
     },
+  };
+}
 
+/** What staff see and do after: the queue, recent mail, a resend, the provider's delivery events. */
+function historyRows({ db }: StoreDeps) {
+  return {
     /** Messages waiting to be sent, next due first. */
     queued(limit: number): Promise<EmailRow[]> {
       return db.select().from(emails).where(eq(emails.status, 'queued')).orderBy(asc(emails.nextAttemptAt)).limit(limit);
     },
-
     /** Messages that left the queue (sent, delivered or failed), newest first. */
     recent(limit: number): Promise<EmailRow[]> {
       return db
@@ -211,7 +219,6 @@ export function createEmailStore(db: DbOrTx) {
         .orderBy(desc(emails.updatedAt))
         .limit(limit);
     },
-
     async requeue(id: string): Promise<EmailRow | undefined> {
       const [row] = await db
         .update(emails)
@@ -230,18 +237,15 @@ export function createEmailStore(db: DbOrTx) {
       if (row) await db.execute(sql`select pg_notify(${EMAIL_CHANNEL}, '')`);
       return row;
     },
-
     async findByProviderId(providerMessageId: string): Promise<EmailRow | undefined> {
       const [row] = await db.select().from(emails).where(eq(emails.providerMessageId, providerMessageId)).limit(1);
       return row;
     },
-
     /** Records a provider event once; false when this event id was seen before. */
     async recordEvent(event: { eventId: string; emailId: string | null; type: string; detail?: string; occurredAt: Date }) {
       const inserted = await db.insert(emailEvents).values(event).onConflictDoNothing().returning({ id: emailEvents.id });
       return inserted.length > 0;
     },
-
     async update(id: string, patch: Partial<NewEmailRow>): Promise<void> {
       await db
         .update(emails)
@@ -249,6 +253,11 @@ export function createEmailStore(db: DbOrTx) {
         .where(eq(emails.id, id));
     },
   };
+}
+
+export function createEmailStore(db: DbOrTx) {
+  const deps: StoreDeps = { db };
+  return { ...enqueueRows(deps), ...claimRows(deps), ...historyRows(deps) };
 }
 
 export type EmailStore = ReturnType<typeof createEmailStore>;

@@ -13,7 +13,7 @@ import type { Db } from '../platform/db/client.ts';
 import type { EmailRow } from './tables.ts';
 import type { Logger } from '../platform/logger.ts';
 import { holdLeases } from './lease.ts';
-import { createEmailStore } from './store.ts';
+import { createEmailStore, type EmailStore } from './store.ts';
 import { toMailMessage } from './schema.ts';
 import { TransportError, type MailTransport } from '../platform/mail/index.ts';
 
@@ -41,6 +41,64 @@ export function defaultBackoff(attempt: number): number {
   return Math.round(base * (0.8 + Math.random() * 0.4));
 }
 
+/** What one delivery needs: the transport, the store and the lease's owner, the retry delay, the figures it moves. */
+interface DeliveryDeps {
+  transport: MailTransport;
+  logger: Logger;
+  store: EmailStore;
+  owner: string;
+  backoff: (attempt: number) => number;
+  stats: { sent: number; failed: number; retried: number };
+}
+
+/** How a sleeping worker is woken early. */
+interface WakeSignal {
+  wake?: () => void;
+}
+
+/** Sends one claimed message and records the result under the lease: sent, retried later or failed. */
+async function deliver({ transport, logger, store, owner, backoff, stats }: DeliveryDeps, email: EmailRow): Promise<void> {
+  try {
+    const result = await transport.send(toMailMessage(email));
+    const now = new Date();
+    const kept = await store.settle(email.id, owner, {
+      status: result.delivered ? 'delivered' : 'sent',
+      sentAt: now,
+      deliveredAt: result.delivered ? now : null,
+      providerMessageId: result.providerMessageId,
+      errorMessage: null,
+    });
+    if (!kept) logger.warn({ emailId: email.id }, 'lease lost before the result was recorded');
+    stats.sent += 1;
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    const final = (err instanceof TransportError && err.permanent) || email.attempts >= email.maxAttempts;
+    await store.settle(
+      email.id,
+      owner,
+      final
+        ? { status: 'failed', failedAt: new Date(), errorMessage: message }
+        : { status: 'queued', nextAttemptAt: new Date(Date.now() + backoff(email.attempts)), errorMessage: message },
+    );
+    if (final) stats.failed += 1;
+    else stats.retried += 1;
+    logger.warn({ emailId: email.id, attempt: email.attempts, final, err: message }, 'email delivery failed');
+  }
+}
+
+/** Waits `pollMs`, or less when woken (a "mail queued" notice). */
+function idle(pollMs: number, signal: WakeSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, pollMs);
+    function done() {
+      clearTimeout(timer);
+      signal.wake = undefined;
+      resolve();
+    }
+    signal.wake = done;
+  });
+}
+
 export function createEmailWorker(options: WorkerOptions) {
   const { db, transport, logger, batchSize = 50, concurrency = 16, leaseMs = 12_000, pollMs = 1000 } = options;
   const backoff = options.backoff ?? defaultBackoff;
@@ -48,39 +106,10 @@ export function createEmailWorker(options: WorkerOptions) {
   const store = createEmailStore(db);
   const pending = new Set<string>();
   let running = false;
-  let wake: (() => void) | undefined;
+  const signal: WakeSignal = {};
   let loop: Promise<void> | undefined;
   let unsubscribe: (() => Promise<void>) | undefined;
   const stats = { sent: 0, failed: 0, retried: 0 };
-
-  async function deliver(email: EmailRow): Promise<void> {
-    try {
-      const result = await transport.send(toMailMessage(email));
-      const now = new Date();
-      const kept = await store.settle(email.id, owner, {
-        status: result.delivered ? 'delivered' : 'sent',
-        sentAt: now,
-        deliveredAt: result.delivered ? now : null,
-        providerMessageId: result.providerMessageId,
-        errorMessage: null,
-      });
-      if (!kept) logger.warn({ emailId: email.id }, 'lease lost before the result was recorded');
-      stats.sent += 1;
-    } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
-      const final = (err instanceof TransportError && err.permanent) || email.attempts >= email.maxAttempts;
-      await store.settle(
-        email.id,
-        owner,
-        final
-          ? { status: 'failed', failedAt: new Date(), errorMessage: message }
-          : { status: 'queued', nextAttemptAt: new Date(Date.now() + backoff(email.attempts)), errorMessage: message },
-      );
-      if (final) stats.failed += 1;
-      else stats.retried += 1;
-      logger.warn({ emailId: email.id, attempt: email.attempts, final, err: message }, 'email delivery failed');
-    }
-  }
 
   /** Claims one batch and sends it, holding its leases meanwhile; returns how many messages were claimed. */
   async function runOnce(): Promise<number> {
@@ -105,7 +134,7 @@ export function createEmailWorker(options: WorkerOptions) {
           leases.settled(email.id);
           continue;
         }
-        await deliver(email);
+        await deliver({ transport, logger, store, owner, backoff, stats }, email);
         leases.settled(email.id);
       }
     };
@@ -117,25 +146,13 @@ export function createEmailWorker(options: WorkerOptions) {
     return batch.length;
   }
 
-  function idle(): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, pollMs);
-      function done() {
-        clearTimeout(timer);
-        wake = undefined;
-        resolve();
-      }
-      wake = done;
-    });
-  }
-
   async function run(): Promise<void> {
     while (running) {
       try {
-        if ((await runOnce()) < batchSize && running) await idle();
+        if ((await runOnce()) < batchSize && running) await idle(pollMs, signal);
       } catch (err) {
         logger.error({ err }, 'email worker round failed');
-        if (running) await idle();
+        if (running) await idle(pollMs, signal);
       }
     }
   }
@@ -147,7 +164,7 @@ export function createEmailWorker(options: WorkerOptions) {
     async start(): Promise<void> {
       if (running) return;
       running = true;
-      unsubscribe = await options.subscribe?.(() => wake?.());
+      unsubscribe = await options.subscribe?.(() => signal.wake?.());
       loop = run();
       logger.info({ owner, transport: transport.kind }, 'email worker started');
     },
@@ -155,7 +172,7 @@ export function createEmailWorker(options: WorkerOptions) {
     async stop(graceMs = 10_000): Promise<void> {
       if (!running) return;
       running = false;
-      wake?.();
+      signal.wake?.();
       const unstarted = [...pending];
       pending.clear();
       await store.release(unstarted, owner).catch((err: unknown) => logger.warn({ err }, 'could not release email leases'));

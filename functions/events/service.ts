@@ -62,9 +62,94 @@ export const REGISTRATION_LIMITS = {
 const forbidden = (message: string) => new AppError('forbidden', message);
 const seatsLeft = (event: EventItem, taken: number) => (event.capacity === undefined ? null : Math.max(0, event.capacity - taken));
 
+/** What the registration's steps share: the service's dependencies, its clock and the kept seat counts. */
+interface EventParts extends EventServiceDeps {
+  clock: () => Date;
+  seats: ReturnType<typeof createSeatCount>;
+  store: ReturnType<typeof createEventStore>;
+}
+
+/** The member's registrations for events not over yet, soonest first (the account page). */
+async function myEvents({ store, content, clock }: EventParts, viewer: Viewer) {
+  const now = clock();
+  const rows = await store.mine(viewer.id);
+  const byId = new Map(rows.length ? (await content.list('event')).map((e) => [e.id, e]) : []);
+  const events = rows.flatMap((row) => {
+    const event = byId.get(row.eventId);
+    if (!event || hasEnded(event, now)) return [];
+    return [
+      {
+        slug: event.slug,
+        title: event.title,
+        startsAt: event.startsAt,
+        timeZone: event.timeZone,
+        durationMinutes: event.durationMinutes,
+        format: event.format,
+        cancelled: event.cancelled,
+        joinOpensAt: joinOpensAt(event).toISOString(),
+        /** Whether the member's level still lets them in (the join link asks the server anyway). */
+        entitled: checkAccess(viewer, event.accessLevel).allowed,
+      },
+    ];
+  });
+  events.sort((a, b) => a.startsAt.localeCompare(b.startsAt));
+  return { events };
+}
+
+/** Registration closes when staff cancel the event and when it ends. */
+function assertOpen({ clock }: EventParts, event: EventItem): void {
+  if (event.cancelled) throw new AppError('conflict', 'This event was cancelled, so registration is closed.');
+  if (hasEnded(event, clock())) throw new AppError('conflict', 'This event has ended, so registration is closed.');
+}
+
+/**
+ * Takes a seat and queues the confirmation with the calendar file, in one transaction under the
+ * event's lock, within the member's registration limits. The event is read again under the lock:
+ * a write by staff that committed meanwhile (removed, cancelled, moved) is what this registration sees.
+ */
+async function takeSeat(deps: EventParts, viewer: Viewer, found: EventItem): Promise<RegistrationState> {
+  const { db, content, outbox, limiter, siteUrl, webhooks, clock, seats } = deps;
+  const state = await db.transaction(async (tx) => {
+    const txStore = createEventStore(tx);
+    await txStore.lockEvent(found.id);
+    const event = await content.getById('event', found.id, tx);
+    if (!event) throw new AppError('not_found', 'Event not found');
+    assertAccess(viewer, event.accessLevel, 'event');
+    assertOpen(deps, event);
+    const [existing, taken] = await Promise.all([txStore.find(event.id, viewer.id), txStore.seatsTaken(event.id)]);
+    const base = { registered: true, hasRecording: Boolean(event.recordingUrl) };
+    if (existing?.status === 'registered') return { ...base, seatsLeft: seatsLeft(event, taken), taken };
+    if (event.capacity !== undefined && taken >= event.capacity) throw new AppError('conflict', 'This event is full.');
+    await limiter.within(tx).enforce([
+      [REGISTRATION_LIMITS.event, `${viewer.id}:${event.id}`],
+      [REGISTRATION_LIMITS.member, viewer.id],
+    ]);
+    await txStore.register(event.id, viewer.id);
+    const member = memberData({ ...viewer, name: (await memberAccess(tx).byId(viewer.id))?.name ?? null });
+    await webhooks.emit(
+      tx,
+      'event.registered',
+      { member, event: { id: event.id, slug: event.slug, title: event.title, startsAt: event.startsAt } },
+      viewer.id,
+    );
+    await outbox.enqueue(tx, {
+      to: viewer.email,
+      template: 'event-registered',
+      data: eventMailData(event, siteUrl),
+      userId: viewer.id,
+      attachments: [calendarAttachment(event, siteUrl, clock())],
+    });
+    return { ...base, seatsLeft: seatsLeft(event, taken + 1), taken: taken + 1 };
+  });
+  const { taken, ...answer } = state;
+  seats.set(found.id, taken);
+  return answer;
+}
+
 export function createEventService({ db, content, outbox, limiter, siteUrl, webhooks, clock = () => new Date() }: EventServiceDeps) {
   const store = createEventStore(db);
   const seats = createSeatCount(store);
+  const deps: EventParts = { db, content, outbox, limiter, siteUrl, webhooks, clock, seats, store };
 
   async function eventOf(slug: string): Promise<EventItem> {
     const event = await content.get('event', slug);
@@ -90,55 +175,6 @@ export function createEventService({ db, content, outbox, limiter, siteUrl, webh
     return event;
   }
 
-  /** Registration closes when staff cancel the event and when it ends. */
-  function assertOpen(event: EventItem): void {
-    if (event.cancelled) throw new AppError('conflict', 'This event was cancelled, so registration is closed.');
-    if (hasEnded(event, clock())) throw new AppError('conflict', 'This event has ended, so registration is closed.');
-  }
-
-  /**
-   * Takes a seat and queues the confirmation with the calendar file, in one transaction under the
-   * event's lock, within the member's registration limits. The event is read again under the lock:
-   * a write by staff that committed meanwhile (removed, cancelled, moved) is what this registration sees.
-   */
-  async function takeSeat(viewer: Viewer, found: EventItem): Promise<RegistrationState> {
-    const state = await db.transaction(async (tx) => {
-      const txStore = createEventStore(tx);
-      await txStore.lockEvent(found.id);
-      const event = await content.getById('event', found.id, tx);
-      if (!event) throw new AppError('not_found', 'Event not found');
-      assertAccess(viewer, event.accessLevel, 'event');
-      assertOpen(event);
-      const [existing, taken] = await Promise.all([txStore.find(event.id, viewer.id), txStore.seatsTaken(event.id)]);
-      const base = { registered: true, hasRecording: Boolean(event.recordingUrl) };
-      if (existing?.status === 'registered') return { ...base, seatsLeft: seatsLeft(event, taken), taken };
-      if (event.capacity !== undefined && taken >= event.capacity) throw new AppError('conflict', 'This event is full.');
-      await limiter.within(tx).enforce([
-        [REGISTRATION_LIMITS.event, `${viewer.id}:${event.id}`],
-        [REGISTRATION_LIMITS.member, viewer.id],
-      ]);
-      await txStore.register(event.id, viewer.id);
-      const member = memberData({ ...viewer, name: (await memberAccess(tx).byId(viewer.id))?.name ?? null });
-      await webhooks.emit(
-        tx,
-        'event.registered',
-        { member, event: { id: event.id, slug: event.slug, title: event.title, startsAt: event.startsAt } },
-        viewer.id,
-      );
-      await outbox.enqueue(tx, {
-        to: viewer.email,
-        template: 'event-registered',
-        data: eventMailData(event, siteUrl),
-        userId: viewer.id,
-        attachments: [calendarAttachment(event, siteUrl, clock())],
-      });
-      return { ...base, seatsLeft: seatsLeft(event, taken + 1), taken: taken + 1 };
-    });
-    const { taken, ...answer } = state;
-    seats.set(found.id, taken);
-    return answer;
-  }
-
   return {
     /** GET /api/events/{slug}/registration: the island's state; visitors get the seats only. */
     async state(viewer: Viewer | undefined, slug: string): Promise<RegistrationState> {
@@ -153,14 +189,14 @@ export function createEventService({ db, content, outbox, limiter, siteUrl, webh
     async register(viewer: Viewer, slug: string): Promise<RegistrationState> {
       const event = await eventOf(slug);
       assertAccess(viewer, event.accessLevel, 'event');
-      assertOpen(event);
-      return takeSeat(viewer, event);
+      assertOpen(deps, event);
+      return takeSeat(deps, viewer, event);
     },
 
     /** DELETE /api/events/{slug}/registration: gives the seat back; without a registration, nothing changes. */
     async cancel(viewer: Viewer, slug: string): Promise<RegistrationState> {
       const event = await eventOf(slug);
-      assertOpen(event);
+      assertOpen(deps, event);
       if (await store.cancel(event.id, viewer.id)) seats.forget(event.id);
       return stateOf(event, viewer);
     },
@@ -182,33 +218,8 @@ export function createEventService({ db, content, outbox, limiter, siteUrl, webh
       if (!event.recordingUrl) throw new AppError('not_found', 'This event has no recording yet.');
       return { url: event.recordingUrl };
     },
-
-    /** GET /api/events: the member's registrations for events not over yet, soonest first (the account page). */
-    async mine(viewer: Viewer) {
-      const now = clock();
-      const rows = await store.mine(viewer.id);
-      const byId = new Map(rows.length ? (await content.list('event')).map((e) => [e.id, e]) : []);
-      const events = rows.flatMap((row) => {
-        const event = byId.get(row.eventId);
-        if (!event || hasEnded(event, now)) return [];
-        return [
-          {
-            slug: event.slug,
-            title: event.title,
-            startsAt: event.startsAt,
-            timeZone: event.timeZone,
-            durationMinutes: event.durationMinutes,
-            format: event.format,
-            cancelled: event.cancelled,
-            joinOpensAt: joinOpensAt(event).toISOString(),
-            /** Whether the member's level still lets them in (the join link asks the server anyway). */
-            entitled: checkAccess(viewer, event.accessLevel).allowed,
-          },
-        ];
-      });
-      events.sort((a, b) => a.startsAt.localeCompare(b.startsAt));
-      return { events };
-    },
+    /** GET /api/events/registrations: the member's registrations for events not over yet, soonest first (the account page). */
+    mine: (viewer: Viewer) => myEvents(deps, viewer),
 
     /** GET /events/{slug}.ics: the public calendar file (no join URL, no recording). */
     async calendar(slug: string): Promise<{ filename: string; body: string }> {

@@ -28,15 +28,21 @@ export interface Registrant {
   userId: string;
 }
 
-export function createEventStore(db: DbOrTx) {
-  const registered = (eventId: string) => and(eq(eventRegistrations.eventId, eventId), eq(eventRegistrations.status, 'registered'));
+/** The event's registrations still standing (not cancelled). */
+const registered = (eventId: string) => and(eq(eventRegistrations.eventId, eventId), eq(eventRegistrations.status, 'registered'));
 
+/** What the parts of `createEventStore` share. */
+interface StoreDeps {
+  db: DbOrTx;
+}
+
+/** Events' registrations: seats, registering, cancelling, lists. */
+function registrationRows({ db }: StoreDeps) {
   return {
     /** Holds the event's lock until the transaction ends: registrations and staff's writes to one event take turns. */
     async lockEvent(eventId: string): Promise<void> {
       await db.execute(sql`select pg_advisory_xact_lock(hashtext(${`event-registration:${eventId}`}))`);
     },
-
     /** A member's registration for an event, whatever its status. */
     async find(eventId: string, userId: string): Promise<RegistrationRow | undefined> {
       const [row] = await db
@@ -45,13 +51,11 @@ export function createEventStore(db: DbOrTx) {
         .where(and(eq(eventRegistrations.eventId, eventId), eq(eventRegistrations.userId, userId)));
       return row;
     },
-
     /** How many members hold a seat. */
     async seatsTaken(eventId: string): Promise<number> {
       const [row] = await db.select({ n: count() }).from(eventRegistrations).where(registered(eventId));
       return row?.n ?? 0;
     },
-
     /**
      * Registers the member: a new row, or the cancelled one again (its registration time starts over,
      * so a reminder whose moment came while it was cancelled stays skipped).
@@ -67,7 +71,6 @@ export function createEventStore(db: DbOrTx) {
         .returning();
       return row!;
     },
-
     /** Cancels the member's registration; undefined when there was none to cancel. */
     async cancel(eventId: string, userId: string): Promise<RegistrationRow | undefined> {
       const [row] = await db
@@ -77,7 +80,6 @@ export function createEventStore(db: DbOrTx) {
         .returning();
       return row;
     },
-
     /** The member's current registrations (status registered). */
     mine(userId: string): Promise<RegistrationRow[]> {
       return db
@@ -85,7 +87,6 @@ export function createEventStore(db: DbOrTx) {
         .from(eventRegistrations)
         .where(and(eq(eventRegistrations.userId, userId), eq(eventRegistrations.status, 'registered')));
     },
-
     /** Every registration of an event, cancelled ones included, oldest first (staff's list). */
     registrants(eventId: string): Promise<RegistrationRow[]> {
       return db
@@ -94,7 +95,12 @@ export function createEventStore(db: DbOrTx) {
         .where(eq(eventRegistrations.eventId, eventId))
         .orderBy(asc(eventRegistrations.createdAt), asc(eventRegistrations.id));
     },
+  };
+}
 
+/** Reminder and notice rounds, and a member's part of the export and erasure. */
+function reminderRows({ db }: StoreDeps) {
+  return {
     /** The registrations holding a seat now, in id order (a moved event's notice goes to each). */
     current(eventId: string): Promise<Registrant[]> {
       return db
@@ -103,7 +109,6 @@ export function createEventStore(db: DbOrTx) {
         .where(registered(eventId))
         .orderBy(asc(eventRegistrations.id));
     },
-
     /**
      * Up to `limit` registrations still waiting for a notice, in id order after `after`: registered,
      * not yet marked for it, and (for a reminder) registered by `registeredBy`, the moment it was due.
@@ -124,7 +129,6 @@ export function createEventStore(db: DbOrTx) {
         .orderBy(asc(eventRegistrations.id))
         .limit(limit);
     },
-
     /**
      * Marks one registration's notice as queued, if it is still registered and unmarked: true for
      * the one caller that marked it (the others find it marked, or wait on the row and then do).
@@ -137,7 +141,6 @@ export function createEventStore(db: DbOrTx) {
         .returning({ id: eventRegistrations.id });
       return claimed.length > 0;
     },
-
     /**
      * After the event moved: each reminder whose new moment is still ahead (`ahead`) is unmarked, so it
      * goes out then; one whose moment has already passed is marked, since the "moved" mail just said
@@ -150,17 +153,20 @@ export function createEventStore(db: DbOrTx) {
         .set({ dayReminderAt: mark('day'), hourReminderAt: mark('hour') })
         .where(registered(eventId));
     },
-
     /** The member's part of their data export: their registrations as stored. */
     async personalData({ id }: DataSubject) {
       return { eventRegistrations: await db.select().from(eventRegistrations).where(eq(eventRegistrations.userId, id)) };
     },
-
     /** Deletes the member's registrations (account deletion; the profile's foreign key would take them too). */
     async erase({ id }: DataSubject): Promise<void> {
       await db.delete(eventRegistrations).where(eq(eventRegistrations.userId, id));
     },
   };
+}
+
+export function createEventStore(db: DbOrTx) {
+  const deps: StoreDeps = { db };
+  return { ...registrationRows(deps), ...reminderRows(deps) };
 }
 
 export type EventStore = ReturnType<typeof createEventStore>;

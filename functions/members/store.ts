@@ -10,7 +10,13 @@ const CHUNK = 1000;
 
 const chunks = <T>(list: T[]) => Array.from({ length: Math.ceil(list.length / CHUNK) }, (_, i) => list.slice(i * CHUNK, (i + 1) * CHUNK));
 
-export function createMemberStore(db: DbOrTx) {
+/** What the parts of `createMemberStore` share. */
+interface StoreDeps {
+  db: DbOrTx;
+}
+
+/** Labels and which members carry them (and a member's part of the export and erasure). */
+function labelRows({ db }: StoreDeps) {
   return {
     /** Every label with how many members carry it, by name. */
     labels: () =>
@@ -22,7 +28,6 @@ export function createMemberStore(db: DbOrTx) {
         })
         .from(labels)
         .orderBy(sql`lower(${labels.name})`),
-
     /** The ids of these label names, each made when missing (names match regardless of case). */
     async ensureLabels(names: string[]): Promise<Map<string, string>> {
       const unique = [...new Map(names.map((n) => [n.toLowerCase(), n])).values()];
@@ -42,7 +47,6 @@ export function createMemberStore(db: DbOrTx) {
         );
       return new Map(rows.map((r) => [r.name.toLowerCase(), r.id]));
     },
-
     /** Puts labels on members (already there: unchanged); answers how many pairs were new. */
     async addLabels(userIds: string[], labelIds: string[]): Promise<number> {
       let added = 0;
@@ -50,12 +54,10 @@ export function createMemberStore(db: DbOrTx) {
       for (const part of chunks(pairs)) added += (await db.insert(memberLabels).values(part).onConflictDoNothing().returning()).length;
       return added;
     },
-
     /** Puts each pair's label on its member (already there: unchanged). */
     async addLabelPairs(pairs: { userId: string; labelId: string }[]): Promise<void> {
       for (const part of chunks(pairs)) await db.insert(memberLabels).values(part).onConflictDoNothing();
     },
-
     /** Takes labels off members; answers how many pairs went. */
     async removeLabels(userIds: string[], labelIds: string[]): Promise<number> {
       if (labelIds.length === 0) return 0;
@@ -69,7 +71,6 @@ export function createMemberStore(db: DbOrTx) {
         ).length;
       return removed;
     },
-
     /** The label names of these members, by member. */
     async labelsOf(userIds: string[]): Promise<Map<string, string[]>> {
       const out = new Map<string, string[]>();
@@ -83,12 +84,10 @@ export function createMemberStore(db: DbOrTx) {
       for (const r of rows) out.set(r.userId, [...(out.get(r.userId) ?? []), r.name]);
       return out;
     },
-
     /** Deletes a label (and takes it off everyone); false when there was none. */
     async deleteLabel(id: string): Promise<boolean> {
       return (await db.delete(labels).where(eq(labels.id, id)).returning()).length > 0;
     },
-
     /** The member's part of their data export: the labels staff put on them. */
     async personalData({ id }: DataSubject) {
       return { labels: (await this.labelsOf([id])).get(id) ?? [] };
@@ -97,7 +96,12 @@ export function createMemberStore(db: DbOrTx) {
     async erase({ id }: DataSubject) {
       await db.delete(memberLabels).where(eq(memberLabels.userId, id));
     },
+  };
+}
 
+/** Saved segments of the member filter. */
+function segmentRows({ db }: StoreDeps) {
+  return {
     segments: () =>
       db
         .select()
@@ -123,6 +127,11 @@ export function createMemberStore(db: DbOrTx) {
     segmentsByIds: (ids: string[]) =>
       ids.length ? db.select().from(segments).where(inArray(segments.id, ids)).orderBy(asc(segments.name)) : Promise.resolve([]),
   };
+}
+
+export function createMemberStore(db: DbOrTx) {
+  const deps: StoreDeps = { db };
+  return { ...labelRows(deps), ...segmentRows(deps) };
 }
 
 export type MemberStore = ReturnType<typeof createMemberStore>;

@@ -38,54 +38,60 @@ export interface NewsletterServiceDeps {
   logger: Logger;
 }
 
-export function createNewsletterService({ db, outbox, tokens, siteUrl, logger }: NewsletterServiceDeps) {
-  async function links(subscriber: SubscriberRow) {
-    const unsubscribe = await tokens.sign('newsletter-unsubscribe', { sub: subscriber.id });
-    const confirm = await tokens.sign('newsletter-confirm', { sub: subscriber.id, v: subscriber.tokenVersion }, CONFIRM_TTL_SECONDS);
-    return {
-      confirmUrl: `${siteUrl}/newsletter/confirm?token=${confirm}`,
-      unsubscribeUrl: `${siteUrl}/newsletter/unsubscribe?token=${unsubscribe}`,
-      oneClickUrl: `${siteUrl}/api/newsletter/unsubscribe?token=${unsubscribe}`,
-    };
-  }
+async function links({ tokens, siteUrl }: NewsletterServiceDeps, subscriber: SubscriberRow) {
+  const unsubscribe = await tokens.sign('newsletter-unsubscribe', { sub: subscriber.id });
+  const confirm = await tokens.sign('newsletter-confirm', { sub: subscriber.id, v: subscriber.tokenVersion }, CONFIRM_TTL_SECONDS);
+  return {
+    confirmUrl: `${siteUrl}/newsletter/confirm?token=${confirm}`,
+    unsubscribeUrl: `${siteUrl}/newsletter/unsubscribe?token=${unsubscribe}`,
+    oneClickUrl: `${siteUrl}/api/newsletter/unsubscribe?token=${unsubscribe}`,
+  };
+}
 
-  async function subscriberFrom(purpose: 'newsletter-confirm' | 'newsletter-unsubscribe', token: string) {
-    const result = await tokens.verify<{ sub?: string; v?: number }>(purpose, token);
-    if (!result.ok) throw new NewsletterLinkError(result.reason);
-    const subscriber = result.claims.sub ? await createNewsletterStore(db).findById(result.claims.sub) : undefined;
-    if (!subscriber) throw new NewsletterLinkError('invalid');
-    return { subscriber, version: result.claims.v };
-  }
+async function subscriberFrom(
+  { db, tokens }: NewsletterServiceDeps,
+  purpose: 'newsletter-confirm' | 'newsletter-unsubscribe',
+  token: string,
+) {
+  const result = await tokens.verify<{ sub?: string; v?: number }>(purpose, token);
+  if (!result.ok) throw new NewsletterLinkError(result.reason);
+  const subscriber = result.claims.sub ? await createNewsletterStore(db).findById(result.claims.sub) : undefined;
+  if (!subscriber) throw new NewsletterLinkError('invalid');
+  return { subscriber, version: result.claims.v };
+}
 
-  /**
-   * Fails the copies of issues still queued to the address (a bounce, a complaint or an unsubscribe
-   * arrived while an issue was sending), so nothing more goes to it; they count as failed.
-   */
-  async function withdrawCopies(tx: DbOrTx, address: string, why: string): Promise<void> {
-    const withdrawn = await outbox.withdrawBulk(tx, address, `Not sent: ${why} before this copy went out`);
-    if (withdrawn.length) logger.info({ copies: withdrawn.length }, 'newsletter copies withdrawn');
-  }
+/**
+ * Fails the copies of issues still queued to the address (a bounce, a complaint or an unsubscribe
+ * arrived while an issue was sending), so nothing more goes to it; they count as failed.
+ */
+async function withdrawCopies({ outbox, logger }: NewsletterServiceDeps, tx: DbOrTx, address: string, why: string): Promise<void> {
+  const withdrawn = await outbox.withdrawBulk(tx, address, `Not sent: ${why} before this copy went out`);
+  if (withdrawn.length) logger.info({ copies: withdrawn.length }, 'newsletter copies withdrawn');
+}
 
-  /**
-   * Ends the newsletter for the address an issue's copy went to, in one transaction: for the member
-   * who owns the address now (the copy's member only while their address is still this one, so a
-   * changed address never unsubscribes someone else), the list entry, and counts it on that copy.
-   */
-  async function unsubscribeCopy(issueId: string, address: string): Promise<void> {
-    await db.transaction(async (tx) => {
-      const readers = newsletterReaders(tx);
-      const issues = createIssueStore(tx);
-      const owner = (await readers.byEmails([address]))[0];
-      const copy = owner ? undefined : await issues.delivery(issueId, address);
-      const member = owner ?? (copy?.userId ? await readers.byId(copy.userId) : undefined);
-      if (member && member.email.toLowerCase() === address) await readers.stop(member.id);
-      await createNewsletterStore(tx).unsubscribeAddress(address);
-      await issues.markUnsubscribed(issueId, address);
-      await withdrawCopies(tx, address, 'the reader unsubscribed');
-    });
-    logger.info({ issueId }, 'newsletter unsubscribed from an issue');
-  }
+/**
+ * Ends the newsletter for the address an issue's copy went to, in one transaction: for the member
+ * who owns the address now (the copy's member only while their address is still this one, so a
+ * changed address never unsubscribes someone else), the list entry, and counts it on that copy.
+ */
+async function unsubscribeCopy(deps: NewsletterServiceDeps, issueId: string, address: string): Promise<void> {
+  const { db, logger } = deps;
+  await db.transaction(async (tx) => {
+    const readers = newsletterReaders(tx);
+    const issues = createIssueStore(tx);
+    const owner = (await readers.byEmails([address]))[0];
+    const copy = owner ? undefined : await issues.delivery(issueId, address);
+    const member = owner ?? (copy?.userId ? await readers.byId(copy.userId) : undefined);
+    if (member && member.email.toLowerCase() === address) await readers.stop(member.id);
+    await createNewsletterStore(tx).unsubscribeAddress(address);
+    await issues.markUnsubscribed(issueId, address);
+    await withdrawCopies(deps, tx, address, 'the reader unsubscribed');
+  });
+  logger.info({ issueId }, 'newsletter unsubscribed from an issue');
+}
 
+export function createNewsletterService(deps: NewsletterServiceDeps) {
+  const { db, outbox, tokens, logger } = deps;
   return {
     /**
      * Records consent and queues the confirmation mail. Answers the same whatever the address's
@@ -101,18 +107,18 @@ export function createNewsletterService({ db, outbox, tokens, siteUrl, logger }:
           if (existing.status === 'confirmed') return;
           subscriber = await store.renewConsent(existing, source);
         }
-        await outbox.enqueue(tx, { to: email, template: 'newsletter-confirm', data: await links(subscriber) });
+        await outbox.enqueue(tx, { to: email, template: 'newsletter-confirm', data: await links(deps, subscriber) });
       });
     },
 
     /** Confirms with the token from the confirmation link; confirming twice is harmless. */
     async confirm(token: string): Promise<'confirmed' | 'already-confirmed'> {
-      const { subscriber, version } = await subscriberFrom('newsletter-confirm', token);
+      const { subscriber, version } = await subscriberFrom(deps, 'newsletter-confirm', token);
       if (subscriber.status === 'confirmed') return 'already-confirmed';
       if (subscriber.status !== 'pending' || version !== subscriber.tokenVersion) throw new NewsletterLinkError('stale');
       await db.transaction(async (tx) => {
         await createNewsletterStore(tx).setStatus(subscriber.id, 'confirmed');
-        await outbox.enqueue(tx, { to: subscriber.email, template: 'newsletter-welcome', data: await links(subscriber) });
+        await outbox.enqueue(tx, { to: subscriber.email, template: 'newsletter-welcome', data: await links(deps, subscriber) });
       });
       logger.info({ subscriberId: subscriber.id }, 'newsletter subscription confirmed');
       return 'confirmed';
@@ -128,7 +134,7 @@ export function createNewsletterService({ db, outbox, tokens, siteUrl, logger }:
       const result = await tokens.verify<{ sub?: string; i?: unknown; a?: unknown }>('newsletter-unsubscribe', token);
       if (!result.ok) throw new NewsletterLinkError(result.reason);
       const copy = CopyClaims.safeParse(result.claims);
-      if (copy.success) return unsubscribeCopy(copy.data.i, copy.data.a);
+      if (copy.success) return unsubscribeCopy(deps, copy.data.i, copy.data.a);
       const subscriber = typeof result.claims.sub === 'string' ? await createNewsletterStore(db).findById(result.claims.sub) : undefined;
       if (!subscriber) throw new NewsletterLinkError('invalid');
       if (subscriber.status === 'unsubscribed') return;
@@ -137,7 +143,7 @@ export function createNewsletterService({ db, outbox, tokens, siteUrl, logger }:
         // A reader without an account got issues through the list alone: nothing more goes to them. A
         // member's copies are their membership's (their own setting ends those).
         if (!(await newsletterReaders(tx).byEmails([subscriber.email.toLowerCase()])).length)
-          await withdrawCopies(tx, subscriber.email, 'the reader unsubscribed');
+          await withdrawCopies(deps, tx, subscriber.email, 'the reader unsubscribed');
       });
     },
 
@@ -150,7 +156,7 @@ export function createNewsletterService({ db, outbox, tokens, siteUrl, logger }:
       const address = report.to.toLowerCase();
       const issues = createIssueStore(tx);
       await issues.suppress(address, report.type, report.detail);
-      await withdrawCopies(tx, address, `the address ${report.type}`);
+      await withdrawCopies(deps, tx, address, `the address ${report.type}`);
       const issueId = batchIssue(report.batch);
       if (issueId) await issues.markBounced(issueId, report.emailId);
       logger.info({ reason: report.type }, 'newsletter address suppressed');

@@ -13,7 +13,7 @@ import type { Logger } from '../platform/logger.ts';
 import type { WebhookEmitter } from './port.ts';
 import { createSender, type SendWebhook } from './send.ts';
 import { newEventId, newSecret } from './signing.ts';
-import { createOutboundStore, type EndpointStats } from './store.ts';
+import { createOutboundStore, type EndpointStats, type OutboundStore } from './store.ts';
 import type { WebhookDeliveryRow, WebhookEndpointRow } from './tables.ts';
 import { checkTarget, RefusedTarget, type TargetPolicy } from './targets.ts';
 import { createWebhookWorker, type WebhookWorkerOptions } from './worker.ts';
@@ -79,29 +79,29 @@ export interface EndpointPatch {
   enabled?: boolean | undefined;
 }
 
-export function createOutboundService({ db, logger, policy, clock = () => new Date(), timeoutMs = 10_000, ...options }: OutboundOptions) {
-  const send = options.send ?? createSender(policy, timeoutMs);
-  const worker = createWebhookWorker({ db, logger, send, clock, timeoutMs, ...options.worker });
-  const store = createOutboundStore(db);
-  const notFound = () => new AppError('not_found', 'No such webhook endpoint.');
+/** 404 for an endpoint that is not there. */
+const notFound = () => new AppError('not_found', 'No such webhook endpoint.');
 
-  /** The URL as the policy accepts it; 422 naming why not. */
-  async function acceptedUrl(url: string): Promise<string> {
-    try {
-      return await checkTarget(url, policy);
-    } catch (err) {
-      if (err instanceof RefusedTarget) throw new AppError('validation_failed', err.message, { fields: { url: [err.message] } });
-      throw err;
-    }
+/** The URL as the policy accepts it; 422 naming why not. */
+async function acceptedUrl(policy: TargetPolicy, url: string): Promise<string> {
+  try {
+    return await checkTarget(url, policy);
+  } catch (err) {
+    if (err instanceof RefusedTarget) throw new AppError('validation_failed', err.message, { fields: { url: [err.message] } });
+    throw err;
   }
+}
 
-  async function existing(id: string): Promise<WebhookEndpointRow> {
-    const row = await store.endpoint(id);
-    if (!row) throw notFound();
-    return row;
-  }
+/** The endpoint, or 404. */
+async function existing(store: OutboundStore, id: string): Promise<WebhookEndpointRow> {
+  const row = await store.endpoint(id);
+  if (!row) throw notFound();
+  return row;
+}
 
-  const emitter: WebhookEmitter = {
+/** What domains emit through: events queued in the caller's transaction for every endpoint that listens. */
+function createEmitter(clock: () => Date): WebhookEmitter {
+  return {
     async emit(tx: DbOrTx, type, data, userId) {
       const at = clock();
       const giveUpAt = new Date(at.getTime() + RETRY_WINDOW_MS);
@@ -118,6 +118,13 @@ export function createOutboundService({ db, logger, policy, clock = () => new Da
       );
     },
   };
+}
+
+export function createOutboundService({ db, logger, policy, clock = () => new Date(), timeoutMs = 10_000, ...options }: OutboundOptions) {
+  const send = options.send ?? createSender(policy, timeoutMs);
+  const worker = createWebhookWorker({ db, logger, send, clock, timeoutMs, ...options.worker });
+  const store = createOutboundStore(db);
+  const emitter = createEmitter(clock);
 
   return {
     emitter,
@@ -125,7 +132,7 @@ export function createOutboundService({ db, logger, policy, clock = () => new Da
 
     /** POST /api/admin/outbound: a new endpoint; its secret, shown this once. */
     async create(actorId: string, input: { url: string; events: WebhookEvent[] }) {
-      const url = await acceptedUrl(input.url);
+      const url = await acceptedUrl(policy, input.url);
       if ((await store.countEndpoints()) >= MAX_WEBHOOK_ENDPOINTS)
         throw new AppError('conflict', `A site keeps at most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints; delete one first.`);
       const row = await store.createEndpoint({ url, events: [...new Set(input.events)], secret: newSecret(), createdBy: actorId });
@@ -141,8 +148,8 @@ export function createOutboundService({ db, logger, policy, clock = () => new Da
 
     /** PATCH /api/admin/outbound/{id}: its URL (checked again), events, or whether it is enabled. */
     async update(id: string, patch: EndpointPatch): Promise<EndpointView> {
-      await existing(id);
-      const url = patch.url === undefined ? undefined : await acceptedUrl(patch.url);
+      await existing(store, id);
+      const url = patch.url === undefined ? undefined : await acceptedUrl(policy, patch.url);
       const row = await store.updateEndpoint(id, {
         ...(url === undefined ? {} : { url }),
         ...(patch.events === undefined ? {} : { events: [...new Set(patch.events)] }),
@@ -159,7 +166,7 @@ export function createOutboundService({ db, logger, policy, clock = () => new Da
 
     /** POST /api/admin/outbound/{id}/rotate: a new secret (shown this once); the old one signs too for 24 hours. */
     async rotate(id: string): Promise<{ secret: string; previousSecretUntil: string }> {
-      const row = await existing(id);
+      const row = await existing(store, id);
       const until = new Date(clock().getTime() + ROTATION_OVERLAP_MS);
       const secret = newSecret();
       await store.updateEndpoint(id, { secret, previousSecret: row.secret, previousSecretUntil: until });
@@ -168,7 +175,7 @@ export function createOutboundService({ db, logger, policy, clock = () => new Da
 
     /** GET /api/admin/outbound/{id}/deliveries: the delivery log, newest first. */
     async deliveries(id: string, limit: number): Promise<DeliveryView[]> {
-      await existing(id);
+      await existing(store, id);
       return (await store.deliveries(id, limit)).map(deliveryView);
     },
 
@@ -183,7 +190,7 @@ export function createOutboundService({ db, logger, policy, clock = () => new Da
 
     /** POST /api/admin/outbound/{id}/test: queues a `webhook.test` event to this endpoint only. */
     async test(id: string, actorId: string): Promise<DeliveryView> {
-      const endpoint = await existing(id);
+      const endpoint = await existing(store, id);
       const at = clock();
       const row = await store.enqueueFor(endpoint.id, {
         eventId: newEventId(),

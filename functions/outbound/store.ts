@@ -32,7 +32,13 @@ export interface EndpointStats {
 
 const free = (now: Date) => or(isNull(webhookDeliveries.leaseExpiresAt), lt(webhookDeliveries.leaseExpiresAt, now));
 
-export function createOutboundStore(db: DbOrTx) {
+/** What the parts of `createOutboundStore` share. */
+interface StoreDeps {
+  db: DbOrTx;
+}
+
+/** Deliveries queued for the endpoints listening to an event. */
+function enqueueRows({ db }: StoreDeps) {
   return {
     /**
      * Queues one event for every enabled endpoint subscribed to its type, in one statement (nothing
@@ -46,7 +52,6 @@ export function createOutboundStore(db: DbOrTx) {
         from ${webhookEndpoints} e where e.enabled and ${e.type} = any(e.events)
         on conflict do nothing`);
     },
-
     /** Queues many events of one type (a bulk change) for every enabled endpoint subscribed to it, in one statement. */
     async enqueueMany(type: string, events: Omit<QueuedEvent, 'type'>[]): Promise<void> {
       if (events.length === 0) return;
@@ -65,7 +70,6 @@ export function createOutboundStore(db: DbOrTx) {
         cross join ${webhookEndpoints} e where e.enabled and ${type} = any(e.events)
         on conflict do nothing`);
     },
-
     /** Whether any enabled endpoint is subscribed to `type`. */
     async listens(type: string): Promise<boolean> {
       const rows = await db
@@ -75,7 +79,6 @@ export function createOutboundStore(db: DbOrTx) {
         .limit(1);
       return rows.length > 0;
     },
-
     /** Queues one event for one endpoint whatever it subscribes to (the dashboard's test event). */
     async enqueueFor(endpointId: string, e: QueuedEvent): Promise<WebhookDeliveryRow> {
       const [row] = await db
@@ -93,26 +96,27 @@ export function createOutboundStore(db: DbOrTx) {
         .returning();
       return row!;
     },
+  };
+}
 
+/** Endpoints as staff manage them, with their delivery figures. */
+function endpointRows({ db }: StoreDeps) {
+  return {
     async createEndpoint(values: typeof webhookEndpoints.$inferInsert): Promise<WebhookEndpointRow> {
       const [row] = await db.insert(webhookEndpoints).values(values).returning();
       return row!;
     },
-
     async countEndpoints(): Promise<number> {
       const [row] = await db.select({ n: count() }).from(webhookEndpoints);
       return row?.n ?? 0;
     },
-
     async endpoint(id: string): Promise<WebhookEndpointRow | undefined> {
       const [row] = await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, id));
       return row;
     },
-
     endpoints(): Promise<WebhookEndpointRow[]> {
       return db.select().from(webhookEndpoints).orderBy(asc(webhookEndpoints.createdAt));
     },
-
     /** Each endpoint's delivery counts, in one grouped query. */
     async stats(): Promise<Map<string, EndpointStats>> {
       const rows = await db
@@ -129,7 +133,6 @@ export function createOutboundStore(db: DbOrTx) {
         .groupBy(webhookDeliveries.endpointId);
       return new Map(rows.map(({ endpointId, ...s }) => [endpointId, s]));
     },
-
     async updateEndpoint(id: string, patch: Partial<typeof webhookEndpoints.$inferInsert>): Promise<WebhookEndpointRow | undefined> {
       const [row] = await db
         .update(webhookEndpoints)
@@ -138,13 +141,17 @@ export function createOutboundStore(db: DbOrTx) {
         .returning();
       return row;
     },
-
     /** Deletes an endpoint and (cascade) its deliveries; false when there was none. */
     async removeEndpoint(id: string): Promise<boolean> {
       const rows = await db.delete(webhookEndpoints).where(eq(webhookEndpoints.id, id)).returning({ id: webhookEndpoints.id });
       return rows.length > 0;
     },
+  };
+}
 
+/** Deliveries as staff read and replay them. */
+function deliveryRows({ db }: StoreDeps) {
+  return {
     /** The endpoint's deliveries, newest first. */
     deliveries(endpointId: string, limit: number): Promise<WebhookDeliveryRow[]> {
       return db
@@ -154,7 +161,6 @@ export function createOutboundStore(db: DbOrTx) {
         .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
         .limit(limit);
     },
-
     async delivery(endpointId: string, id: string): Promise<WebhookDeliveryRow | undefined> {
       const [row] = await db
         .select()
@@ -162,7 +168,6 @@ export function createOutboundStore(db: DbOrTx) {
         .where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.endpointId, endpointId)));
       return row;
     },
-
     /**
      * Queues a delivery again now (same event id, same body), retried until `giveUpAt`; one a worker
      * holds is left alone (undefined).
@@ -183,7 +188,12 @@ export function createOutboundStore(db: DbOrTx) {
         .returning();
       return row;
     },
+  };
+}
 
+/** The worker's side: claims under a lease, settling, releasing and pruning. */
+function claimRows({ db }: StoreDeps) {
+  return {
     /**
      * Leases up to `limit` due deliveries of enabled endpoints to `owner` until `now + leaseMs`: queued,
      * due, and free or with a lease run out (its worker died). SKIP LOCKED lets workers claim side by
@@ -228,7 +238,6 @@ export function createOutboundStore(db: DbOrTx) {
           : [];
       });
     },
-
     /** Records a worker's result, only while it still holds the lease (fencing); false when it no longer does. */
     async settle(id: string, owner: string, patch: DeliveryPatch): Promise<boolean> {
       const rows = await db
@@ -238,7 +247,6 @@ export function createOutboundStore(db: DbOrTx) {
         .returning({ id: webhookDeliveries.id });
       return rows.length > 0;
     },
-
     /** Gives unstarted deliveries back at once (a stopping worker), uncounting their attempt. */
     async release(ids: string[], owner: string): Promise<void> {
       if (ids.length === 0) return;
@@ -247,7 +255,6 @@ export function createOutboundStore(db: DbOrTx) {
         .set({ leaseOwner: null, leaseExpiresAt: null, attempts: sql`greatest(${webhookDeliveries.attempts} - 1, 0)` })
         .where(and(inArray(webhookDeliveries.id, ids), eq(webhookDeliveries.leaseOwner, owner)));
     },
-
     /** Deletes finished deliveries (delivered or failed) older than `before`: the log keeps 30 days. */
     async prune(before: Date): Promise<number> {
       const rows = await db
@@ -256,7 +263,12 @@ export function createOutboundStore(db: DbOrTx) {
         .returning({ id: webhookDeliveries.id });
       return rows.length;
     },
+  };
+}
 
+/** A member's part of the export and erasure. */
+function subjectRows({ db }: StoreDeps) {
+  return {
     /** The events about a member, for their export: type and time (the bodies hold only what their profile does). */
     async personalData({ id: userId }: DataSubject) {
       const rows = await db
@@ -270,7 +282,6 @@ export function createOutboundStore(db: DbOrTx) {
         .orderBy(webhookDeliveries.eventId);
       return { webhookEvents: rows.map((r) => ({ id: r.eventId, type: r.type, at: r.at.toISOString() })) };
     },
-
     /** Forgets the member in the log: finished deliveries about them go; queued ones (their deletion's own event) still go out. */
     async erase({ id: userId }: DataSubject): Promise<void> {
       await db
@@ -278,6 +289,11 @@ export function createOutboundStore(db: DbOrTx) {
         .where(and(eq(webhookDeliveries.userId, userId), inArray(webhookDeliveries.status, ['delivered', 'failed'])));
     },
   };
+}
+
+export function createOutboundStore(db: DbOrTx) {
+  const deps: StoreDeps = { db };
+  return { ...enqueueRows(deps), ...endpointRows(deps), ...deliveryRows(deps), ...claimRows(deps), ...subjectRows(deps) };
 }
 
 export type OutboundStore = ReturnType<typeof createOutboundStore>;

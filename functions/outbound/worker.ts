@@ -20,7 +20,7 @@ import type { Db } from '../platform/db/client.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { SendWebhook } from './send.ts';
 import { signedHeaders } from './signing.ts';
-import { createOutboundStore, type ClaimedDelivery } from './store.ts';
+import { createOutboundStore, type ClaimedDelivery, type OutboundStore } from './store.ts';
 
 export interface WebhookWorkerOptions {
   db: Db;
@@ -49,46 +49,52 @@ export function defaultWebhookBackoff(attempt: number): number {
 export const webhookBody = (d: Pick<ClaimedDelivery, 'eventType' | 'createdAt' | 'payload'>) =>
   JSON.stringify({ type: d.eventType, timestamp: d.createdAt.toISOString(), data: d.payload });
 
+/** What one delivery needs: how it is sent, the clock, the store and the lease's owner, the retry delay, the figures it moves. */
+interface DeliveryDeps extends Pick<WebhookWorkerOptions, 'send' | 'clock' | 'logger'> {
+  store: OutboundStore;
+  owner: string;
+  backoff: (attempt: number) => number;
+  stats: { delivered: number; retried: number; failed: number };
+}
+
+/** Sends one claimed delivery, signed, and records the result under the lease: delivered, retried later or failed. */
+async function deliver({ send, clock, logger, store, owner, backoff, stats }: DeliveryDeps, d: ClaimedDelivery): Promise<void> {
+  const body = webhookBody(d);
+  const signedAt = clock();
+  const secrets = [d.secret, ...(d.previousSecret && d.previousSecretUntil && d.previousSecretUntil > signedAt ? [d.previousSecret] : [])];
+  // The signature's time is the moment the request leaves (receivers refuse stale ones); `clock` only schedules the queue.
+  const headers = signedHeaders(secrets, d.eventId, Math.floor(Date.now() / 1000), body);
+  const result = await send({ url: d.url, headers, body });
+  const now = clock();
+  if (result.status !== null && result.status >= 200 && result.status < 300) {
+    stats.delivered += 1;
+    if (!(await store.settle(d.id, owner, { status: 'delivered', deliveredAt: now, lastStatus: result.status, lastError: null })))
+      logger.warn({ deliveryId: d.id }, 'webhook lease lost before its delivery was recorded');
+    return;
+  }
+  const next = new Date(now.getTime() + backoff(d.attempts));
+  const final = next > d.giveUpAt;
+  await store.settle(
+    d.id,
+    owner,
+    final
+      ? { status: 'failed', failedAt: now, lastStatus: result.status, lastError: result.error ?? null }
+      : { status: 'queued', nextAttemptAt: next, lastStatus: result.status, lastError: result.error ?? null },
+  );
+  if (final) stats.failed += 1;
+  else stats.retried += 1;
+  logger.warn(
+    { deliveryId: d.id, eventId: d.eventId, attempt: d.attempts, final, status: result.status, err: result.error },
+    'webhook delivery failed',
+  );
+}
+
 export function createWebhookWorker(options: WebhookWorkerOptions) {
   const { db, logger, send, clock, timeoutMs, leaseMs = 60_000, batchSize = 10, concurrency = 5 } = options;
   const backoff = options.backoff ?? defaultWebhookBackoff;
   const owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const store = createOutboundStore(db);
   const stats = { delivered: 0, retried: 0, failed: 0 };
-
-  async function deliver(d: ClaimedDelivery): Promise<void> {
-    const body = webhookBody(d);
-    const signedAt = clock();
-    const secrets = [
-      d.secret,
-      ...(d.previousSecret && d.previousSecretUntil && d.previousSecretUntil > signedAt ? [d.previousSecret] : []),
-    ];
-    // The signature's time is the moment the request leaves (receivers refuse stale ones); `clock` only schedules the queue.
-    const headers = signedHeaders(secrets, d.eventId, Math.floor(Date.now() / 1000), body);
-    const result = await send({ url: d.url, headers, body });
-    const now = clock();
-    if (result.status !== null && result.status >= 200 && result.status < 300) {
-      stats.delivered += 1;
-      if (!(await store.settle(d.id, owner, { status: 'delivered', deliveredAt: now, lastStatus: result.status, lastError: null })))
-        logger.warn({ deliveryId: d.id }, 'webhook lease lost before its delivery was recorded');
-      return;
-    }
-    const next = new Date(now.getTime() + backoff(d.attempts));
-    const final = next > d.giveUpAt;
-    await store.settle(
-      d.id,
-      owner,
-      final
-        ? { status: 'failed', failedAt: now, lastStatus: result.status, lastError: result.error ?? null }
-        : { status: 'queued', nextAttemptAt: next, lastStatus: result.status, lastError: result.error ?? null },
-    );
-    if (final) stats.failed += 1;
-    else stats.retried += 1;
-    logger.warn(
-      { deliveryId: d.id, eventId: d.eventId, attempt: d.attempts, final, status: result.status, err: result.error },
-      'webhook delivery failed',
-    );
-  }
 
   /** Claims one batch and delivers it; answers how many deliveries it claimed. */
   async function runOnce(): Promise<number> {
@@ -103,7 +109,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
           await store.release([d.id], owner);
           continue;
         }
-        await deliver(d);
+        await deliver({ send, clock, logger, store, owner, backoff, stats }, d);
       }
     };
     const lanes = await Promise.allSettled(Array.from({ length: Math.min(concurrency, batch.length) }, lane));

@@ -31,6 +31,44 @@ export interface StripeProviderOptions extends StripeConnectionOptions {
 /** Stripe's list filter takes at most this many lookup keys per call. */
 const LOOKUP_KEYS_PER_CALL = 10;
 
+/** Coupons (offers) and refunds (refused purchases), each safe to ask again. */
+function couponsAndRefunds(stripe: ReturnType<typeof createStripeClient>) {
+  return {
+    async createCoupon(coupon) {
+      const params: Stripe.CouponCreateParams = {
+        id: coupon.id,
+        name: coupon.name,
+        duration: coupon.duration,
+        ...(coupon.duration === 'repeating' ? { duration_in_months: coupon.durationInMonths ?? 1 } : {}),
+        ...(coupon.percentOff ? { percent_off: coupon.percentOff } : { amount_off: coupon.amountOff ?? 0, currency: coupon.currency }),
+      };
+      try {
+        return { id: (await stripe.coupons.create(params)).id };
+      } catch (err) {
+        // Made already under our id (a retry): that coupon is the answer.
+        if (!(err instanceof Stripe.errors.StripeError) || err.code !== 'resource_already_exists') throw err;
+        return { id: (await stripe.coupons.retrieve(coupon.id)).id };
+      }
+    },
+
+    async refundCheckout({ sessionId, idempotencyKey, metadata }) {
+      const session = await stripe.checkout.sessions.retrieve(sessionId);
+      const paymentIntent = idOf(session.payment_intent);
+      if (!paymentIntent) throw new Error(`Stripe checkout session ${sessionId} has no payment to refund`);
+      try {
+        const refund = await stripe.refunds.create({ payment_intent: paymentIntent, metadata }, { idempotencyKey });
+        return { id: refund.id };
+      } catch (err) {
+        // Refunded already (Stripe forgets idempotency keys after a day): that refund is the answer.
+        if (!(err instanceof Stripe.errors.StripeError) || err.code !== 'charge_already_refunded') throw err;
+        const [earlier] = (await stripe.refunds.list({ payment_intent: paymentIntent, limit: 1 })).data;
+        if (!earlier) throw err;
+        return { id: earlier.id };
+      }
+    },
+  } satisfies Pick<PaymentProvider, 'createCoupon' | 'refundCheckout'>;
+}
+
 /** The payment provider on Stripe's API. */
 export function createStripeProvider(options: StripeProviderOptions): PaymentProvider {
   const stripe = createStripeClient(options);
@@ -85,38 +123,7 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
       return { url: session.url };
     },
 
-    async createCoupon(coupon) {
-      const params: Stripe.CouponCreateParams = {
-        id: coupon.id,
-        name: coupon.name,
-        duration: coupon.duration,
-        ...(coupon.duration === 'repeating' ? { duration_in_months: coupon.durationInMonths ?? 1 } : {}),
-        ...(coupon.percentOff ? { percent_off: coupon.percentOff } : { amount_off: coupon.amountOff ?? 0, currency: coupon.currency }),
-      };
-      try {
-        return { id: (await stripe.coupons.create(params)).id };
-      } catch (err) {
-        // Made already under our id (a retry): that coupon is the answer.
-        if (!(err instanceof Stripe.errors.StripeError) || err.code !== 'resource_already_exists') throw err;
-        return { id: (await stripe.coupons.retrieve(coupon.id)).id };
-      }
-    },
-
-    async refundCheckout({ sessionId, idempotencyKey, metadata }) {
-      const session = await stripe.checkout.sessions.retrieve(sessionId);
-      const paymentIntent = idOf(session.payment_intent);
-      if (!paymentIntent) throw new Error(`Stripe checkout session ${sessionId} has no payment to refund`);
-      try {
-        const refund = await stripe.refunds.create({ payment_intent: paymentIntent, metadata }, { idempotencyKey });
-        return { id: refund.id };
-      } catch (err) {
-        // Refunded already (Stripe forgets idempotency keys after a day): that refund is the answer.
-        if (!(err instanceof Stripe.errors.StripeError) || err.code !== 'charge_already_refunded') throw err;
-        const [earlier] = (await stripe.refunds.list({ payment_intent: paymentIntent, limit: 1 })).data;
-        if (!earlier) throw err;
-        return { id: earlier.id };
-      }
-    },
+    ...couponsAndRefunds(stripe),
 
     async verifyWebhook(rawBody, signature) {
       if (!signature) throw new WebhookSignatureError('No Stripe-Signature header.');

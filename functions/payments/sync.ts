@@ -57,66 +57,70 @@ interface Change {
   now: Date;
 }
 
+/** The member a subscription is for, locked: by our user id in its metadata, else by its customer. */
+async function lockOwner(tx: DbOrTx, fresh: ProviderSubscription): Promise<ProfileRow | undefined> {
+  const members = memberAccess(tx);
+  return (fresh.metadata.userId && (await members.lock(fresh.metadata.userId))) || (await members.lockByCustomer(fresh.customerId));
+}
+
+/** Mails follow transitions of our copy, so a repeated or late event sends nothing new. */
+async function mailChanges(
+  { outbox, testMode }: Pick<BillingContext, 'outbox' | 'testMode'>,
+  tx: DbOrTx,
+  { owner, before, row, plan, fresh, now }: Change,
+): Promise<void> {
+  // Whether it granted when our copy was written (a `cancel_at` passed since still ends it now).
+  const was = before && grants(before, before.updatedAt);
+  const is = grants(row, now);
+  const scheduled = scheduledOf(fresh);
+  const mail = (template: BillingMail, extra: { charged?: number } = {}) =>
+    outbox.enqueue(tx, {
+      to: owner.email,
+      template,
+      userId: owner.id,
+      data: {
+        language: owner.language,
+        planName: plan?.name ?? 'Unknown plan',
+        amount: row.amount,
+        interval: row.interval,
+        date: (row.cancelAt ?? row.currentPeriodEnd).toISOString(),
+        testMode,
+        ...extra,
+      },
+    });
+  const pending = row.cancelAtPeriodEnd || Boolean(row.cancelAt);
+  const wasPending = Boolean(before && (before.cancelAtPeriodEnd || before.cancelAt));
+  const previous = before?.tierId ? planFor(before.tierId) : undefined;
+  if (is && !was) await mail('billing-activated');
+  else if (is && pending && !wasPending) await mail('billing-cancel-scheduled');
+  // A plan raised while it grants (an upgrade here or in the provider's portal): the receipt, with what the proration took.
+  if (was && is && plan && previous && planChange(previous, plan) === 'up') {
+    const invoice = fresh.latestInvoice?.billingReason === 'subscription_update' ? fresh.latestInvoice : null;
+    await mail('billing-upgraded', invoice ? { charged: invoice.amountPaid } : {});
+  }
+  if (is && scheduled && scheduled.plan.tierId !== before?.scheduledTierId) {
+    await outbox.enqueue(tx, {
+      to: owner.email,
+      template: 'billing-change-scheduled',
+      userId: owner.id,
+      data: {
+        language: owner.language,
+        planName: scheduled.plan.name,
+        amount: scheduled.plan.amount,
+        interval: scheduled.plan.interval,
+        date: scheduled.at.toISOString(),
+        testMode,
+      },
+    });
+  }
+  if (row.status === 'past_due' && before?.status !== 'past_due') await mail('billing-payment-failed');
+  if (was && !is) await mail('billing-ended');
+}
+
 export function createSubscriptionSync(
   { db, provider, outbox, logger, clock, testMode, webhooks }: BillingContext,
   { ledger, offers, gifts }: { ledger: AccessLedger; offers: Pick<OfferService, 'follow'>; gifts: Pick<Gifts, 'startWaiting'> },
 ) {
-  /** The member a subscription is for, locked: by our user id in its metadata, else by its customer. */
-  async function lockOwner(tx: DbOrTx, fresh: ProviderSubscription): Promise<ProfileRow | undefined> {
-    const members = memberAccess(tx);
-    return (fresh.metadata.userId && (await members.lock(fresh.metadata.userId))) || (await members.lockByCustomer(fresh.customerId));
-  }
-
-  /** Mails follow transitions of our copy, so a repeated or late event sends nothing new. */
-  async function mailChanges(tx: DbOrTx, { owner, before, row, plan, fresh, now }: Change): Promise<void> {
-    // Whether it granted when our copy was written (a `cancel_at` passed since still ends it now).
-    const was = before && grants(before, before.updatedAt);
-    const is = grants(row, now);
-    const scheduled = scheduledOf(fresh);
-    const mail = (template: BillingMail, extra: { charged?: number } = {}) =>
-      outbox.enqueue(tx, {
-        to: owner.email,
-        template,
-        userId: owner.id,
-        data: {
-          language: owner.language,
-          planName: plan?.name ?? 'Unknown plan',
-          amount: row.amount,
-          interval: row.interval,
-          date: (row.cancelAt ?? row.currentPeriodEnd).toISOString(),
-          testMode,
-          ...extra,
-        },
-      });
-    const pending = row.cancelAtPeriodEnd || Boolean(row.cancelAt);
-    const wasPending = Boolean(before && (before.cancelAtPeriodEnd || before.cancelAt));
-    const previous = before?.tierId ? planFor(before.tierId) : undefined;
-    if (is && !was) await mail('billing-activated');
-    else if (is && pending && !wasPending) await mail('billing-cancel-scheduled');
-    // A plan raised while it grants (an upgrade here or in the provider's portal): the receipt, with what the proration took.
-    if (was && is && plan && previous && planChange(previous, plan) === 'up') {
-      const invoice = fresh.latestInvoice?.billingReason === 'subscription_update' ? fresh.latestInvoice : null;
-      await mail('billing-upgraded', invoice ? { charged: invoice.amountPaid } : {});
-    }
-    if (is && scheduled && scheduled.plan.tierId !== before?.scheduledTierId) {
-      await outbox.enqueue(tx, {
-        to: owner.email,
-        template: 'billing-change-scheduled',
-        userId: owner.id,
-        data: {
-          language: owner.language,
-          planName: scheduled.plan.name,
-          amount: scheduled.plan.amount,
-          interval: scheduled.plan.interval,
-          date: scheduled.at.toISOString(),
-          testMode,
-        },
-      });
-    }
-    if (row.status === 'past_due' && before?.status !== 'past_due') await mail('billing-payment-failed');
-    if (was && !is) await mail('billing-ended');
-  }
-
   /**
    * Writes our copy of one subscription as the provider has it now, recomputes the member's level
    * and records what changed (mails, audit), all in one transaction under the profile's lock.
@@ -145,7 +149,7 @@ export function createSubscriptionSync(
       // The revenue history: a change of what it brings a month, a newly paid invoice (revenue/record.ts).
       await recordRevenue(tx, { userId: owner.id, before, row, fresh, now });
       if (!owner.customerId) await members.setCustomer(owner.id, fresh.customerId);
-      await mailChanges(tx, { owner, before, row, plan, fresh, now });
+      await mailChanges({ outbox, testMode }, tx, { owner, before, row, plan, fresh, now });
       await subscriptionEvents(webhooks, tx, { owner, before, row, now });
       // An offer discounting it makes its stretch of access the offer's in the ledger.
       const offer = await offers.follow(tx, owner.id, row, fresh);

@@ -79,6 +79,19 @@ function answersOf(files: IndexFiles, cacheControl: string): Map<string, PageAns
   return answers;
 }
 
+/**
+ * The generations with one of `answers` first, the oldest dropped past the bounds; the same files as
+ * the newest (a notice that changed nothing public) make no generation of their own, only move its time.
+ */
+function withGeneration(generations: Generation[], answers: Map<string, PageAnswer>, at: number): Generation[] {
+  const newest = generations[0];
+  if (newest && newest.answers.get(ENTRY_FILE)?.etag === answers.get(ENTRY_FILE)?.etag) {
+    newest.builtAt = at;
+    return generations;
+  }
+  return [{ answers, builtAt: at }, ...generations].filter((g, i) => i < KEEP_NEWEST || at - g.builtAt < KEEP_MS).slice(0, KEEP_MAX);
+}
+
 export function createPublicIndex({ records, mark, cacheControl, build, stalenessMs, logger, now = Date.now }: PublicIndexDeps) {
   let generations: Generation[] = [];
   /** The mark the newest generation was made at. */
@@ -89,25 +102,14 @@ export function createPublicIndex({ records, mark, cacheControl, build, stalenes
   let builtAt = -Infinity;
   let failedAt = -Infinity;
 
-  function keep(answers: Map<string, PageAnswer>, at: number): void {
-    const newest = generations[0];
-    // The same files as the newest (a notice that changed nothing public): no generation of its own.
-    if (newest && newest.answers.get(ENTRY_FILE)?.etag === answers.get(ENTRY_FILE)?.etag) {
-      newest.builtAt = at;
-      return;
-    }
-    generations = [{ answers, builtAt: at }, ...generations]
-      .filter((g, i) => i < KEEP_NEWEST || at - g.builtAt < KEEP_MS)
-      .slice(0, KEEP_MAX);
-  }
-
   function rebuild(): Promise<void> {
     building ??= (async () => {
       changed = false;
       const startedAt = now();
       try {
         const at = await mark?.();
-        keep(answersOf(await build(await records()), cacheControl), startedAt);
+        const answers = answersOf(await build(await records()), cacheControl);
+        generations = withGeneration(generations, answers, startedAt);
         builtMark = at;
       } catch (err) {
         changed = true;

@@ -33,7 +33,13 @@ function statusIs(filter: StatusFilter): SQL | undefined {
   return eq(supportRequests.status, filter);
 }
 
-export function createSupportStore(db: DbOrTx) {
+/** What the parts of `createSupportStore` share. */
+interface StoreDeps {
+  db: DbOrTx;
+}
+
+/** Requests and their messages: written, locked, read. */
+function requestRows({ db }: StoreDeps) {
   return {
     async insertRequest(values: NewRequest): Promise<SupportRequestRow> {
       const [row] = await db
@@ -42,28 +48,23 @@ export function createSupportStore(db: DbOrTx) {
         .returning();
       return row!;
     },
-
     async insertMessage(values: NewMessage): Promise<SupportMessageRow> {
       const [row] = await db.insert(supportMessages).values(values).returning();
       return row!;
     },
-
     async byId(id: string): Promise<SupportRequestRow | undefined> {
       const [row] = await db.select().from(supportRequests).where(eq(supportRequests.id, id));
       return row;
     },
-
     /** The request, locked until the transaction ends (a reply and a status change take turns). */
     async lock(id: string): Promise<SupportRequestRow | undefined> {
       const [row] = await db.select().from(supportRequests).where(eq(supportRequests.id, id)).for('update');
       return row;
     },
-
     async update(id: string, patch: RequestPatch): Promise<SupportRequestRow | undefined> {
       const [row] = await db.update(supportRequests).set(patch).where(eq(supportRequests.id, id)).returning();
       return row;
     },
-
     /** A request's messages, oldest first; internal notes only when asked for (staff). */
     messages(requestId: string, { internal }: { internal: boolean }): Promise<SupportMessageRow[]> {
       const where = internal
@@ -71,7 +72,6 @@ export function createSupportStore(db: DbOrTx) {
         : and(eq(supportMessages.requestId, requestId), eq(supportMessages.internal, false));
       return db.select().from(supportMessages).where(where).orderBy(asc(supportMessages.createdAt), asc(supportMessages.id));
     },
-
     async message(requestId: string, messageId: string): Promise<SupportMessageRow | undefined> {
       const [row] = await db
         .select()
@@ -79,7 +79,12 @@ export function createSupportStore(db: DbOrTx) {
         .where(and(eq(supportMessages.id, messageId), eq(supportMessages.requestId, requestId)));
       return row;
     },
+  };
+}
 
+/** The member's list, staff's queue and its counts. */
+function listRows({ db }: StoreDeps) {
+  return {
     /** A member's own requests, newest first, from `after` on. */
     mine(userId: string, limit: number, after?: RequestCursor): Promise<SupportRequestRow[]> {
       const from =
@@ -92,7 +97,6 @@ export function createSupportStore(db: DbOrTx) {
         .orderBy(desc(supportRequests.createdAt), desc(supportRequests.id))
         .limit(limit);
     },
-
     /** Staff's queue: Priority first, then the oldest, from `after` on. */
     queue(filter: StatusFilter, limit: number, after?: RequestCursor): Promise<SupportRequestRow[]> {
       // Priority sorts first: `not priority` is false (first) for premium requests.
@@ -106,7 +110,6 @@ export function createSupportStore(db: DbOrTx) {
         .orderBy(sql`not ${PRIORITY}`, asc(supportRequests.createdAt), asc(supportRequests.id))
         .limit(limit);
     },
-
     /** Message counts per request (internal notes counted only when asked for). */
     async counts(requestIds: string[], { internal }: { internal: boolean }): Promise<Map<string, number>> {
       if (requestIds.length === 0) return new Map();
@@ -117,7 +120,12 @@ export function createSupportStore(db: DbOrTx) {
         .groupBy(supportMessages.requestId);
       return new Map(rows.map((r) => [r.requestId, Number(r.n)]));
     },
+  };
+}
 
+/** Attachments' keys, and a member's part of the export and erasure. */
+function subjectRows({ db }: StoreDeps) {
+  return {
     /** Every attachment of the member's requests (what deleting the account must remove from storage). */
     async attachmentKeysOf(userId: string): Promise<string[]> {
       const rows = await db
@@ -127,7 +135,6 @@ export function createSupportStore(db: DbOrTx) {
         .where(and(eq(supportRequests.userId, userId), isNotNull(supportMessages.attachmentKey)));
       return rows.map((r) => r.key!);
     },
-
     /** The member's requests with the messages they can see (internal notes left out). */
     async personalData({ id }: DataSubject) {
       const requests = await db
@@ -159,7 +166,6 @@ export function createSupportStore(db: DbOrTx) {
         })),
       };
     },
-
     /** Deletes the member's requests (their messages go with them); answers the attachments' keys. */
     async eraseRequests(userId: string): Promise<string[]> {
       // Locked first, as every reply locks its request: a reply committing meanwhile is either in
@@ -170,6 +176,11 @@ export function createSupportStore(db: DbOrTx) {
       return keys;
     },
   };
+}
+
+export function createSupportStore(db: DbOrTx) {
+  const deps: StoreDeps = { db };
+  return { ...requestRows(deps), ...listRows(deps), ...subjectRows(deps) };
 }
 
 export type SupportStore = ReturnType<typeof createSupportStore>;

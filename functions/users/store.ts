@@ -35,7 +35,13 @@ export interface NewMember {
 /** What a bulk insert answers of each member it made (what their member.created event carries). */
 export type NewMemberRow = Pick<ProfileRow, 'id' | 'email' | 'name' | 'accessLevel' | 'role'>;
 
-export function createUserStore(db: DbOrTx) {
+/** What the parts of `createUserStore` share. */
+interface StoreDeps {
+  db: DbOrTx;
+}
+
+/** Profiles found, locked and made (one or many). */
+function profileRows({ db }: StoreDeps) {
   return {
     async byId(id: string): Promise<ProfileRow | undefined> {
       const [row] = await db.select().from(profiles).where(eq(profiles.id, id));
@@ -89,6 +95,12 @@ export function createUserStore(db: DbOrTx) {
         on conflict do nothing returning id, email, name, access_level as "accessLevel", role`);
       return (result as unknown as { rows: NewMemberRow[] }).rows;
     },
+  };
+}
+
+/** Profiles changed: seen, updated, billing's customer, the audit entries, removal. */
+function profileWrites({ db }: StoreDeps) {
+  return {
     /** The profiles of these (lower-case) addresses. */
     profilesByEmails(emails: string[]): Promise<ProfileRow[]> {
       if (emails.length === 0) return Promise.resolve([]);
@@ -158,7 +170,12 @@ export function createUserStore(db: DbOrTx) {
     async remove(id: string): Promise<void> {
       await db.delete(profiles).where(eq(profiles.id, id));
     },
+  };
+}
 
+/** What the admin's users tab reads: staff, the search, the audit trail. */
+function staffQueries({ db }: StoreDeps) {
+  return {
     /** Every editor and admin, by name (the support desk's assignees). */
     staff(): Promise<ProfileRow[]> {
       return db
@@ -167,7 +184,6 @@ export function createUserStore(db: DbOrTx) {
         .where(inArray(profiles.role, ['editor', 'admin']))
         .orderBy(profiles.name, profiles.email);
     },
-
     /** One page of profiles whose email or name contains `q` (all when empty), newest first, and the total. */
     async search(q: string | undefined, offset: number, limit: number) {
       const where = q ? or(ilike(profiles.email, containing(q)), ilike(profiles.name, containing(q))) : undefined;
@@ -177,7 +193,6 @@ export function createUserStore(db: DbOrTx) {
       ]);
       return { rows, total: total?.n ?? 0 };
     },
-
     /** Newest audit entries (about one member when given), with the actor's and target's current addresses. */
     auditTrail(targetId: string | undefined, limit: number) {
       const actor = aliasedTable(profiles, 'actor');
@@ -200,7 +215,12 @@ export function createUserStore(db: DbOrTx) {
         .orderBy(desc(auditLog.createdAt), desc(auditLog.id))
         .limit(limit);
     },
+  };
+}
 
+/** Members as the newsletter and the private feeds read them. */
+function readerQueries({ db }: StoreDeps) {
+  return {
     /**
      * Members at one of `levels` who get the newsletter: those who asked for it, and those who never
      * chose whose level (`included`) has it by default. Only what an issue's copy needs.
@@ -217,7 +237,6 @@ export function createUserStore(db: DbOrTx) {
           ),
         );
     },
-
     /** The members among `ids` who get the newsletter (asked for it, or never chose and their level has it). */
     newsletterReadersAmong(ids: string[], included: AccessLevel[]) {
       if (ids.length === 0) return Promise.resolve([]);
@@ -231,13 +250,11 @@ export function createUserStore(db: DbOrTx) {
           ),
         );
     },
-
     /** The members among these (lower-case) addresses, with what an issue's copy needs. */
     byEmails(emails: string[]) {
       if (emails.length === 0) return Promise.resolve([]);
       return db.select(NEWSLETTER_COLUMNS).from(profiles).where(inArray(profiles.email, emails));
     },
-
     /** What a member's private feed needs: their level, role and feed link version. */
     async feedMember(id: string) {
       const [row] = await db
@@ -246,7 +263,6 @@ export function createUserStore(db: DbOrTx) {
         .where(eq(profiles.id, id));
       return row;
     },
-
     /** Bumps the feed link version (revoking every earlier link); answers the new one. */
     async bumpFeedVersion(id: string): Promise<number | undefined> {
       const [row] = await db
@@ -257,6 +273,11 @@ export function createUserStore(db: DbOrTx) {
       return row?.v;
     },
   };
+}
+
+export function createUserStore(db: DbOrTx) {
+  const deps: StoreDeps = { db };
+  return { ...profileRows(deps), ...profileWrites(deps), ...staffQueries(deps), ...readerQueries(deps) };
 }
 
 export type UserStore = ReturnType<typeof createUserStore>;

@@ -44,6 +44,53 @@ async function timings(n: number, fn: () => Promise<void>): Promise<number[]> {
 
 const at = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))]!;
 
+/** A free demo member's access token. */
+async function signInMember(serverUrl: string): Promise<string> {
+  const signIn = await fetch(`${serverUrl}/auth/v1/token?grant_type=password`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'free@demo.beacongrowth.co', password: 'beacon-demo-2026' }),
+  });
+  if (signIn.status !== 200) throw new Error(`sign-in failed: ${signIn.status}`);
+  const { access_token: token } = (await signIn.json()) as { access_token: string };
+  return token;
+}
+
+/** The thread pages: one page of posts and a cursor first, then every post once, oldest first; its page renders the first page. */
+async function checkPaging(serverUrl: string, threadId: string, replies: number): Promise<void> {
+  const apiPath = `/api/community/threads/${threadId}`;
+  const read = async (cursor?: string): Promise<ThreadPage> => {
+    const res = await fetch(`${serverUrl}${apiPath}${cursor ? `?cursor=${cursor}` : ''}`);
+    if (res.status !== 200) throw new Error(`${apiPath} answered ${res.status}`);
+    return (await res.json()) as ThreadPage;
+  };
+  const first = await read();
+  const ids: string[] = first.posts.map((p) => p.id);
+  const times: string[] = first.posts.map((p) => p.createdAt);
+  let pages = 1;
+  for (let cursor = first.nextCursor; cursor; pages++) {
+    const next = await read(cursor);
+    ids.push(...next.posts.map((p) => p.id));
+    times.push(...next.posts.map((p) => p.createdAt));
+    cursor = next.nextCursor;
+  }
+  const ordered = times.every((t, i) => i === 0 || times[i - 1]! <= t);
+  const paged =
+    first.posts.length < replies + 1 && first.nextCursor !== null && ids.length === replies + 1 && new Set(ids).size === ids.length;
+  console.log(
+    `Paging: the first answer holds ${first.posts.length} of ${replies + 1} posts and a cursor (${first.nextCursor ? 'yes' : 'no'}); ` +
+      `${pages} pages reach ${ids.length} posts, ${new Set(ids).size} distinct, oldest first: ${ordered ? 'yes' : 'no'}. ` +
+      `${paged && ordered ? 'PASS' : 'FAIL'}`,
+  );
+  const page = await fetch(`${serverUrl}/community/threads/${threadId}`);
+  const html = await page.text();
+  const renderedPosts = (html.match(/id="post-[0-9a-f-]{36}"/g) ?? []).length;
+  console.log(
+    `The page: ${page.status}, ${(html.length / 1024).toFixed(0)} KB of HTML with ${renderedPosts} posts rendered ` +
+      `(the first page; a link asks for the next) ${page.status === 200 && renderedPosts > 0 && renderedPosts < replies ? 'PASS' : 'FAIL'}`,
+  );
+}
+
 export async function communityBench(tmp: string, distDir: string, startChild: StartChild, versusBare: VersusBare) {
   console.log('\n## Community: a thread with 500 replies, and the thread list (PGlite, the real server with its site)\n');
   const dataDir = path.join(tmp, 'community-data');
@@ -61,47 +108,10 @@ export async function communityBench(tmp: string, distDir: string, startChild: S
   });
   try {
     const { threadId, replies } = JSON.parse(readFileSync(infoFile, 'utf8')) as { threadId: string; replies: number };
-    const signIn = await fetch(`${server.url}/auth/v1/token?grant_type=password`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'free@demo.beacongrowth.co', password: 'beacon-demo-2026' }),
-    });
-    if (signIn.status !== 200) throw new Error(`sign-in failed: ${signIn.status}`);
-    const { access_token: token } = (await signIn.json()) as { access_token: string };
-    const member = { authorization: `Bearer ${token}` };
+    const member = { authorization: `Bearer ${await signInMember(server.url)}` };
 
-    // It pages: one page of posts and a cursor first, then every post once, oldest first.
     const apiPath = `/api/community/threads/${threadId}`;
-    const read = async (cursor?: string): Promise<ThreadPage> => {
-      const res = await fetch(`${server.url}${apiPath}${cursor ? `?cursor=${cursor}` : ''}`);
-      if (res.status !== 200) throw new Error(`${apiPath} answered ${res.status}`);
-      return (await res.json()) as ThreadPage;
-    };
-    const first = await read();
-    const ids: string[] = first.posts.map((p) => p.id);
-    const times: string[] = first.posts.map((p) => p.createdAt);
-    let pages = 1;
-    for (let cursor = first.nextCursor; cursor; pages++) {
-      const next = await read(cursor);
-      ids.push(...next.posts.map((p) => p.id));
-      times.push(...next.posts.map((p) => p.createdAt));
-      cursor = next.nextCursor;
-    }
-    const ordered = times.every((t, i) => i === 0 || times[i - 1]! <= t);
-    const paged =
-      first.posts.length < replies + 1 && first.nextCursor !== null && ids.length === replies + 1 && new Set(ids).size === ids.length;
-    console.log(
-      `Paging: the first answer holds ${first.posts.length} of ${replies + 1} posts and a cursor (${first.nextCursor ? 'yes' : 'no'}); ` +
-        `${pages} pages reach ${ids.length} posts, ${new Set(ids).size} distinct, oldest first: ${ordered ? 'yes' : 'no'}. ` +
-        `${paged && ordered ? 'PASS' : 'FAIL'}`,
-    );
-    const page = await fetch(`${server.url}/community/threads/${threadId}`);
-    const html = await page.text();
-    const renderedPosts = (html.match(/id="post-[0-9a-f-]{36}"/g) ?? []).length;
-    console.log(
-      `The page: ${page.status}, ${(html.length / 1024).toFixed(0)} KB of HTML with ${renderedPosts} posts rendered ` +
-        `(the first page; a link asks for the next) ${page.status === 200 && renderedPosts > 0 && renderedPosts < replies ? 'PASS' : 'FAIL'}`,
-    );
+    await checkPaging(server.url, threadId, replies);
 
     // Latency, one request at a time (after a warm-up of each).
     const get =

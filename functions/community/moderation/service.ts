@@ -6,23 +6,24 @@
  * community store's `publishPost` / `withdrawPost` and thread counterparts, so counts, `last_post_at`
  * and followers move with it), the post's open reports resolved, and a `community_moderation_log`
  * entry. A repeated action that changes nothing answers the state as it is and logs nothing.
- * Categories (admins) are categories.ts.
+ * Categories (admins) are categories.ts; what each thread action changes is thread-actions.ts.
  */
 import { isStaff } from '#shared/access.ts';
 import { itemPath } from '#shared/content/registry.ts';
-import { COMMENTS_THREAD_ACTIONS, type PostAction, type ThreadAction } from '#shared/community/moderation.ts';
+import { COMMENTS_THREAD_ACTIONS, type PostAction } from '#shared/community/moderation.ts';
 import type { ContentService } from '../../content/index.ts';
 import type { Db, Tx } from '../../platform/db/client.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { Limit, RateLimitService } from '../../platform/abuse/service.ts';
 import { memberDirectory } from '../../users/index.ts';
 import type { Viewer } from '../../users/index.ts';
-import { notifyChanged, publishPost, publishThread, withdrawPost, withdrawThread } from '../store.ts';
-import type { PostRow, PostStatus, ThreadStatus } from '../tables.ts';
-import { createModerationStore, QUEUE_SIZE } from './store.ts';
+import { publishPost, withdrawPost } from '../store.ts';
+import type { PostRow, PostStatus } from '../tables.ts';
+import { createModerationStore, QUEUE_SIZE, type ModerationStore } from './store.ts';
 import type { PostActionInput, ReportInput, SuspensionInput, ThreadActionInput } from './schema.ts';
 import { people } from './people.ts';
 import { createModerationLog } from './log.ts';
+import { threadChange } from './thread-actions.ts';
 
 /** Reports per member: enough for anyone flagging a bad afternoon, too few to flood the queue. */
 export const REPORT_LIMIT: Limit = { name: 'community-report:user', max: 20, windowSeconds: 3600 };
@@ -68,16 +69,20 @@ const RESOLUTION: Record<PostAction, string> = {
 const sameInstant = (seen: string | null, editedAt: Date | null) =>
   seen === null ? editedAt === null : editedAt !== null && new Date(seen).getTime() === editedAt.getTime();
 
-export function createModerationService({ db, limiter, canRead, content, onChange }: ModerationDeps) {
-  const store = createModerationStore(db);
-  const changed = () => onChange?.();
+/** What the service's parts share: its dependencies, its store and the change signal. */
+interface ModerationParts extends ModerationDeps {
+  store: ModerationStore;
+  changed: () => void;
+}
 
-  /** Changes a post's visibility in `tx` through the community store (a held opener takes its held thread along). */
-  async function movePost(tx: Tx, post: PostRow, action: PostAction): Promise<void> {
-    if (action === 'approve' || action === 'unhide') await publishPost(tx, post.id);
-    else if (action === 'hide' || action === 'delete') await withdrawPost(tx, post.id, action === 'hide' ? 'hidden' : 'deleted');
-  }
+/** Changes a post's visibility in `tx` through the community store (a held opener takes its held thread along). */
+async function movePost(tx: Tx, post: PostRow, action: PostAction): Promise<void> {
+  if (action === 'approve' || action === 'unhide') await publishPost(tx, post.id);
+  else if (action === 'hide' || action === 'delete') await withdrawPost(tx, post.id, action === 'hide' ? 'hidden' : 'deleted');
+}
 
+/** Members' reports and the queue staff work from. */
+function reports({ db, limiter, canRead, content, store }: ModerationParts) {
   return {
     /** A member reports a post they can read (404 for any other); false when they had reported it already. */
     async report(viewer: Viewer, postId: string, input: ReportInput): Promise<{ created: boolean }> {
@@ -126,7 +131,12 @@ export function createModerationService({ db, limiter, canRead, content, onChang
         })),
       };
     },
+  };
+}
 
+/** Staff's actions on a post or a thread, each one transaction with its log entry. */
+function postAndThreadActions({ db, changed }: ModerationParts) {
+  return {
     /** Staff's action on one post; 404 unknown, 409 when the action does not apply to its state. */
     async actOnPost(actor: Viewer, postId: string, { action, seen }: PostActionInput) {
       const result = await db.transaction(async (tx) => {
@@ -179,7 +189,12 @@ export function createModerationService({ db, limiter, canRead, content, onChang
         thread: { id: thread.id, status: thread.status, pinned: thread.pinned, locked: thread.locked, category: category?.slug ?? null },
       };
     },
+  };
+}
 
+/** Suspensions, and the log. */
+function memberActions({ db, store }: ModerationParts) {
+  return {
     /** Suspends a member from posting (until a time, or until lifted), or lifts it; staff cannot be suspended. */
     async suspension(actor: Viewer, userId: string, input: SuspensionInput) {
       const [profile] = await memberDirectory(db).byIds([userId]);
@@ -203,6 +218,11 @@ export function createModerationService({ db, limiter, canRead, content, onChang
     /** The log, newest first, 50 a page. */
     log: createModerationLog(db, store).page,
   };
+}
+
+export function createModerationService(options: ModerationDeps) {
+  const deps: ModerationParts = { ...options, store: createModerationStore(options.db), changed: () => options.onChange?.() };
+  return { ...reports(deps), ...postAndThreadActions(deps), ...memberActions(deps) };
 }
 
 /** A member's suspension as staff see it: in force now (an end in the past has lapsed). */
@@ -236,53 +256,6 @@ async function commentsPlaces(content: Pick<ContentService, 'getById'>, contentI
     }
   }
   return out;
-}
-
-/** What a thread action changes (its log detail), or undefined when it was already so. */
-async function threadChange(
-  tx: Tx,
-  store: ReturnType<typeof createModerationStore>,
-  threadId: string,
-  status: ThreadStatus,
-  from: string | null,
-  { action, category }: ThreadActionInput,
-): Promise<Record<string, unknown> | undefined> {
-  const flag = async (name: 'pinned' | 'locked', value: boolean) => {
-    if (!(await store.setThreadFlag(threadId, name, value))) return undefined;
-    // Pins order the lists, locks show on them: every instance drops its cached lists.
-    await notifyChanged(tx);
-    return {};
-  };
-  switch (action as ThreadAction) {
-    case 'pin':
-    case 'unpin':
-      return flag('pinned', action === 'pin');
-    case 'lock':
-    case 'unlock':
-      return flag('locked', action === 'lock');
-    case 'hide':
-      if (status === 'hidden') return undefined;
-      if (status === 'deleted') throw new AppError('conflict', 'This thread is deleted.');
-      await withdrawThread(tx, threadId, 'hidden');
-      return { from: status };
-    case 'unhide':
-      if (status !== 'hidden') throw new AppError('conflict', 'Only a hidden thread can be unhidden.');
-      await publishThread(tx, threadId);
-      return { from: status };
-    case 'delete':
-      if (status === 'deleted') return undefined;
-      await withdrawThread(tx, threadId, 'deleted');
-      return { from: status };
-    case 'move': {
-      const to = await store.categoryBySlug(category!);
-      if (!to)
-        throw new AppError('validation_failed', 'Some fields are not valid.', { fields: { category: ['No category with that slug'] } });
-      if (to.slug === from) return undefined;
-      await store.moveThread(threadId, to.id);
-      await notifyChanged(tx);
-      return { from, to: to.slug };
-    }
-  }
 }
 
 export type ModerationService = ReturnType<typeof createModerationService>;

@@ -43,8 +43,16 @@ export interface QueueRow extends PostInPlace {
   waitingSince: Date;
 }
 
-export function createModerationStore(db: DbOrTx) {
-  const openReports = sql`${communityReports.postId} = ${communityPosts.id} and ${communityReports.resolvedAt} is null`;
+/** A report on the row's post that staff have not resolved yet. */
+const openReports = sql`${communityReports.postId} = ${communityPosts.id} and ${communityReports.resolvedAt} is null`;
+
+/** What the parts of `createModerationStore` share. */
+interface StoreDeps {
+  db: DbOrTx;
+}
+
+/** Posts and threads as staff's actions find them. */
+function postRows({ db }: StoreDeps) {
   return {
     /** A post with its thread and category, locked for the caller's transaction when `lock` (staff's actions). */
     async postInPlace(postId: string, { lock = false } = {}): Promise<PostInPlace | undefined> {
@@ -57,7 +65,6 @@ export function createModerationStore(db: DbOrTx) {
       const [row] = lock ? await query.for('update', { of: [communityPosts, communityThreads] }) : await query;
       return row;
     },
-
     /** A thread with its category, locked for the caller's transaction. */
     async threadForUpdate(threadId: string): Promise<{ thread: ThreadRow; category: CategoryRow | null } | undefined> {
       const [row] = await db
@@ -68,7 +75,6 @@ export function createModerationStore(db: DbOrTx) {
         .for('update', { of: [communityThreads] });
       return row;
     },
-
     /** A thread's opening post. */
     async opener(threadId: string): Promise<PostRow | undefined> {
       const [row] = await db
@@ -77,7 +83,12 @@ export function createModerationStore(db: DbOrTx) {
         .where(and(eq(communityPosts.threadId, threadId), eq(communityPosts.isOpener, true)));
       return row;
     },
+  };
+}
 
+/** Reports and the queue they make. */
+function reportRows({ db }: StoreDeps) {
+  return {
     /** Records a member's report; false when they had reported this post already (one report per member and post). */
     async report(postId: string, reporterId: string, reason: string): Promise<boolean> {
       const rows = await db
@@ -87,7 +98,6 @@ export function createModerationStore(db: DbOrTx) {
         .returning({ id: communityReports.id });
       return rows.length > 0;
     },
-
     /** Closes the post's open reports as `resolution`; answers how many were open. */
     async resolveReports(postId: string, actorId: string, resolution: string): Promise<number> {
       const rows = await db
@@ -97,7 +107,6 @@ export function createModerationStore(db: DbOrTx) {
         .returning({ id: communityReports.id });
       return rows.length;
     },
-
     /**
      * The queue: held posts and posts with open reports (not deleted, nor in a deleted thread), the
      * longest waiting first (a held post since it was written, a reported one since its first open
@@ -123,7 +132,6 @@ export function createModerationStore(db: DbOrTx) {
       // The driver hands `least(…)` back as text on some paths: one type for the service.
       return rows.map((row) => ({ ...row, waitingSince: new Date(row.waitingSince) }));
     },
-
     /** The open reports of `postIds`, oldest first. */
     openReportsOf(postIds: string[]): Promise<ReportRow[]> {
       if (postIds.length === 0) return Promise.resolve([]);
@@ -133,7 +141,12 @@ export function createModerationStore(db: DbOrTx) {
         .where(and(inArray(communityReports.postId, postIds), isNull(communityReports.resolvedAt)))
         .orderBy(asc(communityReports.createdAt), asc(communityReports.id));
     },
+  };
+}
 
+/** Staff's actions on threads and members, and the moderation log. */
+function actionRows({ db }: StoreDeps) {
+  return {
     /** Sets a thread's pinned or locked flag; false when it already had that value. */
     async setThreadFlag(threadId: string, flag: 'pinned' | 'locked', value: boolean): Promise<boolean> {
       const column = flag === 'pinned' ? communityThreads.pinned : communityThreads.locked;
@@ -144,7 +157,6 @@ export function createModerationStore(db: DbOrTx) {
         .returning({ id: communityThreads.id });
       return rows.length > 0;
     },
-
     /** Moves a category's thread to another category. */
     async moveThread(threadId: string, categoryId: string): Promise<void> {
       await db
@@ -152,19 +164,16 @@ export function createModerationStore(db: DbOrTx) {
         .set({ categoryId, updatedAt: sql`now()` })
         .where(eq(communityThreads.id, threadId));
     },
-
     /** A member's standing (undefined: never suspended and notifications at their default). */
     async member(userId: string): Promise<MemberRow | undefined> {
       const [row] = await db.select().from(communityMembers).where(eq(communityMembers.userId, userId));
       return row;
     },
-
     /** The standing of each of `userIds` that has a row. */
     membersOf(userIds: string[]): Promise<MemberRow[]> {
       if (userIds.length === 0) return Promise.resolve([]);
       return db.select().from(communityMembers).where(inArray(communityMembers.userId, userIds));
     },
-
     /** Suspends a member from posting until `until` (null: until lifted); their notification setting stays. */
     async suspend(userId: string, by: string, until: Date | null, reason: string): Promise<MemberRow> {
       const values = { suspendedAt: sql`now()`, suspendedUntil: until, suspendedBy: by, suspendedReason: reason, updatedAt: sql`now()` };
@@ -175,7 +184,6 @@ export function createModerationStore(db: DbOrTx) {
         .returning();
       return row!;
     },
-
     /** Lifts a suspension; false when the member was not suspended. */
     async unsuspend(userId: string): Promise<boolean> {
       const rows = await db
@@ -185,12 +193,10 @@ export function createModerationStore(db: DbOrTx) {
         .returning({ userId: communityMembers.userId });
       return rows.length > 0;
     },
-
     /** Writes one log entry (in the action's transaction). */
     async log(entry: NewLogEntry): Promise<void> {
       await db.insert(communityModerationLog).values(entry);
     },
-
     /** One page of the log, newest first, after the entry `cursor` (an entry's id); one more than asked tells there is a next page. */
     async logPage(cursor: string | undefined, limit: number): Promise<LogRow[]> {
       const after = cursor
@@ -203,7 +209,6 @@ export function createModerationStore(db: DbOrTx) {
         .orderBy(desc(communityModerationLog.createdAt), desc(communityModerationLog.id))
         .limit(limit + 1);
     },
-
     /** Whether a log entry exists (a cursor must name one). */
     async hasLogEntry(id: string): Promise<boolean> {
       const [row] = await db
@@ -212,7 +217,12 @@ export function createModerationStore(db: DbOrTx) {
         .where(eq(communityModerationLog.id, id));
       return row !== undefined;
     },
+  };
+}
 
+/** Categories as admins manage them. */
+function categoryRows({ db }: StoreDeps) {
+  return {
     /** Every category in display order, with how many threads each holds (any status). */
     async categories(): Promise<(CategoryRow & { threadCount: number })[]> {
       const threads = db
@@ -227,13 +237,11 @@ export function createModerationStore(db: DbOrTx) {
         .orderBy(asc(communityCategories.position), asc(communityCategories.name), asc(communityCategories.id));
       return rows.map((r) => ({ ...r.category, threadCount: Number(r.threadCount ?? 0) }));
     },
-
     async categoryBySlug(slug: string, { lock = false } = {}): Promise<CategoryRow | undefined> {
       const query = db.select().from(communityCategories).where(eq(communityCategories.slug, slug));
       const [row] = lock ? await query.for('update') : await query;
       return row;
     },
-
     /** A new category; undefined when its slug is taken. */
     async createCategory(values: CategoryValues & { slug: string }): Promise<CategoryRow | undefined> {
       const [row] = await db
@@ -243,7 +251,6 @@ export function createModerationStore(db: DbOrTx) {
         .returning();
       return row;
     },
-
     async updateCategory(id: string, values: CategoryValues): Promise<CategoryRow> {
       const [row] = await db
         .update(communityCategories)
@@ -252,17 +259,20 @@ export function createModerationStore(db: DbOrTx) {
         .returning();
       return row!;
     },
-
     /** How many threads (any status) a category holds. */
     async threadCount(categoryId: string): Promise<number> {
       const [row] = await db.select({ n: count() }).from(communityThreads).where(eq(communityThreads.categoryId, categoryId));
       return Number(row?.n ?? 0);
     },
-
     async deleteCategory(id: string): Promise<void> {
       await db.delete(communityCategories).where(eq(communityCategories.id, id));
     },
   };
+}
+
+export function createModerationStore(db: DbOrTx) {
+  const deps: StoreDeps = { db };
+  return { ...postRows(deps), ...reportRows(deps), ...actionRows(deps), ...categoryRows(deps) };
 }
 
 export type ModerationStore = ReturnType<typeof createModerationStore>;

@@ -70,54 +70,58 @@ function threadUrl(siteUrl: string, threadId: string, place: ThreadPlace): strin
   return `${siteUrl}${itemPath('course', place.slug)}?lesson=${encodeURIComponent(place.lessonId)}`;
 }
 
+/** Where the thread is, if the member may read it now (the core's rule); undefined otherwise. */
+async function placeFor(access: ReplyMailDeps['access'], tx: DbOrTx, member: ProfileRow, threadId: string) {
+  const found = await createCommunityStore(tx).thread(threadId);
+  if (found?.thread.status !== 'visible') return undefined;
+  try {
+    const viewer = { id: member.id, email: member.email, role: member.role, accessLevel: member.accessLevel };
+    return { thread: found.thread, place: await access.assertReadThread(viewer, found.thread, found.category) };
+  } catch (err) {
+    if (err instanceof AppError) return undefined;
+    throw err;
+  }
+}
+
+/** The claimed row's mail, or undefined when nothing may be sent (the row is settled either way). */
+async function composeFor(
+  { access, siteUrl, tokens }: Pick<ReplyMailDeps, 'access' | 'siteUrl' | 'tokens'>,
+  tx: DbOrTx,
+  claim: ClaimedFollow,
+) {
+  const store = createNotificationStore(tx);
+  const [member] = await memberDirectory(tx).byIds([claim.userId]);
+  if (!member || !(await store.notificationsOn(member.id))) return undefined;
+  // The one access rule, at the member's level now: below it, no mail and no title.
+  const found = await placeFor(access, tx, member, claim.threadId);
+  if (!found) return undefined;
+  const { replies, total } = await store.repliesFor(claim, LISTED);
+  if (total === 0) return undefined;
+  const ids = [...new Set(replies.map((r) => r.authorId).filter((id): id is string => id !== null))];
+  const authors = new Map((await memberDirectory(tx).byIds(ids)).map((p) => [p.id, p]));
+  const listed: ReplyExcerpt[] = replies.map((r) => ({
+    author: authorName(r.authorId ? authors.get(r.authorId) : undefined),
+    excerpt: excerpt(r.html),
+  }));
+  const { thread, place } = found;
+  return {
+    to: member.email,
+    userId: member.id,
+    template: 'community-replies' as const,
+    data: {
+      title: thread.title,
+      place: place.kind === 'category' ? place.name : `Comments on ${thread.title}`,
+      threadUrl: threadUrl(siteUrl, thread.id, place),
+      replies: listed,
+      more: total - listed.length,
+      ...mailLinks(tokens, siteUrl, member.id, thread.id),
+    },
+  };
+}
+
 export function createReplyMails({ db, outbox, tokens, access, siteUrl, logger, roundMs, clock = () => new Date() }: ReplyMailDeps) {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<number> | undefined;
-
-  /** Where the thread is, if the member may read it now (the core's rule); undefined otherwise. */
-  async function placeFor(tx: DbOrTx, member: ProfileRow, threadId: string) {
-    const found = await createCommunityStore(tx).thread(threadId);
-    if (found?.thread.status !== 'visible') return undefined;
-    try {
-      const viewer = { id: member.id, email: member.email, role: member.role, accessLevel: member.accessLevel };
-      return { thread: found.thread, place: await access.assertReadThread(viewer, found.thread, found.category) };
-    } catch (err) {
-      if (err instanceof AppError) return undefined;
-      throw err;
-    }
-  }
-
-  /** The claimed row's mail, or undefined when nothing may be sent (the row is settled either way). */
-  async function composeFor(tx: DbOrTx, claim: ClaimedFollow) {
-    const store = createNotificationStore(tx);
-    const [member] = await memberDirectory(tx).byIds([claim.userId]);
-    if (!member || !(await store.notificationsOn(member.id))) return undefined;
-    // The one access rule, at the member's level now: below it, no mail and no title.
-    const found = await placeFor(tx, member, claim.threadId);
-    if (!found) return undefined;
-    const { replies, total } = await store.repliesFor(claim, LISTED);
-    if (total === 0) return undefined;
-    const ids = [...new Set(replies.map((r) => r.authorId).filter((id): id is string => id !== null))];
-    const authors = new Map((await memberDirectory(tx).byIds(ids)).map((p) => [p.id, p]));
-    const listed: ReplyExcerpt[] = replies.map((r) => ({
-      author: authorName(r.authorId ? authors.get(r.authorId) : undefined),
-      excerpt: excerpt(r.html),
-    }));
-    const { thread, place } = found;
-    return {
-      to: member.email,
-      userId: member.id,
-      template: 'community-replies' as const,
-      data: {
-        title: thread.title,
-        place: place.kind === 'category' ? place.name : `Comments on ${thread.title}`,
-        threadUrl: threadUrl(siteUrl, thread.id, place),
-        replies: listed,
-        more: total - listed.length,
-        ...mailLinks(tokens, siteUrl, member.id, thread.id),
-      },
-    };
-  }
 
   /** One follow row, in its own transaction: 'queued', 'cleared' (nothing to send) or 'skipped' (not due, or held elsewhere). */
   function notifyOne(row: DueFollow, now: Date): Promise<'queued' | 'cleared' | 'skipped'> {
@@ -125,7 +129,7 @@ export function createReplyMails({ db, outbox, tokens, access, siteUrl, logger, 
       const store = createNotificationStore(tx);
       const claim = await store.claim(row.threadId, row.userId, now);
       if (!claim) return 'skipped';
-      const mail = await composeFor(tx, claim);
+      const mail = await composeFor({ access, siteUrl, tokens }, tx, claim);
       await store.settle(row.threadId, row.userId);
       if (!mail) return 'cleared';
       await outbox.enqueue(tx, mail);

@@ -65,17 +65,25 @@ const unchanged = sql.raw(
   `(${REPLACED.map((key) => `"${getTableName(s)}"."${s[key].name}"`).join(', ')}) is distinct from (${REPLACED.map((key) => `excluded.${s[key].name}`).join(', ')})`,
 );
 
-export function createContentSearchStore(db: DbOrTx) {
-  const upsert = (rows: NewSearchRow[]) =>
-    rows.length === 0
-      ? Promise.resolve()
-      : db
-          .insert(s)
-          .values(rows)
-          // A row that did not change is not written again (every start writes every git row).
-          .onConflictDoUpdate({ target: [s.itemId, s.part, s.source, s.itemType], set: replaced, setWhere: unchanged })
-          .then(() => undefined);
+/** Writes search rows, replacing a row of the same key only when it changed. */
+function upsert(db: DbOrTx, rows: NewSearchRow[]): Promise<void> {
+  return rows.length === 0
+    ? Promise.resolve()
+    : db
+        .insert(s)
+        .values(rows)
+        // A row that did not change is not written again (every start writes every git row).
+        .onConflictDoUpdate({ target: [s.itemId, s.part, s.source, s.itemType], set: replaced, setWhere: unchanged })
+        .then(() => undefined);
+}
 
+/** What the parts of `createContentSearchStore` share. */
+interface StoreDeps {
+  db: DbOrTx;
+}
+
+/** Search rows written: git's at start, database items as they change, access reconciled. */
+function rowWrites({ db }: StoreDeps) {
   return {
     /**
      * The git rows as they are now (run in one transaction, under a lock, so instances starting together
@@ -85,10 +93,9 @@ export function createContentSearchStore(db: DbOrTx) {
       await db.execute(sql`select pg_advisory_xact_lock(hashtext('content_search_git'))`);
       const kept = rows.map((r) => `${r.itemType}:${r.itemId}:${r.part}`);
       await db.delete(s).where(and(eq(s.source, 'git'), notInArray(sql`${s.itemType} || ':' || ${s.itemId} || ':' || ${s.part}`, kept)));
-      for (let i = 0; i < rows.length; i += 500) await upsert(rows.slice(i, i + 500));
+      for (let i = 0; i < rows.length; i += 500) await upsert(db, rows.slice(i, i + 500));
       for (const { type, slug } of shadows) await db.delete(s).where(and(eq(s.source, 'db'), eq(s.itemType, type), eq(s.slug, slug)));
     },
-
     /** Database items of the searched types without search rows (written before this table, or by hand), by id after `after`: at most `limit`. */
     unindexed(after: string | undefined, limit: number): Promise<ContentRow[]> {
       return db
@@ -104,7 +111,6 @@ export function createContentSearchStore(db: DbOrTx) {
         .orderBy(asc(contentItems.id))
         .limit(limit);
     },
-
     /**
      * The rows' copy of who may read them set again from their items (level, published, sold: a
      * priced item at the free level), where another writer left them behind: an instance of an
@@ -118,19 +124,22 @@ export function createContentSearchStore(db: DbOrTx) {
         from ${c} where ${s.contentId} = ${c.id}
           and (${s.accessLevel}, ${s.published}, ${s.sold}) is distinct from (${c.accessLevel}, ${c.published}, ${sold})`);
     },
-
     /** Rows for items that had none; an item written meanwhile keeps what its write wrote. */
     async addMissing(rows: NewSearchRow[]): Promise<void> {
       if (rows.length) await db.insert(s).values(rows).onConflictDoNothing();
     },
-
     /** A database item's rows as `rows` (none: deleted, shadowed or no longer valid); in the write's transaction. */
     async replaceItem(contentId: string, rows: NewSearchRow[]): Promise<void> {
       const parts = rows.map((r) => r.part);
       await db.delete(s).where(and(eq(s.contentId, contentId), parts.length ? notInArray(s.part, parts) : undefined));
-      await upsert(rows);
+      await upsert(db, rows);
     },
+  };
+}
 
+/** The search itself and its headlines. */
+function searchQueries({ db }: StoreDeps) {
+  return {
     /**
      * The best `limit` rows the filter opens, best first; the published matches in a plan above its
      * levels counted per level, up to BEYOND_COUNTED (sold items are opened by buying, never by a
@@ -173,7 +182,6 @@ export function createContentSearchStore(db: DbOrTx) {
       }
       return { hits, beyond, highest: rows.find((r) => r.kind === 'highest')?.level ?? undefined };
     },
-
     /** The highlighted fragment of each row's text (`ids`: the rows an answer returns, never every match). */
     headlines(ids: readonly string[], query: string): Promise<{ id: string; headline: string }[]> {
       if (ids.length === 0) return Promise.resolve([]);
@@ -186,6 +194,11 @@ export function createContentSearchStore(db: DbOrTx) {
         .where(inArray(s.id, [...ids]));
     },
   };
+}
+
+export function createContentSearchStore(db: DbOrTx) {
+  const deps: StoreDeps = { db };
+  return { ...rowWrites(deps), ...searchQueries(deps) };
 }
 
 /**

@@ -24,7 +24,7 @@ import { audienceReach, type SegmentMembers } from './audience.ts';
 import { assertRenders, copyTemplate, fillCopy, PREVIEW_TOKEN, type CopyLevel } from './mail.ts';
 import type { IssueInput, ScheduleInput } from './schema.ts';
 import { NO_STATS, type IssueSender, type IssueStats } from './sending.ts';
-import { createIssueStore, WAITING } from './store.ts';
+import { createIssueStore, WAITING, type IssueStore } from './store.ts';
 
 /** Slugs the archive's own pages use (and its feed), never given to an issue. */
 export const RESERVED_SLUGS = new Set(['confirm', 'confirmed', 'unsubscribe', 'unsubscribed', 'rss']);
@@ -84,50 +84,56 @@ function slugOf(subject: string): string {
   return words === 'item' && !/item/i.test(subject) ? 'issue' : words;
 }
 
-export function createIssueService({ db, outbox, content, sender, siteUrl, render, tokens, segments }: IssueServiceDeps) {
-  const store = createIssueStore(db);
-  const copies = { siteUrl, render };
+/** What the service's parts share: its dependencies, the store, and what a copy is cut with. */
+interface IssueParts extends IssueServiceDeps {
+  store: IssueStore;
+  copies: { siteUrl: string; render: RenderBody };
+}
 
-  /** One issue's summary (one outbox query while it sends, none otherwise). */
-  async function summaryOf(row: IssueRow) {
-    return summary(row, (await sender.accounts([row])).get(row.id) ?? NO_STATS);
-  }
+/** One issue's summary (one outbox query while it sends, none otherwise). */
+async function summaryOf({ sender }: IssueParts, row: IssueRow) {
+  return summary(row, (await sender.accounts([row])).get(row.id) ?? NO_STATS);
+}
 
-  async function found(id: string): Promise<IssueRow> {
-    const row = await store.byId(id);
-    if (!row) throw new AppError('not_found', 'No newsletter issue with that id.');
-    return row;
-  }
+async function found({ store }: IssueParts, id: string): Promise<IssueRow> {
+  const row = await store.byId(id);
+  if (!row) throw new AppError('not_found', 'No newsletter issue with that id.');
+  return row;
+}
 
-  /** The copy of the issue a recipient at `level` gets, with placeholder unsubscribe links. */
-  async function copyAt(id: string, level: PreviewLevel) {
-    return fillCopy(await copyTemplate(await found(id), levelOf(level), copies), PREVIEW_TOKEN);
-  }
+/** The copy of the issue a recipient at `level` gets, with placeholder unsubscribe links. */
+async function copyAt(deps: IssueParts, id: string, level: PreviewLevel) {
+  const { copies } = deps;
+  return fillCopy(await copyTemplate(await found(deps, id), levelOf(level), copies), PREVIEW_TOKEN);
+}
 
-  /** Changes an issue that has not gone out; 404 when there is none, 409 when it went out. */
-  async function changeWaiting(id: string, patch: Parameters<typeof store.updateIn>[2], what: string): Promise<IssueRow> {
-    const row = await store.updateIn(id, WAITING, patch);
+/** Changes an issue that has not gone out; 404 when there is none, 409 when it went out. */
+async function changeWaiting(deps: IssueParts, id: string, patch: Parameters<IssueStore['updateIn']>[2], what: string): Promise<IssueRow> {
+  const { store } = deps;
+  const row = await store.updateIn(id, WAITING, patch);
+  if (row) return row;
+  const now = await found(deps, id);
+  throw new AppError('conflict', `This issue is ${now.status}: only an issue that has not gone out can be ${what}.`);
+}
+
+/** The subject's slug; when that is taken or one of the archive's own pages, it with a short random suffix. */
+async function insertDraft({ store }: IssueParts, viewer: Viewer, input: IssueInput): Promise<IssueRow> {
+  const base = slugOf(input.subject);
+  for (let n = 0; n < SLUG_TRIES; n++) {
+    const slug = n === 0 && !RESERVED_SLUGS.has(base) ? base : `${base}-${randomBytes(3).toString('hex')}`;
+    const row = await store.insert({ ...input, slug, createdBy: viewer.id });
     if (row) return row;
-    const now = await found(id);
-    throw new AppError('conflict', `This issue is ${now.status}: only an issue that has not gone out can be ${what}.`);
   }
-
-  /** The subject's slug; when that is taken or one of the archive's own pages, it with a short random suffix. */
-  async function insertDraft(viewer: Viewer, input: IssueInput): Promise<IssueRow> {
-    const base = slugOf(input.subject);
-    for (let n = 0; n < SLUG_TRIES; n++) {
-      const slug = n === 0 && !RESERVED_SLUGS.has(base) ? base : `${base}-${randomBytes(3).toString('hex')}`;
-      const row = await store.insert({ ...input, slug, createdBy: viewer.id });
-      if (row) return row;
-    }
-    throw new AppError('conflict', 'No free address could be found for this issue; please try again.');
-  }
-
+  throw new AppError('conflict', 'No free address could be found for this issue; please try again.');
+}
+/** Issues as staff write them: created, listed, read, rewritten, deleted, and the audiences' reach. */
+function drafts(deps: IssueParts) {
+  const { db, sender, render, segments, store } = deps;
   return {
     /** POST /issues: a new draft (422 when its body cannot render). */
     async create(viewer: Viewer, input: IssueInput): Promise<{ id: string }> {
       await assertRenders(input, render);
-      return { id: (await insertDraft(viewer, input)).id };
+      return { id: (await insertDraft(deps, viewer, input)).id };
     },
 
     /** GET /audiences?selected=: how many addresses each audience, and the editor's choice, would be mailed to now. */
@@ -142,31 +148,37 @@ export function createIssueService({ db, outbox, content, sender, siteUrl, rende
 
     /** GET /issues/{id}: the issue with its Markdown body. */
     async get(id: string) {
-      const row = await found(id);
-      return { ...(await summaryOf(row)), body: row.body };
+      const row = await found(deps, id);
+      return { ...(await summaryOf(deps, row)), body: row.body };
     },
 
     /** PUT /issues/{id}: an issue that has not gone out, rewritten (its slug and schedule stay; 422 when its body cannot render). */
     async update(id: string, input: IssueInput) {
       await assertRenders(input, render);
-      const row = await changeWaiting(id, input, 'changed');
-      return { ...(await summaryOf(row)), body: row.body };
+      const row = await changeWaiting(deps, id, input, 'changed');
+      return { ...(await summaryOf(deps, row)), body: row.body };
     },
 
     /** DELETE /issues/{id}: drafts (and issues that failed to go out) only. */
     async remove(id: string): Promise<void> {
       if (await store.deleteDraft(id)) return;
-      const row = await found(id);
+      const row = await found(deps, id);
       throw new AppError('conflict', `This issue is ${row.status}: only a draft can be deleted (cancel a scheduled one first).`);
     },
+  };
+}
 
+/** What staff check before sending: the preview, its HTML, a test copy. */
+function previews(deps: IssueParts) {
+  const { db, outbox, tokens, copies } = deps;
+  return {
     /**
      * GET /issues/{id}/preview?level=: the copy exactly as a recipient at that level gets it, with
      * placeholder unsubscribe links, and `url`, a signed link to its HTML for the editor's preview
      * frame (the mail's inline styles need a policy of their own: see preview-routes.ts).
      */
     async preview(id: string, level: PreviewLevel) {
-      const copy = await copyAt(id, level);
+      const copy = await copyAt(deps, id, level);
       const token = await tokens.sign('mail-preview', { i: id, l: level }, PREVIEW_LINK_SECONDS);
       return { subject: copy.subject, html: copy.html, text: copy.text, url: `${PREVIEW_PATH}/${token}` };
     },
@@ -176,12 +188,12 @@ export function createIssueService({ db, outbox, content, sender, siteUrl, rende
       const link = await tokens.verify<{ i?: unknown; l?: unknown }>('mail-preview', token);
       const claims = link.ok ? PreviewClaims.safeParse(link.claims) : undefined;
       if (!claims?.success) throw new AppError('not_found', 'This preview link has expired. Choose a level again to see the copy.');
-      return (await copyAt(claims.data.i, claims.data.l)).html;
+      return (await copyAt(deps, claims.data.i, claims.data.l)).html;
     },
 
     /** POST /issues/{id}/test: one copy to the caller ("[Test] " subject), cut at `level` (theirs by default); never counted. */
     async test(viewer: Viewer, id: string, level?: PreviewLevel): Promise<{ to: string }> {
-      const row = await found(id);
+      const row = await found(deps, id);
       const cutAt = level ? levelOf(level) : effectiveLevel(viewer);
       const { rendered, placeholder } = await copyTemplate(row, cutAt, copies, '[Test] ');
       // Not bulk: the editor is waiting for it. In no batch: it is in no issue's account.
@@ -190,12 +202,18 @@ export function createIssueService({ db, outbox, content, sender, siteUrl, rende
       ]);
       return { to: viewer.email };
     },
+  };
+}
 
+/** Sending now or on a schedule, cancelling a schedule, and an article as a starting draft. */
+function sending(deps: IssueParts) {
+  const { content, sender, store } = deps;
+  return {
     /** POST /issues/{id}/send: every copy written now (409 once it went out). */
     async send(id: string) {
       const sent = await sender.sendNow(id);
-      if (sent) return summaryOf(sent);
-      const row = await found(id);
+      if (sent) return summaryOf(deps, sent);
+      const row = await found(deps, id);
       throw new AppError('conflict', `This issue is ${row.status}: it has gone out already.`);
     },
 
@@ -207,14 +225,14 @@ export function createIssueService({ db, outbox, content, sender, siteUrl, rende
         throw new AppError('validation_failed', 'Pick a time in the future.', { fields: { sendAt: ['Pick a time in the future'] } });
       if (at.getTime() > now + MAX_AHEAD_MS)
         throw new AppError('validation_failed', 'Pick a time within a year.', { fields: { sendAt: ['Pick a time within a year'] } });
-      return summaryOf(await changeWaiting(id, { status: 'scheduled', sendAt: at, timeZone }, 'scheduled'));
+      return summaryOf(deps, await changeWaiting(deps, id, { status: 'scheduled', sendAt: at, timeZone }, 'scheduled'));
     },
 
     /** POST /issues/{id}/cancel: a scheduled issue back to draft. */
     async cancel(id: string) {
       const row = await store.updateIn(id, ['scheduled'], { status: 'draft', sendAt: null, timeZone: null });
-      if (row) return summaryOf(row);
-      const now = await found(id);
+      if (row) return summaryOf(deps, row);
+      const now = await found(deps, id);
       throw new AppError('conflict', `This issue is ${now.status}: only a scheduled issue can be cancelled.`);
     },
 
@@ -230,6 +248,12 @@ export function createIssueService({ db, outbox, content, sender, siteUrl, rende
       };
     },
   };
+}
+
+export function createIssueService(options: IssueServiceDeps) {
+  const { db, siteUrl, render } = options;
+  const deps: IssueParts = { ...options, store: createIssueStore(db), copies: { siteUrl, render } };
+  return { ...drafts(deps), ...previews(deps), ...sending(deps) };
 }
 
 export type IssueService = ReturnType<typeof createIssueService>;

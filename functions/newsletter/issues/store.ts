@@ -30,7 +30,13 @@ export const WAITING: IssueStatus[] = ['draft', 'scheduled', 'failed'];
 /** Rows per multi-row insert: large enough to be fast, small enough to stay far below Postgres's 65,535 parameters. */
 const INSERT_CHUNK = 1000;
 
-export function createIssueStore(db: DbOrTx) {
+/** What the parts of `createIssueStore` share. */
+interface StoreDeps {
+  db: DbOrTx;
+}
+
+/** Issues as staff write them: drafts, the seed, reads and deletion. */
+function issueRows({ db }: StoreDeps) {
   return {
     /** Inserts an issue; undefined when its slug is taken (the caller picks another). */
     async insert(values: NewIssue): Promise<IssueRow | undefined> {
@@ -41,7 +47,6 @@ export function createIssueStore(db: DbOrTx) {
         .returning(ISSUE_COLUMNS);
       return row;
     },
-
     /**
      * Writes a demo issue as already sent, with no copies (the embedded defaults' demo: it fills the
      * archive and mailed nobody); false when its slug is taken, so instances starting together write it once.
@@ -54,12 +59,10 @@ export function createIssueStore(db: DbOrTx) {
         .returning({ id: newsletterIssues.id });
       return rows.length > 0;
     },
-
     async byId(id: string): Promise<IssueRow | undefined> {
       const [row] = await db.select(ISSUE_COLUMNS).from(newsletterIssues).where(eq(newsletterIssues.id, id));
       return row;
     },
-
     /** Newest first. */
     list(limit: number): Promise<IssueRow[]> {
       return db
@@ -68,7 +71,6 @@ export function createIssueStore(db: DbOrTx) {
         .orderBy(desc(newsletterIssues.createdAt), desc(newsletterIssues.id))
         .limit(limit);
     },
-
     /** Changes an issue only while its status is one of `from`; undefined when it was not (or there is no such issue). */
     async updateIn(id: string, from: IssueStatus[], patch: IssuePatch): Promise<IssueRow | undefined> {
       const [row] = await db
@@ -78,7 +80,6 @@ export function createIssueStore(db: DbOrTx) {
         .returning(ISSUE_COLUMNS);
       return row;
     },
-
     /** Deletes a draft (or an issue that failed to go out); false when the issue is neither. */
     async deleteDraft(id: string): Promise<boolean> {
       const gone = await db
@@ -87,7 +88,12 @@ export function createIssueStore(db: DbOrTx) {
         .returning({ id: newsletterIssues.id });
       return gone.length > 0;
     },
+  };
+}
 
+/** An issue's sending: claimed (now or when due), counted, marked sent or failed. */
+function sendingRows({ db }: StoreDeps) {
+  return {
     /**
      * Moves a draft, scheduled or failed issue to `sending` (the row stays locked until the caller's
      * transaction ends). A second caller waits for that lock, then finds the status changed: undefined.
@@ -100,7 +106,6 @@ export function createIssueStore(db: DbOrTx) {
         .returning(ISSUE_COLUMNS);
       return row;
     },
-
     /** The scheduled issue due longest ago, moved to `sending`; SKIP LOCKED lets another instance take the next one. */
     async claimDue(): Promise<IssueRow | undefined> {
       const due = db
@@ -117,7 +122,6 @@ export function createIssueStore(db: DbOrTx) {
         .returning(ISSUE_COLUMNS);
       return row;
     },
-
     /** Records how many copies the issue has and how many of them were written without mail (in the transaction that wrote them). */
     async recordCopies(id: string): Promise<void> {
       const copies = sql`from ${newsletterDeliveries} where ${newsletterDeliveries.issueId} = ${id}`;
@@ -129,12 +133,10 @@ export function createIssueStore(db: DbOrTx) {
         })
         .where(eq(newsletterIssues.id, id));
     },
-
     /** Issues whose copies are still being delivered. */
     sending(): Promise<Pick<IssueRow, 'id'>[]> {
       return db.select({ id: newsletterIssues.id }).from(newsletterIssues).where(eq(newsletterIssues.status, 'sending'));
     },
-
     /** Marks a sending issue sent with its final delivery counts; false when it was not sending. */
     async markSent(id: string, counts: Pick<IssueRow, 'sent' | 'failed'>): Promise<boolean> {
       const rows = await db
@@ -144,7 +146,6 @@ export function createIssueStore(db: DbOrTx) {
         .returning({ id: newsletterIssues.id });
       return rows.length > 0;
     },
-
     /** Marks a scheduled issue `failed` (the scheduler could not send it); false when it was no longer scheduled. */
     async markFailed(id: string): Promise<boolean> {
       const rows = await db
@@ -154,7 +155,12 @@ export function createIssueStore(db: DbOrTx) {
         .returning({ id: newsletterIssues.id });
       return rows.length > 0;
     },
+  };
+}
 
+/** Each reader's copy: written, linked to its mail, delivered, unsubscribed or bounced. */
+function copyRows({ db }: StoreDeps) {
+  return {
     /**
      * Writes copies in multi-row inserts and answers the addresses whose row is new: a copy that
      * exists already (same issue and address) is kept as it was and gets no second mail.
@@ -171,7 +177,6 @@ export function createIssueStore(db: DbOrTx) {
       }
       return fresh;
     },
-
     /** Links copies to their outbox messages (addresses and ids in the same order). */
     async linkMail(issueId: string, addresses: string[], emailIds: string[]): Promise<void> {
       for (let i = 0; i < addresses.length; i += INSERT_CHUNK) {
@@ -181,7 +186,6 @@ export function createIssueStore(db: DbOrTx) {
           where ${newsletterDeliveries.issueId} = ${issueId} and ${newsletterDeliveries.address} = r.address`);
       }
     },
-
     async delivery(issueId: string, address: string): Promise<DeliveryRow | undefined> {
       const [row] = await db
         .select()
@@ -189,7 +193,6 @@ export function createIssueStore(db: DbOrTx) {
         .where(and(eq(newsletterDeliveries.issueId, issueId), eq(newsletterDeliveries.address, address)));
       return row;
     },
-
     /** Records that this copy's reader unsubscribed through it, and counts it on the issue (once per copy). */
     async markUnsubscribed(issueId: string, address: string): Promise<void> {
       const marked = await db
@@ -209,7 +212,6 @@ export function createIssueStore(db: DbOrTx) {
           .set({ unsubscribed: sql`${newsletterIssues.unsubscribed} + 1` })
           .where(eq(newsletterIssues.id, issueId));
     },
-
     /** Records that the provider reported this copy bounced or complained about, and counts it on the issue (once per copy). */
     async markBounced(issueId: string, emailId: string): Promise<void> {
       const marked = await db
@@ -225,18 +227,21 @@ export function createIssueStore(db: DbOrTx) {
           .set({ bounced: sql`${newsletterIssues.bounced} + 1` })
           .where(eq(newsletterIssues.id, issueId));
     },
+  };
+}
 
+/** Addresses no issue goes to, and a reader's part of the export and erasure. */
+function suppressionRows({ db }: StoreDeps) {
+  return {
     /** Every suppressed address (lower-case). */
     async suppressedAddresses(): Promise<Set<string>> {
       const rows = await db.select({ address: newsletterSuppressions.address }).from(newsletterSuppressions);
       return new Set(rows.map((r) => r.address));
     },
-
     /** Suppresses an address for later issues; the first reason is kept. */
     async suppress(address: string, reason: string, detail: string | null): Promise<void> {
       await db.insert(newsletterSuppressions).values({ address, reason, detail }).onConflictDoNothing();
     },
-
     /** Suppressions a members import brings (the first reason of an address is kept). */
     async suppressMany(rows: { address: string; reason: string }[]): Promise<void> {
       if (rows.length)
@@ -245,7 +250,6 @@ export function createIssueStore(db: DbOrTx) {
           .values(rows.map((r) => ({ ...r, detail: 'imported' })))
           .onConflictDoNothing();
     },
-
     /** The member's part of their data export: the copies of issues sent to them. */
     async personalData({ id, email }: DataSubject) {
       const copies = await db
@@ -264,7 +268,6 @@ export function createIssueStore(db: DbOrTx) {
         .orderBy(desc(newsletterDeliveries.createdAt));
       return { newsletterCopies: copies };
     },
-
     /**
      * Anonymises the member's copies (account deletion): the address becomes a random placeholder
      * nobody can trace back and the member's id goes, while the rows (status, level, counts) stay, so
@@ -278,6 +281,11 @@ export function createIssueStore(db: DbOrTx) {
         .where(or(eq(newsletterDeliveries.userId, id), eq(newsletterDeliveries.address, email.toLowerCase())));
     },
   };
+}
+
+export function createIssueStore(db: DbOrTx) {
+  const deps: StoreDeps = { db };
+  return { ...issueRows(deps), ...sendingRows(deps), ...copyRows(deps), ...suppressionRows(deps) };
 }
 
 export type IssueStore = ReturnType<typeof createIssueStore>;

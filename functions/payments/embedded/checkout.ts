@@ -75,8 +75,9 @@ function lineOf(line: CheckoutRequest['line']): Pick<CheckoutDetail, 'lookupKey'
   return { lookupKey: plan.lookupKey, productName: plan.name, amount: plan.amount, currency: CURRENCY, interval: plan.interval };
 }
 
-export function createCheckouts({ db, siteUrl, clock, events }: EmbeddedContext) {
-  const port = {
+/** The provider's checkout calls, answered from the embedded tables. */
+function checkoutPort({ db, siteUrl, clock, events }: EmbeddedContext) {
+  return {
     async createCheckoutSession(input) {
       const item = lineOf(input.line);
       if ((input.mode === 'subscription') !== Boolean(item.lookupKey))
@@ -143,87 +144,95 @@ export function createCheckouts({ db, siteUrl, clock, events }: EmbeddedContext)
       return { id: refund.id };
     },
   } satisfies Pick<PaymentProvider, 'createCheckoutSession' | 'retrieveCheckoutSession' | 'refundCheckout'>;
+}
 
-  /** The checkout page's view of a session (the id is the capability, as with Stripe's hosted page). */
-  async function describeCheckout(id: string) {
-    const row = await openSession(db, id, 'checkout');
-    const d = row.detail as unknown as CheckoutDetail;
-    const store = createEmbeddedStore(db);
-    const email = await store.customerEmail(row.customerId);
-    const coupon = d.couponId ? await store.coupon(d.couponId) : undefined;
-    return {
-      id: row.id,
-      mode: d.mode,
-      status: toSession(row, clock()).status,
-      productName: d.productName,
-      amount: d.amount,
-      /** What is charged today: nothing during a trial, the offer's price otherwise. */
-      dueToday: d.trialDays ? 0 : discounted(d.amount, coupon),
-      trialDays: d.trialDays ?? 0,
-      offer: coupon?.name ?? null,
-      currency: d.currency,
-      interval: d.interval,
-      email: email ?? '',
-      cancelUrl: d.cancelUrl,
-    };
-  }
+/** The checkout page's view of a session (the id is the capability, as with Stripe's hosted page). */
+async function describeCheckout({ db, clock }: EmbeddedContext, id: string) {
+  const row = await openSession(db, id, 'checkout');
+  const d = row.detail as unknown as CheckoutDetail;
+  const store = createEmbeddedStore(db);
+  const email = await store.customerEmail(row.customerId);
+  const coupon = d.couponId ? await store.coupon(d.couponId) : undefined;
+  return {
+    id: row.id,
+    mode: d.mode,
+    status: toSession(row, clock()).status,
+    productName: d.productName,
+    amount: d.amount,
+    /** What is charged today: nothing during a trial, the offer's price otherwise. */
+    dueToday: d.trialDays ? 0 : discounted(d.amount, coupon),
+    trialDays: d.trialDays ?? 0,
+    offer: coupon?.name ?? null,
+    currency: d.currency,
+    interval: d.interval,
+    email: email ?? '',
+    cancelUrl: d.cancelUrl,
+  };
+}
 
-  /** Pays an open checkout session with a test card; answers where the browser goes next. */
-  async function pay(id: string, card: CardInput): Promise<{ redirectUrl: string }> {
-    const now = clock();
-    const session = await openSession(db, id, 'checkout');
-    if (toSession(session, clock()).status !== 'open') throw new AppError('conflict', 'This checkout is no longer open.');
-    const errors = cardErrors(card, now);
-    if (Object.keys(errors).length) throw new AppError('validation_failed', 'Check the card details.', { fields: errors });
-    const digits = card.cardNumber.replace(/[\s-]/g, '');
-    const decline = DECLINES[digits];
-    if (decline) throw new AppError('payment_required', decline);
-    const d = session.detail as unknown as CheckoutDetail;
+/** Pays an open checkout session with a test card; answers where the browser goes next. */
+async function pay({ db, clock, events }: EmbeddedContext, id: string, card: CardInput): Promise<{ redirectUrl: string }> {
+  const now = clock();
+  const session = await openSession(db, id, 'checkout');
+  if (toSession(session, clock()).status !== 'open') throw new AppError('conflict', 'This checkout is no longer open.');
+  const errors = cardErrors(card, now);
+  if (Object.keys(errors).length) throw new AppError('validation_failed', 'Check the card details.', { fields: errors });
+  const digits = card.cardNumber.replace(/[\s-]/g, '');
+  const decline = DECLINES[digits];
+  if (decline) throw new AppError('payment_required', decline);
+  const d = session.detail as unknown as CheckoutDetail;
 
-    await db.transaction(async (tx) => {
-      const store = createEmbeddedStore(tx);
-      const locked = await store.lockSession(id, 'checkout');
-      if (locked?.status !== 'open') throw new AppError('conflict', 'This checkout is no longer open.');
-      await store.updateCustomer(session.customerId, { cardLast4: digits.slice(-4), cardFailsLater: digits === FAILS_LATER });
-      let subscriptionId: string | null = null;
-      if (d.mode === 'subscription' && d.lookupKey) {
-        const plan = planForLookupKey(d.lookupKey)!;
-        const coupon = d.couponId ? await store.coupon(d.couponId) : undefined;
-        const discount = coupon ? discountFrom(coupon, now) : null;
-        const trialEnd = d.trialDays ? addDays(now, d.trialDays) : null;
-        const sub = await store.addSubscription({
-          id: newId('sub'),
-          customerId: session.customerId,
-          status: trialEnd ? 'trialing' : 'active',
-          lookupKey: d.lookupKey,
-          currentPeriodStart: now,
-          currentPeriodEnd: trialEnd ?? nextPeriodEnd(now, plan),
-          trialEnd,
-          latestInvoice: newInvoice(trialEnd ? 0 : discounted(plan.amount, discount), 'subscription_create'),
-          // A `once` coupon is used up by the first invoice it took money off (a trial's is the next one).
-          discount: discount?.duration === 'once' && !trialEnd ? null : discount,
-          metadata: d.metadata,
-          createdAt: now,
-        });
-        subscriptionId = sub.id;
-        await events.raise(tx, 'customer.subscription.created', subscriptionObject(sub));
-        await events.raise(tx, 'invoice.paid', invoiceObject(sub));
-      }
-      const done = await store.updateSession(id, { status: 'complete', subscriptionId });
-      await events.raise(tx, 'checkout.session.completed', {
-        id,
-        object: 'checkout.session',
-        mode: d.mode,
-        status: 'complete',
-        customer: done!.customerId,
-        subscription: subscriptionId,
-        client_reference_id: d.userId,
+  await db.transaction(async (tx) => {
+    const store = createEmbeddedStore(tx);
+    const locked = await store.lockSession(id, 'checkout');
+    if (locked?.status !== 'open') throw new AppError('conflict', 'This checkout is no longer open.');
+    await store.updateCustomer(session.customerId, { cardLast4: digits.slice(-4), cardFailsLater: digits === FAILS_LATER });
+    let subscriptionId: string | null = null;
+    if (d.mode === 'subscription' && d.lookupKey) {
+      const plan = planForLookupKey(d.lookupKey)!;
+      const coupon = d.couponId ? await store.coupon(d.couponId) : undefined;
+      const discount = coupon ? discountFrom(coupon, now) : null;
+      const trialEnd = d.trialDays ? addDays(now, d.trialDays) : null;
+      const sub = await store.addSubscription({
+        id: newId('sub'),
+        customerId: session.customerId,
+        status: trialEnd ? 'trialing' : 'active',
+        lookupKey: d.lookupKey,
+        currentPeriodStart: now,
+        currentPeriodEnd: trialEnd ?? nextPeriodEnd(now, plan),
+        trialEnd,
+        latestInvoice: newInvoice(trialEnd ? 0 : discounted(plan.amount, discount), 'subscription_create'),
+        // A `once` coupon is used up by the first invoice it took money off (a trial's is the next one).
+        discount: discount?.duration === 'once' && !trialEnd ? null : discount,
+        metadata: d.metadata,
+        createdAt: now,
       });
+      subscriptionId = sub.id;
+      await events.raise(tx, 'customer.subscription.created', subscriptionObject(sub));
+      await events.raise(tx, 'invoice.paid', invoiceObject(sub));
+    }
+    const done = await store.updateSession(id, { status: 'complete', subscriptionId });
+    await events.raise(tx, 'checkout.session.completed', {
+      id,
+      object: 'checkout.session',
+      mode: d.mode,
+      status: 'complete',
+      customer: done!.customerId,
+      subscription: subscriptionId,
+      client_reference_id: d.userId,
     });
-    // Like Stripe's hosted page, wait for our endpoint to take the events before redirecting.
-    await events.deliverPending();
-    return { redirectUrl: d.successUrl.replaceAll('{CHECKOUT_SESSION_ID}', id) };
-  }
+  });
+  // Like Stripe's hosted page, wait for our endpoint to take the events before redirecting.
+  await events.deliverPending();
+  return { redirectUrl: d.successUrl.replaceAll('{CHECKOUT_SESSION_ID}', id) };
+}
 
-  return { ...port, describeCheckout, pay };
+export function createCheckouts(ctx: EmbeddedContext) {
+  return {
+    ...checkoutPort(ctx),
+    /** The checkout page's view of a session (the id is the capability, as with Stripe's hosted page). */
+    describeCheckout: (id: string) => describeCheckout(ctx, id),
+    /** Pays an open checkout session with a test card; answers where the browser goes next. */
+    pay: (id: string, card: CardInput) => pay(ctx, id, card),
+  };
 }

@@ -21,7 +21,13 @@ export type EventRow = typeof events.$inferSelect;
 export type CouponRow = typeof coupons.$inferSelect;
 export type SessionKind = SessionRow['kind'];
 
-export function createEmbeddedStore(db: DbOrTx) {
+/** What the parts of `createEmbeddedStore` share. */
+interface StoreDeps {
+  db: DbOrTx;
+}
+
+/** Customers and checkout sessions. */
+function checkoutRows({ db }: StoreDeps) {
   return {
     /** Creates a customer once per idempotency key; answers the id stored for the key either way. */
     async addCustomer(values: typeof customers.$inferInsert): Promise<string> {
@@ -40,7 +46,6 @@ export function createEmbeddedStore(db: DbOrTx) {
     async updateCustomer(id: string, change: Partial<CustomerRow>): Promise<void> {
       await db.update(customers).set(change).where(eq(customers.id, id));
     },
-
     async addSession(values: typeof sessions.$inferInsert): Promise<void> {
       await db.insert(sessions).values(values);
     },
@@ -70,7 +75,12 @@ export function createEmbeddedStore(db: DbOrTx) {
       const [row] = await db.update(sessions).set(change).where(eq(sessions.id, id)).returning();
       return row;
     },
+  };
+}
 
+/** Subscriptions, coupons and the events the provider sends. */
+function billingRows({ db }: StoreDeps) {
+  return {
     async subscription(id: string): Promise<SubRow | undefined> {
       const [row] = await db.select().from(subs).where(eq(subs.id, id));
       return row;
@@ -99,7 +109,6 @@ export function createEmbeddedStore(db: DbOrTx) {
         .where(and(inArray(subs.status, [...statuses]), lte(subs.currentPeriodEnd, now)));
       return rows.map((r) => r.id);
     },
-
     /** Adds a coupon unless one with its id exists; answers the stored one either way. */
     async addCouponOnce(values: typeof coupons.$inferInsert): Promise<CouponRow> {
       const [made] = await db.insert(coupons).values(values).onConflictDoNothing().returning();
@@ -111,7 +120,6 @@ export function createEmbeddedStore(db: DbOrTx) {
       const [row] = await db.select().from(coupons).where(eq(coupons.id, id));
       return row;
     },
-
     async addEvent(values: typeof events.$inferInsert): Promise<void> {
       await db.insert(events).values(values);
     },
@@ -123,6 +131,11 @@ export function createEmbeddedStore(db: DbOrTx) {
       await db.update(events).set({ deliveredAt: at }).where(eq(events.id, id));
     },
   };
+}
+
+export function createEmbeddedStore(db: DbOrTx) {
+  const deps: StoreDeps = { db };
+  return { ...checkoutRows(deps), ...billingRows(deps) };
 }
 
 export type EmbeddedStore = ReturnType<typeof createEmbeddedStore>;

@@ -21,69 +21,76 @@ import {
 import { prorate, settle } from './proration.ts';
 import { createEmbeddedStore, type SubRow } from './store.ts';
 
-export function createSubscriptionOps({ db, clock, events }: EmbeddedContext) {
-  /** Applies a change and raises its event in one transaction; delivery follows. */
-  async function updateSub(
-    id: string,
-    change: Partial<SubRow>,
-    eventType = 'customer.subscription.updated',
-  ): Promise<ProviderSubscription> {
-    const row = await db.transaction(async (tx) => {
-      const updated = await createEmbeddedStore(tx).updateSubscription(id, change);
-      if (!updated) throw new AppError('not_found', 'No such subscription.');
-      await events.raise(tx, eventType, subscriptionObject(updated));
-      return updated;
-    });
-    void events.deliverPending();
-    return toSubscription(row);
-  }
+/** Applies a change and raises its event in one transaction; delivery follows. */
+async function updateSub(
+  { db, events }: EmbeddedContext,
+  id: string,
+  change: Partial<SubRow>,
+  eventType = 'customer.subscription.updated',
+): Promise<ProviderSubscription> {
+  const row = await db.transaction(async (tx) => {
+    const updated = await createEmbeddedStore(tx).updateSubscription(id, change);
+    if (!updated) throw new AppError('not_found', 'No such subscription.');
+    await events.raise(tx, eventType, subscriptionObject(updated));
+    return updated;
+  });
+  void events.deliverPending();
+  return toSubscription(row);
+}
 
-  /**
-   * An upgrade now, as Stripe bills it with `always_invoice` and pending updates: the prorated
-   * difference is charged at once (credit first); a card that fails later refuses the charge and
-   * nothing changes; an interval change starts a new period now.
-   */
-  async function changePlanNow(id: string, plan: PlanPrice): Promise<{ subscription: ProviderSubscription; paid: boolean }> {
-    const outcome = await db.transaction(async (tx) => {
-      const store = createEmbeddedStore(tx);
-      const row = await store.lockSubscription(id);
-      if (!row) throw new AppError('not_found', 'No such subscription.');
-      const customer = await store.lockCustomer(row.customerId);
-      const now = clock();
-      const from = planForLookupKey(row.lookupKey);
-      const restart = from?.interval !== plan.interval;
-      const due = prorate({
-        oldAmount: from?.amount ?? 0,
-        newAmount: plan.amount,
-        periodStart: row.currentPeriodStart,
-        periodEnd: row.currentPeriodEnd,
-        now,
-        restart,
-      });
-      const bill = settle(due, customer?.credit ?? 0);
-      if (bill.amountPaid > 0 && customer?.cardFailsLater) {
-        await events.raise(tx, 'invoice.payment_failed', {
-          ...invoiceObject(row),
-          id: newId('in'),
-          amount_paid: 0,
-          billing_reason: 'subscription_update',
-        });
-        return { row, paid: false };
-      }
-      await store.updateCustomer(row.customerId, { credit: bill.credit });
-      const updated = (await store.updateSubscription(id, {
-        lookupKey: plan.lookupKey,
-        pendingLookupKey: null,
-        latestInvoice: newInvoice(bill.amountPaid, 'subscription_update'),
-        ...(restart ? { currentPeriodStart: now, currentPeriodEnd: nextPeriodEnd(now, plan) } : {}),
-      }))!;
-      await events.raise(tx, 'customer.subscription.updated', subscriptionObject(updated));
-      await events.raise(tx, 'invoice.paid', invoiceObject(updated));
-      return { row: updated, paid: true };
+/**
+ * An upgrade now, as Stripe bills it with `always_invoice` and pending updates: the prorated
+ * difference is charged at once (credit first); a card that fails later refuses the charge and
+ * nothing changes; an interval change starts a new period now.
+ */
+async function changePlanNow(
+  { db, clock, events }: EmbeddedContext,
+  id: string,
+  plan: PlanPrice,
+): Promise<{ subscription: ProviderSubscription; paid: boolean }> {
+  const outcome = await db.transaction(async (tx) => {
+    const store = createEmbeddedStore(tx);
+    const row = await store.lockSubscription(id);
+    if (!row) throw new AppError('not_found', 'No such subscription.');
+    const customer = await store.lockCustomer(row.customerId);
+    const now = clock();
+    const from = planForLookupKey(row.lookupKey);
+    const restart = from?.interval !== plan.interval;
+    const due = prorate({
+      oldAmount: from?.amount ?? 0,
+      newAmount: plan.amount,
+      periodStart: row.currentPeriodStart,
+      periodEnd: row.currentPeriodEnd,
+      now,
+      restart,
     });
-    void events.deliverPending();
-    return { subscription: toSubscription(outcome.row), paid: outcome.paid };
-  }
+    const bill = settle(due, customer?.credit ?? 0);
+    if (bill.amountPaid > 0 && customer?.cardFailsLater) {
+      await events.raise(tx, 'invoice.payment_failed', {
+        ...invoiceObject(row),
+        id: newId('in'),
+        amount_paid: 0,
+        billing_reason: 'subscription_update',
+      });
+      return { row, paid: false };
+    }
+    await store.updateCustomer(row.customerId, { credit: bill.credit });
+    const updated = (await store.updateSubscription(id, {
+      lookupKey: plan.lookupKey,
+      pendingLookupKey: null,
+      latestInvoice: newInvoice(bill.amountPaid, 'subscription_update'),
+      ...(restart ? { currentPeriodStart: now, currentPeriodEnd: nextPeriodEnd(now, plan) } : {}),
+    }))!;
+    await events.raise(tx, 'customer.subscription.updated', subscriptionObject(updated));
+    await events.raise(tx, 'invoice.paid', invoiceObject(updated));
+    return { row: updated, paid: true };
+  });
+  void events.deliverPending();
+  return { subscription: toSubscription(outcome.row), paid: outcome.paid };
+}
+
+export function createSubscriptionOps(deps: EmbeddedContext) {
+  const { db, clock } = deps;
 
   const ops = {
     async retrieveSubscription(id) {
@@ -95,20 +102,21 @@ export function createSubscriptionOps({ db, clock, events }: EmbeddedContext) {
       return (await createEmbeddedStore(db).subscriptionsOf(customerId)).map(toSubscription);
     },
 
-    setCancelAtPeriodEnd: (id, cancel) => updateSub(id, { cancelAtPeriodEnd: cancel }),
+    setCancelAtPeriodEnd: (id, cancel) => updateSub(deps, id, { cancelAtPeriodEnd: cancel }),
 
-    cancelNow: (id) => updateSub(id, { status: 'canceled', endedAt: clock(), cancelAtPeriodEnd: false }, 'customer.subscription.deleted'),
+    cancelNow: (id) =>
+      updateSub(deps, id, { status: 'canceled', endedAt: clock(), cancelAtPeriodEnd: false }, 'customer.subscription.deleted'),
 
     changePrice: (id, { priceId }) => {
       const plan = planByPriceId(priceId);
       if (!plan) throw new Error(`No such price: ${priceId}`);
-      return changePlanNow(id, plan);
+      return changePlanNow(deps, id, plan);
     },
 
     schedulePrice(id, price) {
       const plan = price ? planByPriceId(price.id) : undefined;
       if (price && !plan) throw new Error(`No such price: ${price.id}`);
-      return updateSub(id, { pendingLookupKey: plan?.lookupKey ?? null });
+      return updateSub(deps, id, { pendingLookupKey: plan?.lookupKey ?? null });
     },
 
     async createCoupon(coupon) {
@@ -127,7 +135,7 @@ export function createSubscriptionOps({ db, clock, events }: EmbeddedContext) {
     async applyCoupon(id, couponId) {
       const coupon = await createEmbeddedStore(db).coupon(couponId);
       if (!coupon) throw new Error(`No such coupon: ${couponId}`);
-      return updateSub(id, { discount: discountFrom(coupon, clock()) });
+      return updateSub(deps, id, { discount: discountFrom(coupon, clock()) });
     },
   } satisfies Pick<
     PaymentProvider,
@@ -141,7 +149,13 @@ export function createSubscriptionOps({ db, clock, events }: EmbeddedContext) {
     | 'applyCoupon'
   >;
 
-  return { ...ops, updateSub, changePlanNow };
+  return {
+    ...ops,
+    /** Applies a change and raises its event in one transaction; delivery follows. */
+    updateSub: (id: string, change: Partial<SubRow>, eventType?: string) => updateSub(deps, id, change, eventType),
+    /** An upgrade now, charged at once (see changePlanNow). */
+    changePlanNow: (id: string, plan: PlanPrice) => changePlanNow(deps, id, plan),
+  };
 }
 
 export type SubscriptionOps = ReturnType<typeof createSubscriptionOps>;

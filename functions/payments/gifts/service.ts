@@ -52,26 +52,35 @@ function giftState(g: GiftRow, now: Date): 'awaiting_payment' | 'scheduled' | 'd
   return g.deliverAt > now ? 'scheduled' : 'delivered';
 }
 
-export function createGifts({ db, outbox, clock, origin, testMode, webhooks }: BillingContext, ledger: AccessLedger) {
-  const redeemUrl = (code: string) => `${origin}/gift/redeem?code=${code}`;
+/** What the gifts' parts share: billing's context and the access ledger. */
+interface GiftParts extends BillingContext {
+  ledger: AccessLedger;
+}
 
-  /** Opens a gift's row in the ledger for the locked member, after any gift of theirs still running. */
-  async function start(tx: DbOrTx, profile: ProfileRow, gift: GiftRow, now = clock()): Promise<void> {
-    const running = (await createGrantStore(tx).currentOfSource(profile.id, 'gift', now)).map((g) => g.endsAt ?? now);
-    const from = new Date(Math.max(now.getTime(), ...running.map((d) => d.getTime())));
-    const row = await createGrantStore(tx).insert({
-      userId: profile.id,
-      accessLevel: gift.accessLevel,
-      source: 'gift',
-      sourceId: gift.id,
-      startsAt: from,
-      endsAt: addMonths(from, gift.months),
-      createdBy: gift.buyerId ?? BILLING_ACTOR,
-      detail: gift.buyerName,
-    });
-    await grantEvent(webhooks, tx, 'grant.started', profile, row);
-  }
+/** The gift's redeem page. */
+function redeemUrl({ origin }: GiftParts, code: string) {
+  return `${origin}/gift/redeem?code=${code}`;
+}
 
+/** Opens a gift's row in the ledger for the locked member, after any gift of theirs still running. */
+async function start({ clock, webhooks }: GiftParts, tx: DbOrTx, profile: ProfileRow, gift: GiftRow, now = clock()): Promise<void> {
+  const running = (await createGrantStore(tx).currentOfSource(profile.id, 'gift', now)).map((g) => g.endsAt ?? now);
+  const from = new Date(Math.max(now.getTime(), ...running.map((d) => d.getTime())));
+  const row = await createGrantStore(tx).insert({
+    userId: profile.id,
+    accessLevel: gift.accessLevel,
+    source: 'gift',
+    sourceId: gift.id,
+    startsAt: from,
+    endsAt: addMonths(from, gift.months),
+    createdBy: gift.buyerId ?? BILLING_ACTOR,
+    detail: gift.buyerName,
+  });
+  await grantEvent(webhooks, tx, 'grant.started', profile, row);
+}
+/** A gift bought: made waiting for its payment, its session, dropped, paid (the mails). */
+function buying(deps: GiftParts) {
+  const { db, outbox, clock, origin, testMode } = deps;
   return {
     /** A new gift waiting for its payment; its code is made here. */
     async create(buyer: ProfileRow, input: GiftOrder & { amount: number }) {
@@ -112,7 +121,7 @@ export function createGifts({ db, outbox, clock, origin, testMode, webhooks }: B
             recipientName: gift.recipientName,
             what,
             message: gift.message,
-            url: redeemUrl(gift.code),
+            url: redeemUrl(deps, gift.code),
             expiresAt: gift.expiresAt!.toISOString(),
           },
           notBefore: gift.deliverAt > now ? gift.deliverAt : undefined,
@@ -134,7 +143,13 @@ export function createGifts({ db, outbox, clock, origin, testMode, webhooks }: B
           });
       });
     },
+  };
+}
 
+/** A gift received: previewed, redeemed, started once paid access ends, and the buyer's list. */
+function redeeming(deps: GiftParts) {
+  const { db, clock, ledger } = deps;
+  return {
     /** GET /api/payments/gifts/{code}: what the gift is, for its redeem page (never the recipient's address); 404 unless paid. */
     async preview(code: string) {
       const gift = GIFT_CODE.test(code) ? await createGiftStore(db).byCode(code) : undefined;
@@ -170,7 +185,7 @@ export function createGifts({ db, outbox, clock, origin, testMode, webhooks }: B
           if (!found || found.status === 'pending') throw new AppError('not_found', 'No gift with this code.');
           throw new AppError('conflict', found.status === 'redeemed' ? 'This gift has already been redeemed.' : 'This gift has expired.');
         }
-        if (!paying) await start(tx, profile, gift, now);
+        if (!paying) await start(deps, tx, profile, gift, now);
         await ledger.recompute(
           tx,
           profile,
@@ -193,13 +208,13 @@ export function createGifts({ db, outbox, clock, origin, testMode, webhooks }: B
     async startWaiting(tx: DbOrTx, profile: ProfileRow, now = clock()): Promise<boolean> {
       const waiting = await createGiftStore(tx).waitingOf(profile.id);
       for (const gift of waiting) {
-        await start(tx, profile, gift, now);
+        await start(deps, tx, profile, gift, now);
         await createGiftStore(tx).started(gift.id);
       }
       return waiting.length > 0;
     },
 
-    /** GET /api/payments/gifts/mine: the gifts the member bought, with their state. */
+    /** GET /api/payments/gifts: the gifts the member bought, with their state. */
     async mine(userId: string) {
       const now = clock();
       return (await createGiftStore(db).boughtBy(userId)).map((g) => ({
@@ -213,10 +228,15 @@ export function createGifts({ db, outbox, clock, origin, testMode, webhooks }: B
         redeemedAt: g.redeemedAt?.toISOString() ?? null,
         expiresAt: g.expiresAt?.toISOString() ?? null,
         /** The link, for the buyer to pass on themselves if the mail went astray. */
-        redeemUrl: g.status === 'paid' ? redeemUrl(g.code) : null,
+        redeemUrl: g.status === 'paid' ? redeemUrl(deps, g.code) : null,
       }));
     },
   };
+}
+
+export function createGifts(ctx: BillingContext, ledger: AccessLedger) {
+  const deps: GiftParts = { ...ctx, ledger };
+  return { ...buying(deps), ...redeeming(deps) };
 }
 
 export type Gifts = ReturnType<typeof createGifts>;

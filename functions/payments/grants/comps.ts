@@ -31,54 +31,61 @@ const lockedMember = async (tx: DbOrTx, userId: string): Promise<ProfileRow> => 
   return profile;
 };
 
-export function createComps({
-  db,
-  ledger,
-  clock,
-  webhooks,
-}: {
+/** What comps need: the database, the ledger that recomputes a level, the clock and the webhooks. */
+interface CompDeps {
   db: Db;
   ledger: AccessLedger;
   clock: () => Date;
   webhooks: WebhookEmitter;
-}) {
-  const setCause = (actorId: string) => ({ actorId, action: 'access_level.set' });
+}
 
-  /** Ends one comp now (audited as `comp.ended`, a grant.ended event); the caller recomputes. */
-  async function endOne(tx: DbOrTx, profile: ProfileRow, comp: { id: string; accessLevel: string }, actorId: string) {
-    await createGrantStore(tx).setEnd(comp.id, clock(), actorId);
-    const ended = await createGrantStore(tx).byId(comp.id);
-    if (ended) await grantEvent(webhooks, tx, 'grant.ended', profile, ended);
-    await memberAccess(tx).audit({
-      actorId,
-      action: 'comp.ended',
-      targetId: profile.id,
-      detail: { compId: comp.id, accessLevel: comp.accessLevel },
-    });
-  }
+/** The audit cause of a level staff set. */
+const setCause = (actorId: string) => ({ actorId, action: 'access_level.set' });
 
-  /** Records a comp (audited as `comp.granted`, a grant.started event); the caller recomputes. */
-  async function addOne(tx: DbOrTx, profile: ProfileRow, input: CompInput, actorId: string) {
-    const row = await createGrantStore(tx).insert({
-      userId: profile.id,
-      accessLevel: input.accessLevel,
-      source: 'comp',
-      sourceId: actorId,
-      startsAt: clock(),
-      endsAt: input.until ?? null,
-      createdBy: actorId,
-      note: input.note ?? null,
-    });
-    const detail = {
-      compId: row.id,
-      accessLevel: row.accessLevel,
-      until: row.endsAt?.toISOString() ?? null,
-      ...(row.note ? { note: row.note } : {}),
-    };
-    await memberAccess(tx).audit({ actorId, action: 'comp.granted', targetId: profile.id, detail });
-    await grantEvent(webhooks, tx, 'grant.started', profile, row);
-    return row;
-  }
+/** Ends one comp now (audited as `comp.ended`, a grant.ended event); the caller recomputes. */
+async function endOne(
+  { clock, webhooks }: CompDeps,
+  tx: DbOrTx,
+  profile: ProfileRow,
+  comp: { id: string; accessLevel: string },
+  actorId: string,
+) {
+  await createGrantStore(tx).setEnd(comp.id, clock(), actorId);
+  const ended = await createGrantStore(tx).byId(comp.id);
+  if (ended) await grantEvent(webhooks, tx, 'grant.ended', profile, ended);
+  await memberAccess(tx).audit({
+    actorId,
+    action: 'comp.ended',
+    targetId: profile.id,
+    detail: { compId: comp.id, accessLevel: comp.accessLevel },
+  });
+}
+
+/** Records a comp (audited as `comp.granted`, a grant.started event); the caller recomputes. */
+async function addOne({ clock, webhooks }: CompDeps, tx: DbOrTx, profile: ProfileRow, input: CompInput, actorId: string) {
+  const row = await createGrantStore(tx).insert({
+    userId: profile.id,
+    accessLevel: input.accessLevel,
+    source: 'comp',
+    sourceId: actorId,
+    startsAt: clock(),
+    endsAt: input.until ?? null,
+    createdBy: actorId,
+    note: input.note ?? null,
+  });
+  const detail = {
+    compId: row.id,
+    accessLevel: row.accessLevel,
+    until: row.endsAt?.toISOString() ?? null,
+    ...(row.note ? { note: row.note } : {}),
+  };
+  await memberAccess(tx).audit({ actorId, action: 'comp.granted', targetId: profile.id, detail });
+  await grantEvent(webhooks, tx, 'grant.started', profile, row);
+  return row;
+}
+
+export function createComps(deps: CompDeps) {
+  const { db, ledger, clock } = deps;
 
   /**
    * Sets the locked member's level by comps: their comps end, and an open one at `level` is made when
@@ -98,8 +105,8 @@ export function createComps({
     const [only] = comps;
     if (needed && comps.length === 1 && only!.accessLevel === level && only!.endsAt === null && only!.startsAt <= now)
       return ledger.recompute(tx, profile, setCause(actorId));
-    for (const comp of comps) await endOne(tx, profile, comp, actorId);
-    if (needed) await addOne(tx, profile, { accessLevel: level as GrantLevel, note }, actorId);
+    for (const comp of comps) await endOne(deps, tx, profile, comp, actorId);
+    if (needed) await addOne(deps, tx, profile, { accessLevel: level as GrantLevel, note }, actorId);
     return ledger.recompute(tx, profile, setCause(actorId));
   }
 
@@ -116,7 +123,7 @@ export function createComps({
       const same = (g: AccessGrantRow) =>
         g.source === 'comp' && g.accessLevel === input.accessLevel && g.endsAt?.getTime() === input.until.getTime();
       if (current.some(same)) return;
-      await addOne(tx, profile, input, actorId);
+      await addOne(deps, tx, profile, input, actorId);
       await ledger.recompute(tx, profile, setCause(actorId));
     },
 
@@ -124,7 +131,7 @@ export function createComps({
     add: (actorId: string, userId: string, input: CompInput): Promise<{ id: string }> =>
       db.transaction(async (tx) => {
         const profile = await lockedMember(tx, userId);
-        const row = await addOne(tx, profile, input, actorId);
+        const row = await addOne(deps, tx, profile, input, actorId);
         await ledger.recompute(tx, profile, setCause(actorId));
         return { id: row.id };
       }),
@@ -136,7 +143,7 @@ export function createComps({
         const comp = await createGrantStore(tx).byId(compId);
         if (!comp || comp.userId !== userId || comp.source !== 'comp') throw new AppError('not_found', 'No such comp for this member.');
         if (comp.endsAt && comp.endsAt <= clock()) throw new AppError('conflict', 'This comp has already ended.');
-        await endOne(tx, profile, comp, actorId);
+        await endOne(deps, tx, profile, comp, actorId);
         await ledger.recompute(tx, profile, setCause(actorId));
       }),
   };

@@ -74,59 +74,66 @@ function offerEnds(offer: OfferRow, redeemedAt: Date, interval: string): Date | 
   return interval === 'year' ? addYears(redeemedAt, 1) : addMonths(redeemedAt, 1);
 }
 
-export function createOfferService({ db, provider, clock }: { db: Db; provider: PaymentProvider; clock: () => Date }) {
-  /**
-   * An offer of `kind` by code that is open and applies to `plan`: 404 for an unknown, archived or
-   * expired code (nothing about it leaks), and for a used-up one too unless `usedUp` says 409 (a
-   * checkout, where the member should hear why).
-   */
-  async function openOffer(
-    code: string,
-    kind: OfferKind,
-    plan?: PlanPrice,
-    usedUp: 'not_found' | 'conflict' = 'not_found',
-  ): Promise<OfferRow> {
-    const offer = await createOfferStore(db).byCode(code.trim().toUpperCase());
-    const now = clock();
-    if (!offer || offer.kind !== kind || offer.archivedAt || (offer.expiresAt && offer.expiresAt <= now)) throw notFound();
-    if (!isOpen(offer, now)) throw usedUp === 'conflict' ? fullyRedeemed() : notFound();
-    if (plan && !plansOf(offer).some((p) => p.tierId === plan.tierId))
-      throw new AppError('validation_failed', 'This offer does not apply to that plan.', { fields: { offerCode: ['Not for this plan'] } });
-    return offer;
-  }
+/** What the offers need: the database, the provider (its coupons) and the clock. */
+interface OfferDeps {
+  db: Db;
+  provider: PaymentProvider;
+  clock: () => Date;
+}
 
-  /** Holds one redemption of the offer for the member: 409 when used up (a race lost) or used by them already. */
-  async function take(
-    tx: DbOrTx,
-    offer: OfferRow,
-    userId: string,
-    values: Partial<RedemptionRow>,
-  ): Promise<RedemptionRow & { reused: boolean }> {
-    const store = createOfferStore(tx);
-    const held = await store.redemptionOf(offer.id, userId);
-    // A member's new checkout takes over their hold, which runs a day from now again.
-    if (held?.status === 'pending' && values.status === 'pending') {
-      await store.updateRedemption(held.id, { createdAt: clock() });
-      return { ...held, reused: true };
-    }
-    if (held) throw new AppError('conflict', 'You have already used this offer.');
-    if (!(await store.take(offer.id, clock()))) throw fullyRedeemed();
-    const row = await store.addRedemption({ offerId: offer.id, userId, status: 'pending', ...values });
-    if (!row) throw new AppError('conflict', 'You have already used this offer.');
-    return { ...row, reused: false };
-  }
+/**
+ * An offer of `kind` by code that is open and applies to `plan`: 404 for an unknown, archived or
+ * expired code (nothing about it leaks), and for a used-up one too unless `usedUp` says 409 (a
+ * checkout, where the member should hear why).
+ */
+async function openOffer(
+  { db, clock }: OfferDeps,
+  code: string,
+  kind: OfferKind,
+  plan?: PlanPrice,
+  usedUp: 'not_found' | 'conflict' = 'not_found',
+): Promise<OfferRow> {
+  const offer = await createOfferStore(db).byCode(code.trim().toUpperCase());
+  const now = clock();
+  if (!offer || offer.kind !== kind || offer.archivedAt || (offer.expiresAt && offer.expiresAt <= now)) throw notFound();
+  if (!isOpen(offer, now)) throw usedUp === 'conflict' ? fullyRedeemed() : notFound();
+  if (plan && !plansOf(offer).some((p) => p.tierId === plan.tierId))
+    throw new AppError('validation_failed', 'This offer does not apply to that plan.', { fields: { offerCode: ['Not for this plan'] } });
+  return offer;
+}
 
-  /** Gives a redemption back: released, and no longer counted against the offer. */
-  async function giveBack(redemption: Pick<RedemptionRow, 'id' | 'offerId'>): Promise<void> {
-    await db.transaction(async (tx) => {
-      await createOfferStore(tx).updateRedemption(redemption.id, { status: 'released' });
-      await createOfferStore(tx).giveBack(redemption.offerId);
-    });
+/** Holds one redemption of the offer for the member: 409 when used up (a race lost) or used by them already. */
+async function take(
+  { clock }: OfferDeps,
+  tx: DbOrTx,
+  offer: OfferRow,
+  userId: string,
+  values: Partial<RedemptionRow>,
+): Promise<RedemptionRow & { reused: boolean }> {
+  const store = createOfferStore(tx);
+  const held = await store.redemptionOf(offer.id, userId);
+  // A member's new checkout takes over their hold, which runs a day from now again.
+  if (held?.status === 'pending' && values.status === 'pending') {
+    await store.updateRedemption(held.id, { createdAt: clock() });
+    return { ...held, reused: true };
   }
+  if (held) throw new AppError('conflict', 'You have already used this offer.');
+  if (!(await store.take(offer.id, clock()))) throw fullyRedeemed();
+  const row = await store.addRedemption({ offerId: offer.id, userId, status: 'pending', ...values });
+  if (!row) throw new AppError('conflict', 'You have already used this offer.');
+  return { ...row, reused: false };
+}
 
+/** Gives a redemption back: released, and no longer counted against the offer. */
+async function giveBack({ db }: OfferDeps, redemption: Pick<RedemptionRow, 'id' | 'offerId'>): Promise<void> {
+  await db.transaction(async (tx) => {
+    await createOfferStore(tx).updateRedemption(redemption.id, { status: 'released' });
+    await createOfferStore(tx).giveBack(redemption.offerId);
+  });
+}
+/** Offers as staff manage them (and the plans' free trials). */
+function offerAdmin({ db, provider, clock }: OfferDeps) {
   return {
-    openOffer,
-
     /** POST /api/admin/payments/offers: the offer and its provider coupon; 409 for a code in use. */
     async create(actorId: string, input: OfferInput): Promise<{ id: string }> {
       const code = input.code.trim().toUpperCase();
@@ -189,27 +196,43 @@ export function createOfferService({ db, provider, clock }: { db: Db; provider: 
       if (!(await createOfferStore(db).archive(id, clock()))) throw new AppError('not_found', 'No such offer.');
     },
 
+    /** PUT /api/admin/payments/offers/trials/{priceId}: a plan's free trial days (0: none). */
+    async setTrial(actorId: string, priceId: string, days: number): Promise<void> {
+      if (!planFor(priceId)) throw new AppError('not_found', 'No such plan.');
+      await createOfferStore(db).setTrial(priceId, days, actorId);
+    },
+  };
+}
+
+/** Offers taken: looked up, held for a checkout, redeemed, followed on the subscription, given back. */
+function redemptions(deps: OfferDeps) {
+  const { db, clock } = deps;
+  return {
+    /** An open offer of `kind` by code (see openOffer). */
+    openOffer: (code: string, kind: OfferKind, plan?: PlanPrice, usedUp?: 'not_found' | 'conflict') =>
+      openOffer(deps, code, kind, plan, usedUp),
+
     /** GET /api/payments/offers/{code}: a sign-up offer's terms and prices; 404 for an unknown, expired or used-up code. */
-    terms: async (code: string): Promise<PublicOffer> => publicOffer(await openOffer(code, 'signup')),
+    terms: async (code: string): Promise<PublicOffer> => publicOffer(await openOffer(deps, code, 'signup')),
 
     /** Holds a sign-up offer's redemption for a member's checkout of `plan` (released again when the checkout is not made). */
     async hold(userId: string, code: string, plan: PlanPrice) {
-      const offer = await openOffer(code, 'signup', plan, 'conflict');
-      const redemption = await db.transaction((tx) => take(tx, offer, userId, { status: 'pending' }));
+      const offer = await openOffer(deps, code, 'signup', plan, 'conflict');
+      const redemption = await db.transaction((tx) => take(deps, tx, offer, userId, { status: 'pending' }));
       return {
         offer,
         attach: (sessionId: string) => createOfferStore(db).updateRedemption(redemption.id, { sessionId }),
         // Only a hold this checkout made goes back: one taken over may still belong to an open session.
-        release: () => (redemption.reused ? Promise.resolve() : giveBack(redemption)),
+        release: () => (redemption.reused ? Promise.resolve() : giveBack(deps, redemption)),
       };
     },
 
     /** A retention offer taken on a live subscription (the caller checked it is the member's and not cancelling). */
     async redeemRetention(tx: DbOrTx, offer: OfferRow, userId: string, subscriptionId: string): Promise<RedemptionRow> {
-      return take(tx, offer, userId, { status: 'redeemed', subscriptionId, redeemedAt: clock() });
+      return take(deps, tx, offer, userId, { status: 'redeemed', subscriptionId, redeemedAt: clock() });
     },
-
-    giveBack,
+    /** Gives a redemption back: released, and no longer counted against the offer. */
+    giveBack: (redemption: Pick<RedemptionRow, 'id' | 'offerId'>) => giveBack(deps, redemption),
 
     /**
      * Under billing's sync (its transaction, the member's lock): a checkout's held redemption becomes
@@ -256,12 +279,6 @@ export function createOfferService({ db, provider, clock }: { db: Db; provider: 
     /** GET /api/payments/trials: each plan's free trial days (the pricing page says so). */
     trials: () => createOfferStore(db).trials(),
 
-    /** PUT /api/admin/payments/offers/trials/{priceId}: a plan's free trial days (0: none). */
-    async setTrial(actorId: string, priceId: string, days: number): Promise<void> {
-      if (!planFor(priceId)) throw new AppError('not_found', 'No such plan.');
-      await createOfferStore(db).setTrial(priceId, days, actorId);
-    },
-
     /** The newest open retention offer for a plan that the member has not used, or null. */
     async retentionFor(userId: string, plan: PlanPrice | undefined): Promise<OfferRow | null> {
       if (!plan) return null;
@@ -273,6 +290,10 @@ export function createOfferService({ db, provider, clock }: { db: Db; provider: 
       return null;
     },
   };
+}
+
+export function createOfferService(deps: OfferDeps) {
+  return { ...offerAdmin(deps), ...redemptions(deps) };
 }
 
 export type OfferService = ReturnType<typeof createOfferService>;

@@ -3,7 +3,13 @@ import { and, desc, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { offerRedemptions as redemptions, offers, planTrials, type OfferRow, type RedemptionRow } from './tables.ts';
 
-export function createOfferStore(db: DbOrTx) {
+/** What the parts of `createOfferStore` share. */
+interface StoreDeps {
+  db: DbOrTx;
+}
+
+/** Offers: written, found, listed, taken and given back, archived. */
+function offerRows({ db }: StoreDeps) {
   return {
     async insert(values: typeof offers.$inferInsert): Promise<OfferRow | undefined> {
       const [row] = await db.insert(offers).values(values).onConflictDoNothing().returning();
@@ -75,7 +81,12 @@ export function createOfferStore(db: DbOrTx) {
       const [row] = await db.update(offers).set({ archivedAt: at }).where(eq(offers.id, id)).returning();
       return row;
     },
+  };
+}
 
+/** Redemptions of offers, the trial settings and a member's part of the export. */
+function redemptionRows({ db }: StoreDeps) {
+  return {
     /** The member's use of the offer that still counts (pending or redeemed). */
     async redemptionOf(offerId: string, userId: string): Promise<RedemptionRow | undefined> {
       const [row] = await db
@@ -121,12 +132,16 @@ export function createOfferStore(db: DbOrTx) {
       const values = { priceId, days, updatedBy, updatedAt: new Date() };
       await db.insert(planTrials).values(values).onConflictDoUpdate({ target: planTrials.priceId, set: values });
     },
-
     /** Every redemption of the member, for their export (erased with the profile). */
     personalData(userId: string): Promise<RedemptionRow[]> {
       return db.select().from(redemptions).where(eq(redemptions.userId, userId));
     },
   };
+}
+
+export function createOfferStore(db: DbOrTx) {
+  const deps: StoreDeps = { db };
+  return { ...offerRows(deps), ...redemptionRows(deps) };
 }
 
 export type OfferStore = ReturnType<typeof createOfferStore>;

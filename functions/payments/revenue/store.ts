@@ -15,7 +15,13 @@ import { invoicePayments, revenueMovements as movements, type MovementKind, type
 const monthOf = (column: unknown) => sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM')`;
 const int = (expression: ReturnType<typeof sql>) => sql<number>`coalesce(${expression}, 0)::bigint`.mapWith(Number);
 
-export function createRevenueStore(db: DbOrTx) {
+/** What the parts of `createRevenueStore` share. */
+interface StoreDeps {
+  db: DbOrTx;
+}
+
+/** The revenue ledger as billing writes it: movements, invoice payments, coupon terms. */
+function ledgerRows({ db }: StoreDeps) {
   return {
     /** The newest movement of a subscription (its contribution now is that row's `mrrAfter`). */
     async lastMovement(subscriptionId: string): Promise<RevenueMovementRow | undefined> {
@@ -27,7 +33,6 @@ export function createRevenueStore(db: DbOrTx) {
         .limit(1);
       return row;
     },
-
     /** Whether any subscription of the member churned before (a new one paying is then a reactivation). */
     async churnedBefore(userId: string): Promise<boolean> {
       const [row] = await db
@@ -37,16 +42,13 @@ export function createRevenueStore(db: DbOrTx) {
         .limit(1);
       return Boolean(row);
     },
-
     async addMovement(values: typeof movements.$inferInsert): Promise<void> {
       await db.insert(movements).values(values);
     },
-
     /** Records a paid invoice once; a second sync that sees it again changes nothing. */
     async addInvoicePayment(values: typeof invoicePayments.$inferInsert): Promise<void> {
       await db.insert(invoicePayments).values(values).onConflictDoNothing();
     },
-
     /** The terms of one of our offers' coupons (undefined for a coupon we did not make, e.g. a promotion code). */
     async couponTerms(couponId: string): Promise<{ percentOff: number | null; amountOff: number | null } | undefined> {
       const [row] = await db
@@ -55,7 +57,6 @@ export function createRevenueStore(db: DbOrTx) {
         .where(eq(offers.couponId, couponId));
       return row;
     },
-
     /** Monthly recurring revenue (cents) just before `at`: the sum of every earlier change. */
     async mrrBefore(at: Date): Promise<number> {
       const [row] = await db
@@ -64,7 +65,12 @@ export function createRevenueStore(db: DbOrTx) {
         .where(lt(movements.at, at));
       return row?.mrr ?? 0;
     },
+  };
+}
 
+/** The report's months: movements, paying members and invoices. */
+function monthlyMovements({ db }: StoreDeps) {
+  return {
     /** Per month and kind in [from, to): the movements' total change (cents, signed) and how many. */
     movementsByMonth(from: Date, to: Date) {
       const month = monthOf(movements.at);
@@ -79,7 +85,6 @@ export function createRevenueStore(db: DbOrTx) {
         .where(and(gte(movements.at, from), lt(movements.at, to)))
         .groupBy(month, movements.kind) as Promise<{ month: string; kind: MovementKind; delta: number; count: number }[]>;
     },
-
     /**
      * Paying members at each instant of `ends` (in that order): members (or, once deleted, their
      * subscriptions) whose subscription's newest movement before then leaves it paying.
@@ -96,7 +101,6 @@ export function createRevenueStore(db: DbOrTx) {
          order by e.n`)) as unknown as { rows: { paying: number | string }[] };
       return result.rows.map((r) => Number(r.paying));
     },
-
     /** Subscription invoices paid per month in [from, to), in cents. */
     invoicesByMonth(from: Date, to: Date) {
       const month = monthOf(invoicePayments.paidAt);
@@ -106,7 +110,12 @@ export function createRevenueStore(db: DbOrTx) {
         .where(and(gte(invoicePayments.paidAt, from), lt(invoicePayments.paidAt, to)))
         .groupBy(month);
     },
+  };
+}
 
+/** The report's months: one-time sales, trials and offers. */
+function monthlySales({ db }: StoreDeps) {
+  return {
     /** One-time revenue per month in [from, to): purchases of items, and gifts paid for, in cents. */
     async oneTimeByMonth(from: Date, to: Date): Promise<{ month: string; amount: number }[]> {
       const bought = monthOf(purchases.createdAt);
@@ -125,7 +134,6 @@ export function createRevenueStore(db: DbOrTx) {
       ]);
       return [...items, ...presents];
     },
-
     /** Free trials started per month in [from, to), and how many of those went on to pay (by now). */
     trialsByMonth(from: Date, to: Date) {
       const month = monthOf(movements.at);
@@ -140,7 +148,6 @@ export function createRevenueStore(db: DbOrTx) {
         .where(and(eq(movements.kind, 'trial'), gte(movements.at, from), lt(movements.at, to)))
         .groupBy(month);
     },
-
     /** Offers redeemed per month in [from, to), and what subscriptions that redeemed one paid per month (the Offers tab's revenue). */
     async offersByMonth(from: Date, to: Date) {
       const redeemed = monthOf(offerRedemptions.redeemedAt);
@@ -167,6 +174,11 @@ export function createRevenueStore(db: DbOrTx) {
       return { redemptions, revenue };
     },
   };
+}
+
+export function createRevenueStore(db: DbOrTx) {
+  const deps: StoreDeps = { db };
+  return { ...ledgerRows(deps), ...monthlyMovements(deps), ...monthlySales(deps) };
 }
 
 export type RevenueStore = ReturnType<typeof createRevenueStore>;

@@ -74,6 +74,55 @@ export function assertBuild(distDir: string): void {
   }
 }
 
+/** The not-found page with a status: 404, or 400/405 for requests no page can answer. */
+function sendErrorPage(
+  notFoundPage: Buffer,
+  req: IncomingMessage,
+  res: ServerResponse,
+  status: number,
+  extra: Record<string, string> = {},
+): void {
+  res.writeHead(status, {
+    'Content-Type': 'text/html; charset=utf-8',
+    'Content-Length': notFoundPage.length,
+    'Cache-Control': NO_STORE,
+    ...extra,
+  });
+  res.end(req.method === 'HEAD' ? undefined : notFoundPage);
+}
+
+/**
+ * Answers a request no page may take (a bad path 400, a method but GET or HEAD 405) or one whose
+ * path is not canonical ("/blog/" redirects to "/blog", built from the raw path); false when the
+ * request goes on to the pages.
+ */
+function refusedOrRedirected(
+  notFoundPage: Buffer,
+  incoming: IncomingMessage,
+  outgoing: ServerResponse,
+  raw: string,
+  rawPath: string,
+): boolean {
+  if (!isSafePath(rawPath) || !decodable(rawPath)) {
+    sendErrorPage(notFoundPage, incoming, outgoing, 400);
+    return true;
+  }
+  if (incoming.method !== 'GET' && incoming.method !== 'HEAD') {
+    sendErrorPage(notFoundPage, incoming, outgoing, 405, { Allow: PAGE_METHODS });
+    return true;
+  }
+  if (rawPath.length > 1 && rawPath.endsWith('/')) {
+    const location = withoutTrailingSlash(raw);
+    if (!location) sendErrorPage(notFoundPage, incoming, outgoing, 400);
+    else {
+      outgoing.writeHead(301, { Location: location, 'Content-Length': 0 });
+      outgoing.end();
+    }
+    return true;
+  }
+  return false;
+}
+
 export async function createSiteHandler({ distDir, locals, siteUrl, content, pageCsp, preview }: SiteHandlerOptions) {
   assertBuild(distDir);
   const clientDir = path.join(distDir, 'client');
@@ -107,17 +156,6 @@ export async function createSiteHandler({ distDir, locals, siteUrl, content, pag
       },
     }));
 
-  /** The not-found page with a status: 404, or 400/405 for requests no page can answer. */
-  const sendErrorPage = (req: IncomingMessage, res: ServerResponse, status: number, extra: Record<string, string> = {}) => {
-    res.writeHead(status, {
-      'Content-Type': 'text/html; charset=utf-8',
-      'Content-Length': notFoundPage.length,
-      'Cache-Control': NO_STORE,
-      ...extra,
-    });
-    res.end(req.method === 'HEAD' ? undefined : notFoundPage);
-  };
-
   /** Another file of the build (assets, images) through sirv, else the page rendered on request. */
   const serveFileOrPage = (req: IncomingMessage, res: ServerResponse, pageLocals: PageLocals) =>
     new Promise<void>((resolve, reject) => {
@@ -126,7 +164,7 @@ export async function createSiteHandler({ distDir, locals, siteUrl, content, pag
         const run = async () => {
           const { handler: render } = await astroHandler();
           await new Promise<void>((rendered, failed) => {
-            render(req, res, (err) => (err ? failed(err) : sendErrorPage(req, res, 404)), pageLocals).then(rendered, failed);
+            render(req, res, (err) => (err ? failed(err) : sendErrorPage(notFoundPage, req, res, 404)), pageLocals).then(rendered, failed);
           });
         };
         renderedPages
@@ -145,24 +183,7 @@ export async function createSiteHandler({ distDir, locals, siteUrl, content, pag
     for (const [name, value] of Object.entries(c.get('answerHeaders'))) outgoing.setHeader(name, value);
     const raw = incoming.url ?? '/';
     const rawPath = raw.split('?')[0]!;
-    if (!isSafePath(rawPath) || !decodable(rawPath)) {
-      sendErrorPage(incoming, outgoing, 400);
-      return alreadySent();
-    }
-    if (incoming.method !== 'GET' && incoming.method !== 'HEAD') {
-      sendErrorPage(incoming, outgoing, 405, { Allow: PAGE_METHODS });
-      return alreadySent();
-    }
-    // One canonical form per page: "/blog/" redirects to "/blog", built from the raw path.
-    if (rawPath.length > 1 && rawPath.endsWith('/')) {
-      const location = withoutTrailingSlash(raw);
-      if (!location) sendErrorPage(incoming, outgoing, 400);
-      else {
-        outgoing.writeHead(301, { Location: location, 'Content-Length': 0 });
-        outgoing.end();
-      }
-      return alreadySent();
-    }
+    if (refusedOrRedirected(notFoundPage, incoming, outgoing, raw, rawPath)) return alreadySent();
     try {
       const page = renderedPages.kept(raw) ?? (await staticPages.answer(decodeURIComponent(rawPath))) ?? (await snapshots.answer(raw));
       if (page) writePage(incoming, outgoing, page, NO_STORE);

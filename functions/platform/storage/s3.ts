@@ -45,8 +45,8 @@ const missing = (err: unknown) => err instanceof NoSuchKey || ['NotFound', 'NoSu
 /** Multipart part size: the least S3 accepts, so at most one part is held in memory per upload. */
 const PART_SIZE = 5 * 1024 * 1024;
 
-export function createS3Storage(options: S3StorageOptions): StoragePort {
-  const { bucket, prefix = '' } = options;
+/** The S3 client for the options' region, endpoint and keys. */
+function clientFor(options: S3StorageOptions): S3Client {
   const clientConfig: S3ClientConfig = {
     region: options.region,
     forcePathStyle: options.forcePathStyle,
@@ -57,22 +57,49 @@ export function createS3Storage(options: S3StorageOptions): StoragePort {
   if (options.endpoint) clientConfig.endpoint = options.endpoint;
   if (options.accessKeyId && options.secretAccessKey)
     clientConfig.credentials = { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey };
-  const client = new S3Client(clientConfig);
+  return new S3Client(clientConfig);
+}
+
+/** Where objects live: the client, the bucket and the keys' prefix. */
+interface BucketTarget {
+  client: S3Client;
+  bucket: string;
+  prefix: string;
+}
+
+/** An object's size and type, or undefined when there is none (or the key is not one of ours). */
+async function statObject({ client, bucket, prefix }: BucketTarget, key: string) {
+  if (!isStorageKey(key)) return undefined;
+  try {
+    const out = await client.send(new HeadObjectCommand({ Bucket: bucket, Key: prefix + key }));
+    return { size: out.ContentLength ?? 0, contentType: out.ContentType ?? 'application/octet-stream' };
+  } catch (err) {
+    if (missing(err)) return undefined;
+    throw err;
+  }
+}
+
+type PresignOptions = { contentType: string; size: number; expiresInSeconds: number };
+
+/** A browser's direct upload: a signed PUT of exactly this type and length. */
+async function presignPut(client: S3Client, command: PutObjectCommand, { contentType, expiresInSeconds }: PresignOptions) {
+  // Type and length are signed: the bucket refuses a PUT with any other (S3 checks the signed headers).
+  const url = await getSignedUrl(client, command, {
+    expiresIn: expiresInSeconds,
+    signableHeaders: new Set(['content-type', 'content-length']),
+  });
+  return { url, headers: { 'content-type': contentType }, expiresAt: new Date(Date.now() + expiresInSeconds * 1000) };
+}
+
+export function createS3Storage(options: S3StorageOptions): StoragePort {
+  const { bucket, prefix = '' } = options;
+  const client = clientFor(options);
   const objectKey = (key: string) => {
     assertStorageKey(key);
     return prefix + key;
   };
   const base = options.publicUrl?.replace(/\/$/, '');
-  async function stat(key: string) {
-    if (!isStorageKey(key)) return undefined;
-    try {
-      const out = await client.send(new HeadObjectCommand({ Bucket: bucket, Key: prefix + key }));
-      return { size: out.ContentLength ?? 0, contentType: out.ContentType ?? 'application/octet-stream' };
-    } catch (err) {
-      if (missing(err)) return undefined;
-      throw err;
-    }
-  }
+  const stat = (key: string) => statObject({ client, bucket, prefix }, key);
   return {
     async put(body: Readable, { key, contentType }: PutOptions) {
       let size = 0;
@@ -141,18 +168,12 @@ export function createS3Storage(options: S3StorageOptions): StoragePort {
 
     ...(options.directUploads
       ? {
-          async presignPut(
-            key: string,
-            { contentType, size, expiresInSeconds }: { contentType: string; size: number; expiresInSeconds: number },
-          ) {
-            const command = new PutObjectCommand({ Bucket: bucket, Key: objectKey(key), ContentType: contentType, ContentLength: size });
-            // Type and length are signed: the bucket refuses a PUT with any other (S3 checks the signed headers).
-            const url = await getSignedUrl(client, command, {
-              expiresIn: expiresInSeconds,
-              signableHeaders: new Set(['content-type', 'content-length']),
-            });
-            return { url, headers: { 'content-type': contentType }, expiresAt: new Date(Date.now() + expiresInSeconds * 1000) };
-          },
+          presignPut: async (key: string, put: PresignOptions) =>
+            presignPut(
+              client,
+              new PutObjectCommand({ Bucket: bucket, Key: objectKey(key), ContentType: put.contentType, ContentLength: put.size }),
+              put,
+            ),
         }
       : {}),
   };
