@@ -6,11 +6,9 @@
 export { splitPreview } from './body.ts';
 export type { RenderBody } from './body.ts';
 export type { PublicContentCache } from './cache.ts';
-export { slugParam } from './gated/routes.ts';
 export { assertAccess } from './gated/service.ts';
 export type { GatedContent } from './gated/service.ts';
 export type { ProgressService } from './progress/service.ts';
-export { renderMemberPost } from './render.ts';
 export { slugify } from './rows.ts';
 export type { ContentSearch } from './search/service.ts';
 export type { ContentChange, ContentService } from './service.ts';

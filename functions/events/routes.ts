@@ -6,9 +6,9 @@
  * Public (`/events/{slug}.ics`): the calendar file, mounted before the site's pages. Every answer
  * behind `identify` is private (`private, no-store`, `Vary: Authorization`).
  */
+import { slugParam } from '../platform/http/request.ts';
 import { Hono } from 'hono';
 import { SlugSchema } from '#shared/content/schema.ts';
-import { slugParam } from '../content/index.ts';
 import { AppError, errorBody } from '../platform/errors.ts';
 import type { AppContext, AppEnv } from '../platform/http/context.ts';
 import type { Guards } from '../users/index.ts';

@@ -10,32 +10,18 @@
  * request is a 404, exactly like one that does not exist.
  */
 import { isStaff } from '#shared/access.ts';
-import type { EmailService } from '../email/index.ts';
-import { type RateLimitService } from '../platform/abuse/service.ts';
-import type { Db, DbOrTx } from '../platform/db/client.ts';
+import type { DbOrTx } from '../platform/db/client.ts';
 import { AppError } from '../platform/errors.ts';
 import { memberDirectory } from '../users/index.ts';
 import type { PersonalDataSource } from '../users/index.ts';
 import type { Viewer } from '../users/index.ts';
-import { nameForType, type Attachments } from './attachments.ts';
+import { nameForType } from './attachments.ts';
 import type { ListQuery } from './schema.ts';
 import { decodeCursor, encodeCursor, requestAnswer } from './answers.ts';
 import { LIMITS, MAX_MEMBER_MESSAGES } from './rules.ts';
 import { createSupportStore } from './store.ts';
-import { asStaff, conversation, people, roomFor, visible, withinLimit, type SupportParts } from './steps.ts';
+import { asStaff, conversation, people, roomFor, visible, withinLimit, type SupportParts, type SupportServiceDeps } from './steps.ts';
 import { openings, replies } from './writes.ts';
-
-export interface SupportServiceDeps {
-  db: Db;
-  outbox: EmailService;
-  limiter: RateLimitService;
-  attachments: Attachments;
-  siteUrl: string;
-  /** Where staff hear of a new request (the contact form's inbox); none: no notice. */
-  inbox?: string | undefined;
-  /** Now (tests move it to a weekday or a weekend). */
-  clock?: () => Date;
-}
 
 /** Reads: the lists, a conversation, an attachment, the staff to assign, the checks before a write, a member's data. */
 function supportReads(deps: SupportParts) {
@@ -126,6 +112,6 @@ export function createSupportService(options: SupportServiceDeps) {
   return { ...supportReads(deps), ...openings(deps), ...replies(deps) };
 }
 
-export { MAX_MEMBER_MESSAGES };
+export { MAX_MEMBER_MESSAGES, type SupportServiceDeps };
 
 export type SupportService = ReturnType<typeof createSupportService>;

@@ -12,7 +12,10 @@ import type { Viewer } from '../users/index.ts';
 import type { StoredAttachment } from './attachments.ts';
 import { messageAnswer, requestAnswer, staffName } from './answers.ts';
 import { LONG_CONVERSATION, MAX_MEMBER_MESSAGES, notFound, type LIMITS } from './rules.ts';
-import type { SupportServiceDeps } from './service.ts';
+import type { EmailService } from '../email/index.ts';
+import type { RateLimitService } from '../platform/abuse/service.ts';
+import type { Db } from '../platform/db/client.ts';
+import type { Attachments } from './attachments.ts';
 import { createSupportStore } from './store.ts';
 import type { SupportRequestRow } from './tables.ts';
 
@@ -28,6 +31,18 @@ export async function people(on: DbOrTx, ids: (string | null)[]) {
 export const asStaff = (viewer: Viewer, request: SupportRequestRow) => isStaff(viewer.role) && request.userId !== viewer.id;
 
 /** What the desk's parts share: its dependencies, the clock and the member directory. */
+export interface SupportServiceDeps {
+  db: Db;
+  outbox: EmailService;
+  limiter: RateLimitService;
+  attachments: Attachments;
+  siteUrl: string;
+  /** Where staff hear of a new request (the contact form's inbox); none: no notice. */
+  inbox?: string | undefined;
+  /** Now (tests move it to a weekday or a weekend). */
+  clock?: () => Date;
+}
+
 export interface SupportParts extends SupportServiceDeps {
   clock: () => Date;
   directory: ReturnType<typeof memberDirectory>;

@@ -5,11 +5,10 @@
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { ACCESS_LEVELS, ROLES, type Role } from '#shared/access.ts';
+import { LANGUAGES, type Language } from '#shared/languages.ts';
 import { sqlList, timestamptz } from '../platform/db/columns.ts';
 
-export { ROLES, type Role };
-export const LANGUAGES = ['en', 'es', 'fr'] as const;
-export type Language = (typeof LANGUAGES)[number];
+export { LANGUAGES, ROLES, type Language, type Role };
 
 /**
  * One profile per account (id = the auth user id, embedded or hosted): what the member pays for

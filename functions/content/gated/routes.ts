@@ -9,10 +9,10 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { CONTENT_TYPE_INFO } from '#shared/content/registry.ts';
-import { SlugSchema } from '#shared/content/schema.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { AnswerLane } from '../../platform/http/answer-lane.ts';
 import type { AppContext, AppEnv } from '../../platform/http/context.ts';
+import { slugParam } from '../../platform/http/request.ts';
 import { sendPrivateJson } from '../../platform/http/respond.ts';
 import type { Guards } from '../../users/index.ts';
 import { requireViewer } from '../../users/index.ts';
@@ -20,13 +20,6 @@ import type { Viewer } from '../../users/index.ts';
 import type { GatedContent } from './service.ts';
 
 const Index = z.coerce.number().int().min(0).max(99);
-
-/** A route parameter that must be a slug; anything else is an unknown item. */
-export function slugParam(c: AppContext, name: string, what: string): string {
-  const parsed = SlugSchema.safeParse(c.req.param(name));
-  if (!parsed.success) throw new AppError('not_found', `${what} not found`);
-  return parsed.data;
-}
 
 export function createGatedContentRoutes(deps: { gated: GatedContent; guards: Guards; lane?: AnswerLane }) {
   const { gated, guards } = deps;

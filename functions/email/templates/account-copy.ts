@@ -3,7 +3,7 @@
  * French). A member's emails use the language saved on their profile; new sign-ups get English.
  */
 import { SITE } from '#shared/site.ts';
-import type { Language } from '../../users/index.ts';
+import type { Language } from '#shared/languages.ts';
 
 /** The languages a member can choose for their emails (the profile's). */
 export type MailLanguage = Language;

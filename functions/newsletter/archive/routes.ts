@@ -3,11 +3,11 @@
  * and an issue's whole body behind the one access rule, as an article's body is (no token 401,
  * unknown issue 404, level too low 403 with `requiredLevel`; every answer private).
  */
+import { slugParam } from '../../platform/http/request.ts';
 import { Hono } from 'hono';
 import type { AppEnv } from '../../platform/http/context.ts';
 import type { Guards } from '../../users/index.ts';
 import { requireViewer } from '../../users/index.ts';
-import { slugParam } from '../../content/index.ts';
 import type { NewsletterArchive } from './service.ts';
 
 export function createNewsletterArchiveRoutes({ archive, guards }: { archive: NewsletterArchive; guards: Guards }) {

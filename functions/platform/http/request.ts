@@ -4,6 +4,7 @@
  */
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { SlugSchema } from '#shared/content/schema.ts';
 import { withoutInvisible } from '#shared/visible-text.ts';
 import { AppError, fieldErrors } from '../errors.ts';
 import type { AppContext } from './context.ts';
@@ -47,6 +48,13 @@ const Uuid = z.uuid();
 export function pathId(c: AppContext, name: string, notFound: string): string {
   const parsed = Uuid.safeParse(c.req.param(name));
   if (!parsed.success) throw new AppError('not_found', notFound);
+  return parsed.data;
+}
+
+/** A route parameter that must be a slug; anything else is an unknown item (`${what} not found`). */
+export function slugParam(c: AppContext, name: string, what: string): string {
+  const parsed = SlugSchema.safeParse(c.req.param(name));
+  if (!parsed.success) throw new AppError('not_found', `${what} not found`);
   return parsed.data;
 }
 

@@ -39,7 +39,7 @@ describe('the content registry is the one place a content type lives', () => {
 
   it('scans the source tree', () => {
     expect(files).toContain('src/lib/shared/content/registry.ts');
-    expect(files).toContain('functions/gated/service.ts');
+    expect(files).toContain('functions/content/gated/service.ts');
     expect(files.some((f) => f.endsWith('.astro'))).toBe(true);
     expect(files.some((f) => f.endsWith('.tsx'))).toBe(true);
   });
