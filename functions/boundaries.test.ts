@@ -135,3 +135,21 @@ describe('sizes held by lint (max-lines)', () => {
     expect(await tooLong('scripts/bench/index.ts', 421)).toBe(true);
   });
 });
+
+describe('sizes held by lint (max-lines-per-function)', () => {
+  /** A function of `lines` lines of code, with a comment and a blank line after each statement (which do not count). */
+  const tooLong = async (filePath: string, lines: number) => {
+    const body = Array.from({ length: lines - 3 }, (_, i) => `  const v${i} = ${i};\n  // a comment\n`).join('\n');
+    const code = `export function probe() {\n${body}  return 0;\n}\n`;
+    const [result] = await eslint.lintText(code, { filePath });
+    return result!.messages.some((m) => m.ruleId === 'max-lines-per-function');
+  };
+
+  it('refuses a function over 80 lines in source, not in a test, comments and blank lines aside', async () => {
+    expect(await tooLong('functions/payments/probe.ts', 80)).toBe(false);
+    expect(await tooLong('functions/payments/probe.ts', 81)).toBe(true);
+    expect(await tooLong('src/components/admin/Probe.tsx', 81)).toBe(true);
+    expect(await tooLong('scripts/probe.ts', 81)).toBe(true);
+    expect(await tooLong('functions/payments/probe.test.ts', 200)).toBe(false);
+  });
+});
