@@ -7,7 +7,7 @@
  * on `profiles` (migration 0014), the same two ways.
  */
 import { gt, lt, sql } from 'drizzle-orm';
-import type { Db, DbOrTx } from '../db/client.ts';
+import type { Db, DbOrTx } from '../db/database.ts';
 import { changeEvents } from './tables.ts';
 
 /** How long the log keeps a row: far past the poller's window (poller.ts). */

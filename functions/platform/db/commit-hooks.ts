@@ -7,7 +7,7 @@
  * run no hook of their own.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Db, Tx } from './client.ts';
+import type { Db, Tx } from './database.ts';
 
 /** Runs inside the transaction after its work; throwing rolls the transaction back. */
 export type BeforeCommit = (tx: Tx) => Promise<void>;

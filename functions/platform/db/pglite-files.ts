@@ -11,7 +11,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import v8 from 'node:v8';
 import { Worker } from 'node:worker_threads';
-import { PGLITE_TEMPLATE, PGLITE_TEMPLATE_SIZES } from './client.ts';
+import { PGLITE_TEMPLATE, PGLITE_TEMPLATE_SIZES } from './database.ts';
 
 /**
  * V8 compiles PGlite's WebAssembly (about 9 MB of Postgres) with its baseline compiler only. Its

@@ -10,7 +10,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import type { Logger } from '../logger.ts';
 import { runCommitHooks } from './commit-hooks.ts';
-import { DatabaseUnavailableError, MIGRATIONS_DIR, type Database, type Db } from './client.ts';
+import { DatabaseUnavailableError, MIGRATIONS_DIR, type Database, type Db } from './database.ts';
 import { preparePglite, type PgliteFiles } from './pglite-files.ts';
 
 /**

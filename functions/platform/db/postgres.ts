@@ -15,7 +15,7 @@ import { createChangePoller } from '../changes/poller.ts';
 import type { DatabaseSettings } from '../config/server.ts';
 import type { Logger } from '../logger.ts';
 import { runCommitHooks } from './commit-hooks.ts';
-import { DatabaseBehindError, DatabaseUnavailableError, MIGRATIONS_DIR, type Database, type Db } from './client.ts';
+import { DatabaseBehindError, DatabaseUnavailableError, MIGRATIONS_DIR, type Database, type Db } from './database.ts';
 
 const MIGRATION_LOCK_KEY = 7_311_024;
 
