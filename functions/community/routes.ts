@@ -4,7 +4,8 @@
  * anyone reads opens to visitors); every write needs a live session. Answers behind a token are
  * private (`identify`); a visitor's categories and first page of a category anyone reads are the
  * same for everyone, so they are public answers, serialised once, that the answer lane repeats
- * (tokenless requests only). Moderation's and the reply mails' routes mount beside these.
+ * (tokenless requests only). Answer lane: GET /categories and a visitor's first GET /threads page offer
+ * theirs (`lane?.offer`). Moderation's and the reply mails' routes join these in api.ts.
  */
 import { Hono } from 'hono';
 import type { AnswerLane } from '../platform/http/answer-lane.ts';

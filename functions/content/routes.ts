@@ -1,4 +1,8 @@
-/** Public content API (spec point 7): lists and details, public fields only, cached with ETags. */
+/**
+ * Public content API (spec point 7): lists and details, public fields only, cached with ETags.
+ * Answer lane: both routes offer a loaded answer (`sendLoaded`), so the Node listener may answer the
+ * same URL from memory before the app runs, until the content changes (answer-lane.ts).
+ */
 import { Hono } from 'hono';
 import { SlugSchema } from '#shared/content/schema.ts';
 import { CONTENT_TYPE_INFO, typeFromApiSegment, type ContentType, type PublicItem } from '#shared/content/registry.ts';

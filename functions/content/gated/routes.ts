@@ -5,6 +5,8 @@
  * (`Cache-Control: private`, `Vary: Authorization`, set by `identify`) and never enters the public cache.
  * Paths are spelt out per type (no `/:segment` next to `/courses`), which keeps Hono on its fast
  * RegExpRouter: one ambiguous pattern makes it fall back to the trie router for every route.
+ * Answer lane: GET /blogs/{slug}/body offers its answer (`deps.lane?.offer`), so the Node listener may
+ * answer the same URL for the next members from memory, after the same checks (answer-lane.ts).
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
