@@ -11,7 +11,8 @@ import { ACCESS_LEVELS, ROLES } from '#shared/access.ts';
 import { MemberFilterFields, withRangeChecks } from '#shared/members.ts';
 import type { AppEnv } from '../platform/http/context.ts';
 import { AppError } from '../platform/errors.ts';
-import { LimitParam, pathId, readBody, readQuery } from '../platform/http/request.ts';
+import { LimitParam } from '../platform/http/request.ts';
+import { jsonBody, pathIds, queryOf } from '../platform/http/validators.ts';
 import type { Guards } from '../users/index.ts';
 import { requireViewer } from '../users/index.ts';
 import type { UserService } from '../users/index.ts';
@@ -47,18 +48,18 @@ export function createAdminRoutes({
       // Everything here is other people's data: from a session still signed in, reads included.
       .use(guards.identify, guards.admin, guards.live)
       .get('/overview', async (c) => c.json(await admin.overview()))
-      .get('/users', async (c) => c.json(await admin.searchUsers(readQuery(c, UsersQuery))))
-      .patch('/users/:id', async (c) => {
-        const id = pathId(c, 'id', 'No such user.');
-        const change = await readBody(c, AccessChange);
+      .get('/users', queryOf(UsersQuery), async (c) => c.json(await admin.searchUsers(c.req.valid('query'))))
+      .patch('/users/:id', pathIds({ id: 'No such user.' }), jsonBody(AccessChange), async (c) => {
+        const { id } = c.req.valid('param');
+        const change = c.req.valid('json');
         const viewer = requireViewer(c);
         // An integration's key changes levels, never roles (a leaked key must not make an admin).
         if (viewer.apiKey && change.role !== undefined) throw new AppError('forbidden', 'An API key cannot change roles.');
         return c.json(await users.setAccess(viewer, id, change));
       })
       .get('/content', async (c) => c.json({ items: await content.catalog() }))
-      .get('/audit', async (c) => {
-        const { userId, limit } = readQuery(c, AuditQuery);
+      .get('/audit', queryOf(AuditQuery), async (c) => {
+        const { userId, limit } = c.req.valid('query');
         return c.json(await admin.audit({ targetId: userId, limit }));
       })
   );

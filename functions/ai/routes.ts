@@ -11,7 +11,8 @@ import type { RateLimitService } from '../platform/abuse/service.ts';
 import { CONTENT_TYPES } from '#shared/content/registry.ts';
 import { AppError } from '../platform/errors.ts';
 import type { AppEnv } from '../platform/http/context.ts';
-import { multiLine, readBody } from '../platform/http/request.ts';
+import { multiLine } from '../platform/http/request.ts';
+import { jsonBody } from '../platform/http/validators.ts';
 import type { Guards } from '../users/index.ts';
 import { requireViewer } from '../users/index.ts';
 import { DraftSchema, draftRequest, type Drafter } from './draft.ts';
@@ -37,19 +38,21 @@ export interface AiRouteDeps {
 }
 
 export function createAiRoutes({ drafter, limiter, guards }: AiRouteDeps) {
-  return new Hono<AppEnv>().use(guards.identify).post('/generate', guards.live, guards.staff('generate content drafts'), async (c) => {
-    const viewer = requireViewer(c);
-    const { prompt, type } = await readBody(c, GenerateBody);
-    await limiter.enforce([[GENERATE_LIMIT, viewer.id]]);
-    const draft = await drafter.draft(draftRequest(prompt, type), { signal: c.req.raw.signal });
-    // Adapters check their answers; this is the last guard before the browser fills the form with it.
-    const content = DraftSchema.safeParse(draft);
-    if (!content.success) {
-      c.get('log')().error({ drafter: drafter.kind, issues: content.error.issues.length }, 'drafter answered an invalid draft');
-      throw new AppError('unavailable', 'The draft could not be generated. Please try again.');
-    }
-    return c.json({ content: content.data, source: drafter.kind });
-  });
+  return new Hono<AppEnv>()
+    .use(guards.identify)
+    .post('/generate', guards.live, guards.staff('generate content drafts'), jsonBody(GenerateBody), async (c) => {
+      const viewer = requireViewer(c);
+      const { prompt, type } = c.req.valid('json');
+      await limiter.enforce([[GENERATE_LIMIT, viewer.id]]);
+      const draft = await drafter.draft(draftRequest(prompt, type), { signal: c.req.raw.signal });
+      // Adapters check their answers; this is the last guard before the browser fills the form with it.
+      const content = DraftSchema.safeParse(draft);
+      if (!content.success) {
+        c.get('log')().error({ drafter: drafter.kind, issues: content.error.issues.length }, 'drafter answered an invalid draft');
+        throw new AppError('unavailable', 'The draft could not be generated. Please try again.');
+      }
+      return c.json({ content: content.data, source: drafter.kind });
+    });
 }
 
 /** The drafting API as the browser's typed client (hono/client) sees it. */

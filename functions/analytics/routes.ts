@@ -7,9 +7,8 @@
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { AppError } from '../platform/errors.ts';
-import type { AppContext, AppEnv } from '../platform/http/context.ts';
-import { readQuery } from '../platform/http/request.ts';
+import type { AppEnv } from '../platform/http/context.ts';
+import { queryOf } from '../platform/http/validators.ts';
 import type { Guards } from '../users/index.ts';
 import type { AnalyticsService } from './service.ts';
 
@@ -20,22 +19,14 @@ const Month = (name: string) =>
 const RangeQuery = z.object({ from: Month('from').optional(), to: Month('to').optional() }).strict();
 
 /** The range asked for; any problem with it is the client's, a 400 naming the field. */
-function rangeOf(c: AppContext) {
-  try {
-    return readQuery(c, RangeQuery);
-  } catch (err) {
-    if (err instanceof AppError && err.code === 'validation_failed')
-      throw new AppError('bad_request', 'The range is not valid.', err.fields ? { fields: err.fields } : {});
-    throw err;
-  }
-}
+const range = queryOf(RangeQuery, { code: 'bad_request', message: 'The range is not valid.' });
 
 export function createAnalyticsRoutes({ analytics, guards }: { analytics: AnalyticsService; guards: Guards }) {
   const admin = [guards.identify, guards.admin, guards.live] as const;
   return new Hono<AppEnv>()
-    .get('/revenue', ...admin, async (c) => c.json(await analytics.revenue(rangeOf(c))))
-    .get('/revenue.csv', ...admin, async (c) => {
-      const { filename, body } = await analytics.revenueCsv(rangeOf(c));
+    .get('/revenue', ...admin, range, async (c) => c.json(await analytics.revenue(c.req.valid('query'))))
+    .get('/revenue.csv', ...admin, range, async (c) => {
+      const { filename, body } = await analytics.revenueCsv(c.req.valid('query'));
       return c.body(body, 200, { 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': `attachment; filename="${filename}"` });
     });
 }

@@ -11,7 +11,8 @@ import { Hono } from 'hono';
 import type { AnswerLane } from '../platform/http/answer-lane.ts';
 import type { AppContext, AppEnv } from '../platform/http/context.ts';
 import { requestHeader } from '../platform/http/http.ts';
-import { pathId, readBody, readQuery, slugParam } from '../platform/http/request.ts';
+import { pathId, slugParam } from '../platform/http/request.ts';
+import { jsonBody, jsonBodyWhenAsked, pathParams, queryOf } from '../platform/http/validators.ts';
 import { sendCachedJson } from '../platform/http/respond.ts';
 import type { Guards } from '../users/index.ts';
 import { requireViewer } from '../users/index.ts';
@@ -21,9 +22,10 @@ import type { CommunityService } from './service.ts';
 
 /**
  * A post's text, read when the service asks for it: after the access checks, so a caller below the
- * level hears 401 or 403 whatever the body holds.
+ * level hears 401 or 403 whatever the body holds. `text` goes in the route's chain, `textOf` reads it.
  */
-const textOf = (c: AppContext) => async () => (await readBody(c, PostTextSchema)).body;
+const text = jsonBodyWhenAsked(PostTextSchema);
+const textOf = (read: () => Promise<{ body: string }>) => async () => (await read()).body;
 const threadId = (c: AppContext) => pathId(c, 'id', 'Thread not found');
 const postId = (c: AppContext) => pathId(c, 'id', 'Post not found');
 const articleComments = (c: AppContext): CommentsPlace => ({ type: 'blog', slug: slugParam(c, 'slug', 'Article') });
@@ -48,8 +50,8 @@ export function createCommunityRoutes({ community, guards, lane }: { community: 
         lane?.offer(c, () => community.peekCategories());
         return sendCachedJson(c, answer);
       })
-      .get('/threads', async (c) => {
-        const query = readQuery(c, ThreadListQuery);
+      .get('/threads', queryOf(ThreadListQuery), async (c) => {
+        const query = c.req.valid('query');
         await identifyIfToken(c);
         const viewer = c.get('viewer');
         // A visitor's first page of a category anyone reads: one serialised answer for every visitor.
@@ -62,47 +64,51 @@ export function createCommunityRoutes({ community, guards, lane }: { community: 
         }
         return c.json(await community.threads(viewer, query.category, query.cursor, query.limit), 200);
       })
-      .post('/threads', identify, live, async (c) => {
-        const input = await readBody(c, NewThreadSchema);
-        return c.json(await community.createThread(requireViewer(c), input), 201);
-      })
-      .get('/threads/:id', identify, async (c) => {
+      .post('/threads', identify, live, jsonBody(NewThreadSchema), async (c) =>
+        c.json(await community.createThread(requireViewer(c), c.req.valid('json')), 201),
+      )
+      .get(
+        '/threads/:id',
+        identify,
+        pathParams((c) => ({ id: threadId(c) })),
+        queryOf(PostPageQuery),
+        async (c) => {
+          const { cursor, limit } = c.req.valid('query');
+          return c.json(await community.thread(c.get('viewer'), c.req.valid('param').id, cursor, limit), 200);
+        },
+      )
+      .post('/threads/:id/replies', identify, live, text, async (c) => {
         const id = threadId(c);
-        const { cursor, limit } = readQuery(c, PostPageQuery);
-        return c.json(await community.thread(c.get('viewer'), id, cursor, limit), 200);
-      })
-      .post('/threads/:id/replies', identify, live, async (c) => {
-        const id = threadId(c);
-        return c.json(await community.reply(requireViewer(c), id, textOf(c)), 201);
+        return c.json(await community.reply(requireViewer(c), id, textOf(c.req.valid('json'))), 201);
       })
       .get('/posts/:id/source', identify, member, async (c) => c.json(await community.source(requireViewer(c), postId(c)), 200))
-      .patch('/posts/:id', identify, live, async (c) => {
+      .patch('/posts/:id', identify, live, text, async (c) => {
         const id = postId(c);
-        return c.json(await community.edit(requireViewer(c), id, textOf(c)), 200);
+        return c.json(await community.edit(requireViewer(c), id, textOf(c.req.valid('json'))), 200);
       })
       .delete('/posts/:id', identify, live, async (c) => c.json(await community.remove(requireViewer(c), postId(c)), 200))
       .put('/posts/:id/like', identify, live, async (c) => c.json(await community.like(requireViewer(c), postId(c), true), 200))
       .delete('/posts/:id/like', identify, live, async (c) => c.json(await community.like(requireViewer(c), postId(c), false), 200))
-      .get('/search', identify, async (c) => {
-        const { q, cursor } = readQuery(c, SearchQuery);
+      .get('/search', identify, queryOf(SearchQuery), async (c) => {
+        const { q, cursor } = c.req.valid('query');
         return c.json(await community.search(c.get('viewer'), q, cursor), 200);
       })
       // Comments: gated like the item's body (401 signed out, 404 unknown, 403 below its level).
-      .get('/comments/blogs/:slug', identify, member, async (c) => {
-        const { cursor, limit } = readQuery(c, PostPageQuery);
+      .get('/comments/blogs/:slug', identify, member, queryOf(PostPageQuery), async (c) => {
+        const { cursor, limit } = c.req.valid('query');
         return c.json(await community.comments(requireViewer(c), articleComments(c), cursor, limit), 200);
       })
-      .post('/comments/blogs/:slug', identify, live, async (c) => {
+      .post('/comments/blogs/:slug', identify, live, text, async (c) => {
         const place = articleComments(c);
-        return c.json(await community.comment(requireViewer(c), place, textOf(c)), 201);
+        return c.json(await community.comment(requireViewer(c), place, textOf(c.req.valid('json'))), 201);
       })
-      .get('/comments/courses/:slug/lessons/:lessonId', identify, member, async (c) => {
-        const { cursor, limit } = readQuery(c, PostPageQuery);
+      .get('/comments/courses/:slug/lessons/:lessonId', identify, member, queryOf(PostPageQuery), async (c) => {
+        const { cursor, limit } = c.req.valid('query');
         return c.json(await community.comments(requireViewer(c), lessonComments(c), cursor, limit), 200);
       })
-      .post('/comments/courses/:slug/lessons/:lessonId', identify, live, async (c) => {
+      .post('/comments/courses/:slug/lessons/:lessonId', identify, live, text, async (c) => {
         const place = lessonComments(c);
-        return c.json(await community.comment(requireViewer(c), place, textOf(c)), 201);
+        return c.json(await community.comment(requireViewer(c), place, textOf(c.req.valid('json'))), 201);
       })
   );
 }

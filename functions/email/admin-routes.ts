@@ -7,7 +7,8 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../platform/http/context.ts';
-import { LimitParam, pathId, readQuery } from '../platform/http/request.ts';
+import { LimitParam, pathId } from '../platform/http/request.ts';
+import { queryOf } from '../platform/http/validators.ts';
 import type { Guards } from '../users/index.ts';
 import { EMAIL_POST_SEGMENT } from './routes.ts';
 import { emailRecord } from './schema.ts';
@@ -20,11 +21,11 @@ export function createEmailAdminRoutes({ outbox, guards }: { outbox: EmailServic
   // Other people's mail: reads too need a session that is still signed in (`live`).
   return (
     new Hono<AppEnv>()
-      .get('/queue', who, adminOnly, live, async (c) =>
-        c.json((await outbox.queue(readQuery(c, ListQuery).limit)).map((row) => emailRecord(row))),
+      .get('/queue', who, adminOnly, live, queryOf(ListQuery), async (c) =>
+        c.json((await outbox.queue(c.req.valid('query').limit)).map((row) => emailRecord(row))),
       )
-      .get('/recent', who, adminOnly, live, async (c) =>
-        c.json((await outbox.recent(readQuery(c, ListQuery).limit)).map((row) => emailRecord(row))),
+      .get('/recent', who, adminOnly, live, queryOf(ListQuery), async (c) =>
+        c.json((await outbox.recent(c.req.valid('query').limit)).map((row) => emailRecord(row))),
       )
       // The path takes only an id's characters (EMAIL_POST_SEGMENT); "events" or a malformed id is 404 for everyone.
       .post(

@@ -6,7 +6,8 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppContext, AppEnv } from '../platform/http/context.ts';
 import { formPost, type FormGuard } from '../platform/http/form-post.ts';
-import { emailAddress, honeypot, isFormPost, linkToken, readBody, sitePath } from '../platform/http/request.ts';
+import { emailAddress, honeypot, isFormPost, linkToken, sitePath } from '../platform/http/request.ts';
+import { linkTokenBody } from '../platform/http/validators.ts';
 import { redirectLocal } from '../platform/http/respond.ts';
 import { NewsletterLinkError, type NewsletterService } from './service.ts';
 
@@ -15,8 +16,6 @@ const SubscribeSchema = z.object({
   source: sitePath.optional(),
   website: honeypot,
 });
-
-const TokenSchema = z.object({ token: linkToken });
 
 const LIMITS = {
   perIp: { name: 'newsletter:ip', max: 10, windowSeconds: 3600 },
@@ -31,14 +30,14 @@ export interface NewsletterRouteDeps extends FormGuard {
  * Token from the query (one-click unsubscribe puts it there) or from the body (the pages' forms).
  * A malformed token is a link problem like any other, shown on the page for form posts.
  */
-async function tokenFrom(c: AppContext): Promise<string> {
+function tokenFrom(c: AppContext, body: { token: string } | undefined): string {
   const fromQuery = c.req.query('token');
   if (fromQuery !== undefined) {
     const token = linkToken.safeParse(fromQuery);
     if (!token.success) throw new NewsletterLinkError('invalid');
     return token.data;
   }
-  return (await readBody(c, TokenSchema, { accept: ['json', 'form'] })).token;
+  return body!.token;
 }
 
 export function createNewsletterRoutes({ newsletter, ...guard }: NewsletterRouteDeps) {
@@ -57,10 +56,10 @@ export function createNewsletterRoutes({ newsletter, ...guard }: NewsletterRoute
         },
       }),
     )
-    .post('/confirm', async (c) => {
+    .post('/confirm', linkTokenBody, async (c) => {
       const form = isFormPost(c);
       try {
-        const outcome = await newsletter.confirm(await tokenFrom(c));
+        const outcome = await newsletter.confirm(tokenFrom(c, c.req.valid('json')));
         return form
           ? redirectLocal(c, '/newsletter/confirmed')
           : c.json({ status: outcome === 'confirmed' ? 'confirmed' : 'already-confirmed' });
@@ -69,10 +68,10 @@ export function createNewsletterRoutes({ newsletter, ...guard }: NewsletterRoute
         return redirectLocal(c, `/newsletter/confirm?error=${err.problem}`);
       }
     })
-    .post('/unsubscribe', async (c) => {
+    .post('/unsubscribe', linkTokenBody, async (c) => {
       const form = isFormPost(c) && !c.req.query('token');
       try {
-        await newsletter.unsubscribe(await tokenFrom(c));
+        await newsletter.unsubscribe(tokenFrom(c, c.req.valid('json')));
         return form ? redirectLocal(c, '/newsletter/unsubscribed') : c.json({ status: 'unsubscribed' });
       } catch (err) {
         if (!form || !(err instanceof NewsletterLinkError)) throw err;

@@ -8,7 +8,8 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { WEBHOOK_EVENTS } from '#shared/webhooks.ts';
 import type { AppEnv } from '../platform/http/context.ts';
-import { LimitParam, pathId, readBody, readQuery } from '../platform/http/request.ts';
+import { LimitParam, pathId } from '../platform/http/request.ts';
+import { jsonBody, pathIds, queryOf } from '../platform/http/validators.ts';
 import type { Guards } from '../users/index.ts';
 import { requireViewer } from '../users/index.ts';
 import type { OutboundService } from './service.ts';
@@ -41,25 +42,19 @@ export function createWebhookRoutes({ webhooks, guards }: { webhooks: OutboundSe
   const admin = [guards.identify, guards.admin, guards.live] as const;
   return new Hono<AppEnv>()
     .get('/', ...admin, async (c) => c.json(await webhooks.list()))
-    .post('/', ...admin, async (c) => {
-      const body = await readBody(c, EndpointBody);
-      return c.json(await webhooks.create(requireViewer(c).id, body), 201);
-    })
-    .patch('/:id', ...admin, async (c) => {
-      const id = pathId(c, 'id', NO_ENDPOINT);
-      return c.json(await webhooks.update(id, await readBody(c, PatchBody)));
-    })
+    .post('/', ...admin, jsonBody(EndpointBody), async (c) => c.json(await webhooks.create(requireViewer(c).id, c.req.valid('json')), 201))
+    .patch('/:id', ...admin, pathIds({ id: NO_ENDPOINT }), jsonBody(PatchBody), async (c) =>
+      c.json(await webhooks.update(c.req.valid('param').id, c.req.valid('json'))),
+    )
     .delete('/:id', ...admin, async (c) => {
       await webhooks.remove(pathId(c, 'id', NO_ENDPOINT));
       return c.body(null, 204);
     })
     .post('/:id/rotate', ...admin, async (c) => c.json(await webhooks.rotate(pathId(c, 'id', NO_ENDPOINT))))
     .post('/:id/test', ...admin, async (c) => c.json(await webhooks.test(pathId(c, 'id', NO_ENDPOINT), requireViewer(c).id), 202))
-    .get('/:id/deliveries', ...admin, async (c) => {
-      const id = pathId(c, 'id', NO_ENDPOINT);
-      const { limit } = readQuery(c, DeliveriesQuery);
-      return c.json(await webhooks.deliveries(id, limit));
-    })
+    .get('/:id/deliveries', ...admin, pathIds({ id: NO_ENDPOINT }), queryOf(DeliveriesQuery), async (c) =>
+      c.json(await webhooks.deliveries(c.req.valid('param').id, c.req.valid('query').limit)),
+    )
     .post('/:id/deliveries/:deliveryId/replay', ...admin, async (c) => {
       const id = pathId(c, 'id', NO_ENDPOINT);
       const deliveryId = pathId(c, 'deliveryId', 'No such delivery for this endpoint.');

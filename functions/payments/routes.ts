@@ -13,7 +13,8 @@ import { SlugSchema } from '#shared/content/schema.ts';
 import { OFFER_CODE } from '#shared/payments/offers.ts';
 import { AppError, fieldErrors } from '../platform/errors.ts';
 import type { AppContext, AppEnv } from '../platform/http/context.ts';
-import { readBody, singleLine, WellFormed } from '../platform/http/request.ts';
+import { singleLine, WellFormed } from '../platform/http/request.ts';
+import { jsonBody } from '../platform/http/validators.ts';
 import { createAnswer, sendCachedJson } from '../platform/http/respond.ts';
 import { signedWebhookHandler, type WebhookInbox } from '../platform/webhooks/index.ts';
 import { outsideKey } from '../platform/idempotency/index.ts';
@@ -106,15 +107,15 @@ export function createPaymentRoutes(deps: { billing: BillingService; inbox: Webh
         }),
       )
       .use(guards.identify)
-      .post('/stripe/create-session', live, async (c) => {
+      .post('/stripe/create-session', live, jsonBody(CreateSession), async (c) => {
         const viewer = requireViewer(c);
-        const body = await readBody(c, CreateSession);
+        const body = c.req.valid('json');
         ownUserId(viewer, body.userId);
         return c.json(await billing.createSession(viewer, { ...body, idempotencyKey: outsideKey(c, 'checkout') }));
       })
-      .post('/stripe/confirm', live, async (c) => {
+      .post('/stripe/confirm', live, jsonBody(Confirm), async (c) => {
         const viewer = requireViewer(c);
-        const body = await readBody(c, Confirm);
+        const body = c.req.valid('json');
         ownUserId(viewer, body.userId);
         return c.json(await billing.confirm(viewer, body.sessionId));
       })
@@ -126,23 +127,23 @@ export function createPaymentRoutes(deps: { billing: BillingService; inbox: Webh
         const viewer = requireViewer(c);
         return c.json({ subscription: await billing.cancel(viewer, param(c, 'subscriptionId')) });
       })
-      .post('/stripe/subscriptions/:subscriptionId/change', live, async (c) => {
+      .post('/stripe/subscriptions/:subscriptionId/change', live, jsonBody(PlanChange), async (c) => {
         const viewer = requireViewer(c);
-        const { priceId } = await readBody(c, PlanChange);
+        const { priceId } = c.req.valid('json');
         return c.json(await billing.changePlan(viewer, param(c, 'subscriptionId'), priceId));
       })
       .get('/stripe/subscriptions/:subscriptionId/retention-offer', guards.member, async (c) =>
         c.json(await billing.retentionOffer(requireViewer(c), param(c, 'subscriptionId'))),
       )
-      .post('/stripe/subscriptions/:subscriptionId/retention-offer', live, async (c) => {
+      .post('/stripe/subscriptions/:subscriptionId/retention-offer', live, jsonBody(Retention), async (c) => {
         const viewer = requireViewer(c);
-        const { code } = await readBody(c, Retention);
+        const { code } = c.req.valid('json');
         return c.json({ subscription: await billing.acceptRetention(viewer, param(c, 'subscriptionId'), code) });
       })
       .get('/subscription', guards.member, async (c) => c.json(await billing.mine(requireViewer(c))))
-      .post('/stripe/create-portal-session', live, async (c) => {
+      .post('/stripe/create-portal-session', live, jsonBody(Portal), async (c) => {
         const viewer = requireViewer(c);
-        const body = await readBody(c, Portal);
+        const body = c.req.valid('json');
         return c.json(await billing.portal(viewer, body.customerId, body.returnUrl));
       })
       .get('/purchases', live, async (c) => {

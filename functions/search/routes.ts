@@ -7,24 +7,26 @@
  * for members), unpublished database items included and marked `status: 'unpublished'`.
  */
 import { Hono } from 'hono';
-import type { AppEnv } from '../platform/http/context.ts';
-import { readQuery } from '../platform/http/request.ts';
+import type { AppEnv, AppMiddleware } from '../platform/http/context.ts';
+import { queryOf } from '../platform/http/validators.ts';
 import type { Guards } from '../users/index.ts';
 import { SearchQuerySchema } from './schema.ts';
 import type { SearchService } from './service.ts';
 
 export function createSearchRoutes({ search, guards }: { search: SearchService; guards: Guards }) {
   const staff = guards.staff('search drafts');
-  return new Hono<AppEnv>().get('/', guards.identify, async (c) => {
-    // Who may ask for drafts comes before what they asked (a visitor hears 401 whatever the query
-    // holds): a session still signed in, like the edit form's reads of unpublished items, and staff.
+  // Who may ask for drafts comes before what they asked (a visitor hears 401 whatever the query
+  // holds): a session still signed in, like the edit form's reads of unpublished items, and staff.
+  const draftsGuard: AppMiddleware = async (c, next) => {
     if (c.req.query('drafts') === '1') {
       await guards.live(c, async () => undefined);
       await staff(c, async () => undefined);
     }
-    const query = readQuery(c, SearchQuerySchema);
-    return c.json(await search.search(c.get('viewer') ?? null, query), 200);
-  });
+    await next();
+  };
+  return new Hono<AppEnv>().get('/', guards.identify, draftsGuard, queryOf(SearchQuerySchema), async (c) =>
+    c.json(await search.search(c.get('viewer') ?? null, c.req.valid('query')), 200),
+  );
 }
 
 /** The search API as the browser's typed client (hono/client) sees it. */

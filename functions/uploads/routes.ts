@@ -18,7 +18,7 @@ import { parseRange } from '../files/index.ts';
 import { allowSlowBody } from '../platform/http/body-deadline.ts';
 import type { AppEnv } from '../platform/http/context.ts';
 import { requestHeader } from '../platform/http/http.ts';
-import { readBody } from '../platform/http/request.ts';
+import { jsonBody, queryOf } from '../platform/http/validators.ts';
 import { sendStream } from '../platform/http/respond.ts';
 import type { Guards } from '../users/index.ts';
 import { requireViewer } from '../users/index.ts';
@@ -41,43 +41,46 @@ const PresignBody = z
   })
   .strict();
 
+/** `?area`: where the file goes, public by default; anything else is refused before a byte is read. */
+const areaQuery = queryOf(z.object({ area: z.enum(['public', 'protected'], { error: 'Must be public or protected' }).default('public') }), {
+  code: 'validation_failed',
+  message: 'area must be public or protected.',
+});
+
 const CompleteBody = z.object({ key: z.string().max(200).refine(isStorageKey, 'Not an upload key') }).strict();
 
 export function createUploadRoutes(deps: { uploads: UploadService; directUploads: DirectUploads; guards: Guards }) {
   const { uploads, directUploads, guards } = deps;
   const { identify: who, live } = guards;
   const staff = guards.staff('upload files');
-  const app = new Hono<AppEnv>();
-  app.post(UPLOAD_PATH, who, live, staff, async (c) => {
-    const area = c.req.query('area') ?? 'public';
-    if (area !== 'public' && area !== 'protected')
-      throw new AppError('validation_failed', 'area must be public or protected.', { fields: { area: ['Must be public or protected'] } });
-    // Staff from a live session only: their body may arrive slowly, at a pace rather than within a fixed time.
-    allowSlowBody(c.env?.incoming, uploads.minBytesPerSecond);
-    const length = requestHeader(c, 'content-length');
-    // On Node the socket's own stream (a cut connection errors it); elsewhere the request's web stream.
-    const body = c.env?.incoming ? undefined : c.req.raw.body;
-    const source = c.env?.incoming ?? (body ? Readable.fromWeb(body as WebReadableStream<Uint8Array>) : Readable.from([]));
-    const result = await uploads.receive(
-      source,
-      requestHeader(c, 'content-type') ?? '',
-      area,
-      length === undefined ? undefined : Number(length),
+  return new Hono<AppEnv>()
+    .post(UPLOAD_PATH, who, live, staff, areaQuery, async (c) => {
+      const { area } = c.req.valid('query');
+      // Staff from a live session only: their body may arrive slowly, at a pace rather than within a fixed time.
+      allowSlowBody(c.env?.incoming, uploads.minBytesPerSecond);
+      const length = requestHeader(c, 'content-length');
+      // On Node the socket's own stream (a cut connection errors it); elsewhere the request's web stream.
+      const body = c.env?.incoming ? undefined : c.req.raw.body;
+      const source = c.env?.incoming ?? (body ? Readable.fromWeb(body as WebReadableStream<Uint8Array>) : Readable.from([]));
+      const result = await uploads.receive(
+        source,
+        requestHeader(c, 'content-type') ?? '',
+        area,
+        length === undefined ? undefined : Number(length),
+      );
+      return c.json({ url: result.url }, 201);
+    })
+    .post(`${UPLOAD_PATH}/presign`, who, live, staff, jsonBody(PresignBody), async (c) => {
+      const offer = await directUploads.register(requireViewer(c).id, c.req.valid('json'));
+      return c.json(offer, offer.direct ? 201 : 200);
+    })
+    .post(`${UPLOAD_PATH}/complete`, who, live, staff, jsonBody(CompleteBody), async (c) =>
+      c.json(await directUploads.complete(requireViewer(c).id, c.req.valid('json').key), 201),
     );
-    return c.json({ url: result.url }, 201);
-  });
-  app.post(`${UPLOAD_PATH}/presign`, who, live, staff, async (c) => {
-    const viewer = requireViewer(c);
-    const offer = await directUploads.register(viewer.id, await readBody(c, PresignBody));
-    return c.json(offer, offer.direct ? 201 : 200);
-  });
-  app.post(`${UPLOAD_PATH}/complete`, who, live, staff, async (c) => {
-    const viewer = requireViewer(c);
-    const { key } = await readBody(c, CompleteBody);
-    return c.json(await directUploads.complete(viewer.id, key), 201);
-  });
-  return app;
 }
+
+/** The upload API as the browser's typed client sees it (mounted at the root: its paths are whole). */
+export type UploadRoutes = ReturnType<typeof createUploadRoutes>;
 
 export function createMediaRoutes(uploads: UploadService, mediaPath: string) {
   return new Hono<AppEnv>().get(`${mediaPath}/:key`, async (c) => {

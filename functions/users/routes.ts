@@ -6,7 +6,8 @@ import { receivesNewsletter } from '#shared/newsletter.ts';
 import { LANGUAGES } from './tables.ts';
 import { AppError } from '../platform/errors.ts';
 import type { AppEnv } from '../platform/http/context.ts';
-import { emailAddress, pathId, readBody, singleLine, visibleText } from '../platform/http/request.ts';
+import { emailAddress, singleLine, visibleText } from '../platform/http/request.ts';
+import { jsonBody, pathIds } from '../platform/http/validators.ts';
 import { createAnswer, sendPrivateJson } from '../platform/http/respond.ts';
 import type { Guards } from './guards.ts';
 import { MAX_NAME_CHARS } from './profiles.ts';
@@ -60,16 +61,10 @@ export function createUserRoutes({
         if (email.data !== viewer.email && viewer.role === 'admin') await guards.requireLive(c);
         return c.json(await users.byEmail(viewer, email.data));
       })
-      .put('/:id/accessLevel', live, async (c) => {
-        const viewer = requireViewer(c);
-        const target = pathId(c, 'id', 'No such user.');
-        const { accessLevel } = await readBody(c, AccessLevelBody);
-        return c.json(await users.setAccessLevel(viewer, target, accessLevel));
-      })
-      .patch('/me', live, async (c) => {
-        const viewer = requireViewer(c);
-        return c.json(await users.updateMe(viewer, await readBody(c, ProfilePatch)));
-      })
+      .put('/:id/accessLevel', live, pathIds({ id: 'No such user.' }), jsonBody(AccessLevelBody), async (c) =>
+        c.json(await users.setAccessLevel(requireViewer(c), c.req.valid('param').id, c.req.valid('json').accessLevel)),
+      )
+      .patch('/me', live, jsonBody(ProfilePatch), async (c) => c.json(await users.updateMe(requireViewer(c), c.req.valid('json'))))
       .delete('/me', live, async (c) => {
         await users.deleteMe(requireViewer(c));
         return c.body(null, 204);

@@ -11,7 +11,7 @@ import { Hono } from 'hono';
 import { SlugSchema } from '#shared/content/schema.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { AppContext, AppEnv } from '../../platform/http/context.ts';
-import { pathId, readBody, readQuery } from '../../platform/http/request.ts';
+import { jsonBody, pathIds, pathParams, queryOf } from '../../platform/http/validators.ts';
 import type { Guards } from '../../users/index.ts';
 import { requireViewer } from '../../users/index.ts';
 import type { CategoryAdmin } from './categories.ts';
@@ -30,12 +30,18 @@ const NO_CATEGORY = 'No category with that slug.';
 
 /** `POST /posts/{id}/report`, mounted at /api/community. */
 export function createReportRoutes({ moderation, guards }: { moderation: ModerationService; guards: Guards }) {
-  return new Hono<AppEnv>().post('/posts/:id/report', guards.identify, guards.member, guards.live, async (c) => {
-    const postId = pathId(c, 'id', 'No such post.');
-    const input = await readBody(c, ReportSchema);
-    const { created } = await moderation.report(requireViewer(c), postId, input);
-    return created ? c.json({ reported: true as const }, 201) : c.json({ reported: true as const }, 200);
-  });
+  return new Hono<AppEnv>().post(
+    '/posts/:id/report',
+    guards.identify,
+    guards.member,
+    guards.live,
+    pathIds({ id: 'No such post.' }),
+    jsonBody(ReportSchema),
+    async (c) => {
+      const { created } = await moderation.report(requireViewer(c), c.req.valid('param').id, c.req.valid('json'));
+      return created ? c.json({ reported: true as const }, 201) : c.json({ reported: true as const }, 200);
+    },
+  );
 }
 
 /** The report route as the browser's typed client sees it. */
@@ -46,6 +52,9 @@ function slugOf(c: AppContext): string {
   if (!slug.success) throw new AppError('not_found', NO_CATEGORY);
   return slug.data;
 }
+
+/** The category's slug, checked before its body is read. */
+const categorySlug = pathParams((c) => ({ slug: slugOf(c) }));
 
 /** The staff moderation API, mounted at /api/admin/community. */
 export function createModerationRoutes({
@@ -61,25 +70,23 @@ export function createModerationRoutes({
   return new Hono<AppEnv>()
     .use(guards.identify, guards.staff('moderate the community'), guards.live)
     .get('/queue', async (c) => c.json(await moderation.queue()))
-    .post('/posts/:id', async (c) => {
-      const postId = pathId(c, 'id', 'No such post.');
-      return c.json(await moderation.actOnPost(requireViewer(c), postId, await readBody(c, PostActionSchema)));
-    })
-    .post('/threads/:id', async (c) => {
-      const threadId = pathId(c, 'id', 'No such thread.');
-      return c.json(await moderation.actOnThread(requireViewer(c), threadId, await readBody(c, ThreadActionSchema)));
-    })
-    .post('/members/:userId/suspension', async (c) => {
-      const userId = pathId(c, 'userId', 'No such member.');
-      return c.json(await moderation.suspension(requireViewer(c), userId, await readBody(c, SuspensionSchema)));
-    })
-    .get('/log', async (c) => c.json(await moderation.log(readQuery(c, LogQuery).cursor)))
+    .post('/posts/:id', pathIds({ id: 'No such post.' }), jsonBody(PostActionSchema), async (c) =>
+      c.json(await moderation.actOnPost(requireViewer(c), c.req.valid('param').id, c.req.valid('json'))),
+    )
+    .post('/threads/:id', pathIds({ id: 'No such thread.' }), jsonBody(ThreadActionSchema), async (c) =>
+      c.json(await moderation.actOnThread(requireViewer(c), c.req.valid('param').id, c.req.valid('json'))),
+    )
+    .post('/members/:userId/suspension', pathIds({ userId: 'No such member.' }), jsonBody(SuspensionSchema), async (c) =>
+      c.json(await moderation.suspension(requireViewer(c), c.req.valid('param').userId, c.req.valid('json'))),
+    )
+    .get('/log', queryOf(LogQuery), async (c) => c.json(await moderation.log(c.req.valid('query').cursor)))
     .get('/categories', admin, async (c) => c.json(await categories.list()))
-    .post('/categories', admin, async (c) => c.json(await categories.create(requireViewer(c), await readBody(c, CategoryInputSchema)), 201))
-    .put('/categories/:slug', admin, async (c) => {
-      const slug = slugOf(c);
-      return c.json(await categories.update(requireViewer(c), slug, await readBody(c, CategoryUpdateSchema)));
-    })
+    .post('/categories', admin, jsonBody(CategoryInputSchema), async (c) =>
+      c.json(await categories.create(requireViewer(c), c.req.valid('json')), 201),
+    )
+    .put('/categories/:slug', admin, categorySlug, jsonBody(CategoryUpdateSchema), async (c) =>
+      c.json(await categories.update(requireViewer(c), c.req.valid('param').slug, c.req.valid('json'))),
+    )
     .delete('/categories/:slug', admin, async (c) => {
       await categories.remove(requireViewer(c), slugOf(c));
       return c.body(null, 204);

@@ -10,7 +10,8 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppContext, AppEnv } from '../../platform/http/context.ts';
-import { isFormPost, linkToken, pathId, readBody } from '../../platform/http/request.ts';
+import { isFormPost, linkToken } from '../../platform/http/request.ts';
+import { jsonBody, linkTokenBody, pathIds } from '../../platform/http/validators.ts';
 import { redirectLocal } from '../../platform/http/respond.ts';
 import type { Guards } from '../../users/index.ts';
 import { requireViewer } from '../../users/index.ts';
@@ -18,33 +19,36 @@ import { NotificationLinkError, type NotificationService } from './service.ts';
 
 const SettingsSchema = z.strictObject({ notifications: z.boolean() });
 const MuteSchema = z.strictObject({ muted: z.boolean() });
-const TokenSchema = z.object({ token: linkToken });
 
 /** Where the mail's pages are; a form post comes back to one of them. */
 const PAGES = { unsubscribe: '/account/notifications/unsubscribe', mute: '/account/notifications/mute' } as const;
 const DONE = { unsubscribe: '/account/notifications/unsubscribed', mute: '/account/notifications/muted' } as const;
 
 /** The token from the query (the one-click POST) or from the body (the pages' forms); a malformed one is a bad link. */
-async function tokenFrom(c: AppContext): Promise<string> {
+function tokenFrom(c: AppContext, body: { token: string } | undefined): string {
   const fromQuery = c.req.query('token');
   if (fromQuery !== undefined) {
     const token = linkToken.safeParse(fromQuery);
     if (!token.success) throw new NotificationLinkError();
     return token.data;
   }
-  return (await readBody(c, TokenSchema, { accept: ['json', 'form'] })).token;
+  return body!.token;
 }
 
 export function createCommunityNotificationRoutes({ notifications, guards }: { notifications: NotificationService; guards: Guards }) {
   const { identify, member, live } = guards;
-  const threadId = (c: AppContext) => pathId(c, 'id', 'Thread not found');
 
   /** A link's action: JSON for the one-click POST and JSON clients, a redirect to the result page for the page's form. */
-  const linkAction = (what: 'unsubscribe' | 'mute', act: (token: string) => Promise<void>) => async (c: AppContext) => {
+  const linkAction = async (
+    c: AppContext,
+    body: { token: string } | undefined,
+    what: 'unsubscribe' | 'mute',
+    act: (token: string) => Promise<void>,
+  ) => {
     // A one-click POST carries `List-Unsubscribe=One-Click` as a form body and the token in the query.
     const form = isFormPost(c) && c.req.query('token') === undefined;
     try {
-      await act(await tokenFrom(c));
+      await act(tokenFrom(c, body));
       return form ? redirectLocal(c, DONE[what]) : c.json({ status: what === 'mute' ? 'muted' : 'unsubscribed' });
     } catch (err) {
       if (!form || !(err instanceof NotificationLinkError)) throw err;
@@ -53,24 +57,19 @@ export function createCommunityNotificationRoutes({ notifications, guards }: { n
   };
 
   return new Hono<AppEnv>()
-    .post(
-      '/notifications/unsubscribe',
-      linkAction('unsubscribe', (token) => notifications.unsubscribe(token)),
+    .post('/notifications/unsubscribe', linkTokenBody, (c) =>
+      linkAction(c, c.req.valid('json'), 'unsubscribe', (token) => notifications.unsubscribe(token)),
     )
-    .post(
-      '/notifications/mute',
-      linkAction('mute', (token) => notifications.muteByLink(token)),
+    .post('/notifications/mute', linkTokenBody, (c) =>
+      linkAction(c, c.req.valid('json'), 'mute', (token) => notifications.muteByLink(token)),
     )
     .get('/settings', identify, member, async (c) => c.json(await notifications.settings(requireViewer(c))))
-    .put('/settings', identify, live, async (c) => {
-      const { notifications: on } = await readBody(c, SettingsSchema);
-      return c.json(await notifications.setSettings(requireViewer(c), on));
-    })
-    .put('/threads/:id/mute', identify, live, async (c) => {
-      const id = threadId(c);
-      const { muted } = await readBody(c, MuteSchema);
-      return c.json(await notifications.setMuted(requireViewer(c), id, muted));
-    });
+    .put('/settings', identify, live, jsonBody(SettingsSchema), async (c) =>
+      c.json(await notifications.setSettings(requireViewer(c), c.req.valid('json').notifications)),
+    )
+    .put('/threads/:id/mute', identify, live, pathIds({ id: 'Thread not found' }), jsonBody(MuteSchema), async (c) =>
+      c.json(await notifications.setMuted(requireViewer(c), c.req.valid('param').id, c.req.valid('json').muted)),
+    );
 }
 
 /** The reply mails' routes as the browser's typed client (hono/client) sees them. */

@@ -13,16 +13,14 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { CONTENT_TYPE_INFO, CONTENT_TYPES, itemPath, type ContentItem, type ContentType } from '#shared/content/registry.ts';
 import type { AppContext, AppEnv } from '../../platform/http/context.ts';
-import { pathId, readBody } from '../../platform/http/request.ts';
+import { pathId } from '../../platform/http/request.ts';
+import { jsonBody, pathParams } from '../../platform/http/validators.ts';
 import type { Guards } from '../../users/index.ts';
 import { requireViewer } from '../../users/index.ts';
 import type { Viewer } from '../../users/index.ts';
 import type { ContentService } from '../service.ts';
 
-/**
- * What the creator API answers, for the browser (its routes are made per type in a loop, which
- * hono/client cannot type): a written item with its page, and an item as its form holds it.
- */
+/** What the creator API answers: a written item with its page, and an item as its form holds it. */
 export interface ContentWriteAnswers {
   written: { item: ContentItem; path: string };
   editable: Awaited<ReturnType<ContentService['editable']>>;
@@ -32,20 +30,28 @@ export interface ContentWriteAnswers {
 const AnyObject = z.record(z.string(), z.unknown());
 const itemId = (c: AppContext, type: ContentType) => pathId(c, 'id', `${CONTENT_TYPE_INFO[type].singular} not found`);
 
-export function createContentWriteRoutes(deps: { content: ContentService; guards: Guards }) {
-  const { content, guards } = deps;
+/** What the routes of every type need. */
+interface WriteDeps {
+  content: ContentService;
+  guards: Guards;
+}
+
+/**
+ * One type's routes, chained onto `app` at `/{segment}`. Generic in the segment so that the chain's
+ * type, taken at `:segment`, is the one the browser's typed client calls for every type.
+ */
+function typeRoutes<Seg extends string>(app: Hono<AppEnv>, segment: Seg, type: ContentType, { content, guards }: WriteDeps) {
   // Per route, not `use`: under the shared /api/content prefix a `use` would also run for the gated
   // reads. (The gated router's `use` runs first here; identify then skips a known viewer.)
   const { identify: who, live } = guards;
   const staff = guards.staff('create or change content');
   const actor = (viewer: Viewer) => ({ id: viewer.id, admin: viewer.role === 'admin' });
-  const app = new Hono<AppEnv>();
-  for (const type of CONTENT_TYPES) {
-    const base = `/${CONTENT_TYPE_INFO[type].apiSegment}`;
+  const base = `/${segment}` as const;
+  return (
     app
-      .post(base, who, live, staff, async (c) => {
+      .post(base, who, live, staff, jsonBody(AnyObject), async (c) => {
         const viewer = requireViewer(c);
-        const item = await content.create(type, await readBody(c, AnyObject), { createdBy: viewer.id });
+        const item = await content.create(type, c.req.valid('json'), { createdBy: viewer.id });
         return c.json({ item, path: itemPath(type, item.slug) } satisfies ContentWriteAnswers['written'], 201);
       })
       // Drafts and unpublished items: from a live session, like the writes.
@@ -53,17 +59,32 @@ export function createContentWriteRoutes(deps: { content: ContentService; guards
         const viewer = requireViewer(c);
         return c.json((await content.editable(type, itemId(c, type), actor(viewer))) satisfies ContentWriteAnswers['editable']);
       })
-      .patch(`${base}/:id`, who, live, staff, async (c) => {
-        const viewer = requireViewer(c);
-        const id = itemId(c, type);
-        const item = await content.update(type, id, await readBody(c, AnyObject), actor(viewer));
-        return c.json({ item, path: itemPath(type, item.slug) } satisfies ContentWriteAnswers['written']);
-      })
+      .patch(
+        `${base}/:id`,
+        who,
+        live,
+        staff,
+        pathParams((c) => ({ id: itemId(c, type) })),
+        jsonBody(AnyObject),
+        async (c) => {
+          const viewer = requireViewer(c);
+          const item = await content.update(type, c.req.valid('param').id, c.req.valid('json'), actor(viewer));
+          return c.json({ item, path: itemPath(type, item.slug) } satisfies ContentWriteAnswers['written']);
+        },
+      )
       .delete(`${base}/:id`, who, live, staff, async (c) => {
         const viewer = requireViewer(c);
         await content.remove(type, itemId(c, type), actor(viewer));
         return c.body(null, 204);
-      });
-  }
+      })
+  );
+}
+
+export function createContentWriteRoutes(deps: WriteDeps) {
+  const app = new Hono<AppEnv>();
+  for (const type of CONTENT_TYPES) typeRoutes(app, CONTENT_TYPE_INFO[type].apiSegment, type, deps);
   return app;
 }
+
+/** The creator API as the browser's typed client sees it: every type's routes are these at `/{segment}`. */
+export type ContentWriteRoutes = ReturnType<typeof typeRoutes<':segment'>>;

@@ -10,7 +10,8 @@ import { CONTENT_TYPE_INFO } from '#shared/content/registry.ts';
 import { SlugSchema } from '#shared/content/schema.ts';
 import type { GatedContent } from '../gated/service.ts';
 import type { AppEnv } from '../../platform/http/context.ts';
-import { readBody, slugParam } from '../../platform/http/request.ts';
+import { slugParam } from '../../platform/http/request.ts';
+import { jsonBodyWhenAsked } from '../../platform/http/validators.ts';
 import type { Guards } from '../../users/index.ts';
 import { requireViewer } from '../../users/index.ts';
 import type { ProgressService } from './service.ts';
@@ -27,11 +28,12 @@ export function createProgressRoutes(deps: { gated: GatedContent; progress: Prog
         const who = requireViewer(c);
         return c.json(await progress.forCourse(who, await gated.courseFor(who, slugParam(c, 'slug', CONTENT_TYPE_INFO.course.itemLabel))));
       })
-      // A write: only from a session that is still signed in.
-      .put('/courses/:slug/progress', live, async (c) => {
+      // A write: only from a session that is still signed in. The body is read once the course is
+      // open to the member, so one below its level hears 403 whatever the body holds.
+      .put('/courses/:slug/progress', live, jsonBodyWhenAsked(ProgressBody), async (c) => {
         const who = requireViewer(c);
         const course = await gated.courseFor(who, slugParam(c, 'slug', CONTENT_TYPE_INFO.course.itemLabel));
-        const { lessonId, completed } = await readBody(c, ProgressBody);
+        const { lessonId, completed } = await c.req.valid('json')();
         return c.json(await progress.record(who, course, lessonId, completed));
       })
   );

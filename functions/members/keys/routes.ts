@@ -7,7 +7,8 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { API_SCOPES } from '#shared/members.ts';
 import type { AppEnv } from '../../platform/http/context.ts';
-import { pathId, readBody, singleLine } from '../../platform/http/request.ts';
+import { pathId, singleLine } from '../../platform/http/request.ts';
+import { jsonBody } from '../../platform/http/validators.ts';
 import type { Guards } from '../../users/index.ts';
 import { requireViewer } from '../../users/index.ts';
 import type { ApiKeys } from './service.ts';
@@ -27,8 +28,8 @@ export function createApiKeyRoutes({ keys, guards }: { keys: ApiKeys; guards: Gu
   return new Hono<AppEnv>()
     .use(guards.identify, guards.admin, guards.live)
     .get('/', async (c) => c.json({ keys: await keys.list() }))
-    .post('/', async (c) => {
-      const { name, scopes } = await readBody(c, NewKey);
+    .post('/', jsonBody(NewKey), async (c) => {
+      const { name, scopes } = c.req.valid('json');
       return c.json(await keys.create(requireViewer(c).id, name, scopes), 201);
     })
     .delete('/:id', async (c) => {

@@ -8,7 +8,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { AppError } from '../../platform/errors.ts';
 import type { AppContext, AppEnv } from '../../platform/http/context.ts';
-import { readBody } from '../../platform/http/request.ts';
+import { jsonBody, pathParams } from '../../platform/http/validators.ts';
 import type { EmbeddedProvider } from './provider.ts';
 
 const Card = z.object({ cardNumber: z.string().max(40), expiry: z.string().max(10), cvc: z.string().max(10) }).strict();
@@ -23,14 +23,20 @@ function id(c: AppContext, name: string): string {
   return value;
 }
 
+/** The path's ids, checked before a body is read. */
+const ids = <N extends string>(...names: N[]) =>
+  pathParams((c) => Object.fromEntries(names.map((name) => [name, id(c, name)])) as Record<N, string>);
+
 export function createTestBillingRoutes({ testPages }: Pick<EmbeddedProvider, 'testPages'>) {
   return new Hono<AppEnv>()
     .get('/checkout/:id', async (c) => c.json(await testPages.describeCheckout(id(c, 'id'))))
-    .post('/checkout/:id/pay', async (c) => c.json(await testPages.pay(id(c, 'id'), await readBody(c, Card))))
+    .post('/checkout/:id/pay', ids('id'), jsonBody(Card), async (c) =>
+      c.json(await testPages.pay(c.req.valid('param').id, c.req.valid('json'))),
+    )
     .get('/portal/:id', async (c) => c.json(await testPages.describePortal(id(c, 'id'))))
-    .post('/portal/:id/subscriptions/:subscriptionId', async (c) => {
-      const subscription = await testPages.portalAction(id(c, 'id'), id(c, 'subscriptionId'), await readBody(c, PortalAction));
-      return c.json({ subscription });
+    .post('/portal/:id/subscriptions/:subscriptionId', ids('id', 'subscriptionId'), jsonBody(PortalAction), async (c) => {
+      const { id: session, subscriptionId } = c.req.valid('param');
+      return c.json({ subscription: await testPages.portalAction(session, subscriptionId, c.req.valid('json')) });
     });
 }
 

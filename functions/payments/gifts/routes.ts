@@ -10,7 +10,8 @@ import { addDays } from 'date-fns/addDays';
 import { GIFT_DELIVERY_DAYS, GIFT_LEVELS, GIFT_MESSAGE_MAX, GIFT_MONTHS } from '#shared/payments/gifts.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { AppEnv } from '../../platform/http/context.ts';
-import { emailAddress, multiLine, readBody, singleLine, visibleText } from '../../platform/http/request.ts';
+import { emailAddress, multiLine, singleLine, visibleText } from '../../platform/http/request.ts';
+import { jsonBody } from '../../platform/http/validators.ts';
 import { outsideKey } from '../../platform/idempotency/index.ts';
 import type { Guards } from '../../users/index.ts';
 import { requireViewer } from '../../users/index.ts';
@@ -47,8 +48,8 @@ const codeOf = (raw: string) => {
 
 export function createGiftRoutes({ billing, guards }: { billing: BillingService; guards: Guards }) {
   return new Hono<AppEnv>()
-    .post('/', guards.identify, guards.live, async (c) => {
-      const { successUrl, cancelUrl, ...gift } = await readBody(c, GiftBody);
+    .post('/', guards.identify, guards.live, jsonBody(GiftBody), async (c) => {
+      const { successUrl, cancelUrl, ...gift } = c.req.valid('json');
       const answer = await billing.createSession(requireViewer(c), {
         gift,
         successUrl,

@@ -8,7 +8,8 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { addYears } from 'date-fns/addYears';
 import type { AppEnv } from '../../platform/http/context.ts';
-import { pathId, readBody, singleLine } from '../../platform/http/request.ts';
+import { pathId, singleLine } from '../../platform/http/request.ts';
+import { jsonBody, pathIds } from '../../platform/http/validators.ts';
 import type { Guards } from '../../users/index.ts';
 import { requireViewer } from '../../users/index.ts';
 import { MAX_COMP_YEARS } from './comps.ts';
@@ -38,11 +39,9 @@ export function createCompRoutes({ access, guards }: { access: GrantService; gua
   const member = (c: Parameters<typeof pathId>[0]) => pathId(c, 'id', 'No such user.');
   return new Hono<AppEnv>()
     .get('/:id/grants', ...admin, async (c) => c.json(await access.ofMember(member(c))))
-    .post('/:id/comps', ...admin, async (c) => {
-      const id = member(c);
-      const body = await readBody(c, CompBody);
-      return c.json(await access.comps.add(requireViewer(c).id, id, body), 201);
-    })
+    .post('/:id/comps', ...admin, pathIds({ id: 'No such user.' }), jsonBody(CompBody), async (c) =>
+      c.json(await access.comps.add(requireViewer(c).id, c.req.valid('param').id, c.req.valid('json')), 201),
+    )
     .delete('/:id/comps/:compId', ...admin, async (c) => {
       const id = member(c);
       await access.comps.end(requireViewer(c).id, id, pathId(c, 'compId', 'No such comp for this member.'));

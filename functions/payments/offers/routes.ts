@@ -11,7 +11,8 @@ import { addYears } from 'date-fns/addYears';
 import { OFFER_CODE, OFFER_DURATIONS, OFFER_KINDS } from '#shared/payments/offers.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { AppEnv } from '../../platform/http/context.ts';
-import { pathId, readBody } from '../../platform/http/request.ts';
+import { pathId } from '../../platform/http/request.ts';
+import { jsonBody } from '../../platform/http/validators.ts';
 import type { Guards } from '../../users/index.ts';
 import { requireViewer } from '../../users/index.ts';
 import type { OfferService } from './service.ts';
@@ -62,12 +63,9 @@ export function createOfferAdminRoutes({ offers, guards }: { offers: OfferServic
   const admin = [guards.identify, guards.admin, guards.live] as const;
   return new Hono<AppEnv>()
     .get('/', ...admin, async (c) => c.json(await offers.list()))
-    .post('/', ...admin, async (c) => {
-      const body = await readBody(c, OfferBody);
-      return c.json(await offers.create(requireViewer(c).id, body), 201);
-    })
-    .put('/trials/:priceId', ...admin, async (c) => {
-      const { days } = await readBody(c, TrialBody);
+    .post('/', ...admin, jsonBody(OfferBody), async (c) => c.json(await offers.create(requireViewer(c).id, c.req.valid('json')), 201))
+    .put('/trials/:priceId', ...admin, jsonBody(TrialBody), async (c) => {
+      const { days } = c.req.valid('json');
       await offers.setTrial(requireViewer(c).id, c.req.param('priceId'), days);
       return c.json(await offers.trials());
     })

@@ -7,8 +7,10 @@
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { z } from 'zod';
 import type { Limit, RateLimitService } from '../abuse/service.ts';
-import type { AppContext } from './context.ts';
+import type { Context } from 'hono';
+import type { AppEnv } from './context.ts';
 import { clientIp, readBody } from './request.ts';
+import type { BodyInput } from './validators.ts';
 
 /** What a form route needs besides its domain's service. */
 export interface FormGuard {
@@ -43,12 +45,15 @@ export interface FormPostOptions<S extends z.ZodType<FormBody>, A extends object
   handle: (input: Omit<z.output<S>, 'website'>, sender: FormSender) => Promise<A>;
 }
 
-/** A route handler for a public form post (see the module comment for the steps). */
+/**
+ * A route handler for a public form post (see the module comment for the steps). It reads its body
+ * as `jsonBody` does, and its context names the body's types, so `hono/client` checks the browser's.
+ */
 export function formPost<S extends z.ZodType<FormBody>, A extends object, Code extends ContentfulStatusCode>(
   options: FormPostOptions<S, A, Code>,
 ) {
   const { schema, limits, limiter, trustProxy, status, handle } = options;
-  return async (c: AppContext) => {
+  return async (c: Context<AppEnv, string, BodyInput<z.input<S>, z.output<S>>>) => {
     const { website, ...input } = await readBody(c, schema);
     const ip = clientIp(c, trustProxy);
     await limiter.enforce([

@@ -35,13 +35,6 @@ export const LimitParam = z.coerce
   .max(50, 'limit must be at most 50')
   .default(10);
 
-/** The query string read against `schema` (unknown parameters ignored); 422 with the fields otherwise. */
-export function readQuery<S extends z.ZodType>(c: AppContext, schema: S): z.infer<S> {
-  const parsed = schema.safeParse(c.req.query());
-  if (!parsed.success) throw new AppError('validation_failed', 'The query is not valid.', { fields: fieldErrors(parsed.error) });
-  return parsed.data;
-}
-
 const Uuid = z.uuid();
 
 /** A path parameter that must be a row id: anything else is the 404 `notFound` (no query runs). */
@@ -81,6 +74,7 @@ async function readForm(c: AppContext): Promise<Record<string, string>> {
 /**
  * Reads a body and validates it. JSON by default; `accept: ['json', 'form']` also takes HTML form
  * posts. Another content type: 415; unreadable bytes: 400; invalid fields: 422 with the fields named.
+ * Routes declare it with `jsonBody` (validators.ts); a route that streams its own body calls it for its JSON form.
  */
 export async function readBody<S extends z.ZodType>(
   c: AppContext,

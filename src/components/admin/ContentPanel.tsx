@@ -8,7 +8,8 @@
  */
 import { useEffect, useId, useState } from 'react';
 import { accessLabel } from '#shared/access.ts';
-import { api, call, gatedFetch, type ApiData } from '../../lib/browser/api.ts';
+import { api, call, type ApiData } from '../../lib/browser/api.ts';
+import { deleteItem, publishItem } from '../../lib/browser/create.ts';
 import { CONTENT_TYPE_INFO, type ContentType } from '#shared/content/registry.ts';
 import { CREATE_TABS } from '#shared/create-form.ts';
 import { toast } from '../../lib/browser/toast.ts';
@@ -43,11 +44,9 @@ export function ContentPanel() {
     return () => controller.abort();
   }, []);
 
-  const itemUrl = (item: CatalogItem) => `/api/content/${CONTENT_TYPE_INFO[item.type].apiSegment}/${item.id}`;
-
   async function setPublished(item: CatalogItem, published: boolean) {
     setBusy({ id: item.id, action: 'publish' });
-    const result = await gatedFetch<unknown>(itemUrl(item), { method: 'PATCH', body: { published } });
+    const result = await publishItem(item.type, item.id, published);
     setBusy(null);
     if (result.ok) {
       setItems((all) => all?.map((i) => (i.id === item.id ? { ...i, published } : i)) ?? null);
@@ -63,7 +62,7 @@ export function ContentPanel() {
   async function remove(item: CatalogItem) {
     if (!window.confirm(`Delete "${item.title}"? This cannot be undone.`)) return;
     setBusy({ id: item.id, action: 'delete' });
-    const result = await gatedFetch<null>(itemUrl(item), { method: 'DELETE' });
+    const result = await deleteItem(item.type, item.id);
     setBusy(null);
     if (result.ok || result.kind === 'not-found') {
       setItems((all) => all?.filter((i) => i.id !== item.id) ?? null);

@@ -6,7 +6,7 @@
  */
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { SEARCH_LIMIT_MAX, SEARCH_QUERY_MAX, snippetParts, type SearchType } from '#shared/search.ts';
-import { api, call, withQuery, type ApiData } from '../../lib/browser/api.ts';
+import { api, call, type ApiData } from '../../lib/browser/api.ts';
 import { INPUT_CLASS } from '../forms/TextField.tsx';
 
 type Result = ApiData<typeof api.search.index.$get>['results'][number];
@@ -36,7 +36,7 @@ export function ContentSearch() {
     const mine = (controller.current = new AbortController());
     setState({ kind: 'loading' });
     try {
-      const result = await call((o) => api.search.index.$get(withQuery({ q: query, drafts: '1', limit: String(SEARCH_LIMIT_MAX) }), o), {
+      const result = await call((o) => api.search.index.$get({ query: { q: query, drafts: '1', limit: String(SEARCH_LIMIT_MAX) } }, o), {
         signal: mine.signal,
       });
       if (result.ok) setState({ kind: 'done', q: query, results: result.data.results });

@@ -9,7 +9,7 @@
  */
 import { useCallback, useEffect, useId, useState } from 'react';
 import { previewHtml } from '../../lib/browser/email-preview.ts';
-import { api, call, withQuery, type ApiData } from '../../lib/browser/api.ts';
+import { api, call, type ApiData } from '../../lib/browser/api.ts';
 import type { EMAIL_POST_SEGMENT } from '../../../functions/email/routes.ts';
 import { toast } from '../../lib/browser/toast.ts';
 
@@ -73,7 +73,7 @@ function EmailCard({ email, now, onResent }: { email: EmailRecord; now: number; 
   const [resending, setResending] = useState(false);
   async function resend() {
     setResending(true);
-    const result = await call((o) => api.emails[EMAIL].resend.$post({ param: { segment: email.id } }, o), { body: {} });
+    const result = await call((o) => api.emails[EMAIL].resend.$post({ param: { segment: email.id } }, o));
     setResending(false);
     if (result.ok) onResent(result.data);
     else
@@ -137,7 +137,7 @@ export function EmailDashboard() {
 
   useEffect(() => {
     const controller = new AbortController();
-    call((o) => api.emails[tab].$get(withQuery({ limit: '10' }), o), { signal: controller.signal })
+    call((o) => api.emails[tab].$get({ query: { limit: '10' } }, o), { signal: controller.signal })
       .then((result) => {
         if (result.ok) {
           setEmails(result.data);

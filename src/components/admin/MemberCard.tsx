@@ -44,7 +44,7 @@ export function MemberCard({ member, chosen, onChoose, onChanged }: MemberCardPr
     event.preventDefault();
     setSaving(true);
     const body = { ...(level !== member.accessLevel ? { accessLevel: level } : {}), ...(role !== member.role ? { role } : {}) };
-    const result = await call((o) => api.admin.users[':id'].$patch({ param: { id: member.id } }, o), { body });
+    const result = await call((o) => api.admin.users[':id'].$patch({ param: { id: member.id }, json: body }, o));
     setSaving(false);
     if (result.ok) {
       toast({ title: 'Saved', description: `${member.email} is now ${accessLabel(level)}, ${ROLE_LABEL[role]}.` });

@@ -48,7 +48,7 @@ export function MemberGrants({ member, onChanged }: { member: AdminMember; onCha
       ...(until ? { until: new Date(`${until}T23:59:59Z`).toISOString() } : {}),
       ...(note.trim() ? { note: note.trim() } : {}),
     };
-    const result = await call((o) => api.comps[':id'].comps.$post({ param: { id: member.id } }, o), { body });
+    const result = await call((o) => api.comps[':id'].comps.$post({ param: { id: member.id }, json: body }, o));
     setBusy(false);
     if (!result.ok) return refused(result);
     toast({

@@ -74,7 +74,7 @@ export function NewOffer({ onMade }: { onMade: () => void }) {
       ...(max ? { maxRedemptions: Number(max) } : {}),
       ...(expires ? { expiresAt: new Date(`${expires}T23:59:59Z`).toISOString() } : {}),
     };
-    const result = await call((o) => api.offers.index.$post({}, o), { body });
+    const result = await call((o) => api.offers.index.$post({ json: body }, o));
     setBusy(false);
     if (!result.ok) return failed(result);
     toast({ title: 'Offer created', description: `${code.toUpperCase()} is live.` });

@@ -23,7 +23,7 @@ function Trials() {
       .catch(() => setTrials({}));
   }, []);
   async function save(priceId: string, days: number) {
-    const result = await call((o) => api.offers.trials[':priceId'].$put({ param: { priceId } }, o), { body: { days } });
+    const result = await call((o) => api.offers.trials[':priceId'].$put({ param: { priceId }, json: { days } }, o));
     if (!result.ok) return failed(result);
     setTrials(result.data);
     toast({

@@ -7,7 +7,7 @@
  */
 import { useCallback, useEffect, useId, useState, type Dispatch, type SetStateAction } from 'react';
 import type { MemberFilter } from '#shared/members.ts';
-import { api, call, withQuery, type ApiData } from '../../lib/browser/api.ts';
+import { api, call, type ApiData } from '../../lib/browser/api.ts';
 import { MemberBulkLabels } from './MemberBulkLabels.tsx';
 import { MemberCard } from './MemberCard.tsx';
 import { MemberFilters, SMALL_BUTTON } from './MemberFilters.tsx';
@@ -88,7 +88,7 @@ export function UsersPanel() {
   useEffect(() => {
     const controller = new AbortController();
     const { signal } = controller;
-    Promise.all([fetchMembers(filter, page, signal), call((o) => api.admin.audit.$get(withQuery({ limit: '20' }), o), { signal })])
+    Promise.all([fetchMembers(filter, page, signal), call((o) => api.admin.audit.$get({ query: { limit: '20' } }, o), { signal })])
       .then(([users, log]) => {
         if (users.ok) setResult(users.data);
         else setError(reason(users, 'The members could not be loaded.'));

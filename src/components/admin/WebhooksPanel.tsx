@@ -7,7 +7,7 @@
  */
 import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
 import { WEBHOOK_EVENT_LABELS, WEBHOOK_EVENTS, type WebhookEvent } from '#shared/webhooks.ts';
-import { api, call, withQuery, type ApiData } from '../../lib/browser/api.ts';
+import { api, call, type ApiData } from '../../lib/browser/api.ts';
 import { toast } from '../../lib/browser/toast.ts';
 import { INPUT_CLASS } from '../forms/TextField.tsx';
 
@@ -62,7 +62,7 @@ function NewEndpoint({ onMade }: { onMade: (secret: string) => void }) {
   async function submit(event: FormEvent) {
     event.preventDefault();
     setBusy(true);
-    const result = await call((o) => api.webhooks.index.$post({}, o), { body: { url, events } });
+    const result = await call((o) => api.webhooks.index.$post({ json: { url, events } }, o));
     setBusy(false);
     if (!result.ok) return failed(result);
     setUrl('');
@@ -118,7 +118,7 @@ function DeliveryLog({ endpoint }: { endpoint: Endpoint }) {
   const [round, setRound] = useState(0);
   useEffect(() => {
     const controller = new AbortController();
-    call((o) => api.webhooks[':id'].deliveries.$get({ param: { id: endpoint.id }, ...withQuery({ limit: '20' }) }, o), {
+    call((o) => api.webhooks[':id'].deliveries.$get({ param: { id: endpoint.id }, query: { limit: '20' } }, o), {
       signal: controller.signal,
     })
       .then((result) => result.ok && setRows(result.data))
@@ -198,7 +198,7 @@ function EndpointCard({ endpoint, onChange, onSecret }: { endpoint: Endpoint; on
   };
   const toggle = () =>
     run(
-      () => call((o) => api.webhooks[':id'].$patch({ param }, o), { body: { enabled: !endpoint.enabled } }),
+      () => call((o) => api.webhooks[':id'].$patch({ param, json: { enabled: !endpoint.enabled } }, o)),
       () => toast({ title: endpoint.enabled ? 'Endpoint disabled' : 'Endpoint enabled', description: endpoint.url }),
     );
   const rotate = () =>

@@ -5,7 +5,7 @@
  */
 import { filterQuery, MAX_IMPORT_ROWS, type ApiScope, type MemberFilter } from '#shared/members.ts';
 import { fileParts, memberCount } from './members-file-parts.ts';
-import { api, call, failure, withQuery, type ApiData, type GatedResult } from '../../lib/browser/api.ts';
+import { api, call, failure, type ApiData, type ApiResult } from '../../lib/browser/api.ts';
 
 export type MemberPage = ApiData<typeof api.admin.users.$get>;
 export type AdminMember = MemberPage['users'][number];
@@ -21,28 +21,27 @@ export const reason = (result: { kind: string; message?: string }, fallback: str
   (result.kind === 'error' || result.kind === 'not-found') && result.message ? result.message : fallback;
 
 export const fetchMembers = (filter: MemberFilter, page: number, signal?: AbortSignal) =>
-  call((o) => api.admin.users.$get(withQuery({ ...filterQuery(filter), page: String(page), limit: '20' }), o), { signal });
+  call((o) => api.admin.users.$get({ query: { ...filterQuery(filter), page: String(page), limit: '20' } }, o), { signal });
 
 export const fetchLabels = (signal?: AbortSignal) => call((o) => api.members.labels.$get({}, o), { signal });
 export const deleteLabel = (id: string) => call((o) => api.members.labels[':id'].$delete({ param: { id } }, o));
 
 /** Puts labels on (or takes them off) the filtered members, or the chosen ones among them. */
 export const relabel = (body: { filter: MemberFilter; userIds?: string[]; add: string[]; remove: string[] }) =>
-  call((o) => api.members.labels.$post({}, o), { body });
+  call((o) => api.members.labels.$post({ json: body }, o));
 
 export const fetchSegments = (signal?: AbortSignal) => call((o) => api.members.segments.$get({}, o), { signal });
-export const createSegment = (name: string, filter: MemberFilter) =>
-  call((o) => api.members.segments.$post({}, o), { body: { name, filter } });
+export const createSegment = (name: string, filter: MemberFilter) => call((o) => api.members.segments.$post({ json: { name, filter } }, o));
 export const deleteSegment = (id: string) => call((o) => api.members.segments[':id'].$delete({ param: { id } }, o));
 
 export const fetchApiKeys = (signal?: AbortSignal) => call((o) => api.apiKeys.index.$get({}, o), { signal });
-export const createApiKey = (name: string, scopes: ApiScope[]) => call((o) => api.apiKeys.index.$post({}, o), { body: { name, scopes } });
+export const createApiKey = (name: string, scopes: ApiScope[]) => call((o) => api.apiKeys.index.$post({ json: { name, scopes } }, o));
 export const revokeApiKey = (id: string) => call((o) => api.apiKeys[':id'].$delete({ param: { id } }, o));
 
 /** Downloads the filtered members as the CSV file (fetched with the token, then saved as a file). */
-export async function downloadMembers(filter: MemberFilter): Promise<GatedResult<null>> {
+export async function downloadMembers(filter: MemberFilter): Promise<ApiResult<null>> {
   try {
-    const res = await api.members['export.csv'].$get(withQuery(filterQuery(filter)));
+    const res = await api.members['export.csv'].$get({ query: filterQuery(filter) });
     if (!res.ok) return await failure(res);
     const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? 'members.csv';
     const href = URL.createObjectURL(await res.blob());
@@ -64,22 +63,22 @@ export async function downloadMembers(filter: MemberFilter): Promise<GatedResult
 /** One part of the file to the API (a dry run or the import). */
 const sendPart = (body: Uint8Array<ArrayBuffer>, dryRun: boolean) =>
   call((o) =>
-    api.members.import.$post(withQuery(dryRun ? { dryRun: '1' } : {}), {
-      headers: { ...o.headers, 'content-type': 'text/csv' },
-      init: { ...o.init, body },
-    }),
-  ) as Promise<GatedResult<DryRun & ImportDone>>;
+    api.members.import.$post(
+      { query: dryRun ? { dryRun: '1' } : {} },
+      {
+        headers: { ...o.headers, 'content-type': 'text/csv' },
+        init: { ...o.init, body },
+      },
+    ),
+  ) as Promise<ApiResult<DryRun & ImportDone>>;
 
 /**
  * Checks (`dryRun`) or imports the members file, in parts a serverless host takes (members-file-parts.ts),
  * one after another, their answers joined with rows numbered as in the whole file. A part that fails
  * stops the rest; its answer says so (the parts before it were imported).
  */
-export async function sendMembersFile<D extends boolean>(
-  file: File,
-  dryRun: D,
-): Promise<GatedResult<D extends true ? DryRun : ImportDone>> {
-  type Answer = GatedResult<D extends true ? DryRun : ImportDone>;
+export async function sendMembersFile<D extends boolean>(file: File, dryRun: D): Promise<ApiResult<D extends true ? DryRun : ImportDone>> {
+  type Answer = ApiResult<D extends true ? DryRun : ImportDone>;
   const bytes = new Uint8Array(await file.arrayBuffer());
   if (memberCount(bytes) > MAX_IMPORT_ROWS)
     return { ok: false, kind: 'error', message: `A file may bring at most ${MAX_IMPORT_ROWS} members; split it.` } as Answer;

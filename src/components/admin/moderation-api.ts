@@ -4,7 +4,7 @@
  * the categories. Every call answers the API module's one result shape.
  */
 import type { PostAction, ThreadAction } from '#shared/community/moderation.ts';
-import { api, call, withQuery, type ApiData, type GatedResult } from '../../lib/browser/api.ts';
+import { api, call, type ApiData, type ApiResult } from '../../lib/browser/api.ts';
 
 const admin = api.communityAdmin;
 
@@ -26,30 +26,30 @@ export const loadQueue = (signal?: AbortSignal) => call((o) => admin.queue.$get(
 
 /** `seen`: the post's `editedAt` as shown (an approval of text edited since is refused with 409). */
 export const actOnPost = (id: string, action: PostAction, seen: string | null) =>
-  call((o) => admin.posts[':id'].$post({ param: { id } }, o), { body: { action, seen } });
+  call((o) => admin.posts[':id'].$post({ param: { id }, json: { action, seen } }, o));
 
 export const actOnThread = (id: string, action: ThreadAction, category?: string) =>
-  call((o) => admin.threads[':id'].$post({ param: { id } }, o), { body: { action, ...(category ? { category } : {}) } });
+  call((o) => admin.threads[':id'].$post({ param: { id }, json: { action, ...(category ? { category } : {}) } }, o));
 
 /** Suspends a member (until an instant, or until lifted when `until` is null), or lifts it (`suspended: false`). */
 export const setSuspension = (userId: string, body: { suspended: boolean; until?: string; reason?: string }) =>
-  call((o) => admin.members[':userId'].suspension.$post({ param: { userId } }, o), { body });
+  call((o) => admin.members[':userId'].suspension.$post({ param: { userId }, json: body }, o));
 
 export const loadLog = (cursor: string | null, signal?: AbortSignal) =>
-  call((o) => admin.log.$get(withQuery(cursor ? { cursor } : {}), o), { signal });
+  call((o) => admin.log.$get({ query: cursor ? { cursor } : {} }, o), { signal });
 
 export const loadCategories = (signal?: AbortSignal) => call((o) => admin.categories.$get({}, o), { signal });
 
-export const createCategory = (body: CategoryFields & { slug: string }) => call((o) => admin.categories.$post({}, o), { body });
+export const createCategory = (body: CategoryFields & { slug: string }) => call((o) => admin.categories.$post({ json: body }, o));
 
 export const updateCategory = (slug: string, body: CategoryFields) =>
-  call((o) => admin.categories[':slug'].$put({ param: { slug: encodeURIComponent(slug) } }, o), { body });
+  call((o) => admin.categories[':slug'].$put({ param: { slug: encodeURIComponent(slug) }, json: body }, o));
 
 export const deleteCategory = (slug: string) =>
   call((o) => admin.categories[':slug'].$delete({ param: { slug: encodeURIComponent(slug) } }, o));
 
 /** A failed call's words for a person (the server's message where it gave one). */
-export function failureText(result: Exclude<GatedResult<unknown>, { ok: true }>, fallback: string): string {
+export function failureText(result: Exclude<ApiResult<unknown>, { ok: true }>, fallback: string): string {
   if (result.kind === 'signed-out') return 'Your session has ended. Please sign in again.';
   if (result.kind === 'forbidden') return 'Only editors and admins can moderate the community; categories are for admins.';
   return result.message || fallback;

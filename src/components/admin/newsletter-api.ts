@@ -5,7 +5,7 @@
  */
 import type { AccessLevel } from '#shared/access.ts';
 import type { PreviewLevel } from '#shared/newsletter.ts';
-import { api, call, publicApi, withQuery, type ApiData, type GatedResult } from '../../lib/browser/api.ts';
+import { api, call, publicApi, type ApiData, type ApiResult } from '../../lib/browser/api.ts';
 
 const issues = api.newsletterAdmin.issues;
 const issue = issues[':id'];
@@ -34,25 +34,25 @@ export const listIssues = (signal?: AbortSignal) => call((o) => issues.$get({}, 
 
 export const getIssue = (id: string, signal?: AbortSignal) => call((o) => issue.$get(at(id), o), { signal });
 
-export const createIssue = (body: IssueInput) => call((o) => issues.$post({}, o), { body });
+export const createIssue = (body: IssueInput) => call((o) => issues.$post({ json: body }, o));
 
-export const updateIssue = (id: string, body: IssueInput) => call((o) => issue.$put(at(id), o), { body });
+export const updateIssue = (id: string, body: IssueInput) => call((o) => issue.$put({ ...at(id), json: body }, o));
 
 export const deleteIssue = (id: string) => call((o) => issue.$delete(at(id), o));
 
 /** How many addresses each audience, and `selected` together, would be mailed to now (the send's own count). */
 export const audienceReach = (selected: readonly Audience[], signal?: AbortSignal) =>
-  call((o) => api.newsletterAdmin.audiences.$get(withQuery({ selected: selected.join(',') }), o), { signal });
+  call((o) => api.newsletterAdmin.audiences.$get({ query: { selected: selected.join(',') } }, o), { signal });
 
 export const previewIssue = (id: string, level: PreviewLevel, signal?: AbortSignal) =>
-  call((o) => issue.preview.$get({ ...at(id), ...withQuery({ level }) }, o), { signal });
+  call((o) => issue.preview.$get({ ...at(id), query: { level } }, o), { signal });
 
-export const sendTest = (id: string, level: PreviewLevel) => call((o) => issue.test.$post(at(id), o), { body: { level } });
+export const sendTest = (id: string, level: PreviewLevel) => call((o) => issue.test.$post({ ...at(id), json: { level } }, o));
 
 export const sendNow = (id: string) => call((o) => issue.send.$post(at(id), o));
 
 export const scheduleIssue = (id: string, when: { sendAt: string; timeZone: string }) =>
-  call((o) => issue.schedule.$post(at(id), o), { body: when });
+  call((o) => issue.schedule.$post({ ...at(id), json: when }, o));
 
 export const cancelSchedule = (id: string) => call((o) => issue.cancel.$post(at(id), o));
 
@@ -61,7 +61,7 @@ export const articleDraft = (slug: string) =>
   call((o) => api.newsletterAdmin.articles[':slug'].$get({ param: { slug: encodeURIComponent(slug) } }, o));
 
 /** The published blog articles (the public list): what "Start from an article" offers. */
-export async function publishedArticles(signal?: AbortSignal): Promise<GatedResult<{ slug: string; title: string }[]>> {
+export async function publishedArticles(signal?: AbortSignal): Promise<ApiResult<{ slug: string; title: string }[]>> {
   try {
     const res = await publicApi.content[':segment'].$get(
       { param: { segment: 'blogs' } },
@@ -77,7 +77,7 @@ export async function publishedArticles(signal?: AbortSignal): Promise<GatedResu
 }
 
 /** A failed call's words for a person (the server's message where it gave one). */
-export function failureText(result: Exclude<GatedResult<unknown>, { ok: true }>, fallback: string): string {
+export function failureText(result: Exclude<ApiResult<unknown>, { ok: true }>, fallback: string): string {
   if (result.kind === 'signed-out') return 'Your session has ended. Please sign in again.';
   if (result.kind === 'forbidden') return 'Only editors and admins can manage newsletters.';
   return result.message || fallback;

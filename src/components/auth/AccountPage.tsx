@@ -170,7 +170,7 @@ function ProfileTab({
     event.preventDefault();
     setSaving(true);
     setSaved(false);
-    const result = await call((o) => api.users.me.$patch({}, o), { body: { name: visibleName }, token });
+    const result = await call((o) => api.users.me.$patch({ json: { name: visibleName } }, o), { token });
     setSaving(false);
     if (!result.ok) return failed();
     onSaved(result.data);

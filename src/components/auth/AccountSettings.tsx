@@ -50,12 +50,12 @@ export function AccountSettings({ token, profile, onSaved }: { token: string; pr
     // The newsletter only when the member changed it: saving the language alone must not turn the
     // level's default into a fixed choice (an upgrade would then not bring the newsletter).
     const body = newsletter === shown ? { language } : { language, newsletter };
-    const result = await call((o) => api.users.me.$patch({}, o), { body, token });
+    const result = await call((o) => api.users.me.$patch({ json: body }, o), { token });
     // The reply emails only when the member changed them (their own API).
     const mails =
       replyMails === null || replies === replyMails
         ? undefined
-        : await call((o) => api.communityNotifications.settings.$put({}, o), { body: { notifications: replies }, token });
+        : await call((o) => api.communityNotifications.settings.$put({ json: { notifications: replies } }, o), { token });
     setSaving(false);
     if (!result.ok || (mails && !mails.ok)) return failed();
     onSaved(result.data);

@@ -150,7 +150,7 @@ function NewThread({
               : { title: 'Discussion posted' },
           );
           window.location.assign(`/community/threads/${result.data.id}`);
-          return { ok: true };
+          return { ok: true, data: null };
         }}
       />
     </section>

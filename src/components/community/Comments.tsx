@@ -80,7 +80,7 @@ export default function Comments({ where }: { where: CommentsWhere }) {
               if (!result.ok) return result;
               postedToast(result.data.status, 'comment');
               await pages.refresh(true);
-              return { ok: true };
+              return { ok: true, data: null };
             }}
           />
         )}

@@ -46,7 +46,7 @@ function NoteBox({ children }: { children: ReactNode }) {
     <section className="grid rounded-2xl border border-dashed border-slate-300 p-5">
       <div aria-hidden="true" inert className="invisible col-start-1 row-start-1">
         <Heading />
-        <PostForm label={REPLY_LABEL} submitLabel={REPLY_SUBMIT} onSend={async () => ({ ok: true })} />
+        <PostForm label={REPLY_LABEL} submitLabel={REPLY_SUBMIT} onSend={async () => ({ ok: true, data: null })} />
       </div>
       <p className={NOTE}>{children}</p>
     </section>
@@ -79,7 +79,7 @@ export function ReplyArea({ thread, signedIn, onReplied }: { thread: Thread; sig
           if (!result.ok) return result;
           postedToast(result.data.status, 'reply');
           await onReplied();
-          return { ok: true };
+          return { ok: true, data: null };
         }}
       />
     </section>

@@ -9,7 +9,7 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { AccessLevel } from '#shared/access.ts';
-import type { GatedResult } from '../../lib/browser/api.ts';
+import type { ApiResult } from '../../lib/browser/api.ts';
 import { useViewer, type ViewerState } from '../content/gated/use-viewer.ts';
 
 /** An answer with a page of items and the cursor after it (null on the last page). */
@@ -25,9 +25,9 @@ export type PagesState<T extends PageAnswer, I> =
   /** `head`: the first page's answer (the thread, the category); `items` of every page shown. */
   | { status: 'ready'; head: T; items: I[]; cursors: (string | null)[]; nextCursor: string | null };
 
-export type PagesLoad<T> = (cursor: string | null, signedIn: boolean, signal?: AbortSignal) => Promise<GatedResult<T>>;
+export type PagesLoad<T> = (cursor: string | null, signedIn: boolean, signal?: AbortSignal) => Promise<ApiResult<T>>;
 
-function settle<T extends PageAnswer, I>(result: GatedResult<T>): PagesState<T, I> | undefined {
+function settle<T extends PageAnswer, I>(result: ApiResult<T>): PagesState<T, I> | undefined {
   if (result.ok) return undefined;
   if (result.kind === 'signed-out') return { status: 'gate', signedIn: false };
   if (result.kind === 'forbidden') return { status: 'gate', signedIn: true, level: result.requiredLevel };

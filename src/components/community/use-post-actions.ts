@@ -26,16 +26,16 @@ export function usePostActions({ refresh, patchItem }: Pages, member: boolean, s
       async edit(post, body) {
         const result = await editPost(post.id, body);
         if (result.ok) await refresh();
-        return result.ok ? { ok: true } : result;
+        return result;
       },
       async remove(post) {
         const result = await deletePost(post.id);
         if (result.ok) await refresh();
-        return result.ok ? { ok: true } : result;
+        return result;
       },
       async report(post, reason) {
         const result = await reportPost(post.id, reason);
-        return result.ok ? { ok: true } : result;
+        return result;
       },
       async source(post) {
         const result = await postSource(post.id);

@@ -52,7 +52,7 @@ export function useUploads(onUploaded: (uploaded: Uploaded) => void) {
         onProgress: (sent) => setProgress((p) => (p && p.index === index ? { ...p, sent } : p)),
       });
       if (result.ok) onUploaded({ area, url: result.data.url, file, mediaType });
-      else if (result.kind === 'canceled') {
+      else if (result.kind === 'error' && result.code === 'canceled') {
         const skipped = list.length - index - 1;
         setNote(`Upload of ${file.name} canceled${skipped > 0 ? `; ${skipped} more not uploaded` : ''}.`);
         break;

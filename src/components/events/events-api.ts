@@ -3,7 +3,7 @@
  * from functions/events/routes.ts). Visitors ask for the seats left without a token; everything else
  * goes with the member's. Browser only.
  */
-import { api, call, publicApi, type ApiData, type GatedResult } from '../../lib/browser/api.ts';
+import { api, call, publicApi, type ApiData, type ApiResult } from '../../lib/browser/api.ts';
 
 const param = (slug: string) => ({ param: { slug: encodeURIComponent(slug) } });
 
@@ -28,7 +28,7 @@ export function cancelRegistration(slug: string) {
 }
 
 /** The join link's answer: the URL, not open yet (the server's 409 names when it opens), or why not. */
-export type JoinResult = GatedResult<{ url: string }> | { ok: false; kind: 'not-open'; opensAt: string };
+export type JoinResult = ApiResult<{ url: string }> | { ok: false; kind: 'not-open'; opensAt: string };
 
 /** The join URL, once the link has opened; before that, when it opens. */
 export async function fetchJoinLink(slug: string, signal?: AbortSignal): Promise<JoinResult> {

@@ -47,7 +47,7 @@ export default function GiftForm() {
       successUrl: '/account?gift=sent',
       cancelUrl: '/gift',
     };
-    const result = await call((o) => api.gifts.index.$post({}, o), { body });
+    const result = await call((o) => api.gifts.index.$post({ json: body }, o));
     if (result.ok) {
       const outcome = await goToCheckout(result.data).catch(() => 'failed' as const);
       if (outcome === 'left') return;

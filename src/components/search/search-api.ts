@@ -4,7 +4,7 @@
  * (their search costs the server nothing); a failed call leaves the public results standing.
  */
 import type { SearchAnswer, SearchType } from '#shared/search.ts';
-import { api, call, storedSession, withQuery } from '../../lib/browser/api.ts';
+import { api, call, storedSession } from '../../lib/browser/api.ts';
 
 /** The member's part: nothing to ask (a visitor), the answer, or a failure (the page says so and offers a retry). */
 export type MemberSearch = { status: 'none' } | { status: 'ok'; answer: SearchAnswer } | { status: 'failed' };
@@ -12,7 +12,7 @@ export type MemberSearch = { status: 'none' } | { status: 'ok'; answer: SearchAn
 export async function searchMembers(q: string, type: SearchType | undefined, signal: AbortSignal): Promise<MemberSearch> {
   if (!storedSession()) return { status: 'none' };
   const query = { q, ...(type ? { type } : {}) };
-  const result = await call((o) => api.search.index.$get(withQuery(query), o), { signal });
+  const result = await call((o) => api.search.index.$get({ query }, o), { signal });
   if (result.ok) return { status: 'ok', answer: result.data };
   // A session the server no longer takes is a visitor's search (the public results stand).
   return result.kind === 'signed-out' ? { status: 'none' } : { status: 'failed' };

@@ -1,6 +1,8 @@
 /**
- * How the API module's calls go out (api.ts re-exports all of it): the member's bearer token, JSON in
- * and out, and the one result shape for failures. The token comes from the session the auth client
+ * How the API module's calls go out (api.ts re-exports all of it): the member's bearer token, JSON
+ * answers, and the browser's one result shape for API calls (ApiResult). Bodies and queries go
+ * through the typed clients (`$post({ json, param, query })`), so each is checked against its route's
+ * schema. The token comes from the session the auth client
  * keeps (session.ts), read without loading that client: it is half of a detail page's JavaScript
  * budget. Only a token that has already expired (a tab left asleep) loads the client, to refresh it.
  * Kept apart from the typed clients (api.ts), which only islands and page scripts that call the
@@ -12,7 +14,8 @@ import { plainHeaders } from './public-fetch.ts';
 import { SESSION_EVENT, storedSession } from './session.ts';
 import { sendAction } from './write-fetch.ts';
 
-export type GatedResult<T> =
+/** What every API call in the browser answers: the data, or why not. */
+export type ApiResult<T> =
   | { ok: true; data: T }
   /** No session, or the server did not accept it (401). */
   | { ok: false; kind: 'signed-out' }
@@ -22,11 +25,12 @@ export type GatedResult<T> =
   | { ok: false; kind: 'not-found'; message: string }
   /**
    * Network failure, 5xx or anything unexpected: worth a retry. `status` is the HTTP status when
-   * the server answered (callers tell a 409 conflict or a 422 apart by it); `code` its error code.
+   * the server answered (callers tell a 409 conflict or a 422 apart by it); `code` its error code
+   * (or `canceled`: the person stopped it, an upload they cancelled).
    */
   | { ok: false; kind: 'error'; message: string; status?: number; code?: string; fields?: Record<string, string[]> };
 
-export type GatedFailure = Exclude<GatedResult<unknown>, { ok: true }>;
+export type ApiFailure = Exclude<ApiResult<unknown>, { ok: true }>;
 
 /** The API's one error body, `{ error: { code, message, ... } }`, as far as a failed answer has one. */
 interface ErrorBody {
@@ -47,7 +51,7 @@ export async function bearer(): Promise<string | undefined> {
 }
 
 /** Why a call failed, from its status and the API's error body. */
-export async function failure(res: { status: number; json(): Promise<unknown> }): Promise<GatedFailure> {
+export async function failure(res: { status: number; json(): Promise<unknown> }): Promise<ApiFailure> {
   const body = (await res.json().catch(() => undefined)) as ErrorBody | undefined;
   const message = body?.error?.message ?? GENERIC;
   if (res.status === 401) return { ok: false, kind: 'signed-out' };
@@ -62,17 +66,6 @@ export async function failure(res: { status: number; json(): Promise<unknown> })
     ...(body?.error?.code ? { code: body.error.code } : {}),
     ...(body?.error?.fields ? { fields: body.error.fields } : {}),
   };
-}
-
-/** One gated call by path: JSON in and out, with the member's token; never throws. For paths no typed client spells. */
-export async function gatedFetch<T>(
-  path: string,
-  init: { method?: string; body?: unknown; signal?: AbortSignal } = {},
-): Promise<GatedResult<T>> {
-  const send = (options: { headers: Record<string, string>; init: RequestInit }) =>
-    memberFetch(path, { method: init.method ?? 'GET', ...options.init, headers: options.headers });
-  // A plain Response has no typed data: the caller names it.
-  return call(send, init);
 }
 
 /** Thrown by `memberFetch` when nobody is signed in: `call` answers signed-out without a request. */
@@ -92,9 +85,8 @@ export async function memberFetch(input: RequestInfo | URL, init: RequestInit = 
   return sendAction(input, { ...init, headers: { ...headers, accept: 'application/json' } });
 }
 
-/** What one call sends beyond its path: a JSON body, an abort signal, its own bearer token. */
+/** What one call sends beyond its typed request (path, body, query): an abort signal, its own bearer token. */
 export interface CallInit {
-  body?: unknown;
   signal?: AbortSignal;
   /** A token the caller holds (the auth client's fresh session) instead of the stored one. */
   token?: string;
@@ -106,29 +98,30 @@ type Answer = { ok: boolean; status: number; json(): Promise<unknown> };
 type DataOf<R> = R extends ClientResponse<infer T, infer _Status, infer _Format> ? T : never;
 
 /**
- * One typed call with the member's token: `send` makes the request through a typed client with the
- * options given (headers and init). Answers the data or why not; never throws, but an aborted call
- * rejects, so a caller that gave up ignores it.
+ * One typed call: `send` makes the request through a typed client, its body and query checked against
+ * the route's schemas, with the options given (headers and init). Answers the data or why not; never
+ * throws, but an aborted call rejects, so a caller that gave up ignores it.
  */
 export async function call<R extends Answer>(
   send: (options: { headers: Record<string, string>; init: RequestInit }) => Promise<R>,
-  { body, signal, token }: CallInit = {},
-): Promise<GatedResult<DataOf<R>>> {
+  { signal, token }: CallInit = {},
+): Promise<ApiResult<DataOf<R>>> {
   type Data = DataOf<R>;
+  let res: R;
   try {
-    const res = await send({
-      headers: {
-        ...(token ? { authorization: `Bearer ${token}` } : {}),
-        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-      },
-      init: { ...(body !== undefined ? { body: JSON.stringify(body) } : {}), ...(signal ? { signal } : {}) },
-    });
+    res = await send({ headers: token ? { authorization: `Bearer ${token}` } : {}, init: signal ? { signal } : {} });
+  } catch (err) {
+    if (err instanceof SignedOut) return { ok: false, kind: 'signed-out' };
+    if (signal?.aborted) throw err;
+    // No answer at all (offline, the connection cut after the retries): no status.
+    return { ok: false, kind: 'error', message: GENERIC };
+  }
+  try {
     if (!res.ok) return await failure(res);
     if (res.status === 204) return { ok: true, data: null as Data };
     return { ok: true, data: (await res.json()) as Data };
   } catch (err) {
-    if (err instanceof SignedOut) return { ok: false, kind: 'signed-out' };
     if (signal?.aborted) throw err;
-    return { ok: false, kind: 'error', message: GENERIC };
+    return { ok: false, kind: 'error', message: GENERIC, status: res.status };
   }
 }

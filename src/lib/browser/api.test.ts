@@ -3,8 +3,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 const getSession = vi.fn();
 vi.mock('./auth/client.ts', () => ({ authClient: () => ({ auth: { getSession } }) }));
 
-const { fetchArticleBody, fetchLesson, gatedFetch, itemDownloadLink, onSessionChange, recordCourseProgress, storedSession } =
-  await import('./api.ts');
+const { fetchArticleBody, fetchLesson, itemDownloadLink, onSessionChange, recordCourseProgress, storedSession } = await import('./api.ts');
+const { createItem, deleteItem } = await import('./create.ts');
 
 /** localStorage as browsers expose it: stored keys are the object's own keys. */
 class FakeStorage {
@@ -72,11 +72,12 @@ describe('gated calls', () => {
   it("answers a 204 as success without a body, and passes a 422's field errors on", async () => {
     storage.setItem(KEY, session('token-a'));
     fetchMock.mockResolvedValueOnce(new Response(null, { status: 204 }));
-    expect(await gatedFetch('/api/content/blogs/x', { method: 'DELETE' })).toEqual({ ok: true, data: null });
+    expect(await deleteItem('blog', 'x')).toEqual({ ok: true, data: null });
+    expect((fetchMock.mock.calls[0] as [string, RequestInit])[0]).toBe('/api/content/blogs/x');
     fetchMock.mockResolvedValueOnce(
       json(422, { error: { code: 'validation_failed', message: 'Some fields are not valid.', fields: { title: ['Too short'] } } }),
     );
-    expect(await gatedFetch('/api/content/blogs', { method: 'POST', body: {} })).toMatchObject({
+    expect(await createItem('blog', {})).toMatchObject({
       ok: false,
       kind: 'error',
       status: 422,

@@ -11,11 +11,12 @@
  * failure worth a retry). The server is the authority: a 401 or 403 here is a gate, whatever the
  * browser thought of the profile. Browser only: imported by islands and page scripts.
  */
-import { hc, type ClientRequestOptions, type InferResponseType } from 'hono/client';
+import { hc, type ClientRequestOptions, type InferRequestType, type InferResponseType } from 'hono/client';
 import type { AdminRoutes } from '../../../functions/admin/routes.ts';
 import type { AiRoutes } from '../../../functions/ai/routes.ts';
 import type { AnalyticsRoutes } from '../../../functions/analytics/routes.ts';
 import type { ContactRoutes } from '../../../functions/contact/routes.ts';
+import type { ContentWriteRoutes } from '../../../functions/content/create/routes.ts';
 import type { ModerationRoutes, ReportRoutes } from '../../../functions/community/moderation/routes.ts';
 import type { CommunityNotificationRoutes } from '../../../functions/community/notifications/routes.ts';
 import type { CommunityRoutes } from '../../../functions/community/routes.ts';
@@ -37,16 +38,19 @@ import type { PaymentRoutes } from '../../../functions/payments/routes.ts';
 import type { ProgressRoutes } from '../../../functions/content/progress/routes.ts';
 import type { SearchRoutes } from '../../../functions/search/routes.ts';
 import type { SupportRoutes } from '../../../functions/support/routes.ts';
+import type { UploadRoutes } from '../../../functions/uploads/routes.ts';
 import type { UserRoutes } from '../../../functions/users/routes.ts';
 import type { WebhookRoutes } from '../../../functions/outbound/routes.ts';
-import { call, memberFetch, type GatedResult } from './api-fetch.ts';
+import { call, memberFetch, type ApiResult } from './api-fetch.ts';
 import { publicFetch } from './public-fetch.ts';
 
 export { onSessionChange, storedSession } from './session.ts';
-export { bearer, call, failure, gatedFetch, type GatedResult } from './api-fetch.ts';
+export { bearer, call, failure, type ApiFailure, type ApiResult } from './api-fetch.ts';
 
 /** The data a typed client method answers with. */
 export type ApiData<M extends (...args: never[]) => Promise<unknown>> = InferResponseType<M>;
+/** The JSON body a typed client method sends: its route's schema's input (`z.input`), never written by hand. */
+export type ApiInput<M extends (...args: never[]) => Promise<unknown>> = InferRequestType<M> extends { json?: infer J } ? J : never;
 
 const member: ClientRequestOptions = { fetch: memberFetch };
 const visitor: ClientRequestOptions = { fetch: publicFetch };
@@ -56,6 +60,10 @@ export const api = {
   users: /* @__PURE__ */ hc<UserRoutes>('/api/users', member),
   gated: /* @__PURE__ */ hc<GatedContentRoutes>('/api/content', member),
   progress: /* @__PURE__ */ hc<ProgressRoutes>('/api/content', member),
+  /** The creator API: every content type's routes at `/api/content/{segment}` (functions/content/create/routes.ts). */
+  create: /* @__PURE__ */ hc<ContentWriteRoutes>('/api/content', member),
+  /** Staff uploads (functions/uploads/routes.ts), whose paths are whole: `api.uploads.api.upload…`. */
+  uploads: /* @__PURE__ */ hc<UploadRoutes>('/', member),
   payments: /* @__PURE__ */ hc<PaymentRoutes>('/api/payments', member),
   admin: /* @__PURE__ */ hc<AdminRoutes>('/api/admin', member),
   /** The Users tab's labels, segments and members file (functions/members/routes.ts). */
@@ -115,14 +123,6 @@ export const publicApi = {
   community: /* @__PURE__ */ hc<CommunityRoutes>('/api/community', visitor),
 };
 
-/**
- * A query string for a route that reads it itself (readQuery, not a validator, so the client's types
- * do not name it): typed as no input, and sent by the client as `?name=value&...`.
- */
-export function withQuery(query: Record<string, string>): object {
-  return { query };
-}
-
 /** The site's public forms' answers (contact, newsletter sign-up, lead dialog). */
 export type FormAnswers = {
   contact: ApiData<ReturnType<typeof hc<ContactRoutes>>['index']['$post']>;
@@ -181,8 +181,8 @@ export function fetchCourseProgress(courseSlug: string, signal?: AbortSignal) {
 }
 
 /** Records `lessonId` as the last lesson viewed and, when `completed` is given, marks or unmarks it. */
-export function recordCourseProgress(courseSlug: string, body: { lessonId: string; completed?: boolean }) {
-  return call((o) => api.progress.courses[':slug'].progress.$put({ param: { slug: seg(courseSlug) } }, o), { body });
+export function recordCourseProgress(courseSlug: string, json: ApiInput<(typeof api.progress.courses)[':slug']['progress']['$put']>) {
+  return call((o) => api.progress.courses[':slug'].progress.$put({ param: { slug: seg(courseSlug) }, json }, o));
 }
 
 /** Progress in every course the member started (the account page). */
@@ -201,7 +201,7 @@ export function resetMemberFeed() {
 }
 
 /** Sends the browser to a signed download link asked for just now. */
-export async function startDownload(link: Promise<GatedResult<SignedLink>>): Promise<GatedResult<SignedLink>> {
+export async function startDownload(link: Promise<ApiResult<SignedLink>>): Promise<ApiResult<SignedLink>> {
   const result = await link;
   if (result.ok) window.location.assign(result.data.url);
   return result;

@@ -3,40 +3,47 @@
  * sends the member's bearer token and answers a typed result; never throws. Uploads go through
  * XMLHttpRequest for its upload progress events, and can be cancelled.
  */
-import type { JSONParsed } from 'hono/utils/types';
 import type { ContentType } from '#shared/content/registry.ts';
 import { CONTENT_TYPE_INFO } from '#shared/content/registry.ts';
-import type { ContentWriteAnswers } from '../../../functions/content/create/routes.ts';
-import type { DirectUploads, UploadOffer } from '../../../functions/uploads/direct.ts';
-import { api, bearer, call, failure, gatedFetch, type ApiData, type GatedResult } from './api.ts';
+import { api, bearer, call, failure, type ApiData, type ApiResult } from './api.ts';
+
+const items = api.create[':segment'];
+const item = items[':id'];
+const at = (type: ContentType) => ({ segment: CONTENT_TYPE_INFO[type].apiSegment });
+const atItem = (type: ContentType, id: string) => ({ param: { ...at(type), id: encodeURIComponent(id) } });
 
 /** A created or changed item and its page (the creator API's answer). */
-export type CreatedItem = JSONParsed<ContentWriteAnswers['written']>;
+export type CreatedItem = ApiData<typeof items.$post>;
 export type GeneratedDraft = ApiData<typeof api.ai.generate.$post>;
 /** A stored file's URL, as POST /api/upload and /api/upload/complete answer it. */
-type StoredFile = Awaited<ReturnType<DirectUploads['complete']>>;
+type StoredFile = ApiData<typeof api.uploads.api.upload.complete.$post>;
 
 export function createItem(type: ContentType, payload: Record<string, unknown>) {
-  return gatedFetch<CreatedItem>(`/api/content/${CONTENT_TYPE_INFO[type].apiSegment}`, { method: 'POST', body: payload });
+  return call((o) => items.$post({ param: at(type), json: payload }, o));
 }
 
 /** An existing database item as its form holds it. */
 export function fetchEditable(type: ContentType, id: string) {
-  return gatedFetch<JSONParsed<ContentWriteAnswers['editable']>>(
-    `/api/content/${CONTENT_TYPE_INFO[type].apiSegment}/${encodeURIComponent(id)}`,
-  );
+  return call((o) => item.$get(atItem(type, id), o));
 }
 
 export function updateItem(type: ContentType, id: string, payload: Record<string, unknown>) {
-  return gatedFetch<CreatedItem>(`/api/content/${CONTENT_TYPE_INFO[type].apiSegment}/${encodeURIComponent(id)}`, {
-    method: 'PATCH',
-    body: payload,
-  });
+  return call((o) => item.$patch({ ...atItem(type, id), json: payload }, o));
+}
+
+/** Publishes a database item again, or unpublishes it (the content tab's switch). */
+export function publishItem(type: ContentType, id: string, published: boolean) {
+  return call((o) => item.$patch({ ...atItem(type, id), json: { published } }, o));
+}
+
+/** Deletes a database item. */
+export function deleteItem(type: ContentType, id: string) {
+  return call((o) => item.$delete(atItem(type, id), o));
 }
 
 /** The spec's prompt: 'Generate a {type} about: {user text}'. */
 export function generateDraft(type: ContentType, text: string) {
-  return call((o) => api.ai.generate.$post({}, o), { body: { prompt: `Generate a ${type} about: ${text.trim()}` } });
+  return call((o) => api.ai.generate.$post({ json: { prompt: `Generate a ${type} about: ${text.trim()}` } }, o));
 }
 
 /** How far an upload is and how to stop it: `onProgress` gets the share of bytes sent (0 to 1); aborting `signal` cancels. */
@@ -45,8 +52,10 @@ export interface UploadOptions {
   signal?: AbortSignal;
 }
 
-/** An upload's answer: the stored file's URL, why not, or that the user cancelled it. */
-export type UploadResult = GatedResult<StoredFile> | { ok: false; kind: 'canceled' };
+/** An upload's answer: the stored file's URL, or why not (`code: 'canceled'` when the person stopped it). */
+export type UploadResult = ApiResult<StoredFile>;
+
+const CANCELED: UploadResult = { ok: false, kind: 'error', code: 'canceled', message: 'The upload was canceled.' };
 
 const UPLOAD_FAILED = 'The upload failed. Please try again.';
 
@@ -92,8 +101,8 @@ async function postFile(file: File, area: 'public' | 'protected', token: string,
   const form = new FormData();
   form.append('file', file);
   const headers = { authorization: `Bearer ${token}`, accept: 'application/json' };
-  const res = await send('POST', `/api/upload${area === 'protected' ? '?area=protected' : ''}`, headers, form, options);
-  if (res === 'canceled') return { ok: false, kind: 'canceled' };
+  const res = await send('POST', api.uploads.api.upload.$path({ query: area === 'protected' ? { area } : {} }), headers, form, options);
+  if (res === 'canceled') return CANCELED;
   if (!res.ok) return await failure(res);
   return { ok: true, data: (await res.json()) as StoredFile };
 }
@@ -110,18 +119,16 @@ export async function uploadFile(file: File, area: 'public' | 'protected' = 'pub
     if (!token) return { ok: false, kind: 'signed-out' };
     // A file the browser cannot name a type for: the server tells it from its bytes.
     if (!file.type) return await postFile(file, area, token, options);
-    const offer = await gatedFetch<UploadOffer>('/api/upload/presign', {
-      method: 'POST',
-      body: { area, contentType: file.type, size: file.size },
-    });
+    const offer = await call((o) => api.uploads.api.upload.presign.$post({ json: { area, contentType: file.type, size: file.size } }, o));
     if (!offer.ok) return offer;
     if (!offer.data.direct) return await postFile(file, area, token, options);
     // A bucket the browser cannot reach (its CORS, a private endpoint): the server takes the file instead.
     const put = await send('PUT', offer.data.url, offer.data.headers, file, options).catch(() => 'unreachable' as const);
     if (put === 'unreachable') return await postFile(file, area, token, options);
-    if (put === 'canceled') return { ok: false, kind: 'canceled' };
+    if (put === 'canceled') return CANCELED;
     if (!put.ok) return { ok: false, kind: 'error', message: UPLOAD_FAILED };
-    return await gatedFetch<StoredFile>('/api/upload/complete', { method: 'POST', body: { key: offer.data.key } });
+    const { key } = offer.data;
+    return await call((o) => api.uploads.api.upload.complete.$post({ json: { key } }, o));
   } catch {
     return { ok: false, kind: 'error', message: UPLOAD_FAILED };
   }

@@ -7,7 +7,7 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { effectiveLevel, type AccessLevel } from '#shared/access.ts';
-import type { GatedResult } from '../../../lib/browser/api.ts';
+import type { ApiResult } from '../../../lib/browser/api.ts';
 import type { PricedItem } from '#shared/payments/purchasable.ts';
 import { guessAccess, useViewer, type ViewerState } from './use-viewer.ts';
 
@@ -29,7 +29,7 @@ interface Entry<T> {
 
 const KEEP_MS = 30 * 60_000;
 
-function settle<T>(result: GatedResult<T>): Settled<T> {
+function settle<T>(result: ApiResult<T>): Settled<T> {
   if (result.ok) return { status: 'ready', data: result.data };
   if (result.kind === 'signed-out' || result.kind === 'forbidden') return { status: 'gate', signedIn: result.kind === 'forbidden' };
   return { status: result.kind, message: result.message };
@@ -40,7 +40,7 @@ export interface GatedResourceOptions<T> {
   required: AccessLevel | PricedItem;
   /** What to load; null loads nothing (state 'idle'). */
   resourceKey: string | null;
-  load: (key: string, signal: AbortSignal) => Promise<GatedResult<T>>;
+  load: (key: string, signal: AbortSignal) => Promise<ApiResult<T>>;
 }
 
 export function useGatedResource<T>({ required, resourceKey, load }: GatedResourceOptions<T>): {

@@ -83,7 +83,7 @@ export function startPlanCheckout(
     metadata: { accessLevel: plan.accessLevel, productName: plan.productName },
     ...(plan.offerCode ? { offerCode: plan.offerCode } : {}),
   };
-  return call((o) => stripe['create-session'].$post({}, o), { body });
+  return call((o) => stripe['create-session'].$post({ json: body }, o));
 }
 
 /** Starts checkout for a one-time purchase of a priced market item or course. */
@@ -94,12 +94,12 @@ export function startItemCheckout(item: { type: PurchasableType; slug: string },
     cancelUrl: itemCancelUrl(origin, item.type, item.slug),
     userId: userId(),
   };
-  return call((o) => stripe['create-session'].$post({}, o), { body });
+  return call((o) => stripe['create-session'].$post({ json: body }, o));
 }
 
 /** Asks the server to check the session with the provider and apply it; any failure is a failure. */
 export function confirmPayment(sessionId: string, signal?: AbortSignal) {
-  return call((o) => stripe.confirm.$post({}, o), { body: { sessionId, userId: userId() }, signal });
+  return call((o) => stripe.confirm.$post({ json: { sessionId, userId: userId() } }, o), { signal });
 }
 
 /** The member's subscription, or null when they have none. */
@@ -115,7 +115,7 @@ export function fetchMySubscription(signal?: AbortSignal) {
 /** Another plan for the member's subscription: an upgrade now, a downgrade at the period end, or the current plan to keep it. */
 export function changePlan(subscriptionId: string, priceId: string) {
   const param = { subscriptionId: seg(subscriptionId) };
-  return call((o) => subscriptions[':subscriptionId'].change.$post({ param }, o), { body: { priceId } });
+  return call((o) => subscriptions[':subscriptionId'].change.$post({ param, json: { priceId } }, o));
 }
 
 /** The retention offer the cancel confirmation may show (`offer: null` when there is none). */
@@ -127,7 +127,7 @@ export function fetchRetentionOffer(subscriptionId: string, signal?: AbortSignal
 /** Takes the retention offer: its discount on the live subscription from the next payment. */
 export function acceptRetentionOffer(subscriptionId: string, code: string) {
   const param = { subscriptionId: seg(subscriptionId) };
-  return call((o) => subscriptions[':subscriptionId']['retention-offer'].$post({ param }, o), { body: { code } });
+  return call((o) => subscriptions[':subscriptionId']['retention-offer'].$post({ param, json: { code } }, o));
 }
 
 /** Cancels at the end of the period already paid for. */
@@ -138,7 +138,7 @@ export function cancelSubscription(subscriptionId: string) {
 
 /** A session of the provider's management portal, returning to the account page. */
 export function createPortalSession(customerId: string, origin = window.location.origin) {
-  return call((o) => stripe['create-portal-session'].$post({}, o), { body: { customerId, returnUrl: portalReturnUrl(origin) } });
+  return call((o) => stripe['create-portal-session'].$post({ json: { customerId, returnUrl: portalReturnUrl(origin) } }, o));
 }
 
 /** What the member bought, newest first. */

@@ -5,7 +5,7 @@
  * Luhn, dates in the future, and the test cards' outcomes). Calls go through the API module's typed
  * client of the test provider's routes, so the answer types are the routes'.
  */
-import { publicApi, type ApiData } from '../api.ts';
+import { publicApi, type ApiData, type ApiInput } from '../api.ts';
 
 const pages = publicApi.testBilling;
 type Portal = (typeof pages.portal)[':id'];
@@ -18,11 +18,8 @@ export type PortalPlan = TestPortal['plans'][number];
 /** `advance` is the test clock: the subscription renews now, as at the end of its period. */
 export type PortalAction = { action: 'cancel' | 'resume' | 'advance' } | { action: 'switch'; priceId: string };
 
-export interface CardInput {
-  cardNumber: string;
-  expiry: string;
-  cvc: string;
-}
+/** A test card as the pay route takes it (its schema's input). */
+export type CardInput = ApiInput<(typeof pages.checkout)[':id']['pay']['$post']>;
 
 export type CardField = keyof CardInput;
 export type CardErrors = Partial<Record<CardField, string>>;
@@ -33,16 +30,13 @@ export type TestResult<T> = { ok: true; data: T } | { ok: false; status: number;
 const GENERIC = 'Something went wrong. Please try again.';
 const seg = encodeURIComponent;
 
-/** One call: `send` makes the request with the options given (a JSON body, an abort signal). */
+/** One call: `send` makes the request through the typed client (its body checked there) with the options given (an abort signal). */
 async function testCall<T>(
   send: (options: { headers: Record<string, string>; init: RequestInit }) => Promise<{ ok: boolean; status: number; json(): Promise<T> }>,
-  init: { body?: unknown; signal?: AbortSignal } = {},
+  init: { signal?: AbortSignal } = {},
 ): Promise<TestResult<T>> {
   try {
-    const res = await send({
-      headers: init.body !== undefined ? { 'content-type': 'application/json' } : {},
-      init: { ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}), ...(init.signal ? { signal: init.signal } : {}) },
-    });
+    const res = await send({ headers: {}, init: init.signal ? { signal: init.signal } : {} });
     if (res.ok) return { ok: true, data: await res.json() };
     const body = (await res.json().catch(() => undefined)) as
       { error?: { message?: string; fields?: Record<string, string[]> } } | undefined;
@@ -76,7 +70,7 @@ export function fetchTestCheckout(sessionId: string, signal?: AbortSignal) {
 
 /** Pays with a test card; answers where the browser goes next. */
 export function payTestCheckout(sessionId: string, card: CardInput) {
-  return testCall((o) => pages.checkout[':id'].pay.$post({ param: { id: seg(sessionId) } }, o), { body: card });
+  return testCall((o) => pages.checkout[':id'].pay.$post({ param: { id: seg(sessionId) }, json: card }, o));
 }
 
 export function fetchTestPortal(sessionId: string, signal?: AbortSignal) {
@@ -85,7 +79,7 @@ export function fetchTestPortal(sessionId: string, signal?: AbortSignal) {
 
 export function changeTestSubscription(sessionId: string, subscriptionId: string, action: PortalAction) {
   const param = { id: seg(sessionId), subscriptionId: seg(subscriptionId) };
-  return testCall((o) => pages.portal[':id'].subscriptions[':subscriptionId'].$post({ param }, o), { body: action });
+  return testCall((o) => pages.portal[':id'].subscriptions[':subscriptionId'].$post({ param, json: action }, o));
 }
 
 /** Card digits in groups of four, as typed ("4242424242424242" → "4242 4242 4242 4242"); 19 digits at most. */
