@@ -4,7 +4,7 @@
  * the categories. Every call answers the API module's one result shape.
  */
 import type { PostAction, ThreadAction } from '#shared/community/moderation.ts';
-import { api, call, type ApiData, type ApiResult } from '../../lib/browser/api.ts';
+import { api, call, type ApiData, type ApiInput, type ApiResult } from '../../lib/browser/api.ts';
 
 const admin = api.communityAdmin;
 
@@ -13,14 +13,8 @@ export type LogEntry = ApiData<typeof admin.log.$get>['items'][number];
 export type Category = ApiData<typeof admin.categories.$get>['items'][number];
 export type Person = NonNullable<QueueItem['author']>;
 
-/** What the category form sends: everything but the slug on a change. */
-export interface CategoryFields {
-  name: string;
-  description: string;
-  accessLevel: Category['accessLevel'];
-  anyoneReads: boolean;
-  position: number;
-}
+/** What the category form sends: everything but the slug on a change (the route's schema's input, every field given). */
+export type CategoryFields = Required<ApiInput<(typeof admin.categories)[':slug']['$put']>>;
 
 export const loadQueue = (signal?: AbortSignal) => call((o) => admin.queue.$get({}, o), { signal });
 

@@ -3,9 +3,8 @@
  * issues/routes.ts): issues, each audience's reach, their per-level previews, test sends, sending,
  * scheduling, and a published article as a starting draft. Every call answers the API module's one result shape.
  */
-import type { AccessLevel } from '#shared/access.ts';
 import type { PreviewLevel } from '#shared/newsletter.ts';
-import { api, call, publicApi, type ApiData, type ApiResult } from '../../lib/browser/api.ts';
+import { api, call, publicApi, type ApiData, type ApiInput, type ApiResult } from '../../lib/browser/api.ts';
 
 const issues = api.newsletterAdmin.issues;
 const issue = issues[':id'];
@@ -19,14 +18,8 @@ export type IssuePreview = ApiData<typeof issue.preview.$get>;
 export type AudienceReach = ApiData<typeof api.newsletterAdmin.audiences.$get>;
 export type { PreviewLevel };
 
-/** What the editor sends: the POST and PUT body. */
-export interface IssueInput {
-  subject: string;
-  previewText: string;
-  body: string;
-  accessLevel: AccessLevel;
-  audience: Audience[];
-}
+/** What the editor sends: the POST and PUT body, as the route's schema takes it (its audiences named as the answers name them). */
+export type IssueInput = Omit<ApiInput<typeof issues.$post>, 'audience'> & { audience: Audience[] };
 
 const at = (id: string) => ({ param: { id: encodeURIComponent(id) } });
 

@@ -3,17 +3,11 @@
  * outline: the current lesson starts at the first; Previous and Next move through every lesson in
  * reading order, across section boundaries, and stop at the first and last.
  */
+import type { PublicSection } from '#shared/content/types/course.ts';
 
-export interface OutlineLesson {
-  id: string;
-  title: string;
-}
-
-export interface OutlineSection {
-  id: string;
-  title: string;
-  lessons: readonly OutlineLesson[];
-}
+/** A section of the public outline, as the content type defines it. */
+export type OutlineSection = PublicSection;
+export type OutlineLesson = OutlineSection['lessons'][number];
 
 /** A lesson with where it sits: its section, its number in the section and in the course. */
 export interface LessonPlace {

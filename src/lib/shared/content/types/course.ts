@@ -37,6 +37,8 @@ const PublicSectionSchema = z.object({
   title: z.string(),
   lessons: z.array(z.object({ id: z.string(), title: z.string() })),
 });
+/** A section of the public outline (the course viewer's navigation reads it). */
+export type PublicSection = z.output<typeof PublicSectionSchema>;
 
 export const course = defineContentType({
   type: 'course',
