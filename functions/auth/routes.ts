@@ -54,9 +54,59 @@ function sessionFragment(session: Session, type: string): string {
   });
 }
 
+/** What the handlers beside the route chain read of a request. */
+interface RouteContext {
+  auth: AuthService;
+  ip: (c: AppContext) => string;
+  redirectParam: (c: AppContext) => string | undefined;
+}
+
+/** GET /verify, the link in the mail: performs the action and redirects with the session (or the error) in the fragment. */
+async function verifyLink(c: AppContext, { auth, ip, redirectParam }: RouteContext) {
+  const type = c.req.query('type');
+  const token = c.req.query('token');
+  if (!type) throw new AuthError(400, 'validation_failed', 'Verify requires a verification type');
+  if (!token) throw new AuthError(400, 'validation_failed', 'Verify requires a token or a token hash');
+  const target = auth.allowedRedirect(redirectParam(c));
+  try {
+    const result = await auth.verify({ type, tokenHash: token }, ip(c));
+    if ('message' in result) return c.redirect(`${target}#${fragment({ message: result.message })}`, 303);
+    return c.redirect(`${target}#${sessionFragment(result.session, result.type)}`, 303);
+  } catch (err) {
+    if (!(err instanceof AuthError) || err.status >= 500) throw err;
+    const error = err.status === 403 ? 'access_denied' : 'invalid_request';
+    return c.redirect(`${target}#${fragment({ error, error_code: err.code, error_description: err.message })}`, 303);
+  }
+}
+
+/** POST /verify: a mailed code (with the address) or a link's token hash, answered with the session. */
+async function verifyCode(c: AppContext, { auth, ip }: RouteContext) {
+  const input = await body(c, VerifyBody);
+  if (input.token && input.token_hash) throw new AuthError(400, 'validation_failed', 'Verify requires either a token or a token hash');
+  if (input.token_hash && (input.email || input.phone || input.redirect_to)) {
+    throw new AuthError(400, 'validation_failed', 'Only the token_hash and type should be provided');
+  }
+  const result = await auth.verify({ type: input.type, tokenHash: input.token_hash, email: input.email, code: input.token }, ip(c));
+  return 'message' in result ? c.json({ msg: result.message, code: '200' }) : c.json(result.session);
+}
+
+/** GET /settings: what this server offers, as GoTrue says it (email accounts only). */
+function publicSettings(auth: AuthService) {
+  return {
+    external: { email: true, phone: false, anonymous_users: false, google: false, github: false, apple: false },
+    disable_signup: false,
+    mailer_autoconfirm: auth.settings.autoconfirm,
+    phone_autoconfirm: false,
+    sms_provider: '',
+    saml_enabled: false,
+    passkeys_enabled: false,
+  };
+}
+
 export function createAuthRoutes({ auth, keys, trustProxy }: { auth: AuthService; keys: SigningKeys; trustProxy: number }) {
   const ip = (c: AppContext) => clientIp(c, trustProxy);
   const redirectParam = (c: AppContext) => c.req.query('redirect_to');
+  const ctx: RouteContext = { auth, ip, redirectParam };
   const app = new Hono<AppEnv>();
 
   app.use(
@@ -118,44 +168,9 @@ export function createAuthRoutes({ auth, keys, trustProxy }: { auth: AuthService
   });
 
   // The link in the mail: performs the action and redirects with the session (or the error) in the fragment.
-  app.get('/verify', async (c) => {
-    const type = c.req.query('type');
-    const token = c.req.query('token');
-    if (!type) throw new AuthError(400, 'validation_failed', 'Verify requires a verification type');
-    if (!token) throw new AuthError(400, 'validation_failed', 'Verify requires a token or a token hash');
-    const target = auth.allowedRedirect(redirectParam(c));
-    try {
-      const result = await auth.verify({ type, tokenHash: token }, ip(c));
-      if ('message' in result) return c.redirect(`${target}#${fragment({ message: result.message })}`, 303);
-      return c.redirect(`${target}#${sessionFragment(result.session, result.type)}`, 303);
-    } catch (err) {
-      if (!(err instanceof AuthError) || err.status >= 500) throw err;
-      const error = err.status === 403 ? 'access_denied' : 'invalid_request';
-      return c.redirect(`${target}#${fragment({ error, error_code: err.code, error_description: err.message })}`, 303);
-    }
-  });
-
-  app.post('/verify', async (c) => {
-    const input = await body(c, VerifyBody);
-    if (input.token && input.token_hash) throw new AuthError(400, 'validation_failed', 'Verify requires either a token or a token hash');
-    if (input.token_hash && (input.email || input.phone || input.redirect_to)) {
-      throw new AuthError(400, 'validation_failed', 'Only the token_hash and type should be provided');
-    }
-    const result = await auth.verify({ type: input.type, tokenHash: input.token_hash, email: input.email, code: input.token }, ip(c));
-    return 'message' in result ? c.json({ msg: result.message, code: '200' }) : c.json(result.session);
-  });
-
-  app.get('/settings', (c) =>
-    c.json({
-      external: { email: true, phone: false, anonymous_users: false, google: false, github: false, apple: false },
-      disable_signup: false,
-      mailer_autoconfirm: auth.settings.autoconfirm,
-      phone_autoconfirm: false,
-      sms_provider: '',
-      saml_enabled: false,
-      passkeys_enabled: false,
-    }),
-  );
+  app.get('/verify', (c) => verifyLink(c, ctx));
+  app.post('/verify', (c) => verifyCode(c, ctx));
+  app.get('/settings', (c) => c.json(publicSettings(auth)));
 
   app.get('/.well-known/jwks.json', (c) => c.json(keys.jwks(), 200, { 'Cache-Control': `public, max-age=${JWKS_MAX_AGE_SECONDS}` }));
 
