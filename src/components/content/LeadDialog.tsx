@@ -4,11 +4,11 @@
  * emails the link too; failures show the spec's 'Error' toast.
  */
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import type { FormAnswers } from '../../lib/browser/api.ts';
+import { GENERIC_ERROR } from '../../lib/browser/api-result.ts';
+import { fieldMessage, requestLead } from '../../lib/browser/form-api.ts';
 import { readStored, STORAGE_KEYS, writeStored } from '../../lib/browser/storage-keys.ts';
 import { toast } from '../../lib/browser/toast.ts';
 import { INPUT_CLASS } from '../forms/TextField.tsx';
-import { fieldMessage, GENERIC_ERROR, postJson } from '../forms/post-json.ts';
 
 type Step =
   { kind: 'preparing' } | { kind: 'form'; email: string; sending: boolean } | { kind: 'thanks'; email: string; downloadUrl: string };
@@ -17,13 +17,13 @@ type FieldErrors = Partial<Record<Field, string>>;
 type Outcome = { ok: true; downloadUrl: string } | { ok: false; fields: FieldErrors };
 
 /** Asks the server for the download (it also emails the link); field errors come back by name. */
-async function requestDownload(body: Record<string, string>): Promise<Outcome> {
-  const result = await postJson<FormAnswers['lead']>('/api/leads', body);
+async function requestDownload(body: Parameters<typeof requestLead>[0]): Promise<Outcome> {
+  const result = await requestLead(body);
   if (result.ok && result.data.downloadUrl) return { ok: true, downloadUrl: result.data.downloadUrl };
   const fields: FieldErrors = {};
   if (!result.ok)
     for (const f of ['name', 'email', 'phone'] as const) {
-      const message = fieldMessage(result.error, f);
+      const message = fieldMessage(result, f);
       if (message) fields[f] = message;
     }
   return { ok: false, fields };

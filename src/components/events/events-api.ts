@@ -27,7 +27,11 @@ export function cancelRegistration(slug: string) {
   return call((o) => api.events[':slug'].registration.$delete(param(slug), o));
 }
 
-/** The join link's answer: the URL, not open yet (the server's 409 names when it opens), or why not. */
+/**
+ * The join link's answer: the URL, not open yet (the server's 409 names when it opens), or why not.
+ * The one ApiResult with one more failure kind, rather than a shape of its own: the island tells
+ * "opens at" apart from the other failures, which it shows as every ApiResult's.
+ */
 export type JoinResult = ApiResult<{ url: string }> | { ok: false; kind: 'not-open'; opensAt: string };
 
 /** The join URL, once the link has opened; before that, when it opens. */

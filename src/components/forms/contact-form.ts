@@ -3,10 +3,9 @@
  * each field's first message beside it (aria-invalid, aria-describedby); 429 and other failures
  * show the server's message above the form. What was typed is never cleared on an error.
  */
-import { postJson, setBusy } from './post-json.ts';
+import { failureText, fieldMessage, sendContact } from '../../lib/browser/form-api.ts';
+import { setBusy } from './busy.ts';
 import { CONTACT_FIELDS, contactPayload, validateContact, type ContactErrors, type ContactInput } from './contact-validation.ts';
-
-const CONTACT_PATH = '/api/contact';
 
 function control(form: HTMLFormElement, field: string): HTMLInputElement | HTMLTextAreaElement {
   return form.elements.namedItem(field) as HTMLInputElement | HTMLTextAreaElement;
@@ -48,7 +47,7 @@ async function submit(root: HTMLElement, form: HTMLFormElement): Promise<void> {
 
   setBusy(form, true);
   const website = (form.elements.namedItem('website') as HTMLInputElement | null)?.value ?? '';
-  const result = await postJson(CONTACT_PATH, contactPayload(input, website));
+  const result = await sendContact(contactPayload(input, website));
   setBusy(form, false);
   if (result.ok) {
     const success = root.querySelector<HTMLElement>('[data-contact-success]')!;
@@ -59,11 +58,13 @@ async function submit(root: HTMLElement, form: HTMLFormElement): Promise<void> {
     success.focus();
     return;
   }
-  const fields = result.error.fields ?? {};
   const serverErrors: ContactErrors = {};
-  for (const f of CONTACT_FIELDS) if (fields[f]?.[0]) serverErrors[f] = fields[f][0];
-  if (result.status === 422 && Object.keys(serverErrors).length > 0) showErrors(form, serverErrors);
-  else formError(form, result.error.message);
+  for (const f of CONTACT_FIELDS) {
+    const message = fieldMessage(result, f);
+    if (message) serverErrors[f] = message;
+  }
+  if (result.kind === 'error' && result.status === 422 && Object.keys(serverErrors).length > 0) showErrors(form, serverErrors);
+  else formError(form, failureText(result));
 }
 
 export function initContactForm(): void {

@@ -5,11 +5,11 @@
  */
 import { STORAGE_KEYS, writeStored } from '../../lib/browser/storage-keys.ts';
 import { ensureToastRegion, toast } from '../../lib/browser/toast.ts';
-import { fieldMessage, postJson, setBusy } from './post-json.ts';
+import { failureText, fieldMessage, subscribe } from '../../lib/browser/form-api.ts';
+import { setBusy } from './busy.ts';
 
 const INVALID_EMAIL = 'Please enter a valid email address';
 const SUCCESS_TEXT = 'Thank you for subscribing to our newsletter.';
-const SUBSCRIBE_PATH = '/api/newsletter/subscribe';
 
 /** The spec's rule: non-empty and contains an @. */
 export function isNewsletterEmail(value: string): boolean {
@@ -31,14 +31,14 @@ async function submit(form: HTMLFormElement): Promise<void> {
   }
   setBusy(form, true);
   try {
-    const result = await postJson(SUBSCRIBE_PATH, { email, source: location.pathname, website: honeypot?.value ?? '' });
+    const result = await subscribe({ email, source: location.pathname, website: honeypot?.value ?? '' });
     if (result.ok) {
       writeStored(STORAGE_KEYS.userEmail, email);
       input.value = '';
       toast({ title: 'Success!', description: SUCCESS_TEXT, key: TOAST_KEY });
     } else {
-      const invalid = result.status === 422 && fieldMessage(result.error, 'email');
-      fail(invalid ? INVALID_EMAIL : result.error.message);
+      const invalid = result.kind === 'error' && result.status === 422 && fieldMessage(result, 'email');
+      fail(invalid ? INVALID_EMAIL : failureText(result));
     }
   } finally {
     setBusy(form, false);

@@ -7,7 +7,9 @@
 import { useRef, useState, type FormEvent, type RefObject } from 'react';
 import { formatPlanAmount } from '#shared/payments/display.ts';
 import {
+  cardErrors,
   checkCard,
+  failureMessage,
   fetchTestCheckout,
   formatCardNumber,
   formatExpiry,
@@ -96,10 +98,11 @@ function PayForm({ checkout }: { checkout: Checkout }) {
     const result = await payTestCheckout(checkout.id, card);
     if (result.ok) return window.location.assign(sameOriginUrl(result.data.redirectUrl, '/')); // keeps 'Processing...'
     setProcessing(false);
-    if (result.fields) {
-      setErrors(result.fields);
-      focusFirst(result.fields);
-    } else setProblem(result.message);
+    const fields = cardErrors(result);
+    if (fields) {
+      setErrors(fields);
+      focusFirst(fields);
+    } else setProblem(failureMessage(result));
   }
 
   const set = (field: Field, value: string) => {

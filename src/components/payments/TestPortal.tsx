@@ -9,6 +9,7 @@ import { useId, useState } from 'react';
 import { BADGE_CLASS, formatPaymentDate, formatPlanAmount, subscriptionBadge } from '#shared/payments/display.ts';
 import {
   changeTestSubscription,
+  failureMessage,
   fetchTestPortal,
   type PortalAction,
   type PortalPlan,
@@ -55,7 +56,7 @@ function SubscriptionItem({ sessionId, subscription, plans, onChanged }: Subscri
     setError(null);
     const result = await changeTestSubscription(sessionId, subscription.id, action);
     setBusy(false);
-    if (!result.ok) return setError(result.message);
+    if (!result.ok) return setError(failureMessage(result));
     onChanged(result.data.subscription, typeof note === 'string' ? note : note(result.data.subscription));
   }
   const run: Act = (action, note) => void act(action, note);

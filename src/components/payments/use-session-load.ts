@@ -4,12 +4,13 @@
  * a server or network failure offers one). `set` replaces the data after an action on the page.
  */
 import { useCallback, useEffect, useState } from 'react';
-import type { TestResult } from '../../lib/browser/payments/test-provider.ts';
+import type { ApiResult } from '../../lib/browser/api.ts';
+import { failureMessage, worthRetry } from '../../lib/browser/payments/test-provider.ts';
 import { sessionParam } from './test-pages.ts';
 
 export type SessionLoad<T> = { status: 'loading' } | { status: 'failed'; message: string; retry: boolean } | { status: 'ready'; data: T };
 
-export function useSessionLoad<T>(fetcher: (sessionId: string, signal: AbortSignal) => Promise<TestResult<T>>, notFound: string) {
+export function useSessionLoad<T>(fetcher: (sessionId: string, signal: AbortSignal) => Promise<ApiResult<T>>, notFound: string) {
   const [sessionId] = useState(() => sessionParam(window.location.search));
   const [load, setLoad] = useState<SessionLoad<T>>(() =>
     sessionId ? { status: 'loading' } : { status: 'failed', message: notFound, retry: false },
@@ -22,8 +23,8 @@ export function useSessionLoad<T>(fetcher: (sessionId: string, signal: AbortSign
     fetcher(sessionId, controller.signal)
       .then((result) => {
         if (result.ok) setLoad({ status: 'ready', data: result.data });
-        else if (result.status === 404) setLoad({ status: 'failed', message: notFound, retry: false });
-        else setLoad({ status: 'failed', message: result.message, retry: result.status >= 500 || result.status === 0 });
+        else if (result.kind === 'not-found') setLoad({ status: 'failed', message: notFound, retry: false });
+        else setLoad({ status: 'failed', message: failureMessage(result), retry: worthRetry(result) });
       })
       .catch(() => undefined); // aborted
     return () => controller.abort();

@@ -15,7 +15,6 @@ import { hc, type ClientRequestOptions, type InferRequestType, type InferRespons
 import type { AdminRoutes } from '../../../functions/admin/routes.ts';
 import type { AiRoutes } from '../../../functions/ai/routes.ts';
 import type { AnalyticsRoutes } from '../../../functions/analytics/routes.ts';
-import type { ContactRoutes } from '../../../functions/contact/routes.ts';
 import type { ContentWriteRoutes } from '../../../functions/content/create/routes.ts';
 import type { ModerationRoutes, ReportRoutes } from '../../../functions/community/moderation/routes.ts';
 import type { CommunityNotificationRoutes } from '../../../functions/community/notifications/routes.ts';
@@ -24,10 +23,8 @@ import type { PublicContentRoutes } from '../../../functions/content/routes.ts';
 import type { EmailAdminRoutes } from '../../../functions/email/admin-routes.ts';
 import type { EventAdminRoutes, EventRoutes, MyEventRoutes } from '../../../functions/events/routes.ts';
 import type { GatedContentRoutes } from '../../../functions/content/gated/routes.ts';
-import type { LeadRoutes } from '../../../functions/leads/routes.ts';
 import type { ApiKeyRoutes } from '../../../functions/members/keys/routes.ts';
 import type { MemberRoutes } from '../../../functions/members/routes.ts';
-import type { NewsletterRoutes } from '../../../functions/newsletter/routes.ts';
 import type { NewsletterArchiveRoutes } from '../../../functions/newsletter/archive/routes.ts';
 import type { NewsletterAdminRoutes } from '../../../functions/newsletter/issues/routes.ts';
 import type { TestBillingRoutes } from '../../../functions/payments/embedded/routes.ts';
@@ -45,7 +42,7 @@ import { call, memberFetch, type ApiResult } from './api-fetch.ts';
 import { publicFetch } from './public-fetch.ts';
 
 export { onSessionChange, storedSession } from './session.ts';
-export { bearer, call, failure, type ApiFailure, type ApiResult } from './api-fetch.ts';
+export { bearer, call, failure, GENERIC_ERROR, type ApiFailure, type ApiResult } from './api-fetch.ts';
 
 /** The data a typed client method answers with. */
 export type ApiData<M extends (...args: never[]) => Promise<unknown>> = InferResponseType<M>;
@@ -107,7 +104,7 @@ export const api = {
 
 /**
  * Clients of the public routes (no token): content lists, the payment mode, the test provider's
- * pages. The site's forms post through forms/post-json.ts (publicFetch), typed by FormAnswers.
+ * pages. The site's forms have their own typed clients (form-api.ts), kept out of every page's shell.
  */
 export const publicApi = {
   content: /* @__PURE__ */ hc<PublicContentRoutes>('/api/public', visitor),
@@ -121,13 +118,6 @@ export const publicApi = {
   events: /* @__PURE__ */ hc<EventRoutes>('/api/events', visitor),
   /** The community as visitors read it (categories anyone reads); members ask `api.community` with their token. */
   community: /* @__PURE__ */ hc<CommunityRoutes>('/api/community', visitor),
-};
-
-/** The site's public forms' answers (contact, newsletter sign-up, lead dialog). */
-export type FormAnswers = {
-  contact: ApiData<ReturnType<typeof hc<ContactRoutes>>['index']['$post']>;
-  subscribe: ApiData<ReturnType<typeof hc<NewsletterRoutes>>['subscribe']['$post']>;
-  lead: ApiData<ReturnType<typeof hc<LeadRoutes>>['index']['$post']>;
 };
 
 const seg = encodeURIComponent;

@@ -1,5 +1,16 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { checkCard, firstFieldErrors, formatCardNumber, formatExpiry, payTestCheckout } from './test-provider.ts';
+import {
+  cardErrors,
+  checkCard,
+  failureMessage,
+  firstFieldErrors,
+  formatCardNumber,
+  formatExpiry,
+  fetchTestCheckout,
+  payTestCheckout,
+  worthRetry,
+} from './test-provider.ts';
+import { GENERIC_ERROR } from '../api-result.ts';
 
 describe('the test card form', () => {
   it('groups card digits in fours and drops anything else', () => {
@@ -53,17 +64,42 @@ describe('paying', () => {
       .mockResolvedValueOnce(answer(200, { redirectUrl: '/payment/confirmation?session_id=cs_1' }));
     vi.stubGlobal('fetch', fetchMock);
     const card = { cardNumber: '4000 0000 0000 0002', expiry: '12/34', cvc: '123' };
-    expect(await payTestCheckout('cs_1', card)).toEqual({ ok: false, status: 402, message: 'Your card was declined.' });
-    expect(await payTestCheckout('cs_1', card)).toEqual({
+    const declined = await payTestCheckout('cs_1', card);
+    expect(declined).toEqual({ ok: false, kind: 'error', status: 402, code: 'payment_required', message: 'Your card was declined.' });
+    expect(!declined.ok && cardErrors(declined)).toBeUndefined();
+    const invalid = await payTestCheckout('cs_1', card);
+    expect(invalid).toEqual({
       ok: false,
+      kind: 'error',
       status: 422,
+      code: 'validation_failed',
       message: 'Check the card details.',
-      fields: { cvc: 'Bad' },
+      fields: { cvc: ['Bad'] },
     });
+    expect(!invalid.ok && cardErrors(invalid)).toEqual({ cvc: 'Bad' });
     expect(await payTestCheckout('cs_1', card)).toEqual({ ok: true, data: { redirectUrl: '/payment/confirmation?session_id=cs_1' } });
     const [path, init] = fetchMock.mock.calls[0] as [string, RequestInit];
     expect(path).toBe('/api/payments/test/checkout/cs_1/pay');
     expect(JSON.parse(init.body as string)).toEqual(card);
     expect(init.headers).not.toHaveProperty('authorization');
+  });
+
+  it("shows the server's message below a 500, the generic one for a 5xx or no answer, and offers a retry only then", async () => {
+    const fetchMock = vi
+      .fn()
+      .mockResolvedValueOnce(new Response(JSON.stringify({ error: { code: 'not_found', message: 'Not found' } }), { status: 404 }))
+      .mockResolvedValueOnce(new Response(JSON.stringify({ error: { code: 'internal', message: 'On our side.' } }), { status: 500 }))
+      .mockRejectedValueOnce(new TypeError('Failed to fetch'));
+    vi.stubGlobal('fetch', fetchMock);
+    const failures = [];
+    for (let i = 0; i < 3; i++) {
+      const result = await fetchTestCheckout('cs_1');
+      if (result.ok) throw new Error('expected a failure');
+      failures.push(result);
+    }
+    expect(failures.map(failureMessage)).toEqual(['Not found', GENERIC_ERROR, GENERIC_ERROR]);
+    expect(failures.map(worthRetry)).toEqual([false, true, true]);
+    expect(failures[0]).toMatchObject({ kind: 'not-found' });
+    expect(failures[2]).not.toHaveProperty('status');
   });
 });

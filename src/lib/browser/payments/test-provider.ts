@@ -3,9 +3,10 @@
  * session id in the page's address is the capability, as with Stripe's hosted pages, so no member
  * token is sent. Also the card form's formatting and first checks (the server has the last word:
  * Luhn, dates in the future, and the test cards' outcomes). Calls go through the API module's typed
- * client of the test provider's routes, so the answer types are the routes'.
+ * client of the test provider's routes, so the answer types are the routes', and answer its one
+ * ApiResult.
  */
-import { publicApi, type ApiData, type ApiInput } from '../api.ts';
+import { call, GENERIC_ERROR, publicApi, type ApiData, type ApiFailure, type ApiInput } from '../api.ts';
 
 const pages = publicApi.testBilling;
 type Portal = (typeof pages.portal)[':id'];
@@ -24,33 +25,21 @@ export type CardInput = ApiInput<(typeof pages.checkout)[':id']['pay']['$post']>
 export type CardField = keyof CardInput;
 export type CardErrors = Partial<Record<CardField, string>>;
 
-/** An answer, or why not: the HTTP status (0 when the network failed), a message and field errors. */
-export type TestResult<T> = { ok: true; data: T } | { ok: false; status: number; message: string; fields?: CardErrors };
-
-const GENERIC = 'Something went wrong. Please try again.';
 const seg = encodeURIComponent;
 
-/** One call: `send` makes the request through the typed client (its body checked there) with the options given (an abort signal). */
-async function testCall<T>(
-  send: (options: { headers: Record<string, string>; init: RequestInit }) => Promise<{ ok: boolean; status: number; json(): Promise<T> }>,
-  init: { signal?: AbortSignal } = {},
-): Promise<TestResult<T>> {
-  try {
-    const res = await send({ headers: {}, init: init.signal ? { signal: init.signal } : {} });
-    if (res.ok) return { ok: true, data: await res.json() };
-    const body = (await res.json().catch(() => undefined)) as
-      { error?: { message?: string; fields?: Record<string, string[]> } } | undefined;
-    const fields = firstFieldErrors(body?.error?.fields);
-    return {
-      ok: false,
-      status: res.status,
-      message: res.status < 500 && body?.error?.message ? body.error.message : GENERIC,
-      ...(fields ? { fields } : {}),
-    };
-  } catch (err) {
-    if (init.signal?.aborted) throw err;
-    return { ok: false, status: 0, message: GENERIC };
-  }
+/** The text a page shows for a failure: the server's message (the generic one for a 5xx or no answer). */
+export function failureMessage(failure: ApiFailure): string {
+  return 'message' in failure ? failure.message : GENERIC_ERROR;
+}
+
+/** Whether trying again may help: a server failure or no answer at all (an unknown session will not). */
+export function worthRetry(failure: ApiFailure): boolean {
+  return failure.kind === 'error' && (failure.status === undefined || failure.status >= 500);
+}
+
+/** The card fields' errors of a failure (a 422 names them), if any. */
+export function cardErrors(failure: ApiFailure): CardErrors | undefined {
+  return failure.kind === 'error' ? firstFieldErrors(failure.fields) : undefined;
 }
 
 /** The first message of each card field the server named. */
@@ -65,21 +54,21 @@ export function firstFieldErrors(fields: Record<string, string[]> | undefined): 
 }
 
 export function fetchTestCheckout(sessionId: string, signal?: AbortSignal) {
-  return testCall((o) => pages.checkout[':id'].$get({ param: { id: seg(sessionId) } }, o), signal ? { signal } : {});
+  return call((o) => pages.checkout[':id'].$get({ param: { id: seg(sessionId) } }, o), { signal });
 }
 
 /** Pays with a test card; answers where the browser goes next. */
 export function payTestCheckout(sessionId: string, card: CardInput) {
-  return testCall((o) => pages.checkout[':id'].pay.$post({ param: { id: seg(sessionId) }, json: card }, o));
+  return call((o) => pages.checkout[':id'].pay.$post({ param: { id: seg(sessionId) }, json: card }, o));
 }
 
 export function fetchTestPortal(sessionId: string, signal?: AbortSignal) {
-  return testCall((o) => pages.portal[':id'].$get({ param: { id: seg(sessionId) } }, o), signal ? { signal } : {});
+  return call((o) => pages.portal[':id'].$get({ param: { id: seg(sessionId) } }, o), { signal });
 }
 
 export function changeTestSubscription(sessionId: string, subscriptionId: string, action: PortalAction) {
   const param = { id: seg(sessionId), subscriptionId: seg(subscriptionId) };
-  return testCall((o) => pages.portal[':id'].subscriptions[':subscriptionId'].$post({ param, json: action }, o));
+  return call((o) => pages.portal[':id'].subscriptions[':subscriptionId'].$post({ param, json: action }, o));
 }
 
 /** Card digits in groups of four, as typed ("4242424242424242" → "4242 4242 4242 4242"); 19 digits at most. */
