@@ -6,14 +6,13 @@
 import { createClient, type Session, type SupabaseClient } from '@supabase/supabase-js';
 import { atom } from 'nanostores';
 import { localPath } from '#shared/redirect.ts';
-import { api, call, type ApiData } from '../api.ts';
 import { SESSION_EVENT } from '../session.ts';
 import { removeStored, STORAGE_KEYS, writeStored } from '../storage-keys.ts';
 import { PROFILE_CHANGED_EVENT } from './profile-events.ts';
+import { fetchProfile, type Profile } from './profile-api.ts';
 import { AUTH_PUBLIC_KEY, AUTH_ENDPOINT } from './endpoint.ts';
 
-/** The signed-in member's profile as the user API answers it. */
-export type Profile = ApiData<(typeof api.users.byEmail)[':email']['$get']>;
+export type { Profile };
 
 export type AuthState =
   | { status: 'loading' }
@@ -29,7 +28,7 @@ let client: SupabaseClient | undefined;
 /** The signed-in user's profile, by email (spec point 4: reloaded when the user changes). */
 async function loadProfile(session: Session): Promise<Profile | null> {
   const email = encodeURIComponent(session.user.email ?? '');
-  const result = await call((o) => api.users.byEmail[':email'].$get({ param: { email } }, o), { token: session.access_token });
+  const result = await fetchProfile(email, session.access_token);
   if (!result.ok) return null;
   writeStored(STORAGE_KEYS.accessLevel, result.data.accessLevel);
   writeStored(STORAGE_KEYS.hasPlan, String(result.data.customerId != null));
