@@ -79,7 +79,7 @@ export type ErrorAnswer = ReturnType<typeof errorBody>;
 /** A server type as its JSON arrives (dates as strings, undefined fields gone). */
 export type Json<T> = JSONParsed<T>;
 
-/** The creator API's answers (functions/create/routes.ts): a written item with its page, an item as its form holds it. */
+/** The creator API's answers (functions/content/create/routes.ts): a written item with its page, an item as its form holds it. */
 export type WrittenAnswer = Json<ContentWriteAnswers['written']>;
 export type EditableAnswer = Json<ContentWriteAnswers['editable']>;
 
