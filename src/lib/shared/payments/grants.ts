@@ -2,8 +2,10 @@
  * A grant of access in words, in the member's language: the account page's list of what their access
  * rests on, and the mails that one ends soon or ended. Pure, shared by the browser and the server.
  */
-export const GRANT_LANGUAGES = ['en', 'es', 'fr'] as const;
-export type GrantLanguage = (typeof GRANT_LANGUAGES)[number];
+import { LANGUAGES, type Language } from '../languages.ts';
+
+/** A grant is described in every language the product speaks to members in. */
+export type GrantLanguage = Language;
 
 /** A grant as GET /api/payments/grants answers it. */
 export interface GrantView {
@@ -93,7 +95,7 @@ const WORDS: Record<GrantLanguage, Words> = {
 
 /** The language to use for a stored choice (anything else reads in English). */
 export const grantLanguage = (value: string | null | undefined): GrantLanguage =>
-  (GRANT_LANGUAGES as readonly string[]).includes(value ?? '') ? (value as GrantLanguage) : 'en';
+  (LANGUAGES as readonly string[]).includes(value ?? '') ? (value as GrantLanguage) : 'en';
 
 /** A level's name in the language. */
 export const levelName = (level: GrantView['accessLevel'], lang: GrantLanguage) => LEVEL[lang][level];
