@@ -61,7 +61,8 @@ export function createUserRoutes({
         if (email.data !== viewer.email && viewer.role === 'admin') await guards.requireLive(c);
         return c.json(await users.byEmail(viewer, email.data));
       })
-      .put('/:id/accessLevel', live, pathIds({ id: 'No such user.' }), jsonBody(AccessLevelBody), async (c) =>
+      // Admins only (the service says so too): refused before the id or the body is read.
+      .put('/:id/accessLevel', live, guards.admin, pathIds({ id: 'No such user.' }), jsonBody(AccessLevelBody), async (c) =>
         c.json(await users.setAccessLevel(requireViewer(c), c.req.valid('param').id, c.req.valid('json').accessLevel)),
       )
       .patch('/me', live, jsonBody(ProfilePatch), async (c) => c.json(await users.updateMe(requireViewer(c), c.req.valid('json'))))

@@ -148,6 +148,9 @@ describe.each(DATABASE_KINDS)('user API roles on %s', (kind) => {
       expect((await call('admin', 'PUT', `/${ids.another}/accessLevel`, bad)).status).toBe(422);
     }
     expect((await call('admin', 'PUT', '/not-a-uuid/accessLevel', { accessLevel: 'free' })).status).toBe(404);
+    // Anyone but an admin is refused before the id or the body is read: 403, whatever they send.
+    expect((await call('premium', 'PUT', '/not-a-uuid/accessLevel', { accessLevel: 'free' })).status).toBe(403);
+    expect((await call('editor', 'PUT', `/${ids.free}/accessLevel`, { accessLevel: 'bogus', extra: 1 })).status).toBe(403);
     expect((await call('another', 'PATCH', '/me', { role: 'admin' })).status).toBe(422);
     expect((await call('another', 'PATCH', '/me', { name: 'a\u0000b' })).status).toBe(422);
   });
